@@ -1,0 +1,98 @@
+# ttemu — functional emulator of one Tenstorrent Blackhole Tensix tile.
+#   make            build build/ttemu
+#   make demo       build the firmware samples and run the five-core demo
+#   make test       build and run every test (then again under ASan/UBSan)
+#   make test-asan  only the sanitizer pass
+#   make fw         build the RV32 firmware samples and ISA test programs
+#   make format / format-check
+# Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir.
+
+BUILD ?= build
+V ?= 0
+UI ?= auto
+SAN ?= 0
+
+Q := $(if $(filter 1,$(V)),,@)
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I.
+LDLIBS :=
+
+ifeq ($(SAN),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf -lcjson)
+CFLAGS += $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS)
+
+# The SDL2 panel is optional: UI=auto builds it when pkg-config finds sdl2.
+ifeq ($(UI),auto)
+UI := $(shell pkg-config --exists sdl2 2>/dev/null && echo 1 || echo 0)
+endif
+ifeq ($(UI),1)
+CFLAGS += -DTTEMU_UI=1 $(shell pkg-config --cflags sdl2)
+LDLIBS += $(shell pkg-config --libs sdl2)
+UI_SRC := $(wildcard ui/*.c)
+endif
+
+LIB_SRC := $(wildcard core/*.c coproc/*.c mmio/*.c) $(filter-out loader/main.c,$(wildcard loader/*.c)) $(UI_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(BUILD)/obj/loader/main.o
+UNIT_SRC := $(wildcard test/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
+
+.PHONY: all deps demo test test-asan check fw format format-check clean bench
+all: $(BUILD)/ttemu
+
+deps:
+	$(Q)scripts/deps.sh
+
+$(BUILD)/ttemu: $(MAIN_OBJ) $(BUILD)/libttemu.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libttemu.a: $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  CC $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu.a $(LDLIBS) -lcmocka
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
+include firmware-samples/fw.mk
+
+# ---- tests --------------------------------------------------------------------------------------
+# `check` runs everything against one build; `test` does it plain, then under the sanitizers.
+check: $(BUILD)/ttemu $(UNIT_BIN) fw
+	$(Q)BUILD=$(BUILD) test/run.sh
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory test-asan
+
+test-asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 UI=0 check
+
+demo: deps all fw
+	$(Q)$(BUILD)/ttemu run $(DEMO_ARGS)
+
+bench: deps all fw
+	$(Q)bench/run.sh
+
+format:
+	$(Q)clang-format -i $(wildcard */*.c */*.h)
+format-check:
+	$(Q)clang-format --dry-run --Werror $(wildcard */*.c */*.h)
+
+clean:
+	rm -rf build

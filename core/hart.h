@@ -1,0 +1,126 @@
+/* core/hart.h — one Blackhole "baby" RISC-V hart (RV32IM + Zicsr + Zaamo + Zba + Zbb + pack/brev8).
+ *
+ * The hart knows nothing of Tensix or of the tile's devices. It owns its registers and CSRs, it
+ * reaches L1 and its own local data RAM directly (the fast path), and everything else through the
+ * environment functions declared at the bottom, which mmio/ implements.
+ *
+ * Decode is table-driven (core/rv32_ops.def): a code word is decoded once into an insn_t record
+ * and the record is executed; hart_step() decodes every time (the reference path), and a
+ * pre-decoded path can cache insn_t records without touching instruction semantics.
+ */
+#ifndef TTEMU_CORE_HART_H
+#define TTEMU_CORE_HART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Result of one memory access through the environment. */
+typedef enum {
+    MEM_OK = 0, /* done */
+    MEM_STALL,  /* not done this cycle (full FIFO, tensix_sync): the instruction retries next cycle */
+    MEM_FAULT,  /* guest fault: the environment filled hart->fault.msg */
+    MEM_HANG,   /* the core hangs forever (as silicon does); the environment filled hart->hang_reason */
+} mem_res_t;
+
+typedef enum {
+    HART_RESET = 0, /* held in soft reset (never started, or put back) */
+    HART_RUNNING,
+    HART_HALTED,  /* executed ebreak */
+    HART_HUNG,    /* an access that hangs the core on silicon; see hang_reason */
+    HART_FAULTED, /* stopped on a guest fault; see fault */
+} hart_state_t;
+
+/* Why the last step did not retire (for reports and stall diagnosis). */
+typedef enum {
+    HART_WAIT_NONE = 0,
+    HART_WAIT_MEM, /* MEM_STALL from the environment: see wait_addr */
+} hart_wait_t;
+
+typedef enum {
+    FAULT_NONE = 0,
+    FAULT_ILLEGAL,     /* illegal or unimplemented instruction */
+    FAULT_ECALL,       /* ecall */
+    FAULT_FETCH,       /* instruction fetch outside L1 or misaligned pc */
+    FAULT_UNMAPPED,    /* load/store to an address no device claims */
+    FAULT_ACCESS,      /* a device refused the access (width, direction, core) */
+    FAULT_MISALIGNED,  /* misaligned load/store */
+    FAULT_AMO,         /* AMO outside L1 and local RAM */
+    FAULT_CSR,         /* unknown CSR, or write to a read-only CSR */
+} fault_kind_t;
+
+typedef struct {
+    fault_kind_t kind;
+    uint32_t pc;
+    uint32_t insn;     /* raw instruction word */
+    uint32_t addr;     /* data address, when has_addr */
+    bool has_addr;
+    char msg[200];     /* one line, no core name or pc (the report adds them) */
+} hart_fault_t;
+
+/* Local data RAM sizes (TENSIX.md §1.1: BRISC/NCRISC 8 KiB, TRISCs 4 KiB). */
+#define HART_LDM_BASE 0xFFB00000u
+
+typedef struct hart {
+    uint32_t x[32];
+    uint32_t pc;
+    hart_state_t state;
+    int id;            /* index in the tile: 0 BRISC, 1 NCRISC, 2..4 TRISC0..2 */
+    const char *name;  /* "BRISC", ... */
+
+    uint64_t instret;  /* instructions retired */
+    uint64_t cycle;    /* cycles this hart has been out of reset (mcycle) */
+
+    /* CSRs the hart owns (CSRs.md). */
+    uint32_t cfg0;         /* 0x7C0, reset 0x00020000 */
+    uint32_t csr_scratch[6]; /* 0x7C1..0x7C6: pmacfg0/1, cfg1, hwa_mask, hwa_cfg, vgsrc */
+    uint32_t mcountinhibit, mhpmevent[2];
+    uint64_t mhpmcounter[2];
+
+    /* Memories reached without a call. */
+    uint8_t *l1;       /* shared L1, l1_size bytes at address 0 */
+    uint32_t l1_size;
+    uint8_t *ldm;      /* this hart's local data RAM at HART_LDM_BASE */
+    uint32_t ldm_size;
+
+    void *env;         /* passed to env_* (the tile) */
+
+    hart_wait_t wait;  /* why the last step did not retire */
+    uint32_t wait_addr;
+    uint64_t stall_cycles; /* cycles spent not retiring because of MEM_STALL */
+
+    hart_fault_t fault;
+    char hang_reason[160];
+} hart_t;
+
+/* Set registers/CSRs to their reset values; state becomes HART_RESET. l1/ldm/env are kept. */
+void hart_reset(hart_t *h);
+/* Leave reset at pc. */
+void hart_start(hart_t *h, uint32_t pc);
+/* Execute (at most) one instruction. Returns true if it retired. Only for HART_RUNNING. */
+bool hart_step(hart_t *h);
+
+/* Decoded instruction record (core/decode.c). */
+typedef struct {
+    uint16_t op;   /* index into the rv32 op table (RV_OP_*), RV_OP_ILLEGAL if none */
+    uint8_t rd, rs1, rs2;
+    int32_t imm;   /* sign-extended immediate, shamt, csr number, or the Tensix word for .ttinsn */
+} insn_t;
+
+void rv_decode(uint32_t word, insn_t *out);
+const char *rv_mnemonic(unsigned op);
+/* Disassemble one word into buf (for reports and traces). */
+void rv_disasm(uint32_t word, uint32_t pc, char *buf, size_t len);
+
+/* ---- environment: implemented by the tile (mmio/bus.c) ---------------------------------------
+ * Accesses that miss the L1 and local-RAM fast paths. size is 1, 2 or 4; addr is aligned.
+ * On MEM_FAULT the environment fills h->fault.kind and h->fault.msg; the hart fills pc/insn. */
+mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val);
+mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val);
+/* A store into L1 by this hart's fast path (for decode-cache invalidation; may be a no-op). */
+void env_l1_written(void *env, uint32_t addr, unsigned size);
+/* CSRs the tile provides (tt_cfg_qstatus 0xBC0, tt_cfg_bstatus 0xBC1, 0xBC2..0xBC9).
+ * Returns false if the tile does not provide this CSR. */
+bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val);
+
+#endif

@@ -1,0 +1,42 @@
+# RV32 programs for the tile, built with Debian's cross gcc (gcc-riscv64-unknown-elf).
+# Every firmware-samples/GROUP/PROG.{c,S} becomes build/fw/GROUP/PROG.elf, linked with the common
+# start-up code and linker script. The program's text base follows the core its name mentions, so
+# five programs of one group can share L1 without overlapping:
+#   *brisc* 0x10000, *ncrisc* 0x20000, *trisc0* 0x30000, *trisc1* 0x40000, *trisc2* 0x50000,
+#   anything else 0x10000. Stack and nothing else in the core's local data RAM.
+
+RV_PREFIX ?= riscv64-unknown-elf-
+RV_CC := $(RV_PREFIX)gcc
+RV_ARCH ?= rv32ima_zicsr_zba_zbb_zbkb
+RV_CFLAGS := -march=$(RV_ARCH) -mabi=ilp32 -ffreestanding -nostdlib -nostartfiles -static \
+	-O2 -g -Wall -Wextra -Werror -Ifirmware-samples/include
+FW_DIR := build/fw
+
+fw_base = $(strip $(if $(findstring ncrisc,$(1)),0x20000,$(if $(findstring brisc,$(1)),0x10000,\
+	$(if $(findstring trisc0,$(1)),0x30000,$(if $(findstring trisc1,$(1)),0x40000,\
+	$(if $(findstring trisc2,$(1)),0x50000,0x10000))))))
+
+FW_SRC := $(filter-out firmware-samples/common/%,$(wildcard firmware-samples/*/*.c firmware-samples/*/*.S))
+FW_ELFS := $(patsubst firmware-samples/%,$(FW_DIR)/%.elf,$(basename $(FW_SRC)))
+FW_COMMON := firmware-samples/common/crt0.S firmware-samples/common/tile.ld
+
+$(FW_DIR)/%.elf: firmware-samples/%.c $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  RVCC $<")
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
+		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
+
+$(FW_DIR)/%.elf: firmware-samples/%.S $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  RVAS $<")
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
+		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
+
+# ISA test programs (test/isa/) add their own rules and append to FW_ELFS.
+-include test/isa/isa.mk
+
+fw: $(FW_ELFS)
+
+DEMO_ARGS ?= --brisc $(FW_DIR)/demo/brisc.elf --ncrisc $(FW_DIR)/demo/ncrisc.elf \
+	--trisc0 $(FW_DIR)/demo/trisc0.elf --trisc1 $(FW_DIR)/demo/trisc1.elf \
+	--trisc2 $(FW_DIR)/demo/trisc2.elf --peek 0x8000:8

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ttemu needs to build, test and demo.
+# As root: runs `apt-get update` once and installs only what is missing.
+# Otherwise: prints the exact install line and fails.
+# Usage: scripts/deps.sh [--check]   (--check: only report, exit 1 if anything is missing)
+set -euo pipefail
+
+PKGS=(
+  make gcc pkg-config
+  gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf   # firmware samples and ISA tests
+  libelf-dev                                             # loader/: ELF images
+  libcjson-dev                                           # loader/: run configs, reports
+  libsdl2-dev                                            # ui/: the live panel (optional at build)
+  libcmocka-dev                                          # test/: C unit tests
+  qemu-system-misc                                       # test/: differential ISA tests
+  python3                                                # test/: JSON checks in shell tests
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  [[ $p == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+  echo "deps: missing: ${missing[*]}" >&2
+  exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: missing Debian packages. Run as root:" >&2
+  echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
