@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CP_THREADS 3
 #define CP_NUM_SEMS 8
@@ -66,5 +67,107 @@ bool cp_cfg_write(cp_t *cp, int from_thread, uint32_t byte_off, uint32_t val);
 /* tt_cfg_qstatus / tt_cfg_bstatus CSRs (CSRs.md) as TRISC t (or BRISC/NCRISC: t = -1) reads them. */
 uint32_t cp_qstatus(const cp_t *cp, int t);
 uint32_t cp_bstatus(const cp_t *cp, int t);
+
+/* ---- Read-only views for reports, stall diagnosis and the UI ---------------------------------
+ * (added by the frontend/Sync Unit work; coproc/cp.c, docs/coprocessor.md) */
+
+/* Why the instruction at the head of a thread's Wait Gate did not pass this cycle: one cause
+ * plus one detail number (meaning given per cause). */
+typedef enum {
+    CP_HOLD_NONE = 0,      /* nothing waiting at the gate, or the head passed */
+    CP_HOLD_WAIT_COND,     /* block mask of a latched STALLWAIT; detail = lowest busy Cn */
+    CP_HOLD_WAIT_SEM,      /* block mask of a latched SEMWAIT; detail = lowest blocking semaphore */
+    CP_HOLD_WAIT_STREAM,   /* block mask of a latched STREAMWAIT; detail = overlay stream index */
+    CP_HOLD_WAIT_LAG,      /* latched wait satisfied this cycle; its block mask lifts next cycle */
+    CP_HOLD_MUTEX,         /* ATGETM/ATRELM: mutex held by (or handed to) another thread, or its
+                            * port already used this cycle; detail = mutex index */
+    CP_HOLD_MUTEX_INVALID, /* ATGETM/ATRELM with index 1 or > 4: waits forever; detail = index */
+    CP_HOLD_SYNC_SLOT,     /* the Sync Unit's one-per-cycle semaphore/wait slot was taken; detail 0 */
+    CP_HOLD_UNIT,          /* backend admission refused (be_can_accept); detail = tt_unit_t */
+    CP_HOLD_UNDEFINED,     /* no such opcode on Blackhole: held forever; detail = opcode */
+    CP_HOLD_COUNT
+} cp_hold_t;
+
+const char *cp_hold_name(cp_hold_t h);
+
+/* The latched wait of one thread's Wait Gate (STALLWAIT.md / SEMWAIT.md / STREAMWAIT.md). */
+typedef struct {
+    bool active;
+    uint8_t opcode;      /* 0xA2 STALLWAIT, 0xA6 SEMWAIT, 0xA7 STREAMWAIT */
+    uint16_t cond_mask;  /* STALLWAIT C0..C12; SEMWAIT C0 (Value==0) / C1 (Value>=Max);
+                          * STREAMWAIT 1 << ConditionIndex */
+    uint16_t block_mask; /* B0..B8, never 0 (0 latches as B6) */
+    uint8_t sem_mask;    /* SEMWAIT only */
+    uint8_t stream_sel;  /* STREAMWAIT only */
+    uint32_t target;     /* STREAMWAIT only: TargetValue */
+    uint32_t word;       /* the instruction word that latched it */
+    uint64_t since;      /* cycle it was latched */
+} cp_wait_t;
+
+typedef struct {
+    bool held;           /* an instruction is at the head of the gate and did not pass */
+    uint32_t held_word;
+    cp_hold_t hold;
+    unsigned hold_detail;
+    uint32_t hold_mask;  /* all busy conditions (WAIT_COND) / semaphores (WAIT_SEM) */
+    cp_wait_t wait;      /* the latched wait, decoded */
+    unsigned fifo1, fifo2, fifo3; /* words before the MOP expander / replay expander / gate */
+    bool mop_busy;       /* MOP expander in the middle of an expansion */
+    bool replay_busy;    /* replay expander replaying or loading */
+    unsigned replay_left;
+} cp_thread_state_t;
+
+void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out);
+
+/* Per-thread statistics. Stall cycles are counted per cycle an instruction sits at the head of
+ * the gate, once in stall_total and once under each cause that holds it. */
+typedef struct {
+    uint64_t pushed, issued;   /* pushed into the thread; left the gate */
+    uint64_t consumed;         /* reached the gate but never reach a unit (RESOURCEDECL, stray
+                                * MOP/MOP_CFG/REPLAY pushed after the MOP expander) */
+    unsigned fifo_high_water;  /* FIFO#1 (before the MOP expander) */
+    unsigned fifo2_high_water; /* FIFO#2 (before the replay expander; BRISC pushes here) */
+    uint64_t stall_total;
+    uint64_t stall_cond[13];   /* latched STALLWAIT, per busy condition C0..C12 */
+    uint64_t stall_sem[CP_NUM_SEMS]; /* latched SEMWAIT, per blocking semaphore */
+    uint64_t stall_stream;     /* latched STREAMWAIT */
+    uint64_t stall_lag;        /* the cycle between a wait's release and its block mask lifting */
+    uint64_t stall_mutex[5];   /* ATGETM/ATRELM per mutex index (1 unused) */
+    uint64_t stall_mutex_invalid;
+    uint64_t stall_sync_slot;
+    uint64_t stall_unit[16];   /* be_can_accept refusals, by tt_unit_t */
+    uint64_t stall_undefined;
+    uint64_t sem_writes;       /* RISC-V semaphore-window stores by this TRISC */
+} cp_stats_t;
+
+const cp_stats_t *cp_stats(const cp_t *cp, unsigned t);
+uint64_t cp_cycles(const cp_t *cp);
+
+/* Sync Unit state. Mutex holder: 0..2, or -1 when free or the index is not a mutex. */
+unsigned cp_sem_max(const cp_t *cp, unsigned i);
+int cp_mutex_holder(const cp_t *cp, unsigned idx);
+
+/* The last CP_ISSUE_LOG instructions that left the Wait Gates (all threads, in order). */
+#define CP_ISSUE_LOG 256
+typedef struct {
+    uint64_t cycle;
+    uint32_t word;
+    uint8_t thread;
+} cp_issue_t;
+/* Copies the most recent min(max, held) entries, oldest first; returns how many. */
+unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max);
+void cp_issue_log_clear(cp_t *cp);
+
+/* Report: adds "threads", "semaphores", "mutexes" to obj (a cJSON object). */
+struct cJSON;
+void cp_report(const cp_t *cp, struct cJSON *obj);
+/* A few human-readable lines: per thread pushed/issued/held-by; semaphores; mutexes. */
+void cp_summary(const cp_t *cp, FILE *f);
+
+/* Report (the JSON report's "threads", "semaphores", "mutexes" keys, added to obj) and a few
+ * lines of human summary. */
+struct cJSON;
+void cp_report(const cp_t *cp, struct cJSON *obj);
+void cp_summary(const cp_t *cp, FILE *f);
 
 #endif

@@ -76,6 +76,8 @@ typedef struct hart {
     uint32_t csr_scratch[6]; /* 0x7C1..0x7C6: pmacfg0/1, cfg1, hwa_mask, hwa_cfg, vgsrc */
     uint32_t mcountinhibit, mhpmevent[2];
     uint64_t mhpmcounter[2];
+    uint32_t fcsr;           /* 0x003: storage only (frm[7:5], fflags[4:0]); F itself faults */
+    uint32_t tt_sstatus[8];  /* 0xBC2..0xBC9 when the tile does not provide them: scratch */
 
     /* Memories reached without a call. */
     uint8_t *l1;       /* shared L1, l1_size bytes at address 0 */
@@ -100,6 +102,12 @@ void hart_start(hart_t *h, uint32_t pc);
 /* Execute (at most) one instruction. Returns true if it retired. Only for HART_RUNNING. */
 bool hart_step(hart_t *h);
 
+/* RV_OP_* op numbers, one per entry of core/rv32_ops.def, in table order. */
+#include "core/rv32_ops.def"
+#define RV_OP_ENUM_ENTRY(a, name, mnem, ext, match, mask, fmt) RV_OP_##name,
+typedef enum { RV32_OPS(RV_OP_ENUM_ENTRY, _) RV_OP_COUNT, RV_OP_ILLEGAL = RV_OP_illegal } rv_op_t;
+#undef RV_OP_ENUM_ENTRY
+
 /* Decoded instruction record (core/decode.c). */
 typedef struct {
     uint16_t op;   /* index into the rv32 op table (RV_OP_*), RV_OP_ILLEGAL if none */
@@ -108,6 +116,11 @@ typedef struct {
 } insn_t;
 
 void rv_decode(uint32_t word, insn_t *out);
+/* Execute the already-decoded instruction at h->pc: hart_step() is fetch + rv_decode + this, and
+ * a pre-decoded path can call it with a cached record. Same contract as hart_step. The raw word
+ * is re-read from L1 only to fill a fault report (so cached records must be dropped when their
+ * word is stored to: env_l1_written). */
+bool hart_exec(hart_t *h, const insn_t *in);
 const char *rv_mnemonic(unsigned op);
 /* Disassemble one word into buf (for reports and traces). */
 void rv_disasm(uint32_t word, uint32_t pc, char *buf, size_t len);

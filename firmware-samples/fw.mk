@@ -9,7 +9,7 @@ RV_PREFIX ?= riscv64-unknown-elf-
 RV_CC := $(RV_PREFIX)gcc
 RV_ARCH ?= rv32ima_zicsr_zba_zbb_zbkb
 RV_CFLAGS := -march=$(RV_ARCH) -mabi=ilp32 -ffreestanding -nostdlib -nostartfiles -static \
-	-O2 -g -Wall -Wextra -Werror -Ifirmware-samples/include
+	-O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments -Ifirmware-samples/include
 FW_DIR := build/fw
 
 fw_base = $(strip $(if $(findstring ncrisc,$(1)),0x20000,$(if $(findstring brisc,$(1)),0x10000,\
@@ -18,6 +18,9 @@ fw_base = $(strip $(if $(findstring ncrisc,$(1)),0x20000,$(if $(findstring brisc
 
 FW_SRC := $(filter-out firmware-samples/common/%,$(wildcard firmware-samples/*/*.c firmware-samples/*/*.S))
 FW_ELFS := $(patsubst firmware-samples/%,$(FW_DIR)/%.elf,$(basename $(FW_SRC)))
+# Small programs that only tests use: test/progs/PROG.{c,S} → build/fw/progs/PROG.elf.
+PROG_SRC := $(wildcard test/progs/*.c test/progs/*.S)
+FW_ELFS += $(patsubst test/progs/%,$(FW_DIR)/progs/%.elf,$(basename $(PROG_SRC)))
 FW_COMMON := firmware-samples/common/crt0.S firmware-samples/common/tile.ld
 
 $(FW_DIR)/%.elf: firmware-samples/%.c $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
@@ -27,6 +30,18 @@ $(FW_DIR)/%.elf: firmware-samples/%.c $(FW_COMMON) $(wildcard firmware-samples/i
 		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
 
 $(FW_DIR)/%.elf: firmware-samples/%.S $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  RVAS $<")
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
+		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
+
+$(FW_DIR)/progs/%.elf: test/progs/%.c $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  RVCC $<")
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
+		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
+
+$(FW_DIR)/progs/%.elf: test/progs/%.S $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  RVAS $<")
 	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \

@@ -1,0 +1,180 @@
+/* coproc/cp_internal.h — state shared by the coprocessor's own files (cp.c, frontend.c, gate.c,
+ * sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h only.
+ *
+ * One thread of the Tensix frontend (TensixCoprocessor/README.md; TENSIX.md §3.1):
+ *
+ *   TRISC t push ─► FIFO#1 (32) ─► MOP expander ─┐
+ *   BRISC push (after_mop) ──────────────────────┴► FIFO#2 (8) ─► replay expander ─► FIFO#3 (2)
+ *                                                                  ─► Wait Gate ─► backend unit
+ *
+ * docs/coprocessor.md explains the per-cycle model and why the FIFOs have these depths.
+ */
+#ifndef TTEMU_COPROC_CP_INTERNAL_H
+#define TTEMU_COPROC_CP_INTERNAL_H
+
+#include "coproc/backend.h"
+#include "coproc/cp.h"
+#include "coproc/tt_ops.h"
+
+/* Opcodes the frontend and the Sync Unit decode themselves (TENSIX.md §4.2, §5). */
+enum {
+    OP_MOP = 0x01,
+    OP_NOP = 0x02,
+    OP_MOP_CFG = 0x03,
+    OP_REPLAY = 0x04,
+    OP_RESOURCEDECL = 0x05,
+    OP_ATGETM = 0xA0,
+    OP_ATRELM = 0xA1,
+    OP_STALLWAIT = 0xA2,
+    OP_SEMINIT = 0xA3,
+    OP_SEMPOST = 0xA4,
+    OP_SEMGET = 0xA5,
+    OP_SEMWAIT = 0xA6,
+    OP_STREAMWAIT = 0xA7,
+};
+
+static inline uint8_t cp_opcode(uint32_t word) { return (uint8_t)(word >> 24); }
+
+/* FIFO depths. FIFO#1: PushTensixInstruction.md (BH: 32). FIFO#2 and FIFO#3: the Wormhole
+ * frontend diagram (TensixFrontend.svg: 8 and 2); Blackhole's are undocumented (TENSIX.md §9). */
+#define FE_FIFO1_DEPTH CP_FIFO_DEPTH
+#define FE_FIFO2_DEPTH 8
+#define FE_FIFO3_DEPTH 2
+#define FE_FIFO_MAX 32
+#define FE_REPLAY_DEPTH 32 /* REPLAY.md: ReplayBuffer[32] per thread */
+#define FE_MOPCFG_WORDS 9  /* MOPExpander.md: MopCfg[9] per thread */
+
+_Static_assert(FE_FIFO1_DEPTH <= FE_FIFO_MAX && FE_FIFO2_DEPTH <= FE_FIFO_MAX, "ring storage");
+
+typedef struct {
+    uint32_t slot[FE_FIFO_MAX];
+    uint8_t head, count, cap;
+} fe_fifo_t;
+
+static inline bool fifo_full(const fe_fifo_t *f) { return f->count >= f->cap; }
+static inline bool fifo_empty(const fe_fifo_t *f) { return f->count == 0; }
+static inline uint32_t fifo_peek(const fe_fifo_t *f) { return f->slot[f->head]; }
+static inline uint32_t fifo_at(const fe_fifo_t *f, unsigned i)
+{
+    return f->slot[(f->head + i) % FE_FIFO_MAX];
+}
+static inline void fifo_push(fe_fifo_t *f, uint32_t w)
+{
+    f->slot[(f->head + f->count) % FE_FIFO_MAX] = w;
+    f->count++;
+}
+static inline uint32_t fifo_pop(fe_fifo_t *f)
+{
+    uint32_t w = f->slot[f->head];
+    f->head = (uint8_t)((f->head + 1) % FE_FIFO_MAX);
+    f->count--;
+    return w;
+}
+
+/* MOP expander (MOPExpander.md). The doc's generators ExpandTemplate0/1 become resumable state
+ * machines: fe_mop_next() produces the next word of the current expansion. */
+typedef enum { MOP_IDLE = 0, MOP_TEMPLATE0, MOP_TEMPLATE1 } fe_mop_kind_t;
+typedef enum { T1_START = 0, T1_INNER, T1_END0, T1_END1 } fe_t1_phase_t;
+
+typedef struct {
+    uint32_t cfg[FE_MOPCFG_WORDS]; /* MopCfg as the TRISC last wrote it */
+    uint16_t mask_hi;              /* MaskHi, set by MOP_CFG */
+    fe_mop_kind_t kind;            /* expansion in progress */
+    bool bubble;                   /* an expansion just ended: a following non-MOP costs a cycle */
+    uint32_t snap[FE_MOPCFG_WORDS]; /* MopCfg sampled when the MOP was ingested */
+    /* template 0 */
+    uint32_t mask;
+    unsigned iter, iters;
+    uint32_t slots[5];
+    unsigned nslots, slot;
+    /* template 1 */
+    unsigned outer, inner, j, i;
+    fe_t1_phase_t phase;
+    uint32_t loop_op, flip;
+} fe_mop_t;
+
+/* Replay expander (REPLAY.md). */
+typedef enum { RP_PASS = 0, RP_LOAD, RP_REPLAY } fe_rp_mode_t;
+
+typedef struct {
+    uint32_t buf[FE_REPLAY_DEPTH];
+    fe_rp_mode_t mode;
+    bool exec;            /* RP_LOAD: also pass the recorded words downstream */
+    unsigned start, len, k;
+} fe_replay_t;
+
+typedef struct {
+    fe_fifo_t fifo1, fifo2, fifo3;
+    fe_mop_t mop;
+    fe_replay_t rp;
+} fe_thread_t;
+
+void fe_reset(fe_thread_t *fe);
+/* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full. */
+bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop);
+/* One cycle of each expander (call the replay expander before the MOP expander). */
+void fe_replay_step(fe_thread_t *fe);
+void fe_mop_step(fe_thread_t *fe);
+bool fe_idle(const fe_thread_t *fe);     /* every FIFO empty, both expanders idle */
+bool fe_mop_idle(const fe_thread_t *fe); /* no MOP in FIFO#1 and the MOP expander idle */
+/* tt_cfg_qstatus class bits (CSRs.md) of what the frontend of this thread holds. */
+uint32_t fe_classes(const fe_thread_t *fe);
+/* CSRs.md class bit(s) of a backend unit: 0 REPLAY, 1 MOP, 2 ThCon, 3 Mover, 4 Unpacker,
+ * 5 Packer, 6 Config, 7 Sync, 8 Misc/Mover/ThCon/Packer/Unpacker, 9 SFPU, 10 FPU. */
+uint32_t cp_unit_classes(tt_unit_t u);
+
+/* Sync Unit (SyncUnit.md): eight 4-bit semaphores, mutexes 0, 2, 3, 4. */
+#define SYNC_MUTEXES 5 /* indices 0..4; 1 is not a mutex on Blackhole */
+
+typedef struct {
+    uint8_t value, max;
+} sync_sem_t;
+
+typedef struct {
+    sync_sem_t sem[CP_NUM_SEMS];
+    int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
+    int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
+    bool sem_slot_used;          /* this cycle: SEM* / *WAIT / RISC-V semaphore write */
+    uint8_t mutex_used;          /* this cycle: mutexes touched by ATGETM/ATRELM (bit per index) */
+} sync_t;
+
+void sync_reset(sync_t *s);
+static inline bool sync_mutex_valid(unsigned idx) { return idx == 0 || (idx >= 2 && idx <= 4); }
+void sync_sem_post(sync_t *s, uint8_t mask);
+void sync_sem_get(sync_t *s, uint8_t mask);
+void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max);
+void sync_end_cycle(sync_t *s);
+
+/* Wait Gate of one thread. */
+typedef struct {
+    cp_wait_t wait;
+    bool held;
+    uint32_t held_word;
+    cp_hold_t hold;
+    unsigned hold_detail;
+    uint32_t hold_mask;
+    int waiting_mutex; /* ATGETM at the head waiting for this mutex, or -1 */
+} gate_t;
+
+struct cp {
+    cp_env_t env;
+    be_t *be;
+    uint64_t cycle;
+    fe_thread_t fe[CP_THREADS];
+    gate_t gate[CP_THREADS];
+    sync_t sync;
+    cp_stats_t stats[CP_THREADS];
+    cp_issue_t log[CP_ISSUE_LOG];
+    uint64_t log_n; /* entries ever logged since the last clear */
+};
+
+/* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
+ * head of FIFO#3, then forget a satisfied wait. */
+void gate_step(cp_t *cp, unsigned t);
+void gate_reset(gate_t *g);
+/* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it
+ * does when it passes. */
+bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *detail);
+void sync_exec(cp_t *cp, unsigned t, uint32_t word);
+
+#endif

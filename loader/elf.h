@@ -1,0 +1,46 @@
+/* loader/elf.h — RV32 ELF images through libelf: PT_LOAD segments into L1 or a core's local RAM,
+ * function symbols kept for reports. */
+#ifndef TTEMU_LOADER_ELF_H
+#define TTEMU_LOADER_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmio/tile.h"
+
+typedef struct {
+    uint32_t addr, size;
+    char *name;
+} ldr_sym_t;
+
+typedef struct {
+    uint32_t lo, hi; /* [lo, hi) in L1 */
+    int core;
+    const char *path;
+} ldr_range_t;
+
+#define LDR_MAX_RANGES 64
+
+typedef struct {
+    char *path;
+    int core;
+    uint32_t entry;
+    ldr_sym_t *syms; /* sorted by addr */
+    size_t nsyms;
+} ldr_image_t;
+
+/* Every image loaded into one tile, for overlap checks and symbol lookup. */
+typedef struct {
+    ldr_image_t images[TILE_NCORES];
+    ldr_range_t ranges[LDR_MAX_RANGES];
+    int nranges;
+} ldr_set_t;
+
+/* Load path as core's program. Returns 0, or -1 with a message naming the file (and the segment)
+ * in err. Local-RAM segments (0xFFB00000..) go to that core's local RAM. */
+int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, char *err, size_t errlen);
+void ldr_set_free(ldr_set_t *set);
+/* The function containing addr in core's image: name, and the offset in *off. NULL if none. */
+const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off);
+
+#endif

@@ -1,0 +1,149 @@
+/* loader/main.c — the `ttemu` command line (docs/cli.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/run.h"
+
+#define TTEMU_VERSION "0.1.0"
+
+static const char usage[] =
+    "usage: ttemu run [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
+    "                 [--max-cycles N] [--report FILE] [--peek ADDR[:WORDS]]... [--quiet]\n"
+    "       ttemu --version | --help\n"
+    "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
+    "its entry point. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
+    "3 guest fault, 4 bad command line or input. See docs/cli.md.\n";
+
+static int bad_input(const char *fmt, const char *arg) {
+    fprintf(stderr, "ttemu: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(try ttemu --help)\n");
+    return EXIT_BAD_INPUT;
+}
+
+/* Strict unsigned parse: decimal or 0x hex, whole string, no sign. */
+static bool parse_u64(const char *s, uint64_t *out) {
+    if (!s || !*s || *s == '-' || *s == '+') return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end) return false;
+    *out = v;
+    return true;
+}
+
+static int parse_peek(const char *arg, run_peek_t *p) {
+    char buf[64];
+    if (strlen(arg) >= sizeof buf) return -1;
+    strcpy(buf, arg);
+    char *colon = strchr(buf, ':');
+    uint64_t addr, words = 1;
+    if (colon) {
+        *colon = 0;
+        if (!parse_u64(colon + 1, &words) || words == 0 || words > 4096) return -1;
+    }
+    if (!parse_u64(buf, &addr) || addr > 0xFFFFFFFFull || (addr & 3)) return -1;
+    p->addr = (uint32_t)addr;
+    p->words = (uint32_t)words;
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+    static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
+    run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int core = -1;
+        for (int c = 0; c < TILE_NCORES; c++)
+            if (!strcmp(a, core_opts[c])) core = c;
+        if (core >= 0) {
+            if (!v) return bad_input("%s needs a file", a);
+            if (o.elf[core]) return bad_input("%s given twice", a);
+            o.elf[core] = v;
+            i++;
+        } else if (!strcmp(a, "--max-cycles")) {
+            if (!parse_u64(v, &o.max_cycles) || o.max_cycles == 0)
+                return bad_input("--max-cycles needs a positive number, got '%s'", v ? v : "");
+            i++;
+        } else if (!strcmp(a, "--report")) {
+            if (!v) return bad_input("%s needs a file", a);
+            o.report_path = v;
+            i++;
+        } else if (!strcmp(a, "--peek")) {
+            if (!v || o.npeeks == RUN_MAX_PEEKS || parse_peek(v, &o.peeks[o.npeeks]) != 0)
+                return bad_input("--peek needs ADDR[:WORDS] (4-byte aligned address, 1..4096 words), got '%s'",
+                                 v ? v : "");
+            o.npeeks++;
+            i++;
+        } else if (!strcmp(a, "--quiet")) {
+            o.quiet = true;
+        } else {
+            return bad_input("unknown option '%s'", a);
+        }
+    }
+    int nimages = 0;
+    for (int c = 0; c < TILE_NCORES; c++) nimages += o.elf[c] != NULL;
+    if (!nimages) return bad_input("%s", "nothing to run: give at least one of --brisc/--ncrisc/--trisc0/1/2");
+
+    run_t r = {0};
+    r.tile = tile_create();
+    if (!r.tile) {
+        fprintf(stderr, "ttemu: out of memory\n");
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_BAD_INPUT;
+    char err[512];
+    for (int c = 0; c < TILE_NCORES; c++) {
+        if (!o.elf[c]) continue;
+        if (ldr_elf_load(&r.images, r.tile, c, o.elf[c], err, sizeof err) != 0) {
+            fprintf(stderr, "ttemu: %s\n", err);
+            goto out;
+        }
+    }
+    for (int i = 0; i < o.npeeks; i++) {
+        uint32_t v;
+        for (uint32_t w = 0; w < o.peeks[i].words; w++) {
+            uint32_t a = o.peeks[i].addr + 4 * w;
+            if (!tile_host_read(r.tile, a, &v)) {
+                fprintf(stderr, "ttemu: --peek 0x%08x: address 0x%08x is not readable by the host (%s)\n",
+                        o.peeks[i].addr, a, tile_region_name(a));
+                goto out;
+            }
+        }
+    }
+    /* Bare mode: each core given an image leaves reset at its entry; the others stay in reset. */
+    for (int c = 0; c < TILE_NCORES; c++)
+        if (o.elf[c]) tile_start_core(r.tile, c, r.images.images[c].entry);
+
+    run_loop(&r, o.max_cycles);
+    rc = r.exit.code;
+    if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    if (!o.quiet) report_summary(&r, &o, stdout);
+    if (o.report_path && !report_write(&r, &o, o.report_path)) rc = EXIT_BAD_INPUT;
+out:
+    ldr_set_free(&r.images);
+    tile_destroy(r.tile);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return EXIT_BAD_INPUT;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("ttemu %s\n", TTEMU_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "run")) return cmd_run(argc - 2, argv + 2);
+    fprintf(stderr, "ttemu: unknown command '%s'\n", argv[1]);
+    fputs(usage, stderr);
+    return EXIT_BAD_INPUT;
+}

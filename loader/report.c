@@ -1,0 +1,110 @@
+/* loader/report.c — the JSON report (format: docs/report-format.md, versioned) and the
+ * one-screen summary. Both are functions of the tile's final state only, so two runs of the same
+ * inputs give byte-identical reports. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "loader/run.h"
+
+#define REPORT_VERSION 1
+
+static const char *const state_names[] = {
+    [HART_RESET] = "reset", [HART_RUNNING] = "running", [HART_HALTED] = "halted",
+    [HART_HUNG] = "hung",   [HART_FAULTED] = "faulted",
+};
+
+void report_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len) {
+    uint32_t off = 0;
+    const char *s = ldr_symbolize(&r->images, c, pc, &off);
+    if (!s) {
+        if (len) buf[0] = 0;
+        return;
+    }
+    if (off)
+        snprintf(buf, len, "%s+0x%x", s, off);
+    else
+        snprintf(buf, len, "%s", s);
+}
+
+static cJSON *core_json(const run_t *r, int c) {
+    const hart_t *h = &r->tile->hart[c];
+    cJSON *o = cJSON_CreateObject();
+    char sym[128];
+    report_symbol(r, c, h->pc, sym, sizeof sym);
+    cJSON_AddStringToObject(o, "name", h->name);
+    cJSON_AddStringToObject(o, "state", state_names[h->state]);
+    cJSON_AddNumberToObject(o, "pc", h->pc);
+    cJSON_AddStringToObject(o, "symbol", sym);
+    cJSON_AddNumberToObject(o, "instret", (double)h->instret);
+    cJSON_AddNumberToObject(o, "stall_cycles", (double)h->stall_cycles);
+    if (r->images.images[c].path) cJSON_AddStringToObject(o, "image", r->images.images[c].path);
+    if (h->state == HART_FAULTED) {
+        cJSON *f = cJSON_AddObjectToObject(o, "fault");
+        cJSON_AddNumberToObject(f, "pc", h->fault.pc);
+        cJSON_AddNumberToObject(f, "insn", h->fault.insn);
+        if (h->fault.has_addr) cJSON_AddNumberToObject(f, "addr", h->fault.addr);
+        cJSON_AddStringToObject(f, "message", h->fault.msg);
+    }
+    if (h->state == HART_HUNG) cJSON_AddStringToObject(o, "hang_reason", h->hang_reason);
+    return o;
+}
+
+bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "version", REPORT_VERSION);
+    cJSON *ex = cJSON_AddObjectToObject(root, "exit");
+    cJSON_AddNumberToObject(ex, "code", r->exit.code);
+    cJSON_AddStringToObject(ex, "reason", r->exit.reason);
+    cJSON_AddStringToObject(ex, "message", r->exit.message);
+    cJSON_AddNumberToObject(root, "cycles", (double)r->tile->cycle);
+    cJSON *cores = cJSON_AddArrayToObject(root, "cores");
+    for (int c = 0; c < TILE_NCORES; c++) cJSON_AddItemToArray(cores, core_json(r, c));
+    cp_report(r->tile->cp, root);
+    cJSON *peek = cJSON_AddObjectToObject(root, "peek");
+    for (int i = 0; i < o->npeeks; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "0x%08x", o->peeks[i].addr);
+        cJSON *arr = cJSON_CreateArray();
+        for (uint32_t w = 0; w < o->peeks[i].words; w++) {
+            uint32_t v = 0;
+            tile_host_read(r->tile, o->peeks[i].addr + 4 * w, &v); /* validated before the run */
+            cJSON_AddItemToArray(arr, cJSON_CreateNumber(v));
+        }
+        cJSON_AddItemToObject(peek, key, arr);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) return false;
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) fprintf(stderr, "ttemu: cannot write report %s\n", path);
+    free(text);
+    return ok;
+}
+
+void report_summary(const run_t *r, const run_opts_t *o, FILE *f) {
+    const tile_t *t = r->tile;
+    fprintf(f, "ttemu: exit %d (%s) after %llu cycles: %s\n", r->exit.code, r->exit.reason,
+            (unsigned long long)t->cycle, r->exit.message);
+    fprintf(f, "  %-7s %-8s %-10s %12s %10s  %s\n", "core", "state", "pc", "instret", "stalled", "symbol");
+    for (int c = 0; c < TILE_NCORES; c++) {
+        const hart_t *h = &t->hart[c];
+        if (!t->started[c]) continue;
+        char sym[128];
+        report_symbol(r, c, h->pc, sym, sizeof sym);
+        fprintf(f, "  %-7s %-8s 0x%08x %12llu %10llu  %s\n", h->name, state_names[h->state], h->pc,
+                (unsigned long long)h->instret, (unsigned long long)h->stall_cycles, sym);
+    }
+    cp_summary(t->cp, f);
+    for (int i = 0; i < o->npeeks; i++) {
+        fprintf(f, "  peek 0x%08x:", o->peeks[i].addr);
+        for (uint32_t w = 0; w < o->peeks[i].words; w++) {
+            uint32_t v = 0;
+            tile_host_read((tile_t *)t, o->peeks[i].addr + 4 * w, &v);
+            fprintf(f, "%s 0x%08x", (w && w % 8 == 0) ? "\n                  " : "", v);
+        }
+        fputc('\n', f);
+    }
+}

@@ -1,0 +1,59 @@
+/* loader/run.h — one run of a tile: options, the cycle loop, its outcome, and the report. */
+#ifndef TTEMU_LOADER_RUN_H
+#define TTEMU_LOADER_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "loader/elf.h"
+#include "mmio/tile.h"
+
+/* Exit codes (docs/cli.md). Scripts depend on them: never renumber. */
+enum {
+    EXIT_HALTED = 0,     /* every started core halted */
+    EXIT_DEADLOCK = 1,   /* nothing can make progress any more */
+    EXIT_MAX_CYCLES = 2, /* --max-cycles reached */
+    EXIT_GUEST_FAULT = 3,/* the guest did something the tile does not allow */
+    EXIT_BAD_INPUT = 4,  /* bad command line, file or config */
+};
+
+#define RUN_MAX_PEEKS 64
+#define RUN_DEFAULT_MAX_CYCLES 100000000ull
+
+typedef struct {
+    uint32_t addr, words;
+} run_peek_t;
+
+typedef struct {
+    const char *elf[TILE_NCORES];
+    uint64_t max_cycles;
+    const char *report_path;
+    run_peek_t peeks[RUN_MAX_PEEKS];
+    int npeeks;
+    bool quiet;
+} run_opts_t;
+
+typedef struct {
+    int code;
+    const char *reason; /* "halted", "deadlock", "max_cycles", "guest_fault", "bad_input" */
+    char message[512];
+} run_exit_t;
+
+typedef struct {
+    tile_t *tile;
+    ldr_set_t images;
+    run_exit_t exit;
+} run_t;
+
+/* Run the tile until an end condition; fills r->exit. */
+void run_loop(run_t *r, uint64_t max_cycles);
+
+/* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
+bool report_write(const run_t *r, const run_opts_t *o, const char *path);
+/* The one-screen human summary. */
+void report_summary(const run_t *r, const run_opts_t *o, FILE *f);
+/* "main+0x14" or "" for core c's pc. */
+void report_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,139 @@
+/* mmio/bus.c — the tile's address map as the cores see it, and the environment functions the
+ * harts call for every access that misses their L1 / local-RAM fast path.
+ * Sources: BabyRISCV/README.md memory map; ../shared/docs/TENSIX.md §2.1 (and docs/memory-map.md). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mmio/devices.h"
+#include "mmio/tile.h"
+
+/* Sorted by base. A device decides per core what it accepts (e.g. NCRISC has no Tensix push). */
+static const mmio_dev_t mmio_map[] = {
+    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, tdma_read, tdma_write},
+    {"tile control registers", 0xFFB12000u, 0x1000u, tilectl_read, tilectl_write},
+    {"PIC", 0xFFB13000u, 0x1000u, pic_read, pic_write},
+    {"local RAM alias", 0xFFB14000u, 0xA000u, ldm_alias_read, ldm_alias_write},
+    {"NoC 0 registers", 0xFFB20000u, 0x10000u, noc0_read, noc0_write},
+    {"NoC 1 registers", 0xFFB30000u, 0x10000u, noc1_read, noc1_write},
+    {"stream registers", 0xFFB40000u, 0x40000u, stream_read, stream_write},
+    {"MOP config", 0xFFB80000u, 0x1000u, mopcfg_read, mopcfg_write},
+    {"Tensix GPRs", 0xFFE00000u, 0x1000u, gpr_read, gpr_write},
+    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, instrn_read, instrn_write},
+    {"PC_BUF", 0xFFE80000u, 0x30000u, pcbuf_read, pcbuf_write},
+    {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write},
+};
+
+const mmio_dev_t *mmio_find(uint32_t addr) {
+    for (size_t i = 0; i < sizeof mmio_map / sizeof mmio_map[0]; i++)
+        if (addr - mmio_map[i].base < mmio_map[i].size) return &mmio_map[i];
+    return NULL;
+}
+
+const char *tile_region_name(uint32_t addr) {
+    if (addr < TILE_L1_SIZE) return "L1";
+    if (addr - HART_LDM_BASE < TILE_LDM_MAX) return "local RAM";
+    const mmio_dev_t *d = mmio_find(addr);
+    return d ? d->name : "unmapped";
+}
+
+mem_res_t mmio_fault(hart_t *h, fault_kind_t kind, const char *fmt, ...) {
+    if (!h) return MEM_FAULT;
+    h->fault.kind = kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->fault.msg, sizeof h->fault.msg, fmt, ap);
+    va_end(ap);
+    return MEM_FAULT;
+}
+
+mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) {
+    if (!h) return MEM_FAULT;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->hang_reason, sizeof h->hang_reason, fmt, ap);
+    va_end(ap);
+    return MEM_HANG;
+}
+
+mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size,
+                            uint32_t *val) {
+    if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte load from %s (32-bit only)", size, dev);
+    *val = regs[off / 4];
+    return MEM_OK;
+}
+
+mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size,
+                             uint32_t val) {
+    if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to %s (32-bit only)", size, dev);
+    regs[off / 4] = val;
+    return MEM_OK;
+}
+
+/* ---- the harts' environment (core/hart.h) ------------------------------------------------- */
+
+mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val) {
+    const mmio_dev_t *d = mmio_find(addr);
+    if (!d) {
+        h->fault.addr = addr;
+        h->fault.has_addr = true;
+        return mmio_fault(h, FAULT_UNMAPPED, "load from unmapped address 0x%08x (%u bytes)", addr, size);
+    }
+    mem_res_t r = d->read(env, h, addr - d->base, size, val);
+    if (r == MEM_FAULT) {
+        h->fault.addr = addr;
+        h->fault.has_addr = true;
+    }
+    return r;
+}
+
+mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
+    const mmio_dev_t *d = mmio_find(addr);
+    if (!d) {
+        h->fault.addr = addr;
+        h->fault.has_addr = true;
+        return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
+    }
+    mem_res_t r = d->write(env, h, addr - d->base, size, val);
+    if (r == MEM_FAULT) {
+        h->fault.addr = addr;
+        h->fault.has_addr = true;
+    }
+    return r;
+}
+
+void env_l1_written(void *env, uint32_t addr, unsigned size) {
+    (void)env, (void)addr, (void)size; /* no decode cache yet */
+}
+
+bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
+    tile_t *t = env;
+    switch (csr) {
+    case 0xBC0: *val = cp_qstatus(t->cp, tile_trisc_thread(h)); return true;
+    case 0xBC1: *val = cp_bstatus(t->cp, tile_trisc_thread(h)); return true;
+    default: return false;
+    }
+}
+
+/* ---- host access -------------------------------------------------------------------------- */
+
+bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
+    if (addr & 3) return false;
+    if (addr < TILE_L1_SIZE) {
+        memcpy(val, t->l1 + addr, 4);
+        return true;
+    }
+    const mmio_dev_t *d = mmio_find(addr);
+    return d && d->read(t, NULL, addr - d->base, 4, val) == MEM_OK;
+}
+
+bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val) {
+    if (addr & 3) return false;
+    if (addr < TILE_L1_SIZE) {
+        memcpy(t->l1 + addr, &val, 4);
+        env_l1_written(t, addr, 4);
+        return true;
+    }
+    const mmio_dev_t *d = mmio_find(addr);
+    return d && d->write(t, NULL, addr - d->base, 4, val) == MEM_OK;
+}

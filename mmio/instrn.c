@@ -1,0 +1,27 @@
+/* mmio/instrn.c — Tensix instruction push (PushTensixInstruction.md; TENSIX.md §2.1, §3.1).
+ *   INSTRN_BUF  0xFFE40000: TRISC t → thread t before its MOP expander; BRISC → T0 after it.
+ *   INSTRN1_BUF 0xFFE50000, INSTRN2_BUF 0xFFE60000: BRISC → T1 / T2 after the MOP expander;
+ *   a TRISC store there hangs the core on silicon. NCRISC has no push path.
+ * A full FIFO stalls the store (MEM_STALL): the core retries it next cycle. */
+#include "mmio/devices.h"
+
+mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
+    (void)t, (void)size, (void)val;
+    return mmio_fault(h, FAULT_ACCESS, "load from INSTRN_BUF at offset 0x%x (instruction push is write-only)", off);
+}
+
+mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
+    unsigned buf = off / 0x10000; /* 0: INSTRN_BUF, 1: INSTRN1_BUF, 2: INSTRN2_BUF */
+    if (h && h->id == CORE_NCRISC)
+        return mmio_fault(h, FAULT_UNMAPPED, "NCRISC cannot push Tensix instructions (INSTRN_BUF is not mapped for it)");
+    if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to INSTRN_BUF (32-bit only)", size);
+    int th = tile_trisc_thread(h);
+    if (th >= 0) {
+        if (buf != 0)
+            return mmio_hang(h, "%s stored to INSTRN%u_BUF (0x%08x): on silicon a TRISC store there hangs the core",
+                             h->name, buf, 0xFFE40000u + off);
+        return cp_push(t->cp, (unsigned)th, val, false) ? MEM_OK : MEM_STALL;
+    }
+    /* BRISC (or the host): after the MOP expander of thread buf. */
+    return cp_push(t->cp, buf, val, true) ? MEM_OK : MEM_STALL;
+}

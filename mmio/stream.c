@@ -1,0 +1,12 @@
+/* mmio/stream.c — the 64 overlay stream register blocks (0xFFB40000 + 0x1000·s) as plain
+ * storage. tt-metal uses streams 8..39 as circular-buffer counters: tiles_acked at +0x20 and
+ * tiles_received at +0x28 of stream cb+8 (TENSIX.md §2.8). */
+#include "mmio/devices.h"
+
+mem_res_t stream_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
+    return mmio_storage_read(t->streams, h, "stream registers", off, size, val);
+}
+
+mem_res_t stream_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
+    return mmio_storage_write(t->streams, h, "stream registers", off, size, val);
+}

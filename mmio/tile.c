@@ -1,0 +1,109 @@
+/* mmio/tile.c — creating a tile, soft reset, and the per-cycle schedule. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmio/tile.h"
+
+const char *const tile_core_names[TILE_NCORES] = {"BRISC", "NCRISC", "TRISC0", "TRISC1", "TRISC2"};
+
+/* Local data RAM sizes (dev_mem_map.h: MEM_BRISC/NCRISC_LOCAL_SIZE 8K, MEM_TRISC_LOCAL_SIZE 4K). */
+static const uint32_t ldm_sizes[TILE_NCORES] = {0x2000, 0x2000, 0x1000, 0x1000, 0x1000};
+
+/* SOFT_RESET_0 bit of each core (SoftReset.md). */
+static const uint32_t reset_bits[TILE_NCORES] = {1u << 11, 1u << 18, 1u << 12, 1u << 13, 1u << 14};
+
+/* The coprocessor reaches MMIO (STOREREG/LOADREG) as the host does. */
+static bool cp_mmio_load(void *ctx, uint32_t addr, uint32_t *val) { return tile_host_read(ctx, addr, val); }
+static bool cp_mmio_store(void *ctx, uint32_t addr, uint32_t val) { return tile_host_write(ctx, addr, val); }
+
+tile_t *tile_create(void) {
+    tile_t *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->l1 = calloc(1, TILE_L1_SIZE);
+    t->noc[0] = calloc(1, 0x10000);
+    t->noc[1] = calloc(1, 0x10000);
+    t->streams = calloc(1, 0x40000);
+    cp_env_t env = {.ctx = t, .mmio_load = cp_mmio_load, .mmio_store = cp_mmio_store};
+    t->cp = cp_create(&env);
+    bool ok = t->l1 && t->noc[0] && t->noc[1] && t->streams && t->cp;
+    for (int c = 0; c < TILE_NCORES; c++) {
+        t->ldm_size[c] = ldm_sizes[c];
+        t->ldm[c] = calloc(1, ldm_sizes[c]);
+        ok = ok && t->ldm[c];
+        hart_t *h = &t->hart[c];
+        h->id = c;
+        h->name = tile_core_names[c];
+        h->l1 = t->l1;
+        h->l1_size = TILE_L1_SIZE;
+        h->ldm = t->ldm[c];
+        h->ldm_size = ldm_sizes[c];
+        h->env = t;
+        hart_reset(h);
+    }
+    if (!ok) {
+        tile_destroy(t);
+        return NULL;
+    }
+    t->ctl.regs[0x1B0 / 4] = SOFT_RESET_0_RESET_VALUE;
+    /* Logical coordinates of a Tensix tile on a p100a (any worker tile would do). */
+    t->noc_x = 1;
+    t->noc_y = 2;
+    return t;
+}
+
+void tile_destroy(tile_t *t) {
+    if (!t) return;
+    if (t->cp) cp_destroy(t->cp);
+    for (int c = 0; c < TILE_NCORES; c++) free(t->ldm[c]);
+    free(t->streams);
+    free(t->noc[0]);
+    free(t->noc[1]);
+    free(t->l1);
+    free(t);
+}
+
+/* Hardware reset PCs (SoftReset.md): BRISC fixed 0; the others their RESET_PC register when the
+ * override bit is set, else NCRISC 0x12000, TRISC0/1/2 0x6000/0xA000/0xE000. */
+static uint32_t reset_pc(const tile_t *t, int c) {
+    const uint32_t *r = t->ctl.regs;
+    switch (c) {
+    case CORE_NCRISC: return (r[0x23C / 4] & 1) ? r[0x238 / 4] : 0x12000u;
+    case CORE_TRISC0:
+    case CORE_TRISC1:
+    case CORE_TRISC2: {
+        int i = c - CORE_TRISC0;
+        static const uint32_t dflt[3] = {0x6000u, 0xA000u, 0xE000u};
+        return ((r[0x234 / 4] >> i) & 1) ? r[(0x228 + 4 * i) / 4] : dflt[i];
+    }
+    default: return 0;
+    }
+}
+
+void tile_start_core(tile_t *t, int c, uint32_t pc) {
+    t->ctl.regs[0x1B0 / 4] &= ~reset_bits[c];
+    hart_start(&t->hart[c], pc);
+    t->started[c] = true;
+}
+
+void tile_soft_reset_write(tile_t *t, uint32_t val) {
+    uint32_t old = t->ctl.regs[0x1B0 / 4];
+    t->ctl.regs[0x1B0 / 4] = val;
+    for (int c = 0; c < TILE_NCORES; c++) {
+        uint32_t b = reset_bits[c];
+        if ((old & b) && !(val & b)) {
+            hart_start(&t->hart[c], reset_pc(t, c));
+            t->started[c] = true;
+        } else if (!(old & b) && (val & b)) {
+            hart_reset(&t->hart[c]);
+        }
+    }
+}
+
+void tile_cycle(tile_t *t) {
+    for (int c = 0; c < TILE_NCORES; c++) {
+        hart_t *h = &t->hart[c];
+        if (h->state == HART_RUNNING) hart_step(h);
+    }
+    cp_cycle(t->cp);
+    t->cycle++;
+}

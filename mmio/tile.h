@@ -1,0 +1,93 @@
+/* mmio/tile.h — one Blackhole Tensix tile: five harts, L1, their local data RAMs, the Tensix
+ * coprocessor and the memory-mapped devices, all owned by one tile_t (no globals, so two tiles can
+ * live in one process).
+ *
+ * Time: one global cycle counter. In each cycle every running hart retires at most one
+ * instruction, in the fixed order BRISC, NCRISC, TRISC0, TRISC1, TRISC2, and then the coprocessor
+ * advances one cycle. Every run is therefore deterministic.
+ */
+#ifndef TTEMU_MMIO_TILE_H
+#define TTEMU_MMIO_TILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hart.h"
+#include "coproc/cp.h"
+
+enum { CORE_BRISC = 0, CORE_NCRISC, CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, TILE_NCORES };
+
+#define TILE_L1_SIZE 0x180000u     /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
+#define TILE_LDM_MAX 0x2000u       /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
+
+/* SOFT_RESET_0 (SoftReset.md): bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; reset value 0x47800. */
+#define SOFT_RESET_0_RESET_VALUE 0x47800u
+
+/* One device on the address map. off is relative to base; size is 1, 2 or 4. h is the accessing
+ * hart, or NULL for the coprocessor (STOREREG/LOADREG) and the host (loader, peeks), which see
+ * the map as BRISC does but without per-core restrictions. */
+typedef struct tile tile_t;
+typedef struct {
+    const char *name;
+    uint32_t base, size;
+    mem_res_t (*read)(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val);
+    mem_res_t (*write)(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val);
+} mmio_dev_t;
+
+/* Tile control / debug registers (0xFFB12000) and PIC page (0xFFB13000): mmio/tilectl.c. */
+typedef struct {
+    uint32_t regs[0x1000 / 4];  /* plain storage for the registers without side effects */
+    uint32_t pic[0x1000 / 4];
+    uint32_t wall_clock_hi_latch;
+} tilectl_t;
+
+typedef struct tile {
+    uint8_t *l1;
+    uint8_t *ldm[TILE_NCORES];
+    uint32_t ldm_size[TILE_NCORES];
+    hart_t hart[TILE_NCORES];
+    bool started[TILE_NCORES];    /* has left reset at least once */
+    cp_t *cp;
+    uint64_t cycle;
+
+    tilectl_t ctl;
+    uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */
+    uint32_t *streams;            /* 64 overlay stream blocks of 4 KiB (mmio/stream.c) */
+    uint32_t tdma[0x1000 / 4];    /* TDMA-RISC registers (mmio/tdma.c) */
+    uint8_t noc_x, noc_y;         /* this tile's NoC coordinates (NOC_NODE_ID) */
+} tile_t;
+
+extern const char *const tile_core_names[TILE_NCORES];
+
+tile_t *tile_create(void);
+void tile_destroy(tile_t *t);
+/* One cycle of the whole tile. */
+void tile_cycle(tile_t *t);
+/* Take core c out of reset at pc (clears its SOFT_RESET_0 bit). */
+void tile_start_core(tile_t *t, int c, uint32_t pc);
+/* SOFT_RESET_0 written: start or stop cores on its 1→0 / 0→1 transitions (mmio/tilectl.c). */
+void tile_soft_reset_write(tile_t *t, uint32_t val);
+
+/* The device map (mmio/bus.c). */
+const mmio_dev_t *mmio_find(uint32_t addr);
+/* Host access (loader, peeks, STOREREG): L1, the local-RAM aliases and MMIO, no core checks.
+ * Return false on an address nothing claims. */
+bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val);
+bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val);
+/* Describe addr for messages: "L1", "BRISC local RAM", a device name, or "unmapped". */
+const char *tile_region_name(uint32_t addr);
+
+/* Helpers for the device files in mmio/: fail an access with a message in h->fault. */
+mem_res_t mmio_fault(hart_t *h, fault_kind_t kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Plain word storage: aligned 32-bit accesses only. */
+mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t *val);
+mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val);
+
+/* Thread (0..2) of a TRISC hart, or -1. */
+static inline int tile_trisc_thread(const hart_t *h) {
+    return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1;
+}
+
+#endif
