@@ -4,7 +4,7 @@
  *
  * The Sync Unit (semaphores, mutexes, latched waits) is not here: it lives with the gates
  * (coproc/sync.c). Functional model: an instruction occupies its unit for a latency taken from
- * the ISA docs (docs/coprocessor.md lists them), per issuing thread; no numerics yet.
+ * the ISA docs (docs/coprocessor-backend.md lists them), per issuing thread; no numerics yet.
  */
 #ifndef TTEMU_COPROC_BACKEND_H
 #define TTEMU_COPROC_BACKEND_H
@@ -46,5 +46,9 @@ uint32_t be_gpr_read(const be_t *be, unsigned t, unsigned i);
 void be_gpr_write(be_t *be, unsigned t, unsigned i, uint32_t val);
 bool be_cfg_read(const be_t *be, uint32_t byte_off, uint32_t *val);
 bool be_cfg_write(be_t *be, uint32_t byte_off, uint32_t val);
+
+/* The first error since reset (undefined behaviour, an address the tile refuses, an
+ * unimplemented instruction), or NULL. */
+const char *be_error(const be_t *be);
 
 #endif

@@ -12,12 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CP_THREADS 3
-#define CP_NUM_SEMS 8
-#define CP_NUM_GPRS 64
-#define CP_FIFO_DEPTH 32
-#define CP_CFG_WORDS 224       /* Config[2][224] (BackendConfiguration.md) */
-#define CP_THDCFG_WORDS 68     /* ThreadConfig[3][68] */
+#define CP_THREADS      3
+#define CP_NUM_SEMS     8
+#define CP_NUM_GPRS     64
+#define CP_FIFO_DEPTH   32
+#define CP_CFG_WORDS    224 /* Config[2][224] (BackendConfiguration.md) */
+#define CP_THDCFG_WORDS 68  /* ThreadConfig[3][68] */
 
 typedef struct cp cp_t;
 
@@ -105,15 +105,15 @@ typedef struct {
 } cp_wait_t;
 
 typedef struct {
-    bool held;           /* an instruction is at the head of the gate and did not pass */
+    bool held; /* an instruction is at the head of the gate and did not pass */
     uint32_t held_word;
     cp_hold_t hold;
     unsigned hold_detail;
-    uint32_t hold_mask;  /* all busy conditions (WAIT_COND) / semaphores (WAIT_SEM) */
-    cp_wait_t wait;      /* the latched wait, decoded */
+    uint32_t hold_mask;           /* all busy conditions (WAIT_COND) / semaphores (WAIT_SEM) */
+    cp_wait_t wait;               /* the latched wait, decoded */
     unsigned fifo1, fifo2, fifo3; /* words before the MOP expander / replay expander / gate */
-    bool mop_busy;       /* MOP expander in the middle of an expansion */
-    bool replay_busy;    /* replay expander replaying or loading */
+    bool mop_busy;                /* MOP expander in the middle of an expansion */
+    bool replay_busy;             /* replay expander replaying or loading */
     unsigned replay_left;
 } cp_thread_state_t;
 
@@ -128,19 +128,21 @@ typedef struct {
     unsigned fifo_high_water;  /* FIFO#1 (before the MOP expander) */
     unsigned fifo2_high_water; /* FIFO#2 (before the replay expander; BRISC pushes here) */
     uint64_t stall_total;
-    uint64_t stall_cond[13];   /* latched STALLWAIT, per busy condition C0..C12 */
+    uint64_t stall_cond[13];         /* latched STALLWAIT, per busy condition C0..C12 */
     uint64_t stall_sem[CP_NUM_SEMS]; /* latched SEMWAIT, per blocking semaphore */
-    uint64_t stall_stream;     /* latched STREAMWAIT */
-    uint64_t stall_lag;        /* the cycle between a wait's release and its block mask lifting */
-    uint64_t stall_mutex[5];   /* ATGETM/ATRELM per mutex index (1 unused) */
+    uint64_t stall_stream;           /* latched STREAMWAIT */
+    uint64_t stall_lag;              /* the cycle between a wait's release and its block mask lifting */
+    uint64_t stall_mutex[5];         /* ATGETM/ATRELM per mutex index (1 unused) */
     uint64_t stall_mutex_invalid;
     uint64_t stall_sync_slot;
-    uint64_t stall_unit[16];   /* be_can_accept refusals, by tt_unit_t */
+    uint64_t stall_unit[16]; /* be_can_accept refusals, by tt_unit_t */
     uint64_t stall_undefined;
-    uint64_t sem_writes;       /* RISC-V semaphore-window stores by this TRISC */
+    uint64_t sem_writes; /* RISC-V semaphore-window stores by this TRISC */
 } cp_stats_t;
 
 const cp_stats_t *cp_stats(const cp_t *cp, unsigned t);
+/* The backend's first error since reset (be_error: undefined behaviour, unimplemented), or NULL. */
+const char *cp_error(const cp_t *cp);
 uint64_t cp_cycles(const cp_t *cp);
 
 /* Sync Unit state. Mutex holder: 0..2, or -1 when free or the index is not a mutex. */

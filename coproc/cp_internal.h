@@ -37,10 +37,10 @@ static inline uint8_t cp_opcode(uint32_t word) { return (uint8_t)(word >> 24); }
 
 /* FIFO depths. FIFO#1: PushTensixInstruction.md (BH: 32). FIFO#2 and FIFO#3: the Wormhole
  * frontend diagram (TensixFrontend.svg: 8 and 2); Blackhole's are undocumented (TENSIX.md §9). */
-#define FE_FIFO1_DEPTH CP_FIFO_DEPTH
-#define FE_FIFO2_DEPTH 8
-#define FE_FIFO3_DEPTH 2
-#define FE_FIFO_MAX 32
+#define FE_FIFO1_DEPTH  CP_FIFO_DEPTH
+#define FE_FIFO2_DEPTH  8
+#define FE_FIFO3_DEPTH  2
+#define FE_FIFO_MAX     32
 #define FE_REPLAY_DEPTH 32 /* REPLAY.md: ReplayBuffer[32] per thread */
 #define FE_MOPCFG_WORDS 9  /* MOPExpander.md: MopCfg[9] per thread */
 
@@ -54,17 +54,12 @@ typedef struct {
 static inline bool fifo_full(const fe_fifo_t *f) { return f->count >= f->cap; }
 static inline bool fifo_empty(const fe_fifo_t *f) { return f->count == 0; }
 static inline uint32_t fifo_peek(const fe_fifo_t *f) { return f->slot[f->head]; }
-static inline uint32_t fifo_at(const fe_fifo_t *f, unsigned i)
-{
-    return f->slot[(f->head + i) % FE_FIFO_MAX];
-}
-static inline void fifo_push(fe_fifo_t *f, uint32_t w)
-{
+static inline uint32_t fifo_at(const fe_fifo_t *f, unsigned i) { return f->slot[(f->head + i) % FE_FIFO_MAX]; }
+static inline void fifo_push(fe_fifo_t *f, uint32_t w) {
     f->slot[(f->head + f->count) % FE_FIFO_MAX] = w;
     f->count++;
 }
-static inline uint32_t fifo_pop(fe_fifo_t *f)
-{
+static inline uint32_t fifo_pop(fe_fifo_t *f) {
     uint32_t w = f->slot[f->head];
     f->head = (uint8_t)((f->head + 1) % FE_FIFO_MAX);
     f->count--;
@@ -77,10 +72,10 @@ typedef enum { MOP_IDLE = 0, MOP_TEMPLATE0, MOP_TEMPLATE1 } fe_mop_kind_t;
 typedef enum { T1_START = 0, T1_INNER, T1_END0, T1_END1 } fe_t1_phase_t;
 
 typedef struct {
-    uint32_t cfg[FE_MOPCFG_WORDS]; /* MopCfg as the TRISC last wrote it */
-    uint16_t mask_hi;              /* MaskHi, set by MOP_CFG */
-    fe_mop_kind_t kind;            /* expansion in progress */
-    bool bubble;                   /* an expansion just ended: a following non-MOP costs a cycle */
+    uint32_t cfg[FE_MOPCFG_WORDS];  /* MopCfg as the TRISC last wrote it */
+    uint16_t mask_hi;               /* MaskHi, set by MOP_CFG */
+    fe_mop_kind_t kind;             /* expansion in progress */
+    bool bubble;                    /* an expansion just ended: a following non-MOP costs a cycle */
     uint32_t snap[FE_MOPCFG_WORDS]; /* MopCfg sampled when the MOP was ingested */
     /* template 0 */
     uint32_t mask;
@@ -99,7 +94,7 @@ typedef enum { RP_PASS = 0, RP_LOAD, RP_REPLAY } fe_rp_mode_t;
 typedef struct {
     uint32_t buf[FE_REPLAY_DEPTH];
     fe_rp_mode_t mode;
-    bool exec;            /* RP_LOAD: also pass the recorded words downstream */
+    bool exec; /* RP_LOAD: also pass the recorded words downstream */
     unsigned start, len, k;
 } fe_replay_t;
 
@@ -176,5 +171,7 @@ void gate_reset(gate_t *g);
  * does when it passes. */
 bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *detail);
 void sync_exec(cp_t *cp, unsigned t, uint32_t word);
+/* Overlay stream a STREAMWAIT of thread t with StreamSelect sel watches (STREAMWAIT.md). */
+unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel);
 
 #endif

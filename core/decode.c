@@ -9,7 +9,7 @@
 
 /* ---- per-op tables ---------------------------------------------------------------------------- */
 
-#define RV_INFO_ENTRY(a, name, mnem, ext, match, mask, fmt) \
+#define RV_INFO_ENTRY(a, name, mnem, ext, match, mask, fmt)                                                            \
     [RV_OP_##name] = {mnem, match, mask, RV_EXT_##ext, RV_FMT_##fmt},
 const rv_op_info_t rv_op_info[RV_OP_COUNT] = {RV32_OPS(RV_INFO_ENTRY, _)};
 #undef RV_INFO_ENTRY
@@ -39,24 +39,22 @@ const rv_ext_info_t rv_ext_info[RV_EXT_COUNT] = {
     [RV_EXT_PRIV] = {"privileged", false, "is not modelled (no interrupts or privilege modes)"},
 };
 
-const char *rv_mnemonic(unsigned op)
-{
-    return op < RV_OP_COUNT ? rv_op_info[op].mnemonic : "?";
-}
+const char *rv_mnemonic(unsigned op) { return op < RV_OP_COUNT ? rv_op_info[op].mnemonic : "?"; }
 
 /* ---- buckets ------------------------------------------------------------------------------------
  * Bucket 0 holds the entries whose mask does not pin the low two bits to 0b11 (the illegal and
  * .ttinsn pseudo-entries); bucket 1 + w[6:2] holds major opcode w[6:0]. */
-#define RV_BUCKET_OF(match, mask) (((mask) & 3u) == 3u ? 1u + (((match) >> 2) & 31u) : 0u)
-#define RV_BUCKETS 33 /* 0 .. 32 */
+#define RV_BUCKET_OF(match, mask) (((mask)&3u) == 3u ? 1u + (((match) >> 2) & 31u) : 0u)
+#define RV_BUCKETS                33 /* 0 .. 32 */
 
 /* RV_BELOW_k: how many table entries fall in buckets below k; for a grouped table that is where
  * bucket k starts. RV_FOR_BUCKETS visits k = 0..33 (33 = the end of the table). */
 #define RV_COUNT_BELOW(k, name, mnem, ext, match, mask, fmt) +(RV_BUCKET_OF(match, mask) < (k))
+/* clang-format off */
 #define RV_FOR_BUCKETS(M) \
-    M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15) M(16) \
-    M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31) \
-    M(32) M(33)
+    M(0)  M(1)  M(2)  M(3)  M(4)  M(5)  M(6)  M(7)  M(8)  M(9)  M(10) M(11) M(12) M(13) M(14) M(15) M(16) \
+    M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31) M(32) M(33)
+/* clang-format on */
 #define RV_BELOW_ENUM(k) RV_BELOW_##k = (0 RV32_OPS(RV_COUNT_BELOW, k)),
 enum { RV_FOR_BUCKETS(RV_BELOW_ENUM) };
 #undef RV_BELOW_ENUM
@@ -64,12 +62,11 @@ enum { RV_FOR_BUCKETS(RV_BELOW_ENUM) };
 /* The table must be grouped by bucket in ascending order, or the runs above would be wrong.
  * Grouped means: for every k, an entry lies below bucket k exactly when its index is below
  * RV_BELOW_k. Checked here at compile time, one assertion per k. */
-#define RV_MISPLACED(k, name, mnem, ext, match, mask, fmt) \
+#define RV_MISPLACED(k, name, mnem, ext, match, mask, fmt)                                                             \
     +((RV_BUCKET_OF(match, mask) < (k)) != ((int)RV_OP_##name < (int)RV_BELOW_##k))
-#define RV_CHECK_GROUPED(k)                                           \
-    _Static_assert((0 RV32_OPS(RV_MISPLACED, k)) == 0,                \
-                   "core/rv32_ops.def: entries out of bucket order " \
-                   "(keep them grouped by major opcode, ascending)");
+#define RV_CHECK_GROUPED(k)                                                                                            \
+    _Static_assert((0 RV32_OPS(RV_MISPLACED, k)) == 0, "core/rv32_ops.def: entries out of bucket order "               \
+                                                       "(keep them grouped by major opcode, ascending)");
 RV_FOR_BUCKETS(RV_CHECK_GROUPED)
 #undef RV_CHECK_GROUPED
 #undef RV_MISPLACED
@@ -84,29 +81,20 @@ static const uint16_t rv_bucket_start[RV_BUCKETS + 1] = {RV_FOR_BUCKETS(RV_START
 /* ---- immediates (RISC-V unprivileged spec, "Immediate Encoding Variants") --------------------
  * Arithmetic right shift of a signed value is implementation-defined in C; every compiler we build
  * with does it arithmetically, and gcc documents it. */
-static inline int32_t imm_i(uint32_t w)
-{
-    return (int32_t)w >> 20;
-}
-static inline int32_t imm_s(uint32_t w)
-{
-    return ((int32_t)(w & 0xfe000000u) >> 20) | (int32_t)((w >> 7) & 0x1f);
-}
-static inline int32_t imm_b(uint32_t w)
-{
+static inline int32_t imm_i(uint32_t w) { return (int32_t)w >> 20; }
+static inline int32_t imm_s(uint32_t w) { return ((int32_t)(w & 0xfe000000u) >> 20) | (int32_t)((w >> 7) & 0x1f); }
+static inline int32_t imm_b(uint32_t w) {
     /* imm[12|10:5] in w[31:25], imm[4:1|11] in w[11:7] */
-    return ((int32_t)(w & 0x80000000u) >> 19) | (int32_t)((w & 0x80u) << 4) |
-           (int32_t)((w >> 20) & 0x7e0u) | (int32_t)((w >> 7) & 0x1eu);
+    return ((int32_t)(w & 0x80000000u) >> 19) | (int32_t)((w & 0x80u) << 4) | (int32_t)((w >> 20) & 0x7e0u) |
+           (int32_t)((w >> 7) & 0x1eu);
 }
-static inline int32_t imm_j(uint32_t w)
-{
+static inline int32_t imm_j(uint32_t w) {
     /* imm[20|10:1|11|19:12] in w[31:12] */
-    return ((int32_t)(w & 0x80000000u) >> 11) | (int32_t)(w & 0xff000u) |
-           (int32_t)((w >> 9) & 0x800u) | (int32_t)((w >> 20) & 0x7feu);
+    return ((int32_t)(w & 0x80000000u) >> 11) | (int32_t)(w & 0xff000u) | (int32_t)((w >> 9) & 0x800u) |
+           (int32_t)((w >> 20) & 0x7feu);
 }
 
-void rv_decode(uint32_t w, insn_t *out)
-{
+void rv_decode(uint32_t w, insn_t *out) {
     insn_t in = {0};
 
     /* TENSIX.md §1.5: there is no C extension; a word whose low bits are not 0b11 is .ttinsn,
@@ -132,44 +120,27 @@ void rv_decode(uint32_t w, insn_t *out)
     uint8_t rd = (w >> 7) & 31, rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31;
     switch ((rv_fmt_t)rv_op_info[op].fmt) {
     case RV_FMT_R:
-    case RV_FMT_AMO:
-        in.rd = rd, in.rs1 = rs1, in.rs2 = rs2;
-        break;
+    case RV_FMT_AMO: in.rd = rd, in.rs1 = rs1, in.rs2 = rs2; break;
     case RV_FMT_R1:
-    case RV_FMT_LR:
-        in.rd = rd, in.rs1 = rs1;
-        break;
+    case RV_FMT_LR: in.rd = rd, in.rs1 = rs1; break;
     case RV_FMT_I:
-    case RV_FMT_LOAD:
-        in.rd = rd, in.rs1 = rs1, in.imm = imm_i(w);
-        break;
+    case RV_FMT_LOAD: in.rd = rd, in.rs1 = rs1, in.imm = imm_i(w); break;
     case RV_FMT_SHIFT:
         /* RISC-V: shamt is imm[4:0]; on RV32 imm[5] set is a reserved encoding (masked out). */
         in.rd = rd, in.rs1 = rs1, in.imm = (int32_t)rs2;
         break;
-    case RV_FMT_STORE:
-        in.rs1 = rs1, in.rs2 = rs2, in.imm = imm_s(w);
-        break;
-    case RV_FMT_B:
-        in.rs1 = rs1, in.rs2 = rs2, in.imm = imm_b(w);
-        break;
-    case RV_FMT_U:
-        in.rd = rd, in.imm = (int32_t)(w & 0xfffff000u);
-        break;
-    case RV_FMT_J:
-        in.rd = rd, in.imm = imm_j(w);
-        break;
+    case RV_FMT_STORE: in.rs1 = rs1, in.rs2 = rs2, in.imm = imm_s(w); break;
+    case RV_FMT_B: in.rs1 = rs1, in.rs2 = rs2, in.imm = imm_b(w); break;
+    case RV_FMT_U: in.rd = rd, in.imm = (int32_t)(w & 0xfffff000u); break;
+    case RV_FMT_J: in.rd = rd, in.imm = imm_j(w); break;
     case RV_FMT_CSR:
     case RV_FMT_CSRI: /* the uimm stays in rs1: the bodies read it as in->rs1 */
         in.rd = rd, in.rs1 = rs1, in.imm = (int32_t)(w >> 20);
         break;
-    case RV_FMT_FENCE:
-        in.imm = (int32_t)((w >> 20) & 0xffu);
-        break;
+    case RV_FMT_FENCE: in.imm = (int32_t)((w >> 20) & 0xffu); break;
     case RV_FMT_TT:
     case RV_FMT_NONE:
-    case RV_FMT_RAW:
-        break;
+    case RV_FMT_RAW: break;
     }
     *out = in;
 }

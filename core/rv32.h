@@ -41,7 +41,7 @@ typedef enum {
     RV_FMT_R1,    /* rd, rs1 (unary bit-manipulation ops) */
     RV_FMT_I,     /* rd, rs1, imm[11:0] sign-extended */
     RV_FMT_SHIFT, /* rd, rs1, shamt (imm = 0..31) */
-    RV_FMT_LOAD,  /* rd, imm(rs1) */
+    RV_FMT_LOAD,  /* rd, imm(rs1): loads, and jalr (objdump prints it so) */
     RV_FMT_STORE, /* rs2, imm(rs1) */
     RV_FMT_B,     /* rs1, rs2, branch offset (even, sign-extended) */
     RV_FMT_U,     /* rd, imm = upper 20 bits in place (low 12 zero) */

@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static void read_symbols(Elf *e, ldr_image_t *img) {
 }
 
 static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, Elf *e, const uint8_t *file,
-                         size_t filesz, char *err, size_t errlen) {
+                         size_t filesz, uint32_t ldm_scratch, char *err, size_t errlen) {
     size_t nph;
     if (elf_getphdrnum(e, &nph) != 0) return fail(err, errlen, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
     int loaded = 0;
@@ -64,6 +65,15 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
             return fail(err, errlen, "%s: segment %zu (0x%08llx, %llu bytes) has file data past the end of the file",
                         path, i, (unsigned long long)lo, (unsigned long long)ph.p_memsz);
         uint8_t *dst;
+        uint64_t zero_fill = ph.p_memsz - ph.p_filesz;
+        bool ldm = lo >= HART_LDM_BASE && hi <= (uint64_t)HART_LDM_BASE + t->ldm_size[core];
+        if (ldm && ldm_scratch) {
+            if (ph.p_filesz == 0) continue; /* .bss: the firmware zeroes it */
+            lo = ldm_scratch + (lo - HART_LDM_BASE);
+            hi = lo + ph.p_filesz;
+            zero_fill = 0;
+            ldm = false;
+        }
         if (hi <= TILE_L1_SIZE) {
             for (int r = 0; r < set->nranges; r++) {
                 const ldr_range_t *o = &set->ranges[r];
@@ -77,7 +87,7 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
             set->ranges[set->nranges++] = (ldr_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
             dst = t->l1 + lo;
             env_l1_written(t, (uint32_t)lo, (unsigned)(hi - lo));
-        } else if (lo >= HART_LDM_BASE && hi <= (uint64_t)HART_LDM_BASE + t->ldm_size[core]) {
+        } else if (ldm) {
             dst = t->ldm[core] + (lo - HART_LDM_BASE);
         } else {
             return fail(err, errlen,
@@ -87,14 +97,15 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
                         tile_core_names[core], HART_LDM_BASE, HART_LDM_BASE + t->ldm_size[core]);
         }
         memcpy(dst, file + ph.p_offset, ph.p_filesz);
-        memset(dst + ph.p_filesz, 0, ph.p_memsz - ph.p_filesz);
+        memset(dst + ph.p_filesz, 0, zero_fill);
         loaded++;
     }
     if (!loaded) return fail(err, errlen, "%s: no loadable segment", path);
     return 0;
 }
 
-int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, char *err, size_t errlen) {
+int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
+                 size_t errlen) {
     ldr_image_t *img = &set->images[core];
     if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     if (elf_version(EV_CURRENT) == EV_NONE) return fail(err, errlen, "libelf: %s", elf_errmsg(-1));
@@ -134,7 +145,7 @@ int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, char *er
         img->path = strdup(path);
         img->core = core;
         img->entry = (uint32_t)eh.e_entry;
-        rc = load_segments(set, t, core, path, e, buf, len, err, errlen);
+        rc = load_segments(set, t, core, path, e, buf, len, ldm_scratch, err, errlen);
         if (rc == 0 && img->entry >= TILE_L1_SIZE)
             rc = fail(err, errlen, "%s: entry point 0x%08x is outside L1 (cores fetch only from L1)", path, img->entry);
         if (rc == 0) read_symbols(e, img);
@@ -156,6 +167,11 @@ void ldr_set_free(ldr_set_t *set) {
 
 const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off) {
     const ldr_image_t *img = &set->images[core];
+    /* Only addresses inside the image: a size-0 symbol must not name a pc far past its end. */
+    bool inside = false;
+    for (int r = 0; r < set->nranges; r++)
+        inside = inside || (set->ranges[r].core == core && addr - set->ranges[r].lo < set->ranges[r].hi - set->ranges[r].lo);
+    if (!inside) return NULL;
     const ldr_sym_t *best = NULL;
     size_t lo = 0, hi = img->nsyms;
     while (lo < hi) { /* last symbol with addr <= target */

@@ -37,8 +37,11 @@ typedef struct {
 } ldr_set_t;
 
 /* Load path as core's program. Returns 0, or -1 with a message naming the file (and the segment)
- * in err. Local-RAM segments (0xFFB00000..) go to that core's local RAM. */
-int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, char *err, size_t errlen);
+ * in err. Local-RAM segments (0xFFB00000..) go to that core's local RAM, or, when ldm_scratch is
+ * not 0, to L1 at ldm_scratch + (addr - 0xFFB00000) — tt-metal's way: the firmware copies its
+ * initialised data into local RAM itself, and segments without file data (.bss) are skipped. */
+int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
+                 size_t errlen);
 void ldr_set_free(ldr_set_t *set);
 /* The function containing addr in core's image: name, and the offset in *off. NULL if none. */
 const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off);

@@ -98,7 +98,7 @@ static int cmd_run(int argc, char **argv) {
     char err[512];
     for (int c = 0; c < TILE_NCORES; c++) {
         if (!o.elf[c]) continue;
-        if (ldr_elf_load(&r.images, r.tile, c, o.elf[c], err, sizeof err) != 0) {
+        if (ldr_elf_load(&r.images, r.tile, c, o.elf[c], 0, err, sizeof err) != 0) {
             fprintf(stderr, "ttemu: %s\n", err);
             goto out;
         }

@@ -10,6 +10,9 @@
  * Expected values are constants written in the test sources (worked out by hand), so the tile
  * build under ttemu and the qemu build check against the same truth.
  *
+ * Each CHECK also puts its address in the non-loaded section .isa_checks (one word per check),
+ * so test/sh/t_isa.sh can name the source line of a failing check (addr2line).
+ *
  * Registers owned by the macros: s10 (next signature slot), s11 (first failing index, 0 = none),
  * t6 (scratch for CHECK). Test code must not use them.
  *
@@ -63,6 +66,10 @@ _start:
  * constant; the first mismatch's index goes to FAILIDX. reg must not be t6. */
 .macro CHECK r, exp
     .set _nchk, _nchk + 1
+    .pushsection .isa_checks, "", @progbits   /* where check _nchk is, for the test's messages */
+    .word .Lck_at\@
+    .popsection
+.Lck_at\@:
     sw \r, 0(SIGP)
     addi SIGP, SIGP, 4
     li t6, \exp

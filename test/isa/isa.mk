@@ -13,7 +13,7 @@ ISA_DEPS := $(ISA_DIR)/isa.h $(ISA_DIR)/isa.ld $(ISA_DIR)/isa.mk
 ISA_SRC := $(wildcard $(ISA_DIR)/*.S)
 ISA_NAMES := $(notdir $(basename $(ISA_SRC)))
 ISA_TILE_ELFS := $(ISA_NAMES:%=$(FW_DIR)/isa/%.elf)
-ISA_QEMU_ELFS := $(patsubst %,$(FW_DIR)/isa-qemu/%.elf,$(filter-out %tile%,$(ISA_NAMES)))
+ISA_QEMU_ELFS := $(patsubst %,$(FW_DIR)/isa-qemu/%.elf,$(foreach n,$(ISA_NAMES),$(if $(findstring tile,$(n)),,$(n))))
 ISA_FAULT_ELFS := $(patsubst $(ISA_DIR)/faults/%.S,$(FW_DIR)/isa-faults/%.elf,\
 	$(wildcard $(ISA_DIR)/faults/*.S)) $(FW_DIR)/isa-faults/rv64.elf
 

@@ -1,0 +1,384 @@
+/* coproc/cp.c — the Tensix coprocessor of one tile: three thread frontends, their Wait Gates, the
+ * Sync Unit and the backend (coproc/backend.c), stepped together once per cycle.
+ *
+ * Per-cycle model (docs/coprocessor.md has the long form). Before cp_cycle() the harts have run
+ * their step of the same tile cycle: pushes (cp_push), semaphore-window stores, config and GPR
+ * accesses happened then. cp_cycle() then runs, in this fixed order:
+ *
+ *   for t = 0, 1, 2:
+ *     gate_step(t)       Wait Gate: evaluate the latched wait, pass at most one instruction
+ *                        (be_dispatch / Sync Unit), forget a wait found satisfied
+ *     fe_replay_step(t)  replay expander: FIFO#2 → FIFO#3 (or from the replay buffer)
+ *     fe_mop_step(t)     MOP expander: FIFO#1 → FIFO#2
+ *   be_cycle()           backend units advance one cycle
+ *   Sync Unit per-cycle throughput counters cleared; cycle++
+ *
+ * Stages run downstream first, so a word moves at most one stage per cycle and a slot freed
+ * downstream can be refilled in the same cycle: a word pushed in cycle N reaches the gate at
+ * N+2 at the earliest and, unblocked, leaves it then. Lower-numbered threads see the Sync Unit
+ * first within a cycle (mutex races, the shared semaphore slot); that is the only cross-thread
+ * ordering, and it is deterministic.
+ */
+#include "coproc/cp_internal.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(TT_UNIT_COUNT <= sizeof(((cp_stats_t *)0)->stall_unit) / sizeof(uint64_t),
+               "one stall counter per backend unit");
+
+cp_t *cp_create(const cp_env_t *env) {
+    cp_t *cp = calloc(1, sizeof *cp);
+    if (!cp) return NULL;
+    if (env) cp->env = *env;
+    cp->be = be_create(env ? &cp->env : NULL);
+    if (!cp->be) {
+        free(cp);
+        return NULL;
+    }
+    cp_reset(cp);
+    return cp;
+}
+
+void cp_destroy(cp_t *cp) {
+    if (!cp) return;
+    be_destroy(cp->be);
+    free(cp);
+}
+
+void cp_reset(cp_t *cp) {
+    be_reset(cp->be);
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        fe_reset(&cp->fe[t]);
+        gate_reset(&cp->gate[t]);
+    }
+    sync_reset(&cp->sync);
+    memset(cp->stats, 0, sizeof cp->stats);
+    cp->cycle = 0;
+    cp->log_n = 0;
+}
+
+bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
+    if (t >= CP_THREADS) return false;
+    fe_thread_t *fe = &cp->fe[t];
+    if (!fe_push(fe, word, after_mop)) return false;
+    cp_stats_t *st = &cp->stats[t];
+    st->pushed++;
+    if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
+    if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
+    return true;
+}
+
+void cp_cycle(cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        fe_thread_t *fe = &cp->fe[t];
+        gate_step(cp, t);
+        fe_replay_step(fe);
+        fe_mop_step(fe);
+        if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
+    }
+    be_cycle(cp->be);
+    sync_end_cycle(&cp->sync);
+    cp->cycle++;
+}
+
+/* CoprocessorDoneCheck (ManualTTSync.md): nothing of thread t in a FIFO, an expander, the gate
+ * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */
+bool cp_thread_idle(const cp_t *cp, unsigned t) {
+    if (t >= CP_THREADS) return true;
+    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !be_thread_busy(cp->be, t);
+}
+
+bool cp_mop_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || fe_mop_idle(&cp->fe[t]); }
+
+/* ---- RISC-V windows ------------------------------------------------------------------------- */
+
+uint32_t cp_sem_read(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->sync.sem[i].value : 0; }
+
+/* SyncUnit.md "RISCV access to semaphores": bit0 set → like SEMGET (floor 0), clear → like
+ * SEMPOST (saturates at 15; Max untouched). The write takes this cycle's semaphore slot. */
+void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
+    if (i >= CP_NUM_SEMS) return;
+    if (val & 1)
+        sync_sem_get(&cp->sync, (uint8_t)(1u << i));
+    else
+        sync_sem_post(&cp->sync, (uint8_t)(1u << i));
+    cp->sync.sem_slot_used = true;
+    if (t < CP_THREADS) cp->stats[t].sem_writes++;
+}
+
+uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) { return be_gpr_read(cp->be, t, i); }
+
+void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) { be_gpr_write(cp->be, t, i, val); }
+
+void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val) {
+    if (t < CP_THREADS && idx < FE_MOPCFG_WORDS) cp->fe[t].mop.cfg[idx] = val;
+}
+
+bool cp_cfg_read(const cp_t *cp, uint32_t byte_off, uint32_t *val) { return be_cfg_read(cp->be, byte_off, val); }
+
+/* BackendConfiguration.md: RISC-V may write Config (and ConfigDualWrite) with sw, never
+ * ThreadConfig (0xA80..0xDAF; that takes SETC16). A TRISC's write feeds condition C10. */
+bool cp_cfg_write(cp_t *cp, int from_thread, uint32_t byte_off, uint32_t val) {
+    if (byte_off >= 0xA80 && byte_off < 0xA80 + 4 * CP_THDCFG_WORDS * CP_THREADS) return false;
+    if (from_thread >= 0 && from_thread < CP_THREADS) be_note_riscv_cfg_write(cp->be, (unsigned)from_thread);
+    return be_cfg_write(cp->be, byte_off, val);
+}
+
+/* CSRs.md tt_cfg_qstatus: [10:0] classes still in the frontend for T_t (elsewhere the OR over
+ * threads), [11] sfpu_cc, [23:13] OR over threads, [24] copy of bit 11. sfpu_cc needs the SFPU's
+ * lane flags, which ttemu's backend does not expose: it reads 0. */
+uint32_t cp_qstatus(const cp_t *cp, int t) {
+    uint32_t all = 0, own = 0;
+    for (unsigned i = 0; i < CP_THREADS; i++) {
+        uint32_t c = fe_classes(&cp->fe[i]);
+        all |= c;
+        if ((int)i == t) own = c;
+    }
+    if (t < 0 || t >= CP_THREADS) own = all;
+    return own | (all << 13);
+}
+
+/* CSRs.md tt_cfg_bstatus: [10:0] classes queued in the frontend or executing in the backend for
+ * T_t (elsewhere the OR), [21:11] OR over threads. */
+uint32_t cp_bstatus(const cp_t *cp, int t) {
+    uint32_t all = 0, own = 0;
+    for (unsigned i = 0; i < CP_THREADS; i++) {
+        uint32_t c = (fe_classes(&cp->fe[i]) | be_busy_classes(cp->be, i)) & 0x7FF;
+        all |= c;
+        if ((int)i == t) own = c;
+    }
+    if (t < 0 || t >= CP_THREADS) own = all;
+    return own | (all << 11);
+}
+
+/* ---- read-only views -------------------------------------------------------------------------- */
+
+const char *cp_hold_name(cp_hold_t h) {
+    static const char *const names[CP_HOLD_COUNT] = {
+        [CP_HOLD_NONE] = "none",
+        [CP_HOLD_WAIT_COND] = "stallwait",
+        [CP_HOLD_WAIT_SEM] = "semwait",
+        [CP_HOLD_WAIT_STREAM] = "streamwait",
+        [CP_HOLD_WAIT_LAG] = "wait_release_lag",
+        [CP_HOLD_MUTEX] = "mutex",
+        [CP_HOLD_MUTEX_INVALID] = "mutex_invalid",
+        [CP_HOLD_SYNC_SLOT] = "sync_slot",
+        [CP_HOLD_UNIT] = "unit_busy",
+        [CP_HOLD_UNDEFINED] = "undefined_opcode",
+    };
+    return (unsigned)h < CP_HOLD_COUNT ? names[h] : "?";
+}
+
+void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
+    memset(out, 0, sizeof *out);
+    if (t >= CP_THREADS) return;
+    const gate_t *g = &cp->gate[t];
+    const fe_thread_t *fe = &cp->fe[t];
+    out->held = g->held;
+    out->held_word = g->held_word;
+    out->hold = g->hold;
+    out->hold_detail = g->hold_detail;
+    out->hold_mask = g->hold_mask;
+    out->wait = g->wait;
+    out->fifo1 = fe->fifo1.count;
+    out->fifo2 = fe->fifo2.count;
+    out->fifo3 = fe->fifo3.count;
+    out->mop_busy = fe->mop.kind != MOP_IDLE;
+    out->replay_busy = fe->rp.mode != RP_PASS;
+    out->replay_left = fe->rp.mode != RP_PASS ? fe->rp.len - fe->rp.k : 0;
+}
+
+const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) { return t < CP_THREADS ? &cp->stats[t] : NULL; }
+
+uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }
+
+const char *cp_error(const cp_t *cp) { return be_error(cp->be); }
+
+unsigned cp_sem_max(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->sync.sem[i].max : 0; }
+
+int cp_mutex_holder(const cp_t *cp, unsigned idx) { return sync_mutex_valid(idx) ? cp->sync.holder[idx] : -1; }
+
+unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max) {
+    uint64_t held = cp->log_n < CP_ISSUE_LOG ? cp->log_n : CP_ISSUE_LOG;
+    unsigned n = held < max ? (unsigned)held : max;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = cp->log[(cp->log_n - n + i) % CP_ISSUE_LOG];
+    return n;
+}
+
+void cp_issue_log_clear(cp_t *cp) { cp->log_n = 0; }
+
+/* ---- report ------------------------------------------------------------------------------------ */
+
+static const char *wait_name(uint8_t opc) {
+    return opc == OP_SEMWAIT ? "SEMWAIT" : opc == OP_STREAMWAIT ? "STREAMWAIT" : "STALLWAIT";
+}
+
+/* "why": one line naming the cause, e.g. "ATGETM with invalid mutex index 5 waits forever". */
+static void hold_text(const cp_thread_state_t *s, char *buf, size_t len) {
+    switch (s->hold) {
+    case CP_HOLD_WAIT_COND:
+        snprintf(buf, len, "blocked by latched %s: condition C%u busy (mask 0x%x)", wait_name(s->wait.opcode),
+                 s->hold_detail, s->hold_mask);
+        break;
+    case CP_HOLD_WAIT_SEM:
+        snprintf(buf, len, "blocked by latched SEMWAIT: semaphore %u (mask 0x%x)", s->hold_detail, s->hold_mask);
+        break;
+    case CP_HOLD_WAIT_STREAM:
+        snprintf(buf, len, "blocked by latched STREAMWAIT on stream %u (target %u)", s->hold_detail, s->wait.target);
+        break;
+    case CP_HOLD_WAIT_LAG: snprintf(buf, len, "latched wait satisfied; block mask lifts next cycle"); break;
+    case CP_HOLD_MUTEX: snprintf(buf, len, "mutex %u is held by or handed to another thread", s->hold_detail); break;
+    case CP_HOLD_MUTEX_INVALID:
+        snprintf(buf, len, "%s with invalid mutex index %u waits forever (Blackhole has 0, 2, 3, 4)",
+                 cp_opcode(s->held_word) == OP_ATRELM ? "ATRELM" : "ATGETM", s->hold_detail);
+        break;
+    case CP_HOLD_SYNC_SLOT: snprintf(buf, len, "Sync Unit semaphore/wait slot already used this cycle"); break;
+    case CP_HOLD_UNIT:
+        snprintf(buf, len, "%s unit does not accept it yet", tt_unit_name((tt_unit_t)s->hold_detail));
+        break;
+    case CP_HOLD_UNDEFINED:
+        snprintf(buf, len, "opcode 0x%02x does not exist on Blackhole (held forever)", s->hold_detail);
+        break;
+    default: snprintf(buf, len, "-"); break;
+    }
+}
+
+static cJSON *wait_json(const cp_wait_t *w) {
+    if (!w->active) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    char dis[96];
+    cJSON_AddStringToObject(o, "opcode", wait_name(w->opcode));
+    cJSON_AddNumberToObject(o, "word", w->word);
+    tt_disasm(w->word, dis, sizeof dis);
+    cJSON_AddStringToObject(o, "disasm", dis);
+    cJSON_AddNumberToObject(o, "cond_mask", w->cond_mask);
+    cJSON_AddNumberToObject(o, "block_mask", w->block_mask);
+    if (w->opcode == OP_SEMWAIT) cJSON_AddNumberToObject(o, "sem_mask", w->sem_mask);
+    if (w->opcode == OP_STREAMWAIT) {
+        cJSON_AddNumberToObject(o, "stream_sel", w->stream_sel);
+        cJSON_AddNumberToObject(o, "target", w->target);
+    }
+    cJSON_AddNumberToObject(o, "since_cycle", (double)w->since);
+    return o;
+}
+
+static void add_counts(cJSON *parent, const char *key, const uint64_t *v, unsigned n, const char *prefix) {
+    cJSON *o = cJSON_AddObjectToObject(parent, key);
+    char name[24];
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "%s%u", prefix, i);
+        cJSON_AddNumberToObject(o, name, (double)v[i]);
+    }
+}
+
+void cp_report(const cp_t *cp, struct cJSON *obj) {
+    cJSON *threads = cJSON_AddArrayToObject(obj, "threads");
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const cp_stats_t *st = &cp->stats[t];
+        cp_thread_state_t s;
+        cp_thread_state(cp, t, &s);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(threads, o);
+        cJSON_AddNumberToObject(o, "thread", t);
+        cJSON_AddNumberToObject(o, "pushed", (double)st->pushed);
+        cJSON_AddNumberToObject(o, "issued", (double)st->issued);
+        cJSON_AddNumberToObject(o, "consumed", (double)st->consumed);
+        cJSON_AddNumberToObject(o, "fifo_high_water", st->fifo_high_water);
+        cJSON_AddNumberToObject(o, "fifo2_high_water", st->fifo2_high_water);
+        cJSON_AddNumberToObject(o, "sem_writes", (double)st->sem_writes);
+        cJSON_AddBoolToObject(o, "idle", cp_thread_idle(cp, t));
+
+        cJSON *stalls = cJSON_AddObjectToObject(o, "stalls");
+        cJSON_AddNumberToObject(stalls, "total", (double)st->stall_total);
+        add_counts(stalls, "cond", st->stall_cond, 13, "C");
+        add_counts(stalls, "sem", st->stall_sem, CP_NUM_SEMS, "");
+        cJSON *mx = cJSON_AddObjectToObject(stalls, "mutex");
+        for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
+            char k[4];
+            if (!sync_mutex_valid(i)) continue;
+            snprintf(k, sizeof k, "%u", i);
+            cJSON_AddNumberToObject(mx, k, (double)st->stall_mutex[i]);
+        }
+        cJSON_AddNumberToObject(stalls, "mutex_invalid", (double)st->stall_mutex_invalid);
+        cJSON_AddNumberToObject(stalls, "stream", (double)st->stall_stream);
+        cJSON_AddNumberToObject(stalls, "wait_release_lag", (double)st->stall_lag);
+        cJSON_AddNumberToObject(stalls, "sync_slot", (double)st->stall_sync_slot);
+        cJSON *un = cJSON_AddObjectToObject(stalls, "unit");
+        for (unsigned u = 0; u < TT_UNIT_COUNT; u++)
+            if (st->stall_unit[u]) cJSON_AddNumberToObject(un, tt_unit_name((tt_unit_t)u), (double)st->stall_unit[u]);
+        cJSON_AddNumberToObject(stalls, "undefined_opcode", (double)st->stall_undefined);
+
+        cJSON_AddItemToObject(o, "latched_wait", wait_json(&s.wait));
+        if (s.held) {
+            cJSON *h = cJSON_AddObjectToObject(o, "held");
+            char buf[160];
+            cJSON_AddNumberToObject(h, "word", s.held_word);
+            tt_disasm(s.held_word, buf, sizeof buf);
+            cJSON_AddStringToObject(h, "disasm", buf);
+            cJSON_AddStringToObject(h, "cause", cp_hold_name(s.hold));
+            cJSON_AddNumberToObject(h, "detail", s.hold_detail);
+            hold_text(&s, buf, sizeof buf);
+            cJSON_AddStringToObject(h, "why", buf);
+        } else {
+            cJSON_AddNullToObject(o, "held");
+        }
+        cJSON *fifo = cJSON_AddObjectToObject(o, "frontend");
+        cJSON_AddNumberToObject(fifo, "fifo1", s.fifo1);
+        cJSON_AddNumberToObject(fifo, "fifo2", s.fifo2);
+        cJSON_AddNumberToObject(fifo, "fifo3", s.fifo3);
+        cJSON_AddBoolToObject(fifo, "mop_busy", s.mop_busy);
+        cJSON_AddBoolToObject(fifo, "replay_busy", s.replay_busy);
+    }
+
+    cJSON *sems = cJSON_AddArrayToObject(obj, "semaphores");
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "value", cp->sync.sem[i].value);
+        cJSON_AddNumberToObject(o, "max", cp->sync.sem[i].max);
+        cJSON_AddItemToArray(sems, o);
+    }
+    cJSON *mutexes = cJSON_AddObjectToObject(obj, "mutexes");
+    for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
+        char k[4];
+        if (!sync_mutex_valid(i)) continue;
+        snprintf(k, sizeof k, "%u", i);
+        if (cp->sync.holder[i] < 0)
+            cJSON_AddNullToObject(mutexes, k);
+        else
+            cJSON_AddNumberToObject(mutexes, k, cp->sync.holder[i]);
+    }
+}
+
+void cp_summary(const cp_t *cp, FILE *f) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const cp_stats_t *st = &cp->stats[t];
+        cp_thread_state_t s;
+        cp_thread_state(cp, t, &s);
+        fprintf(f, "tensix T%u: pushed %llu, issued %llu, stalled %llu cycles", t, (unsigned long long)st->pushed,
+                (unsigned long long)st->issued, (unsigned long long)st->stall_total);
+        if (s.held) {
+            char dis[96], why[160];
+            tt_disasm(s.held_word, dis, sizeof dis);
+            hold_text(&s, why, sizeof why);
+            fprintf(f, "; held: %s — %s", dis, why);
+        } else if (s.wait.active) {
+            fprintf(f, "; latched %s (block 0x%x)", wait_name(s.wait.opcode), s.wait.block_mask);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "semaphores:");
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        fprintf(f, " %u/%u", cp->sync.sem[i].value, cp->sync.sem[i].max);
+    fprintf(f, "  (value/max)\nmutexes:");
+    for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
+        if (!sync_mutex_valid(i)) continue;
+        if (cp->sync.holder[i] < 0)
+            fprintf(f, " %u:free", i);
+        else
+            fprintf(f, " %u:T%d", i, cp->sync.holder[i]);
+    }
+    fputc('\n', f);
+}

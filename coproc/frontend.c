@@ -1,0 +1,324 @@
+/* coproc/frontend.c — one Tensix thread's frontend up to the Wait Gate: FIFO#1, the MOP
+ * expander, FIFO#2, the replay expander and FIFO#3 (TENSIX.md §3.1–3.4).
+ *
+ * Each expander handles at most one word in and one word out per cycle, and only moves a word
+ * downstream when the next FIFO has room (back-pressure). cp_cycle() calls the replay expander
+ * before the MOP expander, so a slot freed downstream is usable upstream in the same cycle and a
+ * word advances at most one stage per cycle.
+ */
+#include "coproc/cp_internal.h"
+
+#include <string.h>
+
+void fe_reset(fe_thread_t *fe) {
+    memset(fe, 0, sizeof *fe);
+    fe->fifo1.cap = FE_FIFO1_DEPTH;
+    fe->fifo2.cap = FE_FIFO2_DEPTH;
+    fe->fifo3.cap = FE_FIFO3_DEPTH;
+    /* MopCfg, MaskHi and the replay buffer power up as zero words (no reset value is
+     * documented; a zero word is not a valid instruction, so software must program them). */
+}
+
+/* PushTensixInstruction.md: TRISC t pushes into FIFO#1 (before the MOP expander); BRISC's
+ * INSTRN(t)_BUF pushes enter the mux after the MOP expander, i.e. FIFO#2. On silicon a BRISC word
+ * and a MOP-expander word arriving in the same cycle drop the TRISC one; here the two are
+ * serialised instead (the push happens during the RISC-V step, the expander's in cp_cycle). */
+bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop) {
+    fe_fifo_t *f = after_mop ? &fe->fifo2 : &fe->fifo1;
+    if (fifo_full(f)) return false;
+    fifo_push(f, word);
+    return true;
+}
+
+/* ---- MOP expander (MOPExpander.md) ----------------------------------------------------------- */
+
+/* MOPExpander.md IsNop: plain NOP only (opcode 0x02), not DMANOP nor SFPNOP. */
+static bool mop_is_nop(uint32_t w) { return cp_opcode(w) == OP_NOP; }
+
+/* ExpandTemplate0: Count1+1 iterations, one mask bit each (LSB first). Bit clear: InsnA0
+ * [, A1, A2, A3 if HasA123][, InsnB if HasB]; bit set: SkipA0 [, SkipB if HasB]. */
+static bool mop_t0_next(fe_mop_t *m, uint32_t *out) {
+    while (m->slot >= m->nslots) {
+        if (m->iter >= m->iters) return false;
+        const uint32_t *c = m->snap;
+        bool has_b = c[1] & 1, has_a123 = c[1] & 2;
+        m->nslots = 0;
+        m->slot = 0;
+        if ((m->mask & 1) == 0) {
+            m->slots[m->nslots++] = c[3]; /* InsnA0 */
+            if (has_a123) {
+                m->slots[m->nslots++] = c[4];
+                m->slots[m->nslots++] = c[5];
+                m->slots[m->nslots++] = c[6];
+            }
+            if (has_b) m->slots[m->nslots++] = c[2]; /* InsnB */
+        } else {
+            m->slots[m->nslots++] = c[7];            /* SkipA0 */
+            if (has_b) m->slots[m->nslots++] = c[8]; /* SkipB */
+        }
+        m->mask >>= 1; /* past bit 31 the mask is 0: later iterations take the A path */
+        m->iter++;
+    }
+    *out = m->slots[m->slot++];
+    return true;
+}
+
+/* ExpandTemplate1, the doc's loop nest unrolled into phases:
+ *   for j < Outer: [Start] ; for i < Inner: Loop (toggling with Loop1), the last one replaced by
+ *   Loop1Last (j not last) or Loop0Last (j last) ; [End0 [End1]]
+ * LoopOp toggles in place and is never reset between outer iterations, as in the doc. */
+static bool mop_t1_next(fe_mop_t *m, uint32_t *out) {
+    const uint32_t *c = m->snap;
+    for (;;) {
+        if (m->j >= m->outer) return false;
+        switch (m->phase) {
+        case T1_START:
+            m->phase = T1_INNER;
+            m->i = 0;
+            if (!mop_is_nop(c[2])) { /* StartOp, skipped if NOP */
+                *out = c[2];
+                return true;
+            }
+            break;
+        case T1_INNER:
+            if (m->i < m->inner) {
+                if (m->i != m->inner - 1)
+                    *out = m->loop_op;
+                else if (m->j != m->outer - 1)
+                    *out = c[8]; /* Loop1Last: last inner iteration, not last outer */
+                else
+                    *out = c[7]; /* Loop0Last: last inner iteration of the last outer */
+                m->loop_op ^= m->flip;
+                m->i++;
+                return true;
+            }
+            m->phase = T1_END0;
+            break;
+        case T1_END0:
+            if (mop_is_nop(c[3])) { /* EndOp0 NOP: EndOp1 is not used either */
+                m->j++;
+                m->phase = T1_START;
+                break;
+            }
+            m->phase = T1_END1;
+            *out = c[3];
+            return true;
+        case T1_END1:
+            m->j++;
+            m->phase = T1_START;
+            if (!mop_is_nop(c[4])) {
+                *out = c[4];
+                return true;
+            }
+            break;
+        }
+    }
+}
+
+static bool mop_next(fe_mop_t *m, uint32_t *out) {
+    return m->kind == MOP_TEMPLATE0 ? mop_t0_next(m, out) : mop_t1_next(m, out);
+}
+
+/* Ingest a MOP word: sample MopCfg (the functional model samples at the start; silicon samples
+ * lazily, so software must not rewrite MopCfg mid-expansion — MOPExpanderDoneCheck). */
+static void mop_begin(fe_mop_t *m, uint32_t w) {
+    memcpy(m->snap, m->cfg, sizeof m->snap);
+    if (((w >> 23) & 1) == 0) {
+        /* MOP.md: Template 0, Count1 = bits [22:16], MaskLo = bits [15:0]. */
+        m->kind = MOP_TEMPLATE0;
+        m->mask = ((uint32_t)m->mask_hi << 16) | (w & 0xFFFF);
+        m->iters = ((w >> 16) & 0x7F) + 1;
+        m->iter = 0;
+        m->nslots = m->slot = 0;
+        return;
+    }
+    /* Template 1. Its instruction fields are ignored: tt-llk's yaml hints that non-zero fields
+     * override the loop counts on Blackhole, but no ISA page says so (TENSIX.md §3.3). */
+    m->kind = MOP_TEMPLATE1;
+    m->outer = m->snap[0] & 127;
+    m->inner = m->snap[1] & 127;
+    m->loop_op = m->snap[5];
+    m->flip = 0;
+    if (!mop_is_nop(m->snap[6])) { /* alternate LoopOp, LoopOp1 over twice the iterations */
+        m->flip = m->snap[5] ^ m->snap[6];
+        m->inner *= 2;
+    }
+    /* MOPExpander.md: documented hardware bug. */
+    if (m->outer == 1 && mop_is_nop(m->snap[2]) && m->inner == 0 && !mop_is_nop(m->snap[3])) m->outer += 128;
+    m->j = m->i = 0;
+    m->phase = T1_START;
+}
+
+/* Emit the next expanded word if FIFO#2 has room; ends the expansion when nothing is left (the
+ * expander resolves control flow for free, so the end is known when the last word goes). */
+static void mop_emit(fe_thread_t *fe) {
+    fe_mop_t *m = &fe->mop;
+    uint32_t w;
+    if (fifo_full(&fe->fifo2)) return;
+    if (mop_next(m, &w)) fifo_push(&fe->fifo2, w);
+    /* Look ahead without consuming: copy the state and ask for one more word. */
+    fe_mop_t probe = *m;
+    if (!mop_next(&probe, &w)) {
+        m->kind = MOP_IDLE;
+        m->bubble = true;
+    }
+}
+
+void fe_mop_step(fe_thread_t *fe) {
+    fe_mop_t *m = &fe->mop;
+    if (m->kind != MOP_IDLE) {
+        mop_emit(fe);
+        return;
+    }
+    if (fifo_empty(&fe->fifo1)) {
+        m->bubble = false; /* the transition cycle passes while nothing is queued */
+        return;
+    }
+    uint32_t w = fifo_peek(&fe->fifo1);
+    uint8_t opc = cp_opcode(w);
+    if (m->bubble) {
+        /* MOPExpander.md Performance: after a MOP, a next instruction that is not a MOP costs a
+         * cycle in which the expander neither ingests nor emits. */
+        m->bubble = false;
+        if (opc != OP_MOP) return;
+    }
+    switch (opc) {
+    case OP_MOP_CFG: /* MOP_CFG.md: MaskHi for the next template-0 MOP */
+        fifo_pop(&fe->fifo1);
+        m->mask_hi = (uint16_t)(w & 0xFFFF);
+        return;
+    case OP_MOP:
+        fifo_pop(&fe->fifo1);
+        mop_begin(m, w);
+        {
+            /* An expansion with no words at all still ends with the transition cycle. */
+            fe_mop_t probe = *m;
+            uint32_t x;
+            if (!mop_next(&probe, &x)) {
+                m->kind = MOP_IDLE;
+                m->bubble = true;
+                return;
+            }
+        }
+        mop_emit(fe); /* the first word leaves in the cycle the MOP is ingested */
+        return;
+    default: /* everything else passes through */
+        if (fifo_full(&fe->fifo2)) return;
+        fifo_pop(&fe->fifo1);
+        fifo_push(&fe->fifo2, w);
+        return;
+    }
+}
+
+/* ---- Replay expander (REPLAY.md) -------------------------------------------------------------- */
+
+void fe_replay_step(fe_thread_t *fe) {
+    fe_replay_t *r = &fe->rp;
+    if (r->mode == RP_REPLAY) {
+        /* Replaying: emit one buffered word per cycle, ingest nothing (FIFO#2 fills up). */
+        if (fifo_full(&fe->fifo3)) return;
+        fifo_push(&fe->fifo3, r->buf[(r->start + r->k) % FE_REPLAY_DEPTH]);
+        if (++r->k == r->len) r->mode = RP_PASS;
+        return;
+    }
+    if (fifo_empty(&fe->fifo2)) return;
+    uint32_t w = fifo_peek(&fe->fifo2);
+    if (r->mode == RP_LOAD) {
+        /* Recording: the next Len arriving words, whatever they are (a REPLAY included), go to
+         * ReplayBuffer[(Index + i) % 32]; with Exec they also go downstream. */
+        if (r->exec && fifo_full(&fe->fifo3)) return;
+        fifo_pop(&fe->fifo2);
+        r->buf[(r->start + r->k) % FE_REPLAY_DEPTH] = w;
+        if (r->exec) fifo_push(&fe->fifo3, w);
+        if (++r->k == r->len) r->mode = RP_PASS;
+        return;
+    }
+    if (cp_opcode(w) == OP_REPLAY) {
+        /* REPLAY = 0x04<<24 | StartIdx<<14 | Len<<4 | Exec<<1 | Load. Hardware uses the five
+         * low bits of StartIdx and Len; Len 0 means 32 (REPLAY.md functional model). */
+        r->start = (w >> 14) & 31;
+        r->len = (w >> 4) & 31;
+        if (r->len == 0) r->len = 32;
+        r->k = 0;
+        if (w & 1) { /* Load: ingest the REPLAY, emit nothing */
+            fifo_pop(&fe->fifo2);
+            r->exec = (w >> 1) & 1;
+            r->mode = RP_LOAD;
+            return;
+        }
+        /* Replay: the REPLAY is ingested and the first buffered word emitted in one cycle. */
+        if (fifo_full(&fe->fifo3)) return;
+        fifo_pop(&fe->fifo2);
+        r->mode = RP_REPLAY;
+        fifo_push(&fe->fifo3, r->buf[r->start]);
+        if (++r->k == r->len) r->mode = RP_PASS;
+        return;
+    }
+    if (fifo_full(&fe->fifo3)) return;
+    fifo_pop(&fe->fifo2);
+    fifo_push(&fe->fifo3, w);
+}
+
+/* ---- status ----------------------------------------------------------------------------------- */
+
+bool fe_idle(const fe_thread_t *fe) {
+    /* A replay expander still waiting for words to record holds nothing in flight. */
+    return fifo_empty(&fe->fifo1) && fifo_empty(&fe->fifo2) && fifo_empty(&fe->fifo3) && fe->mop.kind == MOP_IDLE &&
+           fe->rp.mode != RP_REPLAY;
+}
+
+/* ManualTTSync.md MOPExpanderDoneCheck: no MOP queued before the expander, expander idle. */
+bool fe_mop_idle(const fe_thread_t *fe) {
+    if (fe->mop.kind != MOP_IDLE) return false;
+    for (unsigned i = 0; i < fe->fifo1.count; i++)
+        if (cp_opcode(fifo_at(&fe->fifo1, i)) == OP_MOP) return false;
+    return true;
+}
+
+uint32_t cp_unit_classes(tt_unit_t u) {
+    enum {
+        C_REPLAY = 1u << 0,
+        C_MOP = 1u << 1,
+        C_THCON = 1u << 2,
+        C_MOVER = 1u << 3,
+        C_UNPACK = 1u << 4,
+        C_PACK = 1u << 5,
+        C_CFG = 1u << 6,
+        C_SYNC = 1u << 7,
+        C_TDMA = 1u << 8,
+        C_SFPU = 1u << 9,
+        C_FPU = 1u << 10
+    };
+    switch (u) {
+    case TT_UNIT_MOP: return C_MOP;
+    case TT_UNIT_REPLAY: return C_REPLAY;
+    case TT_UNIT_TTSYNC: return 0;
+    case TT_UNIT_SYNC: return C_SYNC;
+    case TT_UNIT_UNPACK: return C_UNPACK | C_TDMA;
+    case TT_UNIT_MATH: return C_FPU;
+    case TT_UNIT_PACK: return C_PACK | C_TDMA;
+    case TT_UNIT_SFPU: return C_SFPU;
+    case TT_UNIT_THCON: return C_THCON | C_TDMA;
+    case TT_UNIT_CONFIG: return C_CFG;
+    case TT_UNIT_MOVER: return C_MOVER | C_TDMA;
+    case TT_UNIT_MISC: return C_TDMA;
+    default: return 0;
+    }
+}
+
+static uint32_t fifo_classes(const fe_fifo_t *f) {
+    uint32_t bits = 0;
+    for (unsigned i = 0; i < f->count; i++) {
+        const tt_op_t *op = tt_op(cp_opcode(fifo_at(f, i)));
+        if (op) bits |= cp_unit_classes(op->unit);
+    }
+    return bits;
+}
+
+uint32_t fe_classes(const fe_thread_t *fe) {
+    uint32_t bits = fifo_classes(&fe->fifo1) | fifo_classes(&fe->fifo2) | fifo_classes(&fe->fifo3);
+    if (fe->mop.kind != MOP_IDLE) bits |= cp_unit_classes(TT_UNIT_MOP);
+    /* CSRs.md: the REPLAY class means a replay that emits (replay, or load with exec). */
+    if (fe->rp.mode == RP_REPLAY || (fe->rp.mode == RP_LOAD && fe->rp.exec)) bits |= cp_unit_classes(TT_UNIT_REPLAY);
+    return bits;
+}

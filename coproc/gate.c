@@ -1,0 +1,188 @@
+/* coproc/gate.c — the Wait Gate of one Tensix thread (STALLWAIT.md, SEMWAIT.md, STREAMWAIT.md;
+ * TENSIX.md §3.5).
+ *
+ * Each cycle, for thread t:
+ *   1. If a wait was latched in an earlier cycle, evaluate its conditions (all must be met).
+ *   2. The head of FIFO#3 passes if the latched block mask does not block it (NOP: only a mask of
+ *      all nine bits blocks it; STALLWAIT/SEMWAIT/STREAMWAIT: any bit), the Sync Unit admits it
+ *      (mutexes, throughput) and its backend unit accepts it (be_can_accept). At most one
+ *      instruction per thread per cycle; a held instruction holds everything behind it.
+ *   3. A wait found satisfied in step 1 is forgotten at the end of the cycle: "there is a one
+ *      cycle lag between the condition(s) being met and the block mask being removed", and the
+ *      instruction right after a wait meets its block mask at least once (STALLWAIT.md).
+ */
+#include "coproc/cp_internal.h"
+
+#include <string.h>
+
+/* Overlay stream register indices on Blackhole (tt-metal blackhole noc_overlay_parameters.h;
+ * consistent with the CB counters at indices 8 and 10, TENSIX.md §2.8). */
+enum { STREAM_CURR_PHASE_REG_INDEX = 29, STREAM_NUM_MSGS_RECEIVED_REG_INDEX = 259 };
+#define NOC_OVERLAY_START_ADDR    0xFFB40000u
+#define NOC_STREAM_REG_SPACE_SIZE 0x1000u
+
+void gate_reset(gate_t *g) {
+    memset(g, 0, sizeof *g);
+    g->waiting_mutex = -1;
+}
+
+static unsigned lowest_bit(uint32_t m) {
+    unsigned i = 0;
+    while (m && !(m & 1)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+}
+
+/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. */
+static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
+    const cp_wait_t *w = &cp->gate[t].wait;
+    *busy = 0;
+    *detail = 0;
+    switch (w->opcode) {
+    case OP_STALLWAIT:
+        /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
+        *cause = CP_HOLD_WAIT_COND;
+        for (unsigned c = 0; c < 13; c++)
+            if ((w->cond_mask >> c) & 1 && be_cond_busy(cp->be, t, c)) *busy |= 1u << c;
+        break;
+    case OP_SEMWAIT:
+        /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
+        *cause = CP_HOLD_WAIT_SEM;
+        for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
+            if (!((w->sem_mask >> i) & 1)) continue;
+            const sync_sem_t *s = &cp->sync.sem[i];
+            if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
+        }
+        break;
+    case OP_STREAMWAIT: {
+        /* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED
+         * (C1) < TargetValue. Read through the tile's MMIO; an unreadable register (no such
+         * device) counts as satisfied rather than hanging the thread. */
+        *cause = CP_HOLD_WAIT_STREAM;
+        unsigned s = sync_stream_index(cp, t, w->stream_sel);
+        unsigned reg = (w->cond_mask & 2) ? STREAM_NUM_MSGS_RECEIVED_REG_INDEX : STREAM_CURR_PHASE_REG_INDEX;
+        uint32_t v = 0;
+        *detail = s;
+        if (cp->env.mmio_load &&
+            cp->env.mmio_load(cp->env.ctx, NOC_OVERLAY_START_ADDR + NOC_STREAM_REG_SPACE_SIZE * s + 4 * reg, &v)) {
+            if (reg == STREAM_CURR_PHASE_REG_INDEX) v &= 0xFFFFF; /* 20-bit phase */
+            if (v < w->target) *busy = 1;
+        }
+        return *busy == 0;
+    }
+    default: return true;
+    }
+    *detail = lowest_bit(*busy);
+    return *busy == 0;
+}
+
+static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask) {
+    st->stall_total++;
+    switch (hold) {
+    case CP_HOLD_WAIT_COND:
+        for (unsigned c = 0; c < 13; c++)
+            if ((mask >> c) & 1) st->stall_cond[c]++;
+        break;
+    case CP_HOLD_WAIT_SEM:
+        for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+            if ((mask >> i) & 1) st->stall_sem[i]++;
+        break;
+    case CP_HOLD_WAIT_STREAM: st->stall_stream++; break;
+    case CP_HOLD_WAIT_LAG: st->stall_lag++; break;
+    case CP_HOLD_MUTEX:
+        if (detail < SYNC_MUTEXES) st->stall_mutex[detail]++;
+        break;
+    case CP_HOLD_MUTEX_INVALID: st->stall_mutex_invalid++; break;
+    case CP_HOLD_SYNC_SLOT: st->stall_sync_slot++; break;
+    case CP_HOLD_UNIT:
+        if (detail < sizeof st->stall_unit / sizeof st->stall_unit[0]) st->stall_unit[detail]++;
+        break;
+    case CP_HOLD_UNDEFINED: st->stall_undefined++; break;
+    default: break;
+    }
+}
+
+/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
+static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w) {
+    cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
+    e->cycle = cp->cycle;
+    e->word = w;
+    e->thread = (uint8_t)t;
+    cp->log_n++;
+    cp->stats[t].issued++;
+    be_dispatch(cp->be, t, op, w);
+    if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w);
+}
+
+void gate_step(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+
+    /* 1. The latched wait, from the cycle after it latched on. */
+    bool met = false;
+    cp_hold_t wcause = CP_HOLD_NONE;
+    unsigned wdetail = 0;
+    uint32_t wbusy = 0;
+    uint64_t latched_at = g->wait.since;
+    bool evaluated = g->wait.active && latched_at < cp->cycle;
+    if (evaluated) met = wait_met(cp, t, &wcause, &wdetail, &wbusy);
+
+    /* 2. The head of FIFO#3. */
+    g->held = false;
+    g->hold = CP_HOLD_NONE;
+    g->hold_detail = 0;
+    g->hold_mask = 0;
+    g->waiting_mutex = -1;
+    if (!fifo_empty(in)) {
+        uint32_t w = fifo_peek(in);
+        const tt_op_t *op = tt_op(cp_opcode(w));
+        cp_hold_t hold = CP_HOLD_NONE;
+        unsigned detail = 0;
+        uint32_t hmask = 0;
+        if (!op) {
+            /* Not a Blackhole opcode: UndefinedBehavior. Hold it so the report names it. */
+            hold = CP_HOLD_UNDEFINED;
+            detail = cp_opcode(w);
+        } else if (op->gate == TT_GATE_NEVER) {
+            /* RESOURCEDECL is consumed by Auto TTSync (AutoTTSync.md; ttemu does not track
+             * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into
+             * the replay buffer has no unit to go to. None of them reaches a backend unit. */
+            fifo_pop(in);
+            cp->stats[t].consumed++;
+        } else {
+            uint16_t mask = g->wait.active ? g->wait.block_mask : 0;
+            bool blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
+            if (blocked) {
+                if (met || !evaluated) {
+                    hold = CP_HOLD_WAIT_LAG;
+                } else {
+                    hold = wcause;
+                    detail = wdetail;
+                    hmask = wbusy;
+                }
+            } else if (op->unit == TT_UNIT_SYNC && !sync_admit(cp, t, w, &hold, &detail)) {
+                /* hold set by sync_admit */
+            } else if (!be_can_accept(cp->be, t, op, w)) {
+                hold = CP_HOLD_UNIT;
+                detail = op->unit;
+            } else {
+                fifo_pop(in);
+                issue(cp, t, op, w);
+            }
+        }
+        if (hold != CP_HOLD_NONE) {
+            g->held = true;
+            g->held_word = w;
+            g->hold = hold;
+            g->hold_detail = detail;
+            g->hold_mask = hmask;
+            count_stall(&cp->stats[t], hold, detail, hmask);
+        }
+    }
+
+    /* 3. Forget a satisfied wait (unless a new one latched this cycle, which cannot happen while
+     * one is latched, but keep the check local). */
+    if (met && g->wait.since == latched_at) g->wait.active = false;
+}

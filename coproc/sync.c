@@ -1,0 +1,199 @@
+/* coproc/sync.c — the Sync Unit (SyncUnit.md; TENSIX.md §4): eight semaphores {Value, Max} of
+ * four bits, the mutexes 0, 2, 3, 4, and the execution of ATGETM, ATRELM, SEMINIT, SEMPOST,
+ * SEMGET, STALLWAIT, SEMWAIT, STREAMWAIT once they pass a Wait Gate.
+ *
+ * Throughput (SyncUnit.md table): SEMINIT/SEMPOST/SEMGET, STALLWAIT/SEMWAIT/STREAMWAIT and RISC-V
+ * semaphore writes share one slot per cycle; ATGETM/ATRELM issue up to three per cycle provided
+ * they name different mutexes. A RISC-V semaphore write always completes (a store cannot be
+ * refused here), so it takes the slot first and a Tensix instruction needing it waits a cycle.
+ */
+#include "coproc/cp_internal.h"
+
+#include <string.h>
+
+void sync_reset(sync_t *s) {
+    memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
+        s->holder[i] = -1;
+        s->prefer[i] = -1;
+    }
+}
+
+void sync_end_cycle(sync_t *s) {
+    s->sem_slot_used = false;
+    s->mutex_used = 0;
+}
+
+/* SEMPOST.md: every selected semaphore with Value < 15 is incremented — the limit is 15, not
+ * Max. */
+void sync_sem_post(sync_t *s, uint8_t mask) {
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        if ((mask >> i) & 1 && s->sem[i].value < 15) s->sem[i].value++;
+}
+
+/* SEMGET.md: every selected semaphore with Value > 0 is decremented. */
+void sync_sem_get(sync_t *s, uint8_t mask) {
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        if ((mask >> i) & 1 && s->sem[i].value > 0) s->sem[i].value--;
+}
+
+/* SEMINIT.md: Value = NewValue, Max = NewMax on every selected semaphore. */
+void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max) {
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        if ((mask >> i) & 1) {
+            s->sem[i].value = (uint8_t)(value & 15);
+            s->sem[i].max = (uint8_t)(max & 15);
+        }
+}
+
+/* Field [9:2] of SEMINIT/SEMPOST/SEMGET/SEMWAIT (TENSIX.md §4.2). */
+static uint8_t sem_sel(uint32_t w) { return (uint8_t)((w >> 2) & 0xFF); }
+/* stall_res [23:15]; 0 means B6 (STALLWAIT.md, SEMWAIT.md, STREAMWAIT.md). */
+static uint16_t block_mask(uint32_t w) {
+    uint16_t b = (uint16_t)((w >> 15) & TT_B_ALL);
+    return b ? b : TT_B6_MATH;
+}
+
+bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *detail) {
+    sync_t *s = &cp->sync;
+    uint8_t opc = cp_opcode(word);
+    switch (opc) {
+    case OP_ATGETM:
+    case OP_ATRELM: {
+        /* ATGETM.md / ATRELM.md: index 1 or > 4 waits forever. */
+        unsigned idx = word & 0xFFFF;
+        *detail = idx;
+        if (!sync_mutex_valid(idx)) {
+            *hold = CP_HOLD_MUTEX_INVALID;
+            return false;
+        }
+        if (opc == OP_ATGETM) {
+            int h = s->holder[idx], p = s->prefer[idx];
+            bool taken = (h >= 0 && h != (int)t) || (h < 0 && p >= 0 && p != (int)t);
+            if (taken) {
+                /* Held by another thread, or being handed to one (ATRELM fairness). */
+                cp->gate[t].waiting_mutex = (int)idx;
+                *hold = CP_HOLD_MUTEX;
+                return false;
+            }
+        }
+        if (s->mutex_used & (1u << idx)) { /* another ATGETM/ATRELM on it this cycle */
+            if (opc == OP_ATGETM) cp->gate[t].waiting_mutex = (int)idx;
+            *hold = CP_HOLD_MUTEX;
+            return false;
+        }
+        return true;
+    }
+    case OP_SEMINIT:
+    case OP_SEMPOST:
+    case OP_SEMGET:
+    case OP_STALLWAIT:
+    case OP_SEMWAIT:
+    case OP_STREAMWAIT:
+        if (s->sem_slot_used) {
+            *hold = CP_HOLD_SYNC_SLOT;
+            *detail = 0;
+            return false;
+        }
+        return true;
+    default: return true;
+    }
+}
+
+/* ThreadConfig[t][idx] as the Config unit holds it: {u16 value, u16 pad} at 0xA80 + 0x110·t
+ * (BackendConfiguration.md; TENSIX.md §2.6). */
+static uint32_t thdcfg(const cp_t *cp, unsigned t, unsigned idx) {
+    uint32_t v = 0;
+    if (!be_cfg_read(cp->be, 0xA80 + 0x110 * t + 4 * idx, &v)) return 0;
+    return v & 0xFFFF;
+}
+
+/* ThreadConfig indices used by STREAMWAIT (TENSIX.md §2.6, from ttsim's BH register list):
+ * STREAMWAIT_PHASE_HI_Val 57 (10 bits), STREAMWAIT_NUM_MSGS_HI_Val 58 (7 bits),
+ * STREAM_ID_SYNC_SEC0..3_BankSel 59..62 (6 bits). Fields assumed at bit 0 of the entry. */
+enum { THD_STREAMWAIT_PHASE_HI = 57, THD_STREAMWAIT_NUM_MSGS_HI = 58, THD_STREAM_ID_SYNC_SEC0 = 59 };
+
+unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel) {
+    return thdcfg(cp, t, THD_STREAM_ID_SYNC_SEC0 + (sel & 3)) & 0x3F;
+}
+
+void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
+    sync_t *s = &cp->sync;
+    gate_t *g = &cp->gate[t];
+    switch (cp_opcode(word)) {
+    case OP_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
+        unsigned idx = word & 0xFFFF;
+        s->holder[idx] = (int8_t)t;
+        s->prefer[idx] = -1;
+        s->mutex_used |= (uint8_t)(1u << idx);
+        break;
+    }
+    case OP_ATRELM: { /* ATRELM.md: released only by its holder */
+        unsigned idx = word & 0xFFFF;
+        s->mutex_used |= (uint8_t)(1u << idx);
+        if (s->holder[idx] != (int8_t)t) break;
+        s->holder[idx] = -1;
+        /* Fairness: when both other threads wait for it, thread (t+1) mod 3 gets it next. */
+        unsigned a = (t + 1) % 3, b = (t + 2) % 3;
+        if (cp->gate[a].waiting_mutex == (int)idx && cp->gate[b].waiting_mutex == (int)idx) s->prefer[idx] = (int8_t)a;
+        break;
+    }
+    case OP_SEMINIT: /* init_value [19:16], max_value [23:20] */
+        sync_sem_init(s, sem_sel(word), (word >> 16) & 15, (word >> 20) & 15);
+        s->sem_slot_used = true;
+        break;
+    case OP_SEMPOST:
+        sync_sem_post(s, sem_sel(word));
+        s->sem_slot_used = true;
+        break;
+    case OP_SEMGET:
+        sync_sem_get(s, sem_sel(word));
+        s->sem_slot_used = true;
+        break;
+    case OP_STALLWAIT:
+    case OP_SEMWAIT:
+    case OP_STREAMWAIT: {
+        /* The wait instructions only latch into their thread's Wait Gate. A new one can reach
+         * here only when no wait is latched (they are blocked by every block bit), so it never
+         * replaces an unsatisfied wait (STALLWAIT.md). */
+        cp_wait_t *w = &g->wait;
+        memset(w, 0, sizeof *w);
+        w->active = true;
+        w->word = word;
+        w->since = cp->cycle;
+        w->block_mask = block_mask(word);
+        uint8_t opc = cp_opcode(word);
+        if (opc == OP_STALLWAIT) {
+            /* STALLWAIT.md: ConditionMask [12:0], 0 means 0x0F (C0..C3). */
+            w->opcode = OP_STALLWAIT;
+            w->cond_mask = (uint16_t)(word & 0x1FFF);
+            if (!w->cond_mask) w->cond_mask = 0x0F;
+        } else if (opc == OP_SEMWAIT) {
+            /* SEMWAIT.md: C0 = wait while Value == 0, C1 = wait while Value >= Max. A zero
+             * condition mask is UndefinedBehavior there; TENSIX.md §4.3 reads it as STALLWAIT
+             * with conditions 0x0F, which ttemu follows. */
+            w->cond_mask = (uint16_t)(word & 3);
+            if (w->cond_mask) {
+                w->opcode = OP_SEMWAIT;
+                w->sem_mask = sem_sel(word);
+            } else {
+                w->opcode = OP_STALLWAIT;
+                w->cond_mask = 0x0F;
+            }
+        } else {
+            /* STREAMWAIT.md: StreamSelect [1:0], ConditionIndex [3], TargetValueLo [13:4];
+             * the high target bits come from this thread's ThreadConfig. */
+            unsigned cond = (word >> 3) & 1;
+            uint32_t hi = cond ? thdcfg(cp, t, THD_STREAMWAIT_NUM_MSGS_HI) & 0x7F
+                               : thdcfg(cp, t, THD_STREAMWAIT_PHASE_HI) & 0x3FF;
+            w->opcode = OP_STREAMWAIT;
+            w->cond_mask = (uint16_t)(1u << cond);
+            w->stream_sel = (uint8_t)(word & 3);
+            w->target = (hi << 10) | ((word >> 4) & 0x3FF);
+        }
+        s->sem_slot_used = true;
+        break;
+    }
+    default: break;
+    }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# test/sh/t_faults.sh — guest faults and bad input. Each test/isa/faults/NAME.S (built by
+# `make fw` into $FW/isa-faults/NAME.elf) executes one faulting instruction at its global label
+# "fault"; ttemu must exit 3 with a line
+#   guest fault on BRISC at pc 0x%08x (insn 0x%08x): REASON
+# naming that pc and instruction word, a REASON matching the case's keyword, and a report whose
+# exit.reason is "guest_fault". Bad input (not an ELF, an RV64 ELF, a missing file, an unknown
+# option) must exit 4 without running anything.
+. test/sh/lib.sh
+NM=${RV_PREFIX:-riscv64-unknown-elf-}nm
+OBJDUMP=${RV_PREFIX:-riscv64-unknown-elf-}objdump
+
+# NAME;REASON (extended regex, case-insensitive; BUF+N = the address of the program's buf + N);
+# ALTERNATIVE PC (8 hex digits, or empty)
+cases=(
+    "ill_bset;illegal"
+    "ill_lrw;illegal"
+    "ill_scw;illegal"
+    "ill_fadd_s;illegal"
+    "ill_flw;illegal"
+    "ill_fdiv_s;illegal"
+    "ill_fadd_d;illegal"
+    "ill_packh;illegal"
+    "ill_ones;illegal"
+    "ecall;ecall"
+    "load_unmapped;load.*0x40000000"
+    "store_unmapped;store.*0x40000000"
+    "misaligned_lw;misaligned.*BUF+2"
+    "misaligned_sh;misaligned.*BUF+1"
+    "amo_mmio;0xffb121f0"
+    "csr_unknown;csr|illegal"
+    "jump_nonl1;0xffb00000;ffb00000"
+)
+
+if [ ! -x "$TTEMU" ]; then nok "ttemu built" "$TTEMU missing"; exit 0; fi
+
+for c in "${cases[@]}"; do
+    IFS=';' read -r name reason altpc <<<"$c"
+    elf="$FW/isa-faults/$name.elf"
+    if [ ! -f "$elf" ]; then nok "fault $name: built" "$elf missing (run make fw)"; continue; fi
+    pc=$("$NM" "$elf" | awk '$3 == "fault" { print $1 }')
+    insn=$("$OBJDUMP" -d --start-address="0x$pc" --stop-address=$((0x$pc + 4)) "$elf" |
+        awk -F'\t' '/^ *[0-9a-f]+:\t/ { gsub(/ /, "", $2); print $2; exit }')
+    if [[ $reason =~ BUF\+([0-9]+) ]]; then
+        buf=$("$NM" "$elf" | awk '$3 == "buf" { print $1 }')
+        reason=${reason/BUF+${BASH_REMATCH[1]}/$(printf '0x%08x' $((0x$buf + BASH_REMATCH[1])))}
+    fi
+    rep="$TMP/$name.json"
+    run_ttemu run --brisc "$elf" --max-cycles 100000 --report "$rep"
+    expect_exit "fault $name: exit 3" 3
+    if [ -n "$altpc" ]; then
+        pcre="(0x$pc \(insn 0x[0-9a-f]{8}\)|0x$altpc \(insn 0x[0-9a-f]{8}\))"
+    else
+        pcre="0x$pc \(insn 0x$insn\)"
+    fi
+    expect_out "fault $name: names BRISC, pc and insn" "guest fault on BRISC at pc $pcre: "
+    # the reason: after "(insn ...): ", before the optional "; in SYMBOL of FILE"
+    why=$(grep -m1 -- "guest fault on" <<<"$OUT" | sed -e 's/.*guest fault on [^)]*): //' -e 's/; in .*//')
+    if grep -qiE -- "$reason" <<<"$why"; then ok "fault $name: reason /$reason/"
+    else nok "fault $name: reason /$reason/" "reason: '$why'" "$OUT"; fi
+    if [ -f "$rep" ]; then
+        expect_json "fault $name: report exit.reason" "$rep" "r['exit']['reason']" guest_fault
+        expect_json "fault $name: report exit.code" "$rep" "r['exit']['code']" 3
+        expect_json "fault $name: report BRISC state" "$rep" "r['cores'][0]['state']" faulted
+        if [ -z "$altpc" ]; then
+            expect_json "fault $name: report fault pc and insn" "$rep" \
+                "'%08x %08x' % (r['cores'][0]['fault']['pc'], r['cores'][0]['fault']['insn'])" "$pc $insn"
+        fi
+    else
+        nok "fault $name: report written" "no $rep"
+    fi
+done
+
+# ---- bad input: exit 4, nothing runs ---------------------------------------------------------
+printf 'this is not an ELF file\n' >"$TMP/not_an_elf.elf"
+run_ttemu run --brisc "$TMP/not_an_elf.elf"
+expect_exit "bad input: non-ELF file exits 4" 4
+expect_out "bad input: non-ELF message names the file" "not_an_elf\.elf"
+
+if [ -f "$FW/isa-faults/rv64.elf" ]; then
+    run_ttemu run --brisc "$FW/isa-faults/rv64.elf"
+    expect_exit "bad input: RV64 ELF exits 4" 4
+    expect_out "bad input: RV64 message names the file" "rv64\.elf"
+else
+    nok "bad input: RV64 ELF built" "$FW/isa-faults/rv64.elf missing (run make fw)"
+fi
+
+run_ttemu run --brisc "$TMP/does_not_exist.elf"
+expect_exit "bad input: missing file exits 4" 4
+expect_out "bad input: missing-file message names the file" "does_not_exist\.elf"
+
+run_ttemu run --brisc "$FW/isa/rv32i.elf" --no-such-option
+expect_exit "bad input: unknown option exits 4" 4
+expect_out "bad input: unknown option named" "no-such-option"

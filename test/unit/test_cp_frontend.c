@@ -1,0 +1,392 @@
+/* test/unit/test_cp_frontend.c — FIFOs and back-pressure, the MOP expander and the replay
+ * expander: the exact sequence of instructions that leave the gate (PushTensixInstruction.md,
+ * MOPExpander.md, REPLAY.md; TENSIX.md §3.2–3.4), plus the TTSync and qstatus views. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test/unit/cp_test.h"
+
+/* Distinct markers (Misc unit, one per cycle, no side effects the tests depend on). */
+enum {
+    A0 = 0x50000001,
+    A1 = 0x50000002,
+    A2 = 0x50000003,
+    A3 = 0x50000004,
+    B = 0x50000005,
+    SKA = 0x50000006,
+    SKB = 0x50000007
+};
+
+/* ---- FIFO back-pressure ----------------------------------------------------------------------- */
+
+/* FIFO#1 holds 32 words; the 33rd push fails until the MOP expander takes one. */
+static void fifo_backpressure_at_32(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    for (unsigned i = 0; i < 32; i++)
+        assert_true(cp_push(cp, 0, W_SETADC(i), false));
+    assert_false(cp_push(cp, 0, W_SETADC(32), false));
+    assert_int_equal(cp_stats(cp, 0)->fifo_high_water, 32);
+    cp_cycle(cp); /* the MOP expander takes one word */
+    assert_true(cp_push(cp, 0, W_SETADC(32), false));
+    assert_false(cp_push(cp, 0, W_SETADC(33), false));
+    /* Other threads have their own FIFOs. */
+    assert_true(cp_push(cp, 1, W_NOP, false));
+    /* Everything comes out, in order. */
+    run(cp, 40);
+    uint32_t want[33];
+    for (unsigned i = 0; i < 33; i++)
+        want[i] = W_SETADC(i);
+    expect_seq(cp, 0, want, 33);
+    cp_destroy(cp);
+}
+
+/* With the gate blocked, every FIFO fills and the pushing core stays refused. */
+static void fifo_backpressure_when_gate_blocked(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    push(cp, 0, w_stallwait(0x1FF, 1u << 7));
+    unsigned pushed = 1;
+    for (unsigned c = 0; c < 100; c++) {
+        while (cp_push(cp, 0, W_NOP, false))
+            pushed++;
+        cp_cycle(cp);
+    }
+    cp_thread_state_t s;
+    cp_thread_state(cp, 0, &s);
+    assert_int_equal(s.fifo1, 32);
+    assert_int_equal(s.fifo2, 8);
+    assert_int_equal(s.fifo3, 2);
+    assert_int_equal(pushed, 1 + 32 + 8 + 2);
+    assert_false(cp_push(cp, 0, W_NOP, false));
+    cp_destroy(cp);
+}
+
+/* BRISC's path enters after the MOP expander, into FIFO#2 (8 words). */
+static void brisc_push_after_mop(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    for (unsigned i = 0; i < 8; i++)
+        assert_true(cp_push(cp, 2, W_SETADC(i), true));
+    assert_false(cp_push(cp, 2, W_SETADC(8), true));
+    cp_cycle(cp); /* the replay expander takes one */
+    assert_true(cp_push(cp, 2, W_SETADC(8), true));
+    assert_true(cp_push(cp, 2, W_SETADC(100), false)); /* FIFO#1 is separate */
+    run(cp, 30);
+    uint32_t got[16];
+    unsigned n = issued(cp, 2, got, 16);
+    assert_int_equal(n, 10);
+    for (unsigned i = 0; i < 9; i++)
+        assert_int_equal(got[i], W_SETADC(i));
+    assert_int_equal(got[9], W_SETADC(100));
+    cp_destroy(cp);
+}
+
+/* ---- MOP expander ---------------------------------------------------------------------------- */
+
+static void mopcfg(cp_t *cp, unsigned t, const uint32_t cfg[9]) {
+    for (unsigned i = 0; i < 9; i++)
+        cp_mopcfg_write(cp, t, i, cfg[i]);
+}
+
+/* Template 0 with HasB and HasA123: clear mask bit → A0 A1 A2 A3 B; set → SkipA0 SkipB. */
+static void mop_template0_zmask_all_flags(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {0, 3, B, A0, A1, A2, A3, SKA, SKB};
+    mopcfg(cp, 0, cfg);
+    push(cp, 0, w_mop(0, 3, 0x5)); /* 4 iterations, mask 0101 */
+    run(cp, 30);
+    const uint32_t want[] = {SKA, SKB, A0, A1, A2, A3, B, SKA, SKB, A0, A1, A2, A3, B};
+    expect_seq(cp, 0, want, sizeof want / sizeof want[0]);
+    cp_destroy(cp);
+}
+
+/* Template 0 without flags; MaskHi from MOP_CFG; past bit 31 the mask reads 0. */
+static void mop_template0_maskhi_no_flags(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {0, 0, B, A0, A1, A2, A3, SKA, SKB};
+    mopcfg(cp, 0, cfg);
+    push(cp, 0, w_mop_cfg(0x8000));    /* mask bit 31 */
+    push(cp, 0, w_mop(0, 33, 0x0002)); /* 34 iterations, mask bit 1 */
+    run(cp, 60);
+    uint32_t want[34];
+    for (unsigned i = 0; i < 34; i++)
+        want[i] = (i == 1 || i == 31) ? SKA : A0;
+    expect_seq(cp, 0, want, 34);
+    cp_destroy(cp);
+}
+
+/* Template 0, HasB only. */
+static void mop_template0_hasb_only(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {0, 1, B, A0, A1, A2, A3, SKA, SKB};
+    mopcfg(cp, 0, cfg);
+    push(cp, 0, w_mop(0, 1, 0x2));
+    run(cp, 20);
+    const uint32_t want[] = {A0, B, SKA, SKB};
+    expect_seq(cp, 0, want, 4);
+    cp_destroy(cp);
+}
+
+enum {
+    S = 0x50000010,
+    E0 = 0x50000011,
+    E1 = 0x50000012,
+    L0 = 0x50000013,
+    L1 = 0x50000014,
+    Z0 = 0x50000015,
+    Z1 = 0x50000016
+};
+
+/* Template 1: Loop/Loop1 alternation, Start/End0/End1, Loop1Last on the last inner iteration of
+ * an outer iteration that is not the last, Loop0Last on the very last. */
+static void mop_template1_double_loop(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {2, 2, S, E0, E1, L0, L1, Z0, Z1};
+    mopcfg(cp, 1, cfg);
+    push(cp, 1, w_mop(1, 0, 0));
+    run(cp, 30);
+    const uint32_t want[] = {S, L0, L1, L0, Z1, E0, E1, S, L0, L1, L0, Z0, E0, E1};
+    expect_seq(cp, 1, want, sizeof want / sizeof want[0]);
+    cp_destroy(cp);
+}
+
+/* NOP skip rule: Start/End0/End1 that are NOP are not emitted, End1 is not used when End0 is a
+ * NOP, Loop1 == NOP means no alternation; only opcode 0x02 counts (SFPNOP is emitted). */
+static void mop_template1_nop_skip(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {2, 3, W_NOP, W_NOP, E1, L0, W_NOP, Z0, Z1};
+    mopcfg(cp, 0, cfg);
+    push(cp, 0, w_mop(1, 0, 0));
+    run(cp, 30);
+    const uint32_t want[] = {L0, L0, Z1, L0, L0, Z0};
+    expect_seq(cp, 0, want, 6);
+    cp_destroy(cp);
+
+    cp = cp_new();
+    const uint32_t cfg2[9] = {1, 1, W_SFPNOP, E0, W_NOP | 5, L0, W_NOP, Z0, Z1};
+    mopcfg(cp, 0, cfg2);
+    push(cp, 0, w_mop(1, 0, 0));
+    run(cp, 30);
+    const uint32_t want2[] = {W_SFPNOP, Z0, E0};
+    expect_seq(cp, 0, want2, 3);
+    cp_destroy(cp);
+}
+
+/* MOPExpander.md hardware bug: Outer 1, Start NOP, Inner 0 (after doubling), End0 not NOP →
+ * 129 outer iterations. */
+static void mop_template1_hw_bug(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {1, 0, W_NOP, E0, W_NOP, L0, L1, Z0, Z1};
+    mopcfg(cp, 2, cfg);
+    push(cp, 2, w_mop(1, 0, 0));
+    run(cp, 300);
+    uint32_t want[129];
+    for (unsigned i = 0; i < 129; i++)
+        want[i] = E0;
+    expect_seq(cp, 2, want, 129);
+    cp_destroy(cp);
+
+    /* Not triggered with a non-NOP Start: one iteration. */
+    cp = cp_new();
+    const uint32_t cfg2[9] = {1, 0, S, E0, W_NOP, L0, L1, Z0, Z1};
+    mopcfg(cp, 2, cfg2);
+    push(cp, 2, w_mop(1, 0, 0));
+    run(cp, 30);
+    const uint32_t want2[] = {S, E0};
+    expect_seq(cp, 2, want2, 2);
+    cp_destroy(cp);
+}
+
+/* One word per cycle from the expander; one transition cycle after a MOP when the next word is
+ * not a MOP; MOPExpanderDoneCheck (cp_mop_idle) and the MOP class of tt_cfg_qstatus. */
+static void mop_timing_and_done_check(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t cfg[9] = {1, 3, W_NOP, W_NOP, W_NOP, L0, W_NOP, Z0, Z1};
+    mopcfg(cp, 0, cfg);
+    push(cp, 0, w_mop(1, 0, 0)); /* L0 L0 Z0 */
+    push(cp, 0, A0);
+    assert_false(cp_mop_idle(cp, 0));
+    assert_true(cp_qstatus(cp, 0) & (1u << 1) << 13);
+    cp_cycle(cp); /* cycle 0: MOP ingested, L0 emitted */
+    assert_false(cp_mop_idle(cp, 0));
+    assert_true(cp_qstatus(cp, 0) & (1u << 1));
+    run(cp, 20);
+    assert_true(cp_mop_idle(cp, 0));
+    uint64_t l = issue_cycle(cp, 0, Z0), a = issue_cycle(cp, 0, A0);
+    assert_int_equal(issue_cycle(cp, 0, L0), l - 1);
+    assert_int_equal(a, l + 2); /* the transition cycle */
+    const uint32_t want[] = {L0, L0, Z0, A0};
+    expect_seq(cp, 0, want, 4);
+    cp_destroy(cp);
+}
+
+/* A MOP may emit REPLAY, which the replay expander then expands. */
+static void mop_emits_replay(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    push(cp, 0, w_replay(0, 2, 0, 1));
+    push(cp, 0, A0);
+    push(cp, 0, A1);
+    const uint32_t cfg[9] = {2, 1, W_NOP, W_NOP, W_NOP, W_NOP, W_NOP, w_replay(0, 2, 0, 0), w_replay(0, 2, 0, 0)};
+    mopcfg(cp, 0, cfg);
+    push(cp, 0, w_mop(1, 0, 0));
+    run(cp, 30);
+    const uint32_t want[] = {A0, A1, A0, A1};
+    expect_seq(cp, 0, want, 4);
+    cp_destroy(cp);
+}
+
+/* ---- replay expander ------------------------------------------------------------------------- */
+
+/* Load without exec: the recorded words are swallowed; a later REPLAY plays them. */
+static void replay_load_without_exec(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t words[] = {w_replay(4, 3, 0, 1), A0, A1, A2, B, w_replay(4, 3, 0, 0), SKA};
+    push_n(cp, 0, words, 7);
+    run(cp, 30);
+    const uint32_t want[] = {B, A0, A1, A2, SKA};
+    expect_seq(cp, 0, want, 5);
+    cp_destroy(cp);
+}
+
+/* Load with exec: recorded and executed. */
+static void replay_load_with_exec(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t words[] = {w_replay(10, 2, 1, 1), A0, A1, B, w_replay(10, 2, 0, 0), w_replay(11, 1, 0, 0)};
+    push_n(cp, 0, words, 6);
+    run(cp, 30);
+    const uint32_t want[] = {A0, A1, B, A0, A1, A1};
+    expect_seq(cp, 0, want, 6);
+    cp_destroy(cp);
+}
+
+/* Len 0 means 32. */
+static void replay_len0_is_32(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    push(cp, 1, w_replay(0, 0, 0, 1));
+    for (unsigned i = 0; i < 32; i++) {
+        while (!cp_push(cp, 1, W_SETADC(0x100 + i), false))
+            cp_cycle(cp);
+    }
+    while (!cp_push(cp, 1, B, false))
+        cp_cycle(cp);
+    while (!cp_push(cp, 1, w_replay(0, 0, 0, 0), false))
+        cp_cycle(cp);
+    run(cp, 120);
+    uint32_t want[33];
+    want[0] = B;
+    for (unsigned i = 0; i < 32; i++)
+        want[1 + i] = W_SETADC(0x100 + i);
+    expect_seq(cp, 1, want, 33);
+    cp_destroy(cp);
+}
+
+/* Indices wrap modulo 32. */
+static void replay_wraparound(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t words[] = {w_replay(30, 4, 0, 1), A0, A1, A2, A3, w_replay(0, 2, 0, 0), w_replay(30, 4, 0, 0)};
+    push_n(cp, 0, words, 7);
+    run(cp, 30);
+    const uint32_t want[] = {A2, A3, A0, A1, A2, A3};
+    expect_seq(cp, 0, want, 6);
+    cp_destroy(cp);
+}
+
+/* Replay emits one word per cycle and ingests nothing meanwhile. */
+static void replay_timing(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    const uint32_t words[] = {w_replay(0, 3, 0, 1), A0, A1, A2, w_replay(0, 3, 0, 0), B};
+    push_n(cp, 0, words, 6);
+    run(cp, 30);
+    uint64_t c = issue_cycle(cp, 0, A0);
+    assert_int_equal(issue_cycle(cp, 0, A1), c + 1);
+    assert_int_equal(issue_cycle(cp, 0, A2), c + 2);
+    assert_int_equal(issue_cycle(cp, 0, B), c + 3);
+    cp_destroy(cp);
+}
+
+/* ---- TTSync and status views ----------------------------------------------------------------- */
+
+static void thread_idle_and_qstatus(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    for (unsigned t = 0; t < 3; t++)
+        assert_true(cp_thread_idle(cp, t));
+    assert_int_equal(cp_qstatus(cp, 0), 0);
+    assert_int_equal(cp_bstatus(cp, -1), 0);
+    push(cp, 1, W_NOP);
+    push(cp, 1, W_SFPNOP);
+    assert_false(cp_thread_idle(cp, 1));
+    assert_true(cp_thread_idle(cp, 0));
+    uint32_t q1 = cp_qstatus(cp, 1), q0 = cp_qstatus(cp, 0), qb = cp_qstatus(cp, -1);
+    assert_int_equal(q1 & 0x7FF, (1u << 8) | (1u << 9)); /* Misc, SFPU */
+    assert_int_equal(q0 & 0x7FF, 0);
+    assert_int_equal((q0 >> 13) & 0x7FF, (1u << 8) | (1u << 9));
+    assert_int_equal(qb & 0x7FF, (1u << 8) | (1u << 9));
+    assert_int_equal(cp_bstatus(cp, 1) & 0x7FF, (1u << 8) | (1u << 9));
+    assert_int_equal((cp_bstatus(cp, 2) >> 11) & 0x7FF, (1u << 8) | (1u << 9));
+    run(cp, 10);
+    assert_true(cp_thread_idle(cp, 1));
+    assert_int_equal(cp_qstatus(cp, 1), 0);
+    /* A latched wait keeps the thread from being idle. */
+    push(cp, 2, w_stallwait(1u << 8, 1u << 7));
+    run(cp, 10);
+    assert_false(cp_thread_idle(cp, 2));
+    cp_destroy(cp);
+}
+
+/* Unknown opcodes are held forever at the gate, named in the state. */
+static void undefined_opcode_held(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    push(cp, 0, 0x06000000u);
+    run(cp, 10);
+    cp_thread_state_t s;
+    cp_thread_state(cp, 0, &s);
+    assert_true(s.held);
+    assert_int_equal(s.hold, CP_HOLD_UNDEFINED);
+    assert_int_equal(s.hold_detail, 0x06);
+    assert_string_equal(cp_hold_name(s.hold), "undefined_opcode");
+    cp_destroy(cp);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fifo_backpressure_at_32),
+        cmocka_unit_test(fifo_backpressure_when_gate_blocked),
+        cmocka_unit_test(brisc_push_after_mop),
+        cmocka_unit_test(mop_template0_zmask_all_flags),
+        cmocka_unit_test(mop_template0_maskhi_no_flags),
+        cmocka_unit_test(mop_template0_hasb_only),
+        cmocka_unit_test(mop_template1_double_loop),
+        cmocka_unit_test(mop_template1_nop_skip),
+        cmocka_unit_test(mop_template1_hw_bug),
+        cmocka_unit_test(mop_timing_and_done_check),
+        cmocka_unit_test(mop_emits_replay),
+        cmocka_unit_test(replay_load_without_exec),
+        cmocka_unit_test(replay_load_with_exec),
+        cmocka_unit_test(replay_len0_is_32),
+        cmocka_unit_test(replay_wraparound),
+        cmocka_unit_test(replay_timing),
+        cmocka_unit_test(thread_idle_and_qstatus),
+        cmocka_unit_test(undefined_opcode_held),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
