@@ -70,6 +70,7 @@ $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu.a
 
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk
+-include bench/bench.mk
 
 # ---- tests --------------------------------------------------------------------------------------
 # `check` runs everything against one build; `test` does it plain, then under the sanitizers.

@@ -162,6 +162,8 @@ struct be {
     uint32_t cfg[2][CP_CFG_WORDS];
     uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
 
+    int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
+
     char error[160]; /* first error since reset ("" = none) */
 };
 
@@ -295,6 +297,8 @@ void be_reset(be_t *be)
     be->env = env;
     /* SrcASrcB.md: all banks owned by the Unpackers, all bank pointers 0 (the memset). */
     _Static_assert(BE_OWN_UNPACKERS == 0, "reset state is all-zero");
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        be->last_unit[t] = -1;
 }
 
 const char *be_error(const be_t *be)
@@ -726,15 +730,19 @@ void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
 
     switch (op->unit) {
     case TT_UNIT_THCON:
+        be->last_unit[t] = TT_UNIT_THCON;
         be_exec_thcon(be, t, op, word);
         break;
     case TT_UNIT_CONFIG:
+        be->last_unit[t] = TT_UNIT_CONFIG;
         be_exec_config(be, t, op, word);
         break;
     case TT_UNIT_MATH:
+        be->last_unit[t] = TT_UNIT_MATH;
         be_exec_math(be, t, op, word);
         break;
     case TT_UNIT_UNPACK: {
+        be->last_unit[t] = TT_UNIT_UNPACK;
         unsigned u = be_unpacker_of(word);
         be_unpacker_t *up = &be->unp[u];
         if (up->count >= BE_UNPACK_QDEPTH) {
@@ -747,19 +755,23 @@ void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
         break;
     }
     case TT_UNIT_PACK:
+        be->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
         be->pack_until = be_max(be->pack_until, be->now) + lat;
         be->until[t][BE_TR_PACK] = be->pack_until;
         break;
     case TT_UNIT_SFPU:
+        be->last_unit[t] = TT_UNIT_SFPU;
         be->until[t][BE_TR_SFPU] = be_max(be->until[t][BE_TR_SFPU], be->now + lat);
         break;
     case TT_UNIT_MOVER:
+        be->last_unit[t] = TT_UNIT_MOVER;
         /* XMOV: asynchronous, one mover shared by all threads (C9). */
         be->mover_until = be_max(be->mover_until, be->now) + lat;
         be->until[t][BE_TR_MOVER] = be->mover_until;
         break;
     case TT_UNIT_MISC:
+        be->last_unit[t] = TT_UNIT_MISC;
         if (op->opcode == 0x57) { /* SETDVALID: bit0 FlipSrcA, bit1 FlipSrcB */
             if (word & 1u)
                 be_unp_handover(be, 0);
@@ -770,7 +782,10 @@ void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
         be->until[t][BE_TR_MISC] = be_max(be->until[t][BE_TR_MISC], be->now + lat);
         break;
     default:
-        /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. */
+        /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
+         * Sync Unit's instructions are dispatched at all (gate.c consumes the others). */
+        if (op->unit == TT_UNIT_SYNC)
+            be->last_unit[t] = TT_UNIT_SYNC;
         break;
     }
 }
@@ -863,6 +878,11 @@ uint32_t be_busy_classes(const be_t *be, unsigned t)
     if (now < u[BE_TR_MATH])
         m |= 1u << 10;
     return m;
+}
+
+int be_last_unit(const be_t *be, unsigned t)
+{
+    return t < CP_THREADS ? be->last_unit[t] : -1;
 }
 
 void be_note_riscv_cfg_write(be_t *be, unsigned t)

@@ -37,6 +37,9 @@ bool be_cond_busy(const be_t *be, unsigned t, unsigned cond);
 bool be_thread_busy(const be_t *be, unsigned t);
 /* tt_cfg_bstatus class bits (CSRs.md) of what thread t has executing in the backend. */
 uint32_t be_busy_classes(const be_t *be, unsigned t);
+/* The unit (tt_unit_t) whose dispatch path took thread t's last instruction, -1 if none since
+ * reset: TT_UNIT_SYNC for Sync Unit instructions. For tests and diagnosis. */
+int be_last_unit(const be_t *be, unsigned t);
 
 /* A RISC-V store to GPRs / config / TDMA-RISC from TRISC t is in flight (condition C10). */
 void be_note_riscv_cfg_write(be_t *be, unsigned t);

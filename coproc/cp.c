@@ -210,6 +210,8 @@ unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max) {
 
 void cp_issue_log_clear(cp_t *cp) { cp->log_n = 0; }
 
+int cp_last_unit(const cp_t *cp, unsigned t) { return be_last_unit(cp->be, t); }
+
 /* ---- report ------------------------------------------------------------------------------------ */
 
 static const char *wait_name(uint8_t opc) {

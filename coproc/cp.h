@@ -159,17 +159,15 @@ typedef struct {
 /* Copies the most recent min(max, held) entries, oldest first; returns how many. */
 unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max);
 void cp_issue_log_clear(cp_t *cp);
+/* The backend unit (tt_unit_t) that executed the last instruction thread t issued, as the
+ * backend's dispatch saw it (TT_UNIT_SYNC for Sync Unit instructions); -1 if none since reset.
+ * Words consumed before a unit (MOP, MOP_CFG, REPLAY, RESOURCEDECL) never change it. */
+int cp_last_unit(const cp_t *cp, unsigned t);
 
 /* Report: adds "threads", "semaphores", "mutexes" to obj (a cJSON object). */
 struct cJSON;
 void cp_report(const cp_t *cp, struct cJSON *obj);
 /* A few human-readable lines: per thread pushed/issued/held-by; semaphores; mutexes. */
-void cp_summary(const cp_t *cp, FILE *f);
-
-/* Report (the JSON report's "threads", "semaphores", "mutexes" keys, added to obj) and a few
- * lines of human summary. */
-struct cJSON;
-void cp_report(const cp_t *cp, struct cJSON *obj);
 void cp_summary(const cp_t *cp, FILE *f);
 
 #endif

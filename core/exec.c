@@ -1,8 +1,14 @@
-/* core/exec.c — reset, fetch, the memory fast path, and the dispatcher over core/rv32_exec.inc.
+/* core/exec.c — reset, fetch, the memory fast path, and the two dispatchers over
+ * core/rv32_exec.inc (STYLE.md pattern 2: one set of bodies, two loops that run them).
  *
  * One hart_step() is one cycle: it fetches from L1, decodes (core/decode.c) and executes. An
  * instruction either retires (pc and instret advance), stalls on back-pressure from the tile
  * (MEM_STALL: nothing changes, it runs again next cycle), or stops the hart (fault, ebreak, hang).
+ *
+ * hart_step() is the reference path: a switch over a freshly decoded insn_t. pd_run() below is
+ * the fast path: the same bodies as labels, entered through the decode cache (hart_pd_t, one
+ * record per L1 word, decoded on first fetch, dropped when the word is written) by computed
+ * goto, and able to run many cycles of one hart in one call (hart_run_alone).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +38,7 @@ void hart_reset(hart_t *h) {
     h->ldm = keep.ldm;
     h->ldm_size = keep.ldm_size;
     h->env = keep.env;
+    h->pd = keep.pd;
 
     h->state = HART_RESET;
     h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
@@ -138,16 +145,24 @@ static exec_res_t stop_mem(hart_t *h, mem_res_t r, uint32_t addr) {
 }
 
 /* Executing an op that Blackhole (or ttemu) does not implement, or no op at all. */
-static exec_res_t stop_illegal(hart_t *h, const insn_t *in) {
-    const rv_ext_info_t *ext = &rv_ext_info[rv_op_info[in->op].ext];
-    if (in->op == RV_OP_ILLEGAL)
+static exec_res_t stop_illegal(hart_t *h, unsigned op) {
+    const rv_ext_info_t *ext = &rv_ext_info[rv_op_info[op].ext];
+    if (op == RV_OP_ILLEGAL)
         set_fault(h, FAULT_ILLEGAL, "illegal instruction: unknown encoding 0x%08x", word_at_pc(h));
     else if (!ext->implemented)
-        set_fault(h, FAULT_ILLEGAL, "illegal instruction: %s (%s) %s", ext->name, rv_op_info[in->op].mnemonic,
-                  ext->why);
+        set_fault(h, FAULT_ILLEGAL, "illegal instruction: %s (%s) %s", ext->name, rv_op_info[op].mnemonic, ext->why);
     else /* a table entry without a body in rv32_exec.inc: our bug, say so */
-        set_fault(h, FAULT_ILLEGAL, "internal: no semantics for %s", rv_op_info[in->op].mnemonic);
+        set_fault(h, FAULT_ILLEGAL, "internal: no semantics for %s", rv_op_info[op].mnemonic);
     return stop_fault(h, false, 0);
+}
+
+/* TENSIX.md §1.1: instructions are fetched only from L1, 4 bytes at a time (no C). */
+static void stop_fetch(hart_t *h, uint32_t pc) {
+    if (pc & 3)
+        set_fault(h, FAULT_FETCH, "instruction fetch from misaligned pc 0x%08x", pc);
+    else
+        set_fault(h, FAULT_FETCH, "instruction fetch from 0x%08x, outside L1 (0..0x%x)", pc, h->l1_size - 1);
+    stop_fault(h, true, pc);
 }
 
 /* ---- memory: the fast path (STYLE.md pattern 3) ------------------------------------------------
@@ -179,7 +194,7 @@ static inline mem_res_t mem_store(hart_t *h, uint32_t addr, unsigned size, uint3
     if (addr & (size - 1)) return misaligned(h, "store", addr, size);
     if (addr < h->l1_size) {
         le_write(h->l1 + addr, size, val);
-        env_l1_written(h->env, addr, size); /* code may live there (pre-decode invalidation) */
+        hart_pd_invalidate(h->pd, addr, size); /* code may live there: firmware writes kernels */
         return MEM_OK;
     }
     uint32_t off = addr - HART_LDM_BASE;
@@ -204,8 +219,12 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
     return NULL;
 }
 
-/* ---- the dispatcher ---------------------------------------------------------------------------
- * The vocabulary rv32_exec.inc is written in (its header describes it). */
+/* ---- the vocabulary rv32_exec.inc is written in (its header describes it) ----------------------
+ * Shared by both dispatchers. How a body leaves early differs between them, so every early exit
+ * goes through LEAVE(stop): `stop` is one of the stop_* calls above, which record the fault, hang
+ * or stall in the hart; the reference dispatcher returns its exec_res_t, the fast one ends the
+ * cycle. SHARED_LOAD/STORE(addr) and SHARED_CSR() mark the points where a body is about to reach
+ * the tile; only the fast dispatcher, when running a hart alone, acts on them (it yields). */
 #define RD   h->x[in->rd]
 #define RS1  h->x[in->rs1]
 #define RS2  h->x[in->rs2]
@@ -219,7 +238,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
         if (t_ & 3) {                                                                                                  \
             /* RISC-V: instruction-address-misaligned is raised by the jump or branch. */                              \
             set_fault(h, FAULT_FETCH, "jump target 0x%08x is not 4-byte aligned", t_);                                 \
-            return stop_fault(h, true, t_);                                                                            \
+            LEAVE(stop_fault(h, true, t_));                                                                            \
         }                                                                                                              \
         npc = t_;                                                                                                      \
     } while (0)
@@ -227,50 +246,61 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
 #define LOAD(dst, address, size)                                                                                       \
     do {                                                                                                               \
         uint32_t a_ = (address);                                                                                       \
+        SHARED_ACCESS(a_, size);                                                                                       \
         mem_res_t r_ = mem_load(h, a_, (size), &(dst));                                                                \
-        if (r_ != MEM_OK) return stop_mem(h, r_, a_);                                                                  \
+        if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                                  \
     } while (0)
 
 #define STORE(address, size, value)                                                                                    \
     do {                                                                                                               \
         uint32_t a_ = (address);                                                                                       \
+        SHARED_ACCESS(a_, size);                                                                                       \
         mem_res_t r_ = mem_store(h, a_, (size), (value));                                                              \
-        if (r_ != MEM_OK) return stop_mem(h, r_, a_);                                                                  \
+        if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                                  \
     } while (0)
 
+/* Zaamo never reaches the tile (amo_target), so it needs no SHARED_ACCESS. */
 #define AMO(expr)                                                                                                      \
     do {                                                                                                               \
         uint32_t a_ = RS1, src = RS2;                                                                                  \
         uint8_t *p_ = amo_target(h, a_, rv_op_info[in->op].mnemonic);                                                  \
-        if (!p_) return stop_fault(h, true, a_);                                                                       \
+        if (!p_) LEAVE(stop_fault(h, true, a_));                                                                       \
         uint32_t old = le_read(p_, 4);                                                                                 \
         le_write(p_, 4, (expr));                                                                                       \
-        if (a_ < h->l1_size) env_l1_written(h->env, a_, 4);                                                            \
+        if (a_ < h->l1_size) hart_pd_invalidate(h->pd, a_, 4);                                                         \
         RD = old;                                                                                                      \
     } while (0)
 
 #define CSR_READ(csr, dst)                                                                                             \
     do {                                                                                                               \
-        if (!hart_csr_read(h, (csr), &(dst))) return stop_fault(h, false, 0);                                          \
+        SHARED_CSR();                                                                                                  \
+        if (!hart_csr_read(h, (csr), &(dst))) LEAVE(stop_fault(h, false, 0));                                          \
     } while (0)
 #define CSR_WRITE(csr, value)                                                                                          \
     do {                                                                                                               \
-        if (!hart_csr_write(h, (csr), (value))) return stop_fault(h, false, 0);                                        \
+        SHARED_CSR();                                                                                                  \
+        if (!hart_csr_write(h, (csr), (value))) LEAVE(stop_fault(h, false, 0));                                        \
     } while (0)
 
 #define FAULT(kind, ...)                                                                                               \
     do {                                                                                                               \
         set_fault(h, (kind), __VA_ARGS__);                                                                             \
-        return stop_fault(h, false, 0);                                                                                \
+        LEAVE(stop_fault(h, false, 0));                                                                                \
     } while (0)
 
+/* ebreak retires (instret counts it) but stops the hart with the pc on it. */
 #define HALT()                                                                                                         \
     do {                                                                                                               \
         h->instret++;                                                                                                  \
         h->wait = HART_WAIT_NONE;                                                                                      \
         h->state = HART_HALTED;                                                                                        \
-        return EXEC_RETIRED;                                                                                           \
+        LEAVE(EXEC_RETIRED);                                                                                           \
     } while (0)
+
+/* ---- the reference dispatcher: a switch over one decoded record ------------------------------ */
+#define LEAVE(stop)           return (stop)
+#define SHARED_ACCESS(a, n)   ((void)0)
+#define SHARED_CSR()          ((void)0)
 
 /* Execute the record for the instruction at h->pc. The cycle is counted by the caller. */
 static inline exec_res_t exec_one(hart_t *h, const insn_t *in) {
@@ -284,7 +314,7 @@ static inline exec_res_t exec_one(hart_t *h, const insn_t *in) {
     } break;
 #include "core/rv32_exec.inc"
 #undef OP
-    default: return stop_illegal(h, in);
+    default: return stop_illegal(h, in->op);
     }
 
     h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
@@ -293,6 +323,9 @@ static inline exec_res_t exec_one(hart_t *h, const insn_t *in) {
     h->wait = HART_WAIT_NONE;
     return EXEC_RETIRED;
 }
+#undef LEAVE
+#undef SHARED_ACCESS
+#undef SHARED_CSR
 
 bool hart_exec(hart_t *h, const insn_t *in) {
     if (h->state != HART_RUNNING) return false;
@@ -304,18 +337,117 @@ bool hart_step(hart_t *h) {
     if (h->state != HART_RUNNING) return false;
     h->cycle++; /* every cycle out of reset counts, stalled or not (mcycle) */
 
-    /* TENSIX.md §1.1: instructions are fetched only from L1, 4 bytes at a time (no C). */
     uint32_t pc = h->pc;
     if (pc >= h->l1_size || (pc & 3)) {
-        if (pc & 3)
-            set_fault(h, FAULT_FETCH, "instruction fetch from misaligned pc 0x%08x", pc);
-        else
-            set_fault(h, FAULT_FETCH, "instruction fetch from 0x%08x, outside L1 (0..0x%x)", pc, h->l1_size - 1);
-        stop_fault(h, true, pc);
+        stop_fetch(h, pc);
         return false;
     }
 
     insn_t in;
     rv_decode(le_read(h->l1 + pc, 4), &in);
     return exec_one(h, &in) == EXEC_RETIRED;
+}
+
+/* ---- the fast dispatcher: threaded code over the decode cache ---------------------------------
+ * Each body is a label; a record holds its label's address, so one indirect jump enters it and
+ * each body ends with its own jump to the next record (rv32emu and libriscv do the same with
+ * tail calls; gcc's labels-as-values are the portable-enough C11 extension for it).
+ *
+ * pd_run() runs up to n cycles of hart h. With alone == false n is 1 (hart_step_fast, one
+ * lock-step cycle). With alone == true the caller guarantees that nothing else touches the tile
+ * meanwhile, so L1 and the local RAM behave as private memory; any access beyond them, and any
+ * CSR instruction, depends on the tile's cycle and state, so the hart yields before it (SHARED_*)
+ * and the caller runs it in lock-step.
+ *
+ * Must stay one out-of-line function: the records of the shared cache hold label addresses of
+ * this very function, and gcc gives a label a different address in each inlined copy or clone. */
+#define LEAVE(stop)                                                                                                    \
+    do {                                                                                                               \
+        (void)(stop);                                                                                                  \
+        goto end_cycle;                                                                                                \
+    } while (0)
+#define SHARED_ACCESS(a, n)                                                                                            \
+    do {                                                                                                               \
+        if (alone && (a) >= h->l1_size && (a)-HART_LDM_BASE >= h->ldm_size && !((a) & ((n)-1))) goto yield;            \
+    } while (0)
+#define SHARED_CSR()                                                                                                   \
+    do {                                                                                                               \
+        if (alone) goto yield;                                                                                         \
+    } while (0)
+
+/* The misaligned check stays ahead of the yield (SHARED_ACCESS lets a misaligned address
+ * through): mem_load/mem_store fault on it before looking at the address, as in lock-step. */
+
+static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, uint64_t n, bool alone) {
+    /* Body label of each op; ops without a body (extensions Blackhole lacks) stay NULL and get
+     * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
+    static const void *const bodies[RV_OP_COUNT] = {
+#define OP(name, ...) [RV_OP_##name] = &&op_##name,
+#include "core/rv32_exec.inc"
+#undef OP
+    };
+    hart_pd_t *const pd = h->pd;
+    uint64_t done = 0; /* cycles finished */
+    const hart_pd_t *in;
+    uint32_t pc, npc;
+
+next:
+    if (done == n) return done;
+    pc = h->pc;
+    if (__builtin_expect(pc >= h->l1_size || (pc & 3), 0)) {
+        h->cycle++;
+        stop_fetch(h, pc);
+        return done + 1;
+    }
+    in = &pd[pc >> 2];
+    if (__builtin_expect(!in->handler, 0)) {
+        insn_t d;
+        rv_decode(le_read(h->l1 + pc, 4), &d);
+        hart_pd_t *rec = &pd[pc >> 2];
+        rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
+        rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
+    }
+    npc = pc + 4;
+    h->cycle++; /* every cycle out of reset counts, stalled or not (mcycle) */
+    goto *in->handler;
+
+#define OP(name, ...)                                                                                                  \
+    op_##name : {__VA_ARGS__} goto retire;
+#include "core/rv32_exec.inc"
+#undef OP
+
+op_unimplemented:
+    stop_illegal(h, in->op);
+    goto end_cycle;
+
+retire:
+    h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
+    h->pc = npc;
+    h->instret++;
+    h->wait = HART_WAIT_NONE;
+    done++;
+    if (alone) goto next; /* alone, the hart is still HART_RUNNING here: only LEAVE stops it */
+    return done;
+
+end_cycle: /* the cycle ended without a plain retirement: stall, fault, hang or ebreak */
+    return done + 1;
+
+yield: /* the instruction reaches the tile: not started, its cycle not counted */
+    h->cycle--;
+    return done;
+}
+#undef LEAVE
+#undef SHARED_ACCESS
+#undef SHARED_CSR
+
+bool hart_step_fast(hart_t *h) {
+    if (h->state != HART_RUNNING) return false;
+    uint64_t before = h->instret;
+    pd_run(h, 1, false);
+    return h->instret != before;
+}
+
+uint64_t hart_run_alone(hart_t *h, uint64_t n) {
+    if (h->state != HART_RUNNING || n == 0) return 0;
+    return pd_run(h, n, true);
 }

@@ -86,6 +86,8 @@ typedef struct hart {
     uint32_t ldm_size;
 
     void *env;         /* passed to env_* (the tile) */
+    struct hart_pd *pd; /* decode cache of L1, one record per word, shared by the tile's harts;
+                         * NULL: no cache (hart_step, the reference path, needs none) */
 
     hart_wait_t wait;  /* why the last step did not retire */
     uint32_t wait_addr;
@@ -95,12 +97,26 @@ typedef struct hart {
     char hang_reason[160];
 } hart_t;
 
-/* Set registers/CSRs to their reset values; state becomes HART_RESET. l1/ldm/env are kept. */
+/* Set registers/CSRs to their reset values; state becomes HART_RESET. l1/ldm/env/pd are kept. */
 void hart_reset(hart_t *h);
 /* Leave reset at pc. */
 void hart_start(hart_t *h, uint32_t pc);
-/* Execute (at most) one instruction. Returns true if it retired. Only for HART_RUNNING. */
+/* Execute (at most) one instruction. Returns true if it retired. Only for HART_RUNNING.
+ * The reference path: fetch, rv_decode and execute, every time. */
 bool hart_step(hart_t *h);
+/* The same cycle as hart_step, through the decode cache h->pd (which must be set): each word is
+ * decoded once into a hart_pd_t record and its body entered by computed goto. Observably the
+ * same as hart_step (test/sh/t_fastpath.sh runs every workload both ways). */
+bool hart_step_fast(hart_t *h);
+/* Up to n cycles of this hart alone, as n calls of hart_step_fast would run them, for when no
+ * other agent can observe or change what it touches (the tile's harts are stopped and the
+ * coprocessor idle: mmio/tile.c tile_run). It stops early, at a cycle boundary:
+ *   - before an access that is not to L1 or its own local RAM, and before any CSR instruction
+ *     (those reach the tile, whose state depends on the tile cycle): that instruction has not
+ *     started and h->cycle does not count it; the caller runs it in lock-step;
+ *   - after the cycle in which the hart left HART_RUNNING (ebreak, fault).
+ * Returns the cycles run (each one retired an instruction, but the last when the hart stopped). */
+uint64_t hart_run_alone(hart_t *h, uint64_t n);
 
 /* RV_OP_* op numbers, one per entry of core/rv32_ops.def, in table order. */
 #include "core/rv32_ops.def"
@@ -116,6 +132,28 @@ typedef struct {
 } insn_t;
 
 void rv_decode(uint32_t word, insn_t *out);
+
+/* Pre-decoded record (STYLE.md pattern 4): an insn_t plus where its body is in the fast
+ * dispatcher (core/exec.c hart_step_fast). One per L1 word, index addr >> 2; a zeroed record
+ * (handler NULL) is "not decoded yet", so the array is calloc'd and only the pages of code that
+ * runs are ever touched. 16 bytes on a 64-bit host: 393,216 records cover the 1.5 MiB L1. */
+typedef struct hart_pd {
+    const void *handler; /* label of the op's body; NULL: decode the word on the next fetch */
+    int32_t imm;
+    uint8_t op, rd, rs1, rs2; /* op: RV_OP_* (fits: RV_OP_COUNT <= 256) */
+} hart_pd_t;
+_Static_assert(sizeof(hart_pd_t) <= 16, "decode-cache records stay small (RSS)");
+_Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
+
+/* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size).
+ * Every write into L1 must come here: a hart's own stores and AMOs do it directly, everything
+ * else (host, loader, coprocessor) through env_l1_written. A record is only written when it
+ * holds something, so stores to data never touch (or allocate) the cache's pages. */
+static inline void hart_pd_invalidate(hart_pd_t *pd, uint32_t addr, uint32_t size) {
+    if (!pd || !size) return;
+    for (uint32_t w = addr >> 2, end = (addr + size - 1) >> 2; w <= end; w++)
+        if (pd[w].handler) pd[w].handler = NULL;
+}
 /* Execute the already-decoded instruction at h->pc: hart_step() is fetch + rv_decode + this, and
  * a pre-decoded path can call it with a cached record. Same contract as hart_step. The raw word
  * is re-read from L1 only to fill a fault report (so cached records must be dropped when their
@@ -130,7 +168,9 @@ void rv_disasm(uint32_t word, uint32_t pc, char *buf, size_t len);
  * On MEM_FAULT the environment fills h->fault.kind and h->fault.msg; the hart fills pc/insn. */
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val);
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val);
-/* A store into L1 by this hart's fast path (for decode-cache invalidation; may be a no-op). */
+/* A write into L1 by anything but a hart's own store or AMO (host, loader, coprocessor
+ * STOREREG): the tile drops the decoded records it overlaps (hart_pd_invalidate). The harts
+ * invalidate their own stores directly, without a call. */
 void env_l1_written(void *env, uint32_t addr, unsigned size);
 /* CSRs the tile provides (tt_cfg_qstatus 0xBC0, tt_cfg_bstatus 0xBC1, 0xBC2..0xBC9).
  * Returns false if the tile does not provide this CSR. */

@@ -4,16 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/config.h"
 #include "loader/run.h"
+#include "loader/ttmetal.h"
 
 #define TTEMU_VERSION "0.1.0"
 
 static const char usage[] =
-    "usage: ttemu run [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
+    "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
     "                 [--max-cycles N] [--report FILE] [--peek ADDR[:WORDS]]... [--quiet]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
-    "its entry point. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
+    "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
+    "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
     "3 guest fault, 4 bad command line or input. See docs/cli.md.\n";
 
 static int bad_input(const char *fmt, const char *arg) {
@@ -53,6 +56,8 @@ static int parse_peek(const char *arg, run_peek_t *p) {
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES};
+    const char *config = NULL;
+    bool max_cycles_given = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -64,9 +69,14 @@ static int cmd_run(int argc, char **argv) {
             if (o.elf[core]) return bad_input("%s given twice", a);
             o.elf[core] = v;
             i++;
+        } else if (!strcmp(a, "--config")) {
+            if (!v) return bad_input("%s needs a file", a);
+            config = v;
+            i++;
         } else if (!strcmp(a, "--max-cycles")) {
             if (!parse_u64(v, &o.max_cycles) || o.max_cycles == 0)
                 return bad_input("--max-cycles needs a positive number, got '%s'", v ? v : "");
+            max_cycles_given = true;
             i++;
         } else if (!strcmp(a, "--report")) {
             if (!v) return bad_input("%s needs a file", a);
@@ -84,21 +94,52 @@ static int cmd_run(int argc, char **argv) {
             return bad_input("unknown option '%s'", a);
         }
     }
+
+    /* The run is described by a config: the file, or one made from the flags. Flags override it. */
+    cfg_t cfg;
+    char err[512];
+    if (config) {
+        if (cfg_load(config, &cfg, err, sizeof err) != 0) {
+            fprintf(stderr, "ttemu: %s\n", err);
+            cfg_free(&cfg);
+            return EXIT_BAD_INPUT;
+        }
+    } else {
+        memset(&cfg, 0, sizeof cfg);
+        cfg.stop.kind = STOP_HALTED;
+    }
+    bool ttmetal = cfg.firmware[0] != NULL;
+    for (int c = 0; c < TILE_NCORES; c++) {
+        if (!o.elf[c]) continue;
+        if (ttmetal) {
+            cfg_free(&cfg);
+            return bad_input("%s: a tt-metal config runs its own firmware; core flags apply to bare-mode runs", core_opts[c]);
+        }
+        free(cfg.cores[c]);
+        cfg.cores[c] = strdup(o.elf[c]);
+    }
+    if (!max_cycles_given && cfg.max_cycles_set) o.max_cycles = cfg.max_cycles;
+    if (!o.npeeks) {
+        memcpy(o.peeks, cfg.peeks, sizeof o.peeks);
+        o.npeeks = cfg.npeeks;
+    }
     int nimages = 0;
-    for (int c = 0; c < TILE_NCORES; c++) nimages += o.elf[c] != NULL;
-    if (!nimages) return bad_input("%s", "nothing to run: give at least one of --brisc/--ncrisc/--trisc0/1/2");
+    for (int c = 0; c < TILE_NCORES; c++) nimages += cfg.cores[c] != NULL;
+    if (!ttmetal && !nimages) {
+        cfg_free(&cfg);
+        return bad_input("%s", "nothing to run: give --config or at least one of --brisc/--ncrisc/--trisc0/1/2");
+    }
 
     run_t r = {0};
     r.tile = tile_create();
     if (!r.tile) {
         fprintf(stderr, "ttemu: out of memory\n");
+        cfg_free(&cfg);
         return EXIT_BAD_INPUT;
     }
     int rc = EXIT_BAD_INPUT;
-    char err[512];
-    for (int c = 0; c < TILE_NCORES; c++) {
-        if (!o.elf[c]) continue;
-        if (ldr_elf_load(&r.images, r.tile, c, o.elf[c], 0, err, sizeof err) != 0) {
+    for (int c = 0; c < TILE_NCORES && !ttmetal; c++) {
+        if (cfg.cores[c] && ldr_elf_load(&r.images, r.tile, c, cfg.cores[c], 0, err, sizeof err) != 0) {
             fprintf(stderr, "ttemu: %s\n", err);
             goto out;
         }
@@ -114,18 +155,21 @@ static int cmd_run(int argc, char **argv) {
             }
         }
     }
-    /* Bare mode: each core given an image leaves reset at its entry; the others stay in reset. */
-    for (int c = 0; c < TILE_NCORES; c++)
-        if (o.elf[c]) tile_start_core(r.tile, c, r.images.images[c].entry);
-
-    run_loop(&r, o.max_cycles);
+    /* Bare mode: each core given an image leaves reset at its entry; the others stay in reset.
+     * tt-metal mode: the host boots the firmware and launches kernels through its mailboxes. */
+    int ok = ttmetal ? ttm_run(&r, &cfg, o.max_cycles, err, sizeof err)
+                     : ttm_run_bare(&r, &cfg, o.max_cycles, err, sizeof err);
+    if (ok != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
+    }
     rc = r.exit.code;
     if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (!o.quiet) report_summary(&r, &o, stdout);
     if (o.report_path && !report_write(&r, &o, o.report_path)) rc = EXIT_BAD_INPUT;
 out:
-    ldr_set_free(&r.images);
-    tile_destroy(r.tile);
+    run_free(&r);
+    cfg_free(&cfg);
     return rc;
 }
 

@@ -58,6 +58,16 @@ bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
     cJSON_AddStringToObject(ex, "reason", r->exit.reason);
     cJSON_AddStringToObject(ex, "message", r->exit.message);
     cJSON_AddNumberToObject(root, "cycles", (double)r->tile->cycle);
+    if (r->ttmetal) {
+        if (r->boot_cycles >= 0)
+            cJSON_AddNumberToObject(root, "boot_cycles", (double)r->boot_cycles);
+        else
+            cJSON_AddNullToObject(root, "boot_cycles");
+        cJSON *lc = cJSON_AddArrayToObject(root, "launch_cycles");
+        for (int i = 0; i < r->nlaunches; i++)
+            cJSON_AddItemToArray(lc, r->launch_cycles[i] >= 0 ? cJSON_CreateNumber((double)r->launch_cycles[i])
+                                                              : cJSON_CreateNull());
+    }
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
     for (int c = 0; c < TILE_NCORES; c++) cJSON_AddItemToArray(cores, core_json(r, c));
     cp_report(r->tile->cp, root);
@@ -72,6 +82,18 @@ bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
             cJSON_AddItemToArray(arr, cJSON_CreateNumber(v));
         }
         cJSON_AddItemToObject(peek, key, arr);
+    }
+    if (r->nreads) {
+        cJSON *hr = cJSON_AddObjectToObject(root, "host_reads");
+        for (int i = 0; i < r->nreads; i++) {
+            const run_read_t *rd = &r->reads[i];
+            if (!rd->taken) {
+                cJSON_AddNullToObject(hr, rd->name);
+                continue;
+            }
+            cJSON *arr = cJSON_AddArrayToObject(hr, rd->name);
+            for (uint32_t w = 0; w < rd->words; w++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(rd->val[w]));
+        }
     }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
@@ -96,6 +118,20 @@ void report_summary(const run_t *r, const run_opts_t *o, FILE *f) {
         report_symbol(r, c, h->pc, sym, sizeof sym);
         fprintf(f, "  %-7s %-8s 0x%08x %12llu %10llu  %s\n", h->name, state_names[h->state], h->pc,
                 (unsigned long long)h->instret, (unsigned long long)h->stall_cycles, sym);
+    }
+    if (r->ttmetal) {
+        fprintf(f, "  tt-metal: boot ");
+        if (r->boot_cycles >= 0)
+            fprintf(f, "complete at cycle %lld", (long long)r->boot_cycles);
+        else
+            fprintf(f, "not complete");
+        for (int i = 0; i < r->nlaunches; i++) {
+            if (r->launch_cycles[i] >= 0)
+                fprintf(f, "; launch %d took %lld cycles", i, (long long)r->launch_cycles[i]);
+            else
+                fprintf(f, "; launch %d not complete", i);
+        }
+        fputc('\n', f);
     }
     cp_summary(t->cp, f);
     for (int i = 0; i < o->npeeks; i++) {

@@ -1,8 +1,16 @@
 /* loader/run.c — the cycle loop and its end conditions. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loader/run.h"
+
+void run_free(run_t *r) {
+    for (int i = 0; i < r->nreads; i++) free(r->reads[i].val);
+    ldr_set_free(&r->images);
+    tile_destroy(r->tile);
+    r->tile = NULL;
+}
 
 static void set_exit(run_t *r, int code, const char *reason) {
     r->exit.code = code;
@@ -37,6 +45,12 @@ static bool check_end(run_t *r) {
         halted += h->state == HART_HALTED;
         hung += h->state == HART_HUNG;
     }
+    const char *cperr = cp_error(t->cp);
+    if (cperr) {
+        set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+        snprintf(r->exit.message, sizeof r->exit.message, "guest fault in the Tensix coprocessor: %s", cperr);
+        return true;
+    }
     if (started == 0) return false;
     if (halted == started) {
         set_exit(r, EXIT_HALTED, "halted");
@@ -61,12 +75,12 @@ static bool check_end(run_t *r) {
     return false;
 }
 
-void run_loop(run_t *r, uint64_t max_cycles) {
+void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     tile_t *t = r->tile;
-    if (check_end(r)) return;
+    if (check_end(r) || (hook && hook(r, ctx))) return;
     while (t->cycle < max_cycles) {
         tile_cycle(t);
-        if (check_end(r)) return;
+        if (check_end(r) || (hook && hook(r, ctx))) return;
     }
     set_exit(r, EXIT_MAX_CYCLES, "max_cycles");
     snprintf(r->exit.message, sizeof r->exit.message, "stopped at --max-cycles %llu", (unsigned long long)max_cycles);

@@ -40,14 +40,36 @@ typedef struct {
     char message[512];
 } run_exit_t;
 
+/* A host read taken at a point of the run (run configs' "host" reads). */
 typedef struct {
+    char name[48];
+    uint32_t addr, words;
+    uint32_t *val;
+    bool taken;
+} run_read_t;
+
+#define RUN_MAX_READS 64
+#define RUN_MAX_LAUNCHES 16
+
+typedef struct run {
     tile_t *tile;
     ldr_set_t images;
     run_exit_t exit;
+    /* tt-metal mode (run configs with "firmware"); -1 where not reached */
+    bool ttmetal;
+    int64_t boot_cycles;                    /* cycle at which boot completed and settled */
+    int64_t launch_cycles[RUN_MAX_LAUNCHES]; /* cycles from GO to the go signal back at DONE */
+    int nlaunches;                           /* launches configured */
+    run_read_t reads[RUN_MAX_READS];
+    int nreads;
 } run_t;
 
-/* Run the tile until an end condition; fills r->exit. */
-void run_loop(run_t *r, uint64_t max_cycles);
+/* Called after every cycle; returns true to end the run (having set r->exit). */
+typedef bool (*run_hook_t)(run_t *r, void *ctx);
+
+/* Run the tile until an end condition (or the hook says so); fills r->exit. */
+void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);
+void run_free(run_t *r);
 
 /* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
 bool report_write(const run_t *r, const run_opts_t *o, const char *path);

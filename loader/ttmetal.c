@@ -1,11 +1,42 @@
-/* loader/ttmetal.c — the tt-metal host model (boot). ../shared/firmware/README.md and TENSIX.md §7
- * describe the protocol: what tt-metal's host (MetalContext::initialize_and_launch_firmware) does. */
+/* loader/ttmetal.c — the tt-metal host model: boot and kernel launch through the firmware's own
+ * mailboxes. ../shared/firmware/README.md and TENSIX.md §7 describe the protocol: what tt-metal's
+ * host (MetalContext::initialize_and_launch_firmware, the slow-dispatch launch path) does. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "loader/config.h"
 #include "loader/ttmetal.h"
 
 const uint32_t ttm_init_scratch[TILE_NCORES] = {0x82B0, 0xA2B0, 0xC2B0, 0xD2B0, 0xE2B0};
+
+/* launch_msg_t (kernel_config_msg_t) byte offsets in this build (../shared/firmware/README.md). */
+enum {
+    LM_KERNEL_CONFIG_BASE = 0,  /* u32[3] */
+    LM_SEM_OFFSET = 12,         /* u16[3] */
+    LM_LOCAL_CB_OFFSET = 18,    /* u16 */
+    LM_REMOTE_CB_OFFSET = 20,   /* u16 */
+    LM_RTA_OFFSET = 22,         /* {u16 rta, u16 crta}[5] */
+    LM_MODE = 42,               /* u8 */
+    LM_KERNEL_TEXT_OFFSET = 44, /* u32[5] */
+    LM_LOCAL_CB_MASK = 64,      /* u32 */
+    LM_MIN_REMOTE_CB_START_INDEX = 70,
+    LM_HOST_ASSIGNED_ID = 72,   /* u32 */
+    LM_ENABLES = 76,            /* u32: bit0 BRISC, bit1 NCRISC, bit2 the TRISCs */
+};
+
+/* How the host lays out the kernel config buffer at MEM_MAP_END: runtime args, CB records,
+ * semaphores, then the kernel texts (16-byte aligned). */
+enum {
+    KC_RTA = 0x000,             /* 64 words per core */
+    KC_LOCAL_CB = 0x500,        /* 32 records of 16 bytes */
+    KC_SEM = 0x700,
+    KC_REMOTE_CB = 0x740,
+    KC_TEXT = 0x800,
+};
+
+#define NUM_CIRCULAR_BUFFERS 32
 
 uint32_t ttm_jal(uint32_t target) {
     /* J-type: imm[20|10:1|11|19:12] rd opcode; rd = x0, opcode JAL (0x6F). */
@@ -13,34 +44,316 @@ uint32_t ttm_jal(uint32_t target) {
            ((target >> 20) & 1u) << 31;
 }
 
-static void l1_byte(tile_t *t, uint32_t addr, uint8_t v) {
-    t->l1[addr] = v;
-    env_l1_written(t, addr, 1);
+static void l1_write(tile_t *t, uint32_t addr, const void *src, uint32_t n) {
+    memcpy(t->l1 + addr, src, n);
+    env_l1_written(t, addr, n);
 }
+static void l1_u8(tile_t *t, uint32_t a, uint8_t v) { l1_write(t, a, &v, 1); }
+static void l1_u16(tile_t *t, uint32_t a, uint16_t v) { l1_write(t, a, &v, 2); }
+static void l1_u32(tile_t *t, uint32_t a, uint32_t v) { l1_write(t, a, &v, 4); }
 
-int ttm_boot_prepare(run_t *r, const char *const fw[TILE_NCORES], char *err, size_t errlen) {
+int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errlen) {
     tile_t *t = r->tile;
-    /* 1. Hold every core. */
     tile_soft_reset_write(t, TTM_SOFT_RESET_ALL);
-    /* 2-3. Text at its address; local-memory data at the init scratch. */
-    for (int c = 0; c < TILE_NCORES; c++) {
-        if (!fw[c]) {
-            snprintf(err, errlen, "tt-metal boot needs all five firmware images; %s is missing", tile_core_names[c]);
-            return -1;
-        }
+    for (int c = 0; c < TILE_NCORES; c++)
         if (ldr_elf_load(&r->images, t, c, fw[c], ttm_init_scratch[c], err, errlen) != 0) return -1;
-    }
-    /* 4. BRISC always starts at pc 0: a jump to its entry. */
-    uint32_t jal = ttm_jal(r->images.images[CORE_BRISC].entry);
-    memcpy(t->l1, &jal, 4);
-    env_l1_written(t, 0, 4);
-    /* 5. Go signal INIT, logical coordinates. */
-    l1_byte(t, MEM_GO_MESSAGE_SIGNAL, RUN_MSG_INIT);
-    l1_byte(t, MEM_CORE_INFO_LOGICAL_X, t->noc_x);
-    l1_byte(t, MEM_CORE_INFO_LOGICAL_Y, t->noc_y);
-    /* 6. Release BRISC only. */
-    tile_soft_reset_write(t, TTM_SOFT_RESET_BRISC_ONLY);
+    l1_u32(t, 0, ttm_jal(r->images.images[CORE_BRISC].entry)); /* BRISC always starts at pc 0 */
+    l1_u8(t, MEM_GO_MESSAGE_SIGNAL, RUN_MSG_INIT);
+    l1_u8(t, MEM_CORE_INFO_LOGICAL_X, t->noc_x);
+    l1_u8(t, MEM_CORE_INFO_LOGICAL_Y, t->noc_y);
     return 0;
 }
 
+void ttm_boot_release(run_t *r) { tile_soft_reset_write(r->tile, TTM_SOFT_RESET_BRISC_ONLY); }
+
 int ttm_go_signal(const run_t *r) { return r->tile->l1[MEM_GO_MESSAGE_SIGNAL]; }
+
+static int trisc0_sync(const run_t *r) { return r->tile->l1[MEM_SUBORDINATE_SYNC + 1]; }
+
+/* Reads a flat kernel image. */
+static uint8_t *read_file(const char *path, size_t *len, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) break;
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    if (!n) {
+        snprintf(err, errlen, "%s: empty kernel image", path);
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Write kernel images, runtime args, CB records and launch[0]; then GO. */
+static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen) {
+    const cfg_launch_t *l = &c->launches[index];
+    tile_t *t = r->tile;
+    const uint32_t base = MEM_MAP_END;
+    uint32_t text = base + KC_TEXT, enables = 0, text_off[TILE_NCORES] = {0};
+    for (int k = 0; k < TILE_NCORES; k++) {
+        if (!l->kernel[k]) continue;
+        size_t len;
+        uint8_t *img = read_file(l->kernel[k], &len, err, errlen);
+        if (!img) return -1;
+        uint32_t end = text + (uint32_t)len;
+        for (int i = 0; i < l->ncbs; i++)
+            if (text < l->cbs[i].addr + l->cbs[i].size && l->cbs[i].addr < end) {
+                snprintf(err, errlen, "%s: key 'launches[%d].circular_buffers': buffer %d overlaps kernel %s (0x%08x..0x%08x)",
+                         c->path, index, l->cbs[i].id, l->kernel[k], text, end);
+                free(img);
+                return -1;
+            }
+        if (len > TILE_L1_SIZE || end > TILE_L1_SIZE) {
+            snprintf(err, errlen, "%s: kernel does not fit in L1", l->kernel[k]);
+            free(img);
+            return -1;
+        }
+        l1_write(t, text, img, (uint32_t)len);
+        free(img);
+        text_off[k] = text - base;
+        text = (end + 15) & ~15u;
+        enables |= k == CORE_BRISC ? 1u : k == CORE_NCRISC ? 2u : 4u;
+    }
+    /* Circular buffers live in free L1: past the kernel texts, clear of the mailboxes and firmware. */
+    for (int i = 0; i < l->ncbs; i++) {
+        const cfg_cb_t *cb = &l->cbs[i];
+        if (cb->addr < MEM_MAP_END) {
+            snprintf(err, errlen, "%s: key 'launches[%d].circular_buffers[%d]': overlaps the firmware (L1 below 0x%x holds "
+                     "the mailboxes and firmware text)", c->path, index, i, MEM_MAP_END);
+            return -1;
+        }
+    }
+    /* Runtime args per core; no common runtime args (crta points just past the rtas). */
+    for (int k = 0; k < TILE_NCORES; k++)
+        for (int i = 0; i < l->nrta[k]; i++) l1_u32(t, base + KC_RTA + 0x100u * (uint32_t)k + 4u * (uint32_t)i, l->rta[k][i]);
+    /* CB records {addr, size, num_pages, page_size} in bytes; the TRISC firmware converts. */
+    uint32_t cb_mask = 0;
+    for (int i = 0; i < NUM_CIRCULAR_BUFFERS * 4; i++) l1_u32(t, base + KC_LOCAL_CB + 4u * (uint32_t)i, 0);
+    for (int i = 0; i < l->ncbs; i++) {
+        const cfg_cb_t *cb = &l->cbs[i];
+        uint32_t rec = base + KC_LOCAL_CB + 16u * (uint32_t)cb->id;
+        l1_u32(t, rec, cb->addr);
+        l1_u32(t, rec + 4, cb->size);
+        l1_u32(t, rec + 8, cb->num_pages);
+        l1_u32(t, rec + 12, cb->page_size);
+        cb_mask |= 1u << cb->id;
+    }
+    /* launch[0]: host-dispatch mode always reads entry 0. */
+    const uint32_t lm = MEM_LAUNCH;
+    static const uint8_t zero[MEM_LAUNCH_SIZE];
+    l1_write(t, lm, zero, MEM_LAUNCH_SIZE);
+    for (int i = 0; i < 3; i++) {
+        l1_u32(t, lm + LM_KERNEL_CONFIG_BASE + 4u * (uint32_t)i, base);
+        l1_u16(t, lm + LM_SEM_OFFSET + 2u * (uint32_t)i, KC_SEM);
+    }
+    l1_u16(t, lm + LM_LOCAL_CB_OFFSET, KC_LOCAL_CB);
+    l1_u16(t, lm + LM_REMOTE_CB_OFFSET, KC_REMOTE_CB);
+    for (int k = 0; k < TILE_NCORES; k++) {
+        uint16_t rta = (uint16_t)(KC_RTA + 0x100 * k);
+        l1_u16(t, lm + LM_RTA_OFFSET + 4u * (uint32_t)k, rta);
+        l1_u16(t, lm + LM_RTA_OFFSET + 4u * (uint32_t)k + 2, (uint16_t)(rta + 4 * l->nrta[k]));
+        l1_u32(t, lm + LM_KERNEL_TEXT_OFFSET + 4u * (uint32_t)k, text_off[k]);
+    }
+    l1_u8(t, lm + LM_MODE, DISPATCH_MODE_HOST);
+    l1_u32(t, lm + LM_LOCAL_CB_MASK, cb_mask);
+    l1_u8(t, lm + LM_MIN_REMOTE_CB_START_INDEX, NUM_CIRCULAR_BUFFERS);
+    l1_u32(t, lm + LM_HOST_ASSIGNED_ID, (uint32_t)index);
+    l1_u32(t, lm + LM_ENABLES, enables);
+    l1_u8(t, MEM_GO_MESSAGE_SIGNAL, RUN_MSG_GO); /* only after the launch message */
+    return 0;
+}
+
+/* ---- the phased run ------------------------------------------------------------------------- */
+
+typedef enum { PH_BOOT, PH_SETTLE_WAIT3, PH_SETTLE_WAIT0, PH_KERNELS, PH_DONE_WAIT, PH_LAUNCH_SETTLE, PH_IDLE } phase_t;
+
+typedef struct {
+    const cfg_t *c;
+    phase_t phase;
+    int launch;          /* current launch index */
+    uint64_t go_cycle;   /* when GO was written */
+    uint64_t stop_at;    /* >0: end the run at this cycle */
+    char *err;
+    size_t errlen;
+    int failed;
+} drv_t;
+
+static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
+    for (int i = 0; i < c->nhost; i++) {
+        const cfg_host_op_t *op = &c->host[i];
+        if (op->at != at || (op->launch >= 0 && op->launch != launch_index)) continue;
+        if (op->is_write) {
+            uint32_t a = op->addr;
+            if (a < TILE_L1_SIZE) {
+                l1_write(r->tile, a, &op->value, op->size);
+            } else {
+                tile_host_write(r->tile, a, op->value); /* validated before the run */
+            }
+        } else {
+            for (int k = 0; k < r->nreads; k++) {
+                run_read_t *rd = &r->reads[k];
+                if (strcmp(rd->name, op->name) != 0 || rd->taken) continue;
+                for (uint32_t w = 0; w < rd->words; w++) tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
+                rd->taken = true;
+                break;
+            }
+        }
+    }
+}
+
+static bool stop_now(run_t *r, drv_t *d, const char *why) {
+    r->exit.code = EXIT_HALTED;
+    r->exit.reason = "completed";
+    snprintf(r->exit.message, sizeof r->exit.message, "%s", why);
+    (void)d;
+    return true;
+}
+
+/* Arms the end of the run `extra` cycles from now (0: now). */
+static bool stop_after(run_t *r, drv_t *d, const char *why) {
+    if (!d->c->stop.cycles) return stop_now(r, d, why);
+    d->stop_at = r->tile->cycle + d->c->stop.cycles;
+    snprintf(r->exit.message, sizeof r->exit.message, "%s, then %llu more cycles", why,
+             (unsigned long long)d->c->stop.cycles);
+    d->phase = PH_IDLE;
+    return false;
+}
+
+static bool start_launch(run_t *r, drv_t *d) {
+    if (launch(r, d->c, d->launch, d->err, d->errlen) != 0) {
+        d->failed = 1;
+        r->exit.code = EXIT_BAD_INPUT;
+        r->exit.reason = "bad_input";
+        snprintf(r->exit.message, sizeof r->exit.message, "%s", d->err);
+        return true;
+    }
+    d->go_cycle = r->tile->cycle;
+    d->phase = PH_KERNELS;
+    return false;
+}
+
+static bool drive(run_t *r, void *ctx) {
+    drv_t *d = ctx;
+    const cfg_t *c = d->c;
+    tile_t *t = r->tile;
+    switch (c->stop.kind) {
+    case STOP_CYCLES:
+        if (t->cycle >= c->stop.cycles) return stop_now(r, d, "stop condition: cycle count reached");
+        break;
+    case STOP_L1: {
+        uint32_t v;
+        memcpy(&v, t->l1 + c->stop.addr, 4);
+        if ((v & c->stop.mask) == c->stop.value) return stop_after(r, d, "stop condition: L1 word matched");
+        break;
+    }
+    default: break;
+    }
+    if (d->stop_at && t->cycle >= d->stop_at) {
+        r->exit.code = EXIT_HALTED;
+        r->exit.reason = "completed";
+        return true;
+    }
+    switch (d->phase) {
+    case PH_BOOT: /* BRISC writes the go signal DONE when every subordinate reported ready */
+        if (ttm_go_signal(r) == RUN_MSG_DONE) d->phase = PH_SETTLE_WAIT3;
+        break;
+    case PH_SETTLE_WAIT3: /* then asks TRISC0 to clear the CB stream registers ... */
+        if (trisc0_sync(r) == RUN_SYNC_MSG_INIT_SYNC_REGISTERS) d->phase = PH_SETTLE_WAIT0;
+        break;
+    case PH_SETTLE_WAIT0: /* ... and TRISC0 answers DONE: boot complete and settled */
+        if (trisc0_sync(r) != RUN_SYNC_MSG_DONE) break;
+        r->boot_cycles = (int64_t)t->cycle;
+        host_ops(r, c, AT_AFTER_BOOT, -1);
+        if (c->stop.kind == STOP_BOOT) return stop_after(r, d, "stop condition: boot complete");
+        if (c->nlaunches) return start_launch(r, d);
+        d->phase = PH_IDLE;
+        break;
+    case PH_KERNELS: /* all kernels returned: BRISC asks TRISC0 to clear the streams again */
+        if (trisc0_sync(r) != RUN_SYNC_MSG_INIT_SYNC_REGISTERS) break;
+        host_ops(r, c, AT_KERNELS_DONE, d->launch);
+        d->phase = PH_DONE_WAIT;
+        __attribute__((fallthrough)); /* the go signal may already be DONE */
+    case PH_DONE_WAIT:
+        if (ttm_go_signal(r) != RUN_MSG_DONE) break;
+        r->launch_cycles[d->launch] = (int64_t)(t->cycle - d->go_cycle);
+        d->phase = PH_LAUNCH_SETTLE;
+        __attribute__((fallthrough));
+    case PH_LAUNCH_SETTLE: /* TRISC0 has cleared the CB stream registers: host writes now stick */
+        if (trisc0_sync(r) != RUN_SYNC_MSG_DONE) break;
+        host_ops(r, c, AT_AFTER_LAUNCH, d->launch);
+        if (++d->launch < c->nlaunches) return start_launch(r, d);
+        if (c->stop.kind == STOP_LAUNCHES) return stop_after(r, d, "stop condition: every launch complete");
+        d->phase = PH_IDLE;
+        break;
+    default: break;
+    }
+    return false;
+}
+
+/* Host reads are declared up front so the report lists them even when a point is never reached. */
+static int prepare_reads(run_t *r, const cfg_t *c, char *err, size_t errlen) {
+    for (int i = 0; i < c->nhost; i++) {
+        const cfg_host_op_t *op = &c->host[i];
+        uint32_t v;
+        for (uint32_t w = 0; w < (op->is_write ? 1 : op->words); w++) {
+            uint32_t a = op->addr + 4 * w;
+            bool ok = op->is_write ? (a < TILE_L1_SIZE || mmio_find(a) != NULL) : tile_host_read(r->tile, a, &v);
+            if (!ok) {
+                snprintf(err, errlen, "%s: key 'host[%d]': address 0x%08x is not reachable by the host (%s)", c->path, i,
+                         a, tile_region_name(a));
+                return -1;
+            }
+        }
+        if (op->is_write) continue;
+        if (r->nreads == RUN_MAX_READS) {
+            snprintf(err, errlen, "%s: key 'host': at most %d reads", c->path, RUN_MAX_READS);
+            return -1;
+        }
+        run_read_t *rd = &r->reads[r->nreads++];
+        snprintf(rd->name, sizeof rd->name, "%s", op->name);
+        rd->addr = op->addr;
+        rd->words = op->words;
+        rd->val = calloc(op->words, sizeof *rd->val);
+        if (!rd->val) return -1;
+    }
+    return 0;
+}
+
+int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t errlen) {
+    r->ttmetal = true;
+    r->boot_cycles = -1;
+    r->nlaunches = c->nlaunches;
+    for (int i = 0; i < RUN_MAX_LAUNCHES; i++) r->launch_cycles[i] = -1;
+    if (ttm_boot_stage(r, c->firmware, err, errlen) != 0 || prepare_reads(r, c, err, errlen) != 0) return -1;
+    host_ops(r, c, AT_BEFORE_BOOT, -1);
+    ttm_boot_release(r);
+    drv_t d = {.c = c, .phase = PH_BOOT, .err = err, .errlen = errlen};
+    run_loop(r, max_cycles, drive, &d);
+    return d.failed ? -1 : 0;
+}
+
+int ttm_run_bare(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t errlen) {
+    r->boot_cycles = -1;
+    if (prepare_reads(r, c, err, errlen) != 0) return -1;
+    host_ops(r, c, AT_BEFORE_BOOT, -1);
+    for (int i = 0; i < TILE_NCORES; i++)
+        if (c->cores[i]) tile_start_core(r->tile, i, r->images.images[i].entry);
+    drv_t d = {.c = c, .phase = PH_IDLE, .err = err, .errlen = errlen};
+    run_loop(r, max_cycles, c->stop.kind == STOP_HALTED ? NULL : drive, &d);
+    return 0;
+}

@@ -50,12 +50,22 @@ extern const uint32_t ttm_init_scratch[TILE_NCORES];
 #define TTM_SOFT_RESET_ALL 0x47800u        /* hold BRISC, NCRISC, TRISC0..2 */
 #define TTM_SOFT_RESET_BRISC_ONLY 0x47000u /* release BRISC; the firmware releases the rest */
 
-/* Stage the five firmware ELFs (paths in tile core order) the tt-metal way: text at its address,
- * local-memory data at the core's init scratch, `jal` to BRISC's entry at L1 0, the go signal
- * RUN_MSG_INIT, the logical coordinates; then release BRISC only. 0, or -1 with err. */
-int ttm_boot_prepare(run_t *r, const char *const fw[TILE_NCORES], char *err, size_t errlen);
-/* True once BRISC has reported boot complete (go signal RUN_MSG_DONE). */
+/* Stage the five firmware ELFs (paths in tile core order) the tt-metal way: every core held in
+ * reset, text at its address, local-memory data at the core's init scratch, `jal` to BRISC's entry
+ * at L1 0, the go signal RUN_MSG_INIT, the logical coordinates. 0, or -1 with err. */
+int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errlen);
+/* Release BRISC only; the firmware releases the other cores. */
+void ttm_boot_release(run_t *r);
+/* The go signal byte (go_messages[0].signal). */
 int ttm_go_signal(const run_t *r);
+
+/* Run a whole config in tt-metal mode: stage, host writes/reads at their points, boot, launches,
+ * stop condition. Fills r->exit. Returns 0, or -1 with err for bad input found while running
+ * (a kernel file that cannot be read or does not fit). */
+struct cfg;
+int ttm_run(run_t *r, const struct cfg *c, uint64_t max_cycles, char *err, size_t errlen);
+/* Bare mode from a config: host writes/reads before the run and at its end, stop condition. */
+int ttm_run_bare(run_t *r, const struct cfg *c, uint64_t max_cycles, char *err, size_t errlen);
 
 /* The `jal x0, target` word the host writes at L1 0 (RISC-V J-type encoding). */
 uint32_t ttm_jal(uint32_t target);

@@ -102,8 +102,13 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
     return r;
 }
 
+/* Writes into L1 from outside a hart (host, loader, STOREREG) drop the decoded records they
+ * overlap; a hart's own stores do it in core/exec.c. */
 void env_l1_written(void *env, uint32_t addr, unsigned size) {
-    (void)env, (void)addr, (void)size; /* no decode cache yet */
+    tile_t *t = env;
+    if (addr >= TILE_L1_SIZE) return;
+    if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
+    hart_pd_invalidate(t->pd, addr, size);
 }
 
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {

@@ -19,13 +19,20 @@ static bool cp_mmio_store(void *ctx, uint32_t addr, uint32_t val) { return tile_
 tile_t *tile_create(void) {
     tile_t *t = calloc(1, sizeof *t);
     if (!t) return NULL;
+    /* docs/cli.md "Environment": TTEMU_REFERENCE=1 runs the reference path (hart_step, no decode
+     * cache, no run-ahead), which test/sh/t_fastpath.sh compares against the fast one. Read
+     * here once; the tile carries it. */
+    const char *ref = getenv("TTEMU_REFERENCE");
+    t->reference = ref && *ref && strcmp(ref, "0") != 0;
     t->l1 = calloc(1, TILE_L1_SIZE);
+    /* calloc: the 6 MiB of records cost RSS only for the pages of L1 that hold code that ran. */
+    if (!t->reference) t->pd = calloc(TILE_L1_SIZE / 4, sizeof(hart_pd_t));
     t->noc[0] = calloc(1, 0x10000);
     t->noc[1] = calloc(1, 0x10000);
     t->streams = calloc(1, 0x40000);
     cp_env_t env = {.ctx = t, .mmio_load = cp_mmio_load, .mmio_store = cp_mmio_store};
     t->cp = cp_create(&env);
-    bool ok = t->l1 && t->noc[0] && t->noc[1] && t->streams && t->cp;
+    bool ok = t->l1 && t->noc[0] && t->noc[1] && t->streams && t->cp && (t->reference || t->pd);
     for (int c = 0; c < TILE_NCORES; c++) {
         t->ldm_size[c] = ldm_sizes[c];
         t->ldm[c] = calloc(1, ldm_sizes[c]);
@@ -38,6 +45,7 @@ tile_t *tile_create(void) {
         h->ldm = t->ldm[c];
         h->ldm_size = ldm_sizes[c];
         h->env = t;
+        h->pd = t->pd;
         hart_reset(h);
     }
     if (!ok) {
@@ -58,6 +66,7 @@ void tile_destroy(tile_t *t) {
     free(t->streams);
     free(t->noc[0]);
     free(t->noc[1]);
+    free(t->pd);
     free(t->l1);
     free(t);
 }
@@ -102,8 +111,55 @@ void tile_soft_reset_write(tile_t *t, uint32_t val) {
 void tile_cycle(tile_t *t) {
     for (int c = 0; c < TILE_NCORES; c++) {
         hart_t *h = &t->hart[c];
-        if (h->state == HART_RUNNING) hart_step(h);
+        if (h->state != HART_RUNNING) continue;
+        if (t->reference)
+            hart_step(h);
+        else
+            hart_step_fast(h);
     }
     cp_cycle(t->cp);
     t->cycle++;
+}
+
+/* ---- running ahead ------------------------------------------------------------------------------
+ * Lock-step (tile_cycle) is the model: in each cycle the harts step in core order, then the
+ * coprocessor. A hart may run many cycles in one go when nothing else can see or change what it
+ * touches in the meantime: it is the only running hart (the others cannot step, and only a
+ * running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
+ * makes no STOREREG writes and changes no state a hart could read). The hart then treats L1 and
+ * its local RAM as private and yields before anything else (MMIO, CSRs: hart_run_alone), which
+ * runs in an ordinary lock-step cycle, as does everything while two or more harts run. The
+ * coprocessor's idle cycles run afterwards: with nothing queued, when they run changes nothing. */
+
+static bool cp_idle(const cp_t *cp) {
+    for (unsigned th = 0; th < CP_THREADS; th++)
+        if (!cp_thread_idle(cp, th)) return false;
+    return true;
+}
+
+uint64_t tile_run(tile_t *t, uint64_t n) {
+    uint64_t done = 0;
+    while (done < n) {
+        hart_state_t before[TILE_NCORES];
+        int running = 0, alone = -1;
+        for (int c = 0; c < TILE_NCORES; c++) {
+            before[c] = t->hart[c].state;
+            if (before[c] == HART_RUNNING) running++, alone = c;
+        }
+        if (running == 1 && !t->reference && cp_idle(t->cp)) {
+            uint64_t k = hart_run_alone(&t->hart[alone], n - done);
+            for (uint64_t i = 0; i < k; i++) cp_cycle(t->cp);
+            t->cycle += k;
+            done += k;
+            if (t->hart[alone].state != HART_RUNNING) return done;
+            if (done == n) return done;
+            /* It yielded before an access to the tile: that cycle runs in lock-step below. */
+        }
+        tile_cycle(t);
+        done++;
+        if (running == 0) return done;
+        for (int c = 0; c < TILE_NCORES; c++)
+            if (t->hart[c].state != before[c]) return done;
+    }
+    return done;
 }

@@ -46,6 +46,8 @@ typedef struct tile {
     uint8_t *ldm[TILE_NCORES];
     uint32_t ldm_size[TILE_NCORES];
     hart_t hart[TILE_NCORES];
+    hart_pd_t *pd;                /* L1 decode cache shared by the harts; NULL on the reference path */
+    bool reference;               /* TTEMU_REFERENCE=1: hart_step only, one cycle at a time */
     bool started[TILE_NCORES];    /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
@@ -61,8 +63,15 @@ extern const char *const tile_core_names[TILE_NCORES];
 
 tile_t *tile_create(void);
 void tile_destroy(tile_t *t);
-/* One cycle of the whole tile. */
+/* One cycle of the whole tile: each running hart executes (at most) one instruction, in core
+ * order, then the coprocessor advances one cycle. */
 void tile_cycle(tile_t *t);
+/* Up to n (>= 1) cycles, with results identical to n calls of tile_cycle. Returns the cycles
+ * run: fewer than n when, after some cycle, a hart's state changed (it halted, faulted, hung,
+ * left or entered reset) or no hart is running, so a caller that checks the end of the run
+ * between calls sees every state it would see checking after every cycle. While exactly one
+ * hart runs and the coprocessor is idle, that hart runs ahead many cycles in one call. */
+uint64_t tile_run(tile_t *t, uint64_t n);
 /* Take core c out of reset at pc (clears its SOFT_RESET_0 bit). */
 void tile_start_core(tile_t *t, int c, uint32_t pc);
 /* SOFT_RESET_0 written: start or stop cores on its 1→0 / 0→1 transitions (mmio/tilectl.c). */

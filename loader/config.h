@@ -1,0 +1,78 @@
+/* loader/config.h — run configs: a whole run described in one versioned JSON file
+ * (docs/run-config.md), read through cJSON with typed getters whose errors name the file, the
+ * key and what was expected. */
+#ifndef TTEMU_LOADER_CONFIG_H
+#define TTEMU_LOADER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/run.h"
+
+#define CFG_VERSION 1
+#define CFG_MAX_LAUNCHES 16
+#define CFG_MAX_CBS 32
+#define CFG_MAX_RTAS 64
+#define CFG_MAX_HOST_OPS 64
+
+/* Points of a run at which the host acts (host writes and reads). */
+typedef enum {
+    AT_BEFORE_BOOT = 0, /* after the images are staged, before any core runs */
+    AT_AFTER_BOOT,      /* boot complete and settled (TRISC0 has cleared the CB stream registers) */
+    AT_KERNELS_DONE,    /* a launch's kernels have all returned, before TRISC0 clears the streams */
+    AT_AFTER_LAUNCH,    /* a launch complete: go signal back to DONE */
+    AT_COUNT
+} cfg_at_t;
+
+typedef enum { STOP_HALTED = 0, STOP_BOOT, STOP_LAUNCHES, STOP_CYCLES, STOP_L1 } cfg_stop_kind_t;
+
+typedef struct {
+    cfg_at_t at;
+    int launch;       /* for kernels_done/after_launch: which launch (-1: every launch) */
+    bool is_write;
+    uint32_t addr;
+    uint32_t value;   /* write */
+    unsigned size;    /* write: 1, 2 or 4 */
+    uint32_t words;   /* read */
+    char name[48];    /* read: key in the report */
+} cfg_host_op_t;
+
+typedef struct {
+    uint32_t addr, size, num_pages, page_size;
+    int id;
+} cfg_cb_t;
+
+typedef struct {
+    char *kernel[TILE_NCORES];     /* flat binary per core, or NULL */
+    uint32_t rta[TILE_NCORES][CFG_MAX_RTAS];
+    int nrta[TILE_NCORES];
+    cfg_cb_t cbs[CFG_MAX_CBS];
+    int ncbs;
+} cfg_launch_t;
+
+typedef struct cfg {
+    char *path;                     /* the config file */
+    char *firmware[TILE_NCORES];    /* tt-metal mode: the five firmware ELFs */
+    char *cores[TILE_NCORES];       /* bare mode: ELF per core */
+    cfg_launch_t launches[CFG_MAX_LAUNCHES];
+    int nlaunches;
+    cfg_host_op_t host[CFG_MAX_HOST_OPS];
+    int nhost;
+    struct {
+        cfg_stop_kind_t kind;
+        uint64_t cycles;            /* STOP_CYCLES: run this many cycles; others: extra cycles after */
+        uint32_t addr, value, mask; /* STOP_L1: the 32-bit L1 word at addr, masked, equals value */
+    } stop;
+    uint64_t max_cycles;
+    bool max_cycles_set;
+    run_peek_t peeks[RUN_MAX_PEEKS];
+    int npeeks;
+} cfg_t;
+
+/* Parse path into c. 0, or -1 with "FILE: key 'k': expected ..." in err. */
+int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen);
+void cfg_free(cfg_t *c);
+const char *cfg_at_name(cfg_at_t at);
+
+#endif

@@ -1,0 +1,121 @@
+# tt-metal mode: the real p100a firmware booted the tt-metal way, the real add1 compute kernels
+# launched through its mailboxes (../shared/firmware), and run-config errors.
+. test/sh/lib.sh
+FWD=$SHARED/firmware/blackhole-p100a K=$SHARED/firmware/kernels-add1
+CFG=firmware-samples/configs
+
+if [ ! -d "$FWD" ] || [ ! -d "$K" ]; then
+    skip "tt-metal boot and add1 launches" "../shared/firmware is absent (the real firmware corpus)"
+else
+    FWA=$(cd "$FWD" && pwd) KA=$(cd "$K" && pwd)
+
+    # ---- boot to idle ----------------------------------------------------------------------
+    run_ttemu run --config $CFG/tt-metal-boot.json --report "$TMP/boot.json" --peek 0x68 --peek 0x370
+    expect_exit "boot: run ends at the stop condition (exit 0)" 0
+    R=$TMP/boot.json
+    expect_json "boot: go signal DONE" $R 'r["peek"]["0x00000370"][0] >> 24' 0
+    expect_json "boot: subordinate_sync all zero" $R 'r["peek"]["0x00000068"][0]' 0
+    expect_json "boot: completes near 4,300 cycles" $R '4000 < r["boot_cycles"] < 5000' True
+    expect_json "boot: semaphores 1, 2, 7 Max 1 Value 0; others Max 0" $R \
+        '[(s["value"], s["max"]) for s in r["semaphores"]]' '[[0, 0], [0, 1], [0, 1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 1]]'
+    expect_json "boot: no mutex held" $R 'list(r["mutexes"].values())' '[null, null, null, null]'
+    expect_json "boot: T0 received exactly 8 words, T1/T2 none" $R '[t["pushed"] for t in r["threads"]]' '[8, 0, 0]'
+    expect_json "boot: T0's 8 words all issued" $R 'r["threads"][0]["issued"]' 8
+    expect_json "boot: every core running in main" $R '[(c["state"], c["symbol"].split("+")[0]) for c in r["cores"]]' \
+        '[["running", "main"], ["running", "main"], ["running", "main"], ["running", "main"], ["running", "main"]]'
+    # Idle: each core spins in a poll loop: sampled at many later cycles, each core is found at only
+    # a few distinct pcs (a loop), all in main.
+    for k in 1 2 3 5 7 11 13 17 19 23 101 997; do
+        sed "s/\"cycles\": 20000/\"cycles\": $((20000 + k))/" $CFG/tt-metal-boot.json > "$TMP/boot$k.json"
+        sed -i "s|\"../../../shared/firmware/blackhole-p100a\"|\"$FWA\"|" "$TMP/boot$k.json"
+        "$TTEMU" run --config "$TMP/boot$k.json" --quiet --report "$TMP/b$k.json"
+    done
+    expect_json "boot: idle cores spin in poll loops" $R \
+        "[len(set(p)) <= 16 for p in zip(*[[c['pc'] for c in __import__('json').load(open('$TMP/b%d.json' % k))['cores']] for k in (1,2,3,5,7,11,13,17,19,23,101,997)])]" \
+        '[true, true, true, true, true]'
+    check "boot: a second identical run gives a byte-identical report" \
+        bash -c "'$TTEMU' run --config $CFG/tt-metal-boot.json --peek 0x68 --peek 0x370 --quiet --report '$TMP/boot2.json' && cmp '$R' '$TMP/boot2.json'"
+
+    # ---- add1 compute launches -------------------------------------------------------------
+    add1_config() { # N [launches]: writes $TMP/add1_N.json with CB0/CB16 of N pages, launched L times
+        python3 - "$1" "${2:-1}" "$FWA" "$KA" > "$TMP/add1_$1_${2:-1}.json" <<'PY'
+import json, sys
+n, launches, fw, k = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+launch = {"kernels": {"trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
+                      "trisc2": k + "/compute_trisc2_pack.bin"},
+          "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
+          "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
+                               {"id": 16, "addr": "0x40000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
+host = []
+for i in range(launches):
+    # CB0's tiles_received = N, once TRISC0 has cleared the streams (after boot, after each launch)
+    host.append({"at": "after_boot" if i == 0 else "after_launch", **({} if i == 0 else {"launch": i - 1}),
+                 "write": {"addr": "0xFFB48028", "value": n}})
+    host.append({"at": "kernels_done", "launch": i, "read": {"addr": "0xFFB48020", "name": "acked%d" % i}})
+    host.append({"at": "kernels_done", "launch": i, "read": {"addr": "0xFFB58028", "name": "received%d" % i}})
+print(json.dumps({"version": 1, "firmware": fw, "launches": [launch] * launches, "host": host,
+                  "peek": ["0x370"], "max_cycles": 10000000}))
+PY
+    }
+    for n in 1 3 8; do
+        add1_config $n
+        run_ttemu run --config "$TMP/add1_${n}_1.json" --report "$TMP/a$n.json" --quiet
+        R=$TMP/a$n.json
+        expect_exit "add1 N=$n: launch completes (exit 0)" 0
+        expect_json "add1 N=$n: go signal DONE" $R 'r["peek"]["0x00000370"][0] >> 24' 0
+        expect_json "add1 N=$n: CB0 tiles_acked = N before TRISC0 clears the streams" $R 'r["host_reads"]["acked0"]' "[$n]"
+        expect_json "add1 N=$n: CB16 tiles_received = N before TRISC0 clears the streams" $R 'r["host_reads"]["received0"]' "[$n]"
+        expect_json "add1 N=$n: every semaphore at Value 0" $R '[s["value"] for s in r["semaphores"]]' '[0, 0, 0, 0, 0, 0, 0, 0]'
+        expect_json "add1 N=$n: all three threads pushed and issued Tensix instructions" $R \
+            'all(t["pushed"] > 0 and t["issued"] >= t["pushed"] - t["consumed"] for t in r["threads"])' True
+        expect_json "add1 N=$n: launch_cycles reported" $R 'r["launch_cycles"][0] > 0' True
+        eval "push$n=\$(json_get $R '[t[\"pushed\"] for t in r[\"threads\"]]')"
+    done
+    check "add1: more tiles push more Tensix instructions" python3 -c \
+        "a,b,c=$push1,$push3,$push8; assert all(x<y<z for x,y,z in zip(a,b,c)), (a,b,c)"
+
+    add1_config 3 2
+    run_ttemu run --config "$TMP/add1_3_2.json" --report "$TMP/twice.json" --quiet
+    R=$TMP/twice.json
+    expect_exit "add1 launched twice in one run (exit 0)" 0
+    expect_json "second launch: acked and received again" $R \
+        '[r["host_reads"][k] for k in ("acked0", "received0", "acked1", "received1")]' '[[3], [3], [3], [3]]'
+    expect_json "both launches timed" $R 'len(r["launch_cycles"]) == 2 and all(c > 0 for c in r["launch_cycles"])' True
+    check "add1: two runs of one config give byte-identical reports" \
+        bash -c "'$TTEMU' run --config '$TMP/add1_3_2.json' --quiet --report '$TMP/twice2.json' && cmp '$R' '$TMP/twice2.json'"
+fi
+
+# ---- run-config errors: exit 4 with file, key and expectation ------------------------------
+bad() { # NAME REGEX JSON
+    printf '%s\n' "$3" > "$TMP/bad.json"
+    run_ttemu run --config "$TMP/bad.json"
+    if [ "$RC" -eq 4 ] && grep -qE -- "$2" <<<"$OUT"; then ok "config error: $1"; else nok "config error: $1" "exit $RC" "$OUT"; fi
+}
+run_ttemu run --config "$TMP/nope.json"
+expect_exit "config error: missing config file (exit 4)" 4
+expect_out "config error: missing config file named" "nope.json: cannot open"
+bad "not JSON" "bad.json: line 2: not valid JSON" '{
+  "version": 1,,
+}'
+bad "wrong version" "key 'version': expected 1, got 7" '{"version": 7, "cores": {"brisc": "x.elf"}}'
+bad "unknown key" "key 'frimware': unknown key \(expected one of: version, firmware" '{"version": 1, "frimware": "x"}'
+bad "wrong type" "key 'max_cycles': expected an integer" '{"version": 1, "cores": {"brisc": "x.elf"}, "max_cycles": "lots"}'
+bad "unknown core" "key 'cores.brisk': unknown key" '{"version": 1, "cores": {"brisk": "x.elf"}}'
+bad "firmware and cores both" "give exactly one of" '{"version": 1, "cores": {"brisc": "x"}, "firmware": "y"}'
+bad "missing firmware file" "brisc.elf: cannot open" '{"version": 1, "firmware": "/nonexistent"}'
+bad "unaligned circular buffer" "launches\[0\].circular_buffers\[0\]': addr, size and page_size must be multiples of 16" \
+    '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}, "circular_buffers": [{"id": 0, "addr": "0x20004", "size": 2048, "num_pages": 1, "page_size": 2048}]}]}'
+bad "unaligned host write" "host\[0\].write': addr must be aligned" \
+    '{"version": 1, "cores": {"brisc": "x"}, "host": [{"at": "before_boot", "write": {"addr": "0x8002", "value": 1}}]}'
+bad "half a compute kernel set" "give all three" \
+    '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"trisc0": "k.bin"}}]}'
+bad "bad stop point" "key 'stop.at': expected" '{"version": 1, "cores": {"brisc": "x"}, "stop": {"at": "never"}}'
+if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
+    FWA=$(cd "$SHARED/firmware/blackhole-p100a" && pwd)
+    bad "kernel overlapping a circular buffer" "circular_buffers': buffer 0 overlaps kernel" \
+        "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}, \"circular_buffers\": [{\"id\": 0, \"addr\": \"0x8ab0\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}]}]}"
+    bad "circular buffer over the firmware" "circular_buffers\[0\]': overlaps the firmware" \
+        "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}, \"circular_buffers\": [{\"id\": 0, \"addr\": \"0x3800\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}]}]}"
+else
+    skip "config errors against the firmware" "../shared/firmware is absent"
+fi
