@@ -148,12 +148,27 @@ static int parse_firmware(ctx_t *x, const cJSON *v, cfg_t *c) {
     return 0;
 }
 
+/* "cores": core → "file.elf", or {"file": "x.bin", "addr": ...} for a flat binary. */
 static int parse_cores(ctx_t *x, const cJSON *v, cfg_t *c) {
+    static const char *const bin_keys[] = {"file", "addr", NULL};
     char p[160];
     if (check_keys(x, v, "cores", core_keys)) return -1;
     for (int i = 0; i < TILE_NCORES; i++) {
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(v, core_keys[i]);
-        if (f && get_path(x, f, path_of(p, sizeof p, "cores", core_keys[i]), &c->cores[i])) return -1;
+        if (!f) continue;
+        path_of(p, sizeof p, "cores", core_keys[i]);
+        if (cJSON_IsObject(f)) {
+            char q[200];
+            if (check_keys(x, f, p, bin_keys) || get_u32(x, f, p, "addr", true, &c->core_addr[i])) return -1;
+            const cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
+            if (!file) return fail(x, path_of(q, sizeof q, p, "file"), "missing (expected a file path)");
+            if (get_path(x, file, path_of(q, sizeof q, p, "file"), &c->cores[i])) return -1;
+            if (c->core_addr[i] % 4 || c->core_addr[i] >= TILE_L1_SIZE)
+                return fail(x, path_of(q, sizeof q, p, "addr"), "expected a 4-byte aligned L1 address");
+            c->core_flat[i] = true;
+        } else if (get_path(x, f, p, &c->cores[i])) {
+            return fail(x, p, "expected an ELF path, or {\"file\": flat binary, \"addr\": load address}");
+        }
     }
     return 0;
 }

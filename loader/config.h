@@ -54,7 +54,9 @@ typedef struct {
 typedef struct cfg {
     char *path;                     /* the config file */
     char *firmware[TILE_NCORES];    /* tt-metal mode: the five firmware ELFs */
-    char *cores[TILE_NCORES];       /* bare mode: ELF per core */
+    char *cores[TILE_NCORES];       /* bare mode: ELF (or flat binary, see core_addr) per core */
+    bool core_flat[TILE_NCORES];    /* cores[c] is a flat binary loaded at core_addr[c] */
+    uint32_t core_addr[TILE_NCORES];
     cfg_launch_t launches[CFG_MAX_LAUNCHES];
     int nlaunches;
     cfg_host_op_t host[CFG_MAX_HOST_OPS];

@@ -104,44 +104,71 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
     return 0;
 }
 
-int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
-                 size_t errlen) {
-    ldr_image_t *img = &set->images[core];
-    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
-    if (elf_version(EV_CURRENT) == EV_NONE) return fail(err, errlen, "libelf: %s", elf_errmsg(-1));
-
-    /* Read the whole file: segments are copied from it, and a short file is caught here. */
+/* The whole file: segments are copied from it, and a short file is caught here. */
+static uint8_t *read_all(const char *path, size_t *len, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) {
+        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
     uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) {
             cap = cap ? cap * 2 : 65536;
             uint8_t *nb = realloc(buf, cap);
             if (!nb) break;
             buf = nb;
         }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) break;
-    }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got);
     fclose(f);
+    if (!n) {
+        free(buf);
+        fail(err, errlen, "%s: empty file", path);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Opens buf as an ELF32 RISC-V little-endian file of the given type, or explains why not. */
+static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen) {
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        fail(err, errlen, "libelf: %s", elf_errmsg(-1));
+        return NULL;
+    }
+    Elf *e = elf_memory((char *)buf, len);
+    const char *why = NULL;
+    if (!e || elf_kind(e) != ELF_K_ELF)
+        why = "not an ELF file";
+    else if (gelf_getclass(e) != ELFCLASS32)
+        why = "not a 32-bit ELF (ttemu runs RV32 images)";
+    else if (!gelf_getehdr(e, eh) || eh->e_machine != EM_RISCV)
+        why = "not a RISC-V ELF";
+    else if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
+        why = "not little-endian";
+    else if (eh->e_type != ET_EXEC)
+        why = "not an executable; link it first";
+    if (!why) return e;
+    fail(err, errlen, "%s: %s", path, why);
+    if (e) elf_end(e);
+    return NULL;
+}
+
+int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
+                 size_t errlen) {
+    ldr_image_t *img = &set->images[core];
+    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
+    size_t len;
+    uint8_t *buf = read_all(path, &len, err, errlen);
+    if (!buf) return -1;
 
     int rc = -1;
-    Elf *e = buf ? elf_memory((char *)buf, len) : NULL;
     GElf_Ehdr eh;
-    if (!e || elf_kind(e) != ELF_K_ELF) {
-        rc = fail(err, errlen, "%s: not an ELF file", path);
-    } else if (gelf_getclass(e) != ELFCLASS32) {
-        rc = fail(err, errlen, "%s: not a 32-bit ELF (ttemu runs RV32 images)", path);
-    } else if (!gelf_getehdr(e, &eh) || eh.e_machine != EM_RISCV) {
-        rc = fail(err, errlen, "%s: not a RISC-V ELF (e_machine %u)", path, (unsigned)eh.e_machine);
-    } else if (eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-        rc = fail(err, errlen, "%s: not little-endian", path);
-    } else if (eh.e_type != ET_EXEC) {
-        rc = fail(err, errlen, "%s: not an executable (ELF type %u); link it first", path, (unsigned)eh.e_type);
-    } else {
+    Elf *e = open_rv32(path, buf, len, &eh, err, errlen);
+    if (e) {
         img->path = strdup(path);
         img->core = core;
         img->entry = (uint32_t)eh.e_entry;
@@ -153,6 +180,78 @@ int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t
     if (e) elf_end(e);
     free(buf);
     return rc;
+}
+
+int ldr_bin_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen) {
+    ldr_image_t *img = &set->images[core];
+    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
+    if (addr % 4) return fail(err, errlen, "%s: load address 0x%08x is not 4-byte aligned", path, addr);
+    size_t len;
+    uint8_t *buf = read_all(path, &len, err, errlen);
+    if (!buf) return -1;
+    uint64_t hi = (uint64_t)addr + len;
+    int rc = 0;
+    if (hi > TILE_L1_SIZE) rc = fail(err, errlen, "%s: 0x%08x..0x%08llx is outside L1", path, addr, (unsigned long long)hi);
+    for (int r = 0; r < set->nranges && !rc; r++) {
+        const ldr_range_t *o = &set->ranges[r];
+        if (addr < o->hi && o->lo < hi)
+            rc = fail(err, errlen, "%s: 0x%08x..0x%08llx overlaps %s's image %s (0x%08x..0x%08x)", path, addr,
+                      (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo, o->hi);
+    }
+    if (!rc && set->nranges == LDR_MAX_RANGES) rc = fail(err, errlen, "%s: too many images", path);
+    if (!rc) {
+        img->path = strdup(path);
+        img->core = core;
+        img->entry = addr;
+        set->ranges[set->nranges++] = (ldr_range_t){addr, (uint32_t)hi, core, img->path};
+        memcpy(t->l1 + addr, buf, len);
+        env_l1_written(t, addr, (unsigned)len);
+    }
+    free(buf);
+    return rc;
+}
+
+int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err, size_t errlen) {
+    size_t len;
+    uint8_t *buf = read_all(path, &len, err, errlen);
+    if (!buf) return -1;
+    if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) != 0) { /* a flat image */
+        *out = buf;
+        *outlen = len;
+        return 0;
+    }
+    GElf_Ehdr eh;
+    Elf *e = open_rv32(path, buf, len, &eh, err, errlen);
+    size_t nph = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    int rc = e && elf_getphdrnum(e, &nph) == 0 ? 0 : -1;
+    if (e && rc) fail(err, errlen, "%s: cannot read program headers", path);
+    /* Execute-in-place: the L1 segments, packed from the lowest address (tt-metal's XIP layout). */
+    for (size_t i = 0; !rc && i < nph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz || ph.p_vaddr >= HART_LDM_BASE) continue;
+        if (ph.p_offset + ph.p_filesz > len) rc = fail(err, errlen, "%s: segment %zu is past the end of the file", path, i);
+        if (ph.p_vaddr < lo) lo = ph.p_vaddr;
+        if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
+    }
+    if (!rc && hi <= lo) rc = fail(err, errlen, "%s: no loadable L1 segment", path);
+    if (!rc && hi - lo > TILE_L1_SIZE) rc = fail(err, errlen, "%s: kernel spans more than L1", path);
+    uint8_t *img = rc ? NULL : calloc(1, hi - lo);
+    if (!rc && !img) rc = fail(err, errlen, "%s: out of memory", path);
+    for (size_t i = 0; !rc && i < nph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz || ph.p_vaddr >= HART_LDM_BASE) continue;
+        memcpy(img + (ph.p_vaddr - lo), buf + ph.p_offset, ph.p_filesz);
+    }
+    if (e) elf_end(e);
+    free(buf);
+    if (rc) {
+        free(img);
+        return -1;
+    }
+    *out = img;
+    *outlen = hi - lo;
+    return 0;
 }
 
 void ldr_set_free(ldr_set_t *set) {

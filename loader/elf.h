@@ -43,6 +43,12 @@ typedef struct {
 int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
                  size_t errlen);
 void ldr_set_free(ldr_set_t *set);
+/* Load a flat binary as core's program at addr (4-byte aligned, in L1); its entry is addr. */
+int ldr_bin_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen);
+/* Read a kernel image: a flat binary as is, or an execute-in-place RV32 ELF (tt-metal's
+ * `.xip.elf`) with its PT_LOAD segments packed contiguously from the lowest address. The caller
+ * frees *buf. 0, or -1 with err. */
+int ldr_kernel_image(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
 /* The function containing addr in core's image: name, and the offset in *off. NULL if none. */
 const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off);
 

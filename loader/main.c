@@ -117,6 +117,7 @@ static int cmd_run(int argc, char **argv) {
         }
         free(cfg.cores[c]);
         cfg.cores[c] = strdup(o.elf[c]);
+        cfg.core_flat[c] = false;
     }
     if (!max_cycles_given && cfg.max_cycles_set) o.max_cycles = cfg.max_cycles;
     if (!o.npeeks) {
@@ -139,7 +140,9 @@ static int cmd_run(int argc, char **argv) {
     }
     int rc = EXIT_BAD_INPUT;
     for (int c = 0; c < TILE_NCORES && !ttmetal; c++) {
-        if (cfg.cores[c] && ldr_elf_load(&r.images, r.tile, c, cfg.cores[c], 0, err, sizeof err) != 0) {
+        if (!cfg.cores[c]) continue;
+        if (cfg.core_flat[c] ? ldr_bin_load(&r.images, r.tile, c, cfg.cores[c], cfg.core_addr[c], err, sizeof err)
+                             : ldr_elf_load(&r.images, r.tile, c, cfg.cores[c], 0, err, sizeof err)) {
             fprintf(stderr, "ttemu: %s\n", err);
             goto out;
         }

@@ -70,35 +70,6 @@ int ttm_go_signal(const run_t *r) { return r->tile->l1[MEM_GO_MESSAGE_SIGNAL]; }
 
 static int trisc0_sync(const run_t *r) { return r->tile->l1[MEM_SUBORDINATE_SYNC + 1]; }
 
-/* Reads a flat kernel image. */
-static uint8_t *read_file(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    uint8_t *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 4096;
-            uint8_t *nb = realloc(buf, cap);
-            if (!nb) break;
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got);
-    fclose(f);
-    if (!n) {
-        snprintf(err, errlen, "%s: empty kernel image", path);
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 /* Write kernel images, runtime args, CB records and launch[0]; then GO. */
 static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen) {
     const cfg_launch_t *l = &c->launches[index];
@@ -108,8 +79,8 @@ static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen)
     for (int k = 0; k < TILE_NCORES; k++) {
         if (!l->kernel[k]) continue;
         size_t len;
-        uint8_t *img = read_file(l->kernel[k], &len, err, errlen);
-        if (!img) return -1;
+        uint8_t *img;
+        if (ldr_kernel_image(l->kernel[k], &img, &len, err, errlen) != 0) return -1;
         uint32_t end = text + (uint32_t)len;
         for (int i = 0; i < l->ncbs; i++)
             if (text < l->cbs[i].addr + l->cbs[i].size && l->cbs[i].addr < end) {

@@ -2,13 +2,13 @@
  *
  * One core, no MMIO: integer arithmetic, multiply/divide, branches, and loads/stores to L1
  * (globals) and local data RAM (the stack), in roughly the mix compiled kernels show. ROUNDS sets
- * the length (about 2.4 M instructions per round). The checksum goes to L1 0x8000 so a run can
+ * the length (about 200,000 instructions per round). The checksum goes to L1 0x8000 so a run can
  * be checked with --peek, and the reference and fast paths compared.
  */
 #include "ttemu_fw.h"
 
 #ifndef ROUNDS
-#define ROUNDS 100
+#define ROUNDS 200
 #endif
 
 #define N 64

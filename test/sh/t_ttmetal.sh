@@ -119,3 +119,28 @@ if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
 else
     skip "config errors against the firmware" "../shared/firmware is absent"
 fi
+
+# ---- kernels as execute-in-place ELF, bare-mode flat binaries -------------------------------
+if [ -d "$K" ]; then
+    KA=$(cd "$K" && pwd)
+    for k in trisc0_unpack trisc1_math trisc2_pack; do
+        riscv64-unknown-elf-ld -N -m elf32lriscv -b binary --section-start=.data=0x9000 -e 0x9000 \
+            "$KA/compute_$k.bin" -o "$TMP/$k.elf"
+    done
+    add1_config 3
+    sed -e "s|$KA/compute_\([a-z0-9_]*\)\.bin|$TMP/\1.elf|g" "$TMP/add1_3_1.json" > "$TMP/add1_elf.json"
+    run_ttemu run --config "$TMP/add1_elf.json" --report "$TMP/aelf.json" --quiet
+    expect_exit "add1 from ELF kernels (exit 0)" 0
+    check "ELF kernels behave exactly like the flat images" python3 -c "
+import json; a = json.load(open('$TMP/aelf.json')); b = json.load(open('$TMP/a3.json'))
+assert a['host_reads'] == b['host_reads'] and a['threads'] == b['threads'] and a['cycles'] == b['cycles']"
+fi
+riscv64-unknown-elf-objcopy -O binary "$FW/demo/brisc.elf" "$TMP/brisc.bin"
+printf '{"version": 1, "cores": {"brisc": {"file": "brisc.bin", "addr": "0x10000"}}, "peek": ["0x8000"]}\n' > "$TMP/flat.json"
+run_ttemu run --config "$TMP/flat.json" --report "$TMP/flat_r.json" --quiet
+expect_exit "bare mode: a flat binary at its load address runs (exit 0)" 0
+expect_json "bare mode: the flat binary's result" "$TMP/flat_r.json" 'r["peek"]["0x00008000"][0]' 5050
+printf '{"version": 1, "cores": {"brisc": {"file": "brisc.bin", "addr": "0x10002"}}}\n' > "$TMP/bad.json"
+run_ttemu run --config "$TMP/bad.json"
+expect_exit "config error: unaligned load address (exit 4)" 4
+expect_out "config error: unaligned load address named" "key 'cores.brisc.addr': expected a 4-byte aligned L1 address"

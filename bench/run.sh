@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# bench/run.sh — ttemu's speed figures (`make bench`): a table on stdout and $BUILD/bench.json.
+#
+# Workloads (each run RUNS times; the wall time is the median):
+#   compute    bench/progs/compute.c on BRISC alone: compute-bound RV32IM (always runs)
+#   boot_idle  the real p100a firmware booted the tt-metal way, then IDLE cycles of the five cores
+#              spinning on L1 and MMIO (needs ../shared/firmware and `ttemu run --config`)
+#   add1       the real add1 compute kernels launched LAUNCHES times on N tiles each (same needs)
+# Columns: guest instructions (the report's instret summed over the cores), Tensix instructions
+# issued (summed over the threads), median wall seconds, M instr/s, host instructions per guest
+# instruction (callgrind's total Ir / instret, on a shorter run of the same workload; "-" without
+# valgrind), peak RSS of the process (getrusage of the child).
+#
+#   BUILD=build RUNS=5 bench/run.sh [WORKLOAD...]
+# Environment: TTEMU_REFERENCE=1 measures the reference path instead (docs/cli.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build} RUNS=${RUNS:-5} SHARED=${SHARED:-../shared}
+export BUILD RUNS SHARED
+exec python3 - "$@" <<'PY'
+import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+BUILD, RUNS, SHARED = os.environ["BUILD"], int(os.environ["RUNS"]), os.environ["SHARED"]
+TTEMU = os.path.join(BUILD, "ttemu")
+tmp = tempfile.mkdtemp(prefix="ttemu-bench-")
+fw_dir = os.path.abspath(os.path.join(SHARED, "firmware", "blackhole-p100a"))
+k_dir = os.path.abspath(os.path.join(SHARED, "firmware", "kernels-add1"))
+
+def has_config():
+    try:
+        out = subprocess.run([TTEMU, "--help"], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return "--config" in out
+
+def firmware_missing():
+    if not (os.path.isdir(fw_dir) and os.path.isdir(k_dir)):
+        return "no %s/firmware (the real p100a firmware and add1 kernels)" % SHARED
+    if not has_config():
+        return "this ttemu has no `run --config` (tt-metal boot)"
+    return None
+
+def write_json(name, obj):
+    p = os.path.join(tmp, name)
+    with open(p, "w") as f:
+        json.dump(obj, f)
+    return p
+
+def boot_config(idle, max_cycles):
+    return write_json("boot_%d.json" % idle, {"version": 1, "firmware": fw_dir,
+                      "stop": {"at": "boot", "cycles": idle}, "max_cycles": max_cycles})
+
+def add1_config(n, launches):
+    launch = {"kernels": {"trisc0": k_dir + "/compute_trisc0_unpack.bin",
+                          "trisc1": k_dir + "/compute_trisc1_math.bin",
+                          "trisc2": k_dir + "/compute_trisc2_pack.bin"},
+              "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
+              "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
+                                   {"id": 16, "addr": "0x60000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
+    host = []
+    for i in range(launches):  # CB0 holds N tiles once TRISC0 has cleared the streams
+        host.append({"at": "after_boot" if i == 0 else "after_launch", **({} if i == 0 else {"launch": i - 1}),
+                     "write": {"addr": "0xFFB48028", "value": n}})
+    return write_json("add1_%d_%d.json" % (n, launches), {"version": 1, "firmware": fw_dir,
+                      "launches": [launch] * launches, "host": host, "max_cycles": 100000000})
+
+def compute_args(max_cycles=None):
+    a = ["--brisc", os.path.join("build", "fw", "bench", "compute.elf")]
+    return a + (["--max-cycles", str(max_cycles)] if max_cycles else [])
+
+# name, what, prerequisite check, args of the timed run, args of the (shorter) callgrind run
+WORKLOADS = [
+    ("compute", "compute-bound RV32IM, BRISC alone", lambda: None if os.path.exists(compute_args()[1])
+        else "no %s (make fw)" % compute_args()[1], lambda: compute_args(), lambda: compute_args(2000000)),
+    ("boot_idle", "p100a firmware boot + 2M idle cycles", firmware_missing,
+        lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)]),
+    ("add1", "add1 kernels, 32 tiles x 4 launches", firmware_missing,
+        lambda: ["--config", add1_config(32, 4)], lambda: ["--config", add1_config(8, 1)]),
+]
+
+def run(args, prefix=()):
+    """One ttemu run: (report, wall seconds, peak RSS in KiB of that process)."""
+    rep = os.path.join(tmp, "report.json")
+    cmd = list(prefix) + [TTEMU, "run", "--quiet", "--report", rep] + args
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 2):  # 2: --max-cycles, the shortened callgrind runs
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), code, err.strip()[:300]))
+    with open(rep) as f:
+        return json.load(f), wall, ru.ru_maxrss
+
+def instret(r): return sum(c["instret"] for c in r["cores"])
+def tensix(r): return sum(t.get("issued", 0) for t in r.get("threads", []))
+
+def callgrind_ratio(args):
+    if not shutil.which("valgrind"):
+        return None, "valgrind not installed"
+    out = os.path.join(tmp, "callgrind.out")
+    r, _, _ = run(args, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out])
+    ir = None
+    with open(out) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                ir = int(line.split()[1])
+    return (ir / instret(r) if ir and instret(r) else None), None
+
+only = sys.argv[1:]
+rows = []
+for name, what, missing, timed, short in WORKLOADS:
+    if only and name not in only:
+        continue
+    row = {"workload": name, "what": what}
+    why = missing()
+    if why:
+        row["skipped"] = why
+        rows.append(row)
+        continue
+    args = timed()
+    walls, rss = [], 0
+    for _ in range(RUNS):
+        r, wall, maxrss = run(args)
+        walls.append(wall)
+        rss = max(rss, maxrss)
+    wall = statistics.median(walls)
+    n = instret(r)
+    row.update({"command": " ".join([TTEMU, "run", "--quiet"] + args), "runs": RUNS, "cycles": r["cycles"],
+                "instructions": n, "tensix_instructions": tensix(r), "wall_s": wall, "wall_s_all": walls,
+                "minstr_per_s": n / wall / 1e6, "mtensix_per_s": tensix(r) / wall / 1e6,
+                "peak_rss_mib": rss / 1024.0})
+    ratio, why = callgrind_ratio(short())
+    row["host_instr_per_guest_instr"] = ratio
+    if why:
+        row["callgrind"] = why
+    rows.append(row)
+
+ref = os.environ.get("TTEMU_REFERENCE", "")
+print("ttemu bench (%s path, median of %d runs)" % ("reference" if ref not in ("", "0") else "fast", RUNS))
+hdr = "%-10s %13s %10s %9s %9s %11s %9s %8s" % ("workload", "instructions", "tensix", "wall s", "Minstr/s",
+                                              "Mtensix/s", "host/ins", "RSS MiB")
+print(hdr)
+print("-" * len(hdr))
+for row in rows:
+    if "skipped" in row:
+        print("%-10s skipped: %s" % (row["workload"], row["skipped"]))
+        continue
+    ratio = row["host_instr_per_guest_instr"]
+    print("%-10s %13d %10d %9.3f %9.1f %11.2f %9s %8.1f" % (row["workload"], row["instructions"],
+          row["tensix_instructions"], row["wall_s"], row["minstr_per_s"], row["mtensix_per_s"],
+          "%.1f" % ratio if ratio else "-", row["peak_rss_mib"]))
+out = {"version": 1, "path": "reference" if ref not in ("", "0") else "fast", "runs": RUNS, "workloads": rows}
+path = os.path.join(BUILD, "bench.json")
+with open(path, "w") as f:
+    json.dump(out, f, indent=2)
+print("json: %s" % path)
+print(json.dumps(out))
+shutil.rmtree(tmp, ignore_errors=True)
+PY
