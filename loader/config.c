@@ -10,7 +10,7 @@
 
 #include "loader/config.h"
 
-static const char *const core_keys[TILE_NCORES] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2"};
+static const char *const core_keys[TILE_NCORES + 1] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2", NULL};
 static const char *const at_names[AT_COUNT] = {"before_boot", "after_boot", "kernels_done", "after_launch"};
 
 const char *cfg_at_name(cfg_at_t at) { return at_names[at]; }

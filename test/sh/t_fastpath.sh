@@ -1,0 +1,72 @@
+# The fast path (decode cache, computed goto, run-ahead) against the reference path
+# (TTEMU_REFERENCE=1: hart_step, one cycle at a time): every workload run both ways must give a
+# byte-identical report (exit, cycles, per-core pc/instret/stall counts, coprocessor state, peeks
+# of the memory the programs write). test/unit/test_predecode.c covers code written at run time.
+. test/sh/lib.sh
+D=$FW/demo P=$FW/progs
+FWD=$SHARED/firmware/blackhole-p100a K=$SHARED/firmware/kernels-add1
+
+# same NAME ARGS...: runs ttemu both ways with ARGS and compares the reports.
+same() {
+    local name=$1; shift
+    rm -f "$TMP/ref.json" "$TMP/fast.json"
+    TTEMU_REFERENCE=1 "$TTEMU" run --quiet --report "$TMP/ref.json" "$@" >/dev/null 2>"$TMP/ref.err"
+    local rc_ref=$?
+    "$TTEMU" run --quiet --report "$TMP/fast.json" "$@" >/dev/null 2>"$TMP/fast.err"
+    local rc_fast=$?
+    if [ "$rc_ref" -ne "$rc_fast" ]; then
+        nok "fast = reference: $name" "exit $rc_fast, reference $rc_ref"
+    elif [ "$rc_ref" -eq 4 ]; then # refused before running: the same message both ways
+        if cmp -s "$TMP/ref.err" "$TMP/fast.err"; then ok "fast = reference: $name (refused)"
+        else nok "fast = reference: $name" "$(diff "$TMP/ref.err" "$TMP/fast.err" | head -5)"; fi
+    elif cmp -s "$TMP/ref.json" "$TMP/fast.json"; then
+        ok "fast = reference: $name"
+    else
+        nok "fast = reference: $name" "$(diff "$TMP/ref.json" "$TMP/fast.json" | head -20)"
+    fi
+}
+
+same "demo, five cores" --brisc $D/brisc.elf --ncrisc $D/ncrisc.elf --trisc0 $D/trisc0.elf \
+    --trisc1 $D/trisc1.elf --trisc2 $D/trisc2.elf --peek 0x8000:8
+same "demo, BRISC alone (run-ahead)" --brisc $D/brisc.elf --peek 0x8000:8
+same "demo, TRISC2 alone (Tensix pushes)" --trisc2 $D/trisc2.elf --peek 0x8000:8
+if [ -f $FW/bench/compute.elf ]; then
+    same "bench compute, 3M cycles" --brisc $FW/bench/compute.elf --max-cycles 3000000 --peek 0x8000
+else
+    nok "fast = reference: bench compute" "$FW/bench/compute.elf missing (make fw)"
+fi
+same "spin until --max-cycles" --brisc $P/spin_brisc.elf --max-cycles 5000
+same "hang on INSTRN1_BUF (deadlock)" --trisc0 $P/hang_trisc0.elf --max-cycles 100000
+same "soft reset of another core" --brisc $P/reset_brisc.elf --peek 0x9100:4 --max-cycles 100000
+for elf in $FW/isa/*.elf; do
+    [ -f "$elf" ] || continue
+    same "isa $(basename "$elf" .elf)" --brisc "$elf" --max-cycles 2000000 --peek 0x8000:64
+done
+for elf in $FW/isa-faults/*.elf; do
+    [ -f "$elf" ] || continue
+    same "fault $(basename "$elf" .elf)" --brisc "$elf" --max-cycles 100000
+done
+
+if [ ! -d "$FWD" ] || [ ! -d "$K" ]; then
+    skip "fast = reference: tt-metal boot and add1" "../shared/firmware is absent"
+elif ! "$TTEMU" --help | grep -q -- --config; then
+    skip "fast = reference: tt-metal boot and add1" "this ttemu has no run --config"
+else
+    FWA=$(cd "$FWD" && pwd) KA=$(cd "$K" && pwd)
+    cat > "$TMP/boot.json" <<EOF
+{"version": 1, "firmware": "$FWA", "stop": {"at": "boot", "cycles": 50000}, "max_cycles": 200000,
+ "peek": ["0x0:1024"]}
+EOF
+    same "tt-metal boot + 50k idle cycles" --config "$TMP/boot.json"
+    cat > "$TMP/add1.json" <<EOF
+{"version": 1, "firmware": "$FWA",
+ "launches": [{"kernels": {"trisc0": "$KA/compute_trisc0_unpack.bin", "trisc1": "$KA/compute_trisc1_math.bin",
+                           "trisc2": "$KA/compute_trisc2_pack.bin"},
+               "runtime_args": {"trisc0": [4], "trisc1": [4], "trisc2": [4]},
+               "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 8192, "num_pages": 4, "page_size": 2048},
+                                    {"id": 16, "addr": "0x30000", "size": 8192, "num_pages": 4, "page_size": 2048}]}],
+ "host": [{"at": "after_boot", "write": {"addr": "0xFFB48028", "value": 4}}],
+ "peek": ["0x0:1024", "0x30000:256"], "max_cycles": 5000000}
+EOF
+    same "add1 launch, 4 tiles" --config "$TMP/add1.json"
+fi

@@ -1,0 +1,253 @@
+/* test/unit/test_predecode.c — the decode cache (core/exec.c hart_step_fast, hart_pd_t) sees
+ * every write into L1 at once: a hart rewriting its own code (with and without fence.i: ttemu has
+ * no instruction cache), one core writing code another core then runs, the host writing over
+ * decoded code, an AMO on a code word; and the fast path and run-ahead (tile_run) give the very
+ * state the reference path (TTEMU_REFERENCE=1: hart_step, one cycle at a time) gives.
+ *
+ * The guest programs are hand-assembled here (RISC-V unprivileged spec, "RV32I Base Instruction
+ * Set" encodings), so the words a program stores are visible in the test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mmio/tile.h"
+
+/* ---- a tiny assembler ----------------------------------------------------------------------- */
+enum { ZERO = 0, RA = 1, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12 };
+static uint32_t i_type(uint32_t op, uint32_t f3, int rd, int rs1, int32_t imm) {
+    return ((uint32_t)imm & 0xfffu) << 20 | (uint32_t)rs1 << 15 | f3 << 12 | (uint32_t)rd << 7 | op;
+}
+static uint32_t addi(int rd, int rs1, int32_t imm) { return i_type(0x13, 0, rd, rs1, imm); }
+static uint32_t lw(int rd, int rs1, int32_t imm) { return i_type(0x03, 2, rd, rs1, imm); }
+static uint32_t jalr(int rd, int rs1, int32_t imm) { return i_type(0x67, 0, rd, rs1, imm); }
+static uint32_t sw(int rs2, int rs1, int32_t imm) {
+    uint32_t u = (uint32_t)imm;
+    return (u >> 5 & 0x7fu) << 25 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | 2u << 12 | (u & 31u) << 7 | 0x23u;
+}
+static uint32_t lui(int rd, uint32_t imm20) { return imm20 << 12 | (uint32_t)rd << 7 | 0x37u; }
+static uint32_t b_type(uint32_t f3, int rs1, int rs2, int32_t off) {
+    uint32_t u = (uint32_t)off;
+    return (u >> 12 & 1u) << 31 | (u >> 5 & 0x3fu) << 25 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | f3 << 12 |
+           (u >> 1 & 0xfu) << 8 | (u >> 11 & 1u) << 7 | 0x63u;
+}
+static uint32_t beq(int rs1, int rs2, int32_t off) { return b_type(0, rs1, rs2, off); }
+static uint32_t bne(int rs1, int rs2, int32_t off) { return b_type(1, rs1, rs2, off); }
+static uint32_t amoswap(int rd, int rs1, int rs2) {
+    return 0x01u << 27 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | 2u << 12 | (uint32_t)rd << 7 | 0x2fu;
+}
+#define FENCE_I 0x0000100fu
+#define EBREAK  0x00100073u
+
+/* Loads an absolute 32-bit constant with lui+addi (2 words at p). */
+static uint32_t *li(uint32_t *p, int rd, uint32_t v) {
+    p[0] = lui(rd, (v + 0x800u) >> 12);
+    p[1] = addi(rd, rd, (int32_t)(v << 20) >> 20);
+    return p + 2;
+}
+
+static void put(tile_t *t, uint32_t addr, const uint32_t *w, size_t n) {
+    for (size_t i = 0; i < n; i++) assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
+}
+
+static tile_t *new_tile(bool reference) {
+    if (reference)
+        setenv("TTEMU_REFERENCE", "1", 1);
+    else
+        unsetenv("TTEMU_REFERENCE");
+    tile_t *t = tile_create();
+    unsetenv("TTEMU_REFERENCE");
+    assert_non_null(t);
+    assert_int_equal(t->reference, reference);
+    assert_true(reference ? t->pd == NULL : t->pd != NULL);
+    return t;
+}
+
+/* Run until every started core stopped (or a cycle limit): through tile_run when batch, else
+ * tile_cycle, as loader/run.c does. */
+static void run_tile(tile_t *t, bool batch, uint64_t limit) {
+    while (t->cycle < limit) {
+        bool any = false;
+        for (int c = 0; c < TILE_NCORES; c++) any = any || t->hart[c].state == HART_RUNNING;
+        if (!any) return;
+        if (batch)
+            tile_run(t, limit - t->cycle);
+        else
+            tile_cycle(t);
+    }
+}
+
+/* ---- programs ------------------------------------------------------------------------------- */
+
+/* A hart calls a routine at 0x2000 (a0 += 1), overwrites its first word with `a0 += 100` and
+ * calls it again: a0 must be 101, not 2. With fence.i between, or without. */
+static void self_modifying(tile_t *t, bool with_fence) {
+    uint32_t prog[32], *p = prog;
+    *p++ = addi(A0, ZERO, 0);
+    p = li(p, T0, 0x2000);
+    *p++ = jalr(RA, T0, 0);          /* call 0x2000: a0 = 1 */
+    p = li(p, T1, addi(A0, A0, 100)); /* the new instruction word */
+    *p++ = sw(T1, T0, 0);            /* write it over 0x2000 */
+    *p++ = with_fence ? FENCE_I : addi(ZERO, ZERO, 0);
+    *p++ = jalr(RA, T0, 0);          /* call again: a0 = 101 */
+    *p++ = EBREAK;
+    put(t, 0x1000, prog, (size_t)(p - prog));
+    uint32_t routine[] = {addi(A0, A0, 1), jalr(ZERO, RA, 0)};
+    put(t, 0x2000, routine, 2);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+}
+
+/* BRISC waits a while, then writes `a0 = 7` over the first word of NCRISC's loop and raises a
+ * flag; NCRISC, which has been running that loop (so the old word is decoded), must leave it
+ * with a0 = 7 (BRISC steps before NCRISC in a cycle, and the loop sets a0 before it reads the
+ * flag). */
+static void cross_core(tile_t *t) {
+    uint32_t b[32], *p = b;
+    *p++ = addi(T2, ZERO, 200);
+    *p++ = addi(T2, T2, -1); /* spin 200 iterations */
+    *p++ = bne(T2, ZERO, -4);
+    p = li(p, T1, addi(A0, ZERO, 7));
+    p = li(p, T0, 0x3000);
+    *p++ = sw(T1, T0, 0);      /* new code for NCRISC */
+    *p++ = addi(T1, ZERO, 1);
+    *p++ = sw(T1, ZERO, 0x200); /* flag */
+    *p++ = EBREAK;
+    put(t, 0x1000, b, (size_t)(p - b));
+    uint32_t nc[] = {addi(A0, ZERO, 1), lw(T0, ZERO, 0x200), beq(T0, ZERO, -8), EBREAK};
+    put(t, 0x3000, nc, 4);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    tile_start_core(t, CORE_NCRISC, 0x3000);
+}
+
+/* A hart swaps a new instruction into a routine with amoswap.w, then calls it. */
+static void amo_code(tile_t *t) {
+    uint32_t prog[32], *p = prog;
+    *p++ = addi(A0, ZERO, 0);
+    p = li(p, T0, 0x2000);
+    *p++ = jalr(RA, T0, 0);
+    p = li(p, T1, addi(A0, A0, 40));
+    *p++ = amoswap(A2, T0, T1);
+    *p++ = jalr(RA, T0, 0);
+    *p++ = EBREAK;
+    put(t, 0x1000, prog, (size_t)(p - prog));
+    uint32_t routine[] = {addi(A0, A0, 2), jalr(ZERO, RA, 0)};
+    put(t, 0x2000, routine, 2);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+}
+
+static void self_modifying_without_fence(void **state) {
+    (void)state;
+    for (int batch = 0; batch < 2; batch++) {
+        tile_t *t = new_tile(false);
+        self_modifying(t, false);
+        run_tile(t, batch, 10000);
+        assert_int_equal(t->hart[CORE_BRISC].state, HART_HALTED);
+        assert_int_equal(t->hart[CORE_BRISC].x[A0], 101);
+        tile_destroy(t);
+    }
+}
+
+static void self_modifying_with_fence_i(void **state) {
+    (void)state;
+    tile_t *t = new_tile(false);
+    self_modifying(t, true);
+    run_tile(t, true, 10000);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 101);
+    tile_destroy(t);
+}
+
+static void one_core_writes_code_another_runs(void **state) {
+    (void)state;
+    tile_t *t = new_tile(false);
+    cross_core(t);
+    run_tile(t, true, 100000);
+    assert_int_equal(t->hart[CORE_NCRISC].state, HART_HALTED);
+    assert_int_equal(t->hart[CORE_NCRISC].x[A0], 7);
+    assert_true(t->hart[CORE_NCRISC].instret > 30); /* it did loop on the old word first */
+    tile_destroy(t);
+}
+
+static void amo_over_code(void **state) {
+    (void)state;
+    tile_t *t = new_tile(false);
+    amo_code(t);
+    run_tile(t, true, 10000);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 42);
+    assert_int_equal(t->hart[CORE_BRISC].x[A2], addi(A0, A0, 2));
+    tile_destroy(t);
+}
+
+/* The host (loader, STOREREG, a run config's host write) rewrites decoded code between runs. */
+static void host_write_over_decoded_code(void **state) {
+    (void)state;
+    tile_t *t = new_tile(false);
+    uint32_t prog[] = {addi(A0, ZERO, 5), EBREAK};
+    put(t, 0x1000, prog, 2);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    run_tile(t, true, 100);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 5);
+    assert_non_null(t->pd[0x1000 / 4].handler); /* decoded */
+    assert_true(tile_host_write(t, 0x1000, addi(A0, ZERO, 9)));
+    assert_null(t->pd[0x1000 / 4].handler); /* dropped */
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    run_tile(t, true, 200);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 9);
+    /* A loader-style bulk write: memcpy into L1, then env_l1_written over the range. */
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    run_tile(t, false, 300);
+    uint32_t w = addi(A0, ZERO, 11);
+    memcpy(t->l1 + 0x1000, &w, 4);
+    env_l1_written(t, 0x0FFE, 8); /* unaligned range covering the word */
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    run_tile(t, false, 400);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 11);
+    tile_destroy(t);
+}
+
+/* Every program above, three ways (reference; fast lock-step; fast with run-ahead): the same
+ * registers, pcs, states, instret, mcycle and stall counts, the same tile cycle and L1. */
+static void same_both_ways(void **state) {
+    (void)state;
+    static void (*const setups[])(tile_t *) = {cross_core, amo_code};
+    for (size_t s = 0; s < 3; s++) {
+        tile_t *t[3];
+        for (int way = 0; way < 3; way++) {
+            t[way] = new_tile(way == 0);
+            if (s < 2)
+                setups[s](t[way]);
+            else
+                self_modifying(t[way], false);
+            run_tile(t[way], way == 2, 100000);
+        }
+        for (int way = 1; way < 3; way++) {
+            assert_int_equal(t[way]->cycle, t[0]->cycle);
+            assert_memory_equal(t[way]->l1, t[0]->l1, TILE_L1_SIZE);
+            for (int c = 0; c < TILE_NCORES; c++) {
+                const hart_t *a = &t[0]->hart[c], *b = &t[way]->hart[c];
+                assert_memory_equal(a->x, b->x, sizeof a->x);
+                assert_int_equal(a->pc, b->pc);
+                assert_int_equal(a->state, b->state);
+                assert_int_equal(a->instret, b->instret);
+                assert_int_equal(a->cycle, b->cycle);
+                assert_int_equal(a->stall_cycles, b->stall_cycles);
+            }
+        }
+        for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(self_modifying_without_fence),
+        cmocka_unit_test(self_modifying_with_fence_i),
+        cmocka_unit_test(one_core_writes_code_another_runs),
+        cmocka_unit_test(amo_over_code),
+        cmocka_unit_test(host_write_over_decoded_code),
+        cmocka_unit_test(same_both_ways),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
