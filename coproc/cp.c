@@ -105,6 +105,7 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
     else
         sync_sem_post(&cp->sync, (uint8_t)(1u << i));
     cp->sync.sem_slot_used = true;
+    sync_sem_note(&cp->sync, t, (uint8_t)(1u << i), !(val & 1), true, cp->cycle);
     if (t < CP_THREADS) cp->stats[t].sem_writes++;
 }
 
@@ -354,13 +355,45 @@ void cp_report(const cp_t *cp, struct cJSON *obj) {
     }
 }
 
+/* One "name count" item of the summary's stall causes, skipped when the count is 0. */
+static void summary_cause(FILE *f, unsigned *n, const char *name, unsigned idx, bool indexed, uint64_t count) {
+    if (!count) return;
+    fprintf(f, *n ? ", " : " (");
+    if (indexed)
+        fprintf(f, "%s%u %llu", name, idx, (unsigned long long)count);
+    else
+        fprintf(f, "%s %llu", name, (unsigned long long)count);
+    ++*n;
+}
+
+/* The non-zero stall causes of one thread, briefly: " (C3 13, sem1 105, lag 12)". */
+static void summary_causes(const cp_stats_t *st, FILE *f) {
+    unsigned n = 0;
+    for (unsigned c = 0; c < 13; c++)
+        summary_cause(f, &n, "C", c, true, st->stall_cond[c]);
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        summary_cause(f, &n, "sem", i, true, st->stall_sem[i]);
+    for (unsigned i = 0; i < SYNC_MUTEXES; i++)
+        summary_cause(f, &n, "mutex", i, true, st->stall_mutex[i]);
+    summary_cause(f, &n, "mutex_invalid", 0, false, st->stall_mutex_invalid);
+    summary_cause(f, &n, "stream", 0, false, st->stall_stream);
+    summary_cause(f, &n, "lag", 0, false, st->stall_lag);
+    summary_cause(f, &n, "sync_slot", 0, false, st->stall_sync_slot);
+    summary_cause(f, &n, "undefined", 0, false, st->stall_undefined);
+    for (unsigned u = 0; u < TT_UNIT_COUNT; u++)
+        summary_cause(f, &n, tt_unit_name((tt_unit_t)u), 0, false, st->stall_unit[u]);
+    if (n) fputc(')', f);
+}
+
 void cp_summary(const cp_t *cp, FILE *f) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         const cp_stats_t *st = &cp->stats[t];
         cp_thread_state_t s;
         cp_thread_state(cp, t, &s);
-        fprintf(f, "tensix T%u: pushed %llu, issued %llu, stalled %llu cycles", t, (unsigned long long)st->pushed,
-                (unsigned long long)st->issued, (unsigned long long)st->stall_total);
+        fprintf(f, "tensix T%u: pushed %llu, issued %llu, fifo high water %u, stalled %llu cycles", t,
+                (unsigned long long)st->pushed, (unsigned long long)st->issued, st->fifo_high_water,
+                (unsigned long long)st->stall_total);
+        summary_causes(st, f);
         if (s.held) {
             char dis[96], why[160];
             tt_disasm(s.held_word, dis, sizeof dis);

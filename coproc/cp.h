@@ -149,6 +149,18 @@ uint64_t cp_cycles(const cp_t *cp);
 unsigned cp_sem_max(const cp_t *cp, unsigned i);
 int cp_mutex_holder(const cp_t *cp, unsigned idx);
 
+/* Semaphore history since reset, for stall diagnosis ("who could release it"). Posts and gets
+ * count SEMPOST/SEMGET and RISC-V window writes, per thread; a count is 0 when never. */
+typedef struct {
+    uint64_t posts[CP_THREADS], gets[CP_THREADS];
+    uint64_t riscv_posts[CP_THREADS], riscv_gets[CP_THREADS]; /* of which through the RISC-V window */
+    uint64_t last_post_cycle, last_get_cycle, last_init_cycle;
+    int8_t last_post_thread, last_get_thread, last_init_thread; /* -1: never */
+} cp_sem_history_t;
+void cp_sem_history(const cp_t *cp, unsigned i, cp_sem_history_t *out);
+/* Cycle the current holder of mutex idx took it (meaningful when cp_mutex_holder >= 0). */
+uint64_t cp_mutex_since(const cp_t *cp, unsigned idx);
+
 /* The last CP_ISSUE_LOG instructions that left the Wait Gates (all threads, in order). */
 #define CP_ISSUE_LOG 256
 typedef struct {

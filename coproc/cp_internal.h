@@ -131,6 +131,9 @@ typedef struct {
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
     bool sem_slot_used;          /* this cycle: SEM* / *WAIT / RISC-V semaphore write */
     uint8_t mutex_used;          /* this cycle: mutexes touched by ATGETM/ATRELM (bit per index) */
+    /* History for stall diagnosis (cp_sem_history, cp_mutex_since). */
+    cp_sem_history_t hist[CP_NUM_SEMS];
+    uint64_t mutex_since[SYNC_MUTEXES]; /* cycle the holder took it */
 } sync_t;
 
 void sync_reset(sync_t *s);
@@ -139,6 +142,8 @@ void sync_sem_post(sync_t *s, uint8_t mask);
 void sync_sem_get(sync_t *s, uint8_t mask);
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max);
 void sync_end_cycle(sync_t *s);
+/* Record a post (post) or get of the semaphores in mask by thread t at cycle (history only). */
+void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
 /* Wait Gate of one thread. */
 typedef struct {

@@ -13,6 +13,8 @@
 
 void sync_reset(sync_t *s) {
     memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        s->hist[i].last_post_thread = s->hist[i].last_get_thread = s->hist[i].last_init_thread = -1;
     for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
         s->holder[i] = -1;
         s->prefer[i] = -1;
@@ -23,6 +25,32 @@ void sync_end_cycle(sync_t *s) {
     s->sem_slot_used = false;
     s->mutex_used = 0;
 }
+
+void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle) {
+    if (t >= CP_THREADS) return;
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
+        if (!((mask >> i) & 1)) continue;
+        cp_sem_history_t *h = &s->hist[i];
+        if (post) {
+            h->posts[t]++;
+            h->riscv_posts[t] += riscv;
+            h->last_post_cycle = cycle;
+            h->last_post_thread = (int8_t)t;
+        } else {
+            h->gets[t]++;
+            h->riscv_gets[t] += riscv;
+            h->last_get_cycle = cycle;
+            h->last_get_thread = (int8_t)t;
+        }
+    }
+}
+
+void cp_sem_history(const cp_t *cp, unsigned i, cp_sem_history_t *out) {
+    if (i < CP_NUM_SEMS) *out = cp->sync.hist[i];
+    else memset(out, 0, sizeof *out);
+}
+
+uint64_t cp_mutex_since(const cp_t *cp, unsigned idx) { return idx < SYNC_MUTEXES ? cp->sync.mutex_since[idx] : 0; }
 
 /* SEMPOST.md: every selected semaphore with Value < 15 is incremented — the limit is 15, not
  * Max. */
@@ -123,6 +151,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
     switch (cp_opcode(word)) {
     case OP_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
         unsigned idx = word & 0xFFFF;
+        if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp->cycle;
         s->holder[idx] = (int8_t)t;
         s->prefer[idx] = -1;
         s->mutex_used |= (uint8_t)(1u << idx);
@@ -140,14 +169,21 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
     }
     case OP_SEMINIT: /* init_value [19:16], max_value [23:20] */
         sync_sem_init(s, sem_sel(word), (word >> 16) & 15, (word >> 20) & 15);
+        for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+            if ((sem_sel(word) >> i) & 1) {
+                s->hist[i].last_init_cycle = cp->cycle;
+                s->hist[i].last_init_thread = (int8_t)t;
+            }
         s->sem_slot_used = true;
         break;
     case OP_SEMPOST:
         sync_sem_post(s, sem_sel(word));
+        sync_sem_note(s, t, sem_sel(word), true, false, cp->cycle);
         s->sem_slot_used = true;
         break;
     case OP_SEMGET:
         sync_sem_get(s, sem_sel(word));
+        sync_sem_note(s, t, sem_sel(word), false, false, cp->cycle);
         s->sem_slot_used = true;
         break;
     case OP_STALLWAIT:

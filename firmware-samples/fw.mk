@@ -35,7 +35,7 @@ $(FW_DIR)/%.elf: firmware-samples/%.S $(FW_COMMON) $(wildcard firmware-samples/i
 	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
 		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
 
-$(FW_DIR)/progs/%.elf: test/progs/%.c $(FW_COMMON) $(wildcard firmware-samples/include/*.h)
+$(FW_DIR)/progs/%.elf: test/progs/%.c $(FW_COMMON) $(wildcard firmware-samples/include/*.h test/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  RVCC $<")
 	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \

@@ -437,7 +437,7 @@ void cfg_free(cfg_t *c) {
     for (int i = 0; i < TILE_NCORES; i++) {
         free(c->firmware[i]);
         free(c->cores[i]);
-        for (int l = 0; l < c->nlaunches; l++) free(c->launches[l].kernel[i]);
+        for (int l = 0; l < CFG_MAX_LAUNCHES; l++) free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
     }
     free(c->path);
     memset(c, 0, sizeof *c);

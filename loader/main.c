@@ -12,7 +12,8 @@
 
 static const char usage[] =
     "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
-    "                 [--max-cycles N] [--report FILE] [--peek ADDR[:WORDS]]... [--quiet]\n"
+    "                 [--max-cycles N] [--deadlock-window N] [--report FILE]\n"
+    "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
@@ -55,7 +56,7 @@ static int parse_peek(const char *arg, run_peek_t *p) {
 
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
-    run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES};
+    run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
     const char *config = NULL;
     bool max_cycles_given = false;
     for (int i = 0; i < argc; i++) {
@@ -77,6 +78,10 @@ static int cmd_run(int argc, char **argv) {
             if (!parse_u64(v, &o.max_cycles) || o.max_cycles == 0)
                 return bad_input("--max-cycles needs a positive number, got '%s'", v ? v : "");
             max_cycles_given = true;
+            i++;
+        } else if (!strcmp(a, "--deadlock-window")) {
+            if (!parse_u64(v, &o.deadlock_window))
+                return bad_input("--deadlock-window needs a number of cycles (0 disables), got '%s'", v ? v : "");
             i++;
         } else if (!strcmp(a, "--report")) {
             if (!v) return bad_input("%s needs a file", a);
@@ -132,6 +137,7 @@ static int cmd_run(int argc, char **argv) {
     }
 
     run_t r = {0};
+    r.progress.window = o.deadlock_window;
     r.tile = tile_create();
     if (!r.tile) {
         fprintf(stderr, "ttemu: out of memory\n");
@@ -168,6 +174,7 @@ static int cmd_run(int argc, char **argv) {
     }
     rc = r.exit.code;
     if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    if (r.diag_text) fputs(r.diag_text, stderr);
     if (!o.quiet) report_summary(&r, &o, stdout);
     if (o.report_path && !report_write(&r, &o, o.report_path)) rc = EXIT_BAD_INPUT;
 out:

@@ -71,6 +71,7 @@ bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
     for (int c = 0; c < TILE_NCORES; c++) cJSON_AddItemToArray(cores, core_json(r, c));
     cp_report(r->tile->cp, root);
+    if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
     for (int i = 0; i < o->npeeks; i++) {
         char key[16];

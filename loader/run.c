@@ -3,9 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "loader/run.h"
 
 void run_free(run_t *r) {
+    free(r->progress.snap);
+    r->progress.snap = NULL;
+    cJSON_Delete(r->diag_json);
+    r->diag_json = NULL;
+    free(r->diag_text);
+    r->diag_text = NULL;
     for (int i = 0; i < r->nreads; i++) free(r->reads[i].val);
     ldr_set_free(&r->images);
     tile_destroy(r->tile);
@@ -53,6 +61,14 @@ static bool check_end(run_t *r) {
     }
     if (started == 0) return false;
     if (halted == started) {
+        /* The coprocessor may still be working off what the cores pushed; an instruction held at
+         * a gate keeps the run going (progress detection ends it if nothing can release it). */
+        for (unsigned th = 0; th < CP_THREADS; th++) {
+            cp_thread_state_t s;
+            cp_thread_state(t->cp, th, &s);
+            if (s.held && s.hold != CP_HOLD_WAIT_LAG && s.hold != CP_HOLD_SYNC_SLOT && s.hold != CP_HOLD_UNIT)
+                return false;
+        }
         set_exit(r, EXIT_HALTED, "halted");
         snprintf(r->exit.message, sizeof r->exit.message, "all %d started cores halted", started);
         return true;
@@ -75,13 +91,132 @@ static bool check_end(run_t *r) {
     return false;
 }
 
+/* ---- progress detection ----------------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+/* Everything but memory that changes when anything makes progress. Not instret or stall
+ * counters: a spinning core retires instructions, a held instruction counts stall cycles. */
+static uint64_t fingerprint(const tile_t *t) {
+    uint64_t h = mix(0, t->progress);
+    for (int c = 0; c < TILE_NCORES; c++) h = mix(h, (uint64_t)t->hart[c].state << 1 | t->started[c]);
+    for (unsigned th = 0; th < CP_THREADS; th++) {
+        const cp_stats_t *st = cp_stats(t->cp, th);
+        h = mix(h, st->pushed);
+        h = mix(h, st->issued);
+        h = mix(h, st->consumed);
+        h = mix(h, st->sem_writes);
+        h = mix(h, cp_thread_idle(t->cp, th));
+    }
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++) h = mix(h, cp_sem_read(t->cp, i) << 4 | cp_sem_max(t->cp, i));
+    for (unsigned i = 0; i < 5; i++) h = mix(h, (uint64_t)(cp_mutex_holder(t->cp, i) + 1));
+    return h;
+}
+
+static size_t mem_size(const tile_t *t) {
+    size_t n = TILE_L1_SIZE;
+    for (int c = 0; c < TILE_NCORES; c++) n += t->ldm_size[c];
+    return n;
+}
+
+/* Copies memory into the snapshot (copy) or compares it (returns true when it differs). */
+static bool mem_pass(run_progress_t *p, const tile_t *t, bool copy) {
+    uint8_t *s = p->snap;
+    bool differs = false;
+    if (copy) memcpy(s, t->l1, TILE_L1_SIZE);
+    else differs = memcmp(s, t->l1, TILE_L1_SIZE) != 0;
+    s += TILE_L1_SIZE;
+    for (int c = 0; c < TILE_NCORES && !differs; c++) {
+        if (copy) memcpy(s, t->ldm[c], t->ldm_size[c]);
+        else differs = memcmp(s, t->ldm[c], t->ldm_size[c]) != 0;
+        s += t->ldm_size[c];
+    }
+    return differs;
+}
+
+static void pcs_reset(run_progress_t *p) {
+    for (int c = 0; c < TILE_NCORES; c++) p->pc_valid[c] = false;
+}
+
+static void pcs_sample(run_progress_t *p, const tile_t *t) {
+    for (int c = 0; c < TILE_NCORES; c++) {
+        const hart_t *h = &t->hart[c];
+        if (h->state != HART_RUNNING) continue;
+        if (!p->pc_valid[c]) {
+            p->pc_lo[c] = p->pc_hi[c] = h->pc;
+            p->pc_valid[c] = true;
+        }
+        if (h->pc < p->pc_lo[c]) p->pc_lo[c] = h->pc;
+        if (h->pc > p->pc_hi[c]) p->pc_hi[c] = h->pc;
+    }
+}
+
+/* Returns true when nothing has changed for the whole window: the run is deadlocked. */
+static bool progress_check(run_t *r) {
+    run_progress_t *p = &r->progress;
+    tile_t *t = r->tile;
+    p->next_check = t->cycle + RUN_PROGRESS_PERIOD;
+    uint64_t fp = fingerprint(t);
+    if (fp != p->fp || p->quiet_since == 0) {
+        p->fp = fp;
+        p->quiet_since = t->cycle ? t->cycle : 1;
+        p->mem_since = 0;
+        pcs_reset(p);
+        return false;
+    }
+    pcs_sample(p, t);
+    if (p->suspended) return false;
+    uint64_t quiet = t->cycle - p->quiet_since;
+    if (!p->mem_since) {
+        /* Memory is compared over the second half of the window only: a snapshot costs a copy of
+         * L1, so it is not taken each time the cheap signals go quiet for a moment. */
+        if (quiet < p->window / 2) return false;
+        if (!p->snap) {
+            p->snap_size = mem_size(t);
+            p->snap = malloc(p->snap_size);
+            if (!p->snap) return false;
+        }
+        mem_pass(p, t, true);
+        p->mem_since = t->cycle;
+        return false;
+    }
+    if (quiet < p->window || t->cycle - p->mem_since < p->window / 2) return false;
+    if (mem_pass(p, t, false)) { /* a store changed memory: progress; look again */
+        mem_pass(p, t, true);
+        p->mem_since = t->cycle;
+        p->quiet_since = t->cycle;
+        pcs_reset(p);
+        return false;
+    }
+    return true;
+}
+
+static void set_deadlock(run_t *r) {
+    run_progress_t *p = &r->progress;
+    set_exit(r, EXIT_DEADLOCK, "deadlock");
+    snprintf(r->exit.message, sizeof r->exit.message,
+             "no progress for %llu cycles (no store, push, issue or semaphore change since cycle %llu)",
+             (unsigned long long)(r->tile->cycle - p->quiet_since), (unsigned long long)p->quiet_since);
+}
+
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     tile_t *t = r->tile;
-    if (check_end(r) || (hook && hook(r, ctx))) return;
+    run_progress_t *p = &r->progress;
+    p->next_check = p->window ? t->cycle + RUN_PROGRESS_PERIOD : UINT64_MAX;
+    if (check_end(r) || (hook && hook(r, ctx))) goto done;
     while (t->cycle < max_cycles) {
         tile_cycle(t);
-        if (check_end(r) || (hook && hook(r, ctx))) return;
+        if (check_end(r) || (hook && hook(r, ctx))) goto done;
+        if (t->cycle >= p->next_check && progress_check(r)) {
+            set_deadlock(r);
+            goto done;
+        }
     }
     set_exit(r, EXIT_MAX_CYCLES, "max_cycles");
     snprintf(r->exit.message, sizeof r->exit.message, "stopped at --max-cycles %llu", (unsigned long long)max_cycles);
+done:
+    if (r->exit.code == EXIT_DEADLOCK || r->exit.code == EXIT_MAX_CYCLES) diag_build(r);
 }

@@ -20,6 +20,7 @@ enum {
 
 #define RUN_MAX_PEEKS 64
 #define RUN_DEFAULT_MAX_CYCLES 100000000ull
+#define RUN_DEFAULT_DEADLOCK_WINDOW 100000ull
 
 typedef struct {
     uint32_t addr, words;
@@ -32,6 +33,7 @@ typedef struct {
     run_peek_t peeks[RUN_MAX_PEEKS];
     int npeeks;
     bool quiet;
+    uint64_t deadlock_window; /* --deadlock-window; 0 disables progress detection */
 } run_opts_t;
 
 typedef struct {
@@ -51,6 +53,25 @@ typedef struct {
 #define RUN_MAX_READS 64
 #define RUN_MAX_LAUNCHES 16
 
+/* Progress detection (loader/run.c; docs/debugging-stalls.md). Sampled every RUN_PROGRESS_PERIOD
+ * cycles: a cheap fingerprint of everything but memory (MMIO stores, hart states, coprocessor
+ * pushes/issues/semaphores/mutexes); once it has not changed for half the window, L1 and the
+ * local RAMs are snapshotted and compared when the window is over. */
+#define RUN_PROGRESS_PERIOD 1009 /* prime: PC samples of a spin loop do not alias */
+typedef struct {
+    uint64_t window;      /* 0: off */
+    bool suspended;       /* a run config's stop point is armed: the run ends there, not in deadlock */
+    uint64_t next_check;
+    uint64_t fp;          /* fingerprint at the last check */
+    uint64_t quiet_since; /* first check with the current fingerprint */
+    uint64_t mem_since;   /* cycle of the memory snapshot; 0 none */
+    uint8_t *snap;        /* L1 then each core's local RAM */
+    size_t snap_size;
+    /* PCs sampled while quiet, per core */
+    uint32_t pc_lo[TILE_NCORES], pc_hi[TILE_NCORES];
+    bool pc_valid[TILE_NCORES];
+} run_progress_t;
+
 typedef struct run {
     tile_t *tile;
     ldr_set_t images;
@@ -62,6 +83,9 @@ typedef struct run {
     int nlaunches;                           /* launches configured */
     run_read_t reads[RUN_MAX_READS];
     int nreads;
+    run_progress_t progress;
+    struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (loader/diag.c), or NULL */
+    char *diag_text;
 } run_t;
 
 /* Called after every cycle; returns true to end the run (having set r->exit). */
@@ -70,6 +94,9 @@ typedef bool (*run_hook_t)(run_t *r, void *ctx);
 /* Run the tile until an end condition (or the hook says so); fills r->exit. */
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);
 void run_free(run_t *r);
+
+/* Stall diagnosis (loader/diag.c): fills r->diag_json and r->diag_text from the final state. */
+void diag_build(run_t *r);
 
 /* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
 bool report_write(const run_t *r, const run_opts_t *o, const char *path);

@@ -199,6 +199,7 @@ static bool stop_now(run_t *r, drv_t *d, const char *why) {
 static bool stop_after(run_t *r, drv_t *d, const char *why) {
     if (!d->c->stop.cycles) return stop_now(r, d, why);
     d->stop_at = r->tile->cycle + d->c->stop.cycles;
+    r->progress.suspended = true; /* the run ends at the stop point, idle firmware or not */
     snprintf(r->exit.message, sizeof r->exit.message, "%s, then %llu more cycles", why,
              (unsigned long long)d->c->stop.cycles);
     d->phase = PH_IDLE;
@@ -314,6 +315,7 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
     host_ops(r, c, AT_BEFORE_BOOT, -1);
     ttm_boot_release(r);
     drv_t d = {.c = c, .phase = PH_BOOT, .err = err, .errlen = errlen};
+    if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
     run_loop(r, max_cycles, drive, &d);
     return d.failed ? -1 : 0;
 }
@@ -325,6 +327,7 @@ int ttm_run_bare(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_
     for (int i = 0; i < TILE_NCORES; i++)
         if (c->cores[i]) tile_start_core(r->tile, i, r->images.images[i].entry);
     drv_t d = {.c = c, .phase = PH_IDLE, .err = err, .errlen = errlen};
+    if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
     run_loop(r, max_cycles, c->stop.kind == STOP_HALTED ? NULL : drive, &d);
     return 0;
 }

@@ -95,6 +95,7 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
         return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
     }
     mem_res_t r = d->write(env, h, addr - d->base, size, val);
+    if (r == MEM_OK) ((tile_t *)env)->progress++;
     if (r == MEM_FAULT) {
         h->fault.addr = addr;
         h->fault.has_addr = true;
@@ -106,6 +107,7 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
  * overlap; a hart's own stores do it in core/exec.c. */
 void env_l1_written(void *env, uint32_t addr, unsigned size) {
     tile_t *t = env;
+    t->progress++;
     if (addr >= TILE_L1_SIZE) return;
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
     hart_pd_invalidate(t->pd, addr, size);

@@ -51,6 +51,7 @@ typedef struct tile {
     bool started[TILE_NCORES];    /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
+    uint64_t progress;            /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
 
     tilectl_t ctl;
     uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */

@@ -48,6 +48,11 @@
 #define TT_ZEROACC(clear_mode, use32, clear_zero_flags, addr_mode, where) \
     TT_OP(0x10, ((uint32_t)(clear_mode) << 19) | ((uint32_t)(use32) << 18) | ((uint32_t)(clear_zero_flags) << 17) | \
                     ((uint32_t)(addr_mode) << 14) | (uint32_t)(where))
+#define TT_ELWADD(clear_dvalid, acc_en, instr_mod, addr_mode, dst) \
+    TT_OP(0x28, ((uint32_t)(clear_dvalid) << 22) | ((uint32_t)(acc_en) << 21) | ((uint32_t)(instr_mod) << 19) | \
+                    ((uint32_t)(addr_mode) << 14) | (uint32_t)(dst))
+/* Miscellaneous Unit: SETDVALID bit 0 hands SrcA, bit 1 SrcB to the Matrix Unit (SETDVALID.md). */
+#define TT_SETDVALID(flags) TT_OP(0x57, (flags))
 /* Unpackers / packers. UNPACR: Unpack_block_selection [23] (0 SrcA, 1 SrcB), SetDatValid [6].
  * UNPACR_NOP: Unpacker_Select [23], Set_Dvalid [11:8] (tt-llk p_unpacr_nop::SET_DVALID = 1). */
 #define TT_UNPACR(unpacker, set_dvalid) TT_OP(0x42, ((uint32_t)(unpacker) << 23) | ((uint32_t)(set_dvalid) << 6))
@@ -57,6 +62,8 @@
 #define TT_SFPMAD(a, b, c, dest, mod) \
     TT_OP(0x84, ((uint32_t)(a) << 16) | ((uint32_t)(b) << 12) | ((uint32_t)(c) << 8) | ((uint32_t)(dest) << 4) | (uint32_t)(mod))
 #define TT_SFPNOP TT_OP(0x8F, 0)
+#define TT_SFPLOADMACRO(lreg, instr_mod, addr_mode, dest) \
+    TT_OP(0x93, ((uint32_t)(lreg) << 20) | ((uint32_t)(instr_mod) << 16) | ((uint32_t)(addr_mode) << 13) | (uint32_t)(dest))
 
 /* tt-llk p_stall (Blackhole): what a wait blocks (B0..B8) ... */
 #define STALL_TDMA 0x001u

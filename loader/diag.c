@@ -1,0 +1,429 @@
+/* loader/diag.c — stall diagnosis on deadlock or timeout (docs/debugging-stalls.md).
+ *
+ * From the final state of the tile: per Tensix thread held at its gate, the held instruction, the
+ * latched wait or mutex that holds it (decoded), who could release it (from the Sync Unit's
+ * history) and for how long it has waited; per core that has not halted, why it does not
+ * advance (hung, blocked on a full FIFO or tensix_sync, or spinning: its PC range and the word
+ * it polls). Then the wait-for graph, with any cycle in it named. Text on stderr, JSON under
+ * "diagnosis" in the report. */
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coproc/tt_ops.h"
+#include "loader/run.h"
+
+/* Wait-for graph nodes: cores 0..4, threads 5..7. */
+enum { N_THREAD0 = TILE_NCORES, N_NODES = TILE_NCORES + CP_THREADS };
+#define NONE (-1)
+
+typedef struct {
+    FILE *f;
+    char *buf;
+    size_t len;
+    cJSON *root;
+    int edge[N_NODES][N_NODES];
+    bool blocked[N_NODES];
+    char why[N_NODES][160]; /* short wait-for label: "waits on sem 1 >= Max" */
+} diag_t;
+
+static const char *node_name(int n) {
+    static const char *const names[N_NODES] = {"BRISC", "NCRISC", "TRISC0", "TRISC1", "TRISC2", "T0", "T1", "T2"};
+    return names[n];
+}
+
+static void line(diag_t *d, cJSON *lines, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(diag_t *d, cJSON *lines, const char *fmt, ...) {
+    char b[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    fprintf(d->f, "  %s\n", b);
+    if (lines) cJSON_AddItemToArray(lines, cJSON_CreateString(b));
+}
+
+static const char *opname(uint32_t word) {
+    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
+    return op ? op->mnemonic : "?";
+}
+
+static void block_names(uint16_t mask, char *b, size_t len, cJSON *arr) {
+    static const char *const n[9] = {"B0 TDMA", "B1 SYNC", "B2 PACK", "B3 UNPACK", "B4 XMOV",
+                                     "B5 THCON", "B6 MATH", "B7 CFG", "B8 SFPU"};
+    size_t o = 0;
+    b[0] = 0;
+    for (unsigned i = 0; i < 9; i++)
+        if ((mask >> i) & 1) {
+            o += (size_t)snprintf(b + o, len > o ? len - o : 0, "%s%s", o ? ", " : "", n[i]);
+            cJSON_AddItemToArray(arr, cJSON_CreateString(n[i]));
+        }
+}
+
+/* Threads that could release a wait on semaphore i: posters (C0, Value == 0) or getters (C1,
+ * Value >= Max), from the history. */
+static void sem_release(diag_t *d, const cp_t *cp, unsigned th, unsigned i, bool need_post, cJSON *o, cJSON *lines) {
+    cp_sem_history_t h;
+    cp_sem_history(cp, i, &h);
+    const uint64_t *cnt = need_post ? h.posts : h.gets;
+    const char *what = need_post ? "posted" : "decremented (SEMGET)";
+    cJSON *by = cJSON_AddArrayToObject(o, "released_by");
+    bool any = false;
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        if (!cnt[t] || t == th) continue;
+        char nm[4];
+        snprintf(nm, sizeof nm, "T%u", t);
+        cJSON_AddItemToArray(by, cJSON_CreateString(nm));
+        d->edge[N_THREAD0 + th][N_THREAD0 + t] = 1;
+        any = true;
+    }
+    int last = need_post ? h.last_post_thread : h.last_get_thread;
+    uint64_t lastc = need_post ? h.last_post_cycle : h.last_get_cycle;
+    if (last >= 0) {
+        cJSON_AddNumberToObject(o, need_post ? "last_post_cycle" : "last_get_cycle", (double)lastc);
+        cJSON_AddNumberToObject(o, need_post ? "last_post_thread" : "last_get_thread", last);
+    }
+    char hist[200] = "";
+    size_t n = 0;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        if (cnt[t]) n += (size_t)snprintf(hist + n, sizeof hist - n, "%sT%u %llu time%s", n ? ", " : "", t,
+                                          (unsigned long long)cnt[t], cnt[t] == 1 ? "" : "s");
+    uint64_t since = last >= 0 ? lastc : h.last_init_thread >= 0 ? h.last_init_cycle : 0;
+    char txt[400];
+    if (last < 0)
+        snprintf(txt, sizeof txt, "nobody has %s semaphore %u since %s%s", what, i,
+                 h.last_init_thread >= 0 ? "its SEMINIT at cycle " : "reset", h.last_init_thread >= 0 ? "" : "");
+    else
+        snprintf(txt, sizeof txt, "nobody has %s semaphore %u since cycle %llu (history: %s)", what, i,
+                 (unsigned long long)lastc, hist);
+    if (last < 0 && h.last_init_thread >= 0) {
+        size_t k = strlen(txt);
+        snprintf(txt + k, sizeof txt - k, "%llu by T%d", (unsigned long long)h.last_init_cycle, h.last_init_thread);
+    }
+    cJSON_AddNumberToObject(o, "no_release_since", (double)since);
+    cJSON_AddStringToObject(o, "release", txt);
+    line(d, lines, "    release: %s%s", txt, any ? "" : "; no other thread ever did");
+}
+
+static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
+    const cp_t *cp = r->tile->cp;
+    cp_thread_state_t s;
+    cp_thread_state(cp, th, &s);
+    const cp_stats_t *st = cp_stats(cp, th);
+    int node = N_THREAD0 + th;
+    if (!s.held) return;
+    d->blocked[node] = true;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToArray(arr, o);
+    cJSON *lines = cJSON_CreateArray();
+    char dis[128];
+    tt_disasm(s.held_word, dis, sizeof dis);
+    cJSON_AddNumberToObject(o, "thread", th);
+    cJSON *hj = cJSON_AddObjectToObject(o, "held");
+    cJSON_AddStringToObject(hj, "mnemonic", opname(s.held_word));
+    cJSON_AddNumberToObject(hj, "word", s.held_word);
+    cJSON_AddStringToObject(hj, "disasm", dis);
+    cJSON_AddStringToObject(o, "cause", cp_hold_name(s.hold));
+    uint64_t waited = 0;
+    uint64_t now = cp_cycles(cp);
+    line(d, lines, "T%u (TRISC%u's Tensix thread) holds %s at its Wait Gate", th, th, dis);
+    switch (s.hold) {
+    case CP_HOLD_WAIT_COND:
+    case CP_HOLD_WAIT_SEM:
+    case CP_HOLD_WAIT_STREAM:
+    case CP_HOLD_WAIT_LAG: {
+        const cp_wait_t *w = &s.wait;
+        char wd[128], bl[160];
+        tt_disasm(w->word, wd, sizeof wd);
+        waited = now - w->since;
+        cJSON *wj = cJSON_AddObjectToObject(o, "wait");
+        cJSON_AddStringToObject(wj, "mnemonic", opname(w->word));
+        cJSON_AddNumberToObject(wj, "word", w->word);
+        cJSON_AddStringToObject(wj, "disasm", wd);
+        cJSON_AddNumberToObject(wj, "since_cycle", (double)w->since);
+        cJSON_AddNumberToObject(wj, "block_mask", w->block_mask);
+        block_names(w->block_mask, bl, sizeof bl, cJSON_AddArrayToObject(wj, "blocks"));
+        cJSON_AddNumberToObject(wj, "cond_mask", w->cond_mask);
+        line(d, lines, "    latched %s since cycle %llu blocks %s", wd, (unsigned long long)w->since, bl);
+        cJSON *still = cJSON_AddArrayToObject(wj, "conditions_true");
+        if (s.hold == CP_HOLD_WAIT_SEM) {
+            cJSON *sems = cJSON_AddArrayToObject(wj, "semaphores");
+            for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
+                if (!((s.hold_mask >> i) & 1)) continue;
+                unsigned v = cp_sem_read(cp, i), mx = cp_sem_max(cp, i);
+                bool c0 = (w->cond_mask & 1) && v == 0;
+                cJSON *sj = cJSON_CreateObject();
+                cJSON_AddItemToArray(sems, sj);
+                cJSON_AddNumberToObject(sj, "index", i);
+                cJSON_AddNumberToObject(sj, "value", v);
+                cJSON_AddNumberToObject(sj, "max", mx);
+                cJSON_AddStringToObject(sj, "condition", c0 ? "C0 Value == 0" : "C1 Value >= Max");
+                cJSON_AddItemToArray(still, cJSON_CreateString(c0 ? "C0" : "C1"));
+                line(d, lines, "    still true: %s on semaphore %u (Value %u, Max %u)",
+                     c0 ? "C0 Value == 0" : "C1 Value >= Max", i, v, mx);
+                if (!d->why[node][0])
+                    snprintf(d->why[node], sizeof d->why[node], "waits on sem %u %s", i, c0 ? "== 0" : ">= Max");
+                sem_release(d, cp, th, i, c0, sj, lines);
+            }
+        } else if (s.hold == CP_HOLD_WAIT_COND) {
+            for (unsigned c = 0; c < 13; c++)
+                if ((s.hold_mask >> c) & 1) {
+                    char cn[8];
+                    snprintf(cn, sizeof cn, "C%u", c);
+                    cJSON_AddItemToArray(still, cJSON_CreateString(cn));
+                }
+            line(d, lines, "    still true: conditions mask 0x%x (lowest C%u busy)", s.hold_mask, s.hold_detail);
+            snprintf(d->why[node], sizeof d->why[node], "waits on STALLWAIT condition C%u", s.hold_detail);
+        } else if (s.hold == CP_HOLD_WAIT_STREAM) {
+            line(d, lines, "    still true: stream %u below target %u", s.hold_detail, w->target);
+            snprintf(d->why[node], sizeof d->why[node], "waits on stream %u", s.hold_detail);
+        }
+        break;
+    }
+    case CP_HOLD_MUTEX: {
+        int holder = cp_mutex_holder(cp, s.hold_detail);
+        waited = s.hold_detail < 5 ? st->stall_mutex[s.hold_detail] : 0;
+        cJSON *mj = cJSON_AddObjectToObject(o, "mutex");
+        cJSON_AddNumberToObject(mj, "index", s.hold_detail);
+        if (holder >= 0) {
+            cJSON_AddNumberToObject(mj, "holder", holder);
+            cJSON_AddNumberToObject(mj, "held_since", (double)cp_mutex_since(cp, s.hold_detail));
+            d->edge[node][N_THREAD0 + holder] = 1;
+            line(d, lines, "    mutex %u is held by T%d since cycle %llu; it never released it (ATRELM)", s.hold_detail,
+                 holder, (unsigned long long)cp_mutex_since(cp, s.hold_detail));
+        } else {
+            cJSON_AddNullToObject(mj, "holder");
+            line(d, lines, "    mutex %u is being handed to another thread", s.hold_detail);
+        }
+        snprintf(d->why[node], sizeof d->why[node], "waits on mutex %u held by T%d", s.hold_detail, holder);
+        break;
+    }
+    case CP_HOLD_MUTEX_INVALID:
+        waited = st->stall_mutex_invalid;
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(o, "mutex"), "index", s.hold_detail);
+        line(d, lines, "    %s names mutex %u, which does not exist on Blackhole (0, 2, 3, 4): it waits forever",
+             opname(s.held_word), s.hold_detail);
+        snprintf(d->why[node], sizeof d->why[node], "waits forever on invalid mutex %u", s.hold_detail);
+        break;
+    case CP_HOLD_UNDEFINED:
+        waited = st->stall_undefined;
+        line(d, lines, "    opcode 0x%02x does not exist on Blackhole: held forever", s.hold_detail);
+        snprintf(d->why[node], sizeof d->why[node], "holds undefined opcode 0x%02x", s.hold_detail);
+        break;
+    default:
+        waited = st->stall_total;
+        line(d, lines, "    %s", cp_hold_name(s.hold));
+        snprintf(d->why[node], sizeof d->why[node], "held (%s)", cp_hold_name(s.hold));
+        break;
+    }
+    cJSON_AddNumberToObject(o, "waited_cycles", (double)waited);
+    line(d, lines, "    waited %llu cycles", (unsigned long long)waited);
+    cJSON_AddItemToObject(o, "text", lines);
+}
+
+/* A load in the loop [lo, hi] of core c, with its address computed from the current registers. */
+static bool polled_word(const run_t *r, int c, uint32_t lo, uint32_t hi, uint32_t *addr, uint32_t *pc) {
+    const tile_t *t = r->tile;
+    const hart_t *h = &t->hart[c];
+    for (uint32_t a = lo; a <= hi && a + 4 <= TILE_L1_SIZE; a += 4) {
+        uint32_t w;
+        memcpy(&w, t->l1 + a, 4);
+        insn_t in;
+        rv_decode(w, &in);
+        const char *m = rv_mnemonic(in.op);
+        if (!m || (strcmp(m, "lw") && strcmp(m, "lh") && strcmp(m, "lhu") && strcmp(m, "lb") && strcmp(m, "lbu")))
+            continue;
+        *addr = h->x[in.rs1] + (uint32_t)in.imm;
+        *pc = a;
+        return true;
+    }
+    return false;
+}
+
+static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *arr) {
+    const tile_t *t = r->tile;
+    const hart_t *h = &t->hart[c];
+    const run_progress_t *p = &r->progress;
+    if (!t->started[c] || h->state == HART_HALTED || h->state == HART_RESET || h->state == HART_FAULTED) return;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToArray(arr, o);
+    cJSON *lines = cJSON_CreateArray();
+    char sym[128];
+    report_symbol(r, c, h->pc, sym, sizeof sym);
+    cJSON_AddStringToObject(o, "name", h->name);
+    cJSON_AddNumberToObject(o, "pc", h->pc);
+    cJSON_AddStringToObject(o, "symbol", sym);
+    int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1;
+    if (h->state == HART_HUNG) {
+        d->blocked[c] = true;
+        cJSON_AddStringToObject(o, "state", "hung");
+        cJSON_AddStringToObject(o, "reason", h->hang_reason);
+        line(d, lines, "%s hung at pc 0x%08x (%s): %s", h->name, h->pc, sym, h->hang_reason);
+        snprintf(d->why[c], sizeof d->why[c], "hung");
+    } else if (h->wait == HART_WAIT_MEM && h->wait_addr - 0xFFE80000u < 0x10u && th >= 0) {
+        d->blocked[c] = true;
+        bool mop = h->wait_addr == 0xFFE80008u;
+        cJSON_AddStringToObject(o, "state", mop ? "mop_sync" : "tensix_sync");
+        cJSON_AddNumberToObject(o, "waits_for_thread", th);
+        cJSON_AddNumberToObject(o, "stall_cycles", (double)h->stall_cycles);
+        line(d, lines, "%s blocked in %s (load of 0x%08x) at pc 0x%08x (%s) for %llu cycles: waits for T%d to drain",
+             h->name, mop ? "MOPExpanderDoneCheck" : "tensix_sync", h->wait_addr, h->pc, sym,
+             (unsigned long long)h->stall_cycles, th);
+        d->edge[c][N_THREAD0 + th] = 1;
+        snprintf(d->why[c], sizeof d->why[c], "waits in tensix_sync for T%d", th);
+    } else if (h->wait == HART_WAIT_MEM && h->wait_addr - 0xFFE40000u < 0x30000u) {
+        d->blocked[c] = true;
+        int to = th >= 0 ? th : (int)((h->wait_addr - 0xFFE40000u) / 0x10000u);
+        cJSON_AddStringToObject(o, "state", "fifo_full");
+        cJSON_AddNumberToObject(o, "waits_for_thread", to);
+        line(d, lines, "%s blocked pushing to the full instruction FIFO of T%d at pc 0x%08x (%s)", h->name, to, h->pc, sym);
+        d->edge[c][N_THREAD0 + to] = 1;
+        snprintf(d->why[c], sizeof d->why[c], "waits for room in T%d's FIFO", to);
+    } else {
+        cJSON_AddStringToObject(o, "state", "spinning");
+        uint32_t lo = p->pc_valid[c] ? p->pc_lo[c] : h->pc, hi = p->pc_valid[c] ? p->pc_hi[c] : h->pc;
+        char slo[128], shi[128];
+        report_symbol(r, c, lo, slo, sizeof slo);
+        report_symbol(r, c, hi, shi, sizeof shi);
+        cJSON *lj = cJSON_AddObjectToObject(o, "loop");
+        cJSON_AddNumberToObject(lj, "lo", lo);
+        cJSON_AddNumberToObject(lj, "hi", hi);
+        cJSON_AddStringToObject(lj, "symbol", slo);
+        uint64_t quiet = t->cycle - p->quiet_since;
+        cJSON_AddNumberToObject(o, "quiet_cycles", (double)quiet);
+        line(d, lines, "%s spins in 0x%08x..0x%08x (%s..%s) with no store for %llu cycles", h->name, lo, hi, slo, shi,
+             (unsigned long long)quiet);
+        uint32_t a, lpc;
+        if (polled_word(r, c, lo, hi, &a, &lpc)) {
+            uint32_t v = 0;
+            bool rd = tile_host_read((tile_t *)t, a & ~3u, &v);
+            cJSON *pj = cJSON_AddObjectToObject(o, "polls");
+            cJSON_AddNumberToObject(pj, "addr", a);
+            cJSON_AddNumberToObject(pj, "pc", lpc);
+            cJSON_AddStringToObject(pj, "region", tile_region_name(a));
+            if (rd) cJSON_AddNumberToObject(pj, "value", v);
+            line(d, lines, "    polls %s 0x%08x (now 0x%08x)%s", tile_region_name(a), a, v,
+                 deadlock ? ": nobody has written it, and nothing else can change" : "");
+            snprintf(d->why[c], sizeof d->why[c], "spins on %s 0x%08x that nobody writes", tile_region_name(a), a);
+        } else {
+            snprintf(d->why[c], sizeof d->why[c], "spins at 0x%08x", h->pc);
+        }
+        d->blocked[c] = deadlock;
+    }
+    cJSON_AddItemToObject(o, "text", lines);
+}
+
+/* Threads with nothing queued are fed by their TRISC: an idle releaser waits on its core. */
+static void add_feed_edges(diag_t *d, const run_t *r) {
+    for (unsigned th = 0; th < CP_THREADS; th++) {
+        cp_thread_state_t s;
+        cp_thread_state(r->tile->cp, th, &s);
+        if (!s.held) d->edge[N_THREAD0 + th][CORE_TRISC0 + (int)th] = 2;
+    }
+}
+
+static bool find_cycle(const diag_t *d, int n, int *stack, int depth, bool *on, int *out, int *outlen) {
+    stack[depth] = n;
+    on[n] = true;
+    for (int m = 0; m < N_NODES; m++) {
+        if (d->edge[n][m] != 1 || !d->blocked[m]) continue;
+        if (on[m]) {
+            int k = 0;
+            while (stack[k] != m) k++;
+            *outlen = 0;
+            for (; k <= depth; k++) out[(*outlen)++] = stack[k];
+            return true;
+        }
+        if (find_cycle(d, m, stack, depth + 1, on, out, outlen)) return true;
+    }
+    on[n] = false;
+    return false;
+}
+
+void diag_build(run_t *r) {
+    diag_t d = {0};
+    d.f = open_memstream(&d.buf, &d.len);
+    if (!d.f) return;
+    bool deadlock = r->exit.code == EXIT_DEADLOCK;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "kind", deadlock ? "deadlock" : "max_cycles");
+    cJSON_AddNumberToObject(root, "cycle", (double)r->tile->cycle);
+    cJSON_AddNumberToObject(root, "window", (double)r->progress.window);
+    if (r->progress.quiet_since) cJSON_AddNumberToObject(root, "quiet_since", (double)r->progress.quiet_since);
+    fprintf(d.f, "ttemu: %s diagnosis at cycle %llu:\n", deadlock ? "deadlock" : "timeout",
+            (unsigned long long)r->tile->cycle);
+    cJSON *threads = cJSON_AddArrayToObject(root, "threads");
+    for (unsigned th = 0; th < CP_THREADS; th++) thread_diag(&d, r, th, threads);
+    cJSON *cores = cJSON_AddArrayToObject(root, "cores");
+    for (int c = 0; c < TILE_NCORES; c++) core_diag(&d, r, c, deadlock, cores);
+    /* Threads: idle ones that a blocked thread relies on are fed by their (blocked or halted) TRISC. */
+    add_feed_edges(&d, r);
+
+    /* Chains: from each blocked node, follow the first edge. */
+    cJSON *chains = cJSON_AddArrayToObject(root, "chains");
+    for (int n = 0; n < N_NODES; n++) {
+        if (!d.blocked[n]) continue;
+        char b[512];
+        size_t o = (size_t)snprintf(b, sizeof b, "%s %s", node_name(n), d.why[n]);
+        bool seen[N_NODES] = {false};
+        int cur = n;
+        seen[n] = true;
+        for (;;) {
+            int nx = NONE;
+            for (int m = 0; m < N_NODES && nx == NONE; m++)
+                if (d.edge[cur][m] == 1) nx = m;
+            if (nx == NONE && cur >= N_THREAD0 && d.edge[cur][cur - N_THREAD0 + CORE_TRISC0] == 2 && cur != n) {
+                /* an idle thread: whatever would release must come from its core */
+                int core = cur - N_THREAD0 + CORE_TRISC0;
+                const hart_t *h = &r->tile->hart[core];
+                o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, " (idle; its %s is %s)", h->name,
+                                      h->state == HART_HALTED ? "halted" : !r->tile->started[core] ? "in reset" : "running");
+                break;
+            }
+            if (nx == NONE) {
+                if (cur == n && n >= N_THREAD0 && !strncmp(d.why[n], "waits on sem", 12))
+                    o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, " -> nobody");
+                break;
+            }
+            if (seen[nx]) {
+                o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, " -> %s (cycle)", node_name(nx));
+                break;
+            }
+            seen[nx] = true;
+            o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, " -> %s", node_name(nx));
+            if (d.blocked[nx] && d.why[nx][0] && nx != n)
+                o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, " (%s)", d.why[nx]);
+            cur = nx;
+        }
+        cJSON_AddItemToArray(chains, cJSON_CreateString(b));
+        fprintf(d.f, "  wait-for: %s\n", b);
+    }
+
+    /* A cycle in the graph (first found). */
+    int stack[N_NODES], cyc[N_NODES], clen = 0;
+    bool on[N_NODES] = {false};
+    bool found = false;
+    for (int n = 0; n < N_NODES && !found; n++) {
+        memset(on, 0, sizeof on);
+        if (d.blocked[n]) found = find_cycle(&d, n, stack, 0, on, cyc, &clen);
+    }
+    if (found) {
+        char b[512];
+        size_t o = 0;
+        cJSON *cj = cJSON_AddArrayToObject(root, "cycle_nodes");
+        for (int i = 0; i < clen; i++) {
+            cJSON_AddItemToArray(cj, cJSON_CreateString(node_name(cyc[i])));
+            o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, "%s%s %s", i ? "; " : "", node_name(cyc[i]),
+                                  d.why[cyc[i]]);
+        }
+        cJSON_AddStringToObject(root, "cycle_text", b);
+        fprintf(d.f, "  wait-for cycle: %s\n", b);
+    } else {
+        cJSON_AddNullToObject(root, "cycle_nodes");
+    }
+    fclose(d.f);
+    r->diag_json = root;
+    r->diag_text = d.buf;
+}

@@ -1,0 +1,54 @@
+/* STALLWAIT pattern 7: TRISC_CFG before unpack (llk_unpack_A.h _llk_unpack_A_): the TRISC
+ * writes the unpacker's L1 base address into Config with a plain store, posts UNPACK_SYNC
+ * (semaphore 5) through its PCBuf window, and pushes TTI_STALLWAIT(p_stall::STALL_UNPACK,
+ * p_stall::TRISC_CFG) before the unpack so the unpacker never runs on a configuration the RISC-V
+ * is still writing (C10: a store of this TRISC to GPRs/config in flight); t6_semaphore_get
+ * (SEMGET) releases the context after the unpack. wait_for_next_context spins while
+ * UNPACK_SYNC >= 2 (two config contexts).
+ *
+ * The loop is software-pipelined: the next tile's configuration (base address and three more
+ * words of its context) is written right after this tile's UNPACR is pushed, so those stores are
+ * in flight when the UNPACR reaches the gate, and C10 holds it until they have landed. (A store
+ * made before the push is already done by then in ttemu: a RISC-V store stays in flight for 2
+ * cycles, the push needs 2 to reach the gate — docs/coprocessor-backend.md.)
+ * Results (L1 0x9000): [0], [1] the two contexts' base addresses at the end. */
+#include "ttemu_fw.h"
+
+#define TILES 4
+#define BASE_CTX0 64 /* stand for THCON_SEC0_REG3_Base_address / _cntx1_ (Config words) */
+#define BASE_CTX1 68
+
+static void write_context(unsigned ctx, uint32_t addr) {
+    volatile uint32_t *w = &CFG_WORD(ctx ? BASE_CTX1 : BASE_CTX0);
+    w[0] = addr; /* base address, */
+    w[1] = 0x40; /* tile size, */
+    w[2] = 0x10; /* face rows, */
+    w[3] = 0x2;  /* format: the rest of this context */
+}
+
+int main(void) {
+    write_context(0, 0x20000);
+    for (unsigned k = 0; k < TILES; k++) {
+        while (SEMAPHORE(SEM_UNPACK_SYNC) >= 2) { /* wait_for_next_context(2) */
+        }
+        SEMAPHORE(SEM_UNPACK_SYNC) = 0; /* semaphore_post(UNPACK_SYNC) */
+        /* The next tile's context, computed before the pushes so its stores follow them at once. */
+        unsigned next = k + 1;
+        volatile uint32_t *w = &CFG_WORD((next & 1) ? BASE_CTX1 : BASE_CTX0);
+        uint32_t addr = 0x20000 + 0x1000 * next;
+        __asm__ volatile("" : "+r"(w), "+r"(addr));
+        TTI(TT_STALLWAIT(STALL_UNPACK, P_TRISC_CFG));
+        TTI(TT_UNPACR(0, 0));
+        if (next < TILES) {
+            w[0] = addr;
+            w[1] = 0x40;
+            w[2] = 0x10;
+            w[3] = 0x2;
+        }
+        TTI(TT_SEMGET(T6_SEM(SEM_UNPACK_SYNC)));
+    }
+    tensix_sync();
+    L1_WORD(0x9000) = CFG_WORD(BASE_CTX0);
+    L1_WORD(0x9004) = CFG_WORD(BASE_CTX1);
+    return 0;
+}

@@ -1,0 +1,71 @@
+# Progress detection and stall diagnosis (docs/debugging-stalls.md): five broken firmware samples
+# end as deadlock (exit 1) with a diagnosis naming the right thread, instruction, semaphore or
+# mutex; healthy and long-but-progressing runs never report deadlock.
+. test/sh/lib.sh
+B=$FW/broken D=$FW/demo P=$FW/progs
+
+run_ttemu run --trisc1 $B/missing_sempost_trisc1.elf --trisc2 $B/missing_sempost_trisc2.elf --quiet --report "$TMP/ms.json"
+expect_exit "missing SEMPOST: deadlock (exit 1)" 1
+expect_out "missing SEMPOST: T2 holds PACR" "T2 \(TRISC2's Tensix thread\) holds PACR"
+expect_out "missing SEMPOST: semaphore 1 Value 0 Max 1" "still true: C0 Value == 0 on semaphore 1 \(Value 0, Max 1\)"
+expect_out "missing SEMPOST: nobody posted" "nobody has posted semaphore 1 since its SEMINIT at cycle [0-9]+ by T1"
+expect_out "missing SEMPOST: TRISC2 in tensix_sync" "TRISC2 blocked in tensix_sync .*waits for T2"
+expect_json "missing SEMPOST: JSON thread, cause, wait" "$TMP/ms.json" \
+    '[(t["thread"], t["cause"], t["held"]["mnemonic"], t["wait"]["mnemonic"], t["wait"]["semaphores"][0]["index"], t["wait"]["semaphores"][0]["value"], t["wait"]["semaphores"][0]["max"]) for t in r["diagnosis"]["threads"]]' \
+    '[[2, "semwait", "PACR", "SEMWAIT", 1, 0, 1]]'
+expect_json "missing SEMPOST: JSON nobody posted" "$TMP/ms.json" \
+    '[r["exit"]["reason"], r["diagnosis"]["kind"], r["diagnosis"]["threads"][0]["wait"]["semaphores"][0]["released_by"]]' \
+    '["deadlock", "deadlock", []]'
+
+run_ttemu run --trisc0 $B/bad_atgetm_trisc0.elf --quiet --report "$TMP/ag.json"
+expect_exit "ATGETM invalid index: deadlock (exit 1)" 1
+expect_out "ATGETM invalid index: named" "T0 .*holds ATGETM mutex_index=1"
+expect_out "ATGETM invalid index: why" "names mutex 1, which does not exist on Blackhole"
+expect_json "ATGETM invalid index: JSON" "$TMP/ag.json" \
+    '[(t["thread"], t["cause"], t["held"]["mnemonic"], t["mutex"]["index"]) for t in r["diagnosis"]["threads"]]' \
+    '[[0, "mutex_invalid", "ATGETM", 1]]'
+
+run_ttemu run --trisc0 $B/mutex_leak_trisc0.elf --trisc1 $B/mutex_leak_trisc1.elf --quiet --report "$TMP/ml.json"
+expect_exit "mutex never released: deadlock (exit 1)" 1
+expect_out "mutex never released: T1 waits on T0's mutex 2" "mutex 2 is held by T0 since cycle [0-9]+"
+expect_out "mutex never released: chain" "T1 waits on mutex 2 held by T0 -> T0 \(idle; its TRISC0 is halted\)"
+expect_json "mutex never released: JSON" "$TMP/ml.json" \
+    '[(t["thread"], t["cause"], t["held"]["mnemonic"], t["mutex"]["index"], t["mutex"]["holder"]) for t in r["diagnosis"]["threads"]]' \
+    '[[1, "mutex", "ATGETM", 2, 0]]'
+
+run_ttemu run --trisc1 $B/wrong_instrn_buf_trisc1.elf --trisc2 $B/wrong_instrn_buf_trisc2.elf --quiet --report "$TMP/wi.json"
+expect_exit "TRISC push to another thread's INSTRN_BUF: deadlock (exit 1)" 1
+expect_out "wrong INSTRN_BUF: TRISC1 hung" "TRISC1 hung at pc 0x[0-9a-f]+ \(main\+0x[0-9a-f]+\): TRISC1 stored to INSTRN2_BUF"
+expect_out "wrong INSTRN_BUF: T2 waits on semaphore 1" "T2 waits on sem 1 == 0"
+expect_json "wrong INSTRN_BUF: JSON" "$TMP/wi.json" \
+    '[(c["name"], c["state"]) for c in r["diagnosis"]["cores"]]' '[["TRISC1", "hung"], ["TRISC2", "tensix_sync"]]'
+
+run_ttemu run --brisc $B/soft_sem_spin_brisc.elf --quiet --report "$TMP/sp.json"
+expect_exit "spin on a software semaphore: deadlock (exit 1)" 1
+expect_out "spin: loop and polled word named" "BRISC spins in 0x[0-9a-f]+\.\.0x[0-9a-f]+ \(main\+0x[0-9a-f]+\.\.main\+0x[0-9a-f]+\)"
+expect_out "spin: polled word" "polls L1 0x00009000 \(now 0x00000000\)"
+expect_json "spin: JSON" "$TMP/sp.json" \
+    '[(c["name"], c["state"], c["polls"]["addr"], c["loop"]["symbol"].startswith("main+")) for c in r["diagnosis"]["cores"]]' \
+    '[["BRISC", "spinning", 36864, true]]'
+run_ttemu run --brisc $B/soft_sem_spin_brisc.elf --quiet --deadlock-window 20000
+expect_exit "--deadlock-window shortens the window" 1
+expect_out "--deadlock-window: detected within the window" "deadlock diagnosis at cycle [23][0-9]{4}:"
+run_ttemu run --brisc $B/soft_sem_spin_brisc.elf --quiet --deadlock-window 0 --max-cycles 300000 --report "$TMP/sp0.json"
+expect_exit "--deadlock-window 0 disables detection (exit 2)" 2
+expect_json "timeout diagnosis names the spin" "$TMP/sp0.json" '[r["diagnosis"]["kind"], r["diagnosis"]["cores"][0]["state"]]' '["max_cycles", "spinning"]'
+run_ttemu run --brisc $B/soft_sem_spin_brisc.elf --deadlock-window x
+expect_exit "--deadlock-window needs a number (exit 4)" 4
+
+# Healthy runs.
+run_ttemu run --brisc $D/brisc.elf --ncrisc $D/ncrisc.elf --trisc0 $D/trisc0.elf --trisc1 $D/trisc1.elf \
+    --trisc2 $D/trisc2.elf --quiet --report "$TMP/demo.json"
+expect_exit "demo: no deadlock (exit 0)" 0
+expect_json "demo: no diagnosis" "$TMP/demo.json" '"diagnosis" in r' False
+run_ttemu run --brisc $P/spin_brisc.elf --max-cycles 500000 --quiet --deadlock-window 10000
+expect_exit "a long progressing run is not cut short (exit 2)" 2
+if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
+    run_ttemu run --config firmware-samples/configs/tt-metal-boot.json --quiet --deadlock-window 5000
+    expect_exit "tt-metal boot: stops at its stop condition, idle firmware is not a deadlock" 0
+else
+    skip "tt-metal boot: no deadlock" "no $SHARED/firmware"
+fi
