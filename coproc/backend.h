@@ -30,6 +30,8 @@ bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
 void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word);
 /* Advance one cycle. */
 void be_cycle(be_t *be);
+/* Advance n cycles with nothing executing in any unit (only the clock moves). */
+void be_advance_idle(be_t *be, uint64_t n);
 
 /* STALLWAIT condition Cn (0..12, STALLWAIT.md) for thread t: true = "keep waiting". */
 bool be_cond_busy(const be_t *be, unsigned t, unsigned cond);

@@ -57,6 +57,7 @@ void cp_reset(cp_t *cp) {
     memset(cp->stats, 0, sizeof cp->stats);
     cp->cycle = 0;
     cp->log_n = 0;
+    cp->active = false;
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
@@ -64,13 +65,24 @@ bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop)) return false;
     cp_stats_t *st = &cp->stats[t];
+    cp->active = true;
     st->pushed++;
     if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
     if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
     return true;
 }
 
+static bool all_idle(const cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        if (!cp_thread_idle(cp, t)) return false;
+    return true;
+}
+
 void cp_cycle(cp_t *cp) {
+    if (!cp->active) { /* idle: nothing to step, only time passes */
+        cp_advance_idle(cp, 1);
+        return;
+    }
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
         gate_step(cp, t);
@@ -81,7 +93,20 @@ void cp_cycle(cp_t *cp) {
     be_cycle(cp->be);
     sync_end_cycle(&cp->sync);
     cp->cycle++;
+    cp->active = !all_idle(cp);
 }
+
+void cp_advance_idle(cp_t *cp, uint64_t n) {
+    if (cp->active) { /* not idle after all: step for real */
+        while (n--) cp_cycle(cp);
+        return;
+    }
+    be_advance_idle(cp->be, n);
+    sync_end_cycle(&cp->sync);
+    cp->cycle += n;
+}
+
+bool cp_is_idle(const cp_t *cp) { return !cp->active; }
 
 /* CoprocessorDoneCheck (ManualTTSync.md): nothing of thread t in a FIFO, an expander, the gate
  * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */
@@ -112,6 +137,10 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
 uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) { return be_gpr_read(cp->be, t, i); }
 
 void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) { be_gpr_write(cp->be, t, i, val); }
+
+void cp_note_riscv_write(cp_t *cp, unsigned t) {
+    if (t < CP_THREADS) be_note_riscv_cfg_write(cp->be, t);
+}
 
 void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val) {
     if (t < CP_THREADS && idx < FE_MOPCFG_WORDS) cp->fe[t].mop.cfg[idx] = val;

@@ -39,6 +39,11 @@ bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
 
 /* Advance one cycle (frontends, gates, backend occupancy). */
 void cp_cycle(cp_t *cp);
+/* True when nothing is queued, latched or executing in any thread: cycles change nothing but
+ * the clocks until the next push. */
+bool cp_is_idle(const cp_t *cp);
+/* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */
+void cp_advance_idle(cp_t *cp, uint64_t n);
 
 /* TTSync (ManualTTSync.md): CoprocessorDoneCheck — nothing of thread t left anywhere;
  * MOPExpanderDoneCheck — nothing queued before thread t's MOP expander and the expander idle. */
@@ -53,6 +58,10 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val);
 /* Per-thread Tensix GPRs (ScalarUnit.md), the same registers the TRISC sees at 0xFFE00000. */
 uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i);
 void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val);
+
+/* TRISC t stored to GPRs or TDMA-RISC registers: a RISC-V request in flight (condition C10,
+ * STALLWAIT.md TRISC_CFG). cp_cfg_write notes config stores itself. */
+void cp_note_riscv_write(cp_t *cp, unsigned t);
 
 /* MOP config words (MOPExpander.md), written by TRISC t at 0xFFB80000 + 4*idx, idx 0..8. */
 void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val);

@@ -166,6 +166,10 @@ struct cp {
     cp_stats_t stats[CP_THREADS];
     cp_issue_t log[CP_ISSUE_LOG];
     uint64_t log_n; /* entries ever logged since the last clear */
+    /* Something may still happen: set by a push, cleared at the end of a cycle after which every
+     * thread is idle (nothing queued, latched or executing). While clear, a cycle only advances
+     * the clocks (cp_cycle's fast path, cp_advance_idle). */
+    bool active;
 };
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the

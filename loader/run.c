@@ -155,16 +155,45 @@ static void pcs_sample(run_progress_t *p, const tile_t *t) {
 }
 
 /* Returns true when nothing has changed for the whole window: the run is deadlocked. */
+/* True if a running core is at a pc sampled before during this quiet period with different
+ * register values: it computes, it does not spin. Otherwise remembers (pc, registers). */
+static bool regs_progress(run_progress_t *p, const tile_t *t) {
+    for (int c = 0; c < TILE_NCORES; c++) {
+        const hart_t *h = &t->hart[c];
+        if (h->state != HART_RUNNING) continue;
+        uint64_t hash = 1469598103934665603ull; /* FNV-1a over x1..x31 */
+        for (int i = 1; i < 32; i++) hash = (hash ^ h->x[i]) * 1099511628211ull;
+        for (int k = 0; k < p->rh_n[c]; k++)
+            if (p->rh_pc[c][k] == h->pc) {
+                if (p->rh_hash[c][k] != hash) return true;
+                goto next;
+            }
+        {
+            int k = p->rh_n[c] < RUN_REG_SAMPLES ? p->rh_n[c]++ : p->rh_next[c]++ % RUN_REG_SAMPLES;
+            p->rh_pc[c][k] = h->pc;
+            p->rh_hash[c][k] = hash;
+        }
+    next:;
+    }
+    return false;
+}
+
+static void regs_reset(run_progress_t *p) {
+    memset(p->rh_n, 0, sizeof p->rh_n);
+    memset(p->rh_next, 0, sizeof p->rh_next);
+}
+
 static bool progress_check(run_t *r) {
     run_progress_t *p = &r->progress;
     tile_t *t = r->tile;
     p->next_check = t->cycle + RUN_PROGRESS_PERIOD;
     uint64_t fp = fingerprint(t);
-    if (fp != p->fp || p->quiet_since == 0) {
+    if (fp != p->fp || p->quiet_since == 0 || regs_progress(p, t)) {
         p->fp = fp;
         p->quiet_since = t->cycle ? t->cycle : 1;
         p->mem_since = 0;
         pcs_reset(p);
+        regs_reset(p);
         return false;
     }
     pcs_sample(p, t);
@@ -189,6 +218,7 @@ static bool progress_check(run_t *r) {
         p->mem_since = t->cycle;
         p->quiet_since = t->cycle;
         pcs_reset(p);
+        regs_reset(p);
         return false;
     }
     return true;
@@ -208,7 +238,15 @@ void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     p->next_check = p->window ? t->cycle + RUN_PROGRESS_PERIOD : UINT64_MAX;
     if (check_end(r) || (hook && hook(r, ctx))) goto done;
     while (t->cycle < max_cycles) {
-        tile_cycle(t);
+        if (hook) {
+            tile_cycle(t); /* the hook watches every cycle */
+        } else {
+            /* tile_run returns after any cycle in which a core's state changed (or the
+             * coprocessor reported an error), so check_end sees every state it would see cycle
+             * by cycle; batches stop at the next progress check. */
+            uint64_t until = p->next_check < max_cycles ? p->next_check : max_cycles;
+            tile_run(t, until > t->cycle ? until - t->cycle : 1);
+        }
         if (check_end(r) || (hook && hook(r, ctx))) goto done;
         if (t->cycle >= p->next_check && progress_check(r)) {
             set_deadlock(r);

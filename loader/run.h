@@ -58,6 +58,7 @@ typedef struct {
  * pushes/issues/semaphores/mutexes); once it has not changed for half the window, L1 and the
  * local RAMs are snapshotted and compared when the window is over. */
 #define RUN_PROGRESS_PERIOD 1009 /* prime: PC samples of a spin loop do not alias */
+#define RUN_REG_SAMPLES 8
 typedef struct {
     uint64_t window;      /* 0: off */
     bool suspended;       /* a run config's stop point is armed: the run ends there, not in deadlock */
@@ -70,6 +71,11 @@ typedef struct {
     /* PCs sampled while quiet, per core */
     uint32_t pc_lo[TILE_NCORES], pc_hi[TILE_NCORES];
     bool pc_valid[TILE_NCORES];
+    /* Register file hashes seen at sampled PCs while quiet: the same pc with other register
+     * values means the core computes (progress) rather than spins. */
+    uint32_t rh_pc[TILE_NCORES][RUN_REG_SAMPLES];
+    uint64_t rh_hash[TILE_NCORES][RUN_REG_SAMPLES];
+    uint8_t rh_n[TILE_NCORES], rh_next[TILE_NCORES];
 } run_progress_t;
 
 typedef struct run {

@@ -28,6 +28,9 @@ mem_res_t gpr_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *
 mem_res_t gpr_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     unsigned th, i;
     mem_res_t r = gpr_locate(h, off, size, &th, &i);
-    if (r == MEM_OK) cp_gpr_write(t->cp, th, i, val);
+    if (r == MEM_OK) {
+        cp_gpr_write(t->cp, th, i, val);
+        if (tile_trisc_thread(h) >= 0) cp_note_riscv_write(t->cp, th); /* C10: TRISC_CFG */
+    }
     return r;
 }

@@ -15,5 +15,7 @@ mem_res_t tdma_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t 
 
 mem_res_t tdma_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     mem_res_t r = tdma_check(h);
-    return r != MEM_OK ? r : mmio_storage_write(t->tdma, h, "TDMA-RISC registers", off, size, val);
+    if (r == MEM_OK) r = mmio_storage_write(t->tdma, h, "TDMA-RISC registers", off, size, val);
+    if (r == MEM_OK && tile_trisc_thread(h) >= 0) cp_note_riscv_write(t->cp, (unsigned)tile_trisc_thread(h)); /* C10 */
+    return r;
 }

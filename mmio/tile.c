@@ -131,12 +131,6 @@ void tile_cycle(tile_t *t) {
  * runs in an ordinary lock-step cycle, as does everything while two or more harts run. The
  * coprocessor's idle cycles run afterwards: with nothing queued, when they run changes nothing. */
 
-static bool cp_idle(const cp_t *cp) {
-    for (unsigned th = 0; th < CP_THREADS; th++)
-        if (!cp_thread_idle(cp, th)) return false;
-    return true;
-}
-
 uint64_t tile_run(tile_t *t, uint64_t n) {
     uint64_t done = 0;
     while (done < n) {
@@ -146,9 +140,9 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             before[c] = t->hart[c].state;
             if (before[c] == HART_RUNNING) running++, alone = c;
         }
-        if (running == 1 && !t->reference && cp_idle(t->cp)) {
+        if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
             uint64_t k = hart_run_alone(&t->hart[alone], n - done);
-            for (uint64_t i = 0; i < k; i++) cp_cycle(t->cp);
+            cp_advance_idle(t->cp, k);
             t->cycle += k;
             done += k;
             if (t->hart[alone].state != HART_RUNNING) return done;
@@ -157,7 +151,7 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
         }
         tile_cycle(t);
         done++;
-        if (running == 0) return done;
+        if (running == 0 || cp_error(t->cp)) return done;
         for (int c = 0; c < TILE_NCORES; c++)
             if (t->hart[c].state != before[c]) return done;
     }

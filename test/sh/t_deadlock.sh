@@ -69,3 +69,9 @@ if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
 else
     skip "tt-metal boot: no deadlock" "no $SHARED/firmware"
 fi
+
+# A computation in registers only, far longer than the deadlock window, is progress.
+run_ttemu run --brisc $FW/progs/longcompute_brisc.elf --peek 0x9200 --report "$TMP/long.json" --quiet
+expect_exit "a long store-free computation is not cut short as a deadlock" 0
+expect_json "the long computation finishes with its result" "$TMP/long.json" \
+    'r["cycles"] > 300000 and r["peek"]["0x00009200"][0] == 7974459' True
