@@ -66,6 +66,7 @@ bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
     if (!fe_push(fe, word, after_mop)) return false;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
+    if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
     st->pushed++;
     if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
     if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
@@ -320,6 +321,9 @@ void cp_report(const cp_t *cp, struct cJSON *obj) {
         cJSON_AddNumberToObject(o, "consumed", (double)st->consumed);
         cJSON_AddNumberToObject(o, "fifo_high_water", st->fifo_high_water);
         cJSON_AddNumberToObject(o, "fifo2_high_water", st->fifo2_high_water);
+        cJSON *fp = cJSON_AddArrayToObject(o, "first_pushed");
+        for (uint64_t i = 0; i < st->pushed && i < CP_FIRST_PUSHED; i++)
+            cJSON_AddItemToArray(fp, cJSON_CreateNumber(st->first_pushed[i]));
         cJSON_AddNumberToObject(o, "sem_writes", (double)st->sem_writes);
         cJSON_AddBoolToObject(o, "idle", cp_thread_idle(cp, t));
 

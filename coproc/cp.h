@@ -18,6 +18,7 @@
 #define CP_FIFO_DEPTH   32
 #define CP_CFG_WORDS    224 /* Config[2][224] (BackendConfiguration.md) */
 #define CP_THDCFG_WORDS 68  /* ThreadConfig[3][68] */
+#define CP_FIRST_PUSHED 16  /* words kept per thread for the report (e.g. the firmware boot pushes) */
 
 typedef struct cp cp_t;
 
@@ -136,6 +137,7 @@ typedef struct {
                                 * MOP/MOP_CFG/REPLAY pushed after the MOP expander) */
     unsigned fifo_high_water;  /* FIFO#1 (before the MOP expander) */
     unsigned fifo2_high_water; /* FIFO#2 (before the replay expander; BRISC pushes here) */
+    uint32_t first_pushed[CP_FIRST_PUSHED]; /* the first words pushed (min(pushed, 16) valid) */
     uint64_t stall_total;
     uint64_t stall_cond[13];         /* latched STALLWAIT, per busy condition C0..C12 */
     uint64_t stall_sem[CP_NUM_SEMS]; /* latched SEMWAIT, per blocking semaphore */

@@ -174,10 +174,14 @@ static int parse_cores(ctx_t *x, const cJSON *v, cfg_t *c) {
 }
 
 static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_t *l) {
-    static const char *const keys[] = {"kernels", "runtime_args", "circular_buffers", NULL};
+    static const char *const keys[] = {"kernel_config_base", "kernels", "runtime_args", "circular_buffers", NULL};
     static const char *const cb_keys[] = {"id", "addr", "size", "num_pages", "page_size", NULL};
     char p[160], q[160];
     if (check_keys(x, v, where, keys)) return -1;
+    l->kernel_config_base = 0x82B0; /* MEM_MAP_END of the p100a firmware build (loader/ttmetal.h) */
+    if (get_u32(x, v, where, "kernel_config_base", false, &l->kernel_config_base)) return -1;
+    if (l->kernel_config_base % 16 || l->kernel_config_base >= TILE_L1_SIZE)
+        return fail(x, path_of(p, sizeof p, where, "kernel_config_base"), "expected a 16-byte aligned L1 address");
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(v, "kernels");
     if (!k) return fail(x, path_of(p, sizeof p, where, "kernels"), "missing (expected an object of per-core kernels)");
     path_of(p, sizeof p, where, "kernels");

@@ -44,6 +44,7 @@ typedef struct {
 } cfg_cb_t;
 
 typedef struct {
+    uint32_t kernel_config_base;   /* where the host writes this launch's config buffer and kernels */
     char *kernel[TILE_NCORES];     /* flat binary per core, or NULL */
     uint32_t rta[TILE_NCORES][CFG_MAX_RTAS];
     int nrta[TILE_NCORES];

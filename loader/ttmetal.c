@@ -74,8 +74,14 @@ static int trisc0_sync(const run_t *r) { return r->tile->l1[MEM_SUBORDINATE_SYNC
 static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen) {
     const cfg_launch_t *l = &c->launches[index];
     tile_t *t = r->tile;
-    const uint32_t base = MEM_MAP_END;
+    const uint32_t base = l->kernel_config_base;
     uint32_t text = base + KC_TEXT, enables = 0, text_off[TILE_NCORES] = {0};
+    /* The config buffer and the kernels must not cover the mailboxes or the firmware text. */
+    if (base < MEM_MAP_END) {
+        snprintf(err, errlen, "%s: key 'launches[%d].kernel_config_base': 0x%08x..0x%08x overlaps the firmware "
+                 "(L1 below 0x%x holds the mailboxes and firmware text)", c->path, index, base, text, MEM_MAP_END);
+        return -1;
+    }
     for (int k = 0; k < TILE_NCORES; k++) {
         if (!l->kernel[k]) continue;
         size_t len;

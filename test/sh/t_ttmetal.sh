@@ -21,6 +21,9 @@ else
     expect_json "boot: no mutex held" $R 'list(r["mutexes"].values())' '[null, null, null, null]'
     expect_json "boot: T0 received exactly 8 words, T1/T2 none" $R '[t["pushed"] for t in r["threads"]]' '[8, 0, 0]'
     expect_json "boot: T0's 8 words all issued" $R 'r["threads"][0]["issued"]' 8
+    expect_json "boot: T0 received exactly ZEROACC, SFPENCC, NOP, SFPLOADI, SFPCONFIG, SEMINIT 1, 2, 7" $R \
+        '[hex(w) for w in r["threads"][0]["first_pushed"]]' \
+        '["0x10180000", "0x8a00300a", "0x2000000", "0x7100bf80", "0x910000b0", "0xa3100008", "0xa3100010", "0xa3100200"]'
     expect_json "boot: every core running in main" $R '[(c["state"], c["symbol"].split("+")[0]) for c in r["cores"]]' \
         '[["running", "main"], ["running", "main"], ["running", "main"], ["running", "main"], ["running", "main"]]'
     # Idle: each core spins in a poll loop: sampled at many later cycles, each core is found at only
@@ -114,6 +117,10 @@ if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
     FWA=$(cd "$SHARED/firmware/blackhole-p100a" && pwd)
     bad "kernel overlapping a circular buffer" "circular_buffers': buffer 0 overlaps kernel" \
         "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}, \"circular_buffers\": [{\"id\": 0, \"addr\": \"0x8ab0\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}]}]}"
+    bad "kernel config buffer over the firmware" "launches\[0\].kernel_config_base': 0x00003000\.\..* overlaps the firmware" \
+        "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernel_config_base\": \"0x3000\", \"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}}]}"
+    bad "unaligned kernel config buffer" "launches\[0\].kernel_config_base': expected a 16-byte aligned" \
+        "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernel_config_base\": \"0x82b4\", \"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}}]}"
     bad "circular buffer over the firmware" "circular_buffers\[0\]': overlaps the firmware" \
         "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}, \"circular_buffers\": [{\"id\": 0, \"addr\": \"0x3800\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}]}]}"
 else
