@@ -107,21 +107,8 @@ static int get_path(ctx_t *x, const cJSON *v, const char *key, char **out) {
 }
 
 static int parse_peek_str(ctx_t *x, const cJSON *v, const char *key, run_peek_t *pk) {
-    if (!cJSON_IsString(v)) return fail(x, key, "expected \"ADDR\" or \"ADDR:WORDS\"");
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", v->valuestring);
-    char *colon = strchr(buf, ':');
-    unsigned long long a, w = 1;
-    char *end;
-    if (colon) {
-        *colon = 0;
-        w = strtoull(colon + 1, &end, 0);
-        if (*end || w == 0 || w > 4096) return fail(x, key, "expected ADDR:WORDS with 1..4096 words");
-    }
-    a = strtoull(buf, &end, 0);
-    if (*end || !buf[0] || a > 0xFFFFFFFFull || (a & 3)) return fail(x, key, "expected a 4-byte aligned address");
-    pk->addr = (uint32_t)a;
-    pk->words = (uint32_t)w;
+    if (!cJSON_IsString(v) || !run_parse_peek(v->valuestring, pk))
+        return fail(x, key, "expected \"ADDR\" or \"ADDR:WORDS\" (4-byte aligned address, 1..4096 words)");
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* loader/elf.c — ELF32 RISC-V executables through libelf. */
 #include <errno.h>
+#include <limits.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
@@ -51,6 +52,19 @@ static void read_symbols(Elf *e, ldr_image_t *img) {
     }
 }
 
+/* Claims [lo, hi) of L1 for core's image: refused if it overlaps an image already loaded. */
+static int claim_l1(ldr_set_t *set, int core, uint64_t lo, uint64_t hi, const char *what, char *err, size_t errlen) {
+    for (int r = 0; r < set->nranges; r++) {
+        const ldr_range_t *o = &set->ranges[r];
+        if (lo < o->hi && o->lo < hi)
+            return fail(err, errlen, "%s (0x%08llx..0x%08llx) overlaps %s's image %s (0x%08x..0x%08x)", what,
+                        (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo, o->hi);
+    }
+    if (set->nranges == LDR_MAX_RANGES) return fail(err, errlen, "%s: too many segments", what);
+    set->ranges[set->nranges++] = (ldr_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
+    return 0;
+}
+
 static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, Elf *e, const uint8_t *file,
                          size_t filesz, uint32_t ldm_scratch, char *err, size_t errlen) {
     size_t nph;
@@ -75,16 +89,9 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
             ldm = false;
         }
         if (hi <= TILE_L1_SIZE) {
-            for (int r = 0; r < set->nranges; r++) {
-                const ldr_range_t *o = &set->ranges[r];
-                if (lo < o->hi && o->lo < hi)
-                    return fail(err, errlen,
-                                "%s: segment %zu (0x%08llx..0x%08llx) overlaps %s's image %s (0x%08x..0x%08x)", path, i,
-                                (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path,
-                                o->lo, o->hi);
-            }
-            if (set->nranges == LDR_MAX_RANGES) return fail(err, errlen, "%s: too many segments", path);
-            set->ranges[set->nranges++] = (ldr_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
+            char what[PATH_MAX + 32];
+            snprintf(what, sizeof what, "%s: segment %zu", path, i);
+            if (claim_l1(set, core, lo, hi, what, err, errlen)) return -1;
             dst = t->l1 + lo;
             env_l1_written(t, (uint32_t)lo, (unsigned)(hi - lo));
         } else if (ldm) {
@@ -192,18 +199,13 @@ int ldr_bin_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t
     uint64_t hi = (uint64_t)addr + len;
     int rc = 0;
     if (hi > TILE_L1_SIZE) rc = fail(err, errlen, "%s: 0x%08x..0x%08llx is outside L1", path, addr, (unsigned long long)hi);
-    for (int r = 0; r < set->nranges && !rc; r++) {
-        const ldr_range_t *o = &set->ranges[r];
-        if (addr < o->hi && o->lo < hi)
-            rc = fail(err, errlen, "%s: 0x%08x..0x%08llx overlaps %s's image %s (0x%08x..0x%08x)", path, addr,
-                      (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo, o->hi);
-    }
-    if (!rc && set->nranges == LDR_MAX_RANGES) rc = fail(err, errlen, "%s: too many images", path);
     if (!rc) {
         img->path = strdup(path);
+        rc = claim_l1(set, core, addr, hi, path, err, errlen);
+    }
+    if (!rc) {
         img->core = core;
         img->entry = addr;
-        set->ranges[set->nranges++] = (ldr_range_t){addr, (uint32_t)hi, core, img->path};
         memcpy(t->l1 + addr, buf, len);
         env_l1_written(t, addr, (unsigned)len);
     }

@@ -38,22 +38,6 @@ static bool parse_u64(const char *s, uint64_t *out) {
     return true;
 }
 
-static int parse_peek(const char *arg, run_peek_t *p) {
-    char buf[64];
-    if (strlen(arg) >= sizeof buf) return -1;
-    strcpy(buf, arg);
-    char *colon = strchr(buf, ':');
-    uint64_t addr, words = 1;
-    if (colon) {
-        *colon = 0;
-        if (!parse_u64(colon + 1, &words) || words == 0 || words > 4096) return -1;
-    }
-    if (!parse_u64(buf, &addr) || addr > 0xFFFFFFFFull || (addr & 3)) return -1;
-    p->addr = (uint32_t)addr;
-    p->words = (uint32_t)words;
-    return 0;
-}
-
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
@@ -88,7 +72,7 @@ static int cmd_run(int argc, char **argv) {
             o.report_path = v;
             i++;
         } else if (!strcmp(a, "--peek")) {
-            if (!v || o.npeeks == RUN_MAX_PEEKS || parse_peek(v, &o.peeks[o.npeeks]) != 0)
+            if (!v || o.npeeks == RUN_MAX_PEEKS || !run_parse_peek(v, &o.peeks[o.npeeks]))
                 return bad_input("--peek needs ADDR[:WORDS] (4-byte aligned address, 1..4096 words), got '%s'",
                                  v ? v : "");
             o.npeeks++;
@@ -153,16 +137,9 @@ static int cmd_run(int argc, char **argv) {
             goto out;
         }
     }
-    for (int i = 0; i < o.npeeks; i++) {
-        uint32_t v;
-        for (uint32_t w = 0; w < o.peeks[i].words; w++) {
-            uint32_t a = o.peeks[i].addr + 4 * w;
-            if (!tile_host_read(r.tile, a, &v)) {
-                fprintf(stderr, "ttemu: --peek 0x%08x: address 0x%08x is not readable by the host (%s)\n",
-                        o.peeks[i].addr, a, tile_region_name(a));
-                goto out;
-            }
-        }
+    if (run_add_peeks(&r, o.peeks, o.npeeks, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
     }
     /* Bare mode: each core given an image leaves reset at its entry; the others stay in reset.
      * tt-metal mode: the host boots the firmware and launches kernels through its mailboxes. */
@@ -172,11 +149,12 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "ttemu: %s\n", err);
         goto out;
     }
+    run_take_peeks(&r);
     rc = r.exit.code;
     if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (r.diag_text) fputs(r.diag_text, stderr);
-    if (!o.quiet) report_summary(&r, &o, stdout);
-    if (o.report_path && !report_write(&r, &o, o.report_path)) rc = EXIT_BAD_INPUT;
+    if (!o.quiet) report_summary(&r, stdout);
+    if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;
 out:
     run_free(&r);
     cfg_free(&cfg);

@@ -50,7 +50,7 @@ static cJSON *core_json(const run_t *r, int c) {
     return o;
 }
 
-bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
+bool report_write(const run_t *r, const char *path) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "version", REPORT_VERSION);
     cJSON *ex = cJSON_AddObjectToObject(root, "exit");
@@ -73,16 +73,9 @@ bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
     cp_report(r->tile->cp, root);
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
-    for (int i = 0; i < o->npeeks; i++) {
-        char key[16];
-        snprintf(key, sizeof key, "0x%08x", o->peeks[i].addr);
-        cJSON *arr = cJSON_CreateArray();
-        for (uint32_t w = 0; w < o->peeks[i].words; w++) {
-            uint32_t v = 0;
-            tile_host_read(r->tile, o->peeks[i].addr + 4 * w, &v); /* validated before the run */
-            cJSON_AddItemToArray(arr, cJSON_CreateNumber(v));
-        }
-        cJSON_AddItemToObject(peek, key, arr);
+    for (int i = 0; i < r->npeeks; i++) {
+        cJSON *arr = cJSON_AddArrayToObject(peek, r->peeks[i].name);
+        for (uint32_t w = 0; w < r->peeks[i].words; w++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(r->peeks[i].val[w]));
     }
     if (r->nreads) {
         cJSON *hr = cJSON_AddObjectToObject(root, "host_reads");
@@ -107,7 +100,7 @@ bool report_write(const run_t *r, const run_opts_t *o, const char *path) {
     return ok;
 }
 
-void report_summary(const run_t *r, const run_opts_t *o, FILE *f) {
+void report_summary(const run_t *r, FILE *f) {
     const tile_t *t = r->tile;
     fprintf(f, "ttemu: exit %d (%s) after %llu cycles: %s\n", r->exit.code, r->exit.reason,
             (unsigned long long)t->cycle, r->exit.message);
@@ -135,13 +128,10 @@ void report_summary(const run_t *r, const run_opts_t *o, FILE *f) {
         fputc('\n', f);
     }
     cp_summary(t->cp, f);
-    for (int i = 0; i < o->npeeks; i++) {
-        fprintf(f, "  peek 0x%08x:", o->peeks[i].addr);
-        for (uint32_t w = 0; w < o->peeks[i].words; w++) {
-            uint32_t v = 0;
-            tile_host_read((tile_t *)t, o->peeks[i].addr + 4 * w, &v);
-            fprintf(f, "%s 0x%08x", (w && w % 8 == 0) ? "\n                  " : "", v);
-        }
+    for (int i = 0; i < r->npeeks; i++) {
+        fprintf(f, "  peek %s:", r->peeks[i].name);
+        for (uint32_t w = 0; w < r->peeks[i].words; w++)
+            fprintf(f, "%s 0x%08x", (w && w % 8 == 0) ? "\n                  " : "", r->peeks[i].val[w]);
         fputc('\n', f);
     }
 }

@@ -1,4 +1,5 @@
 /* loader/run.c — the cycle loop and its end conditions. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,74 @@
 
 #include "loader/run.h"
 
+/* Strict unsigned parse: decimal or 0x hex, whole string, no sign. */
+static bool parse_u32(const char *s, uint32_t *out) {
+    if (!*s || *s == '-' || *s == '+') return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || v > 0xFFFFFFFFull) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+bool run_parse_peek(const char *s, run_peek_t *p) {
+    char buf[64];
+    if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return false;
+    char *colon = strchr(buf, ':');
+    uint32_t addr, words = 1;
+    if (colon) {
+        *colon = 0;
+        if (!parse_u32(colon + 1, &words) || words == 0 || words > 4096) return false;
+    }
+    if (!parse_u32(buf, &addr) || (addr & 3)) return false;
+    p->addr = addr;
+    p->words = words;
+    return true;
+}
+
+bool run_host_readable(tile_t *t, uint32_t addr, uint32_t words, uint32_t *bad) {
+    for (uint32_t w = 0; w < words; w++) {
+        uint32_t v;
+        if (!tile_host_read(t, addr + 4 * w, &v)) {
+            *bad = addr + 4 * w;
+            return false;
+        }
+    }
+    return true;
+}
+
+int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t errlen) {
+    for (int i = 0; i < n; i++) {
+        uint32_t bad;
+        if (!run_host_readable(r->tile, peeks[i].addr, peeks[i].words, &bad)) {
+            snprintf(err, errlen, "--peek 0x%08x: address 0x%08x is not readable by the host (%s)", peeks[i].addr, bad,
+                     tile_region_name(bad));
+            return -1;
+        }
+        run_read_t *p = &r->peeks[r->npeeks++];
+        snprintf(p->name, sizeof p->name, "0x%08x", peeks[i].addr);
+        p->addr = peeks[i].addr;
+        p->words = peeks[i].words;
+        p->val = calloc(p->words, sizeof *p->val);
+        if (!p->val) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void run_take_peeks(run_t *r) {
+    for (int i = 0; i < r->npeeks; i++) {
+        run_read_t *p = &r->peeks[i];
+        for (uint32_t w = 0; w < p->words; w++) tile_host_read(r->tile, p->addr + 4 * w, &p->val[w]);
+        p->taken = true;
+    }
+}
+
 void run_free(run_t *r) {
+    for (int i = 0; i < r->npeeks; i++) free(r->peeks[i].val);
     free(r->progress.snap);
     r->progress.snap = NULL;
     cJSON_Delete(r->diag_json);

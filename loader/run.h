@@ -89,6 +89,9 @@ typedef struct run {
     int nlaunches;                           /* launches configured */
     run_read_t reads[RUN_MAX_READS];
     int nreads;
+    /* --peek / "peek": read once when the run ends (run_take_peeks), then reported */
+    run_read_t peeks[RUN_MAX_PEEKS];
+    int npeeks;
     run_progress_t progress;
     struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (loader/diag.c), or NULL */
     char *diag_text;
@@ -96,6 +99,16 @@ typedef struct run {
 
 /* Called after every cycle; returns true to end the run (having set r->exit). */
 typedef bool (*run_hook_t)(run_t *r, void *ctx);
+
+/* Parse "ADDR[:WORDS]" (decimal or 0x hex; ADDR 4-byte aligned, 1..4096 words, default 1).
+ * Shared by --peek and run configs' "peek". */
+bool run_parse_peek(const char *s, run_peek_t *p);
+/* Can the host read words 32-bit words from addr? If not, *bad is the first address it cannot. */
+bool run_host_readable(tile_t *t, uint32_t addr, uint32_t words, uint32_t *bad);
+/* Declare the peeks (validated: 0, or -1 with err naming the first unreadable address). */
+int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t errlen);
+/* Take the peeks' words from the tile, once, at the end of the run. */
+void run_take_peeks(run_t *r);
 
 /* Run the tile until an end condition (or the hook says so); fills r->exit. */
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);
@@ -105,9 +118,9 @@ void run_free(run_t *r);
 void diag_build(run_t *r);
 
 /* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
-bool report_write(const run_t *r, const run_opts_t *o, const char *path);
+bool report_write(const run_t *r, const char *path);
 /* The one-screen human summary. */
-void report_summary(const run_t *r, const run_opts_t *o, FILE *f);
+void report_summary(const run_t *r, FILE *f);
 /* "main+0x14" or "" for core c's pc. */
 void report_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len);
 

@@ -287,15 +287,13 @@ static bool drive(run_t *r, void *ctx) {
 static int prepare_reads(run_t *r, const cfg_t *c, char *err, size_t errlen) {
     for (int i = 0; i < c->nhost; i++) {
         const cfg_host_op_t *op = &c->host[i];
-        uint32_t v;
-        for (uint32_t w = 0; w < (op->is_write ? 1 : op->words); w++) {
-            uint32_t a = op->addr + 4 * w;
-            bool ok = op->is_write ? (a < TILE_L1_SIZE || mmio_find(a) != NULL) : tile_host_read(r->tile, a, &v);
-            if (!ok) {
-                snprintf(err, errlen, "%s: key 'host[%d]': address 0x%08x is not reachable by the host (%s)", c->path, i,
-                         a, tile_region_name(a));
-                return -1;
-            }
+        uint32_t bad = op->addr;
+        bool ok = op->is_write ? (op->addr < TILE_L1_SIZE || mmio_find(op->addr) != NULL)
+                               : run_host_readable(r->tile, op->addr, op->words, &bad);
+        if (!ok) {
+            snprintf(err, errlen, "%s: key 'host[%d]': address 0x%08x is not reachable by the host (%s)", c->path, i,
+                     bad, tile_region_name(bad));
+            return -1;
         }
         if (op->is_write) continue;
         if (r->nreads == RUN_MAX_READS) {
