@@ -150,6 +150,7 @@ static int cmd_run(int argc, char **argv) {
         goto out;
     }
     run_take_peeks(&r);
+    if (r.tile->reference) fprintf(stderr, "ttemu: ran the reference path (TTEMU_REFERENCE)\n");
     rc = r.exit.code;
     if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (r.diag_text) fputs(r.diag_text, stderr);

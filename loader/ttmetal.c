@@ -193,17 +193,16 @@ static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
     }
 }
 
-static bool stop_now(run_t *r, drv_t *d, const char *why) {
+static bool stop_now(run_t *r, const char *why) {
     r->exit.code = EXIT_HALTED;
     r->exit.reason = "completed";
     snprintf(r->exit.message, sizeof r->exit.message, "%s", why);
-    (void)d;
     return true;
 }
 
 /* Arms the end of the run `extra` cycles from now (0: now). */
 static bool stop_after(run_t *r, drv_t *d, const char *why) {
-    if (!d->c->stop.cycles) return stop_now(r, d, why);
+    if (!d->c->stop.cycles) return stop_now(r, why);
     d->stop_at = r->tile->cycle + d->c->stop.cycles;
     r->progress.suspended = true; /* the run ends at the stop point, idle firmware or not */
     snprintf(r->exit.message, sizeof r->exit.message, "%s, then %llu more cycles", why,
@@ -231,7 +230,7 @@ static bool drive(run_t *r, void *ctx) {
     tile_t *t = r->tile;
     switch (c->stop.kind) {
     case STOP_CYCLES:
-        if (t->cycle >= c->stop.cycles) return stop_now(r, d, "stop condition: cycle count reached");
+        if (t->cycle >= c->stop.cycles) return stop_now(r, "stop condition: cycle count reached");
         break;
     case STOP_L1: {
         uint32_t v;

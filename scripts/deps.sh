@@ -18,7 +18,6 @@ PKGS=(
 
 missing=()
 for p in "${PKGS[@]}"; do
-  [[ $p == \#* ]] && continue
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi

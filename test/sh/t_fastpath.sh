@@ -19,6 +19,9 @@ same() {
     elif [ "$rc_ref" -eq 4 ]; then # refused before running: the same message both ways
         if cmp -s "$TMP/ref.err" "$TMP/fast.err"; then ok "fast = reference: $name (refused)"
         else nok "fast = reference: $name" "$(diff "$TMP/ref.err" "$TMP/fast.err" | head -5)"; fi
+    elif ! grep -q "ran the reference path" "$TMP/ref.err" || grep -q "ran the reference path" "$TMP/fast.err"; then
+        # Without this, an ignored TTEMU_REFERENCE would compare the fast path with itself.
+        nok "fast = reference: $name" "TTEMU_REFERENCE did not select the reference path (or leaked into the fast run)"
     elif cmp -s "$TMP/ref.json" "$TMP/fast.json"; then
         ok "fast = reference: $name"
     else
