@@ -270,6 +270,8 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
                 return -1;
             if (op->size != 1 && op->size != 2 && op->size != 4) return fail(x, q, "size must be 1, 2 or 4");
             if (op->addr % op->size) return fail(x, q, "addr must be aligned to size");
+            if (op->size != 4 && op->addr >= TILE_L1_SIZE)
+                return fail(x, q, "size must be 4 for a device register (sub-word writes reach L1 only)");
         } else {
             path_of(q, sizeof q, p, "read");
             op->words = 1;

@@ -110,6 +110,8 @@ bad "unaligned circular buffer" "launches\[0\].circular_buffers\[0\]': addr, siz
     '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}, "circular_buffers": [{"id": 0, "addr": "0x20004", "size": 2048, "num_pages": 1, "page_size": 2048}]}]}'
 bad "unaligned host write" "host\[0\].write': addr must be aligned" \
     '{"version": 1, "cores": {"brisc": "x"}, "host": [{"at": "before_boot", "write": {"addr": "0x8002", "value": 1}}]}'
+bad "sub-word host write to a device register" "host\[0\].write': size must be 4 for a device register" \
+    '{"version": 1, "cores": {"brisc": "x"}, "host": [{"at": "before_boot", "write": {"addr": "0xFFB48028", "value": 1, "size": 1}}]}'
 bad "half a compute kernel set" "give all three" \
     '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"trisc0": "k.bin"}}]}'
 bad "bad stop point" "key 'stop.at': expected" '{"version": 1, "cores": {"brisc": "x"}, "stop": {"at": "never"}}'
