@@ -300,22 +300,43 @@ static void set_deadlock(run_t *r) {
              (unsigned long long)(r->tile->cycle - p->quiet_since), (unsigned long long)p->quiet_since);
 }
 
+bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx) {
+    if (r->nobs == RUN_MAX_OBSERVERS) return false;
+    r->obs[r->nobs++] = (run_observer_t){.after = after, .end = end, .ctx = ctx};
+    return true;
+}
+
+/* Call the observers whose cycle has come; true when one ends the run. */
+static bool observe(run_t *r) {
+    for (int i = 0; i < r->nobs; i++) {
+        run_observer_t *o = &r->obs[i];
+        if (!o->after || r->tile->cycle < o->next) continue;
+        uint64_t n = o->after(r, o->ctx);
+        if (!n) return true;
+        o->next = r->tile->cycle + n;
+    }
+    return false;
+}
+
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     tile_t *t = r->tile;
     run_progress_t *p = &r->progress;
     p->next_check = p->window ? t->cycle + RUN_PROGRESS_PERIOD : UINT64_MAX;
-    if (check_end(r) || (hook && hook(r, ctx))) goto done;
+    for (int i = 0; i < r->nobs; i++) r->obs[i].next = 0;
+    if (check_end(r) || (hook && hook(r, ctx)) || observe(r)) goto done;
     while (t->cycle < max_cycles) {
         if (hook) {
             tile_cycle(t); /* the hook watches every cycle */
         } else {
             /* tile_run returns after any cycle in which a core's state changed (or the
              * coprocessor reported an error), so check_end sees every state it would see cycle
-             * by cycle; batches stop at the next progress check. */
+             * by cycle; batches stop at the next progress check and the next observer call. */
             uint64_t until = p->next_check < max_cycles ? p->next_check : max_cycles;
+            for (int i = 0; i < r->nobs; i++)
+                if (r->obs[i].after && r->obs[i].next < until) until = r->obs[i].next;
             tile_run(t, until > t->cycle ? until - t->cycle : 1);
         }
-        if (check_end(r) || (hook && hook(r, ctx))) goto done;
+        if (check_end(r) || (hook && hook(r, ctx)) || observe(r)) goto done;
         if (t->cycle >= p->next_check && progress_check(r)) {
             set_deadlock(r);
             goto done;
@@ -325,4 +346,6 @@ void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     snprintf(r->exit.message, sizeof r->exit.message, "stopped at --max-cycles %llu", (unsigned long long)max_cycles);
 done:
     if (r->exit.code == EXIT_DEADLOCK || r->exit.code == EXIT_MAX_CYCLES) diag_build(r);
+    for (int i = 0; i < r->nobs; i++)
+        if (r->obs[i].end) r->obs[i].end(r, r->obs[i].ctx);
 }

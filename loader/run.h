@@ -78,7 +78,21 @@ typedef struct {
     uint8_t rh_n[TILE_NCORES], rh_next[TILE_NCORES];
 } run_progress_t;
 
-typedef struct run {
+/* An observer watches a run from outside it (the event trace, the panel). after() is called once
+ * before the first cycle and then whenever the cycles it asked for have run; it returns how many
+ * cycles may run before its next call (>= 1), or 0 to end the run (having set r->exit). end() is
+ * called once when the run is over, after the diagnosis. Observers only read the tile, and
+ * tile_run(n) equals n single cycles, so a run's results never depend on its observers. */
+typedef struct run run_t;
+typedef struct {
+    uint64_t (*after)(run_t *r, void *ctx);
+    void (*end)(run_t *r, void *ctx);
+    void *ctx;
+    uint64_t next; /* cycle of the next after() call (run_loop's bookkeeping) */
+} run_observer_t;
+#define RUN_MAX_OBSERVERS 4
+
+struct run {
     tile_t *tile;
     ldr_set_t images;
     run_exit_t exit;
@@ -95,7 +109,9 @@ typedef struct run {
     run_progress_t progress;
     struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (loader/diag.c), or NULL */
     char *diag_text;
-} run_t;
+    run_observer_t obs[RUN_MAX_OBSERVERS];
+    int nobs;
+};
 
 /* Called after every cycle; returns true to end the run (having set r->exit). */
 typedef bool (*run_hook_t)(run_t *r, void *ctx);
@@ -109,6 +125,9 @@ bool run_host_readable(tile_t *t, uint32_t addr, uint32_t words, uint32_t *bad);
 int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t errlen);
 /* Take the peeks' words from the tile, once, at the end of the run. */
 void run_take_peeks(run_t *r);
+
+/* Add an observer (before run_loop); false when RUN_MAX_OBSERVERS are already set. */
+bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx);
 
 /* Run the tile until an end condition (or the hook says so); fills r->exit. */
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);
