@@ -61,12 +61,17 @@ void cp_reset(cp_t *cp) {
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
+    return cp_push_from(cp, t, word, after_mop, (cp_origin_t){.pc = 0, .core = -1});
+}
+
+bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin) {
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
-    if (!fe_push(fe, word, after_mop)) return false;
+    if (!fe_push(fe, word, after_mop, origin)) return false;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
+    st->last_pushed = word;
     st->pushed++;
     if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
     if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
@@ -186,6 +191,21 @@ uint32_t cp_bstatus(const cp_t *cp, int t) {
 
 /* ---- read-only views -------------------------------------------------------------------------- */
 
+void cp_hold_label(cp_hold_t h, unsigned detail, char *buf, size_t len) {
+    switch (h) {
+    case CP_HOLD_WAIT_COND: snprintf(buf, len, "C%u", detail); break;
+    case CP_HOLD_WAIT_SEM: snprintf(buf, len, "sem %u", detail); break;
+    case CP_HOLD_WAIT_STREAM: snprintf(buf, len, "stream %u", detail); break;
+    case CP_HOLD_WAIT_LAG: snprintf(buf, len, "lag"); break;
+    case CP_HOLD_MUTEX: snprintf(buf, len, "mutex %u", detail); break;
+    case CP_HOLD_MUTEX_INVALID: snprintf(buf, len, "mutex_invalid %u", detail); break;
+    case CP_HOLD_SYNC_SLOT: snprintf(buf, len, "sync_slot"); break;
+    case CP_HOLD_UNIT: snprintf(buf, len, "unit %s", tt_unit_name((tt_unit_t)detail)); break;
+    case CP_HOLD_UNDEFINED: snprintf(buf, len, "undefined 0x%02x", detail); break;
+    default: snprintf(buf, len, "none"); break;
+    }
+}
+
 const char *cp_hold_name(cp_hold_t h) {
     static const char *const names[CP_HOLD_COUNT] = {
         [CP_HOLD_NONE] = "none",
@@ -209,6 +229,8 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
     const fe_thread_t *fe = &cp->fe[t];
     out->held = g->held;
     out->held_word = g->held_word;
+    out->held_origin = g->stall.origin;
+    out->held_since = g->stall.start;
     out->hold = g->hold;
     out->hold_detail = g->hold_detail;
     out->hold_mask = g->hold_mask;
@@ -236,6 +258,39 @@ unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max) {
     unsigned n = held < max ? (unsigned)held : max;
     for (unsigned i = 0; i < n; i++)
         out[i] = cp->log[(cp->log_n - n + i) % CP_ISSUE_LOG];
+    return n;
+}
+
+/* Insert s into a longest-first list of at most CP_LONGEST_STALLS; ties keep the earlier first. */
+void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s) {
+    unsigned pos = *n;
+    while (pos > 0 && list[pos - 1].cycles < s->cycles) pos--;
+    if (pos >= CP_LONGEST_STALLS) return;
+    unsigned last = *n < CP_LONGEST_STALLS ? *n : CP_LONGEST_STALLS - 1;
+    for (unsigned k = last; k > pos; k--) list[k] = list[k - 1];
+    list[pos] = *s;
+    if (*n < CP_LONGEST_STALLS) (*n)++;
+}
+
+unsigned cp_longest_stalls(const cp_t *cp, unsigned t, cp_stall_t out[CP_LONGEST_STALLS]) {
+    if (t >= CP_THREADS) return 0;
+    const cp_stats_t *st = &cp->stats[t];
+    unsigned n = st->nlongest;
+    memcpy(out, st->longest, n * sizeof *out);
+    if (cp->gate[t].stall.ongoing) cp_stall_rank(out, &n, &cp->gate[t].stall);
+    return n;
+}
+
+unsigned cp_thread_queued(const cp_t *cp, unsigned t, uint32_t *out, unsigned max) {
+    if (t >= CP_THREADS) return 0;
+    const fe_thread_t *fe = &cp->fe[t];
+    unsigned n = 0;
+    for (unsigned i = 1; i < fe->fifo3.count && n < max; i++) out[n++] = fifo_at(&fe->fifo3, i);
+    if (fe->rp.mode == RP_REPLAY)
+        for (unsigned k = fe->rp.k; k < fe->rp.len && n < max; k++)
+            out[n++] = fe->rp.buf[(fe->rp.start + k) % FE_REPLAY_DEPTH];
+    for (unsigned i = 0; i < fe->fifo2.count && n < max; i++) out[n++] = fifo_at(&fe->fifo2, i);
+    for (unsigned i = 0; i < fe->fifo1.count && n < max; i++) out[n++] = fifo_at(&fe->fifo1, i);
     return n;
 }
 

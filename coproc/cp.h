@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define CP_THREADS      3
@@ -29,6 +30,13 @@ typedef struct {
     bool (*mmio_store)(void *ctx, uint32_t addr, uint32_t val);
 } cp_env_t;
 
+/* Where an instruction word came from: the core that pushed it (or pushed the MOP or REPLAY that
+ * produced it) and the pc of that push. core is -1 for the host or a test. */
+typedef struct {
+    uint32_t pc;
+    int8_t core;
+} cp_origin_t;
+
 cp_t *cp_create(const cp_env_t *env);
 void cp_destroy(cp_t *cp);
 /* Put back to power-on state (semaphores, mutexes, FIFOs, gates, GPRs, config). */
@@ -37,6 +45,8 @@ void cp_reset(cp_t *cp);
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
+/* cp_push, naming the pushing core and the pc of its push (kept for stall statistics). */
+bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin);
 
 /* Advance one cycle (frontends, gates, backend occupancy). */
 void cp_cycle(cp_t *cp);
@@ -99,6 +109,8 @@ typedef enum {
 } cp_hold_t;
 
 const char *cp_hold_name(cp_hold_t h);
+/* A short label of a hold and its detail: "sem 1", "C4", "mutex 0", "unit PACK", "lag"... */
+void cp_hold_label(cp_hold_t h, unsigned detail, char *buf, size_t len);
 
 /* The latched wait of one thread's Wait Gate (STALLWAIT.md / SEMWAIT.md / STREAMWAIT.md). */
 typedef struct {
@@ -117,6 +129,8 @@ typedef struct {
 typedef struct {
     bool held; /* an instruction is at the head of the gate and did not pass */
     uint32_t held_word;
+    cp_origin_t held_origin;      /* who pushed the held word */
+    uint64_t held_since;          /* first cycle of the current stall (meaningful when held) */
     cp_hold_t hold;
     unsigned hold_detail;
     uint32_t hold_mask;           /* all busy conditions (WAIT_COND) / semaphores (WAIT_SEM) */
@@ -128,6 +142,18 @@ typedef struct {
 } cp_thread_state_t;
 
 void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out);
+
+/* One stall: an instruction held at the head of a thread's gate for consecutive cycles. cause
+ * is the first cause other than CP_HOLD_WAIT_LAG that held it (the lag alone if nothing else). */
+#define CP_LONGEST_STALLS 3
+typedef struct {
+    uint64_t start, cycles; /* first held cycle; cycles held */
+    uint32_t word;
+    cp_hold_t cause;
+    unsigned detail;
+    cp_origin_t origin;     /* who pushed the held word */
+    bool ongoing;           /* still held (cp_longest_stalls only) */
+} cp_stall_t;
 
 /* Per-thread statistics. Stall cycles are counted per cycle an instruction sits at the head of
  * the gate, once in stall_total and once under each cause that holds it. */
@@ -149,9 +175,19 @@ typedef struct {
     uint64_t stall_unit[16]; /* be_can_accept refusals, by tt_unit_t */
     uint64_t stall_undefined;
     uint64_t sem_writes; /* RISC-V semaphore-window stores by this TRISC */
+    uint32_t last_pushed; /* the last word pushed (valid when pushed > 0) */
+    /* The longest finished stalls, longest first (ties: the earlier first). */
+    cp_stall_t longest[CP_LONGEST_STALLS];
+    unsigned nlongest;
 } cp_stats_t;
 
 const cp_stats_t *cp_stats(const cp_t *cp, unsigned t);
+/* The longest stalls of thread t so far, the current one (ongoing) included; returns how many
+ * (<= CP_LONGEST_STALLS). */
+unsigned cp_longest_stalls(const cp_t *cp, unsigned t, cp_stall_t out[CP_LONGEST_STALLS]);
+/* Words queued in thread t behind the head of its gate, nearest first: FIFO#3, the rest of a
+ * replay in progress, FIFO#2, FIFO#1 (not words a MOP expansion has yet to produce). */
+unsigned cp_thread_queued(const cp_t *cp, unsigned t, uint32_t *out, unsigned max);
 /* The backend's first error since reset (be_error: undefined behaviour, unimplemented), or NULL. */
 const char *cp_error(const cp_t *cp);
 uint64_t cp_cycles(const cp_t *cp);

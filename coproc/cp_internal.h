@@ -48,15 +48,18 @@ _Static_assert(FE_FIFO1_DEPTH <= FE_FIFO_MAX && FE_FIFO2_DEPTH <= FE_FIFO_MAX, "
 
 typedef struct {
     uint32_t slot[FE_FIFO_MAX];
+    cp_origin_t org[FE_FIFO_MAX]; /* who pushed each word (stall statistics) */
     uint8_t head, count, cap;
 } fe_fifo_t;
 
 static inline bool fifo_full(const fe_fifo_t *f) { return f->count >= f->cap; }
 static inline bool fifo_empty(const fe_fifo_t *f) { return f->count == 0; }
 static inline uint32_t fifo_peek(const fe_fifo_t *f) { return f->slot[f->head]; }
+static inline cp_origin_t fifo_peek_org(const fe_fifo_t *f) { return f->org[f->head]; }
 static inline uint32_t fifo_at(const fe_fifo_t *f, unsigned i) { return f->slot[(f->head + i) % FE_FIFO_MAX]; }
-static inline void fifo_push(fe_fifo_t *f, uint32_t w) {
+static inline void fifo_push(fe_fifo_t *f, uint32_t w, cp_origin_t org) {
     f->slot[(f->head + f->count) % FE_FIFO_MAX] = w;
+    f->org[(f->head + f->count) % FE_FIFO_MAX] = org;
     f->count++;
 }
 static inline uint32_t fifo_pop(fe_fifo_t *f) {
@@ -86,6 +89,7 @@ typedef struct {
     unsigned outer, inner, j, i;
     fe_t1_phase_t phase;
     uint32_t loop_op, flip;
+    cp_origin_t org; /* of the MOP being expanded */
 } fe_mop_t;
 
 /* Replay expander (REPLAY.md). */
@@ -96,6 +100,7 @@ typedef struct {
     fe_rp_mode_t mode;
     bool exec; /* RP_LOAD: also pass the recorded words downstream */
     unsigned start, len, k;
+    cp_origin_t org; /* of the REPLAY being replayed */
 } fe_replay_t;
 
 typedef struct {
@@ -106,7 +111,7 @@ typedef struct {
 
 void fe_reset(fe_thread_t *fe);
 /* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full. */
-bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop);
+bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org);
 /* One cycle of each expander (call the replay expander before the MOP expander). */
 void fe_replay_step(fe_thread_t *fe);
 void fe_mop_step(fe_thread_t *fe);
@@ -154,6 +159,7 @@ typedef struct {
     unsigned hold_detail;
     uint32_t hold_mask;
     int waiting_mutex; /* ATGETM at the head waiting for this mutex, or -1 */
+    cp_stall_t stall;  /* the current stall while held (ongoing) */
 } gate_t;
 
 struct cp {
@@ -176,6 +182,8 @@ struct cp {
  * head of FIFO#3, then forget a satisfied wait. */
 void gate_step(cp_t *cp, unsigned t);
 void gate_reset(gate_t *g);
+/* Rank a finished stall among a thread's longest (cp.c). */
+void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s);
 /* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it
  * does when it passes. */
 bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *detail);

@@ -23,10 +23,10 @@ void fe_reset(fe_thread_t *fe) {
  * INSTRN(t)_BUF pushes enter the mux after the MOP expander, i.e. FIFO#2. On silicon a BRISC word
  * and a MOP-expander word arriving in the same cycle drop the TRISC one; here the two are
  * serialised instead (the push happens during the RISC-V step, the expander's in cp_cycle). */
-bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop) {
+bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org) {
     fe_fifo_t *f = after_mop ? &fe->fifo2 : &fe->fifo1;
     if (fifo_full(f)) return false;
-    fifo_push(f, word);
+    fifo_push(f, word, org);
     return true;
 }
 
@@ -155,7 +155,7 @@ static void mop_emit(fe_thread_t *fe) {
     fe_mop_t *m = &fe->mop;
     uint32_t w;
     if (fifo_full(&fe->fifo2)) return;
-    if (mop_next(m, &w)) fifo_push(&fe->fifo2, w);
+    if (mop_next(m, &w)) fifo_push(&fe->fifo2, w, m->org);
     /* Look ahead without consuming: copy the state and ask for one more word. */
     fe_mop_t probe = *m;
     if (!mop_next(&probe, &w)) {
@@ -188,6 +188,7 @@ void fe_mop_step(fe_thread_t *fe) {
         m->mask_hi = (uint16_t)(w & 0xFFFF);
         return;
     case OP_MOP:
+        m->org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         mop_begin(m, w);
         {
@@ -204,8 +205,9 @@ void fe_mop_step(fe_thread_t *fe) {
         return;
     default: /* everything else passes through */
         if (fifo_full(&fe->fifo2)) return;
+        cp_origin_t org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
-        fifo_push(&fe->fifo2, w);
+        fifo_push(&fe->fifo2, w, org);
         return;
     }
 }
@@ -217,7 +219,7 @@ void fe_replay_step(fe_thread_t *fe) {
     if (r->mode == RP_REPLAY) {
         /* Replaying: emit one buffered word per cycle, ingest nothing (FIFO#2 fills up). */
         if (fifo_full(&fe->fifo3)) return;
-        fifo_push(&fe->fifo3, r->buf[(r->start + r->k) % FE_REPLAY_DEPTH]);
+        fifo_push(&fe->fifo3, r->buf[(r->start + r->k) % FE_REPLAY_DEPTH], r->org);
         if (++r->k == r->len) r->mode = RP_PASS;
         return;
     }
@@ -227,9 +229,10 @@ void fe_replay_step(fe_thread_t *fe) {
         /* Recording: the next Len arriving words, whatever they are (a REPLAY included), go to
          * ReplayBuffer[(Index + i) % 32]; with Exec they also go downstream. */
         if (r->exec && fifo_full(&fe->fifo3)) return;
+        cp_origin_t org = fifo_peek_org(&fe->fifo2);
         fifo_pop(&fe->fifo2);
         r->buf[(r->start + r->k) % FE_REPLAY_DEPTH] = w;
-        if (r->exec) fifo_push(&fe->fifo3, w);
+        if (r->exec) fifo_push(&fe->fifo3, w, org);
         if (++r->k == r->len) r->mode = RP_PASS;
         return;
     }
@@ -248,15 +251,17 @@ void fe_replay_step(fe_thread_t *fe) {
         }
         /* Replay: the REPLAY is ingested and the first buffered word emitted in one cycle. */
         if (fifo_full(&fe->fifo3)) return;
+        r->org = fifo_peek_org(&fe->fifo2);
         fifo_pop(&fe->fifo2);
         r->mode = RP_REPLAY;
-        fifo_push(&fe->fifo3, r->buf[r->start]);
+        fifo_push(&fe->fifo3, r->buf[r->start], r->org);
         if (++r->k == r->len) r->mode = RP_PASS;
         return;
     }
     if (fifo_full(&fe->fifo3)) return;
+    cp_origin_t org = fifo_peek_org(&fe->fifo2);
     fifo_pop(&fe->fifo2);
-    fifo_push(&fe->fifo3, w);
+    fifo_push(&fe->fifo3, w, org);
 }
 
 /* ---- status ----------------------------------------------------------------------------------- */

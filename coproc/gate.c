@@ -104,6 +104,18 @@ static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_
     }
 }
 
+/* One more held cycle of the instruction at the head (a stall starts with its first). */
+static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, cp_origin_t org, uint64_t cycle) {
+    cp_stall_t *s = &g->stall;
+    if (!s->ongoing) {
+        *s = (cp_stall_t){.start = cycle, .word = w, .cause = hold, .detail = detail, .origin = org, .ongoing = true};
+    } else if (s->cause == CP_HOLD_WAIT_LAG && hold != CP_HOLD_WAIT_LAG) {
+        s->cause = hold;
+        s->detail = detail;
+    }
+    s->cycles++;
+}
+
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
 static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
@@ -179,7 +191,13 @@ void gate_step(cp_t *cp, unsigned t) {
             g->hold_detail = detail;
             g->hold_mask = hmask;
             count_stall(&cp->stats[t], hold, detail, hmask);
+            note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
         }
+    }
+    if (!g->held && g->stall.ongoing) {
+        /* The held instruction passed (or was consumed): the stall is over. */
+        g->stall.ongoing = false;
+        cp_stall_rank(cp->stats[t].longest, &cp->stats[t].nlongest, &g->stall);
     }
 
     /* 3. Forget a satisfied wait (unless a new one latched this cycle, which cannot happen while

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "coproc/tt_ops.h"
 #include "loader/run.h"
 
 #define REPORT_VERSION 1
@@ -50,6 +51,40 @@ static cJSON *core_json(const run_t *r, int c) {
     return o;
 }
 
+/* threads[].stalls.longest: the top stalls with the pushing core's pc and symbol. */
+static void add_longest_stalls(const run_t *r, cJSON *threads) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        cJSON *stalls = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(threads, (int)t), "stalls");
+        if (!stalls) continue;
+        cp_stall_t top[CP_LONGEST_STALLS];
+        unsigned n = cp_longest_stalls(r->tile->cp, t, top);
+        cJSON *arr = cJSON_AddArrayToObject(stalls, "longest");
+        for (unsigned i = 0; i < n; i++) {
+            const cp_stall_t *s = &top[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(arr, o);
+            char buf[128];
+            cJSON_AddNumberToObject(o, "start_cycle", (double)s->start);
+            cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
+            cJSON_AddBoolToObject(o, "ongoing", s->ongoing);
+            cJSON_AddStringToObject(o, "cause", cp_hold_name(s->cause));
+            cp_hold_label(s->cause, s->detail, buf, sizeof buf);
+            cJSON_AddStringToObject(o, "on", buf);
+            cJSON_AddNumberToObject(o, "word", s->word);
+            tt_disasm(s->word, buf, sizeof buf);
+            cJSON_AddStringToObject(o, "disasm", buf);
+            if (s->origin.core >= 0 && s->origin.core < TILE_NCORES) {
+                cJSON_AddStringToObject(o, "pushed_by", tile_core_names[s->origin.core]);
+                cJSON_AddNumberToObject(o, "push_pc", s->origin.pc);
+                report_symbol(r, s->origin.core, s->origin.pc, buf, sizeof buf);
+                cJSON_AddStringToObject(o, "push_symbol", buf);
+            } else {
+                cJSON_AddNullToObject(o, "pushed_by");
+            }
+        }
+    }
+}
+
 bool report_write(const run_t *r, const char *path) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "version", REPORT_VERSION);
@@ -71,6 +106,7 @@ bool report_write(const run_t *r, const char *path) {
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
     for (int c = 0; c < TILE_NCORES; c++) cJSON_AddItemToArray(cores, core_json(r, c));
     cp_report(r->tile->cp, root);
+    add_longest_stalls(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
     for (int i = 0; i < r->npeeks; i++) {

@@ -16,12 +16,13 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
         return mmio_fault(h, FAULT_UNMAPPED, "NCRISC cannot push Tensix instructions (INSTRN_BUF is not mapped for it)");
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to INSTRN_BUF (32-bit only)", size);
     int th = tile_trisc_thread(h);
+    cp_origin_t origin = {.pc = h ? h->pc : 0, .core = (int8_t)(h ? h->id : -1)};
     if (th >= 0) {
         if (buf != 0)
             return mmio_hang(h, "%s stored to INSTRN%u_BUF (0x%08x): on silicon a TRISC store there hangs the core",
                              h->name, buf, 0xFFE40000u + off);
-        return cp_push(t->cp, (unsigned)th, val, false) ? MEM_OK : MEM_STALL;
+        return cp_push_from(t->cp, (unsigned)th, val, false, origin) ? MEM_OK : MEM_STALL;
     }
     /* BRISC (or the host): after the MOP expander of thread buf. */
-    return cp_push(t->cp, buf, val, true) ? MEM_OK : MEM_STALL;
+    return cp_push_from(t->cp, buf, val, true, origin) ? MEM_OK : MEM_STALL;
 }
