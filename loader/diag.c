@@ -62,8 +62,31 @@ static void block_names(uint16_t mask, char *b, size_t len, cJSON *arr) {
         }
 }
 
+/* A thread other than th whose held or queued words include the SEMPOST (need_post) or SEMGET
+ * that would release a wait on semaphore i: the first such thread, its word and the held word
+ * it is stuck behind. That thread will release the wait once it itself moves on. */
+static int queued_release(const cp_t *cp, unsigned th, unsigned i, bool need_post, uint32_t *word, uint32_t *behind) {
+    uint8_t want = need_post ? 0xA4 : 0xA5; /* SEMPOST / SEMGET */
+    for (unsigned u = 0; u < CP_THREADS; u++) {
+        if (u == th) continue;
+        cp_thread_state_t s;
+        cp_thread_state(cp, u, &s);
+        if (!s.held) continue;
+        uint32_t q[64 + 1];
+        q[0] = s.held_word;
+        unsigned n = 1 + cp_thread_queued(cp, u, q + 1, 64);
+        for (unsigned k = 0; k < n; k++)
+            if ((q[k] >> 24) == want && ((q[k] >> 2) >> i & 1)) {
+                *word = q[k];
+                *behind = s.held_word;
+                return (int)u;
+            }
+    }
+    return -1;
+}
+
 /* Threads that could release a wait on semaphore i: posters (C0, Value == 0) or getters (C1,
- * Value >= Max), from the history. */
+ * Value >= Max), from the history, and a thread holding the releasing word in its queue. */
 static void sem_release(diag_t *d, const cp_t *cp, unsigned th, unsigned i, bool need_post, cJSON *o, cJSON *lines) {
     cp_sem_history_t h;
     cp_sem_history(cp, i, &h);
@@ -105,6 +128,25 @@ static void sem_release(diag_t *d, const cp_t *cp, unsigned th, unsigned i, bool
     cJSON_AddNumberToObject(o, "no_release_since", (double)since);
     cJSON_AddStringToObject(o, "release", txt);
     line(d, lines, "    release: %s%s", txt, any ? "" : "; no other thread ever did");
+
+    uint32_t qw, behind;
+    int u = queued_release(cp, th, i, need_post, &qw, &behind);
+    if (u < 0) return;
+    int node = N_THREAD0 + (int)th;
+    d->edge[node][N_THREAD0 + u] = 1;
+    cJSON *qj = cJSON_AddObjectToObject(o, "queued_release");
+    cJSON_AddNumberToObject(qj, "thread", u);
+    cJSON_AddStringToObject(qj, "mnemonic", opname(qw));
+    cJSON_AddNumberToObject(qj, "word", qw);
+    cJSON_AddStringToObject(qj, "behind", opname(behind));
+    if (qw == behind)
+        line(d, lines, "    T%d's %s of semaphore %u would release it, but it is held at T%d's gate", u, opname(qw), i, u);
+    else
+        line(d, lines, "    T%d's %s of semaphore %u would release it, but it is queued behind T%d's held %s", u,
+             opname(qw), i, u, opname(behind));
+    size_t k = strlen(d->why[node]);
+    snprintf(d->why[node] + k, sizeof d->why[node] - k, ", released by T%d's %s %s %s", u, opname(qw),
+             qw == behind ? "held at its gate" : "queued behind its", qw == behind ? "" : opname(behind));
 }
 
 static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {

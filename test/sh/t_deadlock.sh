@@ -33,6 +33,18 @@ expect_json "mutex never released: JSON" "$TMP/ml.json" \
     '[(t["thread"], t["cause"], t["held"]["mnemonic"], t["mutex"]["index"], t["mutex"]["holder"]) for t in r["diagnosis"]["threads"]]' \
     '[[1, "mutex", "ATGETM", 2, 0]]'
 
+run_ttemu run --trisc1 $B/ring_trisc1.elf --trisc2 $B/ring_trisc2.elf --quiet --report "$TMP/ring.json"
+expect_exit "wait-for ring (mutex vs semaphore): deadlock (exit 1)" 1
+expect_out "ring: the queued SEMGET is named" "T2's SEMGET of semaphore 1 would release it, but it is queued behind T2's held ATGETM"
+expect_out "ring: the cycle is named as such" \
+    "wait-for cycle: T1 waits on sem 1 >= Max, released by T2's SEMGET queued behind its ATGETM; T2 waits on mutex 0 held by T1"
+expect_json "ring: JSON cycle" "$TMP/ring.json" '[r["diagnosis"]["cycle_nodes"], r["diagnosis"]["cycle_text"].count(";")]' '[["T1", "T2"], 1]'
+expect_json "ring: JSON queued release" "$TMP/ring.json" \
+    '[(t["thread"], t["cause"], t.get("mutex", {}).get("holder"), [s.get("queued_release") for s in t.get("wait", {}).get("semaphores", [])]) for t in r["diagnosis"]["threads"]]' \
+    '[[1, "semwait", null, [{"thread": 2, "mnemonic": "SEMGET", "word": 2768240648, "behind": "ATGETM"}]], [2, "mutex", 1, []]]'
+run_ttemu run --trisc0 $B/mutex_leak_trisc0.elf --trisc1 $B/mutex_leak_trisc1.elf --quiet --report "$TMP/ml2.json"
+expect_json "no ring where there is none" "$TMP/ml2.json" 'r["diagnosis"]["cycle_nodes"]' 'None'
+
 run_ttemu run --trisc1 $B/wrong_instrn_buf_trisc1.elf --trisc2 $B/wrong_instrn_buf_trisc2.elf --quiet --report "$TMP/wi.json"
 expect_exit "TRISC push to another thread's INSTRN_BUF: deadlock (exit 1)" 1
 expect_out "wrong INSTRN_BUF: TRISC1 hung" "TRISC1 hung at pc 0x[0-9a-f]+ \(main\+0x[0-9a-f]+\): TRISC1 stored to INSTRN2_BUF"
