@@ -191,6 +191,12 @@ uint32_t cp_bstatus(const cp_t *cp, int t) {
 
 /* ---- read-only views -------------------------------------------------------------------------- */
 
+const char *cp_sem_llk_name(unsigned i) {
+    static const char *const names[CP_NUM_SEMS] = {"",          "MATH_PACK",   "UNPACK_TO_DEST",   "UNPACK_OPERAND_SYNC",
+                                                   "PACK_DONE", "UNPACK_SYNC", "UNPACK_MATH_DONE", "MATH_DONE"};
+    return i < CP_NUM_SEMS ? names[i] : "";
+}
+
 void cp_hold_label(cp_hold_t h, unsigned detail, char *buf, size_t len) {
     switch (h) {
     case CP_HOLD_WAIT_COND: snprintf(buf, len, "C%u", detail); break;

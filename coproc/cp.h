@@ -194,6 +194,9 @@ uint64_t cp_cycles(const cp_t *cp);
 
 /* Sync Unit state. Mutex holder: 0..2, or -1 when free or the index is not a mutex. */
 unsigned cp_sem_max(const cp_t *cp, unsigned i);
+/* The name tt-llk gives semaphore i (ckernel_structs.h `struct semaphore`: MATH_PACK,
+ * UNPACK_TO_DEST, ...); "" for 0, which it leaves unnamed. A software convention, not hardware. */
+const char *cp_sem_llk_name(unsigned i);
 int cp_mutex_holder(const cp_t *cp, unsigned idx);
 
 /* Semaphore history since reset, for stall diagnosis ("who could release it"). Posts and gets

@@ -6,6 +6,7 @@
 
 #include "loader/config.h"
 #include "loader/run.h"
+#include "loader/trace.h"
 #include "loader/ttmetal.h"
 
 #define TTEMU_VERSION "0.1.0"
@@ -14,6 +15,8 @@ static const char usage[] =
     "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
     "                 [--max-cycles N] [--deadlock-window N] [--report FILE]\n"
     "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
+    "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
+    "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
@@ -43,6 +46,7 @@ static int cmd_run(int argc, char **argv) {
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
     const char *config = NULL;
     bool max_cycles_given = false;
+    trace_opts_t tro = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -76,6 +80,20 @@ static int cmd_run(int argc, char **argv) {
                 return bad_input("--peek needs ADDR[:WORDS] (4-byte aligned address, 1..4096 words), got '%s'",
                                  v ? v : "");
             o.npeeks++;
+            i++;
+        } else if (!strcmp(a, "--trace") || !strcmp(a, "--trace-vcd")) {
+            if (!v) return bad_input("%s needs a file", a);
+            if (!strcmp(a, "--trace"))
+                tro.json_path = v;
+            else
+                tro.vcd_path = v;
+            i++;
+        } else if (!strcmp(a, "--trace-window") || !strcmp(a, "--trace-start") || !strcmp(a, "--trace-stop")) {
+            uint64_t *dst = !strcmp(a, "--trace-window") ? &tro.window
+                            : !strcmp(a, "--trace-start") ? &tro.start
+                                                          : &tro.stop;
+            if (!parse_u64(v, dst) || (dst != &tro.start && *dst == 0))
+                return bad_input("%s needs a positive number of cycles", a);
             i++;
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = true;
@@ -129,6 +147,7 @@ static int cmd_run(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     }
     int rc = EXIT_BAD_INPUT;
+    trace_t *tr = NULL;
     for (int c = 0; c < TILE_NCORES && !ttmetal; c++) {
         if (!cfg.cores[c]) continue;
         if (cfg.core_flat[c] ? ldr_bin_load(&r.images, r.tile, c, cfg.cores[c], cfg.core_addr[c], err, sizeof err)
@@ -138,6 +157,18 @@ static int cmd_run(int argc, char **argv) {
         }
     }
     if (run_add_peeks(&r, o.peeks, o.npeeks, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
+    }
+    if ((tro.window || tro.start || tro.stop) && !tro.json_path && !tro.vcd_path) {
+        fprintf(stderr, "ttemu: --trace-window/--trace-start/--trace-stop need --trace or --trace-vcd\n");
+        goto out;
+    }
+    if (tro.window && (tro.start || tro.stop)) {
+        fprintf(stderr, "ttemu: --trace-window keeps the last N cycles; it does not combine with --trace-start/--trace-stop\n");
+        goto out;
+    }
+    if ((tro.json_path || tro.vcd_path) && !(tr = trace_start(&r, &tro, err, sizeof err))) {
         fprintf(stderr, "ttemu: %s\n", err);
         goto out;
     }
@@ -156,8 +187,10 @@ static int cmd_run(int argc, char **argv) {
     if (r.diag_text) fputs(r.diag_text, stderr);
     if (!o.quiet) report_summary(&r, stdout);
     if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;
+    if (!trace_ok(tr)) rc = EXIT_BAD_INPUT;
 out:
     run_free(&r);
+    trace_free(tr);
     cfg_free(&cfg);
     return rc;
 }

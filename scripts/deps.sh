@@ -14,6 +14,7 @@ PKGS=(
   libcmocka-dev                                          # test/: C unit tests
   qemu-system-misc                                       # test/: differential ISA tests
   python3                                                # test/: JSON checks in shell tests
+  gtkwave                                                # test/: vcd2fst checks the VCD traces load
 )
 
 missing=()
