@@ -141,28 +141,33 @@ static void stop_recording(trace_t *tr, uint64_t at, bool truncated) {
     }
 }
 
+/* Room for one more element in a growing array (doubling from first, at most max); false when
+ * the limit is reached or memory runs out. */
+static bool grow(void **arr, size_t *cap, size_t n, size_t elem, size_t first, size_t max) {
+    if (n < *cap) return true;
+    if (*cap >= max) return false;
+    size_t c = *cap ? 2 * *cap : first;
+    void *p = realloc(*arr, c * elem);
+    if (!p) return false;
+    *arr = p;
+    *cap = c;
+    return true;
+}
+
 static bool add_change(trace_t *tr, uint64_t cycle, unsigned sig, uint32_t val) {
-    if (tr->nchg == tr->cap) {
-        if (tr->cap >= TRACE_MAX_CHANGES) return false;
-        size_t cap = tr->cap ? 2 * tr->cap : 4096;
-        tr_change_t *n = realloc(tr->chg, cap * sizeof *n);
-        if (!n) return false;
-        tr->chg = n;
-        tr->cap = cap;
-    }
+    void *a = tr->chg;
+    bool ok = grow(&a, &tr->cap, tr->nchg, sizeof *tr->chg, 4096, TRACE_MAX_CHANGES);
+    tr->chg = a;
+    if (!ok) return false;
     tr->chg[tr->nchg++] = (tr_change_t){.cycle = cycle, .val = val, .sig = (uint16_t)sig};
     return true;
 }
 
 static bool add_instant(trace_t *tr, tr_instant_t in) {
-    if (tr->nins == tr->icap) {
-        if (tr->icap >= TRACE_MAX_INSTANTS) return false;
-        size_t cap = tr->icap ? 2 * tr->icap : 1024;
-        tr_instant_t *n = realloc(tr->ins, cap * sizeof *n);
-        if (!n) return false;
-        tr->ins = n;
-        tr->icap = cap;
-    }
+    void *a = tr->ins;
+    bool ok = grow(&a, &tr->icap, tr->nins, sizeof *tr->ins, 1024, TRACE_MAX_INSTANTS);
+    tr->ins = a;
+    if (!ok) return false;
     tr->ins[tr->nins++] = in;
     return true;
 }

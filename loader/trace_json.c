@@ -20,17 +20,33 @@
 
 enum { PID_CORES = 1, PID_THREADS = 2, PID_SYNC = 3, TID_WAIT = 10 };
 
+/* A slice being built on one track: open since start, identified by key. */
+typedef struct {
+    bool open;
+    uint64_t start;
+    uint32_t key[3];
+} slice_t;
+
+/* Close s at end; true when the slice is worth an event (it lasted at least a cycle). */
+static bool slice_end(slice_t *s, uint64_t end) {
+    if (!s->open) return false;
+    s->open = false;
+    return end > s->start;
+}
+
+static void slice_begin(slice_t *s, uint64_t start, const uint32_t key[3]) {
+    s->open = true;
+    s->start = start;
+    memcpy(s->key, key, sizeof s->key);
+}
+
 typedef struct {
     FILE *f;
     bool first, ok;
     const tr_rec_t *rec;
     uint32_t cur[TRC_NSIGS];
     /* open slices: one per core, per thread (held, wait), per mutex */
-    struct {
-        bool open;
-        uint64_t start;
-        uint32_t key[3];
-    } core[TILE_NCORES], held[CP_THREADS], wait[CP_THREADS], mutex[TRC_MUTEXES];
+    slice_t core[TILE_NCORES], held[CP_THREADS], wait[CP_THREADS], mutex[TRC_MUTEXES];
 } jw_t;
 
 static double ts(uint64_t cycle) { return (double)cycle / 1000.0; }
@@ -83,10 +99,8 @@ static void core_key(const jw_t *w, int c, uint32_t key[3]) {
 }
 
 static void close_core(jw_t *w, int c, uint64_t end) {
-    if (!w->core[c].open) return;
-    w->core[c].open = false;
+    if (!slice_end(&w->core[c], end)) return;
     uint64_t start = w->core[c].start;
-    if (end <= start) return;
     uint32_t st = w->core[c].key[0], at = w->core[c].key[1];
     const char *fn = st == TRC_RUNNING && at ? core_func(w, c, at) : NULL;
     cJSON *e = event(fn ? fn : trace_core_state_names[st], "X", PID_CORES, c, start);
@@ -103,10 +117,8 @@ static void close_core(jw_t *w, int c, uint64_t end) {
 }
 
 static void close_held(jw_t *w, unsigned t, uint64_t end) {
-    if (!w->held[t].open) return;
-    w->held[t].open = false;
+    if (!slice_end(&w->held[t], end)) return;
     uint64_t start = w->held[t].start;
-    if (end <= start) return;
     char label[64], name[80], dis[128];
     cp_hold_label((cp_hold_t)w->held[t].key[0], w->held[t].key[1], label, sizeof label);
     snprintf(name, sizeof name, "held: %s", label);
@@ -122,10 +134,8 @@ static void close_held(jw_t *w, unsigned t, uint64_t end) {
 }
 
 static void close_wait(jw_t *w, unsigned t, uint64_t end) {
-    if (!w->wait[t].open) return;
-    w->wait[t].open = false;
+    if (!slice_end(&w->wait[t], end)) return;
     uint64_t start = w->wait[t].start;
-    if (end <= start) return;
     const tt_op_t *op = tt_op((uint8_t)w->wait[t].key[0]);
     char name[48];
     snprintf(name, sizeof name, "latched %s", op ? op->mnemonic : "?");
@@ -135,10 +145,8 @@ static void close_wait(jw_t *w, unsigned t, uint64_t end) {
 }
 
 static void close_mutex(jw_t *w, unsigned m, uint64_t end) {
-    if (!w->mutex[m].open) return;
-    w->mutex[m].open = false;
+    if (!slice_end(&w->mutex[m], end)) return;
     uint64_t start = w->mutex[m].start;
-    if (end <= start) return;
     char name[16];
     snprintf(name, sizeof name, "T%u", w->mutex[m].key[0]);
     cJSON *e = event(name, "X", PID_SYNC, (int)trace_mutex_index[m], start);
@@ -153,40 +161,26 @@ static void update_slices(jw_t *w, uint64_t cycle) {
         core_key(w, c, k);
         if (w->core[c].open && !memcmp(k, w->core[c].key, sizeof k)) continue;
         close_core(w, c, cycle);
-        if (k[0] == TRC_RESET) continue;
-        w->core[c].open = true;
-        w->core[c].start = cycle;
-        memcpy(w->core[c].key, k, sizeof k);
+        if (k[0] != TRC_RESET) slice_begin(&w->core[c], cycle, k);
     }
     for (unsigned t = 0; t < CP_THREADS; t++) {
         uint32_t k[3] = {w->cur[TRC_SIG_TH(t, TRC_TH_HOLD)], w->cur[TRC_SIG_TH(t, TRC_TH_DETAIL)],
                          w->cur[TRC_SIG_TH(t, TRC_TH_WORD)]};
         if (!(w->held[t].open && !memcmp(k, w->held[t].key, sizeof k))) {
             close_held(w, t, cycle);
-            if (k[0]) {
-                w->held[t].open = true;
-                w->held[t].start = cycle;
-                memcpy(w->held[t].key, k, sizeof k);
-            }
+            if (k[0]) slice_begin(&w->held[t], cycle, k);
         }
-        uint32_t op = w->cur[TRC_SIG_TH(t, TRC_TH_WAIT)];
-        if (!(w->wait[t].open && w->wait[t].key[0] == op)) {
+        uint32_t wk[3] = {w->cur[TRC_SIG_TH(t, TRC_TH_WAIT)], 0, 0};
+        if (!(w->wait[t].open && w->wait[t].key[0] == wk[0])) {
             close_wait(w, t, cycle);
-            if (op) {
-                w->wait[t].open = true;
-                w->wait[t].start = cycle;
-                w->wait[t].key[0] = op;
-            }
+            if (wk[0]) slice_begin(&w->wait[t], cycle, wk);
         }
     }
     for (unsigned m = 0; m < TRC_MUTEXES; m++) {
-        uint32_t o = w->cur[TRC_SIG_MUTEX(m)];
-        if (w->mutex[m].open && w->mutex[m].key[0] == o) continue;
+        uint32_t mk[3] = {w->cur[TRC_SIG_MUTEX(m)], 0, 0};
+        if (w->mutex[m].open && w->mutex[m].key[0] == mk[0]) continue;
         close_mutex(w, m, cycle);
-        if (o == TRC_MUTEX_FREE) continue;
-        w->mutex[m].open = true;
-        w->mutex[m].start = cycle;
-        w->mutex[m].key[0] = o;
+        if (mk[0] != TRC_MUTEX_FREE) slice_begin(&w->mutex[m], cycle, mk);
     }
 }
 
