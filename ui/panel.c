@@ -43,7 +43,7 @@ struct ui {
     ui_mode_t mode;
     uint64_t step_pending;
     bool at_done, quit, failed;
-    uint64_t until_count;
+    uint64_t frame_at; /* cycle of the next frame */
     uint32_t stall_sig;              /* M_UNTIL_STALL: what was stalled at the last cycle */
     unsigned sem_value, sem_max;     /* M_UNTIL_SEM: the chosen semaphore when the mode began */
     uint32_t last_frame;
@@ -177,7 +177,6 @@ static void key(ui_t *u, SDL_Keycode k) {
     case SDLK_w:
         u->mode = M_UNTIL_STALL;
         u->stall_sig = stall_sig(u->r);
-        u->until_count = 0;
         snprintf(u->note, sizeof u->note, "running until the next stall from cycle %llu",
                  (unsigned long long)u->r->tile->cycle);
         break;
@@ -185,7 +184,6 @@ static void key(ui_t *u, SDL_Keycode k) {
         u->mode = M_UNTIL_SEM;
         u->sem_value = cp_sem_read(u->r->tile->cp, (unsigned)u->ctl.sel_sem);
         u->sem_max = cp_sem_max(u->r->tile->cp, (unsigned)u->ctl.sel_sem);
-        u->until_count = 0;
         snprintf(u->note, sizeof u->note, "running until semaphore %d changes from Value %u Max %u", u->ctl.sel_sem,
                  u->sem_value, u->sem_max);
         break;
@@ -255,7 +253,7 @@ static uint64_t shot_after(ui_t *u) {
     return left > UI_STRIP ? left - UI_STRIP : 1;
 }
 
-/* Cycles to run next in the current mode (never past --ui-at before it is reached). */
+/* Cycles to run before the next frame in the current mode (never past --ui-at before it). */
 static uint64_t batch(ui_t *u) {
     uint64_t n = u->mode == M_RUN ? ui_speed_cycles(u->ctl.speed) : 1;
     uint64_t now = u->r->tile->cycle;
@@ -263,12 +261,21 @@ static uint64_t batch(ui_t *u) {
     return n;
 }
 
+/* Run until frame_at: a jump to UI_STRIP cycles before it, then one cycle at a time, so the
+ * strip holds every cycle of the last UI_STRIP before each frame. */
+static uint64_t run_to_frame(ui_t *u) {
+    uint64_t left = u->frame_at - u->r->tile->cycle;
+    return left > UI_STRIP ? left - UI_STRIP : 1;
+}
+
 static uint64_t live_after(ui_t *u) {
     run_t *r = u->r;
+    uint64_t now = r->tile->cycle;
     ui_strip_sample(&u->strip, r);
-    if (u->o.at_given && !u->at_done && r->tile->cycle >= u->o.at) {
+    if (u->o.at_given && !u->at_done && now >= u->o.at) {
         u->at_done = true;
         u->mode = M_PAUSE;
+        u->frame_at = now;
         snprintf(u->note, sizeof u->note, "paused at --ui-at %llu", (unsigned long long)u->o.at);
     }
     if (u->mode == M_UNTIL_STALL) {
@@ -277,16 +284,18 @@ static uint64_t live_after(ui_t *u) {
         if (fresh) {
             describe_stall(u, fresh);
             u->mode = M_PAUSE;
+            u->frame_at = now;
         }
     } else if (u->mode == M_UNTIL_SEM) {
         unsigned i = (unsigned)u->ctl.sel_sem, v = cp_sem_read(r->tile->cp, i), m = cp_sem_max(r->tile->cp, i);
         if (v != u->sem_value || m != u->sem_max) {
             snprintf(u->note, sizeof u->note, "cycle %llu: semaphore %u changed: Value %u -> %u, Max %u -> %u",
-                     (unsigned long long)r->tile->cycle, i, u->sem_value, v, u->sem_max, m);
+                     (unsigned long long)now, i, u->sem_value, v, u->sem_max, m);
             u->mode = M_PAUSE;
+            u->frame_at = now;
         }
     }
-    if ((u->mode == M_UNTIL_STALL || u->mode == M_UNTIL_SEM) && ++u->until_count % UI_UNTIL_FRAME) return 1;
+    if (now < u->frame_at) return (u->mode == M_UNTIL_STALL || u->mode == M_UNTIL_SEM) ? 1 : run_to_frame(u);
     for (;;) {
         poll(u);
         if (u->quit) return stop(u, "the panel was closed");
@@ -295,16 +304,22 @@ static uint64_t live_after(ui_t *u) {
             uint64_t n = u->step_pending;
             u->step_pending = 0;
             snprintf(u->note, sizeof u->note, "stepped %llu cycle%s from %llu", (unsigned long long)n, n == 1 ? "" : "s",
-                     (unsigned long long)r->tile->cycle);
-            return n;
+                     (unsigned long long)now);
+            u->frame_at = now + n;
+            return run_to_frame(u);
         }
         if (u->mode != M_PAUSE) {
             if (!u->headless_video) {
-                uint32_t now = SDL_GetTicks(), dt = now - u->last_frame;
+                uint32_t t = SDL_GetTicks(), dt = t - u->last_frame;
                 if (u->mode == M_RUN && dt < UI_FRAME_MS) SDL_Delay(UI_FRAME_MS - dt);
                 u->last_frame = SDL_GetTicks();
             }
-            return batch(u);
+            if (u->mode == M_RUN) {
+                u->frame_at = now + batch(u);
+                return run_to_frame(u);
+            }
+            u->frame_at = now + UI_UNTIL_FRAME; /* "until" modes: look at events now and then */
+            return 1;
         }
         SDL_Event e;
         if (SDL_WaitEventTimeout(&e, 100)) handle(u, &e);
