@@ -369,7 +369,7 @@ ui_t *ui_attach(run_t *r, const ui_opts_t *o, char *err, size_t errlen) {
     }
     u->r = r;
     u->o = *o;
-    u->ctl = (ui_ctl_t){.speed = 3, .step_n = 100, .sel_sem = 1, .live = !o->shot};
+    u->ctl = (ui_ctl_t){.speed = 3, .step_n = 100, .sel_sem = o->shot ? -1 : 1, .live = !o->shot};
     ui_strip_init(&u->strip);
     /* The screenshot needs no video subsystem: it draws onto a surface in memory. */
     if (SDL_Init(o->shot ? 0 : SDL_INIT_VIDEO) != 0) {

@@ -176,6 +176,7 @@ static int draw_threads(pen_t *p, const ui_snap_t *s, int x, int y) {
             text(p, x + 4, y, w, C_WARN, "  %s (%s)", u->why, u->hold);
         } else {
             text(p, x + 4, y, 0, C_DIM, "gate: nothing held");
+            y += p->lh + 2; /* the same height either way: nothing jumps while stepping */
         }
         y += p->lh + 2;
         if (u->wait_active) {
@@ -195,7 +196,7 @@ static int draw_threads(pen_t *p, const ui_snap_t *s, int x, int y) {
             text(p, tx + 12, y, 0, C_DIM, "replay idle");
         y += p->lh + 12;
     }
-    return y;
+    return y - 4;
 }
 
 static int draw_chains(pen_t *p, const ui_snap_t *s, int x, int y) {

@@ -9,7 +9,7 @@
 #include "ui/panel_model.h"
 
 #define UI_W 1280
-#define UI_H 690
+#define UI_H 720
 #define UI_MAX_BUTTONS 8
 #define UI_SPEEDS 7 /* speed slider notches: 1, 10, ..., 1,000,000 cycles per frame */
 
