@@ -38,7 +38,9 @@ typedef struct {
 
 typedef struct {
     int code;
-    const char *reason; /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel: docs/ui.md), "guest_fault", "bad_input" */
+    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
+     * "guest_fault", "bad_input" */
+    const char *reason;
     char message[512];
 } run_exit_t;
 

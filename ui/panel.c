@@ -21,9 +21,9 @@
 #include "ui/panel_draw.h"
 
 /* fonts-dejavu-core (scripts/deps.sh). */
-#define UI_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-#define UI_FONT_PT 13
-#define UI_FRAME_MS 33     /* at most ~30 frames a second while running */
+#define UI_FONT        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+#define UI_FONT_PT     13
+#define UI_FRAME_MS    33   /* at most ~30 frames a second while running */
 #define UI_UNTIL_FRAME 4096 /* in a "run until" mode, look at events every this many cycles */
 #define UI_SHOT_PERIOD 64   /* screenshot of the final state: strip sampled every 64 cycles */
 
@@ -43,9 +43,9 @@ struct ui {
     ui_mode_t mode;
     uint64_t step_pending;
     bool at_done, quit, failed;
-    uint64_t frame_at; /* cycle of the next frame */
-    uint32_t stall_sig;              /* M_UNTIL_STALL: what was stalled at the last cycle */
-    unsigned sem_value, sem_max;     /* M_UNTIL_SEM: the chosen semaphore when the mode began */
+    uint64_t frame_at;           /* cycle of the next frame */
+    uint32_t stall_sig;          /* M_UNTIL_STALL: what was stalled at the last cycle */
+    unsigned sem_value, sem_max; /* M_UNTIL_SEM: the chosen semaphore when the mode began */
     uint32_t last_frame;
     char note[200];
     char mode_text[48];
@@ -97,7 +97,9 @@ static void render(ui_t *u) {
     case M_RUN: snprintf(u->mode_text, sizeof u->mode_text, "running"); break;
     case M_PAUSE: snprintf(u->mode_text, sizeof u->mode_text, "paused"); break;
     case M_UNTIL_STALL: snprintf(u->mode_text, sizeof u->mode_text, "running until the next stall"); break;
-    case M_UNTIL_SEM: snprintf(u->mode_text, sizeof u->mode_text, "running until sem %d changes", u->ctl.sel_sem); break;
+    case M_UNTIL_SEM:
+        snprintf(u->mode_text, sizeof u->mode_text, "running until sem %d changes", u->ctl.sel_sem);
+        break;
     }
     u->ctl.mode = u->mode_text;
     u->ctl.note = u->note;
@@ -224,7 +226,8 @@ static void handle(ui_t *u, const SDL_Event *e) {
 
 static void poll(ui_t *u) {
     SDL_Event e;
-    while (SDL_PollEvent(&e)) handle(u, &e);
+    while (SDL_PollEvent(&e))
+        handle(u, &e);
     if (u->headless_video && u->mode == M_PAUSE) u->mode = M_RUN; /* nobody to unpause it */
 }
 
@@ -303,8 +306,8 @@ static uint64_t live_after(ui_t *u) {
         if (u->step_pending) {
             uint64_t n = u->step_pending;
             u->step_pending = 0;
-            snprintf(u->note, sizeof u->note, "stepped %llu cycle%s from %llu", (unsigned long long)n, n == 1 ? "" : "s",
-                     (unsigned long long)now);
+            snprintf(u->note, sizeof u->note, "stepped %llu cycle%s from %llu", (unsigned long long)n,
+                     n == 1 ? "" : "s", (unsigned long long)now);
             u->frame_at = now + n;
             return run_to_frame(u);
         }

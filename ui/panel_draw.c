@@ -32,7 +32,8 @@ static const SDL_Color state_col[UI_ST_COUNT] = {
 
 uint64_t ui_speed_cycles(int speed) {
     uint64_t n = 1;
-    for (int i = 0; i < speed; i++) n *= 10;
+    for (int i = 0; i < speed; i++)
+        n *= 10;
     return n;
 }
 
@@ -49,7 +50,8 @@ static void frame(pen_t *p, SDL_Rect r, SDL_Color c) {
 }
 
 /* Text at (x, y), cut to maxw pixels (0: no limit); returns the x after it. */
-static int text(pen_t *p, int x, int y, int maxw, SDL_Color c, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int text(pen_t *p, int x, int y, int maxw, SDL_Color c, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 static int text(pen_t *p, int x, int y, int maxw, SDL_Color c, const char *fmt, ...) {
     char b[512];
     va_list ap;
@@ -232,7 +234,8 @@ static int draw_strip(pen_t *p, const ui_snap_t *s, int y) {
         unsigned n = s->strip_n;
         for (unsigned k = 0; k < n; k++) {
             int x0 = x + (int)((uint64_t)k * (unsigned)w / UI_STRIP) + w - (int)((uint64_t)n * (unsigned)w / UI_STRIP);
-            int x1 = x + (int)((uint64_t)(k + 1) * (unsigned)w / UI_STRIP) + w - (int)((uint64_t)n * (unsigned)w / UI_STRIP);
+            int x1 =
+                x + (int)((uint64_t)(k + 1) * (unsigned)w / UI_STRIP) + w - (int)((uint64_t)n * (unsigned)w / UI_STRIP);
             if (x1 <= x0) x1 = x0 + 1;
             fill(p, x0, y, x1 - x0, rh, state_col[s->strip[t][k] % UI_ST_COUNT]);
         }
@@ -245,8 +248,8 @@ static void draw_controls(pen_t *p, ui_ctl_t *ctl, int y) {
     static const struct {
         const char *label;
         SDL_Keycode key;
-    } btn[] = {{"Space run/pause", SDLK_SPACE}, {"S step 1", SDLK_s},           {"N step N", SDLK_n},
-               {"W until stall", SDLK_w},      {"C until sem changes", SDLK_c}, {"Q quit", SDLK_q}};
+    } btn[] = {{"Space run/pause", SDLK_SPACE}, {"S step 1", SDLK_s}, {"N step N", SDLK_n}, {"W until stall", SDLK_w},
+               {"C until sem changes", SDLK_c}, {"Q quit", SDLK_q}};
     int x = 16;
     ctl->nbuttons = 0;
     for (unsigned i = 0; i < sizeof btn / sizeof btn[0] && ctl->nbuttons < UI_MAX_BUTTONS; i++) {
@@ -264,7 +267,8 @@ static void draw_controls(pen_t *p, ui_ctl_t *ctl, int y) {
     int tx = text(p, x, y + 4, 0, C_TEXT, "speed");
     SDL_Rect tr = {tx + 10, y + 2, 7 * 30, p->lh + 4};
     fill(p, tr.x, tr.y + tr.h / 2 - 1, tr.w, 3, (SDL_Color){90, 100, 120, 255});
-    for (int k = 0; k < UI_SPEEDS; k++) fill(p, tr.x + k * 30 + 14, tr.y + 3, 2, tr.h - 6, (SDL_Color){90, 100, 120, 255});
+    for (int k = 0; k < UI_SPEEDS; k++)
+        fill(p, tr.x + k * 30 + 14, tr.y + 3, 2, tr.h - 6, (SDL_Color){90, 100, 120, 255});
     fill(p, tr.x + ctl->speed * 30 + 9, tr.y, 12, tr.h, C_HEAD);
     ctl->slider = tr;
     text(p, tr.x + tr.w + 10, y + 4, 0, C_TEXT, "%llu cycles/frame", (unsigned long long)ui_speed_cycles(ctl->speed));

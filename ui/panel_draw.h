@@ -8,10 +8,10 @@
 
 #include "ui/panel_model.h"
 
-#define UI_W 1280
-#define UI_H 720
+#define UI_W           1280
+#define UI_H           720
 #define UI_MAX_BUTTONS 8
-#define UI_SPEEDS 7 /* speed slider notches: 1, 10, ..., 1,000,000 cycles per frame */
+#define UI_SPEEDS      7 /* speed slider notches: 1, 10, ..., 1,000,000 cycles per frame */
 
 /* The controls' state as the panel shows it; the drawing fills in where the buttons are. */
 typedef struct {

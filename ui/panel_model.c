@@ -10,7 +10,7 @@
 /* tt-llk tt_llk_blackhole/common/inc/ckernel_structs.h, `struct semaphore`: the names the LLKs
  * give the eight Sync Unit semaphores (index 0 has none). */
 static const char *const sem_names[CP_NUM_SEMS] = {
-    "",          "MATH_PACK", "UNPACK_TO_DEST",   "UNPACK_OPERAND_SYNC",
+    "",          "MATH_PACK",   "UNPACK_TO_DEST",   "UNPACK_OPERAND_SYNC",
     "PACK_DONE", "UNPACK_SYNC", "UNPACK_MATH_DONE", "MATH_DONE",
 };
 /* Blackhole's mutexes (SyncUnit.md: 0, 2, 3, 4); tt-llk `struct mutex` names 0 REG_RMW. */
@@ -76,7 +76,9 @@ static void why_held(const cp_t *cp, const cp_thread_state_t *s, char *b, size_t
         snprintf(b, len, "SEMWAIT: sem %u %s %s", i, sem_names[i], c0 ? "Value == 0" : "Value >= Max");
         break;
     }
-    case CP_HOLD_WAIT_COND: snprintf(b, len, "STALLWAIT: condition C%u busy (mask 0x%x)", s->hold_detail, s->hold_mask); break;
+    case CP_HOLD_WAIT_COND:
+        snprintf(b, len, "STALLWAIT: condition C%u busy (mask 0x%x)", s->hold_detail, s->hold_mask);
+        break;
     case CP_HOLD_WAIT_STREAM: snprintf(b, len, "STREAMWAIT: stream %u below %u", s->hold_detail, s->wait.target); break;
     case CP_HOLD_MUTEX: {
         int h = cp_mutex_holder(cp, s->hold_detail);
@@ -99,7 +101,7 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
     memset(o, 0, sizeof *o);
     o->cycle = t->cycle;
     o->exit_reason = r->exit.reason; /* set only once the run is over */
-    if (o->exit_reason) { /* cut to the panel's line */
+    if (o->exit_reason) {            /* cut to the panel's line */
         memcpy(o->exit_message, r->exit.message, sizeof o->exit_message - 1);
         o->exit_message[sizeof o->exit_message - 1] = 0;
     }
@@ -182,7 +184,8 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
         for (unsigned k = 0; k < s->n; k++) {
             unsigned i = (first + k) % UI_STRIP;
             o->strip_cycle[k] = s->cycle[i];
-            for (unsigned th = 0; th < CP_THREADS; th++) o->strip[th][k] = s->st[i][th];
+            for (unsigned th = 0; th < CP_THREADS; th++)
+                o->strip[th][k] = s->st[i][th];
             if (k && o->strip_cycle[k] != o->strip_cycle[k - 1] + 1) o->strip_exact = false;
         }
     }
@@ -277,7 +280,8 @@ cJSON *ui_snap_json(const ui_snap_t *s) {
         cJSON_AddItemToArray(cores, o);
     }
     cJSON *ch = cJSON_AddArrayToObject(root, "chains");
-    for (int i = 0; i < s->nchains; i++) cJSON_AddItemToArray(ch, cJSON_CreateString(s->chains[i]));
+    for (int i = 0; i < s->nchains; i++)
+        cJSON_AddItemToArray(ch, cJSON_CreateString(s->chains[i]));
     cJSON *st = cJSON_AddObjectToObject(root, "strip");
     cJSON_AddNumberToObject(st, "samples", s->strip_n);
     cJSON_AddBoolToObject(st, "exact", s->strip_exact);
@@ -291,7 +295,8 @@ cJSON *ui_snap_json(const ui_snap_t *s) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         static const char letter[UI_ST_COUNT] = {'i', 'b', 'I', 'c', 's', 'm'};
         char buf[UI_STRIP + 1];
-        for (unsigned k = 0; k < s->strip_n; k++) buf[k] = letter[s->strip[t][k] % UI_ST_COUNT];
+        for (unsigned k = 0; k < s->strip_n; k++)
+            buf[k] = letter[s->strip[t][k] % UI_ST_COUNT];
         buf[s->strip_n] = 0;
         cJSON_AddItemToArray(rows, cJSON_CreateString(buf));
     }
