@@ -397,6 +397,9 @@ ui_t *ui_attach(run_t *r, const ui_opts_t *o, char *err, size_t errlen) {
     if (u->video) {
         const char *drv = SDL_GetCurrentVideoDriver();
         u->headless_video = drv && (!strcmp(drv, "dummy") || !strcmp(drv, "offscreen"));
+        if (u->headless_video && !getenv("SDL_VIDEODRIVER")) /* SDL fell back to it: no display */
+            fprintf(stderr, "ttemu: --ui: no display (SDL chose the '%s' video driver): the panel runs headless\n",
+                    drv);
         u->win = SDL_CreateWindow("ttemu panel", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, UI_W, UI_H, 0);
         if (!u->win) {
             snprintf(err, errlen, "--ui: cannot open a window (SDL: %s)", SDL_GetError());
