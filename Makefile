@@ -29,13 +29,15 @@ PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf 
 CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
-# The SDL2 panel is optional: UI=auto builds it when pkg-config finds sdl2.
+# The SDL2 panel is optional: UI=auto builds it when pkg-config finds SDL2, SDL2_ttf (text) and
+# SDL2_image (PNG screenshots). UI=0 builds without it (--ui* flags then exit 4).
+UI_PKGS := sdl2 SDL2_ttf SDL2_image
 ifeq ($(UI),auto)
-UI := $(shell pkg-config --exists sdl2 2>/dev/null && echo 1 || echo 0)
+UI := $(shell pkg-config --exists $(UI_PKGS) 2>/dev/null && echo 1 || echo 0)
 endif
 ifeq ($(UI),1)
-CFLAGS += -DTTEMU_UI=1 $(shell pkg-config --cflags sdl2)
-LDLIBS += $(shell pkg-config --libs sdl2)
+CFLAGS += -DTTEMU_UI=1 $(shell pkg-config --cflags $(UI_PKGS))
+LDLIBS += $(shell pkg-config --libs $(UI_PKGS))
 UI_SRC := $(wildcard ui/*.c)
 endif
 

@@ -284,6 +284,24 @@ static bool polled_word(const run_t *r, int c, uint32_t lo, uint32_t hi, uint32_
     return false;
 }
 
+const char *diag_core_wait(const tile_t *t, int c, int *thread) {
+    const hart_t *h = &t->hart[c];
+    int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1;
+    *thread = -1;
+    if (h->state != HART_RUNNING || h->wait != HART_WAIT_MEM) return "";
+    /* tensix_sync / MOPExpanderDoneCheck: a TRISC's load of its own TTSync word (ManualTTSync.md) */
+    if (h->wait_addr - 0xFFE80000u < 0x10u && th >= 0) {
+        *thread = th;
+        return h->wait_addr == 0xFFE80008u ? "mop_sync" : "tensix_sync";
+    }
+    /* a push to a full INSTRN_BUF: a TRISC's own thread, BRISC's by address */
+    if (h->wait_addr - 0xFFE40000u < 0x30000u) {
+        *thread = th >= 0 ? th : (int)((h->wait_addr - 0xFFE40000u) / 0x10000u);
+        return "fifo_full";
+    }
+    return "";
+}
+
 static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *arr) {
     const tile_t *t = r->tile;
     const hart_t *h = &t->hart[c];
@@ -297,16 +315,17 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
     cJSON_AddStringToObject(o, "name", h->name);
     cJSON_AddNumberToObject(o, "pc", h->pc);
     cJSON_AddStringToObject(o, "symbol", sym);
-    int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1;
+    int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1, to;
+    const char *blk = diag_core_wait(t, c, &to);
     if (h->state == HART_HUNG) {
         d->blocked[c] = true;
         cJSON_AddStringToObject(o, "state", "hung");
         cJSON_AddStringToObject(o, "reason", h->hang_reason);
         line(d, lines, "%s hung at pc 0x%08x (%s): %s", h->name, h->pc, sym, h->hang_reason);
         snprintf(d->why[c], sizeof d->why[c], "hung");
-    } else if (h->wait == HART_WAIT_MEM && h->wait_addr - 0xFFE80000u < 0x10u && th >= 0) {
+    } else if (!strcmp(blk, "tensix_sync") || !strcmp(blk, "mop_sync")) {
         d->blocked[c] = true;
-        bool mop = h->wait_addr == 0xFFE80008u;
+        bool mop = !strcmp(blk, "mop_sync");
         cJSON_AddStringToObject(o, "state", mop ? "mop_sync" : "tensix_sync");
         cJSON_AddNumberToObject(o, "waits_for_thread", th);
         cJSON_AddNumberToObject(o, "stall_cycles", (double)h->stall_cycles);
@@ -315,9 +334,8 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
              (unsigned long long)h->stall_cycles, th);
         d->edge[c][N_THREAD0 + th] = 1;
         snprintf(d->why[c], sizeof d->why[c], "waits in tensix_sync for T%d", th);
-    } else if (h->wait == HART_WAIT_MEM && h->wait_addr - 0xFFE40000u < 0x30000u) {
+    } else if (!strcmp(blk, "fifo_full")) {
         d->blocked[c] = true;
-        int to = th >= 0 ? th : (int)((h->wait_addr - 0xFFE40000u) / 0x10000u);
         cJSON_AddStringToObject(o, "state", "fifo_full");
         cJSON_AddNumberToObject(o, "waits_for_thread", to);
         line(d, lines, "%s blocked pushing to the full instruction FIFO of T%d at pc 0x%08x (%s)", h->name, to, h->pc, sym);
@@ -390,11 +408,13 @@ void diag_build(run_t *r) {
     if (!d.f) return;
     bool deadlock = r->exit.code == EXIT_DEADLOCK;
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "kind", deadlock ? "deadlock" : "max_cycles");
+    /* "deadlock", "max_cycles", or "stopped" (the panel ended the run: docs/ui.md) */
+    cJSON_AddStringToObject(root, "kind", deadlock ? "deadlock" : r->exit.reason);
     cJSON_AddNumberToObject(root, "cycle", (double)r->tile->cycle);
     cJSON_AddNumberToObject(root, "window", (double)r->progress.window);
     if (r->progress.quiet_since) cJSON_AddNumberToObject(root, "quiet_since", (double)r->progress.quiet_since);
-    fprintf(d.f, "ttemu: %s diagnosis at cycle %llu:\n", deadlock ? "deadlock" : "timeout",
+    fprintf(d.f, "ttemu: %s diagnosis at cycle %llu:\n",
+            deadlock ? "deadlock" : strcmp(r->exit.reason, "stopped") ? "timeout" : "stop",
             (unsigned long long)r->tile->cycle);
     cJSON *threads = cJSON_AddArrayToObject(root, "threads");
     for (unsigned th = 0; th < CP_THREADS; th++) thread_diag(&d, r, th, threads);

@@ -8,6 +8,7 @@
 #include "loader/run.h"
 #include "loader/trace.h"
 #include "loader/ttmetal.h"
+#include "ui/panel.h"
 
 #define TTEMU_VERSION "0.1.0"
 
@@ -17,11 +18,13 @@ static const char usage[] =
     "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
     "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
+    "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
     "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
-    "3 guest fault, 4 bad command line or input. See docs/cli.md.\n";
+    "3 guest fault, 4 bad command line or input. See docs/cli.md.\n"
+    "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n";
 
 static int bad_input(const char *fmt, const char *arg) {
     fprintf(stderr, "ttemu: ");
@@ -47,6 +50,7 @@ static int cmd_run(int argc, char **argv) {
     const char *config = NULL;
     bool max_cycles_given = false;
     trace_opts_t tro = {0};
+    ui_opts_t ui = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -97,10 +101,32 @@ static int cmd_run(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = true;
+        } else if (!strcmp(a, "--ui")) {
+            ui.live = true;
+        } else if (!strcmp(a, "--ui-screenshot") || !strcmp(a, "--ui-snapshot")) {
+            if (!v) return bad_input("%s needs a file", a);
+            *(!strcmp(a, "--ui-screenshot") ? &ui.shot : &ui.snap_json) = v;
+            i++;
+        } else if (!strcmp(a, "--ui-at")) {
+            if (!parse_u64(v, &ui.at)) return bad_input("--ui-at needs a cycle number, got '%s'", v ? v : "");
+            ui.at_given = true;
+            i++;
         } else {
             return bad_input("unknown option '%s'", a);
         }
     }
+
+    /* The panel (docs/ui.md): --ui for a window, --ui-screenshot for one headless frame. */
+    bool want_ui = ui.live || ui.shot || ui.snap_json || ui.at_given;
+#ifndef TTEMU_UI
+    if (want_ui) {
+        fprintf(stderr, "ttemu: --ui: built without the panel (UI=0)\n");
+        return EXIT_BAD_INPUT;
+    }
+#endif
+    if (ui.live && ui.shot) return bad_input("%s", "--ui and --ui-screenshot exclude each other");
+    if (want_ui && !ui.live && !ui.shot) return bad_input("%s", "--ui-at and --ui-snapshot need --ui or --ui-screenshot");
+    if (ui.snap_json && !ui.shot) return bad_input("%s", "--ui-snapshot goes with --ui-screenshot");
 
     /* The run is described by a config: the file, or one made from the flags. Flags override it. */
     cfg_t cfg;
@@ -148,6 +174,9 @@ static int cmd_run(int argc, char **argv) {
     }
     int rc = EXIT_BAD_INPUT;
     trace_t *tr = NULL;
+#ifdef TTEMU_UI
+    ui_t *panel = NULL;
+#endif
     for (int c = 0; c < TILE_NCORES && !ttmetal; c++) {
         if (!cfg.cores[c]) continue;
         if (cfg.core_flat[c] ? ldr_bin_load(&r.images, r.tile, c, cfg.cores[c], cfg.core_addr[c], err, sizeof err)
@@ -174,6 +203,12 @@ static int cmd_run(int argc, char **argv) {
     }
     /* Bare mode: each core given an image leaves reset at its entry; the others stay in reset.
      * tt-metal mode: the host boots the firmware and launches kernels through its mailboxes. */
+#ifdef TTEMU_UI
+    if (want_ui && !(panel = ui_attach(&r, &ui, err, sizeof err))) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
+    }
+#endif
     int ok = ttmetal ? ttm_run(&r, &cfg, o.max_cycles, err, sizeof err)
                      : ttm_run_bare(&r, &cfg, o.max_cycles, err, sizeof err);
     if (ok != 0) {
@@ -188,7 +223,13 @@ static int cmd_run(int argc, char **argv) {
     if (!o.quiet) report_summary(&r, stdout);
     if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;
     if (!trace_ok(tr)) rc = EXIT_BAD_INPUT;
+#ifdef TTEMU_UI
+    if (panel && !ui_ok(panel)) rc = EXIT_BAD_INPUT;
+#endif
 out:
+#ifdef TTEMU_UI
+    ui_free(panel);
+#endif
     run_free(&r);
     trace_free(tr);
     cfg_free(&cfg);
@@ -206,6 +247,11 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "--version")) {
         printf("ttemu %s\n", TTEMU_VERSION);
+#ifdef TTEMU_UI
+        printf("features: ui\n");
+#else
+        printf("features: -ui (built with UI=0)\n");
+#endif
         return 0;
     }
     if (!strcmp(argv[1], "run")) return cmd_run(argc - 2, argv + 2);

@@ -38,7 +38,9 @@ typedef struct {
 
 typedef struct {
     int code;
-    const char *reason; /* "halted", "deadlock", "max_cycles", "guest_fault", "bad_input" */
+    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
+     * "guest_fault", "bad_input" */
+    const char *reason;
     char message[512];
 } run_exit_t;
 
@@ -135,6 +137,10 @@ void run_free(run_t *r);
 
 /* Stall diagnosis (loader/diag.c): fills r->diag_json and r->diag_text from the final state. */
 void diag_build(run_t *r);
+
+/* Why core c does not retire, as the diagnosis names it: "tensix_sync", "mop_sync" (a TRISC's
+ * TTSync load), "fifo_full" (a push to a full INSTRN_BUF; *thread = the thread), or "". */
+const char *diag_core_wait(const tile_t *t, int c, int *thread);
 
 /* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
 bool report_write(const run_t *r, const char *path);

@@ -11,6 +11,8 @@ PKGS=(
   libelf-dev                                             # loader/: ELF images
   libcjson-dev                                           # loader/: run configs, reports
   libsdl2-dev                                            # ui/: the live panel (optional at build)
+  libsdl2-ttf-dev fonts-dejavu-core                      # ui/: its text (DejaVu Sans Mono)
+  libsdl2-image-dev                                      # ui/: PNG screenshots (IMG_SavePNG)
   libcmocka-dev                                          # test/: C unit tests
   qemu-system-misc                                       # test/: differential ISA tests
   python3                                                # test/: JSON checks in shell tests
