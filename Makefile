@@ -24,8 +24,9 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf -lcjson)
+# libxml2: `ttemu regress --junit` writes its XML with xmlTextWriter.
+PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+PKG_LIBS := $(shell pkg-config --libs libelf libcjson libxml-2.0 2>/dev/null || echo -lelf -lcjson -lxml2)
 CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
