@@ -90,7 +90,7 @@ demo: deps all fw
 	$(Q)$(BUILD)/ttemu run $(DEMO_ARGS)
 
 # The firmware samples' regression (docs/regression.md); `make test` runs it via test/sh/t_regress.sh.
-regress: all fw
+regress: deps all fw
 	$(Q)$(BUILD)/ttemu regress firmware-samples/regress --golden test/golden $(if $(JOBS),--jobs $(JOBS)) \
 		$(if $(JUNIT),--junit $(JUNIT)) $(if $(filter 1,$(UPDATE)),--update)
 

@@ -38,15 +38,15 @@ typedef struct {
     char *name;   /* its file name without .json: the golden's name */
     char *report, *log;
     pid_t pid;
-    int status;     /* the child's exit code, or 128 + signal */
+    int status; /* the child's exit code, or 128 + signal */
     struct timespec t0;
     double wall_ms;
     rg_result_t result;
-    char *detail;   /* the differences, or why the case failed */
+    char *detail; /* the differences, or why the case failed */
     int ndiff;
-    int exit_code;  /* exit.code of the report, -1 without one */
+    int exit_code; /* exit.code of the report, -1 without one */
     const char *exit_reason;
-    double cycles;  /* -1 without a report */
+    double cycles; /* -1 without a report */
     char reason_buf[32];
 } rg_case_t;
 
@@ -130,7 +130,8 @@ static cJSON *rg_pick_each(const cJSON *arr, const char *const keys[]) {
     const cJSON *e;
     cJSON_ArrayForEach(e, arr) {
         cJSON *o = cJSON_CreateObject();
-        for (int i = 0; keys[i]; i++) rg_copy(o, e, keys[i]);
+        for (int i = 0; keys[i]; i++)
+            rg_copy(o, e, keys[i]);
         cJSON_AddItemToArray(out, o);
     }
     return out;
@@ -144,7 +145,8 @@ cJSON *regress_golden_of(const cJSON *report) {
     cJSON *g = cJSON_CreateObject();
     const cJSON *ex = cJSON_GetObjectItemCaseSensitive(report, "exit");
     cJSON *gex = cJSON_AddObjectToObject(g, "exit");
-    for (int i = 0; exit_keys[i]; i++) rg_copy(gex, ex, exit_keys[i]);
+    for (int i = 0; exit_keys[i]; i++)
+        rg_copy(gex, ex, exit_keys[i]);
     cJSON_AddItemToObject(g, "cores", rg_pick_each(cJSON_GetObjectItemCaseSensitive(report, "cores"), core_keys));
     cJSON_AddItemToObject(g, "threads", rg_pick_each(cJSON_GetObjectItemCaseSensitive(report, "threads"), thread_keys));
     rg_copy(g, report, "semaphores");
@@ -303,9 +305,11 @@ static int rg_add_list(rg_t *rg, const char *list) {
         lineno++;
         char *s = line, *hash = strchr(line, '#');
         if (hash) *hash = 0;
-        while (*s == ' ' || *s == '\t') s++;
+        while (*s == ' ' || *s == '\t')
+            s++;
         size_t len = strlen(s);
-        while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t')) s[--len] = 0;
+        while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+            s[--len] = 0;
         if (!len) continue;
         char path[4200];
         if (s[0] == '/' || !dlen)
@@ -477,7 +481,9 @@ done:
 
 /* ---- output ---------------------------------------------------------------------------------- */
 
-static const char *rg_result_name(rg_result_t r) { return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : "FAIL"; }
+static const char *rg_result_name(rg_result_t r) {
+    return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : "FAIL";
+}
 
 static void rg_print_table(const rg_t *rg, FILE *f) {
     int w = 4;
@@ -544,7 +550,8 @@ static bool rg_write_junit(const rg_t *rg, const char *path, int failed, double 
                 snprintf(msg, sizeof msg, "%.*s", nl ? (int)(nl - d) : (int)strlen(d), d);
             ok = xmlTextWriterStartElement(w, BAD_CAST "failure") >= 0;
             ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST msg) >= 0;
-            ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST(c->ndiff ? "golden_mismatch" : "run_error")) >= 0;
+            ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "type",
+                                                   BAD_CAST(c->ndiff ? "golden_mismatch" : "run_error")) >= 0;
             ok = ok && xmlTextWriterWriteString(w, BAD_CAST d) >= 0;
             ok = ok && xmlTextWriterEndElement(w) >= 0;
             char *log = c->log ? rg_read_file(c->log, NULL) : NULL;
@@ -563,12 +570,11 @@ static bool rg_write_junit(const rg_t *rg, const char *path, int failed, double 
 
 /* ---- the command ----------------------------------------------------------------------------- */
 
-static const char usage[] =
-    "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
-    "                     [--golden DIR] [--reports DIR]\n"
-    "Runs every run config (a directory's *.json, or a list file of config paths) in parallel\n"
-    "child processes and compares each report with GOLDEN/NAME.json (default test/golden).\n"
-    "Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
+static const char usage[] = "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
+                            "                     [--golden DIR] [--reports DIR]\n"
+                            "Runs every run config (a directory's *.json, or a list file of config paths) in parallel\n"
+                            "child processes and compares each report with GOLDEN/NAME.json (default test/golden).\n"
+                            "Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
 
 static void rg_cleanup(rg_t *rg) {
     for (int i = 0; i < rg->n; i++) {
@@ -621,7 +627,8 @@ int regress_main(int argc, char **argv) {
         }
     }
     if (!rc && !ninputs) rc = rg_bad("give a directory of run configs, a list file or configs");
-    for (int i = 0; i < ninputs && !rc; i++) rc = rg_add_arg(&rg, inputs[i]);
+    for (int i = 0; i < ninputs && !rc; i++)
+        rc = rg_add_arg(&rg, inputs[i]);
     free(inputs);
     struct stat st;
     if (!rc && stat(rg.golden_dir, &st) != 0) {
@@ -637,8 +644,10 @@ int regress_main(int argc, char **argv) {
     if (!rc) {
         /* The children run this very binary (not whatever `ttemu` is on PATH). */
         ssize_t n = readlink("/proc/self/exe", rg.exe, sizeof rg.exe - 1);
-        if (n <= 0 || (size_t)n >= sizeof rg.exe - 1) rc = rg_bad("cannot find this program (/proc/self/exe)");
-        else rg.exe[n] = 0;
+        if (n <= 0 || (size_t)n >= sizeof rg.exe - 1)
+            rc = rg_bad("cannot find this program (/proc/self/exe)");
+        else
+            rg.exe[n] = 0;
     }
     if (!rc) {
         const char *tmp = getenv("TMPDIR");
