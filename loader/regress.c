@@ -56,7 +56,7 @@ typedef struct {
     int jobs;
     bool update;
     const char *junit, *golden_dir, *reports_dir;
-    char tmpdir[64];
+    char tmpdir[256];
     char exe[4096];
 } rg_t;
 
@@ -279,7 +279,8 @@ static int rg_add_dir(rg_t *rg, const char *dir) {
         char **t = realloc(names, sizeof *names * (size_t)(n + 1));
         if (!t) break;
         names = t;
-        names[n++] = rg_strdupf("%s/%s", dir, e->d_name);
+        if (!(names[n] = rg_strdupf("%s/%s", dir, e->d_name))) break;
+        n++;
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, rg_cmp_str);
@@ -423,9 +424,9 @@ static bool rg_write_golden(const char *path, const cJSON *g) {
 static void rg_judge(rg_t *rg, rg_case_t *c) {
     char *buf = NULL;
     size_t blen = 0;
+    c->result = RG_FAIL;
     FILE *out = open_memstream(&buf, &blen);
     if (!out) return;
-    c->result = RG_FAIL;
     cJSON *report = c->status >= 0 ? rg_read_json(c->report) : NULL;
     cJSON *got = NULL, *golden = NULL;
     char *gpath = rg_strdupf("%s/%s.json", rg->golden_dir, c->name);
@@ -651,7 +652,7 @@ int regress_main(int argc, char **argv) {
     }
     if (!rc) {
         const char *tmp = getenv("TMPDIR");
-        snprintf(rg.tmpdir, sizeof rg.tmpdir, "%.40s/ttemu-regress-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        snprintf(rg.tmpdir, sizeof rg.tmpdir, "%.200s/ttemu-regress-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!mkdtemp(rg.tmpdir)) {
             rg.tmpdir[0] = 0;
             rc = rg_bad("cannot create a temporary directory: %s", strerror(errno));
