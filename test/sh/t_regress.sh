@@ -89,6 +89,11 @@ altered demo demo trisc2.c 's/i < 3; i\+\+\) \*instrn = TT_SEMPOST/i < 2; i++) *
     'semaphores\[3\]\.value: golden 3, got 2'
 altered broken_missing_sempost broken missing_sempost_trisc1.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(2, 0,/' \
     'semaphores\[1\]\.max: golden 1, got 2'
+altered broken_wrong_instrn_buf broken wrong_instrn_buf_trisc1.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(3, 0,/' \
+    'semaphores\[1\]\.max: golden 1, got 3'
+# Not a semaphore count, but the same gate: the leaked mutex's index.
+altered broken_mutex_leak broken mutex_leak_trisc0.c 's/TT_ATGETM\(2\)/TT_ATGETM(3)/' \
+    'mutexes\.3: golden null, got 0'
 
 # JUnit: every sample once, the altered pipeline among them failing with its diff.
 { for c in "$SAMPLES"/*.json; do [ "$(basename "$c")" = pipeline.json ] || echo "$PWD/$c"; done
@@ -102,6 +107,7 @@ import sys, xml.etree.ElementTree as ET
 path, tests, failures = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 root = ET.parse(path).getroot()          # raises on XML that is not well-formed
 assert root.tag == "testsuites", root.tag
+assert int(root.get("tests")) == tests and int(root.get("failures")) == failures, root.attrib
 suites = root.findall("testsuite")
 assert len(suites) == 1, len(suites)
 s = suites[0]
