@@ -19,6 +19,11 @@ for c in "$SAMPLES"/*.json; do [ -f "$GOLDEN/$(basename "$c")" ] || missing="$mi
 for g in "$GOLDEN"/*.json; do [ -f "$SAMPLES/$(basename "$g")" ] || missing="$missing golden:$(basename "$g")"; done
 if [ -z "$missing" ]; then ok "every sample has a golden, every golden a sample"; else nok "samples without golden" "$missing"; fi
 
+# --reports keeps each case's full report, the same as a plain run's.
+run_ttemu regress "$SAMPLES/pipeline.json" --golden "$GOLDEN" --reports "$TMP/reports"
+"$TTEMU" run --config "$SAMPLES/pipeline.json" --quiet --report "$TMP/pipeline-run.json"
+check "--reports keeps the run's report" cmp "$TMP/reports/pipeline.json" "$TMP/pipeline-run.json"
+
 # --jobs 1 and --jobs 2 give the same table (wall times aside).
 strip_wall() { sed -E 's/ +[0-9]+$//' <<<"$1"; }
 run_ttemu regress "$SAMPLES" --golden "$GOLDEN" --jobs 1
