@@ -4,6 +4,7 @@
 #   make test       build and run every test (then again under ASan/UBSan)
 #   make test-asan  only the sanitizer pass
 #   make fw         build the RV32 firmware samples and ISA test programs
+#   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
 # Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir.
 
@@ -24,8 +25,9 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf -lcjson)
+# libxml2: `ttemu regress --junit` writes its XML with xmlTextWriter.
+PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+PKG_LIBS := $(shell pkg-config --libs libelf libcjson libxml-2.0 2>/dev/null || echo -lelf -lcjson -lxml2)
 CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
@@ -47,7 +49,7 @@ MAIN_OBJ := $(BUILD)/obj/loader/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test test-asan check fw format format-check clean bench
+.PHONY: all deps demo test test-asan check fw format format-check clean bench regress
 all: $(BUILD)/ttemu
 
 deps:
@@ -88,6 +90,11 @@ test-asan:
 
 demo: deps all fw
 	$(Q)$(BUILD)/ttemu run $(DEMO_ARGS)
+
+# The firmware samples' regression (docs/regression.md); `make test` runs it via test/sh/t_regress.sh.
+regress: deps all fw
+	$(Q)$(BUILD)/ttemu regress firmware-samples/regress --golden test/golden $(if $(JOBS),--jobs $(JOBS)) \
+		$(if $(JUNIT),--junit $(JUNIT)) $(if $(filter 1,$(UPDATE)),--update)
 
 bench: deps all fw
 	$(Q)bench/run.sh

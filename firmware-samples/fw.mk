@@ -47,6 +47,16 @@ $(FW_DIR)/progs/%.elf: test/progs/%.S $(FW_COMMON) $(wildcard firmware-samples/i
 	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
 		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $*)) -o $@ firmware-samples/common/crt0.S $<
 
+# One program from anywhere, with the samples' flags and its core's text base (the core name must
+# be in SRC's file name). test/sh/t_regress.sh builds deliberately altered copies of samples so:
+#   make fw-one SRC=/tmp/x/pipeline_trisc1.c OUT=/tmp/x/pipeline_trisc1.elf
+# A copy's own directory comes first for `#include "..."`, as for any C file.
+.PHONY: fw-one
+fw-one: $(FW_COMMON)
+	$(if $(and $(SRC),$(OUT)),,$(error fw-one needs SRC=file.c and OUT=file.elf))
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T firmware-samples/common/tile.ld \
+		-Wl,--defsym=TEXT_BASE=$(call fw_base,$(notdir $(basename $(SRC)))) -o $(OUT) firmware-samples/common/crt0.S $(SRC)
+
 # ISA test programs (test/isa/) add their own rules and append to FW_ELFS.
 -include test/isa/isa.mk
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "loader/config.h"
+#include "loader/regress.h"
 #include "loader/run.h"
 #include "loader/trace.h"
 #include "loader/ttmetal.h"
@@ -19,12 +20,16 @@ static const char usage[] =
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
     "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
     "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
+    "       ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE] [--golden DIR]\n"
+    "                     [--reports DIR]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
     "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
     "3 guest fault, 4 bad command line or input. See docs/cli.md.\n"
-    "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n";
+    "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
+    "`regress` runs many run configs in parallel and compares each report with its golden\n"
+    "(docs/regression.md).\n";
 
 static int bad_input(const char *fmt, const char *arg) {
     fprintf(stderr, "ttemu: ");
@@ -255,6 +260,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(argv[1], "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "regress")) return regress_main(argc - 2, argv + 2);
     fprintf(stderr, "ttemu: unknown command '%s'\n", argv[1]);
     fputs(usage, stderr);
     return EXIT_BAD_INPUT;

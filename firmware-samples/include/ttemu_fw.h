@@ -17,6 +17,14 @@
  * Fields a macro does not take are 0. */
 #define TT_OP(opc, args) (((uint32_t)(opc) << 24) | (uint32_t)(args))
 #define TT_NOP 0x02000000u
+/* Frontend (MOP.md, MOP_CFG.md, REPLAY.md): template 0 runs Count1+1 iterations over
+ * Mask = MaskHi:MaskLo; template 1 runs the loop nest MopCfg describes. REPLAY loads the next Len
+ * words into the replay buffer from StartIdx (Load = 1; Exec = 1 also runs them) or replays them. */
+#define TT_MOP(template, count1, mask_lo) \
+    TT_OP(0x01, ((uint32_t)(template) << 23) | ((uint32_t)(count1) << 16) | (uint32_t)(mask_lo))
+#define TT_MOP_CFG(mask_hi) TT_OP(0x03, (mask_hi))
+#define TT_REPLAY(start, len, exec, load) \
+    TT_OP(0x04, ((uint32_t)(start) << 14) | ((uint32_t)(len) << 4) | ((uint32_t)(exec) << 1) | (uint32_t)(load))
 /* Sync Unit (SyncUnit.md, STALLWAIT.md, SEMWAIT.md, ATGETM.md, ATRELM.md). */
 #define TT_ATGETM(mutex) TT_OP(0xA0, (mutex))
 #define TT_ATRELM(mutex) TT_OP(0xA1, (mutex))
@@ -36,6 +44,9 @@
 #define TT_ADDDMAREG(bconst, r, b, a) \
     TT_OP(0x58, ((uint32_t)(bconst) << 23) | ((uint32_t)(r) << 12) | ((uint32_t)(b) << 6) | (uint32_t)(a))
 /* Configuration Unit: WRCFG Config[CfgIndex] = GPR; SETC16 ThreadConfig[reg] = value. */
+/* RMWCIBn: Config[CfgRegAddr] byte n = (old & ~Mask) | (Data & Mask), one instruction. */
+#define TT_RMWCIB(byte, mask, data, cfg) \
+    TT_OP(0xB3 + (byte), ((uint32_t)(mask) << 16) | ((uint32_t)(data) << 8) | (uint32_t)(cfg))
 #define TT_WRCFG(gpr, wr128b, cfg) TT_OP(0xB0, ((uint32_t)(gpr) << 16) | ((uint32_t)(wr128b) << 15) | (uint32_t)(cfg))
 #define TT_SETC16(reg, value) TT_OP(0xB2, ((uint32_t)(reg) << 16) | (uint32_t)(value))
 /* Matrix Unit. */
@@ -92,15 +103,55 @@
 /* SEMWAIT conditions. */
 #define STALL_ON_ZERO 1u
 #define STALL_ON_MAX 2u
-/* tt-llk semaphore indices (ckernel_structs.h) and the mask of one. */
-#define SEM_MATH_PACK 1u
-#define SEM_UNPACK_TO_DEST 2u
-#define SEM_UNPACK_SYNC 5u
+/* tt-llk semaphore indices (ckernel_structs.h, struct semaphore) and the mask of one. */
+#define SEM_MATH_PACK 1u           /* math <-> pack: Dst sections ready for the packer */
+#define SEM_UNPACK_TO_DEST 2u      /* unpack <-> math: tiles unpacked straight into Dst */
+#define SEM_UNPACK_OPERAND_SYNC 3u /* unpack <-> pack, math: operand get/release */
+#define SEM_PACK_DONE 4u           /* pack iterations begun/ended */
+#define SEM_UNPACK_SYNC 5u         /* TRISC <-> unpacker: configuration contexts in use */
 #define T6_SEM(i) (1u << (i))
+/* tt-llk mutex indices (ckernel_structs.h, struct mutex): REG_RMW guards config read-modify-writes. */
+#define MUTEX_REG_RMW 0u
+
+/* tt-llk's t6_semaphore_post<WaitRes>: the thread posts once the units in wait_res are done. */
+#define T6_SEMAPHORE_POST(wait_res, sem) \
+    do {                                 \
+        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res))); \
+        TTI(TT_SEMPOST(T6_SEM(sem)));    \
+    } while (0)
+/* ... t6_semaphore_get<WaitRes>: the same for SEMGET. */
+#define T6_SEMAPHORE_GET(wait_res, sem)  \
+    do {                                 \
+        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res))); \
+        TTI(TT_SEMGET(T6_SEM(sem)));     \
+    } while (0)
 
 /* PC_BUF window of a TRISC (ManualTTSync.md, SyncUnit.md). */
 #define PCBUF_BASE 0xFFE80000u
 #define SEMAPHORE(i) L1_WORD(PCBUF_BASE + 0x20u + 4u * (i))
+/* The RISC-V side of the Sync Unit's semaphores, as tt-llk's ckernel.h names it: a store with
+ * bit 0 clear posts (Value + 1, saturating at 15), with bit 0 set gets (Value - 1, floor 0); a
+ * load reads Value. */
+static inline void semaphore_post(uint32_t i) { SEMAPHORE(i) = 0; }
+static inline void semaphore_get(uint32_t i) { SEMAPHORE(i) = 1; }
+static inline uint32_t semaphore_read(uint32_t i) { return SEMAPHORE(i); }
+
+/* INSTRN_BUF: a TRISC's `sw` here pushes to its own thread (before the MOP expander); BRISC's
+ * pushes to T0, T1, T2 through INSTRN_BUF, INSTRN1_BUF, INSTRN2_BUF (after it). tt-llk's TT_
+ * macros push this way (instrn_buffer[0] = word) when the word is only known at run time; TTI_
+ * ones are `.ttinsn`. */
+#define INSTRN_BUF(t) ((volatile uint32_t *)(uintptr_t)(0xFFE40000u + 0x10000u * (t)))
+static inline void tt_push(uint32_t word) { *INSTRN_BUF(0) = word; }
+
+/* MOP config of this TRISC's thread (MOPExpander.md): nine write-only words. */
+#define MOP_CFG(i) L1_WORD(0xFFB80000u + 4u * (i))
+
+/* Reset control (SoftReset.md): SOFT_RESET_0 bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; a core
+ * leaves reset when its bit goes 1 -> 0. The reset PCs apply where the override bit is set. */
+#define SOFT_RESET_0 L1_WORD(0xFFB121B0u)
+#define SOFT_RESET_TRISC(i) (1u << (12 + (i)))
+#define TRISC_RESET_PC(i) L1_WORD(0xFFB12228u + 4u * (i))
+#define TRISC_RESET_PC_OVERRIDE L1_WORD(0xFFB12234u)
 
 /* Backend configuration as RISC-V sees it (BackendConfiguration.md): Config[bank 0] words, and
  * ThreadConfig[t] (read-only for RISC-V; value in the low 16 bits). */
@@ -135,6 +186,13 @@ static inline uint32_t tt_bstatus(void) {
 static inline void tensix_sync(void) {
     volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)(PCBUF_BASE + 4u);
     *p = 0;
+    (void)*p;
+}
+
+/* mop_sync(): a load from MOPExpanderDoneCheck returns once this thread's MOP expander is idle,
+ * so MopCfg may be rewritten for the next MOP. */
+static inline void mop_sync(void) {
+    volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)(PCBUF_BASE + 8u);
     (void)*p;
 }
 

@@ -1,0 +1,700 @@
+/* loader/regress.c — `ttemu regress` (docs/regression.md).
+ *
+ * Each case is a run config. It runs as a child process of this same binary
+ * (`ttemu run --config CASE --report R --quiet`), up to --jobs at once: a child per case keeps
+ * the cases apart (a guest that crashes the emulator fails one case, not the runner) and uses
+ * every CPU without making the tile thread-safe. When all have ended, each report is cut down to
+ * its golden subset and compared key by key with GOLDEN_DIR/NAME.json; the table, the closing
+ * `N passed, N failed` line and the JUnit XML are written in the cases' input order, so the
+ * output does not depend on --jobs (wall times aside). */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libxml/xmlwriter.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader/regress.h"
+#include "loader/run.h"
+
+extern char **environ;
+
+#define RG_DEFAULT_GOLDEN "test/golden"
+#define RG_MAX_DIFF_LINES 40 /* printed per case; the JUnit failure carries them all */
+
+typedef enum { RG_PASS, RG_FAIL, RG_UPDATED } rg_result_t;
+
+typedef struct {
+    char *config; /* the run config, as given or resolved from a list file */
+    char *name;   /* its file name without .json: the golden's name */
+    char *report, *log;
+    pid_t pid;
+    int status; /* the child's exit code, or 128 + signal */
+    struct timespec t0;
+    double wall_ms;
+    rg_result_t result;
+    char *detail; /* the differences, or why the case failed */
+    int ndiff;
+    int exit_code; /* exit.code of the report, -1 without one */
+    const char *exit_reason;
+    double cycles; /* -1 without a report */
+    char reason_buf[32];
+} rg_case_t;
+
+typedef struct {
+    rg_case_t *c;
+    int n, cap;
+    int jobs;
+    bool update;
+    const char *junit, *golden_dir, *reports_dir;
+    char tmpdir[256];
+    char exe[4096];
+} rg_t;
+
+static int rg_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int rg_bad(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ttemu regress: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return EXIT_BAD_INPUT;
+}
+
+static char *rg_strdupf(const char *fmt, const char *a, const char *b) {
+    int n = snprintf(NULL, 0, fmt, a, b);
+    char *s = malloc((size_t)n + 1);
+    if (s) snprintf(s, (size_t)n + 1, fmt, a, b);
+    return s;
+}
+
+static char *rg_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    size_t n = 0, got;
+    char chunk[8192];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        char *t = realloc(text, n + got + 1);
+        if (!t) {
+            free(text);
+            fclose(f);
+            return NULL;
+        }
+        text = t;
+        memcpy(text + n, chunk, got);
+        n += got;
+    }
+    fclose(f);
+    if (!text) text = calloc(1, 1);
+    if (text) text[n] = 0;
+    if (len) *len = n;
+    return text;
+}
+
+static cJSON *rg_read_json(const char *path) {
+    size_t len;
+    char *text = rg_read_file(path, &len);
+    if (!text) return NULL;
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    free(text);
+    return j;
+}
+
+/* ---- the golden subset ------------------------------------------------------------------------
+ * What defines correct behaviour: how the run ended, each core's final state, the instructions
+ * each Tensix thread was given and executed, the Sync Unit's final semaphores and mutexes, the
+ * peeked words and host reads, and for a stall its diagnosis (who waits on what). Left out:
+ * cycles, instret, stall counts, pcs — they move with every retuned latency and with the cross
+ * compiler's code, and would make every golden churn without a behaviour change (the table shows
+ * cycles; docs/regression.md argues the choice). */
+
+static void rg_copy(cJSON *to, const cJSON *from, const char *key) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(from, key);
+    if (v) cJSON_AddItemToObject(to, key, cJSON_Duplicate(v, true));
+}
+
+/* A new array of objects, each holding only `keys` of the matching element of `arr`. */
+static cJSON *rg_pick_each(const cJSON *arr, const char *const keys[]) {
+    cJSON *out = cJSON_CreateArray();
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        cJSON *o = cJSON_CreateObject();
+        for (int i = 0; keys[i]; i++)
+            rg_copy(o, e, keys[i]);
+        cJSON_AddItemToArray(out, o);
+    }
+    return out;
+}
+
+cJSON *regress_golden_of(const cJSON *report) {
+    static const char *const exit_keys[] = {"code", "reason", NULL};
+    static const char *const core_keys[] = {"name", "state", NULL};
+    static const char *const thread_keys[] = {"thread", "pushed", "issued", "consumed", NULL};
+    static const char *const diag_core_keys[] = {"name", "state", NULL};
+    cJSON *g = cJSON_CreateObject();
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(report, "exit");
+    cJSON *gex = cJSON_AddObjectToObject(g, "exit");
+    for (int i = 0; exit_keys[i]; i++)
+        rg_copy(gex, ex, exit_keys[i]);
+    cJSON_AddItemToObject(g, "cores", rg_pick_each(cJSON_GetObjectItemCaseSensitive(report, "cores"), core_keys));
+    cJSON_AddItemToObject(g, "threads", rg_pick_each(cJSON_GetObjectItemCaseSensitive(report, "threads"), thread_keys));
+    rg_copy(g, report, "semaphores");
+    rg_copy(g, report, "mutexes");
+    rg_copy(g, report, "peek");
+    rg_copy(g, report, "host_reads");
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(report, "diagnosis");
+    if (cJSON_IsObject(d)) {
+        cJSON *gd = cJSON_AddObjectToObject(g, "diagnosis");
+        rg_copy(gd, d, "kind");
+        /* Per held thread: which, why, and what it holds — not since when. */
+        cJSON *th = cJSON_AddArrayToObject(gd, "threads");
+        const cJSON *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(d, "threads")) {
+            cJSON *o = cJSON_CreateObject();
+            rg_copy(o, t, "thread");
+            rg_copy(o, t, "cause");
+            const cJSON *held = cJSON_GetObjectItemCaseSensitive(t, "held");
+            const cJSON *mn = cJSON_GetObjectItemCaseSensitive(held, "mnemonic");
+            if (cJSON_IsString(mn)) cJSON_AddStringToObject(o, "held", mn->valuestring);
+            cJSON_AddItemToArray(th, o);
+        }
+        cJSON_AddItemToObject(gd, "cores", rg_pick_each(cJSON_GetObjectItemCaseSensitive(d, "cores"), diag_core_keys));
+        rg_copy(gd, d, "cycle_nodes");
+    }
+    return g;
+}
+
+/* ---- comparison ------------------------------------------------------------------------------ */
+
+static void rg_print_value(FILE *out, const cJSON *v) {
+    if (!v) {
+        fputs("(absent)", out);
+        return;
+    }
+    char *s = cJSON_PrintUnformatted(v);
+    if (!s) return;
+    /* Long values (a whole array or object) are cut: the path already says where to look. */
+    if (strlen(s) > 120) strcpy(s + 110, "...");
+    fputs(s, out);
+    free(s);
+}
+
+static int rg_diff_at(const cJSON *g, const cJSON *v, char *path, size_t plen, size_t cap, FILE *out) {
+    if (cJSON_IsObject(g) && cJSON_IsObject(v)) {
+        int n = 0;
+        for (const cJSON *k = g->child; k; k = k->next) {
+            int w = snprintf(path + plen, cap - plen, "%s%s", plen ? "." : "", k->string);
+            size_t nl = w < 0 || (size_t)w >= cap - plen ? cap - 1 : plen + (size_t)w;
+            n += rg_diff_at(k, cJSON_GetObjectItemCaseSensitive(v, k->string), path, nl, cap, out);
+            path[plen] = 0;
+        }
+        return n;
+    }
+    if (cJSON_IsArray(g) && cJSON_IsArray(v)) {
+        int gn = cJSON_GetArraySize(g), vn = cJSON_GetArraySize(v);
+        if (gn != vn) {
+            fprintf(out, "%s: golden %d entries, got %d\n", plen ? path : "(top level)", gn, vn);
+            return 1;
+        }
+        int n = 0;
+        for (int i = 0; i < gn; i++) {
+            int w = snprintf(path + plen, cap - plen, "[%d]", i);
+            size_t nl = w < 0 || (size_t)w >= cap - plen ? cap - 1 : plen + (size_t)w;
+            n += rg_diff_at(cJSON_GetArrayItem(g, i), cJSON_GetArrayItem(v, i), path, nl, cap, out);
+            path[plen] = 0;
+        }
+        return n;
+    }
+    if (v && cJSON_Compare(g, v, true)) return 0;
+    fprintf(out, "%s: golden ", plen ? path : "(top level)");
+    rg_print_value(out, g);
+    fputs(", got ", out);
+    rg_print_value(out, v);
+    fputc('\n', out);
+    return 1;
+}
+
+int regress_diff(const cJSON *golden, const cJSON *got, FILE *out) {
+    char path[512] = "";
+    return rg_diff_at(golden, got, path, 0, sizeof path, out);
+}
+
+/* ---- cases ----------------------------------------------------------------------------------- */
+
+static bool rg_ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int rg_add(rg_t *rg, const char *config) {
+    const char *base = strrchr(config, '/');
+    base = base ? base + 1 : config;
+    size_t len = strlen(base);
+    if (rg_ends_with(base, ".json")) len -= 5;
+    char name[256];
+    if (len == 0 || len >= sizeof name) return rg_bad("%s: cannot name a case after this file", config);
+    memcpy(name, base, len);
+    name[len] = 0;
+    for (int i = 0; i < rg->n; i++)
+        if (!strcmp(rg->c[i].name, name))
+            return rg_bad("two cases are named '%s' (%s): goldens are found by name, rename one", name, config);
+    if (rg->n == rg->cap) {
+        int cap = rg->cap ? 2 * rg->cap : 32;
+        rg_case_t *c = realloc(rg->c, sizeof *c * (size_t)cap);
+        if (!c) return rg_bad("out of memory");
+        rg->c = c;
+        rg->cap = cap;
+    }
+    rg_case_t *c = &rg->c[rg->n++];
+    memset(c, 0, sizeof *c);
+    c->config = strdup(config);
+    c->name = strdup(name);
+    c->exit_code = -1;
+    c->cycles = -1;
+    return 0;
+}
+
+static int rg_cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Every *.json in dir, sorted by name so the order never depends on the file system. */
+static int rg_add_dir(rg_t *rg, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return rg_bad("%s: cannot read directory: %s", dir, strerror(errno));
+    char **names = NULL;
+    int n = 0, rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !rg_ends_with(e->d_name, ".json")) continue;
+        char **t = realloc(names, sizeof *names * (size_t)(n + 1));
+        if (!t) break;
+        names = t;
+        if (!(names[n] = rg_strdupf("%s/%s", dir, e->d_name))) break;
+        n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, rg_cmp_str);
+    if (n == 0) rc = rg_bad("%s: no run configs (*.json) in this directory", dir);
+    for (int i = 0; i < n; i++) {
+        if (!rc) rc = rg_add(rg, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+/* A list file: one config path per line, relative to the list's directory; blank lines and
+ * `#` comments are skipped. */
+static int rg_add_list(rg_t *rg, const char *list) {
+    FILE *f = fopen(list, "r");
+    if (!f) return rg_bad("%s: cannot open: %s", list, strerror(errno));
+    const char *slash = strrchr(list, '/');
+    int dlen = slash ? (int)(slash - list) : 0;
+    char line[4096];
+    int lineno = 0, rc = 0, added = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *s = line, *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t len = strlen(s);
+        while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+            s[--len] = 0;
+        if (!len) continue;
+        char path[4200];
+        if (s[0] == '/' || !dlen)
+            snprintf(path, sizeof path, "%s", s);
+        else
+            snprintf(path, sizeof path, "%.*s/%s", dlen, list, s);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "ttemu regress: %s:%d: no such run config '%s'\n", list, lineno, path);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        rc = rg_add(rg, path);
+        added++;
+    }
+    fclose(f);
+    if (!rc && !added) rc = rg_bad("%s: the list names no run config", list);
+    return rc;
+}
+
+static int rg_add_arg(rg_t *rg, const char *arg) {
+    struct stat st;
+    if (stat(arg, &st) != 0) return rg_bad("%s: %s", arg, strerror(errno));
+    if (S_ISDIR(st.st_mode)) return rg_add_dir(rg, arg);
+    if (rg_ends_with(arg, ".json")) return rg_add(rg, arg);
+    return rg_add_list(rg, arg);
+}
+
+/* ---- running --------------------------------------------------------------------------------- */
+
+static double rg_ms_since(const struct timespec *t0) {
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static int rg_spawn(rg_t *rg, rg_case_t *c) {
+    const char *dir = rg->reports_dir ? rg->reports_dir : rg->tmpdir;
+    c->report = rg_strdupf("%s/%s.json", dir, c->name);
+    c->log = rg_strdupf("%s/%s.log", rg->tmpdir, c->name);
+    if (!c->report || !c->log) return -1;
+    unlink(c->report); /* a stale report must not pass for this run's */
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    char *argv[] = {rg->exe, "run", "--config", c->config, "--report", c->report, "--quiet", NULL};
+    clock_gettime(CLOCK_MONOTONIC, &c->t0);
+    int e = posix_spawn(&c->pid, rg->exe, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e) {
+        fprintf(stderr, "ttemu regress: cannot start %s: %s\n", rg->exe, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* Run every case, at most rg->jobs at once. */
+static int rg_run_all(rg_t *rg) {
+    int next = 0, running = 0;
+    while (next < rg->n || running) {
+        while (running < rg->jobs && next < rg->n) {
+            if (rg_spawn(rg, &rg->c[next]) != 0) {
+                rg->c[next].pid = 0;
+                rg->c[next].status = -1;
+            } else {
+                running++;
+            }
+            next++;
+        }
+        if (!running) continue;
+        int st;
+        pid_t p = waitpid(-1, &st, 0);
+        if (p < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        for (int i = 0; i < rg->n; i++) {
+            rg_case_t *c = &rg->c[i];
+            if (c->pid != p) continue;
+            c->wall_ms = rg_ms_since(&c->t0);
+            c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+            c->pid = 0;
+            running--;
+        }
+    }
+    return 0;
+}
+
+/* ---- judging --------------------------------------------------------------------------------- */
+
+/* The first line of the child's output, for a run that left no report. */
+static void rg_first_log_line(const rg_case_t *c, char *buf, size_t n) {
+    char *text = c->log ? rg_read_file(c->log, NULL) : NULL;
+    snprintf(buf, n, "%s", text && *text ? text : "(no output)");
+    free(text);
+    char *nl = strchr(buf, '\n');
+    if (nl) *nl = 0;
+}
+
+static bool rg_write_golden(const char *path, const cJSON *g) {
+    char *s = cJSON_Print(g);
+    FILE *f = s ? fopen(path, "w") : NULL;
+    bool ok = f && fputs(s, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0) ok = false;
+    free(s);
+    return ok;
+}
+
+static void rg_judge(rg_t *rg, rg_case_t *c) {
+    char *buf = NULL;
+    size_t blen = 0;
+    c->result = RG_FAIL;
+    FILE *out = open_memstream(&buf, &blen);
+    if (!out) return;
+    cJSON *report = c->status >= 0 ? rg_read_json(c->report) : NULL;
+    cJSON *got = NULL, *golden = NULL;
+    char *gpath = rg_strdupf("%s/%s.json", rg->golden_dir, c->name);
+    if (!report) {
+        char line[512];
+        rg_first_log_line(c, line, sizeof line);
+        if (c->status < 0)
+            fprintf(out, "could not start ttemu run\n");
+        else
+            fprintf(out, "ttemu run --config %s left no report (exit %d): %s\n", c->config, c->status, line);
+        goto done;
+    }
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(report, "exit");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(ex, "code");
+    const cJSON *reason = cJSON_GetObjectItemCaseSensitive(ex, "reason");
+    const cJSON *cyc = cJSON_GetObjectItemCaseSensitive(report, "cycles");
+    if (cJSON_IsNumber(code)) c->exit_code = code->valueint;
+    if (cJSON_IsString(reason)) snprintf(c->reason_buf, sizeof c->reason_buf, "%s", reason->valuestring);
+    c->exit_reason = c->reason_buf;
+    if (cJSON_IsNumber(cyc)) c->cycles = cyc->valuedouble;
+    got = regress_golden_of(report);
+    if (rg->update) {
+        golden = rg_read_json(gpath);
+        if (golden && cJSON_Compare(golden, got, true)) {
+            c->result = RG_PASS;
+        } else if (rg_write_golden(gpath, got)) {
+            c->result = RG_UPDATED;
+            fprintf(out, "wrote %s\n", gpath);
+        } else {
+            fprintf(out, "cannot write %s: %s\n", gpath, strerror(errno));
+        }
+        goto done;
+    }
+    if (access(gpath, F_OK) != 0) {
+        fprintf(out, "no golden %s (run `ttemu regress --update` to create it)\n", gpath);
+        goto done;
+    }
+    golden = rg_read_json(gpath);
+    if (!cJSON_IsObject(golden)) {
+        fprintf(out, "%s: not a JSON object (unreadable or invalid JSON)\n", gpath);
+        goto done;
+    }
+    c->ndiff = regress_diff(golden, got, out);
+    if (!c->ndiff) c->result = RG_PASS;
+done:
+    fclose(out);
+    c->detail = buf;
+    free(gpath);
+    cJSON_Delete(report);
+    cJSON_Delete(got);
+    cJSON_Delete(golden);
+}
+
+/* ---- output ---------------------------------------------------------------------------------- */
+
+static const char *rg_result_name(rg_result_t r) {
+    return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : "FAIL";
+}
+
+static void rg_print_table(const rg_t *rg, FILE *f) {
+    int w = 4;
+    for (int i = 0; i < rg->n; i++)
+        if ((int)strlen(rg->c[i].name) > w) w = (int)strlen(rg->c[i].name);
+    fprintf(f, "%-*s  %-7s  %-14s  %10s  %8s\n", w, "case", "result", "exit", "cycles", "wall ms");
+    for (int i = 0; i < rg->n; i++) {
+        const rg_case_t *c = &rg->c[i];
+        char ex[32] = "-", cy[24] = "-";
+        if (c->exit_code >= 0) snprintf(ex, sizeof ex, "%d %s", c->exit_code, c->exit_reason);
+        if (c->cycles >= 0) snprintf(cy, sizeof cy, "%.0f", c->cycles);
+        fprintf(f, "%-*s  %-7s  %-14s  %10s  %8.0f\n", w, c->name, rg_result_name(c->result), ex, cy, c->wall_ms);
+        if (c->result == RG_FAIL && c->detail) {
+            int lines = 0;
+            for (const char *p = c->detail; *p;) {
+                const char *nl = strchr(p, '\n');
+                int len = nl ? (int)(nl - p) : (int)strlen(p);
+                if (++lines > RG_MAX_DIFF_LINES) {
+                    fprintf(f, "    ... %d more differences\n", c->ndiff - RG_MAX_DIFF_LINES);
+                    break;
+                }
+                fprintf(f, "    %.*s\n", len, p);
+                p += len + (nl != NULL);
+            }
+        }
+    }
+}
+
+/* JUnit XML through libxml2's writer (escaping and encoding are its business): one <testsuite>
+ * with a <testcase> per case; a failing case carries a <failure> whose text is the diff and
+ * whose message is its first line, plus the run's output in <system-err>. */
+static bool rg_write_junit(const rg_t *rg, const char *path, int failed, double total_ms) {
+    xmlTextWriterPtr w = xmlNewTextWriterFilename(path, 0);
+    if (!w) return false;
+    char num[32];
+    bool ok = xmlTextWriterSetIndent(w, 1) >= 0 && xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) >= 0;
+    /* The counts go on <testsuites> and on <testsuite>: CI systems read one or the other. */
+    static const char *const levels[] = {"testsuites", "testsuite"};
+    for (int l = 0; l < 2; l++) {
+        ok = ok && xmlTextWriterStartElement(w, BAD_CAST levels[l]) >= 0;
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "ttemu regress") >= 0;
+        snprintf(num, sizeof num, "%d", rg->n);
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "tests", BAD_CAST num) >= 0;
+        snprintf(num, sizeof num, "%d", failed);
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "failures", BAD_CAST num) >= 0;
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "errors", BAD_CAST "0") >= 0;
+        if (l == 1) ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "skipped", BAD_CAST "0") >= 0;
+        snprintf(num, sizeof num, "%.3f", total_ms / 1e3);
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "time", BAD_CAST num) >= 0;
+    }
+    for (int i = 0; ok && i < rg->n; i++) {
+        const rg_case_t *c = &rg->c[i];
+        ok = xmlTextWriterStartElement(w, BAD_CAST "testcase") >= 0;
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST c->name) >= 0;
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "classname", BAD_CAST "ttemu.regress") >= 0;
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "file", BAD_CAST c->config) >= 0;
+        snprintf(num, sizeof num, "%.3f", c->wall_ms / 1e3);
+        ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "time", BAD_CAST num) >= 0;
+        if (ok && c->result == RG_FAIL) {
+            const char *d = c->detail ? c->detail : "";
+            const char *nl = strchr(d, '\n');
+            char msg[256];
+            if (c->ndiff)
+                snprintf(msg, sizeof msg, "%d key%s differ%s from the golden: %.*s", c->ndiff, c->ndiff == 1 ? "" : "s",
+                         c->ndiff == 1 ? "s" : "", nl ? (int)(nl - d) : (int)strlen(d), d);
+            else
+                snprintf(msg, sizeof msg, "%.*s", nl ? (int)(nl - d) : (int)strlen(d), d);
+            ok = xmlTextWriterStartElement(w, BAD_CAST "failure") >= 0;
+            ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST msg) >= 0;
+            ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "type",
+                                                   BAD_CAST(c->ndiff ? "golden_mismatch" : "run_error")) >= 0;
+            ok = ok && xmlTextWriterWriteString(w, BAD_CAST d) >= 0;
+            ok = ok && xmlTextWriterEndElement(w) >= 0;
+            char *log = c->log ? rg_read_file(c->log, NULL) : NULL;
+            if (ok && log && *log) {
+                if (strlen(log) > 8192) strcpy(log + 8180, "\n...\n");
+                ok = xmlTextWriterWriteElement(w, BAD_CAST "system-err", BAD_CAST log) >= 0;
+            }
+            free(log);
+        }
+        ok = ok && xmlTextWriterEndElement(w) >= 0;
+    }
+    ok = ok && xmlTextWriterEndDocument(w) >= 0; /* closes the open elements too */
+    xmlFreeTextWriter(w);
+    return ok;
+}
+
+/* ---- the command ----------------------------------------------------------------------------- */
+
+static const char usage[] = "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
+                            "                     [--golden DIR] [--reports DIR]\n"
+                            "Runs every run config (a directory's *.json, or a list file of config paths) in parallel\n"
+                            "child processes and compares each report with GOLDEN/NAME.json (default test/golden).\n"
+                            "Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
+
+static void rg_cleanup(rg_t *rg) {
+    for (int i = 0; i < rg->n; i++) {
+        rg_case_t *c = &rg->c[i];
+        if (c->log) unlink(c->log);
+        if (c->report && !rg->reports_dir) unlink(c->report);
+        free(c->config);
+        free(c->name);
+        free(c->report);
+        free(c->log);
+        free(c->detail);
+    }
+    free(rg->c);
+    if (rg->tmpdir[0]) rmdir(rg->tmpdir);
+}
+
+int regress_main(int argc, char **argv) {
+    rg_t rg = {.golden_dir = RG_DEFAULT_GOLDEN};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    rg.jobs = cpus > 0 ? (int)cpus : 1;
+    int rc = 0;
+    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    int ninputs = 0;
+    if (!inputs) return EXIT_BAD_INPUT;
+    for (int i = 0; i < argc && !rc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
+            char *end;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || *end || n < 1 || n > 1024) rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
+            rg.jobs = (int)n;
+            i++;
+        } else if (!strcmp(a, "--update")) {
+            rg.update = true;
+        } else if (!strcmp(a, "--junit") || !strcmp(a, "--golden") || !strcmp(a, "--reports")) {
+            if (!v) {
+                rc = rg_bad("%s needs a %s", a, a[2] == 'j' ? "file" : "directory");
+                break;
+            }
+            *(a[2] == 'j' ? &rg.junit : a[2] == 'g' ? &rg.golden_dir : &rg.reports_dir) = v;
+            i++;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            free(inputs);
+            return 0;
+        } else if (a[0] == '-') {
+            rc = rg_bad("unknown option '%s'", a);
+        } else {
+            inputs[ninputs++] = a;
+        }
+    }
+    if (!rc && !ninputs) rc = rg_bad("give a directory of run configs, a list file or configs");
+    for (int i = 0; i < ninputs && !rc; i++)
+        rc = rg_add_arg(&rg, inputs[i]);
+    free(inputs);
+    struct stat st;
+    if (!rc && stat(rg.golden_dir, &st) != 0) {
+        if (!rg.update)
+            rc = rg_bad("golden directory %s: %s (create it with --update)", rg.golden_dir, strerror(errno));
+        else if (mkdir(rg.golden_dir, 0755) != 0)
+            rc = rg_bad("cannot create golden directory %s: %s", rg.golden_dir, strerror(errno));
+    } else if (!rc && !S_ISDIR(st.st_mode)) {
+        rc = rg_bad("--golden %s: not a directory", rg.golden_dir);
+    }
+    if (!rc && rg.reports_dir && mkdir(rg.reports_dir, 0755) != 0 && errno != EEXIST)
+        rc = rg_bad("cannot create reports directory %s: %s", rg.reports_dir, strerror(errno));
+    if (!rc) {
+        /* The children run this very binary (not whatever `ttemu` is on PATH). */
+        ssize_t n = readlink("/proc/self/exe", rg.exe, sizeof rg.exe - 1);
+        if (n <= 0 || (size_t)n >= sizeof rg.exe - 1)
+            rc = rg_bad("cannot find this program (/proc/self/exe)");
+        else
+            rg.exe[n] = 0;
+    }
+    if (!rc) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(rg.tmpdir, sizeof rg.tmpdir, "%.200s/ttemu-regress-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(rg.tmpdir)) {
+            rg.tmpdir[0] = 0;
+            rc = rg_bad("cannot create a temporary directory: %s", strerror(errno));
+        }
+    }
+    if (rc) {
+        rg_cleanup(&rg);
+        return rc;
+    }
+
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (rg_run_all(&rg) != 0) {
+        fprintf(stderr, "ttemu regress: waiting for the runs failed: %s\n", strerror(errno));
+        rg_cleanup(&rg);
+        return EXIT_BAD_INPUT;
+    }
+    double total_ms = rg_ms_since(&t0);
+    int passed = 0, failed = 0, written = 0;
+    for (int i = 0; i < rg.n; i++) {
+        rg_judge(&rg, &rg.c[i]);
+        if (rg.c[i].result == RG_FAIL)
+            failed++;
+        else
+            passed++;
+        written += rg.c[i].result == RG_UPDATED;
+    }
+    rg_print_table(&rg, stdout);
+    if (rg.update)
+        printf("%d passed, %d failed (%d golden%s written to %s)\n", passed, failed, written, written == 1 ? "" : "s",
+               rg.golden_dir);
+    else
+        printf("%d passed, %d failed\n", passed, failed);
+    fflush(stdout);
+    rc = failed ? 1 : 0;
+    if (rg.junit && !rg_write_junit(&rg, rg.junit, failed, total_ms)) {
+        fprintf(stderr, "ttemu regress: cannot write JUnit XML to %s\n", rg.junit);
+        rc = EXIT_BAD_INPUT;
+    }
+    rg_cleanup(&rg);
+    return rc;
+}
