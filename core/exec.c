@@ -359,26 +359,87 @@ bool hart_step(hart_t *h) {
  * CSR instruction, depends on the tile's cycle and state, so the hart yields before it (SHARED_*)
  * and the caller runs it in lock-step.
  *
+ * What a retirement costs is what makes an interpreter fast (the inner loop is ~20 host
+ * instructions per guest instruction under callgrind), so the loop keeps the pc, the cycles left
+ * and the memories' bases in locals and settles the hart's counters once, when it leaves:
+ *   - h->cycle is charged for all n cycles on entry (so a CSR read in a lock-step cycle sees this
+ *     cycle counted, as in hart_step) and refunded for the cycles not run on the way out;
+ *   - h->instret, h->pc and h->wait are written on the way out (SYNC), and before anything that
+ *     reads them: the stop_* functions (fault pc) and the tile (env_*, lock-step only, where the
+ *     pc is the entry pc anyway).
+ * pc stays 4-byte aligned inside the loop (it starts aligned, npc = pc + 4, and JUMP faults on a
+ * misaligned target), so a fetch checks only that pc is inside L1.
+ *
  * Must stay one out-of-line function: the records of the shared cache hold label addresses of
  * this very function, and gcc gives a label a different address in each inlined copy or clone. */
+#undef RD
+#undef RS1
+#undef RS2
+#undef LOAD
+#undef STORE
+#define RD  x[in->rd]
+#define RS1 x[in->rs1]
+#define RS2 x[in->rs2]
+
+/* Write the loop's locals back into the hart: `ran` cycles finished (all retired). */
+#define SYNC(ran)                                                                                                      \
+    do {                                                                                                               \
+        h->pc = pc;                                                                                                    \
+        h->instret += (ran);                                                                                           \
+        h->cycle -= n - (ran);                                                                                         \
+        if (ran) h->wait = HART_WAIT_NONE;                                                                             \
+    } while (0)
+/* The instruction at pc does not retire: it ends the call, its cycle counted. */
 #define LEAVE(stop)                                                                                                    \
     do {                                                                                                               \
+        SYNC(n - left);                                                                                                \
+        h->cycle++;                                                                                                    \
         (void)(stop);                                                                                                  \
-        goto end_cycle;                                                                                                \
+        return n - left + 1;                                                                                           \
     } while (0)
-#define SHARED_ACCESS(a, n)                                                                                            \
+/* An aligned access beyond L1 and the local RAM (the misaligned ones fault in mem_load/store). */
+#define SHARED_ACCESS(a, n_)                                                                                           \
     do {                                                                                                               \
-        if (alone && (a) >= h->l1_size && (a)-HART_LDM_BASE >= h->ldm_size && !((a) & ((n)-1))) goto yield;            \
+        if (alone && !((a) & ((n_)-1))) goto yield;                                                                    \
     } while (0)
 #define SHARED_CSR()                                                                                                   \
     do {                                                                                                               \
         if (alone) goto yield;                                                                                         \
     } while (0)
 
-/* The misaligned check stays ahead of the yield (SHARED_ACCESS lets a misaligned address
- * through): mem_load/mem_store fault on it before looking at the address, as in lock-step. */
+/* STYLE.md pattern 3 with the bases in locals: L1, then the local RAM, then (SHARED_ACCESS) the
+ * tile through mem_load/mem_store, which also raise the misaligned faults. */
+#define LOAD(dst, address, size)                                                                                       \
+    do {                                                                                                               \
+        uint32_t a_ = (address);                                                                                       \
+        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < l1_size, 1)) {                                                 \
+            (dst) = le_read(l1 + a_, (size));                                                                          \
+        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < ldm_size) {                                              \
+            (dst) = le_read(ldm + (a_ - HART_LDM_BASE), (size));                                                       \
+        } else {                                                                                                       \
+            SHARED_ACCESS(a_, size);                                                                                   \
+            mem_res_t r_ = mem_load(h, a_, (size), &(dst));                                                            \
+            if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                              \
+        }                                                                                                              \
+    } while (0)
 
-static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, uint64_t n, bool alone) {
+#define STORE(address, size, value)                                                                                    \
+    do {                                                                                                               \
+        uint32_t a_ = (address), v_ = (value);                                                                         \
+        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < l1_size, 1)) {                                                 \
+            le_write(l1 + a_, (size), v_);                                                                             \
+            /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
+            if (pd[a_ >> 2].handler) pd[a_ >> 2].handler = NULL;                                                       \
+        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < ldm_size) {                                              \
+            le_write(ldm + (a_ - HART_LDM_BASE), (size), v_);                                                          \
+        } else {                                                                                                       \
+            SHARED_ACCESS(a_, size);                                                                                   \
+            mem_res_t r_ = mem_store(h, a_, (size), v_);                                                               \
+            if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                              \
+        }                                                                                                              \
+    } while (0)
+
+static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint64_t n, const bool alone) {
     /* Body label of each op; ops without a body (extensions Blackhole lacks) stay NULL and get
      * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
     static const void *const bodies[RV_OP_COUNT] = {
@@ -386,29 +447,24 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, uint64_t n,
 #include "core/rv32_exec.inc"
 #undef OP
     };
+    uint32_t *const x = h->x;
     hart_pd_t *const pd = h->pd;
-    uint64_t done = 0; /* cycles finished */
+    uint8_t *const l1 = h->l1, *const ldm = h->ldm;
+    const uint32_t l1_size = h->l1_size, ldm_size = h->ldm_size;
+    uint64_t left = n; /* cycles not yet finished */
+    uint32_t pc = h->pc, npc;
     const hart_pd_t *in;
-    uint32_t pc, npc;
 
-next:
-    if (done == n) return done;
-    pc = h->pc;
-    if (__builtin_expect(pc >= h->l1_size || (pc & 3), 0)) {
-        h->cycle++;
-        stop_fetch(h, pc);
-        return done + 1;
-    }
+    h->cycle += n; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
+    if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
+
+fetch:
+    if (__builtin_expect(pc >= l1_size, 0)) goto fetch_fault;
+    if (pc & 3) __builtin_unreachable(); /* (see above): lets pd[pc >> 2] be one scaled add */
     in = &pd[pc >> 2];
-    if (__builtin_expect(!in->handler, 0)) {
-        insn_t d;
-        rv_decode(le_read(h->l1 + pc, 4), &d);
-        hart_pd_t *rec = &pd[pc >> 2];
-        rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
-        rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
-    }
+    if (__builtin_expect(!in->handler, 0)) goto decode;
+dispatch:
     npc = pc + 4;
-    h->cycle++; /* every cycle out of reset counts, stalled or not (mcycle) */
     goto *in->handler;
 
 #define OP(name, ...)                                                                                                  \
@@ -416,27 +472,34 @@ next:
 #include "core/rv32_exec.inc"
 #undef OP
 
-op_unimplemented:
-    stop_illegal(h, in->op);
-    goto end_cycle;
-
 retire:
-    h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
-    h->pc = npc;
-    h->instret++;
-    h->wait = HART_WAIT_NONE;
-    done++;
-    if (alone) goto next; /* alone, the hart is still HART_RUNNING here: only LEAVE stops it */
-    return done;
+    x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
+    pc = npc;
+    if (--left) goto fetch; /* lock-step (n == 1) leaves here; alone, only LEAVE stops the hart */
+    SYNC(n);
+    return n;
 
-end_cycle: /* the cycle ended without a plain retirement: stall, fault, hang or ebreak */
-    return done + 1;
+decode: {
+    insn_t d;
+    rv_decode(le_read(l1 + pc, 4), &d);
+    hart_pd_t *rec = &pd[pc >> 2];
+    rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
+    rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
+    goto dispatch;
+}
+
+op_unimplemented:
+    LEAVE(stop_illegal(h, in->op));
+
+fetch_fault:
+    LEAVE(stop_fetch(h, pc));
 
 yield: /* the instruction reaches the tile: not started, its cycle not counted */
-    h->cycle--;
-    return done;
+    SYNC(n - left);
+    return n - left;
 }
 #undef LEAVE
+#undef SYNC
 #undef SHARED_ACCESS
 #undef SHARED_CSR
 
