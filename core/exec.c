@@ -377,34 +377,38 @@ bool hart_step(hart_t *h) {
 #undef RS2
 #undef LOAD
 #undef STORE
-#define RD  x[in->rd]
-#define RS1 x[in->rs1]
-#define RS2 x[in->rs2]
+#define RD  h->x[in->rd]
+#define RS1 h->x[in->rs1]
+#define RS2 h->x[in->rs2]
 
-/* Write the loop's locals back into the hart: `ran` cycles finished (all retired). */
+/* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
 #define SYNC(ran)                                                                                                      \
     do {                                                                                                               \
         h->pc = pc;                                                                                                    \
         h->instret += (ran);                                                                                           \
-        h->cycle -= n - (ran);                                                                                         \
+        h->cycle -= steps - (ran);                                                                                     \
         if (ran) h->wait = HART_WAIT_NONE;                                                                             \
     } while (0)
-/* The instruction at pc does not retire: it ends the call, its cycle counted. */
+/* The instruction at pc does not retire: it ends the hart's turn, its cycle counted. */
 #define LEAVE(stop)                                                                                                    \
     do {                                                                                                               \
-        SYNC(n - left);                                                                                                \
+        SYNC(steps - left);                                                                                            \
         h->cycle++;                                                                                                    \
         (void)(stop);                                                                                                  \
-        return n - left + 1;                                                                                           \
+        if (mode == PD_GROUP) {                                                                                        \
+            g->changed |= h->state != HART_RUNNING;                                                                    \
+            goto next_hart;                                                                                            \
+        }                                                                                                              \
+        return steps - left + 1;                                                                                       \
     } while (0)
 /* An aligned access beyond L1 and the local RAM (the misaligned ones fault in mem_load/store). */
 #define SHARED_ACCESS(a, n_)                                                                                           \
     do {                                                                                                               \
-        if (alone && !((a) & ((n_)-1))) goto yield;                                                                    \
+        if (mode == PD_ALONE && !((a) & ((n_)-1))) goto yield;                                                         \
     } while (0)
 #define SHARED_CSR()                                                                                                   \
     do {                                                                                                               \
-        if (alone) goto yield;                                                                                         \
+        if (mode == PD_ALONE) goto yield;                                                                              \
     } while (0)
 
 /* STYLE.md pattern 3 with the bases in locals: L1, then the local RAM, then (SHARED_ACCESS) the
@@ -412,10 +416,10 @@ bool hart_step(hart_t *h) {
 #define LOAD(dst, address, size)                                                                                       \
     do {                                                                                                               \
         uint32_t a_ = (address);                                                                                       \
-        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < l1_size, 1)) {                                                 \
-            (dst) = le_read(l1 + a_, (size));                                                                          \
-        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < ldm_size) {                                              \
-            (dst) = le_read(ldm + (a_ - HART_LDM_BASE), (size));                                                       \
+        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
+            (dst) = le_read(L1 + a_, (size));                                                                          \
+        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
+            (dst) = le_read(h->ldm + (a_ - HART_LDM_BASE), (size));                                                    \
         } else {                                                                                                       \
             SHARED_ACCESS(a_, size);                                                                                   \
             mem_res_t r_ = mem_load(h, a_, (size), &(dst));                                                            \
@@ -426,12 +430,12 @@ bool hart_step(hart_t *h) {
 #define STORE(address, size, value)                                                                                    \
     do {                                                                                                               \
         uint32_t a_ = (address), v_ = (value);                                                                         \
-        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < l1_size, 1)) {                                                 \
-            le_write(l1 + a_, (size), v_);                                                                             \
+        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
+            le_write(L1 + a_, (size), v_);                                                                             \
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
-            if (pd[a_ >> 2].handler) pd[a_ >> 2].handler = NULL;                                                       \
-        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < ldm_size) {                                              \
-            le_write(ldm + (a_ - HART_LDM_BASE), (size), v_);                                                          \
+            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = NULL;                                                       \
+        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
+            le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
         } else {                                                                                                       \
             SHARED_ACCESS(a_, size);                                                                                   \
             mem_res_t r_ = mem_store(h, a_, (size), v_);                                                               \
@@ -439,7 +443,27 @@ bool hart_step(hart_t *h) {
         }                                                                                                              \
     } while (0)
 
-static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint64_t n, const bool alone) {
+typedef enum {
+    PD_STEP,  /* one lock-step cycle of one hart (hart_step_fast) */
+    PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
+    PD_GROUP, /* up to n lock-step cycles of a group of harts (hart_run_lockstep) */
+} pd_mode_t;
+
+/* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
+ * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
+typedef struct {
+    hart_t *hs, *hend;           /* the group */
+    uint64_t n, cycles;          /* cycles asked for, and finished */
+    bool changed;                /* a hart of the group stopped in this cycle */
+    bool (*end_cycle)(void *ctx);
+    void *ctx;
+} pd_group_t;
+
+/* Runs hart h (PD_STEP, PD_ALONE: n cycles) or the group g (PD_GROUP). In a group each hart's
+ * turn is one cycle run like PD_STEP; after the last hart, g->end_cycle(ctx) finishes the tile's
+ * cycle. */
+static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
+                                                          pd_group_t *const g) {
     /* Body label of each op; ops without a body (extensions Blackhole lacks) stay NULL and get
      * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
     static const void *const bodies[RV_OP_COUNT] = {
@@ -447,42 +471,58 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint6
 #include "core/rv32_exec.inc"
 #undef OP
     };
-    uint32_t *const x = h->x;
-    hart_pd_t *const pd = h->pd;
-    uint8_t *const l1 = h->l1, *const ldm = h->ldm;
-    const uint32_t l1_size = h->l1_size, ldm_size = h->ldm_size;
-    uint64_t left = n; /* cycles not yet finished */
-    uint32_t pc = h->pc, npc;
+    /* The same for every hart of a group (one tile), but read through h (one memory operand
+     * each) rather than kept in locals, for the same reason as pd_group_t. */
+#define PD      h->pd
+#define L1      h->l1
+#define L1_SIZE h->l1_size
+    uint32_t pc, npc;
+    uint64_t steps, left; /* this hart's cycles in this call or turn, and those not yet finished */
     const hart_pd_t *in;
+    /* Where a body that retires goes: on to the next instruction, or to the next hart's turn. */
+    const void *const retire = mode == PD_GROUP ? &&retire_turn : &&retire_next;
 
-    h->cycle += n; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
+    if (mode == PD_GROUP) {
+        h = g->hs;
+        goto turn;
+    }
+    steps = left = n;
+    pc = h->pc;
+    h->cycle += steps; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
     if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
 
 fetch:
-    if (__builtin_expect(pc >= l1_size, 0)) goto fetch_fault;
-    if (pc & 3) __builtin_unreachable(); /* (see above): lets pd[pc >> 2] be one scaled add */
-    in = &pd[pc >> 2];
+    if (__builtin_expect(pc >= L1_SIZE, 0)) goto fetch_fault;
+    /* &PD[pc >> 2] in one scaled add: pc is aligned (see above) and a record is 16 bytes */
+    in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));
     if (__builtin_expect(!in->handler, 0)) goto decode;
 dispatch:
     npc = pc + 4;
     goto *in->handler;
 
 #define OP(name, ...)                                                                                                  \
-    op_##name : {__VA_ARGS__} goto retire;
+    op_##name : {__VA_ARGS__} goto *retire;
 #include "core/rv32_exec.inc"
 #undef OP
 
-retire:
-    x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
+retire_next: /* PD_STEP, PD_ALONE */
+    h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
     pc = npc;
-    if (--left) goto fetch; /* lock-step (n == 1) leaves here; alone, only LEAVE stops the hart */
-    SYNC(n);
-    return n;
+    if (--left) goto fetch; /* only PD_ALONE has more than one step; only LEAVE stops it early */
+    SYNC(steps);
+    return steps;
+
+retire_turn: /* PD_GROUP: SYNC(1), the turn's one cycle retired */
+    h->x[0] = 0;
+    h->pc = npc;
+    h->instret++;
+    h->wait = HART_WAIT_NONE;
+    goto next_hart;
 
 decode: {
     insn_t d;
-    rv_decode(le_read(l1 + pc, 4), &d);
-    hart_pd_t *rec = &pd[pc >> 2];
+    rv_decode(le_read(L1 + pc, 4), &d);
+    hart_pd_t *rec = &PD[pc >> 2];
     rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
     rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
     goto dispatch;
@@ -495,9 +535,29 @@ fetch_fault:
     LEAVE(stop_fetch(h, pc));
 
 yield: /* the instruction reaches the tile: not started, its cycle not counted */
-    SYNC(n - left);
-    return n - left;
+    SYNC(steps - left);
+    return steps - left;
+
+next_hart: /* PD_GROUP: the next running hart's turn, or the end of the cycle */
+    h++;
+turn:
+    /* The state is looked at when the turn comes, as tile_cycle does: a hart started by an
+     * earlier hart's store in this cycle runs in it. */
+    while (h != g->hend && h->state != HART_RUNNING) h++;
+    if (h != g->hend) {
+        pc = h->pc;
+        steps = left = 1;
+        h->cycle++;
+        if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
+        goto fetch;
+    }
+    if (g->end_cycle(g->ctx) || g->changed || ++g->cycles == g->n) return g->cycles;
+    h = g->hs;
+    goto turn;
 }
+#undef PD
+#undef L1
+#undef L1_SIZE
 #undef LEAVE
 #undef SYNC
 #undef SHARED_ACCESS
@@ -506,11 +566,17 @@ yield: /* the instruction reaches the tile: not started, its cycle not counted *
 bool hart_step_fast(hart_t *h) {
     if (h->state != HART_RUNNING) return false;
     uint64_t before = h->instret;
-    pd_run(h, 1, false);
+    pd_run(h, 1, PD_STEP, NULL);
     return h->instret != before;
 }
 
 uint64_t hart_run_alone(hart_t *h, uint64_t n) {
     if (h->state != HART_RUNNING || n == 0) return 0;
-    return pd_run(h, n, true);
+    return pd_run(h, n, PD_ALONE, NULL);
+}
+
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx) {
+    if (n == 0 || nh == 0) return 0;
+    pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx};
+    return pd_run(hs, n, PD_GROUP, &g);
 }

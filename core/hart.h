@@ -117,6 +117,13 @@ bool hart_step_fast(hart_t *h);
  *   - after the cycle in which the hart left HART_RUNNING (ebreak, fault).
  * Returns the cycles run (each one retired an instruction, but the last when the hart stopped). */
 uint64_t hart_run_alone(hart_t *h, uint64_t n);
+/* Up to n lock-step cycles of the harts hs[0..nh-1] (the tile's five, in core order), in one
+ * call: each cycle gives every hart that is HART_RUNNING when its turn comes one hart_step_fast
+ * cycle, in array order, then calls end_cycle(ctx) for the rest of the tile's cycle (the
+ * coprocessor, the clock). Exactly n tile_cycle-like cycles, so any access may be made, MMIO and
+ * CSRs included. Stops after a cycle in which a hart of the group left HART_RUNNING or after
+ * which end_cycle returned true. Returns the cycles run. The harts share one L1 and decode cache. */
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx);
 
 /* RV_OP_* op numbers, one per entry of core/rv32_ops.def, in table order. */
 #include "core/rv32_ops.def"
@@ -142,7 +149,7 @@ typedef struct hart_pd {
     int32_t imm;
     uint8_t op, rd, rs1, rs2; /* op: RV_OP_* (fits: RV_OP_COUNT <= 256) */
 } hart_pd_t;
-_Static_assert(sizeof(hart_pd_t) <= 16, "decode-cache records stay small (RSS)");
+_Static_assert(sizeof(hart_pd_t) == 16, "decode-cache records stay small (RSS); pd_run scales pc by 4");
 _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
 
 /* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size).

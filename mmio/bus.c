@@ -73,6 +73,7 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
 /* ---- the harts' environment (core/hart.h) ------------------------------------------------- */
 
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val) {
+    tile_cp_sync(env);
     const mmio_dev_t *d = mmio_find(addr);
     if (!d) {
         h->fault.addr = addr;
@@ -88,6 +89,7 @@ mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t 
 }
 
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
+    tile_cp_sync(env);
     const mmio_dev_t *d = mmio_find(addr);
     if (!d) {
         h->fault.addr = addr;
@@ -115,6 +117,7 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
 
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
     tile_t *t = env;
+    tile_cp_sync(t);
     switch (csr) {
     case 0xBC0: *val = cp_qstatus(t->cp, tile_trisc_thread(h)); return true;
     case 0xBC1: *val = cp_bstatus(t->cp, tile_trisc_thread(h)); return true;
@@ -126,6 +129,7 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
 
 bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
     if (addr & 3) return false;
+    tile_cp_sync(t);
     if (addr < TILE_L1_SIZE) {
         memcpy(val, t->l1 + addr, 4);
         return true;
@@ -136,6 +140,7 @@ bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
 
 bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val) {
     if (addr & 3) return false;
+    tile_cp_sync(t);
     if (addr < TILE_L1_SIZE) {
         memcpy(t->l1 + addr, &val, 4);
         env_l1_written(t, addr, 4);

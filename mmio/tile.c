@@ -102,8 +102,10 @@ void tile_soft_reset_write(tile_t *t, uint32_t val) {
         if ((old & b) && !(val & b)) {
             hart_start(&t->hart[c], reset_pc(t, c));
             t->started[c] = true;
+            t->harts_changed = true;
         } else if (!(old & b) && (val & b)) {
             hart_reset(&t->hart[c]);
+            t->harts_changed = true;
         }
     }
 }
@@ -121,15 +123,32 @@ void tile_cycle(tile_t *t) {
     t->cycle++;
 }
 
-/* ---- running ahead ------------------------------------------------------------------------------
+/* ---- running fast -------------------------------------------------------------------------------
  * Lock-step (tile_cycle) is the model: in each cycle the harts step in core order, then the
- * coprocessor. A hart may run many cycles in one go when nothing else can see or change what it
- * touches in the meantime: it is the only running hart (the others cannot step, and only a
- * running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
- * makes no STOREREG writes and changes no state a hart could read). The hart then treats L1 and
- * its local RAM as private and yields before anything else (MMIO, CSRs: hart_run_alone), which
- * runs in an ordinary lock-step cycle, as does everything while two or more harts run. The
- * coprocessor's idle cycles run afterwards: with nothing queued, when they run changes nothing. */
+ * coprocessor. tile_run keeps it exactly, two ways:
+ *  - Alone: a hart may run many cycles in one go when nothing else can see or change what it
+ *    touches in the meantime: it is the only running hart (the others cannot step, and only a
+ *    running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
+ *    makes no STOREREG writes and changes no state a hart could read). The hart then treats L1
+ *    and its local RAM as private and yields before anything else (MMIO, CSRs: hart_run_alone),
+ *    which runs in an ordinary lock-step cycle. The coprocessor's idle cycles run afterwards:
+ *    with nothing queued, when they run changes nothing.
+ *  - Otherwise the very lock-step schedule, but in one call for many cycles (hart_run_lockstep):
+ *    the five harts' turns in core order, then end_cycle below, which is the rest of
+ *    tile_cycle. */
+
+static bool end_cycle(void *ctx) {
+    tile_t *t = ctx;
+    t->cycle++;
+    if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
+        t->cp_lag++;
+        return t->harts_changed;
+    }
+    cp_cycle(t->cp);
+    if (cp_error(t->cp)) return true;
+    t->cp_lazy = cp_is_idle(t->cp);
+    return t->harts_changed;
+}
 
 uint64_t tile_run(tile_t *t, uint64_t n) {
     uint64_t done = 0;
@@ -148,6 +167,18 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             if (t->hart[alone].state != HART_RUNNING) return done;
             if (done == n) return done;
             /* It yielded before an access to the tile: that cycle runs in lock-step below. */
+        } else if (running > 0 && !t->reference) {
+            /* Returns after a cycle in which a hart stopped (the group sees it), a core was
+             * started or reset (harts_changed) or the coprocessor failed: as below, the caller
+             * then sees that cycle's state. */
+            t->harts_changed = false;
+            t->cp_lazy = cp_is_idle(t->cp);
+            done += hart_run_lockstep(t->hart, TILE_NCORES, n - done, end_cycle, t);
+            tile_cp_sync(t);
+            if (done == n || cp_error(t->cp)) return done;
+            for (int c = 0; c < TILE_NCORES; c++)
+                if (t->hart[c].state != before[c]) return done;
+            continue; /* a core was reset and restarted within one cycle: no visible change */
         }
         tile_cycle(t);
         done++;

@@ -52,6 +52,11 @@ typedef struct tile {
     cp_t *cp;
     uint64_t cycle;
     uint64_t progress;            /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
+    bool harts_changed;           /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
+    /* Lazy idle coprocessor (tile_run): while cp_lazy, cp_lag of the coprocessor's idle cycles
+     * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
+    bool cp_lazy;
+    uint64_t cp_lag;
 
     tilectl_t ctl;
     uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */
@@ -94,6 +99,16 @@ mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) __attribute__((format(print
 /* Plain word storage: aligned 32-bit accesses only. */
 mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t *val);
 mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val);
+
+/* Bring the coprocessor up to the tile's cycle, before any access that reaches it (env_*, host
+ * accesses) and whenever tile_run returns: an idle coprocessor's owed cycles change nothing a
+ * hart could see until then, and cp_advance_idle(n) is exactly n idle cp_cycle calls. */
+static inline void tile_cp_sync(tile_t *t) {
+    if (!t->cp_lazy) return;
+    cp_advance_idle(t->cp, t->cp_lag);
+    t->cp_lag = 0;
+    t->cp_lazy = false;
+}
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) {
