@@ -260,7 +260,8 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
     } while (0)
 
 /* Zaamo never reaches the tile (amo_target), so it needs no SHARED_ACCESS. */
-#define AMO(expr)                                                                                                      \
+#define AMO(expr) AMO_RMW(expr)
+#define AMO_RMW(expr)                                                                                                      \
     do {                                                                                                               \
         uint32_t a_ = RS1, src = RS2;                                                                                  \
         uint8_t *p_ = amo_target(h, a_, rv_op_info[in->op].mnemonic);                                                  \
@@ -392,23 +393,31 @@ bool hart_step(hart_t *h) {
 /* The instruction at pc does not retire: it ends the hart's turn, its cycle counted. */
 #define LEAVE(stop)                                                                                                    \
     do {                                                                                                               \
-        SYNC(steps - left);                                                                                            \
-        h->cycle++;                                                                                                    \
-        (void)(stop);                                                                                                  \
-        if (mode == PD_GROUP) {                                                                                        \
+        if (mode == PD_GROUP) { /* one instruction per turn: h->pc is pc, its cycle is counted */                      \
+            (void)(stop);                                                                                              \
             g->changed |= h->state != HART_RUNNING;                                                                    \
             goto next_hart;                                                                                            \
         }                                                                                                              \
+        SYNC(steps - left);                                                                                            \
+        h->cycle++;                                                                                                    \
+        (void)(stop);                                                                                                  \
         return steps - left + 1;                                                                                       \
     } while (0)
 /* An aligned access beyond L1 and the local RAM (the misaligned ones fault in mem_load/store). */
 #define SHARED_ACCESS(a, n_)                                                                                           \
     do {                                                                                                               \
-        if (mode == PD_ALONE && !((a) & ((n_)-1))) goto yield;                                                         \
+        if ((mode == PD_ALONE || mode == PD_PURE) && !((a) & ((n_)-1))) goto yield;                                    \
     } while (0)
 #define SHARED_CSR()                                                                                                   \
     do {                                                                                                               \
-        if (mode == PD_ALONE) goto yield;                                                                              \
+        if (mode == PD_ALONE || mode == PD_PURE) goto yield;                                                           \
+    } while (0)
+/* PD_PURE: a write to memory is not pure */
+#undef AMO
+#define AMO(expr)                                                                                                      \
+    do {                                                                                                               \
+        if (mode == PD_PURE) goto yield;                                                                               \
+        AMO_RMW(expr);                                                                                                 \
     } while (0)
 
 /* STYLE.md pattern 3 with the bases in locals: L1, then the local RAM, then (SHARED_ACCESS) the
@@ -430,6 +439,7 @@ bool hart_step(hart_t *h) {
 #define STORE(address, size, value)                                                                                    \
     do {                                                                                                               \
         uint32_t a_ = (address), v_ = (value);                                                                         \
+        if (mode == PD_PURE) goto yield;                                                                               \
         if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
             le_write(L1 + a_, (size), v_);                                                                             \
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
@@ -447,6 +457,7 @@ typedef enum {
     PD_STEP,  /* one lock-step cycle of one hart (hart_step_fast) */
     PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
     PD_GROUP, /* up to n lock-step cycles of a group of harts (hart_run_lockstep) */
+    PD_PURE,  /* one lock-step cycle of one hart, if its instruction is pure (hart_step_pure) */
 } pd_mode_t;
 
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
@@ -477,7 +488,7 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint6
 #define L1      h->l1
 #define L1_SIZE h->l1_size
     uint32_t pc, npc;
-    uint64_t steps, left; /* this hart's cycles in this call or turn, and those not yet finished */
+    uint64_t steps = 0, left = 0; /* this hart's cycles in this call, and those not yet finished */
     const hart_pd_t *in;
     /* Where a body that retires goes: on to the next instruction, or to the next hart's turn. */
     const void *const retire = mode == PD_GROUP ? &&retire_turn : &&retire_next;
@@ -546,8 +557,7 @@ turn:
     while (h != g->hend && h->state != HART_RUNNING) h++;
     if (h != g->hend) {
         pc = h->pc;
-        steps = left = 1;
-        h->cycle++;
+        h->cycle++; /* (steps and left are not used in a group) */
         if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
         goto fetch;
     }
@@ -562,6 +572,8 @@ turn:
 #undef SYNC
 #undef SHARED_ACCESS
 #undef SHARED_CSR
+#undef AMO
+#undef AMO_RMW
 
 bool hart_step_fast(hart_t *h) {
     if (h->state != HART_RUNNING) return false;
@@ -573,6 +585,11 @@ bool hart_step_fast(hart_t *h) {
 uint64_t hart_run_alone(hart_t *h, uint64_t n) {
     if (h->state != HART_RUNNING || n == 0) return 0;
     return pd_run(h, n, PD_ALONE, NULL);
+}
+
+bool hart_step_pure(hart_t *h) {
+    if (h->state != HART_RUNNING) return false;
+    return pd_run(h, 1, PD_PURE, NULL) == 1;
 }
 
 uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx) {

@@ -117,6 +117,13 @@ bool hart_step_fast(hart_t *h);
  *   - after the cycle in which the hart left HART_RUNNING (ebreak, fault).
  * Returns the cycles run (each one retired an instruction, but the last when the hart stopped). */
 uint64_t hart_run_alone(hart_t *h, uint64_t n);
+/* One hart_step_fast cycle, but only if the instruction is pure: it reads at most L1 and the
+ * hart's local RAM and writes only registers (no store, AMO, MMIO, CSR or Tensix push), so that
+ * a hart looping on pure instructions over unchanging memory repeats itself exactly (the tile's
+ * idle fast-forward, mmio/tile.c). Otherwise nothing happens (the cycle is not counted) and it
+ * returns false. It also returns true for a pure instruction that stopped the hart (a fault,
+ * ebreak): the caller looks at the state. */
+bool hart_step_pure(hart_t *h);
 /* Up to n lock-step cycles of the harts hs[0..nh-1] (the tile's five, in core order), in one
  * call: each cycle gives every hart that is HART_RUNNING when its turn comes one hart_step_fast
  * cycle, in array order, then calls end_cycle(ctx) for the rest of the tile's cycle (the

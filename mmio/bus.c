@@ -109,6 +109,7 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
  * overlap; a hart's own stores do it in core/exec.c. */
 void env_l1_written(void *env, uint32_t addr, unsigned size) {
     tile_t *t = env;
+    tile_spin_forget(t);
     t->progress++;
     if (addr >= TILE_L1_SIZE) return;
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
@@ -130,6 +131,7 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
 bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
     if (addr & 3) return false;
     tile_cp_sync(t);
+    tile_spin_forget(t); /* a device read may have side effects */
     if (addr < TILE_L1_SIZE) {
         memcpy(val, t->l1 + addr, 4);
         return true;
@@ -141,6 +143,7 @@ bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
 bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val) {
     if (addr & 3) return false;
     tile_cp_sync(t);
+    tile_spin_forget(t);
     if (addr < TILE_L1_SIZE) {
         memcpy(t->l1 + addr, &val, 4);
         env_l1_written(t, addr, 4);

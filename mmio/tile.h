@@ -48,6 +48,7 @@ typedef struct tile {
     hart_t hart[TILE_NCORES];
     hart_pd_t *pd;                /* L1 decode cache shared by the harts; NULL on the reference path */
     bool reference;               /* TTEMU_REFERENCE=1: hart_step only, one cycle at a time */
+    bool spin;                    /* idle fast-forward on (fast path, unless TTEMU_SPIN=0) */
     bool started[TILE_NCORES];    /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
@@ -57,6 +58,14 @@ typedef struct tile {
      * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
     bool cp_lazy;
     uint64_t cp_lag;
+    /* Idle fast-forward (mmio/tile.c spin_forward): the proof that the tile spins (spin_cert),
+     * valid for the cores' state it holds (spin_state/pc/x), each running core's loop taking
+     * spin_period cycles; no probe before spin_retry_at (the wait doubles after each failed probe);
+     * spin_skipped: cycles skipped so far. */
+    bool spin_cert;
+    uint64_t spin_period[TILE_NCORES], spin_retry_at, spin_backoff, spin_skipped;
+    hart_state_t spin_state[TILE_NCORES];
+    uint32_t spin_pc[TILE_NCORES], spin_x[TILE_NCORES][32];
 
     tilectl_t ctl;
     uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */
@@ -109,6 +118,10 @@ static inline void tile_cp_sync(tile_t *t) {
     t->cp_lag = 0;
     t->cp_lazy = false;
 }
+
+/* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
+ * that writes the tile other than a core's pure instruction must call it (mmio/tile.c, bus.c). */
+static inline void tile_spin_forget(tile_t *t) { t->spin_cert = false; }
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) {
