@@ -320,7 +320,14 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             before[c] = t->hart[c].state;
             if (before[c] == HART_RUNNING) running++, alone = c;
         }
-        if (running == 1 && !t->reference && cp_is_idle(t->cp) && !spin_holds(t)) {
+        if (running > 0 && t->spin && cp_is_idle(t->cp) &&
+            (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin_retry_at))) {
+            done += spin_forward(t, n - done);
+            if (done == n || cp_error(t->cp)) return done;
+            for (int c = 0; c < TILE_NCORES; c++)
+                if (t->hart[c].state != before[c]) return done;
+            continue;
+        } else if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
             tile_spin_forget(t);
             uint64_t k = hart_run_alone(&t->hart[alone], n - done);
             cp_advance_idle(t->cp, k);
@@ -329,13 +336,6 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             if (t->hart[alone].state != HART_RUNNING) return done;
             if (done == n) return done;
             /* It yielded before an access to the tile: that cycle runs in lock-step below. */
-        } else if (running > 0 && t->spin && cp_is_idle(t->cp) &&
-                   (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin_retry_at))) {
-            done += spin_forward(t, n - done);
-            if (done == n || cp_error(t->cp)) return done;
-            for (int c = 0; c < TILE_NCORES; c++)
-                if (t->hart[c].state != before[c]) return done;
-            continue;
         } else if (running > 0 && !t->reference) {
             /* Returns after a cycle in which a hart stopped (the group sees it), a core was
              * started or reset (harts_changed) or the coprocessor failed: as below, the caller
