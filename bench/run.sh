@@ -12,7 +12,8 @@
 # valgrind), peak RSS of the process (getrusage of the child).
 #
 #   BUILD=build RUNS=5 bench/run.sh [WORKLOAD...]
-# Environment: TTEMU_REFERENCE=1 measures the reference path instead (docs/cli.md).
+# Environment: TTEMU_REFERENCE=1 measures the reference path instead, TTEMU_SPIN=0 the fast path
+# without the idle fast-forward (docs/cli.md); the table's title and the JSON's "path" say which.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build} RUNS=${RUNS:-5} SHARED=${SHARED:-../shared}
@@ -139,7 +140,8 @@ for name, what, missing, timed, short in WORKLOADS:
     rows.append(row)
 
 ref = os.environ.get("TTEMU_REFERENCE", "")
-print("ttemu bench (%s path, median of %d runs)" % ("reference" if ref not in ("", "0") else "fast", RUNS))
+path = "reference" if ref not in ("", "0") else "fast, no idle fast-forward" if os.environ.get("TTEMU_SPIN") == "0" else "fast"
+print("ttemu bench (%s path, median of %d runs)" % (path, RUNS))
 hdr = "%-10s %13s %10s %9s %9s %11s %9s %8s" % ("workload", "instructions", "tensix", "wall s", "Minstr/s",
                                               "Mtensix/s", "host/ins", "RSS MiB")
 print(hdr)
@@ -152,7 +154,7 @@ for row in rows:
     print("%-10s %13d %10d %9.3f %9.1f %11.2f %9s %8.1f" % (row["workload"], row["instructions"],
           row["tensix_instructions"], row["wall_s"], row["minstr_per_s"], row["mtensix_per_s"],
           "%.1f" % ratio if ratio else "-", row["peak_rss_mib"]))
-out = {"version": 1, "path": "reference" if ref not in ("", "0") else "fast", "runs": RUNS, "workloads": rows}
+out = {"version": 1, "path": path, "runs": RUNS, "workloads": rows}
 path = os.path.join(BUILD, "bench.json")
 with open(path, "w") as f:
     json.dump(out, f, indent=2)

@@ -24,10 +24,18 @@ static const mmio_dev_t mmio_map[] = {
     {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write},
 };
 
+/* Binary search for the last device based at or below addr (the map is sorted and its entries do
+ * not overlap): Tensix pushes (INSTRN_BUF) reach here once per instruction. */
 const mmio_dev_t *mmio_find(uint32_t addr) {
-    for (size_t i = 0; i < sizeof mmio_map / sizeof mmio_map[0]; i++)
-        if (addr - mmio_map[i].base < mmio_map[i].size) return &mmio_map[i];
-    return NULL;
+    size_t lo = 0, hi = sizeof mmio_map / sizeof mmio_map[0]; /* the answer is below hi */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (mmio_map[mid].base <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return addr - mmio_map[lo].base < mmio_map[lo].size ? &mmio_map[lo] : NULL;
 }
 
 const char *tile_region_name(uint32_t addr) {
