@@ -381,6 +381,21 @@ bool hart_step(hart_t *h) {
 #define RD  h->x[in->rd]
 #define RS1 h->x[in->rs1]
 #define RS2 h->x[in->rs2]
+/* pc is pointer-wide so that &pd[pc >> 2] is one scaled add; it stays below the L1 size. */
+#undef PC
+#define PC ((uint32_t)pc)
+/* The next pc is pc + 4 at retirement (one add, no second variable for gcc to keep); a jump
+ * sets pc to its target - 4. Bodies do not read PC after JUMP (rv32_exec.inc). */
+#undef JUMP
+#define JUMP(target)                                                                                                   \
+    do {                                                                                                               \
+        uint32_t t_ = (target);                                                                                        \
+        if (t_ & 3) {                                                                                                  \
+            set_fault(h, FAULT_FETCH, "jump target 0x%08x is not 4-byte aligned", t_);                                 \
+            LEAVE(stop_fault(h, true, t_));                                                                            \
+        }                                                                                                              \
+        pc = (uintptr_t)t_ - 4;                                                                                        \
+    } while (0)
 
 /* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
 #define SYNC(ran)                                                                                                      \
@@ -487,7 +502,7 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint6
 #define PD      h->pd
 #define L1      h->l1
 #define L1_SIZE h->l1_size
-    uint32_t pc, npc;
+    uintptr_t pc;
     uint64_t steps = 0, left = 0; /* this hart's cycles in this call, and those not yet finished */
     const hart_pd_t *in;
     /* Where a body that retires goes: on to the next instruction, or to the next hart's turn. */
@@ -508,7 +523,6 @@ fetch:
     in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));
     if (__builtin_expect(!in->handler, 0)) goto decode;
 dispatch:
-    npc = pc + 4;
     goto *in->handler;
 
 #define OP(name, ...)                                                                                                  \
@@ -518,14 +532,14 @@ dispatch:
 
 retire_next: /* PD_STEP, PD_ALONE */
     h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
-    pc = npc;
+    pc += 4;
     if (--left) goto fetch; /* only PD_ALONE has more than one step; only LEAVE stops it early */
     SYNC(steps);
     return steps;
 
 retire_turn: /* PD_GROUP: SYNC(1), the turn's one cycle retired */
     h->x[0] = 0;
-    h->pc = npc;
+    h->pc = (uint32_t)pc + 4;
     h->instret++;
     h->wait = HART_WAIT_NONE;
     goto next_hart;
@@ -568,6 +582,8 @@ turn:
 #undef PD
 #undef L1
 #undef L1_SIZE
+#undef PC
+#undef JUMP
 #undef LEAVE
 #undef SYNC
 #undef SHARED_ACCESS
