@@ -232,7 +232,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
 #define SIMM (in->imm)
 #define PC   pc
 
-#define JUMP(target)                                                                                                   \
+#define JUMP_CHECK(target)                                                                                             \
     do {                                                                                                               \
         uint32_t t_ = (target);                                                                                        \
         if (t_ & 3) {                                                                                                  \
@@ -240,7 +240,12 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
             set_fault(h, FAULT_FETCH, "jump target 0x%08x is not 4-byte aligned", t_);                                 \
             LEAVE(stop_fault(h, true, t_));                                                                            \
         }                                                                                                              \
-        npc = t_;                                                                                                      \
+    } while (0)
+#define JUMP(target)                                                                                                   \
+    do {                                                                                                               \
+        uint32_t tj_ = (target);                                                                                       \
+        JUMP_CHECK(tj_);                                                                                               \
+        npc = tj_;                                                                                                     \
     } while (0)
 
 #define LOAD(dst, address, size)                                                                                       \
@@ -360,16 +365,16 @@ bool hart_step(hart_t *h) {
  * CSR instruction, depends on the tile's cycle and state, so the hart yields before it (SHARED_*)
  * and the caller runs it in lock-step.
  *
- * What a retirement costs is what makes an interpreter fast (the inner loop is ~20 host
- * instructions per guest instruction under callgrind), so the loop keeps the pc, the cycles left
- * and the memories' bases in locals and settles the hart's counters once, when it leaves:
+ * What a retirement costs is what makes an interpreter fast (~20 host instructions per guest
+ * instruction under callgrind, bodies included), so the loop keeps the pc and the cycles left in
+ * locals and settles the hart's counters once, when it leaves:
  *   - h->cycle is charged for all n cycles on entry (so a CSR read in a lock-step cycle sees this
  *     cycle counted, as in hart_step) and refunded for the cycles not run on the way out;
  *   - h->instret, h->pc and h->wait are written on the way out (SYNC), and before anything that
  *     reads them: the stop_* functions (fault pc) and the tile (env_*, lock-step only, where the
  *     pc is the entry pc anyway).
- * pc stays 4-byte aligned inside the loop (it starts aligned, npc = pc + 4, and JUMP faults on a
- * misaligned target), so a fetch checks only that pc is inside L1.
+ * pc stays 4-byte aligned inside the loop (it starts aligned, advances by 4, and JUMP faults on a
+ * misaligned target), and inside L1 but for the cases JUMP describes.
  *
  * Must stay one out-of-line function: the records of the shared cache hold label addresses of
  * this very function, and gcc gives a label a different address in each inlined copy or clone. */
@@ -385,16 +390,20 @@ bool hart_step(hart_t *h) {
 #undef PC
 #define PC ((uint32_t)pc)
 /* The next pc is pc + 4 at retirement (one add, no second variable for gcc to keep); a jump
- * sets pc to its target - 4. Bodies do not read PC after JUMP (rv32_exec.inc). */
+ * sets pc to its target - 4. JUMP is a body's last statement (rv32_exec.inc), so a jump out of
+ * L1 can leave the body for far_jump: then every pc that reaches a plain retirement is inside L1
+ * or just past its end, where the decode cache's extra record (never decoded) sends the fetch to
+ * `decode`, which checks. No bound check per instruction. */
 #undef JUMP
 #define JUMP(target)                                                                                                   \
     do {                                                                                                               \
-        uint32_t t_ = (target);                                                                                        \
-        if (t_ & 3) {                                                                                                  \
-            set_fault(h, FAULT_FETCH, "jump target 0x%08x is not 4-byte aligned", t_);                                 \
-            LEAVE(stop_fault(h, true, t_));                                                                            \
+        uint32_t tj_ = (target);                                                                                       \
+        JUMP_CHECK(tj_);                                                                                               \
+        if (__builtin_expect(tj_ >= L1_SIZE, 0)) {                                                                     \
+            far_pc = tj_;                                                                                              \
+            goto far_jump;                                                                                             \
         }                                                                                                              \
-        pc = (uintptr_t)t_ - 4;                                                                                        \
+        pc = (uintptr_t)tj_ - 4;                                                                                       \
     } while (0)
 
 /* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
@@ -503,6 +512,7 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint6
 #define L1      h->l1
 #define L1_SIZE h->l1_size
     uintptr_t pc;
+    uint32_t far_pc; /* a jump's target outside L1 */
     uint64_t steps = 0, left = 0; /* this hart's cycles in this call, and those not yet finished */
     const hart_pd_t *in;
     /* Where a body that retires goes: on to the next instruction, or to the next hart's turn. */
@@ -517,8 +527,9 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint6
     h->cycle += steps; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
     if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
 
-fetch:
+fetch: /* pc may be anywhere */
     if (__builtin_expect(pc >= L1_SIZE, 0)) goto fetch_fault;
+fetch_l1: /* pc is in L1, or just past its end (see JUMP) */
     /* &PD[pc >> 2] in one scaled add: pc is aligned (see above) and a record is 16 bytes */
     in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));
     if (__builtin_expect(!in->handler, 0)) goto decode;
@@ -533,7 +544,20 @@ dispatch:
 retire_next: /* PD_STEP, PD_ALONE */
     h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
     pc += 4;
-    if (--left) goto fetch; /* only PD_ALONE has more than one step; only LEAVE stops it early */
+    if (--left) goto fetch_l1; /* only PD_ALONE has more than one step; only LEAVE stops it early */
+    SYNC(steps);
+    return steps;
+
+far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which checks) faults */
+    h->x[0] = 0;
+    pc = far_pc;
+    if (mode == PD_GROUP) {
+        h->pc = far_pc;
+        h->instret++;
+        h->wait = HART_WAIT_NONE;
+        goto next_hart;
+    }
+    if (--left) goto fetch;
     SYNC(steps);
     return steps;
 
@@ -545,6 +569,7 @@ retire_turn: /* PD_GROUP: SYNC(1), the turn's one cycle retired */
     goto next_hart;
 
 decode: {
+    if (pc >= L1_SIZE) goto fetch_fault; /* the record past L1's end (see JUMP) */
     insn_t d;
     rv_decode(le_read(L1 + pc, 4), &d);
     hart_pd_t *rec = &PD[pc >> 2];
@@ -584,6 +609,7 @@ turn:
 #undef L1_SIZE
 #undef PC
 #undef JUMP
+#undef JUMP_CHECK
 #undef LEAVE
 #undef SYNC
 #undef SHARED_ACCESS

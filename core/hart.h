@@ -86,7 +86,8 @@ typedef struct hart {
     uint32_t ldm_size;
 
     void *env;         /* passed to env_* (the tile) */
-    struct hart_pd *pd; /* decode cache of L1, one record per word, shared by the tile's harts;
+    struct hart_pd *pd; /* decode cache of L1, one record per word and one more (zeroed: a pc
+                         * that runs off L1's end finds it), shared by the tile's harts;
                          * NULL: no cache (hart_step, the reference path, needs none) */
 
     hart_wait_t wait;  /* why the last step did not retire */

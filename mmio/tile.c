@@ -29,7 +29,7 @@ tile_t *tile_create(void) {
     t->spin = !t->reference && !(spin && strcmp(spin, "0") == 0);
     t->l1 = calloc(1, TILE_L1_SIZE);
     /* calloc: the 6 MiB of records cost RSS only for the pages of L1 that hold code that ran. */
-    if (!t->reference) t->pd = calloc(TILE_L1_SIZE / 4, sizeof(hart_pd_t));
+    if (!t->reference) t->pd = calloc(TILE_L1_SIZE / 4 + 1, sizeof(hart_pd_t)); /* + 1: see hart_t.pd */
     t->noc[0] = calloc(1, 0x10000);
     t->noc[1] = calloc(1, 0x10000);
     t->streams = calloc(1, 0x40000);
