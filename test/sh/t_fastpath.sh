@@ -87,4 +87,15 @@ EOF
  "peek": ["0x0:1024", "0x30000:256"], "max_cycles": 5000000}
 EOF
     same "add1 launch, 4 tiles" --config "$TMP/add1.json"
+    # Two launches with idle stretches around them (the fast-forward proven, then dropped by the
+    # host's launch writes), then a cycle-count stop.
+    python3 - "$TMP/add1.json" "$TMP/add1_idle.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["launches"] = c["launches"] * 2
+c["host"].append({"at": "after_launch", "launch": 0, "write": {"addr": "0xFFB48028", "value": 4}})
+c["stop"] = {"at": "cycles", "cycles": 400009}
+json.dump(c, open(sys.argv[2], "w"))
+PY
+    same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
 fi
