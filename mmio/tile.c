@@ -131,7 +131,7 @@ void tile_cycle(tile_t *t) {
 
 /* ---- running fast -------------------------------------------------------------------------------
  * Lock-step (tile_cycle) is the model: in each cycle the harts step in core order, then the
- * coprocessor. tile_run keeps it exactly, two ways:
+ * coprocessor. tile_run keeps it exactly, three ways (and uses it as is on the reference path):
  *  - Alone: a hart may run many cycles in one go when nothing else can see or change what it
  *    touches in the meantime: it is the only running hart (the others cannot step, and only a
  *    running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
@@ -141,7 +141,8 @@ void tile_cycle(tile_t *t) {
  *    with nothing queued, when they run changes nothing.
  *  - Otherwise the very lock-step schedule, but in one call for many cycles (hart_run_lockstep):
  *    the five harts' turns in core order, then end_cycle below, which is the rest of
- *    tile_cycle. */
+ *    tile_cycle.
+ *  - When the tile provably spins, the idle fast-forward. */
 
 /* ---- idle fast-forward -------------------------------------------------------------------------
  * Idle firmware spins: each core loops on a few instructions that load a mailbox word from L1 and
