@@ -359,11 +359,12 @@ bool hart_step(hart_t *h) {
  * each body ends with its own jump to the next record (rv32emu and libriscv do the same with
  * tail calls; gcc's labels-as-values are the portable-enough C11 extension for it).
  *
- * pd_run() runs up to n cycles of hart h. With alone == false n is 1 (hart_step_fast, one
- * lock-step cycle). With alone == true the caller guarantees that nothing else touches the tile
- * meanwhile, so L1 and the local RAM behave as private memory; any access beyond them, and any
- * CSR instruction, depends on the tile's cycle and state, so the hart yields before it (SHARED_*)
- * and the caller runs it in lock-step.
+ * pd_run() runs one hart or a group of them in one of the modes of pd_mode_t below. In PD_ALONE
+ * the caller guarantees that nothing else touches the tile meanwhile, so L1 and the local RAM
+ * behave as private memory; any access beyond them, and any CSR instruction, depends on the
+ * tile's cycle and state, so the hart yields before it (SHARED_*) and the caller runs it in
+ * lock-step. PD_PURE yields before those and before any store or AMO too. PD_STEP and PD_GROUP
+ * are plain lock-step: everything runs where it is.
  *
  * What a retirement costs is what makes an interpreter fast (~20 host instructions per guest
  * instruction under callgrind, bodies included), so the loop keeps the pc and the cycles left in
@@ -444,8 +445,8 @@ bool hart_step(hart_t *h) {
         AMO_RMW(expr);                                                                                                 \
     } while (0)
 
-/* STYLE.md pattern 3 with the bases in locals: L1, then the local RAM, then (SHARED_ACCESS) the
- * tile through mem_load/mem_store, which also raise the misaligned faults. */
+/* STYLE.md pattern 3 inline: L1, then the local RAM, then (SHARED_ACCESS) the tile through
+ * mem_load/mem_store, which also raise the misaligned faults. */
 #define LOAD(dst, address, size)                                                                                       \
     do {                                                                                                               \
         uint32_t a_ = (address);                                                                                       \
