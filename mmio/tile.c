@@ -115,15 +115,24 @@ void tile_soft_reset_write(tile_t *t, uint32_t val) {
     }
 }
 
+/* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
+static bool end_one_cycle(void *ctx) {
+    tile_t *t = ctx;
+    cp_cycle(t->cp);
+    t->cycle++;
+    return false;
+}
+
 void tile_cycle(tile_t *t) {
     tile_spin_forget(t);
+    if (!t->reference) { /* the same turns in one call (hart_step_fast each) */
+        hart_run_lockstep(t->hart, TILE_NCORES, 1, end_one_cycle, t);
+        return;
+    }
     for (int c = 0; c < TILE_NCORES; c++) {
         hart_t *h = &t->hart[c];
         if (h->state != HART_RUNNING) continue;
-        if (t->reference)
-            hart_step(h);
-        else
-            hart_step_fast(h);
+        hart_step(h);
     }
     cp_cycle(t->cp);
     t->cycle++;
