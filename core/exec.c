@@ -514,6 +514,7 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint6
 #define L1_SIZE h->l1_size
     uintptr_t pc;
     uint32_t far_pc; /* a jump's target outside L1 */
+    hart_t *const hend = g ? g->hend : NULL; /* PD_GROUP: past the last hart */
     uint64_t steps = 0, left = 0; /* this hart's cycles in this call, and those not yet finished */
     const hart_pd_t *in;
     /* Where a body that retires goes: on to the next instruction, or to the next hart's turn. */
@@ -594,12 +595,12 @@ next_hart: /* PD_GROUP: the next running hart's turn, or the end of the cycle */
 turn:
     /* The state is looked at when the turn comes, as tile_cycle does: a hart started by an
      * earlier hart's store in this cycle runs in it. */
-    while (h != g->hend && h->state != HART_RUNNING) h++;
-    if (h != g->hend) {
+    while (h != hend && h->state != HART_RUNNING) h++;
+    if (h != hend) {
         pc = h->pc;
         h->cycle++; /* (steps and left are not used in a group) */
-        if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
-        goto fetch;
+        if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;
+        goto fetch_l1;
     }
     if (g->end_cycle(g->ctx) || g->changed || ++g->cycles == g->n) return g->cycles;
     h = g->hs;
