@@ -47,6 +47,11 @@ else
     nok "fast = reference: bench compute" "$FW/bench/compute.elf missing (make fw)"
 fi
 same "spin until --max-cycles" --brisc $P/spin_brisc.elf --max-cycles 5000
+# A pure spin (loads only: the idle fast-forward skips it) until the deadlock window ends it, and
+# with detection off until --max-cycles; the diagnosis (pc range sampled) must match too.
+same "pure spin until the deadlock window" --brisc $FW/broken/soft_sem_spin_brisc.elf
+same "pure spin, --deadlock-window 20000" --brisc $FW/broken/soft_sem_spin_brisc.elf --deadlock-window 20000
+same "pure spin until --max-cycles" --brisc $FW/broken/soft_sem_spin_brisc.elf --deadlock-window 0 --max-cycles 300001
 same "hang on INSTRN1_BUF (deadlock)" --trisc0 $P/hang_trisc0.elf --max-cycles 100000
 same "soft reset of another core" --brisc $P/reset_brisc.elf --peek 0x9100:4 --max-cycles 100000
 for elf in $FW/isa/*.elf; do
