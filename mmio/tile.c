@@ -308,6 +308,13 @@ static uint64_t spin_forward(tile_t *t, uint64_t n) {
     return ran + spin_skip(t, n - ran);
 }
 
+/* Cycles another path may run before the next probe is due (so that a run that settles into a
+ * spin is noticed), at most m. */
+static uint64_t until_probe(const tile_t *t, uint64_t m) {
+    if (t->spin && t->spin_retry_at > t->cycle && t->spin_retry_at - t->cycle < m) return t->spin_retry_at - t->cycle;
+    return m;
+}
+
 static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
     t->cycle++;
@@ -339,12 +346,14 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             continue;
         } else if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
             tile_spin_forget(t);
-            uint64_t k = hart_run_alone(&t->hart[alone], n - done);
+            uint64_t m = until_probe(t, n - done);
+            uint64_t k = hart_run_alone(&t->hart[alone], m);
             cp_advance_idle(t->cp, k);
             t->cycle += k;
             done += k;
             if (t->hart[alone].state != HART_RUNNING) return done;
             if (done == n) return done;
+            if (k == m) continue; /* the next probe is due */
             /* It yielded before an access to the tile: that cycle runs in lock-step below. */
         } else if (running > 0 && !t->reference) {
             /* Returns after a cycle in which a hart stopped (the group sees it), a core was
@@ -353,7 +362,7 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             tile_spin_forget(t);
             t->harts_changed = false;
             t->cp_lazy = cp_is_idle(t->cp);
-            done += hart_run_lockstep(t->hart, TILE_NCORES, n - done, end_cycle, t);
+            done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
             tile_cp_sync(t);
             if (done == n || cp_error(t->cp)) return done;
             for (int c = 0; c < TILE_NCORES; c++)
