@@ -222,6 +222,34 @@ static void alone_spinner(void **state) {
     for (int way = 0; way < 3; way++) tile_destroy(t[way]);
 }
 
+/* One long batch (no progress checks cutting it): the core stores first (the first probes fail),
+ * then spins; the run-ahead and group paths stop when the next probe is due, so the spin is
+ * still found and skipped. Alone, and with a second core counting down and then spinning too. */
+static void settles_into_spin(void **state) {
+    (void)state;
+    for (int pair = 0; pair < 2; pair++) {
+        tile_t *t[3];
+        for (int way = 0; way < 3; way++) {
+            t[way] = new_tile(way);
+            uint32_t b[] = {addi(T1, ZERO, 3), sw(T1, ZERO, OUT), sw(T1, ZERO, OUT + 4), addi(T2, ZERO, 500),
+                            addi(T2, T2, -1), sw(T2, ZERO, OUT + 8), bne(T2, ZERO, -8), /* 500 stores */
+                            lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), EBREAK};
+            put(t[way], 0x1000, b, 10);
+            tile_start_core(t[way], CORE_BRISC, 0x1000);
+            if (pair) {
+                uint32_t nc[] = {lui(T2, 2), addi(T2, T2, -1), bne(T2, ZERO, -4), lw(T0, ZERO, FLAG1),
+                                 beq(T0, ZERO, -4), EBREAK};
+                put(t[way], 0x2000, nc, 6);
+                tile_start_core(t[way], CORE_NCRISC, 0x2000);
+            }
+            run_for(t[way], 600000, 600000);
+        }
+        assert_same(t);
+        assert_true(t[2]->spin_skipped > 400000);
+        for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    }
+}
+
 /* hart_step_pure runs a pure instruction as hart_step_fast would, and refuses (changing nothing:
  * no cycle counted, no memory written) a store, an AMO, an MMIO load and a CSR access. */
 static void pure_step_refuses_writes(void **state) {
@@ -264,6 +292,7 @@ int main(void) {
         cmocka_unit_test(core_store_releases),
         cmocka_unit_test(impure_loops_are_stepped),
         cmocka_unit_test(alone_spinner),
+        cmocka_unit_test(settles_into_spin),
         cmocka_unit_test(pure_step_refuses_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
