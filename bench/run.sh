@@ -6,13 +6,15 @@
 #   boot_idle  the real p100a firmware booted the tt-metal way, then IDLE cycles of the five cores
 #              spinning on L1 and MMIO (needs ../shared/firmware and `ttemu run --config`)
 #   add1       the real add1 compute kernels launched LAUNCHES times on N tiles each (same needs)
+#   idle_step  boot_idle with the idle fast-forward off (TTEMU_SPIN=0): the spinning cores stepped
 # Columns: guest instructions (the report's instret summed over the cores), Tensix instructions
 # issued (summed over the threads), median wall seconds, M instr/s, host instructions per guest
 # instruction (callgrind's total Ir / instret, on a shorter run of the same workload; "-" without
 # valgrind), peak RSS of the process (getrusage of the child).
 #
 #   BUILD=build RUNS=5 bench/run.sh [WORKLOAD...]
-# Environment: TTEMU_REFERENCE=1 measures the reference path instead (docs/cli.md).
+# Environment: TTEMU_REFERENCE=1 measures the reference path instead, TTEMU_SPIN=0 the fast path
+# without the idle fast-forward (docs/cli.md); the table's title and the JSON's "path" say which.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build} RUNS=${RUNS:-5} SHARED=${SHARED:-../shared}
@@ -76,14 +78,19 @@ WORKLOADS = [
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)]),
     ("add1", "add1 kernels, 32 tiles x 4 launches", firmware_missing,
         lambda: ["--config", add1_config(32, 4)], lambda: ["--config", add1_config(8, 1)]),
+    # The same boot + idle with the idle fast-forward off: what stepping the spinning cores costs.
+    ("idle_step", "boot_idle with TTEMU_SPIN=0", firmware_missing,
+        lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)],
+        {"TTEMU_SPIN": "0"}),
 ]
 
-def run(args, prefix=()):
+def run(args, prefix=(), env=None):
     """One ttemu run: (report, wall seconds, peak RSS in KiB of that process)."""
     rep = os.path.join(tmp, "report.json")
     cmd = list(prefix) + [TTEMU, "run", "--quiet", "--report", rep] + args
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         env=dict(os.environ, **env) if env else None)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     err = p.stderr.read().decode(errors="replace")
@@ -97,11 +104,11 @@ def run(args, prefix=()):
 def instret(r): return sum(c["instret"] for c in r["cores"])
 def tensix(r): return sum(t.get("issued", 0) for t in r.get("threads", []))
 
-def callgrind_ratio(args):
+def callgrind_ratio(args, env=None):
     if not shutil.which("valgrind"):
         return None, "valgrind not installed"
     out = os.path.join(tmp, "callgrind.out")
-    r, _, _ = run(args, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out])
+    r, _, _ = run(args, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out], env)
     ir = None
     with open(out) as f:
         for line in f:
@@ -111,7 +118,8 @@ def callgrind_ratio(args):
 
 only = sys.argv[1:]
 rows = []
-for name, what, missing, timed, short in WORKLOADS:
+for name, what, missing, timed, short, *extra in WORKLOADS:
+    env = extra[0] if extra else None
     if only and name not in only:
         continue
     row = {"workload": name, "what": what}
@@ -123,23 +131,24 @@ for name, what, missing, timed, short in WORKLOADS:
     args = timed()
     walls, rss = [], 0
     for _ in range(RUNS):
-        r, wall, maxrss = run(args)
+        r, wall, maxrss = run(args, env=env)
         walls.append(wall)
         rss = max(rss, maxrss)
     wall = statistics.median(walls)
     n = instret(r)
-    row.update({"command": " ".join([TTEMU, "run", "--quiet"] + args), "runs": RUNS, "cycles": r["cycles"],
+    row.update({"command": " ".join(["%s=%s" % kv for kv in (env or {}).items()] + [TTEMU, "run", "--quiet"] + args), "runs": RUNS, "cycles": r["cycles"],
                 "instructions": n, "tensix_instructions": tensix(r), "wall_s": wall, "wall_s_all": walls,
                 "minstr_per_s": n / wall / 1e6, "mtensix_per_s": tensix(r) / wall / 1e6,
                 "peak_rss_mib": rss / 1024.0})
-    ratio, why = callgrind_ratio(short())
+    ratio, why = callgrind_ratio(short(), env)
     row["host_instr_per_guest_instr"] = ratio
     if why:
         row["callgrind"] = why
     rows.append(row)
 
 ref = os.environ.get("TTEMU_REFERENCE", "")
-print("ttemu bench (%s path, median of %d runs)" % ("reference" if ref not in ("", "0") else "fast", RUNS))
+path = "reference" if ref not in ("", "0") else "fast, no idle fast-forward" if os.environ.get("TTEMU_SPIN") == "0" else "fast"
+print("ttemu bench (%s path, median of %d runs)" % (path, RUNS))
 hdr = "%-10s %13s %10s %9s %9s %11s %9s %8s" % ("workload", "instructions", "tensix", "wall s", "Minstr/s",
                                               "Mtensix/s", "host/ins", "RSS MiB")
 print(hdr)
@@ -152,7 +161,7 @@ for row in rows:
     print("%-10s %13d %10d %9.3f %9.1f %11.2f %9s %8.1f" % (row["workload"], row["instructions"],
           row["tensix_instructions"], row["wall_s"], row["minstr_per_s"], row["mtensix_per_s"],
           "%.1f" % ratio if ratio else "-", row["peak_rss_mib"]))
-out = {"version": 1, "path": "reference" if ref not in ("", "0") else "fast", "runs": RUNS, "workloads": rows}
+out = {"version": 1, "path": path, "runs": RUNS, "workloads": rows}
 path = os.path.join(BUILD, "bench.json")
 with open(path, "w") as f:
     json.dump(out, f, indent=2)

@@ -232,7 +232,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
 #define SIMM (in->imm)
 #define PC   pc
 
-#define JUMP(target)                                                                                                   \
+#define JUMP_CHECK(target)                                                                                             \
     do {                                                                                                               \
         uint32_t t_ = (target);                                                                                        \
         if (t_ & 3) {                                                                                                  \
@@ -240,7 +240,12 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
             set_fault(h, FAULT_FETCH, "jump target 0x%08x is not 4-byte aligned", t_);                                 \
             LEAVE(stop_fault(h, true, t_));                                                                            \
         }                                                                                                              \
-        npc = t_;                                                                                                      \
+    } while (0)
+#define JUMP(target)                                                                                                   \
+    do {                                                                                                               \
+        uint32_t tj_ = (target);                                                                                       \
+        JUMP_CHECK(tj_);                                                                                               \
+        npc = tj_;                                                                                                     \
     } while (0)
 
 #define LOAD(dst, address, size)                                                                                       \
@@ -260,7 +265,8 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
     } while (0)
 
 /* Zaamo never reaches the tile (amo_target), so it needs no SHARED_ACCESS. */
-#define AMO(expr)                                                                                                      \
+#define AMO(expr) AMO_RMW(expr)
+#define AMO_RMW(expr)                                                                                                      \
     do {                                                                                                               \
         uint32_t a_ = RS1, src = RS2;                                                                                  \
         uint8_t *p_ = amo_target(h, a_, rv_op_info[in->op].mnemonic);                                                  \
@@ -353,32 +359,147 @@ bool hart_step(hart_t *h) {
  * each body ends with its own jump to the next record (rv32emu and libriscv do the same with
  * tail calls; gcc's labels-as-values are the portable-enough C11 extension for it).
  *
- * pd_run() runs up to n cycles of hart h. With alone == false n is 1 (hart_step_fast, one
- * lock-step cycle). With alone == true the caller guarantees that nothing else touches the tile
- * meanwhile, so L1 and the local RAM behave as private memory; any access beyond them, and any
- * CSR instruction, depends on the tile's cycle and state, so the hart yields before it (SHARED_*)
- * and the caller runs it in lock-step.
+ * pd_run() runs one hart or a group of them in one of the modes of pd_mode_t below. In PD_ALONE
+ * the caller guarantees that nothing else touches the tile meanwhile, so L1 and the local RAM
+ * behave as private memory; any access beyond them, and any CSR instruction, depends on the
+ * tile's cycle and state, so the hart yields before it (SHARED_*) and the caller runs it in
+ * lock-step. PD_PURE yields before those and before any store or AMO too. PD_STEP and PD_GROUP
+ * are plain lock-step: everything runs where it is.
+ *
+ * What a retirement costs is what makes an interpreter fast (~20 host instructions per guest
+ * instruction under callgrind, bodies included), so the loop keeps the pc and the cycles left in
+ * locals and settles the hart's counters once, when it leaves:
+ *   - h->cycle is charged for all n cycles on entry (so a CSR read in a lock-step cycle sees this
+ *     cycle counted, as in hart_step) and refunded for the cycles not run on the way out;
+ *   - h->instret, h->pc and h->wait are written on the way out (SYNC), and before anything that
+ *     reads them: the stop_* functions (fault pc) and the tile (env_*, lock-step only, where the
+ *     pc is the entry pc anyway).
+ * pc stays 4-byte aligned inside the loop (it starts aligned, advances by 4, and JUMP faults on a
+ * misaligned target), and inside L1 but for the cases JUMP describes.
  *
  * Must stay one out-of-line function: the records of the shared cache hold label addresses of
  * this very function, and gcc gives a label a different address in each inlined copy or clone. */
+#undef RD
+#undef RS1
+#undef RS2
+#undef LOAD
+#undef STORE
+#define RD  h->x[in->rd]
+#define RS1 h->x[in->rs1]
+#define RS2 h->x[in->rs2]
+/* pc is pointer-wide so that &pd[pc >> 2] is one scaled add; it stays below the L1 size. */
+#undef PC
+#define PC ((uint32_t)pc)
+/* The next pc is pc + 4 at retirement (one add, no second variable for gcc to keep); a jump
+ * sets pc to its target - 4. JUMP is a body's last statement (rv32_exec.inc), so a jump out of
+ * L1 can leave the body for far_jump: then every pc that reaches a plain retirement is inside L1
+ * or just past its end, where the decode cache's extra record (never decoded) sends the fetch to
+ * `decode`, which checks. No bound check per instruction. */
+#undef JUMP
+#define JUMP(target)                                                                                                   \
+    do {                                                                                                               \
+        uint32_t tj_ = (target);                                                                                       \
+        JUMP_CHECK(tj_);                                                                                               \
+        if (__builtin_expect(tj_ >= L1_SIZE, 0)) {                                                                     \
+            far_pc = tj_;                                                                                              \
+            goto far_jump;                                                                                             \
+        }                                                                                                              \
+        pc = (uintptr_t)tj_ - 4;                                                                                       \
+    } while (0)
+
+/* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
+#define SYNC(ran)                                                                                                      \
+    do {                                                                                                               \
+        h->pc = pc;                                                                                                    \
+        h->instret += (ran);                                                                                           \
+        h->cycle -= steps - (ran);                                                                                     \
+        if (ran) h->wait = HART_WAIT_NONE;                                                                             \
+    } while (0)
+/* The instruction at pc does not retire: it ends the hart's turn, its cycle counted. */
 #define LEAVE(stop)                                                                                                    \
     do {                                                                                                               \
+        if (mode == PD_GROUP) { /* one instruction per turn: h->pc is pc, its cycle is counted */                      \
+            (void)(stop);                                                                                              \
+            g->changed |= h->state != HART_RUNNING;                                                                    \
+            goto next_hart;                                                                                            \
+        }                                                                                                              \
+        SYNC(steps - left);                                                                                            \
+        h->cycle++;                                                                                                    \
         (void)(stop);                                                                                                  \
-        goto end_cycle;                                                                                                \
+        return steps - left + 1;                                                                                       \
     } while (0)
-#define SHARED_ACCESS(a, n)                                                                                            \
+/* An aligned access beyond L1 and the local RAM (the misaligned ones fault in mem_load/store). */
+#define SHARED_ACCESS(a, n_)                                                                                           \
     do {                                                                                                               \
-        if (alone && (a) >= h->l1_size && (a)-HART_LDM_BASE >= h->ldm_size && !((a) & ((n)-1))) goto yield;            \
+        if ((mode == PD_ALONE || mode == PD_PURE) && !((a) & ((n_)-1))) goto yield;                                    \
     } while (0)
 #define SHARED_CSR()                                                                                                   \
     do {                                                                                                               \
-        if (alone) goto yield;                                                                                         \
+        if (mode == PD_ALONE || mode == PD_PURE) goto yield;                                                           \
+    } while (0)
+/* PD_PURE: a write to memory is not pure */
+#undef AMO
+#define AMO(expr)                                                                                                      \
+    do {                                                                                                               \
+        if (mode == PD_PURE) goto yield;                                                                               \
+        AMO_RMW(expr);                                                                                                 \
     } while (0)
 
-/* The misaligned check stays ahead of the yield (SHARED_ACCESS lets a misaligned address
- * through): mem_load/mem_store fault on it before looking at the address, as in lock-step. */
+/* STYLE.md pattern 3 inline: L1, then the local RAM, then (SHARED_ACCESS) the tile through
+ * mem_load/mem_store, which also raise the misaligned faults. */
+#define LOAD(dst, address, size)                                                                                       \
+    do {                                                                                                               \
+        uint32_t a_ = (address);                                                                                       \
+        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
+            (dst) = le_read(L1 + a_, (size));                                                                          \
+        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
+            (dst) = le_read(h->ldm + (a_ - HART_LDM_BASE), (size));                                                    \
+        } else {                                                                                                       \
+            SHARED_ACCESS(a_, size);                                                                                   \
+            mem_res_t r_ = mem_load(h, a_, (size), &(dst));                                                            \
+            if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                              \
+        }                                                                                                              \
+    } while (0)
 
-static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, uint64_t n, bool alone) {
+#define STORE(address, size, value)                                                                                    \
+    do {                                                                                                               \
+        uint32_t a_ = (address), v_ = (value);                                                                         \
+        if (mode == PD_PURE) goto yield;                                                                               \
+        if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
+            le_write(L1 + a_, (size), v_);                                                                             \
+            /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
+            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = NULL;                                                       \
+        } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
+            le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
+        } else {                                                                                                       \
+            SHARED_ACCESS(a_, size);                                                                                   \
+            mem_res_t r_ = mem_store(h, a_, (size), v_);                                                               \
+            if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                              \
+        }                                                                                                              \
+    } while (0)
+
+typedef enum {
+    PD_STEP,  /* one lock-step cycle of one hart (hart_step_fast) */
+    PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
+    PD_GROUP, /* up to n lock-step cycles of a group of harts (hart_run_lockstep) */
+    PD_PURE,  /* one lock-step cycle of one hart, if its instruction is pure (hart_step_pure) */
+} pd_mode_t;
+
+/* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
+ * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
+typedef struct {
+    hart_t *hs, *hend;           /* the group */
+    uint64_t n, cycles;          /* cycles asked for, and finished */
+    bool changed;                /* a hart of the group stopped in this cycle */
+    bool (*end_cycle)(void *ctx);
+    void *ctx;
+} pd_group_t;
+
+/* Runs hart h (PD_STEP, PD_ALONE: n cycles) or the group g (PD_GROUP). In a group each hart's
+ * turn is one cycle run like PD_STEP; after the last hart, g->end_cycle(ctx) finishes the tile's
+ * cycle. */
+static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
+                                                          pd_group_t *const g) {
     /* Body label of each op; ops without a body (extensions Blackhole lacks) stay NULL and get
      * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
     static const void *const bodies[RV_OP_COUNT] = {
@@ -386,29 +507,33 @@ static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, uint64_t n,
 #include "core/rv32_exec.inc"
 #undef OP
     };
-    hart_pd_t *const pd = h->pd;
-    uint64_t done = 0; /* cycles finished */
+    /* The same for every hart of a group (one tile), but read through h (one memory operand
+     * each) rather than kept in locals, for the same reason as pd_group_t. */
+#define PD      h->pd
+#define L1      h->l1
+#define L1_SIZE h->l1_size
+    uintptr_t pc;
+    uint32_t far_pc; /* a jump's target outside L1 */
+    hart_t *const hend = g ? g->hend : NULL; /* PD_GROUP: past the last hart */
+    uint64_t steps = 0, left = 0; /* this hart's cycles in this call, and those not yet finished */
     const hart_pd_t *in;
-    uint32_t pc, npc;
 
-next:
-    if (done == n) return done;
+    if (mode == PD_GROUP) {
+        h = g->hs;
+        goto turn;
+    }
+    steps = left = n;
     pc = h->pc;
-    if (__builtin_expect(pc >= h->l1_size || (pc & 3), 0)) {
-        h->cycle++;
-        stop_fetch(h, pc);
-        return done + 1;
-    }
-    in = &pd[pc >> 2];
-    if (__builtin_expect(!in->handler, 0)) {
-        insn_t d;
-        rv_decode(le_read(h->l1 + pc, 4), &d);
-        hart_pd_t *rec = &pd[pc >> 2];
-        rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
-        rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
-    }
-    npc = pc + 4;
-    h->cycle++; /* every cycle out of reset counts, stalled or not (mcycle) */
+    h->cycle += steps; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
+    if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
+
+fetch: /* pc may be anywhere */
+    if (__builtin_expect(pc >= L1_SIZE, 0)) goto fetch_fault;
+fetch_l1: /* pc is in L1, or just past its end (see JUMP) */
+    /* &PD[pc >> 2] in one scaled add: pc is aligned (see above) and a record is 16 bytes */
+    in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));
+    if (__builtin_expect(!in->handler, 0)) goto decode;
+dispatch:
     goto *in->handler;
 
 #define OP(name, ...)                                                                                                  \
@@ -416,38 +541,104 @@ next:
 #include "core/rv32_exec.inc"
 #undef OP
 
-op_unimplemented:
-    stop_illegal(h, in->op);
-    goto end_cycle;
-
+/* Every body that retires comes here by a direct jump (measured: faster than jumping on through
+ * a per-mode pointer, which the host predicts worse). A group's turn is one step (left = 1). */
 retire:
     h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
-    h->pc = npc;
-    h->instret++;
-    h->wait = HART_WAIT_NONE;
-    done++;
-    if (alone) goto next; /* alone, the hart is still HART_RUNNING here: only LEAVE stops it */
-    return done;
+    pc += 4;
+    if (--left) goto fetch_l1; /* only PD_ALONE has more than one step; only LEAVE stops it early */
+    if (mode == PD_GROUP) { /* SYNC(1) */
+        h->pc = (uint32_t)pc;
+        h->instret++;
+        h->wait = HART_WAIT_NONE;
+        goto next_hart;
+    }
+    SYNC(steps);
+    return steps;
 
-end_cycle: /* the cycle ended without a plain retirement: stall, fault, hang or ebreak */
-    return done + 1;
+far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which checks) faults */
+    h->x[0] = 0;
+    pc = far_pc;
+    if (mode == PD_GROUP) {
+        h->pc = far_pc;
+        h->instret++;
+        h->wait = HART_WAIT_NONE;
+        goto next_hart;
+    }
+    if (--left) goto fetch;
+    SYNC(steps);
+    return steps;
+
+
+decode: {
+    if (pc >= L1_SIZE) goto fetch_fault; /* the record past L1's end (see JUMP) */
+    insn_t d;
+    rv_decode(le_read(L1 + pc, 4), &d);
+    hart_pd_t *rec = &PD[pc >> 2];
+    rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
+    rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
+    goto dispatch;
+}
+
+op_unimplemented:
+    LEAVE(stop_illegal(h, in->op));
+
+fetch_fault:
+    LEAVE(stop_fetch(h, pc));
 
 yield: /* the instruction reaches the tile: not started, its cycle not counted */
-    h->cycle--;
-    return done;
+    SYNC(steps - left);
+    return steps - left;
+
+next_hart: /* PD_GROUP: the next running hart's turn, or the end of the cycle */
+    h++;
+turn:
+    /* The state is looked at when the turn comes, as tile_cycle does: a hart started by an
+     * earlier hart's store in this cycle runs in it. */
+    while (h != hend && h->state != HART_RUNNING) h++;
+    if (h != hend) {
+        pc = h->pc;
+        left = 1; /* one step per turn (steps is not used in a group) */
+        h->cycle++;
+        if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;
+        goto fetch_l1;
+    }
+    if (g->end_cycle(g->ctx) || g->changed || ++g->cycles == g->n) return g->cycles;
+    h = g->hs;
+    goto turn;
 }
+#undef PD
+#undef L1
+#undef L1_SIZE
+#undef PC
+#undef JUMP
+#undef JUMP_CHECK
 #undef LEAVE
+#undef SYNC
 #undef SHARED_ACCESS
 #undef SHARED_CSR
+#undef AMO
+#undef AMO_RMW
 
 bool hart_step_fast(hart_t *h) {
     if (h->state != HART_RUNNING) return false;
     uint64_t before = h->instret;
-    pd_run(h, 1, false);
+    pd_run(h, 1, PD_STEP, NULL);
     return h->instret != before;
 }
 
 uint64_t hart_run_alone(hart_t *h, uint64_t n) {
     if (h->state != HART_RUNNING || n == 0) return 0;
-    return pd_run(h, n, true);
+    return pd_run(h, n, PD_ALONE, NULL);
+}
+
+bool hart_step_pure(hart_t *h) {
+    if (h->state != HART_RUNNING) return false;
+    return pd_run(h, 1, PD_PURE, NULL) == 1;
+}
+
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx) {
+    if (n == 0 || nh == 0) return 0;
+    pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx};
+    return pd_run(hs, n, PD_GROUP, &g);
 }

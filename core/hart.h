@@ -86,7 +86,8 @@ typedef struct hart {
     uint32_t ldm_size;
 
     void *env;         /* passed to env_* (the tile) */
-    struct hart_pd *pd; /* decode cache of L1, one record per word, shared by the tile's harts;
+    struct hart_pd *pd; /* decode cache of L1, one record per word and one more (zeroed: a pc
+                         * that runs off L1's end finds it), shared by the tile's harts;
                          * NULL: no cache (hart_step, the reference path, needs none) */
 
     hart_wait_t wait;  /* why the last step did not retire */
@@ -117,6 +118,20 @@ bool hart_step_fast(hart_t *h);
  *   - after the cycle in which the hart left HART_RUNNING (ebreak, fault).
  * Returns the cycles run (each one retired an instruction, but the last when the hart stopped). */
 uint64_t hart_run_alone(hart_t *h, uint64_t n);
+/* One hart_step_fast cycle, but only if the instruction is pure: it reads at most L1 and the
+ * hart's local RAM and writes only registers (no store, AMO, MMIO, CSR or Tensix push), so that
+ * a hart looping on pure instructions over unchanging memory repeats itself exactly (the tile's
+ * idle fast-forward, mmio/tile.c). Otherwise nothing happens (the cycle is not counted) and it
+ * returns false. It also returns true for a pure instruction that stopped the hart (a fault,
+ * ebreak): the caller looks at the state. */
+bool hart_step_pure(hart_t *h);
+/* Up to n lock-step cycles of the harts hs[0..nh-1] (the tile's five, in core order), in one
+ * call: each cycle gives every hart that is HART_RUNNING when its turn comes one hart_step_fast
+ * cycle, in array order, then calls end_cycle(ctx) for the rest of the tile's cycle (the
+ * coprocessor, the clock). Exactly n tile_cycle-like cycles, so any access may be made, MMIO and
+ * CSRs included. Stops after a cycle in which a hart of the group left HART_RUNNING or after
+ * which end_cycle returned true. Returns the cycles run. The harts share one L1 and decode cache. */
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx);
 
 /* RV_OP_* op numbers, one per entry of core/rv32_ops.def, in table order. */
 #include "core/rv32_ops.def"
@@ -142,7 +157,7 @@ typedef struct hart_pd {
     int32_t imm;
     uint8_t op, rd, rs1, rs2; /* op: RV_OP_* (fits: RV_OP_COUNT <= 256) */
 } hart_pd_t;
-_Static_assert(sizeof(hart_pd_t) <= 16, "decode-cache records stay small (RSS)");
+_Static_assert(sizeof(hart_pd_t) == 16, "decode-cache records stay small (RSS); pd_run scales pc by 4");
 _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
 
 /* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size).

@@ -96,6 +96,7 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
             env_l1_written(t, (uint32_t)lo, (unsigned)(hi - lo));
         } else if (ldm) {
             dst = t->ldm[core] + (lo - HART_LDM_BASE);
+            tile_spin_forget(t); /* local RAM has no env_l1_written: drop the idle proof here */
         } else {
             return fail(err, errlen,
                         "%s: segment %zu (0x%08llx..0x%08llx) is outside every memory %s can load "

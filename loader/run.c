@@ -318,25 +318,32 @@ static bool observe(run_t *r) {
     return false;
 }
 
+static bool call_hook(run_t *r, run_hook_t hook, void *ctx) {
+    if (!hook) return false;
+    r->hook_quiet_until = 0;
+    return hook(r, ctx);
+}
+
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     tile_t *t = r->tile;
     run_progress_t *p = &r->progress;
     p->next_check = p->window ? t->cycle + RUN_PROGRESS_PERIOD : UINT64_MAX;
     for (int i = 0; i < r->nobs; i++) r->obs[i].next = 0;
-    if (check_end(r) || (hook && hook(r, ctx)) || observe(r)) goto done;
+    if (check_end(r) || call_hook(r, hook, ctx) || observe(r)) goto done;
     while (t->cycle < max_cycles) {
-        if (hook) {
+        if (hook && (t->reference || r->hook_quiet_until <= t->cycle + 1)) {
             tile_cycle(t); /* the hook watches every cycle */
         } else {
             /* tile_run returns after any cycle in which a core's state changed (or the
              * coprocessor reported an error), so check_end sees every state it would see cycle
              * by cycle; batches stop at the next progress check and the next observer call. */
             uint64_t until = p->next_check < max_cycles ? p->next_check : max_cycles;
+            if (hook && r->hook_quiet_until < until) until = r->hook_quiet_until;
             for (int i = 0; i < r->nobs; i++)
                 if (r->obs[i].after && r->obs[i].next < until) until = r->obs[i].next;
             tile_run(t, until > t->cycle ? until - t->cycle : 1);
         }
-        if (check_end(r) || (hook && hook(r, ctx)) || observe(r)) goto done;
+        if (check_end(r) || call_hook(r, hook, ctx) || observe(r)) goto done;
         if (t->cycle >= p->next_check && progress_check(r)) {
             set_deadlock(r);
             goto done;

@@ -113,9 +113,14 @@ struct run {
     char *diag_text;
     run_observer_t obs[RUN_MAX_OBSERVERS];
     int nobs;
+    /* Set by the run hook during a call: calls at any cycle below this would do nothing and
+     * return false, so run_loop may run the tile in batches up to it instead of calling the
+     * hook after every cycle. Cleared before each call (0: call after every cycle). */
+    uint64_t hook_quiet_until;
 };
 
-/* Called after every cycle; returns true to end the run (having set r->exit). */
+/* Called after every cycle (or, when it set r->hook_quiet_until, at least at that cycle);
+ * returns true to end the run (having set r->exit). */
 typedef bool (*run_hook_t)(run_t *r, void *ctx);
 
 /* Parse "ADDR[:WORDS]" (decimal or 0x hex; ADDR 4-byte aligned, 1..4096 words, default 1).

@@ -279,6 +279,14 @@ static bool drive(run_t *r, void *ctx) {
         break;
     default: break;
     }
+    /* Idle, only the cycle conditions above can end the run: nothing to watch before them
+     * (run_loop then runs the tile in batches). An L1 stop condition is watched every cycle. */
+    if (d->phase == PH_IDLE && c->stop.kind != STOP_L1) {
+        uint64_t quiet = UINT64_MAX;
+        if (c->stop.kind == STOP_CYCLES) quiet = c->stop.cycles;
+        if (d->stop_at && d->stop_at < quiet) quiet = d->stop_at;
+        r->hook_quiet_until = quiet;
+    }
     return false;
 }
 

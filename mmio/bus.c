@@ -24,10 +24,18 @@ static const mmio_dev_t mmio_map[] = {
     {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write},
 };
 
+/* Binary search for the last device based at or below addr (the map is sorted and its entries do
+ * not overlap): Tensix pushes (INSTRN_BUF) reach here once per instruction. */
 const mmio_dev_t *mmio_find(uint32_t addr) {
-    for (size_t i = 0; i < sizeof mmio_map / sizeof mmio_map[0]; i++)
-        if (addr - mmio_map[i].base < mmio_map[i].size) return &mmio_map[i];
-    return NULL;
+    size_t lo = 0, hi = sizeof mmio_map / sizeof mmio_map[0]; /* the answer is below hi */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (mmio_map[mid].base <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return addr - mmio_map[lo].base < mmio_map[lo].size ? &mmio_map[lo] : NULL;
 }
 
 const char *tile_region_name(uint32_t addr) {
@@ -73,6 +81,7 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
 /* ---- the harts' environment (core/hart.h) ------------------------------------------------- */
 
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val) {
+    tile_cp_sync(env);
     const mmio_dev_t *d = mmio_find(addr);
     if (!d) {
         h->fault.addr = addr;
@@ -88,6 +97,7 @@ mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t 
 }
 
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
+    tile_cp_sync(env);
     const mmio_dev_t *d = mmio_find(addr);
     if (!d) {
         h->fault.addr = addr;
@@ -107,6 +117,7 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
  * overlap; a hart's own stores do it in core/exec.c. */
 void env_l1_written(void *env, uint32_t addr, unsigned size) {
     tile_t *t = env;
+    tile_spin_forget(t);
     t->progress++;
     if (addr >= TILE_L1_SIZE) return;
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
@@ -115,6 +126,7 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
 
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
     tile_t *t = env;
+    tile_cp_sync(t);
     switch (csr) {
     case 0xBC0: *val = cp_qstatus(t->cp, tile_trisc_thread(h)); return true;
     case 0xBC1: *val = cp_bstatus(t->cp, tile_trisc_thread(h)); return true;
@@ -126,6 +138,8 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
 
 bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
     if (addr & 3) return false;
+    tile_cp_sync(t);
+    tile_spin_forget(t); /* a device read may have side effects */
     if (addr < TILE_L1_SIZE) {
         memcpy(val, t->l1 + addr, 4);
         return true;
@@ -136,6 +150,8 @@ bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
 
 bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val) {
     if (addr & 3) return false;
+    tile_cp_sync(t);
+    tile_spin_forget(t);
     if (addr < TILE_L1_SIZE) {
         memcpy(t->l1 + addr, &val, 4);
         env_l1_written(t, addr, 4);

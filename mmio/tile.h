@@ -48,10 +48,24 @@ typedef struct tile {
     hart_t hart[TILE_NCORES];
     hart_pd_t *pd;                /* L1 decode cache shared by the harts; NULL on the reference path */
     bool reference;               /* TTEMU_REFERENCE=1: hart_step only, one cycle at a time */
+    bool spin;                    /* idle fast-forward on (fast path, unless TTEMU_SPIN=0) */
     bool started[TILE_NCORES];    /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
     uint64_t progress;            /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
+    bool harts_changed;           /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
+    /* Lazy idle coprocessor (tile_run): while cp_lazy, cp_lag of the coprocessor's idle cycles
+     * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
+    bool cp_lazy;
+    uint64_t cp_lag;
+    /* Idle fast-forward (mmio/tile.c spin_forward): the proof that the tile spins (spin_cert),
+     * valid for the cores' state it holds (spin_state/pc/x), each running core's loop taking
+     * spin_period cycles; no probe before spin_retry_at (the wait doubles after each failed probe);
+     * spin_skipped: cycles skipped so far. */
+    bool spin_cert;
+    uint64_t spin_period[TILE_NCORES], spin_retry_at, spin_backoff, spin_skipped;
+    hart_state_t spin_state[TILE_NCORES];
+    uint32_t spin_pc[TILE_NCORES], spin_x[TILE_NCORES][32];
 
     tilectl_t ctl;
     uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */
@@ -94,6 +108,20 @@ mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) __attribute__((format(print
 /* Plain word storage: aligned 32-bit accesses only. */
 mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t *val);
 mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val);
+
+/* Bring the coprocessor up to the tile's cycle, before any access that reaches it (env_*, host
+ * accesses) and whenever tile_run returns: an idle coprocessor's owed cycles change nothing a
+ * hart could see until then, and cp_advance_idle(n) is exactly n idle cp_cycle calls. */
+static inline void tile_cp_sync(tile_t *t) {
+    if (!t->cp_lazy) return;
+    cp_advance_idle(t->cp, t->cp_lag);
+    t->cp_lag = 0;
+    t->cp_lazy = false;
+}
+
+/* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
+ * that writes the tile other than a core's pure instruction must call it (mmio/tile.c, bus.c). */
+static inline void tile_spin_forget(tile_t *t) { t->spin_cert = false; }
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) {

@@ -1,7 +1,9 @@
-# The fast path (decode cache, computed goto, run-ahead) against the reference path
-# (TTEMU_REFERENCE=1: hart_step, one cycle at a time): every workload run both ways must give a
-# byte-identical report (exit, cycles, per-core pc/instret/stall counts, coprocessor state, peeks
-# of the memory the programs write). test/unit/test_predecode.c covers code written at run time.
+# The fast path (decode cache, computed goto, run-ahead, lock-step group runs, idle fast-forward)
+# against the reference path (TTEMU_REFERENCE=1: hart_step, one cycle at a time): every workload
+# run three ways (reference; fast with TTEMU_SPIN=0, no idle fast-forward; fast) must give
+# byte-identical reports (exit, cycles, per-core pc/instret/stall counts, coprocessor state, peeks
+# of the memory the programs write). test/unit/test_predecode.c covers code written at run time,
+# test/unit/test_spin.c the idle fast-forward.
 . test/sh/lib.sh
 D=$FW/demo P=$FW/progs
 FWD=$SHARED/firmware/blackhole-p100a K=$SHARED/firmware/kernels-add1
@@ -9,12 +11,18 @@ FWD=$SHARED/firmware/blackhole-p100a K=$SHARED/firmware/kernels-add1
 # same NAME ARGS...: runs ttemu both ways with ARGS and compares the reports.
 same() {
     local name=$1; shift
-    rm -f "$TMP/ref.json" "$TMP/fast.json"
+    rm -f "$TMP/ref.json" "$TMP/fast.json" "$TMP/nospin.json"
     TTEMU_REFERENCE=1 "$TTEMU" run --quiet --report "$TMP/ref.json" "$@" >/dev/null 2>"$TMP/ref.err"
     local rc_ref=$?
+    TTEMU_SPIN=0 "$TTEMU" run --quiet --report "$TMP/nospin.json" "$@" >/dev/null 2>/dev/null
+    local rc_nospin=$?
     "$TTEMU" run --quiet --report "$TMP/fast.json" "$@" >/dev/null 2>"$TMP/fast.err"
     local rc_fast=$?
-    if [ "$rc_ref" -ne "$rc_fast" ]; then
+    if [ "$rc_ref" -ne "$rc_nospin" ]; then
+        nok "fast = reference: $name" "exit $rc_nospin with TTEMU_SPIN=0, reference $rc_ref"
+    elif [ "$rc_ref" -ne 4 ] && ! cmp -s "$TMP/ref.json" "$TMP/nospin.json"; then
+        nok "fast = reference: $name" "TTEMU_SPIN=0:" "$(diff "$TMP/ref.json" "$TMP/nospin.json" | head -20)"
+    elif [ "$rc_ref" -ne "$rc_fast" ]; then
         nok "fast = reference: $name" "exit $rc_fast, reference $rc_ref"
     elif [ "$rc_ref" -eq 4 ]; then # refused before running: the same message both ways
         if cmp -s "$TMP/ref.err" "$TMP/fast.err"; then ok "fast = reference: $name (refused)"
@@ -39,6 +47,11 @@ else
     nok "fast = reference: bench compute" "$FW/bench/compute.elf missing (make fw)"
 fi
 same "spin until --max-cycles" --brisc $P/spin_brisc.elf --max-cycles 5000
+# A pure spin (loads only: the idle fast-forward skips it) until the deadlock window ends it, and
+# with detection off until --max-cycles; the diagnosis (pc range sampled) must match too.
+same "pure spin until the deadlock window" --brisc $FW/broken/soft_sem_spin_brisc.elf
+same "pure spin, --deadlock-window 20000" --brisc $FW/broken/soft_sem_spin_brisc.elf --deadlock-window 20000
+same "pure spin until --max-cycles" --brisc $FW/broken/soft_sem_spin_brisc.elf --deadlock-window 0 --max-cycles 300001
 same "hang on INSTRN1_BUF (deadlock)" --trisc0 $P/hang_trisc0.elf --max-cycles 100000
 same "soft reset of another core" --brisc $P/reset_brisc.elf --peek 0x9100:4 --max-cycles 100000
 for elf in $FW/isa/*.elf; do
@@ -61,6 +74,13 @@ else
  "peek": ["0x0:1024"]}
 EOF
     same "tt-metal boot + 50k idle cycles" --config "$TMP/boot.json"
+    # Long enough for the idle fast-forward to skip most of it, with the progress checks and the
+    # run-config hook cutting the run into batches.
+    cat > "$TMP/boot_idle.json" <<EOF
+{"version": 1, "firmware": "$FWA", "stop": {"at": "boot", "cycles": 1000003}, "max_cycles": 2000000,
+ "peek": ["0x0:1024"]}
+EOF
+    same "tt-metal boot + 1M idle cycles (idle fast-forward)" --config "$TMP/boot_idle.json"
     cat > "$TMP/add1.json" <<EOF
 {"version": 1, "firmware": "$FWA",
  "launches": [{"kernels": {"trisc0": "$KA/compute_trisc0_unpack.bin", "trisc1": "$KA/compute_trisc1_math.bin",
@@ -72,4 +92,15 @@ EOF
  "peek": ["0x0:1024", "0x30000:256"], "max_cycles": 5000000}
 EOF
     same "add1 launch, 4 tiles" --config "$TMP/add1.json"
+    # Two launches with idle stretches around them (the fast-forward proven, then dropped by the
+    # host's launch writes), then a cycle-count stop.
+    python3 - "$TMP/add1.json" "$TMP/add1_idle.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["launches"] = c["launches"] * 2
+c["host"].append({"at": "after_launch", "launch": 0, "write": {"addr": "0xFFB48028", "value": 4}})
+c["stop"] = {"at": "cycles", "cycles": 400009}
+json.dump(c, open(sys.argv[2], "w"))
+PY
+    same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
 fi

@@ -30,6 +30,10 @@ summary ring "trace: FIFO fill counters" 'max(a["fifo3"] for c, a in r["counters
 run_ttemu run $RING --quiet --report "$TMP/ring-plain.json"
 check "tracing does not change the report" cmp "$TMP/ring.json" "$TMP/ring-plain.json"
 
+TTEMU_REFERENCE=1 run_ttemu run $RING --quiet --trace "$TMP/ring-ref.trace.json" --trace-vcd "$TMP/ring-ref.vcd"
+check "the reference path records the same trace (JSON)" cmp "$TMP/ring.trace.json" "$TMP/ring-ref.trace.json"
+check "the reference path records the same trace (VCD)" cmp "$TMP/ring.vcd" "$TMP/ring-ref.vcd"
+
 # The VCD: every signal declared, the final values right; GTKWave's vcd2fst converts it.
 python3 - "$TMP/ring.vcd" >"$TMP/vcd.out" 2>&1 <<'PY'
 import re, sys

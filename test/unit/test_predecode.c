@@ -240,6 +240,58 @@ static void same_both_ways(void **state) {
     }
 }
 
+/* Leaving L1: a core that runs off its last word, one that jumps far above it, one that branches
+ * below address 0: the jump or the last instruction retires, the next fetch faults, the same way
+ * on every path (the fast path has no per-instruction bound check: a record past L1's end and a
+ * check in its jumps stand in for it). With two cores running, tile_run takes its lock-step
+ * group path; with one, the run-ahead path. */
+static void off_the_end(tile_t *t, int core) {
+    uint32_t end[] = {addi(A0, A0, 1), addi(A0, A0, 2), addi(A0, A0, 3), addi(A0, A0, 4)};
+    put(t, TILE_L1_SIZE - 16, end, 4);
+    tile_start_core(t, core, TILE_L1_SIZE - 16);
+}
+static void far_jump(tile_t *t, int core) {
+    uint32_t p[] = {lui(T0, 0x200), jalr(RA, T0, 0)};
+    put(t, 0x1000, p, 2);
+    tile_start_core(t, core, 0x1000);
+}
+static void below_zero(tile_t *t, int core) {
+    uint32_t p[] = {addi(A0, ZERO, 1), beq(ZERO, ZERO, -8)};
+    put(t, 0x0, p, 2);
+    tile_start_core(t, core, 0x0);
+}
+
+static void leaving_l1(void **state) {
+    (void)state;
+    static void (*const setups[])(tile_t *, int) = {off_the_end, far_jump, below_zero};
+    static const uint32_t fault_pc[] = {TILE_L1_SIZE, 0x200000, 0xFFFFFFFCu};
+    for (size_t s = 0; s < 3; s++)
+        for (int pair = 0; pair < 2; pair++) {
+            tile_t *t[3];
+            for (int way = 0; way < 3; way++) {
+                t[way] = new_tile(way == 0);
+                setups[s](t[way], CORE_TRISC1);
+                if (pair) far_jump(t[way], CORE_BRISC); /* a second core: the group path */
+                run_tile(t[way], way == 2, 1000);
+            }
+            for (int way = 0; way < 3; way++) {
+                const hart_t *a = &t[0]->hart[CORE_TRISC1], *b = &t[way]->hart[CORE_TRISC1];
+                assert_int_equal(b->state, HART_FAULTED);
+                assert_int_equal(b->fault.kind, FAULT_FETCH);
+                assert_int_equal(b->fault.pc, fault_pc[s]);
+                assert_int_equal(b->pc, fault_pc[s]);
+                assert_memory_equal(a->x, b->x, sizeof a->x);
+                assert_int_equal(a->instret, b->instret);
+                assert_int_equal(a->cycle, b->cycle);
+                assert_int_equal(t[way]->cycle, t[0]->cycle);
+                assert_int_equal(t[way]->hart[CORE_BRISC].state, t[0]->hart[CORE_BRISC].state);
+                assert_int_equal(t[way]->hart[CORE_BRISC].instret, t[0]->hart[CORE_BRISC].instret);
+            }
+            assert_int_equal(t[0]->hart[CORE_TRISC1].instret, s == 0 ? 4 : 2);
+            for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(self_modifying_without_fence),
@@ -248,6 +300,7 @@ int main(void) {
         cmocka_unit_test(amo_over_code),
         cmocka_unit_test(host_write_over_decoded_code),
         cmocka_unit_test(same_both_ways),
+        cmocka_unit_test(leaving_l1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

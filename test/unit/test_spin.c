@@ -1,0 +1,299 @@
+/* test/unit/test_spin.c — the idle fast-forward (mmio/tile.c spin_forward) and the lock-step group
+ * runner (core/exec.c hart_run_lockstep) give the very state the reference path gives
+ * (TTEMU_REFERENCE=1: hart_step, tile_cycle one cycle at a time), and the fast-forward engages
+ * only when it may: cores spinning on pure loops are skipped; a loop whose registers change, a
+ * loop that reads a counter CSR, a loop that stores, are stepped; a host write between runs, or
+ * another core's store, ends a spin exactly where stepping ends it.
+ *
+ * Each scenario runs three ways: the reference, the fast path without the fast-forward
+ * (TTEMU_SPIN=0) and the fast path; all three must agree on every core's registers, pc, state,
+ * instret, mcycle and stall count, the tile cycle and L1. The guest programs are hand-assembled
+ * (RISC-V unprivileged spec, "RV32I Base Instruction Set" and "Zicsr" encodings). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mmio/tile.h"
+
+/* ---- a tiny assembler ----------------------------------------------------------------------- */
+enum { ZERO = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11 };
+static uint32_t i_type(uint32_t op, uint32_t f3, int rd, int rs1, int32_t imm) {
+    return ((uint32_t)imm & 0xfffu) << 20 | (uint32_t)rs1 << 15 | f3 << 12 | (uint32_t)rd << 7 | op;
+}
+static uint32_t addi(int rd, int rs1, int32_t imm) { return i_type(0x13, 0, rd, rs1, imm); }
+static uint32_t lw(int rd, int rs1, int32_t imm) { return i_type(0x03, 2, rd, rs1, imm); }
+static uint32_t csrrs(int rd, unsigned csr, int rs1) { return i_type(0x73, 2, rd, rs1, (int32_t)csr); }
+static uint32_t sw(int rs2, int rs1, int32_t imm) {
+    uint32_t u = (uint32_t)imm;
+    return (u >> 5 & 0x7fu) << 25 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | 2u << 12 | (u & 31u) << 7 | 0x23u;
+}
+static uint32_t lui(int rd, uint32_t imm20) { return imm20 << 12 | (uint32_t)rd << 7 | 0x37u; }
+static uint32_t b_type(uint32_t f3, int rs1, int rs2, int32_t off) {
+    uint32_t u = (uint32_t)off;
+    return (u >> 12 & 1u) << 31 | (u >> 5 & 0x3fu) << 25 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | f3 << 12 |
+           (u >> 1 & 0xfu) << 8 | (u >> 11 & 1u) << 7 | 0x63u;
+}
+static uint32_t beq(int rs1, int rs2, int32_t off) { return b_type(0, rs1, rs2, off); }
+static uint32_t bne(int rs1, int rs2, int32_t off) { return b_type(1, rs1, rs2, off); }
+#define FENCE  0x0ff0000fu
+#define EBREAK 0x00100073u
+#define MCYCLE 0xb00u
+
+#define FLAG0 0x200u /* mailbox words the loops poll */
+#define FLAG1 0x204u
+#define OUT   0x300u /* where a released core leaves a word */
+
+static void put(tile_t *t, uint32_t addr, const uint32_t *w, size_t n) {
+    for (size_t i = 0; i < n; i++) assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
+}
+
+/* Way 0: reference; 1: fast, TTEMU_SPIN=0; 2: fast. */
+static tile_t *new_tile(int way) {
+    unsetenv("TTEMU_REFERENCE");
+    unsetenv("TTEMU_SPIN");
+    if (way == 0) setenv("TTEMU_REFERENCE", "1", 1);
+    if (way == 1) setenv("TTEMU_SPIN", "0", 1);
+    tile_t *t = tile_create();
+    unsetenv("TTEMU_REFERENCE");
+    unsetenv("TTEMU_SPIN");
+    assert_non_null(t);
+    assert_int_equal(t->reference, way == 0);
+    assert_int_equal(t->spin, way == 2);
+    return t;
+}
+
+/* n cycles in batches of at most `batch` (run_loop's progress checks cut batches so). */
+static void run_for(tile_t *t, uint64_t n, uint64_t batch) {
+    uint64_t end = t->cycle + n;
+    while (t->cycle < end) {
+        uint64_t k = end - t->cycle < batch ? end - t->cycle : batch;
+        tile_run(t, k);
+    }
+}
+
+static void assert_same(tile_t *const t[3]) {
+    for (int way = 1; way < 3; way++) {
+        assert_int_equal(t[way]->cycle, t[0]->cycle);
+        assert_memory_equal(t[way]->l1, t[0]->l1, TILE_L1_SIZE);
+        for (int c = 0; c < TILE_NCORES; c++) {
+            const hart_t *a = &t[0]->hart[c], *b = &t[way]->hart[c];
+            assert_memory_equal(a->x, b->x, sizeof a->x);
+            assert_int_equal(a->pc, b->pc);
+            assert_int_equal(a->state, b->state);
+            assert_int_equal(a->instret, b->instret);
+            assert_int_equal(a->cycle, b->cycle);
+            assert_int_equal(a->stall_cycles, b->stall_cycles);
+        }
+    }
+}
+
+/* ---- programs ------------------------------------------------------------------------------- */
+
+/* Spin on `flag` (a 2-word loop; with `extra`, 3 words through a fence), then store a0 + the
+ * flag's value at OUT + 4 * id and stop. */
+static void spinner(tile_t *t, int core, uint32_t at, uint32_t flag, int id, bool extra) {
+    uint32_t p[16];
+    size_t n = 0;
+    p[n++] = addi(A0, ZERO, 100 * (id + 1));
+    if (extra) p[n++] = FENCE;
+    p[n++] = lw(T0, ZERO, (int32_t)flag);
+    p[n++] = beq(T0, ZERO, extra ? -8 : -4);
+    p[n++] = addi(A1, T0, 0);
+    p[n++] = sw(A1, ZERO, (int32_t)(OUT + 4 * (uint32_t)id));
+    p[n++] = EBREAK;
+    put(t, at, p, n);
+    tile_start_core(t, core, at);
+}
+
+/* A loop on local RAM too: reads its own local RAM (0xFFB00000) and the flag. */
+static void ldm_spinner(tile_t *t, int core, uint32_t at, uint32_t flag, int id) {
+    uint32_t p[16];
+    size_t n = 0;
+    p[n++] = lui(T1, 0xFFB00);             /* t1 = local RAM */
+    p[n++] = lw(T2, T1, 0);                /* loop: t2 = local word */
+    p[n++] = addi(T2, T2, 3);              /* registers written, to the same values each time */
+    p[n++] = lw(T0, ZERO, (int32_t)flag);
+    p[n++] = beq(T0, ZERO, -12);
+    p[n++] = sw(T2, ZERO, (int32_t)(OUT + 4 * (uint32_t)id));
+    p[n++] = EBREAK;
+    put(t, at, p, n);
+    tile_start_core(t, core, at);
+}
+
+/* Four cores spin, with loops of 2, 3 and 4 instructions; the host releases them one flag at a
+ * time, between runs. */
+static void setup_spinners(tile_t *t) {
+    spinner(t, CORE_BRISC, 0x1000, FLAG0, 0, false);
+    spinner(t, CORE_NCRISC, 0x1100, FLAG0, 1, true);
+    ldm_spinner(t, CORE_TRISC0, 0x1200, FLAG1, 2);
+    spinner(t, CORE_TRISC2, 0x1300, FLAG1, 4, true);
+}
+
+static void host_release_between_runs(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        setup_spinners(t[way]);
+        run_for(t[way], 200000, 1009);
+    }
+    assert_same(t);
+    assert_true(t[2]->spin_skipped > 150000); /* the fast-forward did engage */
+    assert_int_equal(t[1]->spin_skipped, 0);
+    for (int way = 0; way < 3; way++) { /* the cores' state does not change: only memory does */
+        assert_true(tile_host_write(t[way], FLAG0, 5));
+        run_for(t[way], 50001, 1009);
+    }
+    assert_same(t);
+    assert_int_equal(t[2]->hart[CORE_BRISC].state, HART_HALTED);
+    assert_int_equal(t[2]->hart[CORE_TRISC0].state, HART_RUNNING);
+    for (int way = 0; way < 3; way++) {
+        assert_true(tile_host_write(t[way], FLAG1, 9));
+        run_for(t[way], 777, 1009);
+    }
+    assert_same(t);
+    uint32_t out;
+    assert_true(tile_host_read(t[2], OUT + 8, &out));
+    assert_int_equal(out, 3); /* TRISC0: local word 0 + 3 */
+    assert_true(tile_host_read(t[2], OUT + 16, &out));
+    assert_int_equal(out, 9);
+    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+}
+
+/* NCRISC counts down (its registers change: no period), then releases BRISC with a store: no
+ * skip while it counts, and BRISC leaves its loop in the very cycle stepping would. */
+static void core_store_releases(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        spinner(t[way], CORE_BRISC, 0x1000, FLAG0, 0, false);
+        uint32_t nc[] = {lui(T2, 4), addi(T2, T2, -1), bne(T2, ZERO, -4), addi(T1, ZERO, 1), sw(T1, ZERO, FLAG0),
+                         EBREAK};
+        put(t[way], 0x2000, nc, 6);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        run_for(t[way], 60000, 1009);
+    }
+    assert_same(t);
+    assert_int_equal(t[2]->spin_skipped, 0);
+    assert_int_equal(t[2]->hart[CORE_BRISC].state, HART_HALTED);
+    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+}
+
+/* A loop that reads mcycle, one that stores (the same value each time): never skipped. */
+static void impure_loops_are_stepped(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        uint32_t b[] = {csrrs(T1, MCYCLE, ZERO), lw(T0, ZERO, FLAG0), beq(T0, ZERO, -8), EBREAK};
+        put(t[way], 0x1000, b, 4);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        uint32_t nc[] = {addi(T1, ZERO, 0), sw(T1, ZERO, FLAG1), lw(T0, ZERO, FLAG0), beq(T0, ZERO, -8), EBREAK};
+        put(t[way], 0x2000, nc, 5);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        run_for(t[way], 30000, 1009);
+    }
+    assert_same(t);
+    assert_int_equal(t[2]->spin_skipped, 0);
+    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+}
+
+/* A core spinning alone (the run-ahead path is not taken while the proof holds), then released
+ * by the host mid-way through a batch size that is not a multiple of its loop. */
+static void alone_spinner(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        spinner(t[way], CORE_TRISC1, 0x1000, FLAG0, 3, true);
+        run_for(t[way], 100003, 997);
+        assert_true(tile_host_write(t[way], FLAG0, 1));
+        run_for(t[way], 1000, 997);
+    }
+    assert_same(t);
+    assert_true(t[2]->spin_skipped > 90000);
+    assert_int_equal(t[2]->hart[CORE_TRISC1].state, HART_HALTED);
+    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+}
+
+/* One long batch (no progress checks cutting it): the core stores first (the first probes fail),
+ * then spins; the run-ahead and group paths stop when the next probe is due, so the spin is
+ * still found and skipped. Alone, and with a second core counting down and then spinning too. */
+static void settles_into_spin(void **state) {
+    (void)state;
+    for (int pair = 0; pair < 2; pair++) {
+        tile_t *t[3];
+        for (int way = 0; way < 3; way++) {
+            t[way] = new_tile(way);
+            uint32_t b[] = {addi(T1, ZERO, 3), sw(T1, ZERO, OUT), sw(T1, ZERO, OUT + 4), addi(T2, ZERO, 500),
+                            addi(T2, T2, -1), sw(T2, ZERO, OUT + 8), bne(T2, ZERO, -8), /* 500 stores */
+                            lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), EBREAK};
+            put(t[way], 0x1000, b, 10);
+            tile_start_core(t[way], CORE_BRISC, 0x1000);
+            if (pair) {
+                uint32_t nc[] = {lui(T2, 2), addi(T2, T2, -1), bne(T2, ZERO, -4), lw(T0, ZERO, FLAG1),
+                                 beq(T0, ZERO, -4), EBREAK};
+                put(t[way], 0x2000, nc, 6);
+                tile_start_core(t[way], CORE_NCRISC, 0x2000);
+            }
+            run_for(t[way], 600000, 600000);
+        }
+        assert_same(t);
+        assert_true(t[2]->spin_skipped > 400000);
+        for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    }
+}
+
+/* hart_step_pure runs a pure instruction as hart_step_fast would, and refuses (changing nothing:
+ * no cycle counted, no memory written) a store, an AMO, an MMIO load and a CSR access. */
+static void pure_step_refuses_writes(void **state) {
+    (void)state;
+    tile_t *t = new_tile(2);
+    uint32_t amoswap = 0x01u << 27 | (uint32_t)T1 << 20 | 2u << 12 | (uint32_t)T2 << 7 | 0x2fu; /* amoswap.w t2, t1, (zero) */
+    uint32_t p[] = {addi(T1, ZERO, 7), lw(T0, ZERO, FLAG0), sw(T1, ZERO, FLAG0), amoswap, csrrs(T2, MCYCLE, ZERO),
+                    lui(A0, 0xFFB12), lw(A1, A0, 0x1F0)};
+    put(t, 0x1000, p, 7);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    hart_t *h = &t->hart[CORE_BRISC];
+    assert_true(hart_step_pure(h)); /* addi */
+    assert_true(hart_step_pure(h)); /* lw from L1 */
+    assert_int_equal(h->pc, 0x1008);
+    assert_int_equal(h->cycle, 2);
+    assert_int_equal(h->instret, 2);
+    for (int i = 0; i < 2; i++) { /* sw, then (skipped by hand) amoswap.w */
+        assert_false(hart_step_pure(h));
+        uint32_t v;
+        assert_true(tile_host_read(t, FLAG0, &v));
+        assert_int_equal(v, 0);
+        assert_int_equal(h->cycle, 2);
+        assert_int_equal(h->instret, 2);
+        assert_int_equal(h->state, HART_RUNNING);
+        h->pc += 4;
+    }
+    assert_false(hart_step_pure(h)); /* csrr */
+    assert_int_equal(h->x[T2], 0);
+    h->pc += 4;
+    assert_true(hart_step_pure(h));  /* lui */
+    assert_false(hart_step_pure(h)); /* lw from a tile register */
+    assert_int_equal(h->pc, 0x1018);
+    assert_true(hart_step_fast(h)); /* which lock-step runs */
+    tile_destroy(t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(host_release_between_runs),
+        cmocka_unit_test(core_store_releases),
+        cmocka_unit_test(impure_loops_are_stepped),
+        cmocka_unit_test(alone_spinner),
+        cmocka_unit_test(settles_into_spin),
+        cmocka_unit_test(pure_step_refuses_writes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
