@@ -25,38 +25,69 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-# libxml2: `ttemu regress --junit` writes its XML with xmlTextWriter.
-PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
-PKG_LIBS := $(shell pkg-config --libs libelf libcjson libxml-2.0 2>/dev/null || echo -lelf -lcjson -lxml2)
+PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf -lcjson)
 CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
+# Optional parts are plugins loaded only when used (loader/plugin.h): ttemu-junit.so writes
+# `ttemu regress --junit` XML with libxml2's xmlTextWriter (loader/junit.c).
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+JUNIT_PLUGIN := $(BUILD)/ttemu-junit.so
+
 # The SDL2 panel is optional: UI=auto builds it when pkg-config finds SDL2, SDL2_ttf (text) and
-# SDL2_image (PNG screenshots). UI=0 builds without it (--ui* flags then exit 4).
+# SDL2_image (PNG screenshots). UI=0 builds without it (--ui* flags then exit 4). The panel is a
+# plugin, $(BUILD)/ttemu-panel.so, that ttemu loads (dlopen) only for --ui: SDL and its ~65
+# libraries would otherwise be loaded and relocated at every start (about 7 ms per run). ttemu
+# exports its symbols (-rdynamic, whole archive) for the plugin to call.
 UI_PKGS := sdl2 SDL2_ttf SDL2_image
 ifeq ($(UI),auto)
 UI := $(shell pkg-config --exists $(UI_PKGS) 2>/dev/null && echo 1 || echo 0)
 endif
 ifeq ($(UI),1)
-CFLAGS += -DTTEMU_UI=1 $(shell pkg-config --cflags $(UI_PKGS))
-LDLIBS += $(shell pkg-config --libs $(UI_PKGS))
+CFLAGS += -DTTEMU_UI=1
+UI_CFLAGS := $(shell pkg-config --cflags $(UI_PKGS))
+UI_LIBS := $(shell pkg-config --libs $(UI_PKGS))
 UI_SRC := $(wildcard ui/*.c)
+UI_OBJ := $(UI_SRC:%.c=$(BUILD)/obj/%.pic.o)
+UI_PLUGIN := $(BUILD)/ttemu-panel.so
+MAIN_LDFLAGS := -rdynamic
+MAIN_LIB := -Wl,--whole-archive $(BUILD)/libttemu.a -Wl,--no-whole-archive
+else
+MAIN_LIB := $(BUILD)/libttemu.a
 endif
 
-LIB_SRC := $(wildcard core/*.c coproc/*.c mmio/*.c) $(filter-out loader/main.c,$(wildcard loader/*.c)) $(UI_SRC)
+LIB_SRC := $(wildcard core/*.c coproc/*.c mmio/*.c) $(filter-out loader/main.c loader/junit.c,$(wildcard loader/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
 .PHONY: all deps demo test test-asan check fw format format-check clean bench regress
-all: $(BUILD)/ttemu
+all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
 deps:
 	$(Q)scripts/deps.sh
 
-$(BUILD)/ttemu: $(MAIN_OBJ) $(BUILD)/libttemu.a
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/ttemu: $(MAIN_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN)
+	$(Q)$(CC) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(MAIN_LIB) $(LDLIBS)
+
+$(UI_PLUGIN): $(UI_OBJ)
+	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(UI_LIBS)
+
+$(JUNIT_PLUGIN): $(BUILD)/obj/loader/junit.pic.o
+	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(XML_LIBS)
+
+$(BUILD)/obj/loader/junit.pic.o: loader/junit.c
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
+	$(Q)$(CC) $(CFLAGS) $(XML_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/ui/%.pic.o: ui/%.c
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
+	$(Q)$(CC) $(CFLAGS) $(UI_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 $(BUILD)/libttemu.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -70,7 +101,7 @@ $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu.a $(LDLIBS) -lcmocka
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/loader/junit.pic.d
 
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk

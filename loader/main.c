@@ -9,6 +9,7 @@
 #include "loader/run.h"
 #include "loader/trace.h"
 #include "loader/ttmetal.h"
+#include "loader/plugin.h"
 #include "ui/panel.h"
 
 #define TTEMU_VERSION "0.1.0"
@@ -180,6 +181,7 @@ static int cmd_run(int argc, char **argv) {
     int rc = EXIT_BAD_INPUT;
     trace_t *tr = NULL;
 #ifdef TTEMU_UI
+    panel_plugin_t plug = {0};
     ui_t *panel = NULL;
 #endif
     for (int c = 0; c < TILE_NCORES && !ttmetal; c++) {
@@ -209,7 +211,11 @@ static int cmd_run(int argc, char **argv) {
     /* Bare mode: each core given an image leaves reset at its entry; the others stay in reset.
      * tt-metal mode: the host boots the firmware and launches kernels through its mailboxes. */
 #ifdef TTEMU_UI
-    if (want_ui && !(panel = ui_attach(&r, &ui, err, sizeof err))) {
+    if (want_ui && !panel_plugin_load(&plug, err, sizeof err)) {
+        fprintf(stderr, "ttemu: --ui: %s\n", err);
+        goto out;
+    }
+    if (want_ui && !(panel = plug.attach(&r, &ui, err, sizeof err))) {
         fprintf(stderr, "ttemu: %s\n", err);
         goto out;
     }
@@ -229,11 +235,11 @@ static int cmd_run(int argc, char **argv) {
     if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;
     if (!trace_ok(tr)) rc = EXIT_BAD_INPUT;
 #ifdef TTEMU_UI
-    if (panel && !ui_ok(panel)) rc = EXIT_BAD_INPUT;
+    if (panel && !plug.ok(panel)) rc = EXIT_BAD_INPUT;
 #endif
 out:
 #ifdef TTEMU_UI
-    ui_free(panel);
+    if (panel) plug.free(panel);
 #endif
     run_free(&r);
     trace_free(tr);
