@@ -181,11 +181,11 @@ static void fold(trace_t *tr, uint64_t upto) {
         tr->base[tr->chg[k].sig] = tr->chg[k].val;
         k++;
     }
-    memmove(tr->chg, tr->chg + k, (tr->nchg - k) * sizeof *tr->chg);
+    if (k) memmove(tr->chg, tr->chg + k, (tr->nchg - k) * sizeof *tr->chg);
     tr->nchg -= k;
     size_t j = 0;
     while (j < tr->nins && tr->ins[j].cycle < upto) j++;
-    memmove(tr->ins, tr->ins + j, (tr->nins - j) * sizeof *tr->ins);
+    if (j) memmove(tr->ins, tr->ins + j, (tr->nins - j) * sizeof *tr->ins);
     tr->nins -= j;
     tr->lo = upto;
 }
