@@ -96,6 +96,13 @@ altered broken_missing_sempost broken missing_sempost_trisc1.c 's/TT_SEMINIT\(1,
     'semaphores\[1\]\.max: golden 1, got 2'
 altered broken_wrong_instrn_buf broken wrong_instrn_buf_trisc1.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(3, 0,/' \
     'semaphores\[1\]\.max: golden 1, got 3'
+altered broken_ring broken ring_trisc2.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(2, 0,/' \
+    'semaphores\[1\]\.max: golden 1, got 2'
+# Not semaphore counts, but the same gate: the mutex index, the software semaphore's flag.
+altered broken_bad_atgetm broken bad_atgetm_trisc0.c 's/TT_ATGETM\(1\)/TT_ATGETM(0)/' \
+    'mutexes\.0: golden null, got 0'
+altered broken_soft_sem_spin broken soft_sem_spin_brisc.c 's/^#define FLAG 0x9000u$/#define FLAG 0x9004u/' \
+    'exit\.code: golden 1, got 0'
 # Not a semaphore count, but the same gate: the leaked mutex's index.
 altered broken_mutex_leak broken mutex_leak_trisc0.c 's/TT_ATGETM\(2\)/TT_ATGETM(3)/' \
     'mutexes\.3: golden null, got 0'
