@@ -468,7 +468,7 @@ bool hart_step(hart_t *h) {
         if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
             le_write(L1 + a_, (size), v_);                                                                             \
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
-            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = NULL;                                                       \
+            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = 0;                                                       \
         } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
             le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
         } else {                                                                                                       \
@@ -498,12 +498,20 @@ typedef struct {
 /* Runs hart h (PD_STEP, PD_ALONE: n cycles) or the group g (PD_GROUP). In a group each hart's
  * turn is one cycle run like PD_STEP; after the last hart, g->end_cycle(ctx) finishes the tile's
  * cycle. */
-static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
+/* gcc's cross-jumping would merge the bodies' identical dispatch tails back into one shared
+ * indirect jump (measured: 2 left of 90), which is what threaded code avoids. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PD_NO_CROSSJUMP __attribute__((optimize("no-crossjumping")))
+#else
+#define PD_NO_CROSSJUMP
+#endif
+static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
                                                           pd_group_t *const g) {
-    /* Body label of each op; ops without a body (extensions Blackhole lacks) stay NULL and get
+    /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
+     * (extensions Blackhole lacks) stay 0 and get
      * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
-    static const void *const bodies[RV_OP_COUNT] = {
-#define OP(name, ...) [RV_OP_##name] = &&op_##name,
+    static const int32_t bodies[RV_OP_COUNT] = {
+#define OP(name, ...) [RV_OP_##name] = &&op_##name - &&decode,
 #include "core/rv32_exec.inc"
 #undef OP
     };
@@ -532,21 +540,23 @@ fetch: /* pc may be anywhere */
 fetch_l1: /* pc is in L1, or just past its end (see JUMP) */
     /* &PD[pc >> 2] in one scaled add: pc is aligned (see above) and a record is 16 bytes */
     in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));
-    if (__builtin_expect(!in->handler, 0)) goto decode;
 dispatch:
-    goto *in->handler;
+    goto *(&&decode + in->handler); /* 0: not decoded yet */
 
+/* Every body that retires dispatches the next record itself: its own indirect jump, which the
+ * host predicts per body (threaded code) rather than from one shared jump. x0 is re-zeroed
+ * (RISC-V: hardwired to zero; bodies may have written it). Only PD_ALONE has more than one step
+ * (a group's turn is one, left = 1); only LEAVE stops it early. */
 #define OP(name, ...)                                                                                                  \
-    op_##name : {__VA_ARGS__} goto retire;
+    op_##name : {__VA_ARGS__} h->x[0] = 0;                                                                             \
+    pc += 4;                                                                                                           \
+    if (__builtin_expect(!--left, 0)) goto retired;                                                                    \
+    in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));                                    \
+    goto *(&&decode + in->handler);
 #include "core/rv32_exec.inc"
 #undef OP
 
-/* Every body that retires comes here by a direct jump (measured: faster than jumping on through
- * a per-mode pointer, which the host predicts worse). A group's turn is one step (left = 1). */
-retire:
-    h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
-    pc += 4;
-    if (--left) goto fetch_l1; /* only PD_ALONE has more than one step; only LEAVE stops it early */
+retired: /* the last step retired */
     if (mode == PD_GROUP) { /* SYNC(1) */
         h->pc = (uint32_t)pc;
         h->instret++;
@@ -576,7 +586,7 @@ decode: {
     rv_decode(le_read(L1 + pc, 4), &d);
     hart_pd_t *rec = &PD[pc >> 2];
     rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
-    rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
+    rec->handler = bodies[d.op] ? bodies[d.op] : (int32_t)(&&op_unimplemented - &&decode);
     goto dispatch;
 }
 
