@@ -231,6 +231,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
 #define IMM  ((uint32_t)in->imm)
 #define SIMM (in->imm)
 #define PC   pc
+#define PC_IMM (PC + IMM)
 
 #define JUMP_CHECK(target)                                                                                             \
     do {                                                                                                               \
@@ -387,14 +388,20 @@ bool hart_step(hart_t *h) {
 #define RD  h->x[in->rd]
 #define RS1 h->x[in->rs1]
 #define RS2 h->x[in->rs2]
-/* pc is pointer-wide so that &pd[pc >> 2] is one scaled add; it stays below the L1 size. */
+/* Inside the bodies the pc is where `in` points: the record of pc is pd[pc >> 2], 16 bytes, so
+ * pc = (in - pd) * 4 in bytes. Moving on is one add to `in` at retirement (no pc to keep in
+ * step); only the bodies that read the pc (auipc, jumps, branches) compute it. */
 #undef PC
-#define PC ((uint32_t)pc)
-/* The next pc is pc + 4 at retirement (one add, no second variable for gcc to keep); a jump
- * sets pc to its target - 4. JUMP is a body's last statement (rv32_exec.inc), so a jump out of
- * L1 can leave the body for far_jump: then every pc that reaches a plain retirement is inside L1
- * or just past its end, where the decode cache's extra record (never decoded) sends the fetch to
- * `decode`, which checks. No bound check per instruction. */
+#define PC      ((uint32_t)(((uintptr_t)in - (uintptr_t)PD) / (sizeof *in / 4)))
+#define AT_PC() (pc = PC) /* the pc variable, for the cold paths, from `in` */
+/* Decoded with the record (hart_pd_t.pc_imm): a branch or jal need not compute its pc. */
+#undef PC_IMM
+#define PC_IMM ((uint32_t)in->pc_imm)
+/* The record of a jump's target - 1: retirement moves on by one. In uintptr_t, as the target
+ * may be pc 0, whose record has none before it. JUMP is a body's last statement
+ * (rv32_exec.inc), so a jump out of L1 can leave the body for far_jump: then every record a
+ * retirement reaches is inside L1 or the one just past its end, which is never decoded and
+ * sends the fetch to `decode`, which checks. No bound check per instruction. */
 #undef JUMP
 #define JUMP(target)                                                                                                   \
     do {                                                                                                               \
@@ -404,7 +411,7 @@ bool hart_step(hart_t *h) {
             far_pc = tj_;                                                                                              \
             goto far_jump;                                                                                             \
         }                                                                                                              \
-        pc = (uintptr_t)tj_ - 4;                                                                                       \
+        in = (const hart_pd_t *)((uintptr_t)PD + (uintptr_t)tj_ * (sizeof *in / 4) - sizeof *in);                    \
     } while (0)
 
 /* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
@@ -415,8 +422,14 @@ bool hart_step(hart_t *h) {
         h->cycle -= steps - (ran);                                                                                     \
         if (ran) h->wait = HART_WAIT_NONE;                                                                             \
     } while (0)
-/* The instruction at pc does not retire: it ends the hart's turn, its cycle counted. */
+/* The instruction at `in` does not retire: it ends the hart's turn, its cycle counted. */
 #define LEAVE(stop)                                                                                                    \
+    do {                                                                                                               \
+        AT_PC();                                                                                                       \
+        LEAVE_AT(stop);                                                                                                \
+    } while (0)
+/* The same for the instruction at pc (a fetch that fails: `in` may not point at it). */
+#define LEAVE_AT(stop)                                                                                                 \
     do {                                                                                                               \
         if (mode == PD_GROUP) { /* one instruction per turn: h->pc is pc, its cycle is counted */                      \
             (void)(stop);                                                                                              \
@@ -549,14 +562,14 @@ dispatch:
  * (a group's turn is one, left = 1); only LEAVE stops it early. */
 #define OP(name, ...)                                                                                                  \
     op_##name : {__VA_ARGS__} h->x[0] = 0;                                                                             \
-    pc += 4;                                                                                                           \
+    in++;                                                                                                              \
     if (__builtin_expect(!--left, 0)) goto retired;                                                                    \
-    in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));                                    \
     goto *(&&decode + in->handler);
 #include "core/rv32_exec.inc"
 #undef OP
 
 retired: /* the last step retired */
+    AT_PC();
     if (mode == PD_GROUP) { /* SYNC(1) */
         h->pc = (uint32_t)pc;
         h->instret++;
@@ -581,11 +594,13 @@ far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which ch
 
 
 decode: {
+    AT_PC();
     if (pc >= L1_SIZE) goto fetch_fault; /* the record past L1's end (see JUMP) */
     insn_t d;
     rv_decode(le_read(L1 + pc, 4), &d);
     hart_pd_t *rec = &PD[pc >> 2];
     rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
+    rec->pc_imm = (uint32_t)pc + (uint32_t)d.imm;
     rec->handler = bodies[d.op] ? bodies[d.op] : (int32_t)(&&op_unimplemented - &&decode);
     goto dispatch;
 }
@@ -594,9 +609,10 @@ op_unimplemented:
     LEAVE(stop_illegal(h, in->op));
 
 fetch_fault:
-    LEAVE(stop_fetch(h, pc));
+    LEAVE_AT(stop_fetch(h, pc));
 
 yield: /* the instruction reaches the tile: not started, its cycle not counted */
+    AT_PC();
     SYNC(steps - left);
     return steps - left;
 
@@ -621,9 +637,12 @@ turn:
 #undef L1
 #undef L1_SIZE
 #undef PC
+#undef PC_IMM
 #undef JUMP
 #undef JUMP_CHECK
 #undef LEAVE
+#undef LEAVE_AT
+#undef AT_PC
 #undef SYNC
 #undef SHARED_ACCESS
 #undef SHARED_CSR

@@ -158,7 +158,7 @@ typedef struct hart_pd {
     int32_t handler;
     int32_t imm;
     uint8_t op, rd, rs1, rs2; /* op: RV_OP_* (fits: RV_OP_COUNT <= 256) */
-    uint32_t spare;           /* keeps a record 16 bytes: pd_run scales pc by 4 */
+    uint32_t pc_imm;          /* the word's pc + imm: a branch's, jal's or auipc's target */
 } hart_pd_t;
 _Static_assert(sizeof(hart_pd_t) == 16, "decode-cache records stay small (RSS); pd_run scales pc by 4");
 _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
