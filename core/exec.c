@@ -226,6 +226,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
  * cycle. SHARED_LOAD/STORE(addr) and SHARED_CSR() mark the points where a body is about to reach
  * the tile; only the fast dispatcher, when running a hart alone, acts on them (it yields). */
 #define RD   h->x[in->rd]
+#define RD_NUM in->rd
 #define RS1  h->x[in->rs1]
 #define RS2  h->x[in->rs2]
 #define IMM  ((uint32_t)in->imm)
@@ -385,7 +386,12 @@ bool hart_step(hart_t *h) {
 #undef RS2
 #undef LOAD
 #undef STORE
-#define RD  h->x[in->rd]
+/* A record's rd is 32 for x0 (decode): the write lands in x_sink, just past x[], and x0 stays 0
+ * without re-zeroing it after every instruction. Addressed from the hart (not past the end of
+ * x[], which C does not allow). */
+#undef RD_NUM
+#define RD     (*(uint32_t *)((char *)h + offsetof(hart_t, x) + (uintptr_t)in->rd * sizeof(uint32_t)))
+#define RD_NUM (in->rd & 31u)
 #define RS1 h->x[in->rs1]
 #define RS2 h->x[in->rs2]
 /* Inside the bodies the pc is where `in` points: the record of pc is pd[pc >> 2], 16 bytes, so
@@ -557,12 +563,10 @@ dispatch:
     goto *(&&decode + in->handler); /* 0: not decoded yet */
 
 /* Every body that retires dispatches the next record itself: its own indirect jump, which the
- * host predicts per body (threaded code) rather than from one shared jump. x0 is re-zeroed
- * (RISC-V: hardwired to zero; bodies may have written it). Only PD_ALONE has more than one step
- * (a group's turn is one, left = 1); only LEAVE stops it early. */
+ * host predicts per body (threaded code) rather than from one shared jump. Only PD_ALONE has
+ * more than one step (a group's turn is one, left = 1); only LEAVE stops it early. */
 #define OP(name, ...)                                                                                                  \
-    op_##name : {__VA_ARGS__} h->x[0] = 0;                                                                             \
-    in++;                                                                                                              \
+    op_##name : {__VA_ARGS__} in++;                                                                                    \
     if (__builtin_expect(!--left, 0)) goto retired;                                                                    \
     goto *(&&decode + in->handler);
 #include "core/rv32_exec.inc"
@@ -580,7 +584,6 @@ retired: /* the last step retired */
     return steps;
 
 far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which checks) faults */
-    h->x[0] = 0;
     pc = far_pc;
     if (mode == PD_GROUP) {
         h->pc = far_pc;
@@ -599,7 +602,7 @@ decode: {
     insn_t d;
     rv_decode(le_read(L1 + pc, 4), &d);
     hart_pd_t *rec = &PD[pc >> 2];
-    rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
+    rec->op = (uint8_t)d.op, rec->rd = d.rd ? d.rd : 32, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
     rec->pc_imm = (uint32_t)pc + (uint32_t)d.imm;
     rec->handler = bodies[d.op] ? bodies[d.op] : (int32_t)(&&op_unimplemented - &&decode);
     goto dispatch;

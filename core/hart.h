@@ -63,6 +63,7 @@ typedef struct {
 
 typedef struct hart {
     uint32_t x[32];
+    uint32_t x_sink; /* core/exec.c pd_run: where writes to x0 go, so that x0 stays 0 */
     uint32_t pc;
     hart_state_t state;
     int id;            /* index in the tile: 0 BRISC, 1 NCRISC, 2..4 TRISC0..2 */
@@ -161,6 +162,7 @@ typedef struct hart_pd {
     uint32_t pc_imm;          /* the word's pc + imm: a branch's, jal's or auipc's target */
 } hart_pd_t;
 _Static_assert(sizeof(hart_pd_t) == 16, "decode-cache records stay small (RSS); pd_run scales pc by 4");
+_Static_assert(offsetof(hart_t, x_sink) == offsetof(hart_t, x) + 32 * sizeof(uint32_t), "pd_run: rd 32 is x_sink");
 _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
 
 /* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size).
