@@ -405,11 +405,11 @@ bool hart_step(hart_t *h) {
 /* Decoded with the record (hart_pd_t.pc_imm): a branch or jal need not compute its pc. */
 #undef PC_IMM
 #define PC_IMM ((uint32_t)in->pc_imm)
-/* The record of a jump's target - 1: retirement moves on by one. In uintptr_t, as the target
- * may be pc 0, whose record has none before it. JUMP is a body's last statement
- * (rv32_exec.inc), so a jump out of L1 can leave the body for far_jump: then every record a
- * retirement reaches is inside L1 or the one just past its end, which is never decoded and
- * sends the fetch to `decode`, which checks. No bound check per instruction. */
+/* JUMP is a body's last statement (rv32_exec.inc), so it retires the body itself: on to the
+ * target's record and its own dispatch (a taken branch is predicted apart from a fall-through).
+ * A jump out of L1 leaves the body for far_jump: then every record a retirement reaches is inside
+ * L1 or the one just past its end, which is never decoded and sends the fetch to `decode`, which
+ * checks. No bound check per instruction. */
 #undef JUMP
 #define JUMP(target)                                                                                                   \
     do {                                                                                                               \
@@ -419,7 +419,9 @@ bool hart_step(hart_t *h) {
             far_pc = tj_;                                                                                              \
             goto far_jump;                                                                                             \
         }                                                                                                              \
-        in = (const hart_pd_t *)((uintptr_t)PD + (uintptr_t)tj_ * (sizeof *in / 4) - sizeof *in);                    \
+        in = (const hart_pd_t *)((const char *)PD + (uintptr_t)tj_ * (sizeof *in / 4));                               \
+        if (__builtin_expect(!--left, 0)) goto retired;                                                                \
+        goto *(&&decode + in->handler);                                                                                \
     } while (0)
 
 /* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
