@@ -226,13 +226,15 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
  * cycle. SHARED_LOAD/STORE(addr) and SHARED_CSR() mark the points where a body is about to reach
  * the tile; only the fast dispatcher, when running a hart alone, acts on them (it yields). */
 #define RD   h->x[in->rd]
-#define RD_NUM in->rd
 #define RS1  h->x[in->rs1]
 #define RS2  h->x[in->rs2]
 #define IMM  ((uint32_t)in->imm)
 #define SIMM (in->imm)
 #define PC   pc
+/* pc + imm (the fast path decodes it into its records) */
 #define PC_IMM (PC + IMM)
+/* rd's number (the fast path's records hold 32 for x0) */
+#define RD_NUM in->rd
 
 #define JUMP_CHECK(target)                                                                                             \
     do {                                                                                                               \
@@ -358,8 +360,9 @@ bool hart_step(hart_t *h) {
 
 /* ---- the fast dispatcher: threaded code over the decode cache ---------------------------------
  * Each body is a label; a record holds where its label is (an offset from `decode`), so one
- * indirect jump enters it and each body ends with its own jump to the next record (rv32emu and libriscv do the same with
- * tail calls; gcc's labels-as-values are the portable-enough C11 extension for it).
+ * indirect jump enters it and each body ends with its own jump to the next record (rv32emu and
+ * libriscv do the same with tail calls; gcc's labels-as-values are the portable-enough C11
+ * extension for it).
  *
  * pd_run() runs one hart or a group of them in one of the modes of pd_mode_t below. In PD_ALONE
  * the caller guarantees that nothing else touches the tile meanwhile, so L1 and the local RAM
@@ -394,8 +397,8 @@ bool hart_step(hart_t *h) {
 #undef RD_NUM
 #define RD     (*(uint32_t *)((char *)h + offsetof(hart_t, x) + (uintptr_t)in->rd * sizeof(uint32_t)))
 #define RD_NUM (in->rd & 31u)
-#define RS1 h->x[in->rs1]
-#define RS2 h->x[in->rs2]
+#define RS1    h->x[in->rs1]
+#define RS2    h->x[in->rs2]
 /* Inside the bodies the pc is where `in` points: the record of pc is pd[pc >> 2], 16 bytes, so
  * pc = (in - pd) * 4 in bytes. Moving on is one add to `in` at retirement (no pc to keep in
  * step); only the bodies that read the pc (auipc, jumps, branches) compute it. */
@@ -419,7 +422,7 @@ bool hart_step(hart_t *h) {
             far_pc = tj_;                                                                                              \
             goto far_jump;                                                                                             \
         }                                                                                                              \
-        in = (const hart_pd_t *)((const char *)PD + (uintptr_t)tj_ * (sizeof *in / 4));                               \
+        in = (const hart_pd_t *)((const char *)PD + (uintptr_t)tj_ * (sizeof *in / 4));                                \
         if (__builtin_expect(!--left, 0)) goto retired;                                                                \
         goto *(&&decode + in->handler);                                                                                \
     } while (0)
@@ -491,7 +494,7 @@ bool hart_step(hart_t *h) {
         if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
             le_write(L1 + a_, (size), v_);                                                                             \
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
-            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = 0;                                                       \
+            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = 0;                                                          \
         } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
             le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
         } else {                                                                                                       \
@@ -528,11 +531,11 @@ typedef struct {
 #else
 #define PD_NO_CROSSJUMP
 #endif
-static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
-                                                          pd_group_t *const g) {
+static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n,
+                                                                          const pd_mode_t mode, pd_group_t *const g) {
     /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
-     * (extensions Blackhole lacks) stay 0 and get
-     * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
+     * (extensions Blackhole lacks) stay 0 and get op_unimplemented when decoded. Constant: the
+     * only table here, built by the compiler. */
     static const int32_t bodies[RV_OP_COUNT] = {
 #define OP(name, ...) [RV_OP_##name] = &&op_##name - &&decode,
 #include "core/rv32_exec.inc"

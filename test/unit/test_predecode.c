@@ -302,18 +302,18 @@ static void writes_to_x0(void **state) {
         for (int way = 0; way < 3; way++) {
             t[way] = new_tile(way == 0);
             uint32_t prog[16], *p = prog;
-            p = li(p, T0, 0x1000 + 4 * 12);    /* 2 words: where the jump goes */
-            *p++ = lui(ZERO, 0x12345);         /* 2 */
-            *p++ = addi(A0, ZERO, 1);          /* 3: a0 = 1 */
-            *p++ = addi(ZERO, ZERO, 7);        /* 4 */
-            *p++ = addi(A1, ZERO, 2);          /* 5: a1 = 2 */
-            *p++ = lw(ZERO, T0, 0);            /* 6: the word at 0x1030 */
-            *p++ = addi(A2, ZERO, 3);          /* 7: a2 = 3 */
-            *p++ = jalr(ZERO, T0, 0);          /* 8: to 12 */
-            *p++ = EBREAK;                     /* 9..11: skipped */
+            p = li(p, T0, 0x1000 + 4 * 12); /* 2 words: where the jump goes */
+            *p++ = lui(ZERO, 0x12345);      /* 2 */
+            *p++ = addi(A0, ZERO, 1);       /* 3: a0 = 1 */
+            *p++ = addi(ZERO, ZERO, 7);     /* 4 */
+            *p++ = addi(A1, ZERO, 2);       /* 5: a1 = 2 */
+            *p++ = lw(ZERO, T0, 0);         /* 6: the word at 0x1030 */
+            *p++ = addi(A2, ZERO, 3);       /* 7: a2 = 3 */
+            *p++ = jalr(ZERO, T0, 0);       /* 8: to 12 */
+            *p++ = EBREAK;                  /* 9..11: skipped */
             *p++ = EBREAK;
             *p++ = EBREAK;
-            *p++ = addi(T1, ZERO, 4);          /* 12: t1 = 4 */
+            *p++ = addi(T1, ZERO, 4); /* 12: t1 = 4 */
             *p++ = EBREAK;
             put(t[way], 0x1000, prog, (size_t)(p - prog));
             tile_start_core(t[way], CORE_BRISC, 0x1000);
@@ -332,7 +332,8 @@ static void writes_to_x0(void **state) {
             assert_int_equal(h->x[T1], 4);
             assert_int_equal(h->instret, t[0]->hart[CORE_BRISC].instret);
         }
-        for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+        for (int way = 0; way < 3; way++)
+            tile_destroy(t[way]);
     }
 }
 
