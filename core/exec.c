@@ -80,15 +80,17 @@ static inline uint32_t orc_b32(uint32_t v) {
 }
 
 /* L1 and local RAM are little-endian byte arrays; explicit bytes keep this host-independent,
- * and compilers turn them into single loads/stores. */
-static inline uint32_t le_read(const uint8_t *p, unsigned size) {
+ * and compilers turn them into single loads/stores. Always inlined: gcc would otherwise call an
+ * outlined copy from the fast path's local-RAM branch, which it deems cold (the stack lives
+ * there: ~5% of the compute benchmark's instructions). */
+static inline __attribute__((always_inline)) uint32_t le_read(const uint8_t *p, unsigned size) {
     switch (size) {
     case 1: return p[0];
     case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
     default: return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     }
 }
-static inline void le_write(uint8_t *p, unsigned size, uint32_t v) {
+static inline __attribute__((always_inline)) void le_write(uint8_t *p, unsigned size, uint32_t v) {
     p[0] = (uint8_t)v;
     if (size >= 2) p[1] = (uint8_t)(v >> 8);
     if (size == 4) {
@@ -231,6 +233,10 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
 #define IMM  ((uint32_t)in->imm)
 #define SIMM (in->imm)
 #define PC   pc
+/* pc + imm (the fast path decodes it into its records) */
+#define PC_IMM (PC + IMM)
+/* rd's number (the fast path's records hold 32 for x0) */
+#define RD_NUM in->rd
 
 #define JUMP_CHECK(target)                                                                                             \
     do {                                                                                                               \
@@ -355,9 +361,10 @@ bool hart_step(hart_t *h) {
 }
 
 /* ---- the fast dispatcher: threaded code over the decode cache ---------------------------------
- * Each body is a label; a record holds its label's address, so one indirect jump enters it and
- * each body ends with its own jump to the next record (rv32emu and libriscv do the same with
- * tail calls; gcc's labels-as-values are the portable-enough C11 extension for it).
+ * Each body is a label; a record holds where its label is (an offset from `decode`), so one
+ * indirect jump enters it and each body ends with its own jump to the next record (rv32emu and
+ * libriscv do the same with tail calls; gcc's labels-as-values are the portable-enough C11
+ * extension for it).
  *
  * pd_run() runs one hart or a group of them in one of the modes of pd_mode_t below. In PD_ALONE
  * the caller guarantees that nothing else touches the tile meanwhile, so L1 and the local RAM
@@ -366,9 +373,11 @@ bool hart_step(hart_t *h) {
  * lock-step. PD_PURE yields before those and before any store or AMO too. PD_STEP and PD_GROUP
  * are plain lock-step: everything runs where it is.
  *
- * What a retirement costs is what makes an interpreter fast (~20 host instructions per guest
- * instruction under callgrind, bodies included), so the loop keeps the pc and the cycles left in
- * locals and settles the hart's counters once, when it leaves:
+ * What a retirement costs is what makes an interpreter fast (~16 host instructions per guest
+ * instruction under callgrind, bodies included; a plain ALU op retires in 6: move to the next
+ * record, count the cycle, load its offset, add, jump), so the loop keeps its position (the
+ * record `in`) and the cycles left in locals, re-zeroes no x0 (x_sink), and settles the hart's
+ * counters once, when it leaves:
  *   - h->cycle is charged for all n cycles on entry (so a CSR read in a lock-step cycle sees this
  *     cycle counted, as in hart_step) and refunded for the cycles not run on the way out;
  *   - h->instret, h->pc and h->wait are written on the way out (SYNC), and before anything that
@@ -377,24 +386,35 @@ bool hart_step(hart_t *h) {
  * pc stays 4-byte aligned inside the loop (it starts aligned, advances by 4, and JUMP faults on a
  * misaligned target), and inside L1 but for the cases JUMP describes.
  *
- * Must stay one out-of-line function: the records of the shared cache hold label addresses of
+ * Must stay one out-of-line function: the records of the shared cache hold label offsets of
  * this very function, and gcc gives a label a different address in each inlined copy or clone. */
 #undef RD
 #undef RS1
 #undef RS2
 #undef LOAD
 #undef STORE
-#define RD  h->x[in->rd]
-#define RS1 h->x[in->rs1]
-#define RS2 h->x[in->rs2]
-/* pc is pointer-wide so that &pd[pc >> 2] is one scaled add; it stays below the L1 size. */
+/* A record's rd is 32 for x0 (decode): the write lands in x_sink, just past x[], and x0 stays 0
+ * without re-zeroing it after every instruction. Addressed from the hart (not past the end of
+ * x[], which C does not allow). */
+#undef RD_NUM
+#define RD     (*(uint32_t *)((char *)h + offsetof(hart_t, x) + (uintptr_t)in->rd * sizeof(uint32_t)))
+#define RD_NUM (in->rd & 31u)
+#define RS1    h->x[in->rs1]
+#define RS2    h->x[in->rs2]
+/* Inside the bodies the pc is where `in` points: the record of pc is pd[pc >> 2], 16 bytes, so
+ * pc = (in - pd) * 4 in bytes. Moving on is one add to `in` at retirement (no pc to keep in
+ * step); only the bodies that read the pc (auipc, jumps, branches) compute it. */
 #undef PC
-#define PC ((uint32_t)pc)
-/* The next pc is pc + 4 at retirement (one add, no second variable for gcc to keep); a jump
- * sets pc to its target - 4. JUMP is a body's last statement (rv32_exec.inc), so a jump out of
- * L1 can leave the body for far_jump: then every pc that reaches a plain retirement is inside L1
- * or just past its end, where the decode cache's extra record (never decoded) sends the fetch to
- * `decode`, which checks. No bound check per instruction. */
+#define PC      ((uint32_t)(((uintptr_t)in - (uintptr_t)PD) / (sizeof *in / 4)))
+#define AT_PC() (pc = PC) /* the pc variable, for the cold paths, from `in` */
+/* Decoded with the record (hart_pd_t.pc_imm): a branch or jal need not compute its pc. */
+#undef PC_IMM
+#define PC_IMM ((uint32_t)in->pc_imm)
+/* JUMP is a body's last statement (rv32_exec.inc), so it retires the body itself: on to the
+ * target's record and its own dispatch (a taken branch is predicted apart from a fall-through).
+ * A jump out of L1 leaves the body for far_jump: then every record a retirement reaches is inside
+ * L1 or the one just past its end, which is never decoded and sends the fetch to `decode`, which
+ * checks. No bound check per instruction. */
 #undef JUMP
 #define JUMP(target)                                                                                                   \
     do {                                                                                                               \
@@ -404,7 +424,9 @@ bool hart_step(hart_t *h) {
             far_pc = tj_;                                                                                              \
             goto far_jump;                                                                                             \
         }                                                                                                              \
-        pc = (uintptr_t)tj_ - 4;                                                                                       \
+        in = (const hart_pd_t *)((const char *)PD + (uintptr_t)tj_ * (sizeof *in / 4));                                \
+        if (__builtin_expect(!--left, 0)) goto retired;                                                                \
+        goto *(&&decode + in->handler);                                                                                \
     } while (0)
 
 /* Write the loop's locals back into the hart: `ran` of its `steps` cycles finished (all retired). */
@@ -415,8 +437,14 @@ bool hart_step(hart_t *h) {
         h->cycle -= steps - (ran);                                                                                     \
         if (ran) h->wait = HART_WAIT_NONE;                                                                             \
     } while (0)
-/* The instruction at pc does not retire: it ends the hart's turn, its cycle counted. */
+/* The instruction at `in` does not retire: it ends the hart's turn, its cycle counted. */
 #define LEAVE(stop)                                                                                                    \
+    do {                                                                                                               \
+        AT_PC();                                                                                                       \
+        LEAVE_AT(stop);                                                                                                \
+    } while (0)
+/* The same for the instruction at pc (a fetch that fails: `in` may not point at it). */
+#define LEAVE_AT(stop)                                                                                                 \
     do {                                                                                                               \
         if (mode == PD_GROUP) { /* one instruction per turn: h->pc is pc, its cycle is counted */                      \
             (void)(stop);                                                                                              \
@@ -468,7 +496,7 @@ bool hart_step(hart_t *h) {
         if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
             le_write(L1 + a_, (size), v_);                                                                             \
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
-            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = NULL;                                                       \
+            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = 0;                                                          \
         } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
             le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
         } else {                                                                                                       \
@@ -498,12 +526,20 @@ typedef struct {
 /* Runs hart h (PD_STEP, PD_ALONE: n cycles) or the group g (PD_GROUP). In a group each hart's
  * turn is one cycle run like PD_STEP; after the last hart, g->end_cycle(ctx) finishes the tile's
  * cycle. */
-static __attribute__((noinline, noclone)) uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
-                                                          pd_group_t *const g) {
-    /* Body label of each op; ops without a body (extensions Blackhole lacks) stay NULL and get
-     * op_unimplemented when decoded. Constant: the only table here, built by the compiler. */
-    static const void *const bodies[RV_OP_COUNT] = {
-#define OP(name, ...) [RV_OP_##name] = &&op_##name,
+/* gcc's cross-jumping would merge the bodies' identical dispatch tails back into one shared
+ * indirect jump (measured: 2 left of 90), which is what threaded code avoids. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PD_NO_CROSSJUMP __attribute__((optimize("no-crossjumping")))
+#else
+#define PD_NO_CROSSJUMP
+#endif
+static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n,
+                                                                          const pd_mode_t mode, pd_group_t *const g) {
+    /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
+     * (extensions Blackhole lacks) stay 0 and get op_unimplemented when decoded. Constant: the
+     * only table here, built by the compiler. */
+    static const int32_t bodies[RV_OP_COUNT] = {
+#define OP(name, ...) [RV_OP_##name] = &&op_##name - &&decode,
 #include "core/rv32_exec.inc"
 #undef OP
     };
@@ -532,21 +568,21 @@ fetch: /* pc may be anywhere */
 fetch_l1: /* pc is in L1, or just past its end (see JUMP) */
     /* &PD[pc >> 2] in one scaled add: pc is aligned (see above) and a record is 16 bytes */
     in = (const hart_pd_t *)((const char *)PD + (uintptr_t)pc * (sizeof *in / 4));
-    if (__builtin_expect(!in->handler, 0)) goto decode;
 dispatch:
-    goto *in->handler;
+    goto *(&&decode + in->handler); /* 0: not decoded yet */
 
+/* Every body that retires dispatches the next record itself: its own indirect jump, which the
+ * host predicts per body (threaded code) rather than from one shared jump. Only PD_ALONE has
+ * more than one step (a group's turn is one, left = 1); only LEAVE stops it early. */
 #define OP(name, ...)                                                                                                  \
-    op_##name : {__VA_ARGS__} goto retire;
+    op_##name : {__VA_ARGS__} in++;                                                                                    \
+    if (__builtin_expect(!--left, 0)) goto retired;                                                                    \
+    goto *(&&decode + in->handler);
 #include "core/rv32_exec.inc"
 #undef OP
 
-/* Every body that retires comes here by a direct jump (measured: faster than jumping on through
- * a per-mode pointer, which the host predicts worse). A group's turn is one step (left = 1). */
-retire:
-    h->x[0] = 0; /* RISC-V: x0 is hardwired to zero; bodies may have written it */
-    pc += 4;
-    if (--left) goto fetch_l1; /* only PD_ALONE has more than one step; only LEAVE stops it early */
+retired: /* the last step retired */
+    AT_PC();
     if (mode == PD_GROUP) { /* SYNC(1) */
         h->pc = (uint32_t)pc;
         h->instret++;
@@ -557,7 +593,6 @@ retire:
     return steps;
 
 far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which checks) faults */
-    h->x[0] = 0;
     pc = far_pc;
     if (mode == PD_GROUP) {
         h->pc = far_pc;
@@ -571,12 +606,14 @@ far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which ch
 
 
 decode: {
+    AT_PC();
     if (pc >= L1_SIZE) goto fetch_fault; /* the record past L1's end (see JUMP) */
     insn_t d;
     rv_decode(le_read(L1 + pc, 4), &d);
     hart_pd_t *rec = &PD[pc >> 2];
-    rec->op = (uint8_t)d.op, rec->rd = d.rd, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
-    rec->handler = bodies[d.op] ? bodies[d.op] : &&op_unimplemented;
+    rec->op = (uint8_t)d.op, rec->rd = d.rd ? d.rd : 32, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
+    rec->pc_imm = (uint32_t)pc + (uint32_t)d.imm;
+    rec->handler = bodies[d.op] ? bodies[d.op] : (int32_t)(&&op_unimplemented - &&decode);
     goto dispatch;
 }
 
@@ -584,9 +621,10 @@ op_unimplemented:
     LEAVE(stop_illegal(h, in->op));
 
 fetch_fault:
-    LEAVE(stop_fetch(h, pc));
+    LEAVE_AT(stop_fetch(h, pc));
 
 yield: /* the instruction reaches the tile: not started, its cycle not counted */
+    AT_PC();
     SYNC(steps - left);
     return steps - left;
 
@@ -611,9 +649,12 @@ turn:
 #undef L1
 #undef L1_SIZE
 #undef PC
+#undef PC_IMM
 #undef JUMP
 #undef JUMP_CHECK
 #undef LEAVE
+#undef LEAVE_AT
+#undef AT_PC
 #undef SYNC
 #undef SHARED_ACCESS
 #undef SHARED_CSR

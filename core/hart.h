@@ -63,6 +63,7 @@ typedef struct {
 
 typedef struct hart {
     uint32_t x[32];
+    uint32_t x_sink; /* core/exec.c pd_run: where writes to x0 go, so that x0 stays 0 */
     uint32_t pc;
     hart_state_t state;
     int id;            /* index in the tile: 0 BRISC, 1 NCRISC, 2..4 TRISC0..2 */
@@ -150,14 +151,18 @@ void rv_decode(uint32_t word, insn_t *out);
 
 /* Pre-decoded record (STYLE.md pattern 4): an insn_t plus where its body is in the fast
  * dispatcher (core/exec.c hart_step_fast). One per L1 word, index addr >> 2; a zeroed record
- * (handler NULL) is "not decoded yet", so the array is calloc'd and only the pages of code that
+ * (handler 0) is "not decoded yet", so the array is calloc'd and only the pages of code that
  * runs are ever touched. 16 bytes on a 64-bit host: 393,216 records cover the 1.5 MiB L1. */
 typedef struct hart_pd {
-    const void *handler; /* label of the op's body; NULL: decode the word on the next fetch */
+    /* Where the op's body is: its label's offset from the dispatcher's `decode` label, so that
+     * 0 (a zeroed record) is "decode the word on the next fetch" and dispatching needs no test. */
+    int32_t handler;
     int32_t imm;
     uint8_t op, rd, rs1, rs2; /* op: RV_OP_* (fits: RV_OP_COUNT <= 256) */
+    uint32_t pc_imm;          /* the word's pc + imm: a branch's, jal's or auipc's target */
 } hart_pd_t;
 _Static_assert(sizeof(hart_pd_t) == 16, "decode-cache records stay small (RSS); pd_run scales pc by 4");
+_Static_assert(offsetof(hart_t, x_sink) == offsetof(hart_t, x) + 32 * sizeof(uint32_t), "pd_run: rd 32 is x_sink");
 _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
 
 /* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size).
@@ -167,7 +172,7 @@ _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
 static inline void hart_pd_invalidate(hart_pd_t *pd, uint32_t addr, uint32_t size) {
     if (!pd || !size) return;
     for (uint32_t w = addr >> 2, end = (addr + size - 1) >> 2; w <= end; w++)
-        if (pd[w].handler) pd[w].handler = NULL;
+        if (pd[w].handler) pd[w].handler = 0;
 }
 /* Execute the already-decoded instruction at h->pc: hart_step() is fetch + rv_decode + this, and
  * a pre-decoded path can call it with a cached record. Same contract as hart_step. The raw word

@@ -66,6 +66,9 @@ typedef struct {
     bool suspended;       /* a run config's stop point is armed: the run ends there, not in deadlock */
     uint64_t next_check;
     uint64_t fp;          /* fingerprint at the last check */
+    uint64_t fp_touches;  /* tile_t.touches then (fp_valid: still fp while it holds) */
+    bool fp_valid;
+    bool hooked;          /* run_loop has a hook: it may change the tile between checks */
     uint64_t quiet_since; /* first check with the current fingerprint */
     uint64_t mem_since;   /* cycle of the memory snapshot; 0 none */
     uint8_t *snap;        /* L1 then each core's local RAM */

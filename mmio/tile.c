@@ -339,19 +339,25 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
         }
         if (running > 0 && t->spin && cp_is_idle(t->cp) &&
             (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin_retry_at))) {
+            t->touches++;
             done += spin_forward(t, n - done);
             if (done == n || cp_error(t->cp)) return done;
             for (int c = 0; c < TILE_NCORES; c++)
                 if (t->hart[c].state != before[c]) return done;
             continue;
         } else if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
-            tile_spin_forget(t);
+            /* Not tile_spin_forget: as long as the core keeps running, only L1, its local RAM and
+             * its registers change, and the idle coprocessor's clock (t->touches holds). */
+            t->spin_cert = false;
             uint64_t m = until_probe(t, n - done);
             uint64_t k = hart_run_alone(&t->hart[alone], m);
             cp_advance_idle(t->cp, k);
             t->cycle += k;
             done += k;
-            if (t->hart[alone].state != HART_RUNNING) return done;
+            if (t->hart[alone].state != HART_RUNNING) {
+                t->touches++;
+                return done;
+            }
             if (done == n) return done;
             if (k == m) continue; /* the next probe is due */
             /* It yielded before an access to the tile: that cycle runs in lock-step below. */

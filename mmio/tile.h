@@ -63,6 +63,10 @@ typedef struct tile {
      * spin_period cycles; no probe before spin_retry_at (the wait doubles after each failed probe);
      * spin_skipped: cycles skipped so far. */
     bool spin_cert;
+    /* Bumped by everything that may change the tile other than a lone core's run that leaves it
+     * running (tile_run): with it unchanged, loader/run.c's progress check knows its fingerprint
+     * (hart states, MMIO stores, the coprocessor) is too and need not recompute it. */
+    uint64_t touches;
     uint64_t spin_period[TILE_NCORES], spin_retry_at, spin_backoff, spin_skipped;
     hart_state_t spin_state[TILE_NCORES];
     uint32_t spin_pc[TILE_NCORES], spin_x[TILE_NCORES][32];
@@ -121,7 +125,10 @@ static inline void tile_cp_sync(tile_t *t) {
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
  * that writes the tile other than a core's pure instruction must call it (mmio/tile.c, bus.c). */
-static inline void tile_spin_forget(tile_t *t) { t->spin_cert = false; }
+static inline void tile_spin_forget(tile_t *t) {
+    t->spin_cert = false;
+    t->touches++;
+}
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) {

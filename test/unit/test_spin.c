@@ -286,8 +286,38 @@ static void pure_step_refuses_writes(void **state) {
     tile_destroy(t);
 }
 
+/* tile_t.touches (loader/run.c's progress check keeps its fingerprint while it holds): a lone
+ * core that computes and stores to L1 leaves it be, whatever the batches; the core halting, the
+ * host writing, a second core starting each move it. */
+static void touches_only_by_others(void **state) {
+    (void)state;
+    tile_t *t = new_tile(1); /* the run-ahead path (no fast-forward) */
+    uint32_t prog[] = {addi(T0, ZERO, 1000), addi(A0, A0, 1), sw(A0, ZERO, OUT), bne(A0, T0, -8), EBREAK};
+    put(t, 0x1000, prog, 5);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    uint64_t before = t->touches;
+    run_for(t, 2000, 97);
+    assert_int_equal(t->hart[CORE_BRISC].state, HART_RUNNING);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 667); /* 1 + 3 per pass: it ran */
+    assert_int_equal(t->touches, before);
+    run_for(t, 2000, 97);
+    assert_int_equal(t->hart[CORE_BRISC].state, HART_HALTED);
+    assert_true(t->touches > before);
+    before = t->touches;
+    assert_true(tile_host_write(t, FLAG0, 1));
+    assert_true(t->touches > before);
+    before = t->touches;
+    put(t, 0x2000, (uint32_t[]){EBREAK}, 1);
+    assert_true(t->touches > before);
+    before = t->touches;
+    tile_start_core(t, CORE_NCRISC, 0x2000);
+    assert_true(t->touches > before);
+    tile_destroy(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(touches_only_by_others),
         cmocka_unit_test(host_release_between_runs),
         cmocka_unit_test(core_store_releases),
         cmocka_unit_test(impure_loops_are_stepped),
