@@ -186,40 +186,37 @@ static void update_slices(jw_t *w, uint64_t cycle) {
 
 /* ---- counters and instants ----------------------------------------------------------------- */
 
+/* One counter event: the current values of n signals under their keys; only when one of them
+ * changed at this cycle (dirty), or always when dirty is NULL (the starting values). */
+static void counter(jw_t *w, const bool *dirty, uint64_t cycle, const char *name, int pid, int tid,
+                    const char *const *keys, const unsigned *sigs, unsigned n) {
+    bool changed = !dirty;
+    for (unsigned k = 0; k < n && !changed; k++) changed = dirty[sigs[k]];
+    if (!changed) return;
+    cJSON *e = event(name, "C", pid, tid, cycle);
+    cJSON *a = cJSON_AddObjectToObject(e, "args");
+    for (unsigned k = 0; k < n; k++) cJSON_AddNumberToObject(a, keys[k], w->cur[sigs[k]]);
+    emit(w, e);
+}
+
 static void counters(jw_t *w, uint64_t cycle, const bool *dirty) {
+    static const char *const sem_keys[2] = {"value", "max"};
+    static const char *const fifo_keys[3] = {"fifo1", "fifo2", "fifo3"};
+    static const char *const exp_keys[2] = {"mop", "replay"};
+    char name[48];
     for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
-        if (dirty && !dirty[TRC_SIG_SEM_VAL(i)] && !dirty[TRC_SIG_SEM_MAX(i)]) continue;
-        char name[48];
         const char *ln = cp_sem_llk_name(i);
         snprintf(name, sizeof name, *ln ? "sem %u %s" : "sem %u", i, ln);
-        cJSON *e = event(name, "C", PID_SYNC, 0, cycle);
-        cJSON *a = cJSON_AddObjectToObject(e, "args");
-        cJSON_AddNumberToObject(a, "value", w->cur[TRC_SIG_SEM_VAL(i)]);
-        cJSON_AddNumberToObject(a, "max", w->cur[TRC_SIG_SEM_MAX(i)]);
-        emit(w, e);
+        const unsigned sigs[2] = {TRC_SIG_SEM_VAL(i), TRC_SIG_SEM_MAX(i)};
+        counter(w, dirty, cycle, name, PID_SYNC, 0, sem_keys, sigs, 2);
     }
     for (unsigned t = 0; t < CP_THREADS; t++) {
-        bool fifo = !dirty || dirty[TRC_SIG_TH(t, TRC_TH_FIFO1)] || dirty[TRC_SIG_TH(t, TRC_TH_FIFO2)] ||
-                    dirty[TRC_SIG_TH(t, TRC_TH_FIFO3)];
-        bool exp = !dirty || dirty[TRC_SIG_TH(t, TRC_TH_MOP)] || dirty[TRC_SIG_TH(t, TRC_TH_REPLAY)];
-        char name[32];
-        if (fifo) {
-            snprintf(name, sizeof name, "T%u FIFO", t);
-            cJSON *e = event(name, "C", PID_THREADS, (int)t, cycle);
-            cJSON *a = cJSON_AddObjectToObject(e, "args");
-            cJSON_AddNumberToObject(a, "fifo1", w->cur[TRC_SIG_TH(t, TRC_TH_FIFO1)]);
-            cJSON_AddNumberToObject(a, "fifo2", w->cur[TRC_SIG_TH(t, TRC_TH_FIFO2)]);
-            cJSON_AddNumberToObject(a, "fifo3", w->cur[TRC_SIG_TH(t, TRC_TH_FIFO3)]);
-            emit(w, e);
-        }
-        if (exp) {
-            snprintf(name, sizeof name, "T%u expanders", t);
-            cJSON *e = event(name, "C", PID_THREADS, (int)t, cycle);
-            cJSON *a = cJSON_AddObjectToObject(e, "args");
-            cJSON_AddNumberToObject(a, "mop", w->cur[TRC_SIG_TH(t, TRC_TH_MOP)]);
-            cJSON_AddNumberToObject(a, "replay", w->cur[TRC_SIG_TH(t, TRC_TH_REPLAY)]);
-            emit(w, e);
-        }
+        const unsigned fifo[3] = {TRC_SIG_TH(t, TRC_TH_FIFO1), TRC_SIG_TH(t, TRC_TH_FIFO2), TRC_SIG_TH(t, TRC_TH_FIFO3)};
+        const unsigned exp[2] = {TRC_SIG_TH(t, TRC_TH_MOP), TRC_SIG_TH(t, TRC_TH_REPLAY)};
+        snprintf(name, sizeof name, "T%u FIFO", t);
+        counter(w, dirty, cycle, name, PID_THREADS, (int)t, fifo_keys, fifo, 3);
+        snprintf(name, sizeof name, "T%u expanders", t);
+        counter(w, dirty, cycle, name, PID_THREADS, (int)t, exp_keys, exp, 2);
     }
 }
 

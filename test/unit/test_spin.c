@@ -19,29 +19,11 @@
 #include <cmocka.h>
 
 #include "mmio/tile.h"
+#include "test/unit/rv_enc.h"
 
 /* ---- a tiny assembler ----------------------------------------------------------------------- */
 enum { ZERO = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11 };
-static uint32_t i_type(uint32_t op, uint32_t f3, int rd, int rs1, int32_t imm) {
-    return ((uint32_t)imm & 0xfffu) << 20 | (uint32_t)rs1 << 15 | f3 << 12 | (uint32_t)rd << 7 | op;
-}
-static uint32_t addi(int rd, int rs1, int32_t imm) { return i_type(0x13, 0, rd, rs1, imm); }
-static uint32_t lw(int rd, int rs1, int32_t imm) { return i_type(0x03, 2, rd, rs1, imm); }
-static uint32_t csrrs(int rd, unsigned csr, int rs1) { return i_type(0x73, 2, rd, rs1, (int32_t)csr); }
-static uint32_t sw(int rs2, int rs1, int32_t imm) {
-    uint32_t u = (uint32_t)imm;
-    return (u >> 5 & 0x7fu) << 25 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | 2u << 12 | (u & 31u) << 7 | 0x23u;
-}
-static uint32_t lui(int rd, uint32_t imm20) { return imm20 << 12 | (uint32_t)rd << 7 | 0x37u; }
-static uint32_t b_type(uint32_t f3, int rs1, int rs2, int32_t off) {
-    uint32_t u = (uint32_t)off;
-    return (u >> 12 & 1u) << 31 | (u >> 5 & 0x3fu) << 25 | (uint32_t)rs2 << 20 | (uint32_t)rs1 << 15 | f3 << 12 |
-           (u >> 1 & 0xfu) << 8 | (u >> 11 & 1u) << 7 | 0x63u;
-}
-static uint32_t beq(int rs1, int rs2, int32_t off) { return b_type(0, rs1, rs2, off); }
-static uint32_t bne(int rs1, int rs2, int32_t off) { return b_type(1, rs1, rs2, off); }
 #define FENCE  0x0ff0000fu
-#define EBREAK 0x00100073u
 #define MCYCLE 0xb00u
 
 #define FLAG0 0x200u /* mailbox words the loops poll */
