@@ -74,7 +74,10 @@ void trace_sig_info(unsigned sig, const char **scope, const char **name, unsigne
     }
 }
 
-static uint32_t core_state(const hart_t *h) {
+/* A core's state; a running core that did not retire is classified as the stall diagnosis and
+ * the panel classify it (diag_core_wait). */
+static uint32_t core_state(const tile_t *t, int c) {
+    const hart_t *h = &t->hart[c];
     switch (h->state) {
     case HART_RESET: return TRC_RESET;
     case HART_HALTED: return TRC_HALTED;
@@ -83,16 +86,17 @@ static uint32_t core_state(const hart_t *h) {
     case HART_RUNNING: break;
     }
     if (h->wait != HART_WAIT_MEM) return TRC_RUNNING;
-    uint32_t a = h->wait_addr;
-    if (a == 0xFFE80004u) return TRC_TENSIX_SYNC; /* CoprocessorDoneCheck (memory-map.md) */
-    if (a == 0xFFE80008u) return TRC_MOP_SYNC;    /* MOPExpanderDoneCheck */
-    if (a - 0xFFE40000u < 0x30000u) return TRC_FIFO_FULL;
+    int th;
+    const char *w = diag_core_wait(t, c, &th);
+    if (!strcmp(w, "tensix_sync")) return TRC_TENSIX_SYNC;
+    if (!strcmp(w, "mop_sync")) return TRC_MOP_SYNC;
+    if (!strcmp(w, "fifo_full")) return TRC_FIFO_FULL;
     return TRC_STALLED;
 }
 
 static void sample(const tile_t *t, uint32_t *v) {
     for (int c = 0; c < TILE_NCORES; c++) {
-        v[TRC_SIG_CORE(c, TRC_CORE_STATE)] = core_state(&t->hart[c]);
+        v[TRC_SIG_CORE(c, TRC_CORE_STATE)] = core_state(t, c);
         v[TRC_SIG_CORE(c, TRC_CORE_PC)] = t->hart[c].pc;
     }
     for (unsigned th = 0; th < CP_THREADS; th++) {
