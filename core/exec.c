@@ -339,12 +339,6 @@ static inline exec_res_t exec_one(hart_t *h, const insn_t *in) {
 #undef SHARED_ACCESS
 #undef SHARED_CSR
 
-bool hart_exec(hart_t *h, const insn_t *in) {
-    if (h->state != HART_RUNNING) return false;
-    h->cycle++;
-    return exec_one(h, in) == EXEC_RETIRED;
-}
-
 bool hart_step(hart_t *h) {
     if (h->state != HART_RUNNING) return false;
     h->cycle++; /* every cycle out of reset counts, stalled or not (mcycle) */

@@ -4,9 +4,10 @@
  * reaches L1 and its own local data RAM directly (the fast path), and everything else through the
  * environment functions declared at the bottom, which mmio/ implements.
  *
- * Decode is table-driven (core/rv32_ops.def): a code word is decoded once into an insn_t record
- * and the record is executed; hart_step() decodes every time (the reference path), and a
- * pre-decoded path can cache insn_t records without touching instruction semantics.
+ * Decode is table-driven (core/rv32_ops.def): a code word is decoded into an insn_t record and
+ * the record is executed. hart_step() decodes every time (the reference path); the fast path
+ * (hart_step_fast, hart_run_alone, hart_run_lockstep) runs records of the L1 decode cache
+ * (hart_pd_t), with the same instruction bodies (rv32_exec.inc).
  */
 #ifndef TTEMU_CORE_HART_H
 #define TTEMU_CORE_HART_H
@@ -174,11 +175,6 @@ static inline void hart_pd_invalidate(hart_pd_t *pd, uint32_t addr, uint32_t siz
     for (uint32_t w = addr >> 2, end = (addr + size - 1) >> 2; w <= end; w++)
         if (pd[w].handler) pd[w].handler = 0;
 }
-/* Execute the already-decoded instruction at h->pc: hart_step() is fetch + rv_decode + this, and
- * a pre-decoded path can call it with a cached record. Same contract as hart_step. The raw word
- * is re-read from L1 only to fill a fault report (so cached records must be dropped when their
- * word is stored to: env_l1_written). */
-bool hart_exec(hart_t *h, const insn_t *in);
 const char *rv_mnemonic(unsigned op);
 /* Disassemble one word into buf (for reports and traces). */
 void rv_disasm(uint32_t word, uint32_t pc, char *buf, size_t len);

@@ -80,36 +80,20 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
 
 /* ---- the harts' environment (core/hart.h) ------------------------------------------------- */
 
+/* A MEM_FAULT's address goes into h->fault where the hart completes the fault (core/exec.c). */
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val) {
     tile_cp_sync(env);
     const mmio_dev_t *d = mmio_find(addr);
-    if (!d) {
-        h->fault.addr = addr;
-        h->fault.has_addr = true;
-        return mmio_fault(h, FAULT_UNMAPPED, "load from unmapped address 0x%08x (%u bytes)", addr, size);
-    }
-    mem_res_t r = d->read(env, h, addr - d->base, size, val);
-    if (r == MEM_FAULT) {
-        h->fault.addr = addr;
-        h->fault.has_addr = true;
-    }
-    return r;
+    if (!d) return mmio_fault(h, FAULT_UNMAPPED, "load from unmapped address 0x%08x (%u bytes)", addr, size);
+    return d->read(env, h, addr - d->base, size, val);
 }
 
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
     tile_cp_sync(env);
     const mmio_dev_t *d = mmio_find(addr);
-    if (!d) {
-        h->fault.addr = addr;
-        h->fault.has_addr = true;
-        return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
-    }
+    if (!d) return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
     mem_res_t r = d->write(env, h, addr - d->base, size, val);
     if (r == MEM_OK) ((tile_t *)env)->progress++;
-    if (r == MEM_FAULT) {
-        h->fault.addr = addr;
-        h->fault.has_addr = true;
-    }
     return r;
 }
 
