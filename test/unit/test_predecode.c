@@ -259,6 +259,7 @@ static void leaving_l1(void **state) {
                 assert_int_equal(b->fault.kind, FAULT_FETCH);
                 assert_int_equal(b->fault.pc, fault_pc[s]);
                 assert_int_equal(b->pc, fault_pc[s]);
+                if (way == 0) continue; /* the reference: the other ways must equal it */
                 assert_memory_equal(a->x, b->x, sizeof a->x);
                 assert_int_equal(a->instret, b->instret);
                 assert_int_equal(a->cycle, b->cycle);
