@@ -153,7 +153,6 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
     const cp_t *cp = r->tile->cp;
     cp_thread_state_t s;
     cp_thread_state(cp, th, &s);
-    const cp_stats_t *st = cp_stats(cp, th);
     int node = N_THREAD0 + th;
     if (!s.held) return;
     d->blocked[node] = true;
@@ -168,8 +167,10 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
     cJSON_AddNumberToObject(hj, "word", s.held_word);
     cJSON_AddStringToObject(hj, "disasm", dis);
     cJSON_AddStringToObject(o, "cause", cp_hold_name(s.hold));
-    uint64_t waited = 0;
     uint64_t now = cp_cycles(cp);
+    /* This stall only (the per-cause counters are totals over the run); a latched wait counts
+     * from when it latched, below. */
+    uint64_t waited = now - s.held_since;
     line(d, lines, "T%u (TRISC%u's Tensix thread) holds %s at its Wait Gate", th, th, dis);
     switch (s.hold) {
     case CP_HOLD_WAIT_COND:
@@ -226,7 +227,6 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
     }
     case CP_HOLD_MUTEX: {
         int holder = cp_mutex_holder(cp, s.hold_detail);
-        waited = s.hold_detail < 5 ? st->stall_mutex[s.hold_detail] : 0;
         cJSON *mj = cJSON_AddObjectToObject(o, "mutex");
         cJSON_AddNumberToObject(mj, "index", s.hold_detail);
         if (holder >= 0) {
@@ -243,19 +243,16 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
         break;
     }
     case CP_HOLD_MUTEX_INVALID:
-        waited = st->stall_mutex_invalid;
         cJSON_AddNumberToObject(cJSON_AddObjectToObject(o, "mutex"), "index", s.hold_detail);
         line(d, lines, "    %s names mutex %u, which does not exist on Blackhole (0, 2, 3, 4): it waits forever",
              opname(s.held_word), s.hold_detail);
         snprintf(d->why[node], sizeof d->why[node], "waits forever on invalid mutex %u", s.hold_detail);
         break;
     case CP_HOLD_UNDEFINED:
-        waited = st->stall_undefined;
         line(d, lines, "    opcode 0x%02x does not exist on Blackhole: held forever", s.hold_detail);
         snprintf(d->why[node], sizeof d->why[node], "holds undefined opcode 0x%02x", s.hold_detail);
         break;
     default:
-        waited = st->stall_total;
         line(d, lines, "    %s", cp_hold_name(s.hold));
         snprintf(d->why[node], sizeof d->why[node], "held (%s)", cp_hold_name(s.hold));
         break;

@@ -128,3 +128,6 @@ expect_json "stall statistics: T2's longest stall is the ATGETM on mutex 0, push
 expect_json "stall statistics: the longest stall's cycles are within the thread's total" "$TMP/ring.json" \
     '[sum(s["cycles"] for s in t["stalls"]["longest"]) <= t["stalls"]["total"] and len(t["stalls"]["longest"]) <= 3 for t in r["threads"]]' \
     '[true, true, true]'
+expect_json "the diagnosis' waited_cycles is the current stall's length (stall statistics)" "$TMP/ring.json" \
+    '[(t["thread"], t["waited_cycles"] == r["threads"][t["thread"]]["stalls"]["longest"][0]["cycles"]) for t in r["diagnosis"]["threads"] if t["cause"] == "mutex"]' \
+    '[[2, true]]'
