@@ -191,6 +191,8 @@ uint32_t cp_bstatus(const cp_t *cp, int t) {
 
 /* ---- read-only views -------------------------------------------------------------------------- */
 
+const unsigned cp_mutex_index[CP_MUTEXES] = {0, 2, 3, 4};
+
 const char *cp_sem_llk_name(unsigned i) {
     static const char *const names[CP_NUM_SEMS] = {"",          "MATH_PACK",   "UNPACK_TO_DEST",   "UNPACK_OPERAND_SYNC",
                                                    "PACK_DONE", "UNPACK_SYNC", "UNPACK_MATH_DONE", "MATH_DONE"};

@@ -19,7 +19,8 @@
 #define CP_FIFO_DEPTH   32
 #define CP_CFG_WORDS    224 /* Config[2][224] (BackendConfiguration.md) */
 #define CP_THDCFG_WORDS 68  /* ThreadConfig[3][68] */
-#define CP_FIRST_PUSHED 16  /* words kept per thread for the report (e.g. the firmware boot pushes) */
+#define CP_FIRST_PUSHED 16
+#define CP_MUTEXES      4   /* Blackhole's mutexes are 0, 2, 3, 4 (SyncUnit.md): cp_mutex_index */  /* words kept per thread for the report (e.g. the firmware boot pushes) */
 
 typedef struct cp cp_t;
 
@@ -198,6 +199,8 @@ unsigned cp_sem_max(const cp_t *cp, unsigned i);
  * UNPACK_TO_DEST, ...); "" for 0, which it leaves unnamed. A software convention, not hardware. */
 const char *cp_sem_llk_name(unsigned i);
 int cp_mutex_holder(const cp_t *cp, unsigned idx);
+/* The mutex indices, in order: {0, 2, 3, 4}. */
+extern const unsigned cp_mutex_index[CP_MUTEXES];
 
 /* Semaphore history since reset, for stall diagnosis ("who could release it"). Posts and gets
  * count SEMPOST/SEMGET and RISC-V window writes, per thread; a count is 0 when never. */

@@ -100,3 +100,8 @@ void tt_disasm(uint32_t word, char *buf, unsigned len)
         n += (unsigned)snprintf(buf + n, len - n, fmt, op->fields[i].name, v);
     }
 }
+
+const char *tt_mnemonic(uint32_t word) {
+    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
+    return op ? op->mnemonic : "?";
+}

@@ -67,6 +67,8 @@ const tt_op_t *tt_ops(unsigned *count);
 const char *tt_unit_name(tt_unit_t u);
 /* Value of a named field of word (which must be of this op); -1 if the op has no such field. */
 int64_t tt_field(const tt_op_t *op, uint32_t word, const char *name);
+/* The mnemonic of word's opcode, or "?" for an opcode Blackhole does not have. */
+const char *tt_mnemonic(uint32_t word);
 /* "SEMWAIT wait_sem_cond=1 sem_sel=0x2 stall_res=0x40" into buf. */
 void tt_disasm(uint32_t word, char *buf, unsigned len);
 

@@ -45,11 +45,6 @@ static void line(diag_t *d, cJSON *lines, const char *fmt, ...) {
     if (lines) cJSON_AddItemToArray(lines, cJSON_CreateString(b));
 }
 
-static const char *opname(uint32_t word) {
-    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
-    return op ? op->mnemonic : "?";
-}
-
 static void block_names(uint16_t mask, char *b, size_t len, cJSON *arr) {
     static const char *const n[9] = {"B0 TDMA", "B1 SYNC", "B2 PACK", "B3 UNPACK", "B4 XMOV",
                                      "B5 THCON", "B6 MATH", "B7 CFG", "B8 SFPU"};
@@ -136,17 +131,17 @@ static void sem_release(diag_t *d, const cp_t *cp, unsigned th, unsigned i, bool
     d->edge[node][N_THREAD0 + u] = 1;
     cJSON *qj = cJSON_AddObjectToObject(o, "queued_release");
     cJSON_AddNumberToObject(qj, "thread", u);
-    cJSON_AddStringToObject(qj, "mnemonic", opname(qw));
+    cJSON_AddStringToObject(qj, "mnemonic", tt_mnemonic(qw));
     cJSON_AddNumberToObject(qj, "word", qw);
-    cJSON_AddStringToObject(qj, "behind", opname(behind));
+    cJSON_AddStringToObject(qj, "behind", tt_mnemonic(behind));
     if (qw == behind)
-        line(d, lines, "    T%d's %s of semaphore %u would release it, but it is held at T%d's gate", u, opname(qw), i, u);
+        line(d, lines, "    T%d's %s of semaphore %u would release it, but it is held at T%d's gate", u, tt_mnemonic(qw), i, u);
     else
         line(d, lines, "    T%d's %s of semaphore %u would release it, but it is queued behind T%d's held %s", u,
-             opname(qw), i, u, opname(behind));
+             tt_mnemonic(qw), i, u, tt_mnemonic(behind));
     size_t k = strlen(d->why[node]);
-    snprintf(d->why[node] + k, sizeof d->why[node] - k, ", released by T%d's %s %s %s", u, opname(qw),
-             qw == behind ? "held at its gate" : "queued behind its", qw == behind ? "" : opname(behind));
+    snprintf(d->why[node] + k, sizeof d->why[node] - k, ", released by T%d's %s %s %s", u, tt_mnemonic(qw),
+             qw == behind ? "held at its gate" : "queued behind its", qw == behind ? "" : tt_mnemonic(behind));
 }
 
 static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
@@ -163,7 +158,7 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
     tt_disasm(s.held_word, dis, sizeof dis);
     cJSON_AddNumberToObject(o, "thread", th);
     cJSON *hj = cJSON_AddObjectToObject(o, "held");
-    cJSON_AddStringToObject(hj, "mnemonic", opname(s.held_word));
+    cJSON_AddStringToObject(hj, "mnemonic", tt_mnemonic(s.held_word));
     cJSON_AddNumberToObject(hj, "word", s.held_word);
     cJSON_AddStringToObject(hj, "disasm", dis);
     cJSON_AddStringToObject(o, "cause", cp_hold_name(s.hold));
@@ -182,7 +177,7 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
         tt_disasm(w->word, wd, sizeof wd);
         waited = now - w->since;
         cJSON *wj = cJSON_AddObjectToObject(o, "wait");
-        cJSON_AddStringToObject(wj, "mnemonic", opname(w->word));
+        cJSON_AddStringToObject(wj, "mnemonic", tt_mnemonic(w->word));
         cJSON_AddNumberToObject(wj, "word", w->word);
         cJSON_AddStringToObject(wj, "disasm", wd);
         cJSON_AddNumberToObject(wj, "since_cycle", (double)w->since);
@@ -245,7 +240,7 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
     case CP_HOLD_MUTEX_INVALID:
         cJSON_AddNumberToObject(cJSON_AddObjectToObject(o, "mutex"), "index", s.hold_detail);
         line(d, lines, "    %s names mutex %u, which does not exist on Blackhole (0, 2, 3, 4): it waits forever",
-             opname(s.held_word), s.hold_detail);
+             tt_mnemonic(s.held_word), s.hold_detail);
         snprintf(d->why[node], sizeof d->why[node], "waits forever on invalid mutex %u", s.hold_detail);
         break;
     case CP_HOLD_UNDEFINED:

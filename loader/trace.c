@@ -22,7 +22,6 @@ const char *const trace_core_state_names[TRC_STATE_COUNT] = {
     [TRC_TENSIX_SYNC] = "tensix_sync", [TRC_MOP_SYNC] = "mop_sync", [TRC_STALLED] = "stalled",
     [TRC_HALTED] = "halted",         [TRC_HUNG] = "hung",         [TRC_FAULTED] = "faulted",
 };
-const unsigned trace_mutex_index[TRC_MUTEXES] = {0, 2, 3, 4};
 
 struct trace {
     trace_opts_t o;
@@ -117,7 +116,7 @@ static void sample(const tile_t *t, uint32_t *v) {
         v[TRC_SIG_SEM_MAX(i)] = cp_sem_max(t->cp, i);
     }
     for (unsigned m = 0; m < TRC_MUTEXES; m++) {
-        int h = cp_mutex_holder(t->cp, trace_mutex_index[m]);
+        int h = cp_mutex_holder(t->cp, cp_mutex_index[m]);
         v[TRC_SIG_MUTEX(m)] = h < 0 ? TRC_MUTEX_FREE : (uint32_t)h;
     }
 }

@@ -54,7 +54,7 @@ enum {
     TRC_TH_REPLAY, /* replay expander busy */
     TRC_TH_N,
 };
-#define TRC_MUTEXES 4
+#define TRC_MUTEXES CP_MUTEXES /* in cp_mutex_index order */
 #define TRC_SIG_CORE(c, k) ((c) * TRC_CORE_N + (k))
 #define TRC_SIG_TH(t, k) (TILE_NCORES * TRC_CORE_N + (t) * TRC_TH_N + (k))
 #define TRC_SIG_SEM_VAL(i) (TRC_SIG_TH(CP_THREADS, 0) + 2 * (i))
@@ -77,7 +77,6 @@ typedef enum {
 } tr_core_state_t;
 
 extern const char *const trace_core_state_names[TRC_STATE_COUNT];
-extern const unsigned trace_mutex_index[TRC_MUTEXES]; /* 0, 2, 3, 4 */
 
 typedef struct {
     uint64_t cycle;

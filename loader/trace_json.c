@@ -136,9 +136,8 @@ static void close_held(jw_t *w, unsigned t, uint64_t end) {
 static void close_wait(jw_t *w, unsigned t, uint64_t end) {
     if (!slice_end(&w->wait[t], end)) return;
     uint64_t start = w->wait[t].start;
-    const tt_op_t *op = tt_op((uint8_t)w->wait[t].key[0]);
     char name[48];
-    snprintf(name, sizeof name, "latched %s", op ? op->mnemonic : "?");
+    snprintf(name, sizeof name, "latched %s", tt_mnemonic(w->wait[t].key[0] << 24));
     cJSON *e = event(name, "X", PID_THREADS, TID_WAIT + (int)t, start);
     cJSON_AddNumberToObject(e, "dur", ts(end - start));
     emit(w, e);
@@ -149,7 +148,7 @@ static void close_mutex(jw_t *w, unsigned m, uint64_t end) {
     uint64_t start = w->mutex[m].start;
     char name[16];
     snprintf(name, sizeof name, "T%u", w->mutex[m].key[0]);
-    cJSON *e = event(name, "X", PID_SYNC, (int)trace_mutex_index[m], start);
+    cJSON *e = event(name, "X", PID_SYNC, (int)cp_mutex_index[m], start);
     cJSON_AddNumberToObject(e, "dur", ts(end - start));
     emit(w, e);
 }
@@ -221,7 +220,7 @@ static void counters(jw_t *w, uint64_t cycle, const bool *dirty) {
 }
 
 static void instant(jw_t *w, const tr_instant_t *in) {
-    char dis[128], name[48];
+    char dis[128];
     cJSON *e;
     switch (in->kind) {
     case TRI_PUSH:
@@ -234,9 +233,7 @@ static void instant(jw_t *w, const tr_instant_t *in) {
         if (in->count > 1) cJSON_AddNumberToObject(a, "count", in->count);
         break;
     case TRI_ISSUE: {
-        const tt_op_t *op = tt_op((uint8_t)(in->word >> 24));
-        snprintf(name, sizeof name, "%s", op ? op->mnemonic : "?");
-        e = event(name, "i", PID_THREADS, in->who, in->cycle);
+        e = event(tt_mnemonic(in->word), "i", PID_THREADS, in->who, in->cycle);
         cJSON_AddStringToObject(e, "s", "t");
         tt_disasm(in->word, dis, sizeof dis);
         cJSON_AddStringToObject(cJSON_AddObjectToObject(e, "args"), "disasm", dis);
@@ -279,8 +276,8 @@ bool trace_write_json(const tr_rec_t *rec, FILE *f) {
     }
     for (unsigned m = 0; m < TRC_MUTEXES; m++) {
         char n[16];
-        snprintf(n, sizeof n, "mutex %u", trace_mutex_index[m]);
-        meta(&w, "thread_name", PID_SYNC, (int)trace_mutex_index[m], n);
+        snprintf(n, sizeof n, "mutex %u", cp_mutex_index[m]);
+        meta(&w, "thread_name", PID_SYNC, (int)cp_mutex_index[m], n);
     }
 
     update_slices(&w, rec->lo);

@@ -8,7 +8,6 @@
 #include "ui/panel_model.h"
 
 /* Blackhole's mutexes (SyncUnit.md: 0, 2, 3, 4); tt-llk `struct mutex` names 0 REG_RMW. */
-static const unsigned mutex_index[UI_MUTEXES] = {0, 2, 3, 4};
 
 static const char *const hart_states[] = {
     [HART_RESET] = "reset", [HART_RUNNING] = "running", [HART_HALTED] = "halted",
@@ -56,11 +55,6 @@ void ui_strip_sample(ui_strip_t *s, const run_t *r) {
     s->any = true;
 }
 
-static const char *opname(uint32_t word) {
-    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
-    return op ? op->mnemonic : "?";
-}
-
 /* One line on what holds thread t, in the words of the diagnosis (loader/diag.c). */
 static void why_held(const cp_t *cp, const cp_thread_state_t *s, char *b, size_t len) {
     switch (s->hold) {
@@ -103,7 +97,7 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         o->sem[i] = (ui_sem_t){.name = cp_sem_llk_name(i), .value = cp_sem_read(cp, i), .max = cp_sem_max(cp, i)};
     for (unsigned m = 0; m < UI_MUTEXES; m++) {
-        unsigned idx = mutex_index[m];
+        unsigned idx = cp_mutex_index[m];
         int h = cp_mutex_holder(cp, idx);
         o->mutex[m] = (ui_mutex_t){.index = idx, .name = idx == 0 ? "REG_RMW" : "", .holder = h};
         if (h >= 0) o->mutex[m].since = cp_mutex_since(cp, idx);
@@ -131,7 +125,7 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
                     if ((st.hold_mask >> i) & 1) o->sem[i].waiters |= (uint8_t)(1u << th);
             if (st.hold == CP_HOLD_MUTEX)
                 for (unsigned m = 0; m < UI_MUTEXES; m++)
-                    if (mutex_index[m] == st.hold_detail) o->mutex[m].waiters |= (uint8_t)(1u << th);
+                    if (cp_mutex_index[m] == st.hold_detail) o->mutex[m].waiters |= (uint8_t)(1u << th);
         }
         u->wait_active = st.wait.active;
         if (st.wait.active) {
@@ -236,7 +230,7 @@ cJSON *ui_snap_json(const ui_snap_t *s) {
         cJSON_AddStringToObject(o, "state", ui_tstate_name(u->state));
         cJSON_AddBoolToObject(o, "held", u->held);
         if (u->held) {
-            cJSON_AddStringToObject(o, "held_mnemonic", opname(u->held_word));
+            cJSON_AddStringToObject(o, "held_mnemonic", tt_mnemonic(u->held_word));
             cJSON_AddStringToObject(o, "held_disasm", u->held_dis);
             cJSON_AddStringToObject(o, "cause", u->hold);
             cJSON_AddNumberToObject(o, "detail", u->hold_detail);
@@ -244,7 +238,7 @@ cJSON *ui_snap_json(const ui_snap_t *s) {
         }
         if (u->wait_active) {
             cJSON *w = cJSON_AddObjectToObject(o, "latched_wait");
-            cJSON_AddStringToObject(w, "mnemonic", opname(u->wait_word));
+            cJSON_AddStringToObject(w, "mnemonic", tt_mnemonic(u->wait_word));
             cJSON_AddStringToObject(w, "disasm", u->wait_dis);
             cJSON_AddNumberToObject(w, "since", (double)u->wait_since);
         } else {

@@ -14,7 +14,7 @@
 #include "loader/run.h"
 
 #define UI_STRIP   2048 /* samples kept per thread */
-#define UI_MUTEXES 4    /* Blackhole's mutexes 0, 2, 3, 4 (SyncUnit.md) */
+#define UI_MUTEXES CP_MUTEXES /* cp_mutex_index */
 #define UI_CHAINS  6    /* wait-for chains shown from the stall diagnosis */
 
 /* A thread's state in one strip sample, in order of precedence when several apply. */
