@@ -65,6 +65,16 @@ static int claim_l1(ldr_set_t *set, int core, uint64_t lo, uint64_t hi, const ch
     return 0;
 }
 
+/* A PT_LOAD segment's file data lies in the file and within its memory size. */
+static bool segment_ok(const GElf_Phdr *ph, size_t filesz) {
+    return ph->p_filesz <= ph->p_memsz && ph->p_offset <= filesz && ph->p_filesz <= filesz - ph->p_offset;
+}
+
+/* The segments an execute-in-place kernel image is made of: loadable, non-empty, in L1. */
+static bool kernel_segment(const GElf_Phdr *ph) {
+    return ph->p_type == PT_LOAD && ph->p_memsz && ph->p_vaddr < HART_LDM_BASE;
+}
+
 static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, Elf *e, const uint8_t *file,
                          size_t filesz, uint32_t ldm_scratch, char *err, size_t errlen) {
     size_t nph;
@@ -75,7 +85,7 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
         if (!gelf_getphdr(e, (int)i, &ph)) return fail(err, errlen, "%s: bad program header %zu", path, i);
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         uint64_t lo = ph.p_vaddr, hi = ph.p_vaddr + ph.p_memsz;
-        if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > filesz)
+        if (!segment_ok(&ph, filesz))
             return fail(err, errlen, "%s: segment %zu (0x%08llx, %llu bytes) has file data past the end of the file",
                         path, i, (unsigned long long)lo, (unsigned long long)ph.p_memsz);
         uint8_t *dst;
@@ -232,8 +242,9 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
     /* Execute-in-place: the L1 segments, packed from the lowest address (tt-metal's XIP layout). */
     for (size_t i = 0; !rc && i < nph; i++) {
         GElf_Phdr ph;
-        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz || ph.p_vaddr >= HART_LDM_BASE) continue;
-        if (ph.p_offset + ph.p_filesz > len) rc = fail(err, errlen, "%s: segment %zu is past the end of the file", path, i);
+        if (!gelf_getphdr(e, (int)i, &ph) || !kernel_segment(&ph)) continue;
+        if (!segment_ok(&ph, len))
+            rc = fail(err, errlen, "%s: segment %zu has file data past the end of the file or of the segment", path, i);
         if (ph.p_vaddr < lo) lo = ph.p_vaddr;
         if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
     }
@@ -243,7 +254,7 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
     if (!rc && !img) rc = fail(err, errlen, "%s: out of memory", path);
     for (size_t i = 0; !rc && i < nph; i++) {
         GElf_Phdr ph;
-        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz || ph.p_vaddr >= HART_LDM_BASE) continue;
+        if (!gelf_getphdr(e, (int)i, &ph) || !kernel_segment(&ph)) continue;
         memcpy(img + (ph.p_vaddr - lo), buf + ph.p_offset, ph.p_filesz);
     }
     if (e) elf_end(e);

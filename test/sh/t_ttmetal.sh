@@ -143,6 +143,24 @@ if [ -d "$K" ]; then
     check "ELF kernels behave exactly like the flat images" python3 -c "
 import json; a = json.load(open('$TMP/aelf.json')); b = json.load(open('$TMP/a3.json'))
 assert a['host_reads'] == b['host_reads'] and a['threads'] == b['threads'] and a['cycles'] == b['cycles']"
+    # A kernel ELF whose segment has more file data than memory (p_filesz > p_memsz) is refused,
+    # not copied past the image it sizes from p_memsz.
+    python3 - "$TMP/trisc0_unpack.elf" "$TMP/short_memsz.elf" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+phoff, = struct.unpack_from("<I", b, 0x1C)
+for i in range(struct.unpack_from("<H", b, 0x2C)[0]):
+    o = phoff + i * struct.unpack_from("<H", b, 0x2A)[0]
+    if struct.unpack_from("<I", b, o)[0] == 1:  # PT_LOAD
+        filesz, = struct.unpack_from("<I", b, o + 16)
+        struct.pack_into("<I", b, o + 20, filesz - 16)  # p_memsz 16 bytes short of p_filesz
+        break
+open(sys.argv[2], "wb").write(b)
+PY
+    sed -e "s|$TMP/trisc0_unpack.elf|$TMP/short_memsz.elf|" "$TMP/add1_elf.json" > "$TMP/short.json"
+    run_ttemu run --config "$TMP/short.json" --quiet
+    expect_exit "kernel ELF with p_filesz > p_memsz: bad input (exit 4)" 4
+    expect_out "kernel ELF with p_filesz > p_memsz: named" "short_memsz.elf: segment 0 has file data past the end of the file or of the segment"
 fi
 riscv64-unknown-elf-objcopy -O binary "$FW/demo/brisc.elf" "$TMP/brisc.bin"
 printf '{"version": 1, "cores": {"brisc": {"file": "brisc.bin", "addr": "0x10000"}}, "peek": ["0x8000"]}\n' > "$TMP/flat.json"
