@@ -69,15 +69,7 @@ static int get_u64(ctx_t *x, const cJSON *v, const char *key, uint64_t max, uint
         *out = (uint64_t)d;
         return 0;
     }
-    if (cJSON_IsString(v) && v->valuestring[0] && v->valuestring[0] != '-') {
-        char *end;
-        errno = 0;
-        unsigned long long u = strtoull(v->valuestring, &end, 0);
-        if (!errno && !*end && u <= max) {
-            *out = u;
-            return 0;
-        }
-    }
+    if (cJSON_IsString(v) && run_parse_uint(v->valuestring, max, out)) return 0;
     return fail(x, key, "expected an integer from 0 to %llu (a number or a \"0x...\" string)", (unsigned long long)max);
 }
 

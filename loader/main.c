@@ -1,5 +1,4 @@
 /* loader/main.c — the `ttemu` command line (docs/cli.md). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,16 +38,7 @@ static int bad_input(const char *fmt, const char *arg) {
     return EXIT_BAD_INPUT;
 }
 
-/* Strict unsigned parse: decimal or 0x hex, whole string, no sign. */
-static bool parse_u64(const char *s, uint64_t *out) {
-    if (!s || !*s || *s == '-' || *s == '+') return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end) return false;
-    *out = v;
-    return true;
-}
+static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
 
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};

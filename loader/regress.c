@@ -598,9 +598,8 @@ int regress_main(int argc, char **argv) {
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-            char *end;
-            long n = v ? strtol(v, &end, 10) : 0;
-            if (!v || *end || n < 1 || n > 1024) rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
+            uint64_t n = 0;
+            if (!run_parse_uint(v, 1024, &n) || n < 1) rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
             rg.jobs = (int)n;
             i++;
         } else if (!strcmp(a, "--update")) {

@@ -1,4 +1,5 @@
 /* loader/run.c — the cycle loop and its end conditions. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,13 +9,23 @@
 
 #include "loader/run.h"
 
-/* Strict unsigned parse: decimal or 0x hex, whole string, no sign. */
-static bool parse_u32(const char *s, uint32_t *out) {
-    if (!*s || *s == '-' || *s == '+') return false;
+bool run_parse_uint(const char *s, uint64_t max, uint64_t *out) {
+    if (!s) return false;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    /* strtoull alone would skip blanks, take a sign (and wrap it) and read "010" as octal */
+    if (!(hex ? isxdigit((unsigned char)digits[0]) : isdigit((unsigned char)digits[0]))) return false;
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end || v > 0xFFFFFFFFull) return false;
+    unsigned long long v = strtoull(digits, &end, hex ? 16 : 10);
+    if (errno || *end || v > max) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_u32(const char *s, uint32_t *out) {
+    uint64_t v;
+    if (!run_parse_uint(s, 0xFFFFFFFFull, &v)) return false;
     *out = (uint32_t)v;
     return true;
 }

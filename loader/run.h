@@ -129,6 +129,9 @@ typedef bool (*run_hook_t)(run_t *r, void *ctx);
 /* Parse "ADDR[:WORDS]" (decimal or 0x hex; ADDR 4-byte aligned, 1..4096 words, default 1).
  * Shared by --peek and run configs' "peek". */
 bool run_parse_peek(const char *s, run_peek_t *p);
+/* The one number syntax of flags and configs: decimal or 0x hex, the whole string, no blanks or
+ * sign, at most max. */
+bool run_parse_uint(const char *s, uint64_t max, uint64_t *out);
 /* Can the host read words 32-bit words from addr? If not, *bad is the first address it cannot. */
 bool run_host_readable(tile_t *t, uint32_t addr, uint32_t words, uint32_t *bad);
 /* Declare the peeks (validated: 0, or -1 with err naming the first unreadable address). */

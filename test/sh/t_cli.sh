@@ -68,6 +68,12 @@ run_ttemu run --brisc $D/brisc.elf --peek 0x8002
 expect_exit "a misaligned peek is refused (exit 4)" 4
 run_ttemu run --brisc $D/brisc.elf --max-cycles -5
 expect_exit "a negative --max-cycles is refused (exit 4)" 4
+run_ttemu run --brisc $D/brisc.elf --max-cycles " -5"
+expect_exit "a blank before a sign is refused too (it used to wrap to 2^64-5)" 4
+run_ttemu run --brisc $D/brisc.elf --max-cycles 010 --quiet --report "$TMP/dec.json"
+expect_json "numbers are decimal or 0x hex: 010 is ten, not octal eight" "$TMP/dec.json" 'r["cycles"]' 10
+run_ttemu run --brisc $D/brisc.elf --peek 0x
+expect_exit "0x without digits is refused (exit 4)" 4
 run_ttemu run
 expect_exit "nothing to run (exit 4)" 4
 run_ttemu run --brisc $D/brisc.elf --brisc $D/brisc.elf
