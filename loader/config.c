@@ -245,10 +245,18 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
                         "expected \"before_boot\", \"after_boot\", \"kernels_done\" or \"after_launch\"");
         op->at = (cfg_at_t)a;
         op->launch = -1;
+        /* Refuse what would never run rather than accept it and do nothing: bare mode runs only
+         * before_boot ops; a launch number means something only where launches happen. */
+        if (!c->firmware[0] && op->at != AT_BEFORE_BOOT)
+            return fail(x, path_of(q, sizeof q, p, "at"), "a bare-mode run (\"cores\") has only \"before_boot\"");
         const cJSON *ln = cJSON_GetObjectItemCaseSensitive(e, "launch");
         if (ln) {
             uint64_t u;
-            if (get_u64(x, ln, path_of(q, sizeof q, p, "launch"), CFG_MAX_LAUNCHES - 1, &u)) return -1;
+            path_of(q, sizeof q, p, "launch");
+            if (get_u64(x, ln, q, CFG_MAX_LAUNCHES - 1, &u)) return -1;
+            if (op->at != AT_KERNELS_DONE && op->at != AT_AFTER_LAUNCH)
+                return fail(x, q, "only \"kernels_done\" and \"after_launch\" ops take a launch");
+            if ((int)u >= c->nlaunches) return fail(x, q, "launch %d does not exist (%d configured)", (int)u, c->nlaunches);
             op->launch = (int)u;
         }
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "write"), *r = cJSON_GetObjectItemCaseSensitive(e, "read");

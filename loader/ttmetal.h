@@ -64,7 +64,7 @@ int ttm_go_signal(const run_t *r);
  * (a kernel file that cannot be read or does not fit). */
 struct cfg;
 int ttm_run(run_t *r, const struct cfg *c, uint64_t max_cycles, char *err, size_t errlen);
-/* Bare mode from a config: host writes/reads before the run and at its end, stop condition. */
+/* Bare mode from a config: host writes/reads before the run (the only point it has), stop condition. */
 int ttm_run_bare(run_t *r, const struct cfg *c, uint64_t max_cycles, char *err, size_t errlen);
 
 /* The `jal x0, target` word the host writes at L1 0 (RISC-V J-type encoding). */

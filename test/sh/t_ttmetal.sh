@@ -114,6 +114,12 @@ bad "sub-word host write to a device register" "host\[0\].write': size must be 4
     '{"version": 1, "cores": {"brisc": "x"}, "host": [{"at": "before_boot", "write": {"addr": "0xFFB48028", "value": 1, "size": 1}}]}'
 bad "half a compute kernel set" "give all three" \
     '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"trisc0": "k.bin"}}]}'
+bad "a bare-mode host op after boot would never run" "host\[0\].at': a bare-mode run \\(.cores.\\) has only .before_boot." \
+    '{"version": 1, "cores": {"brisc": "x"}, "host": [{"at": "after_boot", "write": {"addr": "0x8000", "value": 1}}]}'
+bad "a launch number at a point without launches" "host\[0\].launch': only \"kernels_done\" and \"after_launch\" ops take a launch" \
+    '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}}], "host": [{"at": "after_boot", "launch": 0, "read": {"addr": "0x8000"}}]}'
+bad "a launch that does not exist" "host\[0\].launch': launch 1 does not exist \(1 configured\)" \
+    '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}}], "host": [{"at": "kernels_done", "launch": 1, "read": {"addr": "0x8000"}}]}'
 bad "bad stop point" "key 'stop.at': expected" '{"version": 1, "cores": {"brisc": "x"}, "stop": {"at": "never"}}'
 if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
     FWA=$(cd "$SHARED/firmware/blackhole-p100a" && pwd)
