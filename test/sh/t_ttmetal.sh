@@ -33,8 +33,9 @@ else
         sed -i "s|\"../../../shared/firmware/blackhole-p100a\"|\"$FWA\"|" "$TMP/boot$k.json"
         "$TTEMU" run --config "$TMP/boot$k.json" --quiet --report "$TMP/b$k.json"
     done
-    expect_json "boot: idle cores spin in poll loops" $R \
-        "[len(set(p)) <= 16 for p in zip(*[[c['pc'] for c in __import__('json').load(open('$TMP/b%d.json' % k))['cores']] for k in (1,2,3,5,7,11,13,17,19,23,101,997)])]" \
+    # (12 samples: a count of distinct pcs could not fail; the span and the function can)
+    expect_json "boot: idle cores spin in poll loops in main (sampled pcs within 1 KiB, all in main)" $R \
+        "[max(p) - min(p) < 1024 and all(s.startswith('main') for s in y) for p, y in ((list(zip(*c))[0], list(zip(*c))[1]) for c in zip(*[[(c['pc'], c['symbol']) for c in __import__('json').load(open('$TMP/b%d.json' % k))['cores']] for k in (1,2,3,5,7,11,13,17,19,23,101,997)]))]" \
         '[true, true, true, true, true]'
     check "boot: a second identical run gives a byte-identical report" \
         bash -c "'$TTEMU' run --config $CFG/tt-metal-boot.json --peek 0x68 --peek 0x370 --quiet --report '$TMP/boot2.json' && cmp '$R' '$TMP/boot2.json'"
