@@ -99,11 +99,13 @@ bool hart_csr_read(hart_t *h, unsigned csr, uint32_t *val) {
     case 0xb04: *val = (uint32_t)h->mhpmcounter[csr - 0xb03]; return true;
     case 0xb83:
     case 0xb84: *val = (uint32_t)(h->mhpmcounter[csr - 0xb83] >> 32); return true;
-    /* The tile provides the Tensix status CSRs (qstatus/bstatus; sstatus on the TRISCs are
-     * stream registers). When it does not, qstatus/bstatus read 0 and sstatus0-7 are the
-     * plain scratch registers CSRs.md describes for BRISC/NCRISC. */
+    /* The tile provides the Tensix status CSRs qstatus/bstatus (0 without a tile); sstatus0-7
+     * are the plain scratch registers CSRs.md describes (ttemu does not model the TRISCs'
+     * stream-register view of them). */
     case 0xbc0:
     case 0xbc1:
+        if (!env_csr_read(h->env, h, csr, val)) *val = 0;
+        return true;
     case 0xbc2:
     case 0xbc3:
     case 0xbc4:
@@ -112,8 +114,7 @@ bool hart_csr_read(hart_t *h, unsigned csr, uint32_t *val) {
     case 0xbc7:
     case 0xbc8:
     case 0xbc9:
-        if (env_csr_read(h->env, h, csr, val)) return true;
-        *val = csr >= 0xbc2 ? h->tt_sstatus[csr - 0xbc2] : 0;
+        *val = h->tt_sstatus[csr - 0xbc2];
         return true;
     case 0xf14: *val = 0; return true; /* CSRs.md: mhartid reads 0 on every core */
     default: return csr_unknown(h, csr);
@@ -167,7 +168,7 @@ bool hart_csr_write(hart_t *h, unsigned csr, uint32_t val) {
     case 0xbc8:
     case 0xbc9: h->tt_sstatus[csr - 0xbc2] = val; return true;
     case 0xf14:
-        /* Zicsr: writing a read-only CSR (0xC00-0xFFF by number) is an illegal instruction. */
+        /* Zicsr: writing a read-only CSR (here mhartid) is an illegal instruction. */
         h->fault.kind = FAULT_CSR;
         snprintf(h->fault.msg, sizeof h->fault.msg, "write to read-only CSR mhartid (0xf14)");
         return false;

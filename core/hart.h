@@ -79,7 +79,7 @@ typedef struct hart {
     uint32_t mcountinhibit, mhpmevent[2];
     uint64_t mhpmcounter[2];
     uint32_t fcsr;           /* 0x003: storage only (frm[7:5], fflags[4:0]); F itself faults */
-    uint32_t tt_sstatus[8];  /* 0xBC2..0xBC9 when the tile does not provide them: scratch */
+    uint32_t tt_sstatus[8];  /* 0xBC2..0xBC9 sstatus0-7: scratch (CSRs.md) */
 
     /* Memories reached without a call. */
     uint8_t *l1;       /* shared L1, l1_size bytes at address 0 */

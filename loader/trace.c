@@ -45,7 +45,7 @@ void trace_sig_info(unsigned sig, const char **scope, const char **name, unsigne
     static const unsigned core_w[TRC_CORE_N] = {4, 32};
     static const char *const th_sig[TRC_TH_N] = {"hold", "hold_detail", "held_word", "wait_op", "fifo1",
                                                  "fifo2", "fifo3", "mop_busy", "replay_busy"};
-    static const unsigned th_w[TRC_TH_N] = {4, 8, 32, 8, 6, 6, 6, 1, 1};
+    static const unsigned th_w[TRC_TH_N] = {4, 16, 32, 8, 6, 6, 6, 1, 1}; /* a mutex index detail is 16 bits */
     static const char *const thread_names[CP_THREADS] = {"T0", "T1", "T2"};
     static const char *const sem_sig[CP_NUM_SEMS][2] = {
         {"sem0_value", "sem0_max"}, {"sem1_value", "sem1_max"}, {"sem2_value", "sem2_max"}, {"sem3_value", "sem3_max"},
