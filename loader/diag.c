@@ -276,22 +276,27 @@ static bool polled_word(const run_t *r, int c, uint32_t lo, uint32_t hi, uint32_
     return false;
 }
 
-const char *diag_core_wait(const tile_t *t, int c, int *thread) {
+const char *diag_core_wait_name(core_wait_t w) {
+    static const char *const names[] = {"", "fifo_full", "tensix_sync", "mop_sync"};
+    return (unsigned)w < sizeof names / sizeof names[0] ? names[w] : "";
+}
+
+core_wait_t diag_core_wait(const tile_t *t, int c, int *thread) {
     const hart_t *h = &t->hart[c];
     int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1;
     *thread = -1;
-    if (h->state != HART_RUNNING || h->wait != HART_WAIT_MEM) return "";
+    if (h->state != HART_RUNNING || h->wait != HART_WAIT_MEM) return CORE_WAIT_NONE;
     /* tensix_sync / MOPExpanderDoneCheck: a TRISC's load of its own TTSync word (ManualTTSync.md) */
     if (h->wait_addr - 0xFFE80000u < 0x10u && th >= 0) {
         *thread = th;
-        return h->wait_addr == 0xFFE80008u ? "mop_sync" : "tensix_sync";
+        return h->wait_addr == 0xFFE80008u ? CORE_WAIT_MOP_SYNC : CORE_WAIT_TENSIX_SYNC;
     }
     /* a push to a full INSTRN_BUF: a TRISC's own thread, BRISC's by address */
     if (h->wait_addr - 0xFFE40000u < 0x30000u) {
         *thread = th >= 0 ? th : (int)((h->wait_addr - 0xFFE40000u) / 0x10000u);
-        return "fifo_full";
+        return CORE_WAIT_FIFO_FULL;
     }
-    return "";
+    return CORE_WAIT_NONE;
 }
 
 static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *arr) {
@@ -308,17 +313,17 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
     cJSON_AddNumberToObject(o, "pc", h->pc);
     cJSON_AddStringToObject(o, "symbol", sym);
     int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1, to;
-    const char *blk = diag_core_wait(t, c, &to);
+    core_wait_t blk = diag_core_wait(t, c, &to);
     if (h->state == HART_HUNG) {
         d->blocked[c] = true;
         cJSON_AddStringToObject(o, "state", "hung");
         cJSON_AddStringToObject(o, "reason", h->hang_reason);
         line(d, lines, "%s hung at pc 0x%08x (%s): %s", h->name, h->pc, sym, h->hang_reason);
         snprintf(d->why[c], sizeof d->why[c], "hung");
-    } else if (!strcmp(blk, "tensix_sync") || !strcmp(blk, "mop_sync")) {
+    } else if (blk == CORE_WAIT_TENSIX_SYNC || blk == CORE_WAIT_MOP_SYNC) {
         d->blocked[c] = true;
-        bool mop = !strcmp(blk, "mop_sync");
-        cJSON_AddStringToObject(o, "state", mop ? "mop_sync" : "tensix_sync");
+        bool mop = blk == CORE_WAIT_MOP_SYNC;
+        cJSON_AddStringToObject(o, "state", diag_core_wait_name(blk));
         cJSON_AddNumberToObject(o, "waits_for_thread", th);
         cJSON_AddNumberToObject(o, "stall_cycles", (double)h->stall_cycles);
         line(d, lines, "%s blocked in %s (load of 0x%08x) at pc 0x%08x (%s) for %llu cycles: waits for T%d to drain",
@@ -326,9 +331,9 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
              (unsigned long long)h->stall_cycles, th);
         d->edge[c][N_THREAD0 + th] = 1;
         snprintf(d->why[c], sizeof d->why[c], "waits in tensix_sync for T%d", th);
-    } else if (!strcmp(blk, "fifo_full")) {
+    } else if (blk == CORE_WAIT_FIFO_FULL) {
         d->blocked[c] = true;
-        cJSON_AddStringToObject(o, "state", "fifo_full");
+        cJSON_AddStringToObject(o, "state", diag_core_wait_name(blk));
         cJSON_AddNumberToObject(o, "waits_for_thread", to);
         line(d, lines, "%s blocked pushing to the full instruction FIFO of T%d at pc 0x%08x (%s)", h->name, to, h->pc, sym);
         d->edge[c][N_THREAD0 + to] = 1;

@@ -149,9 +149,13 @@ void run_free(run_t *r);
 /* Stall diagnosis (loader/diag.c): fills r->diag_json and r->diag_text from the final state. */
 void diag_build(run_t *r);
 
-/* Why core c does not retire, as the diagnosis names it: "tensix_sync", "mop_sync" (a TRISC's
- * TTSync load), "fifo_full" (a push to a full INSTRN_BUF; *thread = the thread), or "". */
-const char *diag_core_wait(const tile_t *t, int c, int *thread);
+/* Why core c does not retire (the one rule the diagnosis, the trace and the panel use): a TRISC's
+ * TTSync load (tensix_sync, mop_sync) or a push to a full INSTRN_BUF (fifo_full); *thread is the
+ * thread it waits for, -1 for CORE_WAIT_NONE. */
+typedef enum { CORE_WAIT_NONE = 0, CORE_WAIT_FIFO_FULL, CORE_WAIT_TENSIX_SYNC, CORE_WAIT_MOP_SYNC } core_wait_t;
+core_wait_t diag_core_wait(const tile_t *t, int c, int *thread);
+/* "", "fifo_full", "tensix_sync", "mop_sync" (the names in reports, traces and the panel). */
+const char *diag_core_wait_name(core_wait_t w);
 
 /* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
 bool report_write(const run_t *r, const char *path);

@@ -86,11 +86,12 @@ static uint32_t core_state(const tile_t *t, int c) {
     }
     if (h->wait != HART_WAIT_MEM) return TRC_RUNNING;
     int th;
-    const char *w = diag_core_wait(t, c, &th);
-    if (!strcmp(w, "tensix_sync")) return TRC_TENSIX_SYNC;
-    if (!strcmp(w, "mop_sync")) return TRC_MOP_SYNC;
-    if (!strcmp(w, "fifo_full")) return TRC_FIFO_FULL;
-    return TRC_STALLED;
+    switch (diag_core_wait(t, c, &th)) {
+    case CORE_WAIT_TENSIX_SYNC: return TRC_TENSIX_SYNC;
+    case CORE_WAIT_MOP_SYNC: return TRC_MOP_SYNC;
+    case CORE_WAIT_FIFO_FULL: return TRC_FIFO_FULL;
+    default: return TRC_STALLED;
+    }
 }
 
 static void sample(const tile_t *t, uint32_t *v) {

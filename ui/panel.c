@@ -66,7 +66,7 @@ static uint32_t stall_sig(const run_t *r) {
     }
     for (int c = 0; c < TILE_NCORES; c++) {
         int th;
-        if (diag_core_wait(r->tile, c, &th)[0]) sig |= 1u << (CP_THREADS + c);
+        if (diag_core_wait(r->tile, c, &th) != CORE_WAIT_NONE) sig |= 1u << (CP_THREADS + c);
     }
     return sig;
 }
@@ -83,7 +83,7 @@ static void describe_stall(ui_t *u, uint32_t new_bits) {
     for (int c = 0; c < TILE_NCORES; c++)
         if ((new_bits >> (CP_THREADS + c)) & 1) {
             int th;
-            const char *w = diag_core_wait(u->r->tile, c, &th);
+            const char *w = diag_core_wait_name(diag_core_wait(u->r->tile, c, &th));
             n += (size_t)snprintf(u->note + n, n < sizeof u->note ? sizeof u->note - n : 0, " %s %s T%d",
                                   tile_core_names[c], w, th);
         }

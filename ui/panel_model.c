@@ -154,7 +154,7 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
         report_symbol(r, c, h->pc, u->sym, sizeof u->sym);
         u->instret = h->instret;
         u->stall_cycles = h->stall_cycles;
-        u->blocked = diag_core_wait(t, c, &u->blocked_thread);
+        u->blocked = diag_core_wait_name(diag_core_wait(t, c, &u->blocked_thread));
     }
 
     /* The stall diagnosis exists once a run has ended in deadlock, timeout or a stop. */
