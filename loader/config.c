@@ -320,28 +320,14 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
     ctx_t x = {c->path, err, errlen};
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        char *t = realloc(text, len + n + 1);
-        if (!t) break;
-        text = t;
-        memcpy(text + len, chunk, n);
-        len += n;
-    }
-    fclose(f);
-    if (!text) {
+    size_t len;
+    char *text = ldr_read_file(path, &len, err, errlen);
+    if (!text) return -1;
+    if (!len) {
+        free(text);
         snprintf(err, errlen, "%s: empty file", path);
         return -1;
     }
-    text[len] = 0;
     cJSON *root = cJSON_ParseWithLength(text, len);
     int rc = -1;
     if (!root) {

@@ -123,32 +123,50 @@ static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, 
 }
 
 /* The whole file: segments are copied from it, and a short file is caught here. */
-static uint8_t *read_all(const char *path, size_t *len, char *err, size_t errlen) {
+char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    uint8_t *buf = NULL;
+    char *buf = NULL;
     size_t n = 0, cap = 0, got;
     do {
-        if (n == cap) {
+        if (n + 1 >= cap) { /* room for the terminating NUL too */
             cap = cap ? cap * 2 : 65536;
-            uint8_t *nb = realloc(buf, cap);
-            if (!nb) break;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                fail(err, errlen, "%s: out of memory reading it", path);
+                return NULL;
+            }
             buf = nb;
         }
-        got = fread(buf + n, 1, cap - n, f);
+        got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
     } while (got);
+    bool bad = ferror(f);
     fclose(f);
-    if (!n) {
+    if (bad) {
+        free(buf);
+        fail(err, errlen, "%s: read error", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    if (len) *len = n;
+    return buf;
+}
+
+/* A whole non-empty file, for the loaders. */
+static uint8_t *read_all(const char *path, size_t *len, char *err, size_t errlen) {
+    char *buf = ldr_read_file(path, len, err, errlen);
+    if (buf && !*len) {
         free(buf);
         fail(err, errlen, "%s: empty file", path);
         return NULL;
     }
-    *len = n;
-    return buf;
+    return (uint8_t *)buf;
 }
 
 /* Opens buf as an ELF32 RISC-V little-endian file of the given type, or explains why not. */

@@ -49,6 +49,9 @@ int ldr_bin_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t
  * `.xip.elf`) with its PT_LOAD segments packed contiguously from the lowest address. The caller
  * frees *buf. 0, or -1 with err. */
 int ldr_kernel_image(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
+/* A whole file, NUL-terminated (len excludes the NUL); NULL with err naming the file when it cannot
+ * be opened or read. */
+char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* The function containing addr in core's image: name, and the offset in *off. NULL if none. */
 const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off);
 

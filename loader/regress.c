@@ -80,27 +80,8 @@ static char *rg_strdupf(const char *fmt, const char *a, const char *b) {
 }
 
 static char *rg_read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    size_t n = 0, got;
-    char chunk[8192];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        char *t = realloc(text, n + got + 1);
-        if (!t) {
-            free(text);
-            fclose(f);
-            return NULL;
-        }
-        text = t;
-        memcpy(text + n, chunk, got);
-        n += got;
-    }
-    fclose(f);
-    if (!text) text = calloc(1, 1);
-    if (text) text[n] = 0;
-    if (len) *len = n;
-    return text;
+    char err[8];
+    return ldr_read_file(path, len, err, sizeof err); /* callers say which file went wrong */
 }
 
 static cJSON *rg_read_json(const char *path) {
