@@ -123,6 +123,10 @@ static int cmd_run(int argc, char **argv) {
     if (ui.live && ui.shot) return bad_input("%s", "--ui and --ui-screenshot exclude each other");
     if (want_ui && !ui.live && !ui.shot) return bad_input("%s", "--ui-at and --ui-snapshot need --ui or --ui-screenshot");
     if (ui.snap_json && !ui.shot) return bad_input("%s", "--ui-snapshot goes with --ui-screenshot");
+    if ((tro.window || tro.start || tro.stop) && !tro.json_path && !tro.vcd_path)
+        return bad_input("%s", "--trace-window/--trace-start/--trace-stop need --trace or --trace-vcd");
+    if (tro.window && (tro.start || tro.stop))
+        return bad_input("%s", "--trace-window keeps the last N cycles; it does not combine with --trace-start/--trace-stop");
 
     /* The run is described by a config: the file, or one made from the flags. Flags override it. */
     cfg_t cfg;
@@ -184,14 +188,6 @@ static int cmd_run(int argc, char **argv) {
     }
     if (run_add_peeks(&r, o.peeks, o.npeeks, err, sizeof err) != 0) {
         fprintf(stderr, "ttemu: %s\n", err);
-        goto out;
-    }
-    if ((tro.window || tro.start || tro.stop) && !tro.json_path && !tro.vcd_path) {
-        fprintf(stderr, "ttemu: --trace-window/--trace-start/--trace-stop need --trace or --trace-vcd\n");
-        goto out;
-    }
-    if (tro.window && (tro.start || tro.stop)) {
-        fprintf(stderr, "ttemu: --trace-window keeps the last N cycles; it does not combine with --trace-start/--trace-stop\n");
         goto out;
     }
     if ((tro.json_path || tro.vcd_path) && !(tr = trace_start(&r, &tro, err, sizeof err))) {
