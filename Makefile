@@ -30,8 +30,8 @@ PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf 
 CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
-# Optional parts are plugins loaded only when used (loader/plugin.h): ttemu-junit.so writes
-# `ttemu regress --junit` XML with libxml2's xmlTextWriter (loader/junit.c).
+# Optional parts are plugins loaded only when used (app/plugin.h): ttemu-junit.so writes
+# `ttemu regress --junit` XML with libxml2's xmlTextWriter (app/junit.c).
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 JUNIT_PLUGIN := $(BUILD)/ttemu-junit.so
@@ -58,28 +58,34 @@ else
 MAIN_LIB := $(BUILD)/libttemu.a
 endif
 
-LIB_SRC := $(wildcard core/*.c coproc/*.c mmio/*.c) $(filter-out loader/main.c loader/junit.c,$(wildcard loader/*.c))
+# libttemu.a: the emulator (docs/architecture.md, every room below the command); the tests and the
+# panel plugin link it. The command (app/) is kept apart: main.o, and libttemu-app.a for the unit
+# tests of its parts (regress).
+LIB_DIRS := core coproc mmio tile run loader debug
+LIB_SRC := $(wildcard $(LIB_DIRS:%=%/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-MAIN_OBJ := $(BUILD)/obj/loader/main.o
+APP_SRC := $(filter-out app/main.c app/junit.c,$(wildcard app/*.c))
+APP_OBJ := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test test-asan check fw format format-check clean bench regress
+.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress
 all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
 deps:
 	$(Q)scripts/deps.sh
 
-$(BUILD)/ttemu: $(MAIN_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN)
-	$(Q)$(CC) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(MAIN_LIB) $(LDLIBS)
+$(BUILD)/ttemu: $(MAIN_OBJ) $(APP_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN)
+	$(Q)$(CC) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_OBJ) $(MAIN_LIB) $(LDLIBS)
 
 $(UI_PLUGIN): $(UI_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(UI_LIBS)
 
-$(JUNIT_PLUGIN): $(BUILD)/obj/loader/junit.pic.o
+$(JUNIT_PLUGIN): $(BUILD)/obj/app/junit.pic.o
 	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(XML_LIBS)
 
-$(BUILD)/obj/loader/junit.pic.o: loader/junit.c
+$(BUILD)/obj/app/junit.pic.o: app/junit.c
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
 	$(Q)$(CC) $(CFLAGS) $(XML_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
@@ -92,16 +98,19 @@ $(BUILD)/obj/ui/%.pic.o: ui/%.c
 $(BUILD)/libttemu.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/libttemu-app.a: $(APP_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu.a
+$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu.a $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/loader/junit.pic.d
+-include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/app/junit.pic.d
 
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk
@@ -129,6 +138,9 @@ regress: deps all fw
 
 bench: deps all fw
 	$(Q)bench/run.sh
+
+check-layers:
+	$(Q)python3 scripts/check_layers.py
 
 format:
 	$(Q)clang-format -i $(wildcard */*.c */*.h)

@@ -1,11 +1,11 @@
-/* loader/junit.c — the JUnit plugin (loader/junit.h): one <testsuites> and one <testsuite> with
+/* app/junit.c — the JUnit plugin (app/junit.h): one <testsuites> and one <testsuite> with
  * the counts (CI systems read one or the other), a <testcase> per case; a failing case carries a
  * <failure> whose text is the diff, and its output in <system-err>. Escaping and encoding are
  * libxml2's business. */
 #include <libxml/xmlwriter.h>
 #include <stdio.h>
 
-#include "loader/junit.h"
+#include "app/junit.h"
 
 bool junit_write(const junit_suite_t *s, const char *path);
 

@@ -1,9 +1,9 @@
-/* loader/junit.h — JUnit XML for `ttemu regress --junit` (docs/regression.md). Written through
- * libxml2's xmlTextWriter by loader/junit.c, which is built as the plugin $(BUILD)/ttemu-junit.so
+/* app/junit.h — JUnit XML for `ttemu regress --junit` (docs/regression.md). Written through
+ * libxml2's xmlTextWriter by app/junit.c, which is built as the plugin $(BUILD)/ttemu-junit.so
  * and loaded only by `ttemu regress --junit`, so `ttemu run` never loads libxml2 and its ICU
- * libraries (loader/plugin.h). */
-#ifndef TTEMU_LOADER_JUNIT_H
-#define TTEMU_LOADER_JUNIT_H
+ * libraries (app/plugin.h). */
+#ifndef TTEMU_APP_JUNIT_H
+#define TTEMU_APP_JUNIT_H
 
 #include <stdbool.h>
 

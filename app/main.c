@@ -1,15 +1,17 @@
-/* loader/main.c — the `ttemu` command line (docs/cli.md). */
+/* app/main.c — the `ttemu` command line (docs/cli.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/plugin.h"
+#include "app/regress.h"
+#include "app/report.h"
+#include "debug/diag.h"
+#include "debug/trace.h"
 #include "loader/config.h"
-#include "loader/regress.h"
-#include "loader/run.h"
-#include "loader/trace.h"
+#include "loader/elf.h"
 #include "loader/ttmetal.h"
-#include "loader/plugin.h"
-#include "ui/panel.h"
+#include "run/run.h"
 
 #define TTEMU_VERSION "0.1.0"
 
@@ -166,7 +168,13 @@ static int cmd_run(int argc, char **argv) {
 
     run_t r = {0};
     r.progress.window = o.deadlock_window;
-    r.tile = tile_create();
+    r.explain = diag_build;
+    /* docs/cli.md "Environment": TTEMU_REFERENCE=1 runs the reference path (hart_step, no decode
+     * cache, no run-ahead), which test/sh/t_fastpath.sh compares against the fast one;
+     * TTEMU_SPIN=0 the fast path without the idle fast-forward (for measuring the rest). */
+    const char *ref = getenv("TTEMU_REFERENCE"), *spin = getenv("TTEMU_SPIN");
+    tile_opts_t topts = {.reference = ref && *ref && strcmp(ref, "0") != 0, .no_spin = spin && !strcmp(spin, "0")};
+    r.tile = tile_create(&topts);
     if (!r.tile) {
         fprintf(stderr, "ttemu: out of memory\n");
         cfg_free(&cfg);

@@ -1,4 +1,4 @@
-/* loader/plugin.c — loading optional parts on demand (loader/plugin.h). */
+/* app/plugin.c — loading optional parts on demand (app/plugin.h). */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdint.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader/plugin.h"
+#include "app/plugin.h"
 
 void *plugin_symbol(const char *plugin, const char *sym, char *err, size_t errlen) {
     char path[PATH_MAX];

@@ -1,4 +1,4 @@
-/* loader/regress.c — `ttemu regress` (docs/regression.md).
+/* app/regress.c — `ttemu regress` (docs/regression.md).
  *
  * Each case is a run config. It runs as a child process of this same binary
  * (`ttemu run --config CASE --report R --quiet`), up to --jobs at once: a child per case keeps
@@ -22,10 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loader/junit.h"
-#include "loader/plugin.h"
-#include "loader/regress.h"
-#include "loader/run.h"
+#include "app/junit.h"
+#include "app/plugin.h"
+#include "app/regress.h"
+#include "loader/elf.h"
+#include "run/run.h"
 
 extern char **environ;
 
@@ -495,7 +496,7 @@ static void rg_print_table(const rg_t *rg, FILE *f) {
     }
 }
 
-/* JUnit XML: the cases as loader/junit.h describes them, written by the JUnit plugin. A failing
+/* JUnit XML: the cases as app/junit.h describes them, written by the JUnit plugin. A failing
  * case's message is the first line of its diff (with the count), its text the whole diff, and
  * its run's output (up to 8 KiB) goes to <system-err>. */
 static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {

@@ -1,7 +1,7 @@
-/* loader/regress.h — `ttemu regress`: run many run configs in parallel child processes, compare
+/* app/regress.h — `ttemu regress`: run many run configs in parallel child processes, compare
  * each report with its golden, print a table, write JUnit XML (docs/regression.md). */
-#ifndef TTEMU_LOADER_REGRESS_H
-#define TTEMU_LOADER_REGRESS_H
+#ifndef TTEMU_APP_REGRESS_H
+#define TTEMU_APP_REGRESS_H
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* loader/report.c — the JSON report (format: docs/report-format.md, versioned) and the
+/* app/report.c — the JSON report (format: docs/report-format.md, versioned) and the
  * one-screen summary. Both are functions of the tile's final state only, so two runs of the same
  * inputs give byte-identical reports. */
 #include <cjson/cJSON.h>
@@ -6,7 +6,8 @@
 #include <stdlib.h>
 
 #include "coproc/tt_ops.h"
-#include "loader/run.h"
+#include "app/report.h"
+#include "run/run.h"
 
 #define REPORT_VERSION 1
 
@@ -15,24 +16,11 @@ static const char *const state_names[] = {
     [HART_HUNG] = "hung",   [HART_FAULTED] = "faulted",
 };
 
-void report_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len) {
-    uint32_t off = 0;
-    const char *s = ldr_symbolize(&r->images, c, pc, &off);
-    if (!s) {
-        if (len) buf[0] = 0;
-        return;
-    }
-    if (off)
-        snprintf(buf, len, "%s+0x%x", s, off);
-    else
-        snprintf(buf, len, "%s", s);
-}
-
 static cJSON *core_json(const run_t *r, int c) {
     const hart_t *h = &r->tile->hart[c];
     cJSON *o = cJSON_CreateObject();
     char sym[128];
-    report_symbol(r, c, h->pc, sym, sizeof sym);
+    run_symbol(r, c, h->pc, sym, sizeof sym);
     cJSON_AddStringToObject(o, "name", h->name);
     cJSON_AddStringToObject(o, "state", state_names[h->state]);
     cJSON_AddNumberToObject(o, "pc", h->pc);
@@ -76,7 +64,7 @@ static void add_longest_stalls(const run_t *r, cJSON *threads) {
             if (s->origin.core >= 0 && s->origin.core < TILE_NCORES) {
                 cJSON_AddStringToObject(o, "pushed_by", tile_core_names[s->origin.core]);
                 cJSON_AddNumberToObject(o, "push_pc", s->origin.pc);
-                report_symbol(r, s->origin.core, s->origin.pc, buf, sizeof buf);
+                run_symbol(r, s->origin.core, s->origin.pc, buf, sizeof buf);
                 cJSON_AddStringToObject(o, "push_symbol", buf);
             } else {
                 cJSON_AddNullToObject(o, "pushed_by");
@@ -145,7 +133,7 @@ void report_summary(const run_t *r, FILE *f) {
         const hart_t *h = &t->hart[c];
         if (!t->started[c]) continue;
         char sym[128];
-        report_symbol(r, c, h->pc, sym, sizeof sym);
+        run_symbol(r, c, h->pc, sym, sizeof sym);
         fprintf(f, "  %-7s %-8s 0x%08x %12llu %10llu  %s\n", h->name, state_names[h->state], h->pc,
                 (unsigned long long)h->instret, (unsigned long long)h->stall_cycles, sym);
     }

@@ -1,4 +1,4 @@
-/* loader/diag.c — stall diagnosis on deadlock or timeout (docs/debugging-stalls.md).
+/* debug/diag.c — stall diagnosis on deadlock or timeout (docs/debugging-stalls.md).
  *
  * From the final state of the tile: per Tensix thread held at its gate, the held instruction, the
  * latched wait or mutex that holds it (decoded), who could release it (from the Sync Unit's
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "coproc/tt_ops.h"
-#include "loader/run.h"
+#include "debug/diag.h"
 
 /* Wait-for graph nodes: cores 0..4, threads 5..7. */
 enum { N_THREAD0 = TILE_NCORES, N_NODES = TILE_NCORES + CP_THREADS };
@@ -308,7 +308,7 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
     cJSON_AddItemToArray(arr, o);
     cJSON *lines = cJSON_CreateArray();
     char sym[128];
-    report_symbol(r, c, h->pc, sym, sizeof sym);
+    run_symbol(r, c, h->pc, sym, sizeof sym);
     cJSON_AddStringToObject(o, "name", h->name);
     cJSON_AddNumberToObject(o, "pc", h->pc);
     cJSON_AddStringToObject(o, "symbol", sym);
@@ -342,8 +342,8 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
         cJSON_AddStringToObject(o, "state", "spinning");
         uint32_t lo = p->pc_valid[c] ? p->pc_lo[c] : h->pc, hi = p->pc_valid[c] ? p->pc_hi[c] : h->pc;
         char slo[128], shi[128];
-        report_symbol(r, c, lo, slo, sizeof slo);
-        report_symbol(r, c, hi, shi, sizeof shi);
+        run_symbol(r, c, lo, slo, sizeof slo);
+        run_symbol(r, c, hi, shi, sizeof shi);
         cJSON *lj = cJSON_AddObjectToObject(o, "loop");
         cJSON_AddNumberToObject(lj, "lo", lo);
         cJSON_AddNumberToObject(lj, "hi", hi);

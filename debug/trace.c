@@ -1,4 +1,4 @@
-/* loader/trace.c — recording the event trace (loader/trace.h, docs/tracing.md).
+/* debug/trace.c — recording the event trace (debug/trace.h, docs/tracing.md).
  *
  * The observer samples every signal after each traced cycle and keeps only what changed, so a
  * recording costs memory in proportion to activity, not to time. With --trace-window N, changes
@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "coproc/tt_ops.h"
-#include "loader/trace.h"
+#include "debug/diag.h"
+#include "debug/trace.h"
 
 /* Beyond this many changes or instants the recording stops (and says so): a bound on memory
  * for a trace of a long run without a window. 16 bytes each: 8 M changes are 128 MiB. */

@@ -1,4 +1,4 @@
-/* loader/trace.h — the event trace of a run (docs/tracing.md): a run observer samples the tile
+/* debug/trace.h — the event trace of a run (docs/tracing.md): a run observer samples the tile
  * after every cycle of the traced window and records what changed; at the end of the run the
  * recording is written as a Chrome/Perfetto trace-event JSON file and/or a VCD for GTKWave.
  *
@@ -10,13 +10,13 @@
  *   per mutex:     owner (thread, or free)
  * and instant events: words pushed into a thread, Sync Unit instructions leaving a gate
  * (SEMINIT/SEMPOST/SEMGET/SEMWAIT/STALLWAIT/ATGETM/ATRELM), RISC-V semaphore-window stores. */
-#ifndef TTEMU_LOADER_TRACE_H
-#define TTEMU_LOADER_TRACE_H
+#ifndef TTEMU_DEBUG_TRACE_H
+#define TTEMU_DEBUG_TRACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "loader/run.h"
+#include "run/run.h"
 
 typedef struct {
     const char *json_path; /* --trace: Perfetto/Chrome trace-event JSON, or NULL */
@@ -35,7 +35,7 @@ trace_t *trace_start(run_t *r, const trace_opts_t *o, char *err, size_t errlen);
 bool trace_ok(const trace_t *tr);
 void trace_free(trace_t *tr);
 
-/* ---- shared by loader/trace.c and the writers (loader/trace_json.c, loader/trace_vcd.c) ---- */
+/* ---- shared by debug/trace.c and the writers (debug/trace_json.c, debug/trace_vcd.c) ---- */
 
 enum {
     TRC_CORE_STATE, /* tr_core_state_t */

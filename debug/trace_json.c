@@ -1,4 +1,4 @@
-/* loader/trace_json.c — the recording as a Chrome/Perfetto trace-event JSON file (the "JSON
+/* debug/trace_json.c — the recording as a Chrome/Perfetto trace-event JSON file (the "JSON
  * Object Format" of the Trace Event Format: {"traceEvents": [...], ...}). One cycle is shown as
  * one nanosecond (ts is in microseconds, so ts = cycle / 1000).
  *
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "coproc/tt_ops.h"
-#include "loader/trace.h"
+#include "debug/trace.h"
 
 enum { PID_CORES = 1, PID_THREADS = 2, PID_SYNC = 3, TID_WAIT = 10 };
 
@@ -84,7 +84,7 @@ static void meta(jw_t *w, const char *what, int pid, int tid, const char *name) 
 
 static const char *core_func(const jw_t *w, int c, uint32_t pc) {
     uint32_t off;
-    return ldr_symbolize(&w->rec->run->images, c, pc, &off);
+    return img_symbolize(&w->rec->run->images, c, pc, &off);
 }
 
 /* The slice a core is in: its state, and while running the function of its pc. */
@@ -94,7 +94,7 @@ static void core_key(const jw_t *w, int c, uint32_t key[3]) {
     key[0] = st;
     key[1] = 0;
     key[2] = 0;
-    if (st == TRC_RUNNING && ldr_symbolize(&w->rec->run->images, c, pc, &off)) key[1] = pc - off;
+    if (st == TRC_RUNNING && img_symbolize(&w->rec->run->images, c, pc, &off)) key[1] = pc - off;
     if (st != TRC_RUNNING && st != TRC_RESET) key[1] = pc;
 }
 
@@ -109,7 +109,7 @@ static void close_core(jw_t *w, int c, uint64_t end) {
     cJSON_AddStringToObject(a, "state", trace_core_state_names[st]);
     if (st != TRC_RUNNING && at) {
         char sym[128];
-        report_symbol(w->rec->run, c, at, sym, sizeof sym);
+        run_symbol(w->rec->run, c, at, sym, sizeof sym);
         cJSON_AddNumberToObject(a, "pc", at);
         cJSON_AddStringToObject(a, "symbol", sym);
     }

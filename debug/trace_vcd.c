@@ -1,11 +1,11 @@
-/* loader/trace_vcd.c — the recording as a Value Change Dump (IEEE 1364 §18) for GTKWave: one
- * scope per core, per thread and for the Sync Unit, one variable per signal (loader/trace.h),
+/* debug/trace_vcd.c — the recording as a Value Change Dump (IEEE 1364 §18) for GTKWave: one
+ * scope per core, per thread and for the Sync Unit, one variable per signal (debug/trace.h),
  * timescale 1 ns = one cycle. Encodings: core state as tr_core_state_t (docs/tracing.md),
  * thread hold as cp_hold_t, mutex owner 0..2 or 3 for free. */
 #include <stdio.h>
 #include <string.h>
 
-#include "loader/trace.h"
+#include "debug/trace.h"
 
 /* Identifier code of signal s: printable ASCII from '!' (94 symbols), little-endian digits. */
 static void vcd_id(unsigned s, char id[4]) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loader/config.h"
+#include "loader/elf.h"
 
 static const char *const core_keys[TILE_NCORES + 1] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2", NULL};
 static const char *const at_names[AT_COUNT] = {"before_boot", "after_boot", "kernels_done", "after_launch"};

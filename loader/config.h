@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/run.h"
+#include "run/run.h"
 
 #define CFG_VERSION 1
 #define CFG_MAX_LAUNCHES 16

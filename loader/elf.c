@@ -22,12 +22,12 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
 }
 
 static int sym_cmp(const void *a, const void *b) {
-    const ldr_sym_t *x = a, *y = b;
+    const img_sym_t *x = a, *y = b;
     return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
 /* Function and object symbols, for naming PCs in reports. */
-static void read_symbols(Elf *e, ldr_image_t *img) {
+static void read_symbols(Elf *e, img_t *img) {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(e, scn)) != NULL) {
         GElf_Shdr sh;
@@ -45,7 +45,7 @@ static void read_symbols(Elf *e, ldr_image_t *img) {
                 continue;
             const char *name = elf_strptr(e, sh.sh_link, s.st_name);
             if (!name || !*name || name[0] == '.' || name[0] == '$') continue;
-            img->syms[img->nsyms++] = (ldr_sym_t){(uint32_t)s.st_value, (uint32_t)s.st_size, strdup(name)};
+            img->syms[img->nsyms++] = (img_sym_t){(uint32_t)s.st_value, (uint32_t)s.st_size, strdup(name)};
         }
         qsort(img->syms, img->nsyms, sizeof *img->syms, sym_cmp);
         return;
@@ -53,15 +53,15 @@ static void read_symbols(Elf *e, ldr_image_t *img) {
 }
 
 /* Claims [lo, hi) of L1 for core's image: refused if it overlaps an image already loaded. */
-static int claim_l1(ldr_set_t *set, int core, uint64_t lo, uint64_t hi, const char *what, char *err, size_t errlen) {
+static int claim_l1(img_set_t *set, int core, uint64_t lo, uint64_t hi, const char *what, char *err, size_t errlen) {
     for (int r = 0; r < set->nranges; r++) {
-        const ldr_range_t *o = &set->ranges[r];
+        const img_range_t *o = &set->ranges[r];
         if (lo < o->hi && o->lo < hi)
             return fail(err, errlen, "%s (0x%08llx..0x%08llx) overlaps %s's image %s (0x%08x..0x%08x)", what,
                         (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo, o->hi);
     }
-    if (set->nranges == LDR_MAX_RANGES) return fail(err, errlen, "%s: too many segments", what);
-    set->ranges[set->nranges++] = (ldr_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
+    if (set->nranges == IMG_MAX_RANGES) return fail(err, errlen, "%s: too many segments", what);
+    set->ranges[set->nranges++] = (img_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
     return 0;
 }
 
@@ -75,7 +75,7 @@ static bool kernel_segment(const GElf_Phdr *ph) {
     return ph->p_type == PT_LOAD && ph->p_memsz && ph->p_vaddr < HART_LDM_BASE;
 }
 
-static int load_segments(ldr_set_t *set, tile_t *t, int core, const char *path, Elf *e, const uint8_t *file,
+static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, Elf *e, const uint8_t *file,
                          size_t filesz, uint32_t ldm_scratch, char *err, size_t errlen) {
     size_t nph;
     if (elf_getphdrnum(e, &nph) != 0) return fail(err, errlen, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
@@ -193,9 +193,9 @@ static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh,
     return NULL;
 }
 
-int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
+int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
                  size_t errlen) {
-    ldr_image_t *img = &set->images[core];
+    img_t *img = &set->images[core];
     if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     size_t len;
     uint8_t *buf = read_all(path, &len, err, errlen);
@@ -218,8 +218,8 @@ int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t
     return rc;
 }
 
-int ldr_bin_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen) {
-    ldr_image_t *img = &set->images[core];
+int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen) {
+    img_t *img = &set->images[core];
     if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     if (addr % 4) return fail(err, errlen, "%s: load address 0x%08x is not 4-byte aligned", path, addr);
     size_t len;
@@ -286,35 +286,3 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
     return 0;
 }
 
-void ldr_set_free(ldr_set_t *set) {
-    for (int c = 0; c < TILE_NCORES; c++) {
-        ldr_image_t *img = &set->images[c];
-        for (size_t i = 0; i < img->nsyms; i++) free(img->syms[i].name);
-        free(img->syms);
-        free(img->path);
-    }
-    memset(set, 0, sizeof *set);
-}
-
-const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off) {
-    const ldr_image_t *img = &set->images[core];
-    /* Only addresses inside the image: a size-0 symbol must not name a pc far past its end. */
-    bool inside = false;
-    for (int r = 0; r < set->nranges; r++)
-        inside = inside || (set->ranges[r].core == core && addr - set->ranges[r].lo < set->ranges[r].hi - set->ranges[r].lo);
-    if (!inside) return NULL;
-    const ldr_sym_t *best = NULL;
-    size_t lo = 0, hi = img->nsyms;
-    while (lo < hi) { /* last symbol with addr <= target */
-        size_t mid = (lo + hi) / 2;
-        if (img->syms[mid].addr <= addr) {
-            best = &img->syms[mid];
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    if (!best || (best->size && addr >= best->addr + best->size)) return NULL;
-    if (off) *off = addr - best->addr;
-    return best->name;
-}

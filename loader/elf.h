@@ -6,45 +6,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mmio/tile.h"
-
-typedef struct {
-    uint32_t addr, size;
-    char *name;
-} ldr_sym_t;
-
-typedef struct {
-    uint32_t lo, hi; /* [lo, hi) in L1 */
-    int core;
-    const char *path;
-} ldr_range_t;
-
-#define LDR_MAX_RANGES 64
-
-typedef struct {
-    char *path;
-    int core;
-    uint32_t entry;
-    ldr_sym_t *syms; /* sorted by addr */
-    size_t nsyms;
-} ldr_image_t;
-
-/* Every image loaded into one tile, for overlap checks and symbol lookup. */
-typedef struct {
-    ldr_image_t images[TILE_NCORES];
-    ldr_range_t ranges[LDR_MAX_RANGES];
-    int nranges;
-} ldr_set_t;
+#include "run/images.h"
+#include "tile/tile.h"
 
 /* Load path as core's program. Returns 0, or -1 with a message naming the file (and the segment)
  * in err. Local-RAM segments (0xFFB00000..) go to that core's local RAM, or, when ldm_scratch is
  * not 0, to L1 at ldm_scratch + (addr - 0xFFB00000) — tt-metal's way: the firmware copies its
  * initialised data into local RAM itself, and segments without file data (.bss) are skipped. */
-int ldr_elf_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
+int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
                  size_t errlen);
-void ldr_set_free(ldr_set_t *set);
 /* Load a flat binary as core's program at addr (4-byte aligned, in L1); its entry is addr. */
-int ldr_bin_load(ldr_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen);
+int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen);
 /* Read a kernel image: a flat binary as is, or an execute-in-place RV32 ELF (tt-metal's
  * `.xip.elf`) with its PT_LOAD segments packed contiguously from the lowest address. The caller
  * frees *buf. 0, or -1 with err. */
@@ -52,7 +24,5 @@ int ldr_kernel_image(const char *path, uint8_t **buf, size_t *len, char *err, si
 /* A whole file, NUL-terminated (len excludes the NUL); NULL with err naming the file when it cannot
  * be opened or read. */
 char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen);
-/* The function containing addr in core's image: name, and the offset in *off. NULL if none. */
-const char *ldr_symbolize(const ldr_set_t *set, int core, uint32_t addr, uint32_t *off);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "loader/config.h"
+#include "loader/elf.h"
 #include "loader/ttmetal.h"
 
 const uint32_t ttm_init_scratch[TILE_NCORES] = {0x82B0, 0xA2B0, 0xC2B0, 0xD2B0, 0xE2B0};

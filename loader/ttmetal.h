@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "loader/run.h"
+#include "run/run.h"
 
 /* dev_msgs.h message values. */
 enum {

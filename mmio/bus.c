@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "mmio/devices.h"
-#include "mmio/tile.h"
+#include "tile/tile.h"
 
 /* Sorted by base. A device decides per core what it accepts (e.g. NCRISC has no Tensix push). */
 static const mmio_dev_t mmio_map[] = {

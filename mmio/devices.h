@@ -3,7 +3,7 @@
 #ifndef TTEMU_MMIO_DEVICES_H
 #define TTEMU_MMIO_DEVICES_H
 
-#include "mmio/tile.h"
+#include "tile/tile.h"
 
 #define DEV_DECL(name)                                                                             \
     mem_res_t name##_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val);       \

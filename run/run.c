@@ -1,4 +1,4 @@
-/* loader/run.c — the cycle loop and its end conditions. */
+/* run/run.c — the cycle loop and its end conditions. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "loader/run.h"
+#include "run/run.h"
 
 bool run_parse_uint(const char *s, uint64_t max, uint64_t *out) {
     if (!s) return false;
@@ -85,6 +85,10 @@ void run_take_peeks(run_t *r) {
     }
 }
 
+void run_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len) {
+    img_symbol(&r->images, c, pc, buf, len);
+}
+
 void run_free(run_t *r) {
     for (int i = 0; i < r->npeeks; i++) free(r->peeks[i].val);
     free(r->progress.snap);
@@ -94,7 +98,7 @@ void run_free(run_t *r) {
     free(r->diag_text);
     r->diag_text = NULL;
     for (int i = 0; i < r->nreads; i++) free(r->reads[i].val);
-    ldr_set_free(&r->images);
+    img_set_free(&r->images);
     tile_destroy(r->tile);
     r->tile = NULL;
 }
@@ -108,7 +112,7 @@ static void set_exit(run_t *r, int code, const char *reason) {
 static void describe_fault(run_t *r, int c) {
     const hart_t *h = &r->tile->hart[c];
     char sym[128];
-    report_symbol(r, c, h->fault.pc, sym, sizeof sym);
+    run_symbol(r, c, h->fault.pc, sym, sizeof sym);
     const char *img = r->images.images[c].path;
     int n = snprintf(r->exit.message, sizeof r->exit.message, "guest fault on %s at pc 0x%08x (insn 0x%08x): %s",
                      h->name, h->fault.pc, h->fault.insn, h->fault.msg);
@@ -370,7 +374,7 @@ void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     set_exit(r, EXIT_MAX_CYCLES, "max_cycles");
     snprintf(r->exit.message, sizeof r->exit.message, "stopped at --max-cycles %llu", (unsigned long long)max_cycles);
 done:
-    if (r->exit.code == EXIT_DEADLOCK || r->exit.code == EXIT_MAX_CYCLES) diag_build(r);
+    if ((r->exit.code == EXIT_DEADLOCK || r->exit.code == EXIT_MAX_CYCLES) && r->explain) r->explain(r);
     for (int i = 0; i < r->nobs; i++)
         if (r->obs[i].end) r->obs[i].end(r, r->obs[i].ctx);
 }

@@ -1,13 +1,14 @@
-/* loader/run.h — one run of a tile: options, the cycle loop, its outcome, and the report. */
-#ifndef TTEMU_LOADER_RUN_H
-#define TTEMU_LOADER_RUN_H
+/* run/run.h — one run of a tile: options, the cycle loop, its end conditions (progress detection
+ * included), observers, host reads and peeks, and its outcome. */
+#ifndef TTEMU_RUN_RUN_H
+#define TTEMU_RUN_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "loader/elf.h"
-#include "mmio/tile.h"
+#include "run/images.h"
+#include "tile/tile.h"
 
 /* Exit codes (docs/cli.md). Scripts depend on them: never renumber. */
 enum {
@@ -55,7 +56,7 @@ typedef struct {
 #define RUN_MAX_READS 64
 #define RUN_MAX_LAUNCHES 16
 
-/* Progress detection (loader/run.c; docs/debugging-stalls.md). Sampled every RUN_PROGRESS_PERIOD
+/* Progress detection (run/run.c; docs/debugging-stalls.md). Sampled every RUN_PROGRESS_PERIOD
  * cycles: a cheap fingerprint of everything but memory (MMIO stores, hart states, coprocessor
  * pushes/issues/semaphores/mutexes); once it has not changed for half the window, L1 and the
  * local RAMs are snapshotted and compared when the window is over. */
@@ -99,7 +100,7 @@ typedef struct {
 
 struct run {
     tile_t *tile;
-    ldr_set_t images;
+    img_set_t images;
     run_exit_t exit;
     /* tt-metal mode (run configs with "firmware"); -1 where not reached */
     bool ttmetal;
@@ -112,8 +113,12 @@ struct run {
     run_read_t peeks[RUN_MAX_PEEKS];
     int npeeks;
     run_progress_t progress;
-    struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (loader/diag.c), or NULL */
+    struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (debug/diag.c), or NULL */
     char *diag_text;
+    /* Called once when the run ends in deadlock or at its cycle limit, before the observers'
+     * end(): the command sets it to the stall diagnosis (debug/diag.c diag_build), which fills
+     * diag_json and diag_text. NULL: no diagnosis. */
+    void (*explain)(run_t *r);
     run_observer_t obs[RUN_MAX_OBSERVERS];
     int nobs;
     /* Set by the run hook during a call: calls at any cycle below this would do nothing and
@@ -146,22 +151,7 @@ bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);
 void run_free(run_t *r);
 
-/* Stall diagnosis (loader/diag.c): fills r->diag_json and r->diag_text from the final state. */
-void diag_build(run_t *r);
-
-/* Why core c does not retire (the one rule the diagnosis, the trace and the panel use): a TRISC's
- * TTSync load (tensix_sync, mop_sync) or a push to a full INSTRN_BUF (fifo_full); *thread is the
- * thread it waits for, -1 for CORE_WAIT_NONE. */
-typedef enum { CORE_WAIT_NONE = 0, CORE_WAIT_FIFO_FULL, CORE_WAIT_TENSIX_SYNC, CORE_WAIT_MOP_SYNC } core_wait_t;
-core_wait_t diag_core_wait(const tile_t *t, int c, int *thread);
-/* "", "fifo_full", "tensix_sync", "mop_sync" (the names in reports, traces and the panel). */
-const char *diag_core_wait_name(core_wait_t w);
-
-/* The JSON report (docs/report-format.md) to path; false with a message on stderr on failure. */
-bool report_write(const run_t *r, const char *path);
-/* The one-screen human summary. */
-void report_summary(const run_t *r, FILE *f);
-/* "main+0x14" or "" for core c's pc. */
-void report_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len);
+/* "main+0x14" or "" for core c's pc (its image's symbols). */
+void run_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len);
 
 #endif

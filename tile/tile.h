@@ -1,4 +1,4 @@
-/* mmio/tile.h — one Blackhole Tensix tile: five harts, L1, their local data RAMs, the Tensix
+/* tile/tile.h — one Blackhole Tensix tile: five harts, L1, their local data RAMs, the Tensix
  * coprocessor and the memory-mapped devices, all owned by one tile_t (no globals, so two tiles can
  * live in one process).
  *
@@ -6,16 +6,18 @@
  * instruction, in the fixed order BRISC, NCRISC, TRISC0, TRISC1, TRISC2, and then the coprocessor
  * advances one cycle. Every run is therefore deterministic.
  */
-#ifndef TTEMU_MMIO_TILE_H
-#define TTEMU_MMIO_TILE_H
+#ifndef TTEMU_TILE_TILE_H
+#define TTEMU_TILE_TILE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "core/hart.h"
 #include "coproc/cp.h"
+#include "tile/spin.h"
 
 enum { CORE_BRISC = 0, CORE_NCRISC, CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, TILE_NCORES };
+_Static_assert(TILE_NCORES == SPIN_CORES, "tile/spin.h sizes its state for five cores");
 
 #define TILE_L1_SIZE 0x180000u     /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
 #define TILE_LDM_MAX 0x2000u       /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
@@ -47,8 +49,7 @@ typedef struct tile {
     uint32_t ldm_size[TILE_NCORES];
     hart_t hart[TILE_NCORES];
     hart_pd_t *pd;                /* L1 decode cache shared by the harts; NULL on the reference path */
-    bool reference;               /* TTEMU_REFERENCE=1: hart_step only, one cycle at a time */
-    bool spin;                    /* idle fast-forward on (fast path, unless TTEMU_SPIN=0) */
+    bool reference;               /* the reference path: hart_step only, one cycle at a time */
     bool started[TILE_NCORES];    /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
@@ -58,18 +59,11 @@ typedef struct tile {
      * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
     bool cp_lazy;
     uint64_t cp_lag;
-    /* Idle fast-forward (mmio/tile.c spin_forward): the proof that the tile spins (spin_cert),
-     * valid for the cores' state it holds (spin_state/pc/x), each running core's loop taking
-     * spin_period cycles; no probe before spin_retry_at (the wait doubles after each failed probe);
-     * spin_skipped: cycles skipped so far. */
-    bool spin_cert;
     /* Bumped by everything that may change the tile other than a lone core's run that leaves it
-     * running (tile_run): with it unchanged, loader/run.c's progress check knows its fingerprint
+     * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
      * (hart states, MMIO stores, the coprocessor) is too and need not recompute it. */
     uint64_t touches;
-    uint64_t spin_period[TILE_NCORES], spin_retry_at, spin_backoff, spin_skipped;
-    hart_state_t spin_state[TILE_NCORES];
-    uint32_t spin_pc[TILE_NCORES], spin_x[TILE_NCORES][32];
+    tile_spin_t spin;             /* the idle fast-forward (tile/spin.c) */
 
     tilectl_t ctl;
     uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */
@@ -80,7 +74,14 @@ typedef struct tile {
 
 extern const char *const tile_core_names[TILE_NCORES];
 
-tile_t *tile_create(void);
+/* How a tile runs; results are the same either way (test/sh/t_fastpath.sh). NULL: the fast path
+ * with the idle fast-forward. The command sets these from TTEMU_REFERENCE / TTEMU_SPIN (docs/cli.md). */
+typedef struct {
+    bool reference; /* hart_step, one cycle at a time: no decode cache, no run-ahead */
+    bool no_spin;   /* the fast path without the idle fast-forward */
+} tile_opts_t;
+
+tile_t *tile_create(const tile_opts_t *o);
 void tile_destroy(tile_t *t);
 /* One cycle of the whole tile: each running hart executes (at most) one instruction, in core
  * order, then the coprocessor advances one cycle. */
@@ -124,9 +125,9 @@ static inline void tile_cp_sync(tile_t *t) {
 }
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
- * that writes the tile other than a core's pure instruction must call it (mmio/tile.c, bus.c). */
+ * that writes the tile other than a core's pure instruction must call it (tile/tile.c, bus.c). */
 static inline void tile_spin_forget(tile_t *t) {
-    t->spin_cert = false;
+    t->spin.cert = false;
     t->touches++;
 }
 

@@ -1,6 +1,6 @@
 /* ui/panel.c — the live panel: window, events, controls, and the run observer (docs/ui.md).
  *
- * The panel is a run observer (loader/run.h): run_loop calls ui_after between batches of cycles
+ * The panel is a run observer (run/run.h): run_loop calls ui_after between batches of cycles
  * and the panel answers how many cycles may run before it looks again. It only reads the tile
  * (ui/panel_model.c takes a snapshot), so a run with the panel gives the same report as one
  * without. Pausing is ui_after not returning; stepping N cycles is returning N; "run until" modes
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug/diag.h"
 #include "ui/panel.h"
 #include "ui/panel_draw.h"
 

@@ -1,7 +1,7 @@
 /* ui/panel.h — the live SDL2 panel (docs/ui.md): its options and how a run attaches it.
  *
- * This header needs no SDL, so loader/main.c parses the --ui flags in every build; the functions
- * exist only when the panel is built (TTEMU_UI, Makefile UI=1 or auto). */
+ * The functions exist only when the panel is built (TTEMU_UI, Makefile UI=1 or auto); the
+ * command reaches them through app/panel_api.h and dlopen. */
 #ifndef TTEMU_UI_PANEL_H
 #define TTEMU_UI_PANEL_H
 
@@ -9,17 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/run.h"
-
-typedef struct {
-    bool live;             /* --ui: a window, updated while the run goes on */
-    const char *shot;      /* --ui-screenshot FILE.bmp|FILE.png: one frame, headless */
-    const char *snap_json; /* --ui-snapshot FILE: the snapshot drawn (default: shot + ".json") */
-    bool at_given;         /* --ui-at CYCLE: stop there (screenshot) or pause there (--ui) */
-    uint64_t at;
-} ui_opts_t;
-
-typedef struct ui ui_t;
+#include "app/panel_api.h"
 
 /* Open the panel and register it as an observer of r (before the run). NULL with a message in
  * err when it cannot (no display, no font, bad file name): the caller exits 4. */

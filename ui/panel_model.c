@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coproc/tt_ops.h"
+#include "debug/diag.h"
 #include "ui/panel_model.h"
 
 /* Blackhole's mutexes (SyncUnit.md: 0, 2, 3, 4); tt-llk `struct mutex` names 0 REG_RMW. */
@@ -55,7 +56,7 @@ void ui_strip_sample(ui_strip_t *s, const run_t *r) {
     s->any = true;
 }
 
-/* One line on what holds thread t, in the words of the diagnosis (loader/diag.c). */
+/* One line on what holds thread t, in the words of the diagnosis (debug/diag.c). */
 static void why_held(const cp_t *cp, const cp_thread_state_t *s, char *b, size_t len) {
     switch (s->hold) {
     case CP_HOLD_WAIT_SEM: {
@@ -151,7 +152,7 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
         u->started = t->started[c];
         u->state = hart_states[h->state];
         u->pc = h->pc;
-        report_symbol(r, c, h->pc, u->sym, sizeof u->sym);
+        run_symbol(r, c, h->pc, u->sym, sizeof u->sym);
         u->instret = h->instret;
         u->stall_cycles = h->stall_cycles;
         u->blocked = diag_core_wait_name(diag_core_wait(t, c, &u->blocked_thread));

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "loader/run.h"
+#include "run/run.h"
 
 #define UI_STRIP   2048 /* samples kept per thread */
 #define UI_MUTEXES CP_MUTEXES /* cp_mutex_index */

@@ -1,4 +1,4 @@
-# Optional parts are plugins next to the executable (loader/plugin.h): `ttemu run` loads neither
+# Optional parts are plugins next to the executable (app/plugin.h): `ttemu run` loads neither
 # SDL nor libxml2, and a missing plugin is a clear error (exit 4), not a crash.
 . test/sh/lib.sh
 B=$FW/broken

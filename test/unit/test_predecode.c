@@ -2,7 +2,7 @@
  * every write into L1 at once: a hart rewriting its own code (with and without fence.i: ttemu has
  * no instruction cache), one core writing code another core then runs, the host writing over
  * decoded code, an AMO on a code word; and the fast path and run-ahead (tile_run) give the very
- * state the reference path (TTEMU_REFERENCE=1: hart_step, one cycle at a time) gives.
+ * state the reference path (tile_opts_t.reference: hart_step, one cycle at a time) gives.
  *
  * The guest programs are hand-assembled here (RISC-V unprivileged spec, "RV32I Base Instruction
  * Set" encodings), so the words a program stores are visible in the test. */
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "mmio/tile.h"
+#include "tile/tile.h"
 #include "test/unit/rv_enc.h"
 
 /* ---- a tiny assembler ----------------------------------------------------------------------- */
@@ -34,12 +34,7 @@ static void put(tile_t *t, uint32_t addr, const uint32_t *w, size_t n) {
 }
 
 static tile_t *new_tile(bool reference) {
-    if (reference)
-        setenv("TTEMU_REFERENCE", "1", 1);
-    else
-        unsetenv("TTEMU_REFERENCE");
-    tile_t *t = tile_create();
-    unsetenv("TTEMU_REFERENCE");
+    tile_t *t = tile_create(&(tile_opts_t){.reference = reference});
     assert_non_null(t);
     assert_int_equal(t->reference, reference);
     assert_true(reference ? t->pd == NULL : t->pd != NULL);
@@ -47,7 +42,7 @@ static tile_t *new_tile(bool reference) {
 }
 
 /* Run until every started core stopped (or a cycle limit): through tile_run when batch, else
- * tile_cycle, as loader/run.c does. */
+ * tile_cycle, as run/run.c does. */
 static void run_tile(tile_t *t, bool batch, uint64_t limit) {
     while (t->cycle < limit) {
         bool any = false;

@@ -1,5 +1,5 @@
 /* test/unit/test_regress.c — `ttemu regress`'s golden subset and key-by-key comparison
- * (loader/regress.c, docs/regression.md). */
+ * (app/regress.c, docs/regression.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
-#include "loader/regress.h"
+#include "app/regress.h"
 
 /* regress_diff on two JSON texts; the lines it prints go to *text (caller frees). */
 static int diff_text(const char *golden, const char *got, char **text)

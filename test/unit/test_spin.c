@@ -1,12 +1,12 @@
-/* test/unit/test_spin.c — the idle fast-forward (mmio/tile.c spin_forward) and the lock-step group
+/* test/unit/test_spin.c — the idle fast-forward (tile/tile.c spin_forward) and the lock-step group
  * runner (core/exec.c hart_run_lockstep) give the very state the reference path gives
- * (TTEMU_REFERENCE=1: hart_step, tile_cycle one cycle at a time), and the fast-forward engages
+ * (tile_opts_t.reference: hart_step, tile_cycle one cycle at a time), and the fast-forward engages
  * only when it may: cores spinning on pure loops are skipped; a loop whose registers change, a
  * loop that reads a counter CSR, a loop that stores, are stepped; a host write between runs, or
  * another core's store, ends a spin exactly where stepping ends it.
  *
  * Each scenario runs three ways: the reference, the fast path without the fast-forward
- * (TTEMU_SPIN=0) and the fast path; all three must agree on every core's registers, pc, state,
+ * (tile_opts_t.no_spin) and the fast path; all three must agree on every core's registers, pc, state,
  * instret, mcycle and stall count, the tile cycle and L1. The guest programs are hand-assembled
  * (RISC-V unprivileged spec, "RV32I Base Instruction Set" and "Zicsr" encodings). */
 #include <setjmp.h>
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "mmio/tile.h"
+#include "tile/tile.h"
 #include "test/unit/rv_enc.h"
 
 /* ---- a tiny assembler ----------------------------------------------------------------------- */
@@ -34,18 +34,12 @@ static void put(tile_t *t, uint32_t addr, const uint32_t *w, size_t n) {
     for (size_t i = 0; i < n; i++) assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
 }
 
-/* Way 0: reference; 1: fast, TTEMU_SPIN=0; 2: fast. */
+/* Way 0: reference; 1: fast, no idle fast-forward; 2: fast. */
 static tile_t *new_tile(int way) {
-    unsetenv("TTEMU_REFERENCE");
-    unsetenv("TTEMU_SPIN");
-    if (way == 0) setenv("TTEMU_REFERENCE", "1", 1);
-    if (way == 1) setenv("TTEMU_SPIN", "0", 1);
-    tile_t *t = tile_create();
-    unsetenv("TTEMU_REFERENCE");
-    unsetenv("TTEMU_SPIN");
+    tile_t *t = tile_create(&(tile_opts_t){.reference = way == 0, .no_spin = way == 1});
     assert_non_null(t);
     assert_int_equal(t->reference, way == 0);
-    assert_int_equal(t->spin, way == 2);
+    assert_int_equal(t->spin.on, way == 2);
     return t;
 }
 
@@ -125,8 +119,8 @@ static void host_release_between_runs(void **state) {
         run_for(t[way], 200000, 1009);
     }
     assert_same(t);
-    assert_true(t[2]->spin_skipped > 150000); /* the fast-forward did engage */
-    assert_int_equal(t[1]->spin_skipped, 0);
+    assert_true(t[2]->spin.skipped > 150000); /* the fast-forward did engage */
+    assert_int_equal(t[1]->spin.skipped, 0);
     for (int way = 0; way < 3; way++) { /* the cores' state does not change: only memory does */
         assert_true(tile_host_write(t[way], FLAG0, 5));
         run_for(t[way], 50001, 1009);
@@ -162,7 +156,7 @@ static void core_store_releases(void **state) {
         run_for(t[way], 60000, 1009);
     }
     assert_same(t);
-    assert_int_equal(t[2]->spin_skipped, 0);
+    assert_int_equal(t[2]->spin.skipped, 0);
     assert_int_equal(t[2]->hart[CORE_BRISC].state, HART_HALTED);
     for (int way = 0; way < 3; way++) tile_destroy(t[way]);
 }
@@ -182,7 +176,7 @@ static void impure_loops_are_stepped(void **state) {
         run_for(t[way], 30000, 1009);
     }
     assert_same(t);
-    assert_int_equal(t[2]->spin_skipped, 0);
+    assert_int_equal(t[2]->spin.skipped, 0);
     for (int way = 0; way < 3; way++) tile_destroy(t[way]);
 }
 
@@ -199,7 +193,7 @@ static void alone_spinner(void **state) {
         run_for(t[way], 1000, 997);
     }
     assert_same(t);
-    assert_true(t[2]->spin_skipped > 90000);
+    assert_true(t[2]->spin.skipped > 90000);
     assert_int_equal(t[2]->hart[CORE_TRISC1].state, HART_HALTED);
     for (int way = 0; way < 3; way++) tile_destroy(t[way]);
 }
@@ -227,7 +221,7 @@ static void settles_into_spin(void **state) {
             run_for(t[way], 600000, 600000);
         }
         assert_same(t);
-        assert_true(t[2]->spin_skipped > 400000);
+        assert_true(t[2]->spin.skipped > 400000);
         for (int way = 0; way < 3; way++) tile_destroy(t[way]);
     }
 }
@@ -268,7 +262,7 @@ static void pure_step_refuses_writes(void **state) {
     tile_destroy(t);
 }
 
-/* tile_t.touches (loader/run.c's progress check keeps its fingerprint while it holds): a lone
+/* tile_t.touches (run/run.c's progress check keeps its fingerprint while it holds): a lone
  * core that computes and stores to L1 leaves it be, whatever the batches; the core halting, the
  * host writing, a second core starting each move it. */
 static void touches_only_by_others(void **state) {

@@ -1,0 +1,118 @@
+/* tile/sched.c — time: one lock-step cycle of the tile (tile_cycle), and many at once with the
+ * same results (tile_run): a lone hart running ahead, the group's lock-step in one call, and the
+ * idle fast-forward (tile/spin.c). docs/architecture.md "The fast path". */
+#include "tile/tile.h"
+
+/* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
+static bool end_one_cycle(void *ctx) {
+    tile_t *t = ctx;
+    cp_cycle(t->cp);
+    t->cycle++;
+    return false;
+}
+
+void tile_cycle(tile_t *t) {
+    tile_spin_forget(t);
+    if (!t->reference) { /* the same turns in one call (hart_step_fast each) */
+        hart_run_lockstep(t->hart, TILE_NCORES, 1, end_one_cycle, t);
+        return;
+    }
+    for (int c = 0; c < TILE_NCORES; c++) {
+        hart_t *h = &t->hart[c];
+        if (h->state != HART_RUNNING) continue;
+        hart_step(h);
+    }
+    cp_cycle(t->cp);
+    t->cycle++;
+}
+
+/* ---- running fast -------------------------------------------------------------------------------
+ * Lock-step (tile_cycle) is the model: in each cycle the harts step in core order, then the
+ * coprocessor. tile_run keeps it exactly, three ways (and uses it as is on the reference path):
+ *  - Alone: a hart may run many cycles in one go when nothing else can see or change what it
+ *    touches in the meantime: it is the only running hart (the others cannot step, and only a
+ *    running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
+ *    makes no STOREREG writes and changes no state a hart could read). The hart then treats L1
+ *    and its local RAM as private and yields before anything else (MMIO, CSRs: hart_run_alone),
+ *    which runs in an ordinary lock-step cycle. The coprocessor's idle cycles run afterwards:
+ *    with nothing queued, when they run changes nothing.
+ *  - Otherwise the very lock-step schedule, but in one call for many cycles (hart_run_lockstep):
+ *    the five harts' turns in core order, then end_cycle below, which is the rest of
+ *    tile_cycle.
+ *  - When the tile provably spins, the idle fast-forward. */
+
+/* Cycles another path may run before the next probe is due (so that a run that settles into a
+ * spin is noticed), at most m. */
+static uint64_t until_probe(const tile_t *t, uint64_t m) {
+    if (t->spin.on && t->spin.retry_at > t->cycle && t->spin.retry_at - t->cycle < m) return t->spin.retry_at - t->cycle;
+    return m;
+}
+
+static bool end_cycle(void *ctx) {
+    tile_t *t = ctx;
+    t->cycle++;
+    if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
+        t->cp_lag++;
+        return t->harts_changed;
+    }
+    cp_cycle(t->cp);
+    if (cp_error(t->cp)) return true;
+    t->cp_lazy = cp_is_idle(t->cp);
+    return t->harts_changed;
+}
+
+uint64_t tile_run(tile_t *t, uint64_t n) {
+    uint64_t done = 0;
+    while (done < n) {
+        hart_state_t before[TILE_NCORES];
+        int running = 0, alone = -1;
+        for (int c = 0; c < TILE_NCORES; c++) {
+            before[c] = t->hart[c].state;
+            if (before[c] == HART_RUNNING) running++, alone = c;
+        }
+        if (running > 0 && t->spin.on && cp_is_idle(t->cp) &&
+            (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at))) {
+            t->touches++;
+            done += spin_forward(t, n - done);
+            if (done == n || cp_error(t->cp)) return done;
+            for (int c = 0; c < TILE_NCORES; c++)
+                if (t->hart[c].state != before[c]) return done;
+            continue;
+        } else if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
+            /* Not tile_spin_forget: as long as the core keeps running, only L1, its local RAM and
+             * its registers change, and the idle coprocessor's clock (t->touches holds). */
+            t->spin.cert = false;
+            uint64_t m = until_probe(t, n - done);
+            uint64_t k = hart_run_alone(&t->hart[alone], m);
+            cp_advance_idle(t->cp, k);
+            t->cycle += k;
+            done += k;
+            if (t->hart[alone].state != HART_RUNNING) {
+                t->touches++;
+                return done;
+            }
+            if (done == n) return done;
+            if (k == m) continue; /* the next probe is due */
+            /* It yielded before an access to the tile: that cycle runs in lock-step below. */
+        } else if (running > 0 && !t->reference) {
+            /* Returns after a cycle in which a hart stopped (the group sees it), a core was
+             * started or reset (harts_changed) or the coprocessor failed: as below, the caller
+             * then sees that cycle's state. */
+            tile_spin_forget(t);
+            t->harts_changed = false;
+            t->cp_lazy = cp_is_idle(t->cp);
+            done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
+            tile_cp_sync(t);
+            if (done == n || cp_error(t->cp)) return done;
+            for (int c = 0; c < TILE_NCORES; c++)
+                if (t->hart[c].state != before[c]) return done;
+            continue; /* a core was reset and restarted within one cycle: no visible change */
+        }
+        tile_cycle(t);
+        done++;
+        if (running == 0 || cp_error(t->cp)) return done;
+        for (int c = 0; c < TILE_NCORES; c++)
+            if (t->hart[c].state != before[c]) return done;
+    }
+    return done;
+}
