@@ -113,7 +113,7 @@ bool hart_step(hart_t *h);
 bool hart_step_fast(hart_t *h);
 /* Up to n cycles of this hart alone, as n calls of hart_step_fast would run them, for when no
  * other agent can observe or change what it touches (the tile's harts are stopped and the
- * coprocessor idle: tile/tile.c tile_run). It stops early, at a cycle boundary:
+ * coprocessor idle: tile/sched.c tile_run). It stops early, at a cycle boundary:
  *   - before an access that is not to L1 or its own local RAM, and before any CSR instruction
  *     (those reach the tile, whose state depends on the tile cycle): that instruction has not
  *     started and h->cycle does not count it; the caller runs it in lock-step;
@@ -123,7 +123,7 @@ uint64_t hart_run_alone(hart_t *h, uint64_t n);
 /* One hart_step_fast cycle, but only if the instruction is pure: it reads at most L1 and the
  * hart's local RAM and writes only registers (no store, AMO, MMIO, CSR or Tensix push), so that
  * a hart looping on pure instructions over unchanging memory repeats itself exactly (the tile's
- * idle fast-forward, tile/tile.c). Otherwise nothing happens (the cycle is not counted) and it
+ * idle fast-forward, tile/spin.c). Otherwise nothing happens (the cycle is not counted) and it
  * returns false. It also returns true for a pure instruction that stopped the hart (a fault,
  * ebreak): the caller looks at the state. */
 bool hart_step_pure(hart_t *h);

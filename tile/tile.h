@@ -125,7 +125,7 @@ static inline void tile_cp_sync(tile_t *t) {
 }
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
- * that writes the tile other than a core's pure instruction must call it (tile/tile.c, bus.c). */
+ * that writes the tile other than a core's pure instruction must call it (tile/, mmio/bus.c). */
 static inline void tile_spin_forget(tile_t *t) {
     t->spin.cert = false;
     t->touches++;

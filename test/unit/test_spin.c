@@ -1,4 +1,4 @@
-/* test/unit/test_spin.c — the idle fast-forward (tile/tile.c spin_forward) and the lock-step group
+/* test/unit/test_spin.c — the idle fast-forward (tile/spin.c spin_forward) and the lock-step group
  * runner (core/exec.c hart_run_lockstep) give the very state the reference path gives
  * (tile_opts_t.reference: hart_step, tile_cycle one cycle at a time), and the fast-forward engages
  * only when it may: cores spinning on pure loops are skipped; a loop whose registers change, a
