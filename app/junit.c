@@ -13,7 +13,8 @@ bool junit_write(const junit_suite_t *s, const char *path) {
     xmlTextWriterPtr w = xmlNewTextWriterFilename(path, 0);
     if (!w) return false;
     int failed = 0;
-    for (int i = 0; i < s->ncases; i++) failed += s->cases[i].failure_message != NULL;
+    for (int i = 0; i < s->ncases; i++)
+        failed += s->cases[i].failure_message != NULL;
     char num[32];
     bool ok = xmlTextWriterSetIndent(w, 1) >= 0 && xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) >= 0;
     static const char *const levels[] = {"testsuites", "testsuite"};

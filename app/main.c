@@ -91,7 +91,7 @@ static int cmd_run(int argc, char **argv) {
                 tro.vcd_path = v;
             i++;
         } else if (!strcmp(a, "--trace-window") || !strcmp(a, "--trace-start") || !strcmp(a, "--trace-stop")) {
-            uint64_t *dst = !strcmp(a, "--trace-window") ? &tro.window
+            uint64_t *dst = !strcmp(a, "--trace-window")  ? &tro.window
                             : !strcmp(a, "--trace-start") ? &tro.start
                                                           : &tro.stop;
             if (!parse_u64(v, dst) || (dst != &tro.start && *dst == 0))
@@ -123,12 +123,14 @@ static int cmd_run(int argc, char **argv) {
     }
 #endif
     if (ui.live && ui.shot) return bad_input("%s", "--ui and --ui-screenshot exclude each other");
-    if (want_ui && !ui.live && !ui.shot) return bad_input("%s", "--ui-at and --ui-snapshot need --ui or --ui-screenshot");
+    if (want_ui && !ui.live && !ui.shot)
+        return bad_input("%s", "--ui-at and --ui-snapshot need --ui or --ui-screenshot");
     if (ui.snap_json && !ui.shot) return bad_input("%s", "--ui-snapshot goes with --ui-screenshot");
     if ((tro.window || tro.start || tro.stop) && !tro.json_path && !tro.vcd_path)
         return bad_input("%s", "--trace-window/--trace-start/--trace-stop need --trace or --trace-vcd");
     if (tro.window && (tro.start || tro.stop))
-        return bad_input("%s", "--trace-window keeps the last N cycles; it does not combine with --trace-start/--trace-stop");
+        return bad_input("%s",
+                         "--trace-window keeps the last N cycles; it does not combine with --trace-start/--trace-stop");
 
     /* The run is described by a config: the file, or one made from the flags. Flags override it. */
     cfg_t cfg;
@@ -148,7 +150,8 @@ static int cmd_run(int argc, char **argv) {
         if (!o.elf[c]) continue;
         if (ttmetal) {
             cfg_free(&cfg);
-            return bad_input("%s: a tt-metal config runs its own firmware; core flags apply to bare-mode runs", core_opts[c]);
+            return bad_input("%s: a tt-metal config runs its own firmware; core flags apply to bare-mode runs",
+                             core_opts[c]);
         }
         free(cfg.cores[c]);
         cfg.cores[c] = strdup(o.elf[c]);
@@ -160,7 +163,8 @@ static int cmd_run(int argc, char **argv) {
         o.npeeks = cfg.npeeks;
     }
     int nimages = 0;
-    for (int c = 0; c < TILE_NCORES; c++) nimages += cfg.cores[c] != NULL;
+    for (int c = 0; c < TILE_NCORES; c++)
+        nimages += cfg.cores[c] != NULL;
     if (!ttmetal && !nimages) {
         cfg_free(&cfg);
         return bad_input("%s", "nothing to run: give --config or at least one of --brisc/--ncrisc/--trisc0/1/2");

@@ -512,7 +512,8 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
     bool ok = jc && msgs && logs;
     for (int i = 0; ok && i < rg->n; i++) {
         const rg_case_t *c = &rg->c[i];
-        jc[i] = (junit_case_t){.name = c->name, .classname = "ttemu.regress", .file = c->config, .seconds = c->wall_ms / 1e3};
+        jc[i] = (junit_case_t){
+            .name = c->name, .classname = "ttemu.regress", .file = c->config, .seconds = c->wall_ms / 1e3};
         if (c->result != RG_FAIL) continue;
         const char *d = c->detail ? c->detail : "";
         const char *nl = strchr(d, '\n');
@@ -581,7 +582,8 @@ int regress_main(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
             uint64_t n = 0;
-            if (!run_parse_uint(v, 1024, &n) || n < 1) rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
+            if (!run_parse_uint(v, 1024, &n) || n < 1)
+                rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
             rg.jobs = (int)n;
             i++;
         } else if (!strcmp(a, "--update")) {

@@ -92,14 +92,16 @@ bool report_write(const run_t *r, const char *path) {
                                                               : cJSON_CreateNull());
     }
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
-    for (int c = 0; c < TILE_NCORES; c++) cJSON_AddItemToArray(cores, core_json(r, c));
+    for (int c = 0; c < TILE_NCORES; c++)
+        cJSON_AddItemToArray(cores, core_json(r, c));
     cp_report(r->tile->cp, root);
     add_longest_stalls(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
     for (int i = 0; i < r->npeeks; i++) {
         cJSON *arr = cJSON_AddArrayToObject(peek, r->peeks[i].name);
-        for (uint32_t w = 0; w < r->peeks[i].words; w++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(r->peeks[i].val[w]));
+        for (uint32_t w = 0; w < r->peeks[i].words; w++)
+            cJSON_AddItemToArray(arr, cJSON_CreateNumber(r->peeks[i].val[w]));
     }
     if (r->nreads) {
         cJSON *hr = cJSON_AddObjectToObject(root, "host_reads");
@@ -110,7 +112,8 @@ bool report_write(const run_t *r, const char *path) {
                 continue;
             }
             cJSON *arr = cJSON_AddArrayToObject(hr, rd->name);
-            for (uint32_t w = 0; w < rd->words; w++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(rd->val[w]));
+            for (uint32_t w = 0; w < rd->words; w++)
+                cJSON_AddItemToArray(arr, cJSON_CreateNumber(rd->val[w]));
         }
     }
     char *text = cJSON_Print(root);

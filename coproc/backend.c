@@ -25,22 +25,22 @@
 /* cfg_defines.h (BH) via ttsim data/bh/tensix_regs.json: SCRATCH_SEC0..2_val (CFGSHIFTMASK). */
 #define BE_SCRATCH_SEC0_ADDR32 209
 /* ThreadConfig indices (BH cfg_defines.h, "Registers for THREAD"). */
-#define BE_THD_CFG_STATE_ID 0      /* CFG_STATE_ID_StateID, bit 0 */
-#define BE_THD_CLR_DVALID 7        /* CLR_DVALID_SrcA_Disable bit 0, _SrcB_Disable bit 1 */
-#define BE_THD_STREAM_ID_SYNC 59   /* STREAM_ID_SYNC_SEC0..3_BankSel, 6 bits each */
+#define BE_THD_CFG_STATE_ID   0  /* CFG_STATE_ID_StateID, bit 0 */
+#define BE_THD_CLR_DVALID     7  /* CLR_DVALID_SrcA_Disable bit 0, _SrcB_Disable bit 1 */
+#define BE_THD_STREAM_ID_SYNC 59 /* STREAM_ID_SYNC_SEC0..3_BankSel, 6 bits each */
 
 /* RISC-V view of the config space (BackendConfiguration.md, TENSIX.md §2.6). */
-#define BE_CFG_BANK_BYTES (CP_CFG_WORDS * 4u)                        /* 0x380 */
-#define BE_CFG_DUAL_OFF (2u * BE_CFG_BANK_BYTES)                      /* 0x700 */
-#define BE_THDCFG_OFF (3u * BE_CFG_BANK_BYTES)                        /* 0xA80 */
-#define BE_THDCFG_BYTES (CP_THDCFG_WORDS * 4u)                        /* 0x110 */
-#define BE_CFG_END (BE_THDCFG_OFF + CP_THREADS * BE_THDCFG_BYTES)     /* 0xDB0 */
+#define BE_CFG_BANK_BYTES (CP_CFG_WORDS * 4u)                            /* 0x380 */
+#define BE_CFG_DUAL_OFF   (2u * BE_CFG_BANK_BYTES)                       /* 0x700 */
+#define BE_THDCFG_OFF     (3u * BE_CFG_BANK_BYTES)                       /* 0xA80 */
+#define BE_THDCFG_BYTES   (CP_THDCFG_WORDS * 4u)                         /* 0x110 */
+#define BE_CFG_END        (BE_THDCFG_OFF + CP_THREADS * BE_THDCFG_BYTES) /* 0xDB0 */
 _Static_assert(BE_CFG_DUAL_OFF == 0x700 && BE_THDCFG_OFF == 0xA80 && BE_CFG_END == 0xDB0,
                "BackendConfiguration.md layout");
 
 /* STOREREG.md / LOADREG.md: Addr = 0xFFB00000 + (AddrLo << 2); below 0xFFB11000 is UB. */
 #define BE_REGWIN_BASE 0xFFB00000u
-#define BE_REGWIN_MIN 0xFFB11000u
+#define BE_REGWIN_MIN  0xFFB11000u
 /* NoC overlay streams, 0x1000 per stream (TENSIX.md §2.1). */
 #define BE_OVERLAY_BASE 0xFFB40000u
 
@@ -58,13 +58,13 @@ enum { BE_OWN_UNPACKERS = 0, BE_OWN_MATRIX = 1 };
 /* Per-thread occupancy trackers: the cycle at which thread t's last instruction in that class
  * is done. */
 enum {
-    BE_TR_THCON,     /* Scalar Unit executing (the whole thread is frozen meanwhile) */
-    BE_TR_MEM,       /* C0: ThCon memory request outstanding */
-    BE_TR_PACK,      /* C3 */
-    BE_TR_MATH,      /* C4 */
-    BE_TR_SFPU,      /* C11 */
-    BE_TR_CFG,       /* C12 (OR over threads) */
-    BE_TR_MOVER,     /* busy class only; C9 is global */
+    BE_TR_THCON, /* Scalar Unit executing (the whole thread is frozen meanwhile) */
+    BE_TR_MEM,   /* C0: ThCon memory request outstanding */
+    BE_TR_PACK,  /* C3 */
+    BE_TR_MATH,  /* C4 */
+    BE_TR_SFPU,  /* C11 */
+    BE_TR_CFG,   /* C12 (OR over threads) */
+    BE_TR_MOVER, /* busy class only; C9 is global */
     BE_TR_MISC,
     BE_TR_RISCV_CFG, /* C10 */
     BE_TR_COUNT
@@ -97,21 +97,34 @@ static const uint8_t be_op_lat[256] = {
     [0x13] = 4, /* MOVB2D */
     [0x0B] = 4, /* MOVB2A */
     /* Legacy conv/pool ops compute Dst += 0 (MatrixUnit.md); treated like MVMUL. */
-    [0x22] = 5, [0x23] = 5, [0x24] = 5, [0x25] = 5, [0x31] = 5, [0x32] = 5, [0x3A] = 5,
+    [0x22] = 5,
+    [0x23] = 5,
+    [0x24] = 5,
+    [0x25] = 5,
+    [0x31] = 5,
+    [0x32] = 5,
+    [0x3A] = 5,
     /* ScalarUnit.md: SETDMAREG/DMANOP 1; *DMAREG 3 (4 when the two GPRs are in different
      * aligned groups of four: be_thcon_lat); STOREREG/LOADREG/STOREIND/LOADIND/ATSWAP/ATINCGET
      * >= 3; REG2FLOP/FLUSHDMA >= 2; ATCAS/ATINCGETPTR >= 15. */
-    [0x45] = 1, /* SETDMAREG */
-    [0x60] = 1, /* DMANOP */
-    [0x44] = 1, /* RSTDMA (no figure; 1) */
-    [0x48] = 2, /* REG2FLOP */
-    [0x46] = 2, /* FLUSHDMA (at least; be_thcon_lat waits for C0) */
+    [0x45] = 1,  /* SETDMAREG */
+    [0x60] = 1,  /* DMANOP */
+    [0x44] = 1,  /* RSTDMA (no figure; 1) */
+    [0x48] = 2,  /* REG2FLOP */
+    [0x46] = 2,  /* FLUSHDMA (at least; be_thcon_lat waits for C0) */
     [0x62] = 15, /* ATINCGETPTR */
     [0x64] = 15, /* ATCAS */
     /* ConfigurationUnit.md: SETC16 1, WRCFG 2, RDCFG >= 2, RMWCIB 1, CFGSHIFTMASK 2,
      * STREAMWRCFG >= 5. */
-    [0xB0] = 2, [0xB1] = 2, [0xB2] = 1, [0xB3] = 1, [0xB4] = 1, [0xB5] = 1, [0xB6] = 1,
-    [0xB7] = 5, [0xB8] = 2,
+    [0xB0] = 2,
+    [0xB1] = 2,
+    [0xB2] = 1,
+    [0xB3] = 1,
+    [0xB4] = 1,
+    [0xB5] = 1,
+    [0xB6] = 1,
+    [0xB7] = 5,
+    [0xB8] = 2,
     /* VectorUnit.md: most SFPU ops 1 cycle; MAD/ADD/MUL/MUL24/LUT/LUTFP32/SWAP 2; SFPLOADMACRO
      * longer (no figure; 4). */
     [0x84] = 2, /* SFPMAD */
@@ -136,8 +149,8 @@ typedef struct {
 typedef struct {
     be_unp_entry_t q[BE_UNPACK_QDEPTH];
     unsigned head, count;
-    bool running;         /* q[head] is executing */
-    uint64_t done_at;     /* ... until this cycle */
+    bool running;     /* q[head] is executing */
+    uint64_t done_at; /* ... until this cycle */
 } be_unpacker_t;
 
 struct be {
@@ -145,16 +158,16 @@ struct be {
     uint64_t now;
 
     uint64_t until[CP_THREADS][BE_TR_COUNT];
-    uint64_t thcon_until;   /* Scalar Unit busy (not pipelined, shared by all threads) */
-    unsigned thcon_thread;  /* ... with an instruction of this thread */
-    uint64_t fpu_start;     /* cycle + 1 of the last FPU start (0 = never) */
-    uint64_t cfg_entry_at;  /* earliest cycle a Config-group instruction may enter */
-    uint64_t pack_until;    /* packers, serialised across threads */
-    uint64_t mover_until;   /* C9 */
+    uint64_t thcon_until;  /* Scalar Unit busy (not pipelined, shared by all threads) */
+    unsigned thcon_thread; /* ... with an instruction of this thread */
+    uint64_t fpu_start;    /* cycle + 1 of the last FPU start (0 = never) */
+    uint64_t cfg_entry_at; /* earliest cycle a Config-group instruction may enter */
+    uint64_t pack_until;   /* packers, serialised across threads */
+    uint64_t mover_until;  /* C9 */
 
     /* SrcA/SrcB (SrcASrcB.md): AllowedClient per bank and each side's bank pointer. */
     uint8_t srca_owner[2], srcb_owner[2];
-    uint8_t unp_bank[2];    /* Unpackers[0].SrcBank (SrcA), Unpackers[1].SrcBank (SrcB) */
+    uint8_t unp_bank[2]; /* Unpackers[0].SrcBank (SrcA), Unpackers[1].SrcBank (SrcB) */
     uint8_t fpu_bank_a, fpu_bank_b;
     be_unpacker_t unp[2];
 
@@ -169,35 +182,23 @@ struct be {
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static uint64_t be_max(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
+static uint64_t be_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-static uint32_t be_bits(uint32_t word, unsigned lo, unsigned width)
-{
-    return (word >> lo) & ((1u << width) - 1u);
-}
+static uint32_t be_bits(uint32_t word, unsigned lo, unsigned width) { return (word >> lo) & ((1u << width) - 1u); }
 
-static void be_fail(be_t *be, const char *fmt, ...)
-{
-    if (be->error[0])
-        return; /* keep the first */
+static void be_fail(be_t *be, const char *fmt, ...) {
+    if (be->error[0]) return; /* keep the first */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(be->error, sizeof be->error, fmt, ap);
     va_end(ap);
 }
 
-static unsigned be_state_id(const be_t *be, unsigned t)
-{
-    return be->thdcfg[t][BE_THD_CFG_STATE_ID] & 1u;
-}
+static unsigned be_state_id(const be_t *be, unsigned t) { return be->thdcfg[t][BE_THD_CFG_STATE_ID] & 1u; }
 
 /* A Tensix-side config write: BackendConfiguration.md — the global registers (index >= 180)
  * are written to both banks. */
-static void be_cfg_store(be_t *be, unsigned bank, unsigned idx, uint32_t val)
-{
+static void be_cfg_store(be_t *be, unsigned bank, unsigned idx, uint32_t val) {
     if (idx >= BE_GLOBAL_CFG_BASE) {
         be->cfg[0][idx] = val;
         be->cfg[1][idx] = val;
@@ -206,43 +207,34 @@ static void be_cfg_store(be_t *be, unsigned bank, unsigned idx, uint32_t val)
     }
 }
 
-static unsigned be_latency(const tt_op_t *op)
-{
+static unsigned be_latency(const tt_op_t *op) {
     unsigned l = be_op_lat[op->opcode];
     return l ? l : be_unit_lat[op->unit];
 }
 
 /* Which unpacker (0 = SrcA, 1 = SrcB) an UNPACR/UNPACR_NOP targets: bit 23
  * (Unpack_block_selection / Unpacker_Select). */
-static unsigned be_unpacker_of(uint32_t word)
-{
-    return (word >> 23) & 1u;
-}
+static unsigned be_unpacker_of(uint32_t word) { return (word >> 23) & 1u; }
 
 /* Does this unpacker instruction hand its bank to the Matrix Unit when it retires?
  * UNPACR: SetDatValid (bit 6). UNPACR_NOP: Set_Dvalid (bits 11:8, nonzero) — tt-llk's
  * TT_OP_UNPACR_NOP(..., p_unpacr_nop::SET_DVALID, ...) usage [INF]. */
-static bool be_unp_sets_dvalid(uint32_t word)
-{
+static bool be_unp_sets_dvalid(uint32_t word) {
     uint8_t opc = (uint8_t)(word >> 24);
-    if (opc == 0x42)
-        return (word >> 6) & 1u;
-    if (opc == 0x43)
-        return be_bits(word, 8, 4) != 0;
+    if (opc == 0x42) return (word >> 6) & 1u;
+    if (opc == 0x43) return be_bits(word, 8, 4) != 0;
     return false;
 }
 
 /* Does it need the unpacker-side bank owned by the Unpackers before it executes?
  * UNPACR always (it writes SrcA/SrcB); UNPACR_NOP only when it hands over the bank (otherwise a
  * hand-over could be lost) — the other UNPACR_NOP modes are accepted unconditionally. */
-static bool be_unp_needs_bank(uint32_t word)
-{
+static bool be_unp_needs_bank(uint32_t word) {
     uint8_t opc = (uint8_t)(word >> 24);
     return opc == 0x42 || (opc == 0x43 && be_unp_sets_dvalid(word));
 }
 
-static uint8_t *be_unp_owner(be_t *be, unsigned u)
-{
+static uint8_t *be_unp_owner(be_t *be, unsigned u) {
     return u == 0 ? &be->srca_owner[be->unp_bank[0]] : &be->srcb_owner[be->unp_bank[1]];
 }
 
@@ -250,8 +242,7 @@ static uint8_t *be_unp_owner(be_t *be, unsigned u)
  * Unit (MatrixUnit.md table; ELWADD.md, MOVA2D.md "spend time waiting at the Wait Gate").
  * Bit 0 = needs SrcA, bit 1 = needs SrcB. Legacy CONV/POOL3 ops and Src writers (MOVD2A,
  * MOVD2B, ZEROSRC, SHIFTX*, TRNSPSRC*) are accepted without a check (docs unclear). */
-static unsigned be_fpu_src_needs(uint8_t opc)
-{
+static unsigned be_fpu_src_needs(uint8_t opc) {
     switch (opc) {
     case 0x26: /* MVMUL */
     case 0x29: /* DOTPV */
@@ -259,39 +250,28 @@ static unsigned be_fpu_src_needs(uint8_t opc)
     case 0x33: /* GMPOOL */
     case 0x27: /* ELWMUL */
     case 0x28: /* ELWADD */
-    case 0x30: /* ELWSUB */
-        return 3;
+    case 0x30: /* ELWSUB */ return 3;
     case 0x12: /* MOVA2D */
-    case 0x09: /* MOVDBGA2D */
-        return 1;
+    case 0x09: /* MOVDBGA2D */ return 1;
     case 0x13: /* MOVB2D */
-    case 0x0B: /* MOVB2A */
-        return 2;
-    default:
-        return 0;
+    case 0x0B: /* MOVB2A */ return 2;
+    default: return 0;
     }
 }
 
 /* ---- lifecycle ---------------------------------------------------------------------------- */
 
-be_t *be_create(const cp_env_t *env)
-{
+be_t *be_create(const cp_env_t *env) {
     be_t *be = calloc(1, sizeof *be);
-    if (!be)
-        return NULL;
-    if (env)
-        be->env = *env;
+    if (!be) return NULL;
+    if (env) be->env = *env;
     be_reset(be);
     return be;
 }
 
-void be_destroy(be_t *be)
-{
-    free(be);
-}
+void be_destroy(be_t *be) { free(be); }
 
-void be_reset(be_t *be)
-{
+void be_reset(be_t *be) {
     cp_env_t env = be->env;
     memset(be, 0, sizeof *be);
     be->env = env;
@@ -301,20 +281,14 @@ void be_reset(be_t *be)
         be->last_unit[t] = -1;
 }
 
-const char *be_error(const be_t *be)
-{
-    return be->error[0] ? be->error : NULL;
-}
+const char *be_error(const be_t *be) { return be->error[0] ? be->error : NULL; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
-bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
-{
-    if (t >= CP_THREADS || !op)
-        return false;
+bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
+    if (t >= CP_THREADS || !op) return false;
     /* ScalarUnit.md: while a ThCon instruction of thread t executes, nothing of t passes. */
-    if (be->now < be->thcon_until && be->thcon_thread == t)
-        return false;
+    if (be->now < be->thcon_until && be->thcon_thread == t) return false;
 
     switch (op->unit) {
     case TT_UNIT_THCON:
@@ -322,13 +296,10 @@ bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
         return be->now >= be->thcon_until;
     case TT_UNIT_MATH: {
         /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
-        if (be->fpu_start == be->now + 1)
-            return false;
+        if (be->fpu_start == be->now + 1) return false;
         unsigned need = be_fpu_src_needs(op->opcode);
-        if ((need & 1) && be->srca_owner[be->fpu_bank_a] != BE_OWN_MATRIX)
-            return false;
-        if ((need & 2) && be->srcb_owner[be->fpu_bank_b] != BE_OWN_MATRIX)
-            return false;
+        if ((need & 1) && be->srca_owner[be->fpu_bank_a] != BE_OWN_MATRIX) return false;
+        if ((need & 2) && be->srcb_owner[be->fpu_bank_b] != BE_OWN_MATRIX) return false;
         return true;
     }
     case TT_UNIT_UNPACK:
@@ -338,39 +309,37 @@ bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
         /* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the
          * rest share one pipeline entry per cycle (CFGSHIFTMASK: one per two cycles).
          * Simplification: one Config-group instruction per cycle across threads. */
-        if (op->opcode == 0xB2)
-            return true;
+        if (op->opcode == 0xB2) return true;
         return be->now >= be->cfg_entry_at;
-    default:
-        return true;
+    default: return true;
     }
 }
 
 /* ---- Scalar Unit (ThCon) ------------------------------------------------------------------ */
 
 /* *DMAREG operand B: a GPR, or the 6-bit immediate in OpBRegIndex when OpBisConst (bit 23). */
-static uint32_t be_opb(const be_t *be, unsigned t, uint32_t word)
-{
+static uint32_t be_opb(const be_t *be, unsigned t, uint32_t word) {
     unsigned b = be_bits(word, 6, 6);
     return (word >> 23) & 1u ? b : be->gpr[t][b];
 }
 
 /* ScalarUnit.md / *DMAREG.md: 3 cycles, 4 when the two GPR operands are in different aligned
  * groups of four; FLUSHDMA waits for this thread's outstanding memory requests (C0). */
-static unsigned be_thcon_lat(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
-{
+static unsigned be_thcon_lat(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     unsigned lat = be_latency(op);
     switch (op->opcode) {
-    case 0x58: case 0x59: case 0x5A: case 0x5B: case 0x5C: case 0x5D:
-        if (!((word >> 23) & 1u) && (be_bits(word, 0, 6) >> 2) != (be_bits(word, 6, 6) >> 2))
-            lat = 4;
+    case 0x58:
+    case 0x59:
+    case 0x5A:
+    case 0x5B:
+    case 0x5C:
+    case 0x5D:
+        if (!((word >> 23) & 1u) && (be_bits(word, 0, 6) >> 2) != (be_bits(word, 6, 6) >> 2)) lat = 4;
         break;
     case 0x46: /* FLUSHDMA */
-        if (be->until[t][BE_TR_MEM] > be->now + lat)
-            lat = (unsigned)(be->until[t][BE_TR_MEM] - be->now);
+        if (be->until[t][BE_TR_MEM] > be->now + lat) lat = (unsigned)(be->until[t][BE_TR_MEM] - be->now);
         break;
-    default:
-        break;
+    default: break;
     }
     return lat;
 }
@@ -378,15 +347,13 @@ static unsigned be_thcon_lat(const be_t *be, unsigned t, const tt_op_t *op, uint
 /* SETDMAREG with SetSignalsMode=1 (SETDMAREG_Special.md) reads packer state, which this model
  * does not have: every Value reads as 0, except the tile-header TileSize (sources 2..5), which
  * is LastTileSize + 1 = 1. ResultSize 2 therefore zeroes four GPRs, as the page notes. */
-static void be_setdmareg_special(be_t *be, unsigned t, uint32_t word)
-{
+static void be_setdmareg_special(be_t *be, unsigned t, uint32_t word) {
     unsigned half = be_bits(word, 0, 7);
     unsigned in_half = be_bits(word, 8, 3);
     unsigned source = be_bits(word, 11, 4);
     unsigned size = be_bits(word, 22, 2);
     uint32_t values[4] = {0, 0, 0, 0};
-    if (source >= 2 && source <= 5)
-        values[0] = 1; /* TileSize */
+    if (source >= 2 && source <= 5) values[0] = 1; /* TileSize */
     uint32_t *g = be->gpr[t];
     switch (size) {
     case 0: { /* 16 bits: any half of any value to any half of any GPR */
@@ -395,12 +362,8 @@ static void be_setdmareg_special(be_t *be, unsigned t, uint32_t word)
         g[half >> 1] = (g[half >> 1] & ~(0xFFFFu << sh)) | ((uint32_t)v << sh);
         break;
     }
-    case 1:
-        g[half >> 1] = values[in_half >> 1];
-        break;
-    case 2:
-        memcpy(&g[(half >> 1) & 0x3C], values, sizeof values);
-        break;
+    case 1: g[half >> 1] = values[in_half >> 1]; break;
+    case 2: memcpy(&g[(half >> 1) & 0x3C], values, sizeof values); break;
     default: { /* 3: tile header, reserved fields kept */
         uint32_t *r = &g[(half >> 1) & 0x3C];
         r[0] = (r[0] & 0xFFFF0000u) | (values[0] & 0xFFFFu);
@@ -411,8 +374,7 @@ static void be_setdmareg_special(be_t *be, unsigned t, uint32_t word)
     }
 }
 
-static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
-{
+static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     uint32_t *g = be->gpr[t];
     unsigned a = be_bits(word, 0, 6), r = be_bits(word, 12, 6), mode = be_bits(word, 18, 3);
     uint32_t av = g[a];
@@ -430,12 +392,8 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
             g[half >> 1] = (g[half >> 1] & ~(0xFFFFu << sh)) | (v << sh);
         }
         break;
-    case 0x58: /* ADDDMAREG */
-        g[r] = av + be_opb(be, t, word);
-        break;
-    case 0x59: /* SUBDMAREG */
-        g[r] = av - be_opb(be, t, word);
-        break;
+    case 0x58: /* ADDDMAREG */ g[r] = av + be_opb(be, t, word); break;
+    case 0x59: /* SUBDMAREG */ g[r] = av - be_opb(be, t, word); break;
     case 0x5A: /* MULDMAREG.md: 16b x 16b -> 32b unsigned */
         g[r] = (av & 0xFFFFu) * (be_opb(be, t, word) & 0xFFFFu);
         break;
@@ -448,8 +406,7 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
         else if (mode == 2)
             g[r] = av ^ b;
         else
-            be_fail(be, "BITWOPDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t,
-                    word);
+            be_fail(be, "BITWOPDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t, word);
         break;
     }
     case 0x5C: { /* SHIFTDMAREG.md: 0 left, 1 right, amount & 0x1F */
@@ -459,8 +416,7 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
         else if (mode == 1)
             g[r] = av >> b;
         else
-            be_fail(be, "SHIFTDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t,
-                    word);
+            be_fail(be, "SHIFTDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t, word);
         break;
     }
     case 0x5D: { /* CMPDMAREG.md: 0 GT, 1 LT, 2 EQ, unsigned; result 0/1 */
@@ -472,8 +428,7 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
         else if (mode == 2)
             g[r] = av == b;
         else
-            be_fail(be, "CMPDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t,
-                    word);
+            be_fail(be, "CMPDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t, word);
         break;
     }
     case 0x67:   /* STOREREG */
@@ -484,8 +439,7 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
         unsigned d = be_bits(word, 18, 6);
         mem = true;
         if (addr < BE_REGWIN_MIN) {
-            be_fail(be, "%s to 0x%08x (below 0xFFB11000) is undefined (thread %u)",
-                    op->mnemonic, addr, t);
+            be_fail(be, "%s to 0x%08x (below 0xFFB11000) is undefined (thread %u)", op->mnemonic, addr, t);
             break;
         }
         if (op->opcode == 0x67) {
@@ -504,8 +458,7 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
     }
     case 0x60: /* DMANOP */
     case 0x44: /* RSTDMA: resets TDMA state this model does not keep */
-    case 0x46: /* FLUSHDMA: only waits (be_thcon_lat) */
-        break;
+    case 0x46: /* FLUSHDMA: only waits (be_thcon_lat) */ break;
     default:
         /* REG2FLOP, LOADIND, STOREIND, ATINCGET, ATINCGETPTR, ATSWAP, ATCAS: occupancy only. */
         mem = op->opcode != 0x48;
@@ -517,14 +470,12 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
     be->thcon_until = be->now + lat;
     be->thcon_thread = t;
     be->until[t][BE_TR_THCON] = be->thcon_until;
-    if (mem)
-        be->until[t][BE_TR_MEM] = be_max(be->until[t][BE_TR_MEM], be->now + lat + BE_MEM_EXTRA);
+    if (mem) be->until[t][BE_TR_MEM] = be_max(be->until[t][BE_TR_MEM], be->now + lat + BE_MEM_EXTRA);
 }
 
 /* ---- Configuration Unit ------------------------------------------------------------------- */
 
-static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
-{
+static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     unsigned bank = be_state_id(be, t);
     uint32_t *g = be->gpr[t];
 
@@ -559,7 +510,10 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
             be->thdcfg[t][idx] = (uint16_t)be_bits(word, 0, 16);
         break;
     }
-    case 0xB3: case 0xB4: case 0xB5: case 0xB6: { /* RMWCIB.md */
+    case 0xB3:
+    case 0xB4:
+    case 0xB5:
+    case 0xB6: { /* RMWCIB.md */
         /* Index1 is the digit in the name: RMWCIB0 (0xB3) modifies byte 0. */
         unsigned byte = op->opcode - 0xB3u, idx = be_bits(word, 0, 8);
         uint32_t data = be_bits(word, 8, 8), mask = be_bits(word, 16, 8), sh = 8 * byte;
@@ -585,8 +539,7 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
         uint32_t sv = scratch & mask;
         sv = rot ? (sv >> rot) | (sv << (32 - rot)) : sv;
         uint32_t v = be->cfg[bank][idx];
-        if (!keep_old)
-            v &= ~rmask;
+        if (!keep_old) v &= ~rmask;
         switch (alu) {
         case 0: v |= sv; break;
         case 1: v &= sv; break;
@@ -615,13 +568,11 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
             be_cfg_store(be, bank, idx, v);
         break;
     }
-    default:
-        break;
+    default: break;
     }
 
     be->until[t][BE_TR_CFG] = be_max(be->until[t][BE_TR_CFG], be->now + be_latency(op));
-    if (op->opcode != 0xB2)
-        be->cfg_entry_at = be->now + (op->opcode == 0xB8 ? 2 : 1);
+    if (op->opcode != 0xB2) be->cfg_entry_at = be->now + (op->opcode == 0xB8 ? 2 : 1);
 }
 
 /* ---- Matrix Unit, Miscellaneous Unit: SrcA/SrcB hand-over --------------------------------- */
@@ -629,25 +580,19 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
 /* FPU side gives its bank(s) back to the Unpackers and moves to the other bank (ELWADD.md
  * "Possibly flip source banks"; CLEARDVALID.md). ThreadConfig CLR_DVALID_Src*_Disable keeps
  * ownership but still flips the pointer (ELWADD.md). */
-static void be_fpu_flip(be_t *be, unsigned t, unsigned flips, bool honour_disable, bool keep)
-{
+static void be_fpu_flip(be_t *be, unsigned t, unsigned flips, bool honour_disable, bool keep) {
     unsigned dis = honour_disable ? be->thdcfg[t][BE_THD_CLR_DVALID] & 3u : 0;
     if (flips & 1) {
-        if (!(dis & 1))
-            be->srca_owner[be->fpu_bank_a] = BE_OWN_UNPACKERS;
-        if (!keep)
-            be->fpu_bank_a ^= 1;
+        if (!(dis & 1)) be->srca_owner[be->fpu_bank_a] = BE_OWN_UNPACKERS;
+        if (!keep) be->fpu_bank_a ^= 1;
     }
     if (flips & 2) {
-        if (!(dis & 2))
-            be->srcb_owner[be->fpu_bank_b] = BE_OWN_UNPACKERS;
-        if (!keep)
-            be->fpu_bank_b ^= 1;
+        if (!(dis & 2)) be->srcb_owner[be->fpu_bank_b] = BE_OWN_UNPACKERS;
+        if (!keep) be->fpu_bank_b ^= 1;
     }
 }
 
-static void be_exec_math(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
-{
+static void be_exec_math(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     switch (op->opcode) {
     case 0x36: /* CLEARDVALID.md: cleardvalid [23:22] flips, reset [21:0]: bit0 Reset,
                 * bit1 KeepReadingSameSrc */
@@ -666,8 +611,7 @@ static void be_exec_math(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
     default: {
         /* Every op with a clear_dvalid field has it at [23:22] (TENSIX.md §5). */
         int64_t cd = tt_field(op, word, "clear_dvalid");
-        if (cd > 0)
-            be_fpu_flip(be, t, (unsigned)cd, true, false);
+        if (cd > 0) be_fpu_flip(be, t, (unsigned)cd, true, false);
         break;
     }
     }
@@ -677,8 +621,7 @@ static void be_exec_math(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
 
 /* SETDVALID.md: the Unpackers' current SrcA and/or SrcB bank goes to the Matrix Unit, and the
  * unpacker moves to the other bank. (On Blackhole the page calls it unsupported; modelled.) */
-static void be_unp_handover(be_t *be, unsigned u)
-{
+static void be_unp_handover(be_t *be, unsigned u) {
     *be_unp_owner(be, u) = BE_OWN_MATRIX;
     be->unp_bank[u] ^= 1;
 }
@@ -686,46 +629,36 @@ static void be_unp_handover(be_t *be, unsigned u)
 /* ---- unpackers ---------------------------------------------------------------------------- */
 
 /* Start the head of unpacker u's queue if it can go. */
-static void be_unp_try_start(be_t *be, unsigned u)
-{
+static void be_unp_try_start(be_t *be, unsigned u) {
     be_unpacker_t *up = &be->unp[u];
-    if (up->running || up->count == 0)
-        return;
+    if (up->running || up->count == 0) return;
     uint32_t word = up->q[up->head].word;
-    if (be_unp_needs_bank(word) && *be_unp_owner(be, u) != BE_OWN_UNPACKERS)
-        return;
+    if (be_unp_needs_bank(word) && *be_unp_owner(be, u) != BE_OWN_UNPACKERS) return;
     const tt_op_t *op = tt_op((uint8_t)(word >> 24));
     up->running = true;
     up->done_at = be->now + (op ? be_latency(op) : 1);
 }
 
-static void be_unp_retire(be_t *be, unsigned u)
-{
+static void be_unp_retire(be_t *be, unsigned u) {
     be_unpacker_t *up = &be->unp[u];
-    if (!up->running || be->now < up->done_at)
-        return;
-    if (be_unp_sets_dvalid(up->q[up->head].word))
-        be_unp_handover(be, u);
+    if (!up->running || be->now < up->done_at) return;
+    if (be_unp_sets_dvalid(up->q[up->head].word)) be_unp_handover(be, u);
     up->running = false;
     up->head = (up->head + 1) % BE_UNPACK_QDEPTH;
     up->count--;
 }
 
-static bool be_unp_has_thread(const be_t *be, unsigned u, unsigned t)
-{
+static bool be_unp_has_thread(const be_t *be, unsigned u, unsigned t) {
     const be_unpacker_t *up = &be->unp[u];
     for (unsigned i = 0; i < up->count; i++)
-        if (up->q[(up->head + i) % BE_UNPACK_QDEPTH].thread == t)
-            return true;
+        if (up->q[(up->head + i) % BE_UNPACK_QDEPTH].thread == t) return true;
     return false;
 }
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
-void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
-{
-    if (t >= CP_THREADS || !op)
-        return;
+void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
+    if (t >= CP_THREADS || !op) return;
     unsigned lat = be_latency(op);
 
     switch (op->unit) {
@@ -773,10 +706,8 @@ void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
     case TT_UNIT_MISC:
         be->last_unit[t] = TT_UNIT_MISC;
         if (op->opcode == 0x57) { /* SETDVALID: bit0 FlipSrcA, bit1 FlipSrcB */
-            if (word & 1u)
-                be_unp_handover(be, 0);
-            if (word & 2u)
-                be_unp_handover(be, 1);
+            if (word & 1u) be_unp_handover(be, 0);
+            if (word & 2u) be_unp_handover(be, 1);
         }
         /* NOP and the ADC family: occupancy only (ADCs are not modelled yet). */
         be->until[t][BE_TR_MISC] = be_max(be->until[t][BE_TR_MISC], be->now + lat);
@@ -784,21 +715,18 @@ void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
     default:
         /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
          * Sync Unit's instructions are dispatched at all (gate.c consumes the others). */
-        if (op->unit == TT_UNIT_SYNC)
-            be->last_unit[t] = TT_UNIT_SYNC;
+        if (op->unit == TT_UNIT_SYNC) be->last_unit[t] = TT_UNIT_SYNC;
         break;
     }
 }
 
-void be_advance_idle(be_t *be, uint64_t n)
-{
+void be_advance_idle(be_t *be, uint64_t n) {
     /* With no instruction in any unit, be_cycle only moves the clock: every busy interval is a
      * timestamp compared with now. */
     be->now += n;
 }
 
-void be_cycle(be_t *be)
-{
+void be_cycle(be_t *be) {
     be->now++;
     for (unsigned u = 0; u < 2; u++) {
         be_unp_retire(be, u);
@@ -808,116 +736,80 @@ void be_cycle(be_t *be)
 
 /* ---- conditions and status ---------------------------------------------------------------- */
 
-bool be_cond_busy(const be_t *be, unsigned t, unsigned cond)
-{
-    if (t >= CP_THREADS)
-        return false;
+bool be_cond_busy(const be_t *be, unsigned t, unsigned cond) {
+    if (t >= CP_THREADS) return false;
     uint64_t now = be->now;
     switch (cond) {
-    case 0: /* THCON: memory requests outstanding for this thread */
-        return now < be->until[t][BE_TR_MEM];
-    case 1: /* UNPACK0 */
-        return be_unp_has_thread(be, 0, t);
-    case 2: /* UNPACK1 */
-        return be_unp_has_thread(be, 1, t);
-    case 3: /* PACK */
-        return now < be->until[t][BE_TR_PACK];
-    case 4: /* MATH */
-        return now < be->until[t][BE_TR_MATH];
+    case 0: /* THCON: memory requests outstanding for this thread */ return now < be->until[t][BE_TR_MEM];
+    case 1: /* UNPACK0 */ return be_unp_has_thread(be, 0, t);
+    case 2: /* UNPACK1 */ return be_unp_has_thread(be, 1, t);
+    case 3: /* PACK */ return now < be->until[t][BE_TR_PACK];
+    case 4: /* MATH */ return now < be->until[t][BE_TR_MATH];
     case 5: /* SRCA_CLR: SrcA[Unpackers[0].SrcBank].AllowedClient != Unpackers */
         return be->srca_owner[be->unp_bank[0]] != BE_OWN_UNPACKERS;
-    case 6: /* SRCB_CLR */
-        return be->srcb_owner[be->unp_bank[1]] != BE_OWN_UNPACKERS;
+    case 6: /* SRCB_CLR */ return be->srcb_owner[be->unp_bank[1]] != BE_OWN_UNPACKERS;
     case 7: /* SRCA_VLD: SrcA[MatrixUnit.SrcABank].AllowedClient != MatrixUnit */
         return be->srca_owner[be->fpu_bank_a] != BE_OWN_MATRIX;
-    case 8: /* SRCB_VLD */
-        return be->srcb_owner[be->fpu_bank_b] != BE_OWN_MATRIX;
-    case 9: /* XMOV: mover busy for any thread */
-        return now < be->mover_until;
+    case 8: /* SRCB_VLD */ return be->srcb_owner[be->fpu_bank_b] != BE_OWN_MATRIX;
+    case 9: /* XMOV: mover busy for any thread */ return now < be->mover_until;
     case 10: /* TRISC_CFG: this thread's RISC-V store to GPRs/config still in flight */
         return now < be->until[t][BE_TR_RISCV_CFG];
-    case 11: /* SFPU */
-        return now < be->until[t][BE_TR_SFPU];
+    case 11: /* SFPU */ return now < be->until[t][BE_TR_SFPU];
     case 12: /* CFGEXU: any thread in the Configuration Unit */
         for (unsigned x = 0; x < CP_THREADS; x++)
-            if (now < be->until[x][BE_TR_CFG])
-                return true;
+            if (now < be->until[x][BE_TR_CFG]) return true;
         return false;
-    default:
-        return false;
+    default: return false;
     }
 }
 
-bool be_thread_busy(const be_t *be, unsigned t)
-{
-    if (t >= CP_THREADS)
-        return false;
+bool be_thread_busy(const be_t *be, unsigned t) {
+    if (t >= CP_THREADS) return false;
     for (unsigned k = 0; k < BE_TR_COUNT; k++)
-        if (k != BE_TR_RISCV_CFG && be->now < be->until[t][k])
-            return true;
+        if (k != BE_TR_RISCV_CFG && be->now < be->until[t][k]) return true;
     return be_unp_has_thread(be, 0, t) || be_unp_has_thread(be, 1, t);
 }
 
 /* CSRs.md tt_cfg_bstatus class bits: 2 ThCon, 3 Mover, 4 Unpacker, 5 Packer, 6 Config, 7 Sync,
  * 8 Misc/Mover/ThCon/Packer/Unpacker, 9 SFPU, 10 FPU. (0 REPLAY, 1 MOP and 7 Sync are the
  * frontend's and the Sync Unit's to report.) */
-uint32_t be_busy_classes(const be_t *be, unsigned t)
-{
-    if (t >= CP_THREADS)
-        return 0;
+uint32_t be_busy_classes(const be_t *be, unsigned t) {
+    if (t >= CP_THREADS) return 0;
     const uint64_t *u = be->until[t];
     uint64_t now = be->now;
     uint32_t m = 0;
-    if (now < u[BE_TR_THCON] || now < u[BE_TR_MEM])
-        m |= 1u << 2;
-    if (now < u[BE_TR_MOVER])
-        m |= 1u << 3;
-    if (be_unp_has_thread(be, 0, t) || be_unp_has_thread(be, 1, t))
-        m |= 1u << 4;
-    if (now < u[BE_TR_PACK])
-        m |= 1u << 5;
-    if (now < u[BE_TR_CFG])
-        m |= 1u << 6;
-    if ((m & 0x3Cu) || now < u[BE_TR_MISC])
-        m |= 1u << 8;
-    if (now < u[BE_TR_SFPU])
-        m |= 1u << 9;
-    if (now < u[BE_TR_MATH])
-        m |= 1u << 10;
+    if (now < u[BE_TR_THCON] || now < u[BE_TR_MEM]) m |= 1u << 2;
+    if (now < u[BE_TR_MOVER]) m |= 1u << 3;
+    if (be_unp_has_thread(be, 0, t) || be_unp_has_thread(be, 1, t)) m |= 1u << 4;
+    if (now < u[BE_TR_PACK]) m |= 1u << 5;
+    if (now < u[BE_TR_CFG]) m |= 1u << 6;
+    if ((m & 0x3Cu) || now < u[BE_TR_MISC]) m |= 1u << 8;
+    if (now < u[BE_TR_SFPU]) m |= 1u << 9;
+    if (now < u[BE_TR_MATH]) m |= 1u << 10;
     return m;
 }
 
-int be_last_unit(const be_t *be, unsigned t)
-{
-    return t < CP_THREADS ? be->last_unit[t] : -1;
-}
+int be_last_unit(const be_t *be, unsigned t) { return t < CP_THREADS ? be->last_unit[t] : -1; }
 
-void be_note_riscv_cfg_write(be_t *be, unsigned t)
-{
+void be_note_riscv_cfg_write(be_t *be, unsigned t) {
     if (t < CP_THREADS)
-        be->until[t][BE_TR_RISCV_CFG] =
-            be_max(be->until[t][BE_TR_RISCV_CFG], be->now + BE_LAT_RISCV_CFG);
+        be->until[t][BE_TR_RISCV_CFG] = be_max(be->until[t][BE_TR_RISCV_CFG], be->now + BE_LAT_RISCV_CFG);
 }
 
 /* ---- RISC-V windows ----------------------------------------------------------------------- */
 
-uint32_t be_gpr_read(const be_t *be, unsigned t, unsigned i)
-{
+uint32_t be_gpr_read(const be_t *be, unsigned t, unsigned i) {
     return t < CP_THREADS && i < CP_NUM_GPRS ? be->gpr[t][i] : 0;
 }
 
-void be_gpr_write(be_t *be, unsigned t, unsigned i, uint32_t val)
-{
-    if (t < CP_THREADS && i < CP_NUM_GPRS)
-        be->gpr[t][i] = val;
+void be_gpr_write(be_t *be, unsigned t, unsigned i, uint32_t val) {
+    if (t < CP_THREADS && i < CP_NUM_GPRS) be->gpr[t][i] = val;
 }
 
 /* BackendConfiguration.md: 0x000 Config[0], 0x380 Config[1], 0x700 ConfigDualWrite (reads bank
  * 0), 0xA80 ThreadConfig[3][68] as {u16 value, u16 pad}. */
-bool be_cfg_read(const be_t *be, uint32_t byte_off, uint32_t *val)
-{
-    if ((byte_off & 3u) || byte_off >= BE_CFG_END || !val)
-        return false;
+bool be_cfg_read(const be_t *be, uint32_t byte_off, uint32_t *val) {
+    if ((byte_off & 3u) || byte_off >= BE_CFG_END || !val) return false;
     if (byte_off >= BE_THDCFG_OFF) {
         uint32_t o = byte_off - BE_THDCFG_OFF;
         *val = be->thdcfg[o / BE_THDCFG_BYTES][(o % BE_THDCFG_BYTES) / 4];
@@ -930,10 +822,8 @@ bool be_cfg_read(const be_t *be, uint32_t byte_off, uint32_t *val)
 
 /* RISC-V may not write ThreadConfig (it must push SETC16): false. STATE_RESET_EN's side effect
  * (zeroing Config[i][0..179]) is not modelled. */
-bool be_cfg_write(be_t *be, uint32_t byte_off, uint32_t val)
-{
-    if ((byte_off & 3u) || byte_off >= BE_THDCFG_OFF)
-        return false;
+bool be_cfg_write(be_t *be, uint32_t byte_off, uint32_t val) {
+    if ((byte_off & 3u) || byte_off >= BE_THDCFG_OFF) return false;
     unsigned region = byte_off / BE_CFG_BANK_BYTES, idx = (byte_off % BE_CFG_BANK_BYTES) / 4;
     if (region == 2 || idx >= BE_GLOBAL_CFG_BASE) {
         be->cfg[0][idx] = val;

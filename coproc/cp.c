@@ -104,7 +104,8 @@ void cp_cycle(cp_t *cp) {
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
     if (cp->active) { /* not idle after all: step for real */
-        while (n--) cp_cycle(cp);
+        while (n--)
+            cp_cycle(cp);
         return;
     }
     be_advance_idle(cp->be, n);
@@ -194,8 +195,9 @@ uint32_t cp_bstatus(const cp_t *cp, int t) {
 const unsigned cp_mutex_index[CP_MUTEXES] = {0, 2, 3, 4};
 
 const char *cp_sem_llk_name(unsigned i) {
-    static const char *const names[CP_NUM_SEMS] = {"",          "MATH_PACK",   "UNPACK_TO_DEST",   "UNPACK_OPERAND_SYNC",
-                                                   "PACK_DONE", "UNPACK_SYNC", "UNPACK_MATH_DONE", "MATH_DONE"};
+    static const char *const names[CP_NUM_SEMS] = {
+        "",          "MATH_PACK",   "UNPACK_TO_DEST",   "UNPACK_OPERAND_SYNC",
+        "PACK_DONE", "UNPACK_SYNC", "UNPACK_MATH_DONE", "MATH_DONE"};
     return i < CP_NUM_SEMS ? names[i] : "";
 }
 
@@ -272,10 +274,12 @@ unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max) {
 /* Insert s into a longest-first list of at most CP_LONGEST_STALLS; ties keep the earlier first. */
 void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s) {
     unsigned pos = *n;
-    while (pos > 0 && list[pos - 1].cycles < s->cycles) pos--;
+    while (pos > 0 && list[pos - 1].cycles < s->cycles)
+        pos--;
     if (pos >= CP_LONGEST_STALLS) return;
     unsigned last = *n < CP_LONGEST_STALLS ? *n : CP_LONGEST_STALLS - 1;
-    for (unsigned k = last; k > pos; k--) list[k] = list[k - 1];
+    for (unsigned k = last; k > pos; k--)
+        list[k] = list[k - 1];
     list[pos] = *s;
     if (*n < CP_LONGEST_STALLS) (*n)++;
 }
@@ -293,12 +297,15 @@ unsigned cp_thread_queued(const cp_t *cp, unsigned t, uint32_t *out, unsigned ma
     if (t >= CP_THREADS) return 0;
     const fe_thread_t *fe = &cp->fe[t];
     unsigned n = 0;
-    for (unsigned i = 1; i < fe->fifo3.count && n < max; i++) out[n++] = fifo_at(&fe->fifo3, i);
+    for (unsigned i = 1; i < fe->fifo3.count && n < max; i++)
+        out[n++] = fifo_at(&fe->fifo3, i);
     if (fe->rp.mode == RP_REPLAY)
         for (unsigned k = fe->rp.k; k < fe->rp.len && n < max; k++)
             out[n++] = fe->rp.buf[(fe->rp.start + k) % FE_REPLAY_DEPTH];
-    for (unsigned i = 0; i < fe->fifo2.count && n < max; i++) out[n++] = fifo_at(&fe->fifo2, i);
-    for (unsigned i = 0; i < fe->fifo1.count && n < max; i++) out[n++] = fifo_at(&fe->fifo1, i);
+    for (unsigned i = 0; i < fe->fifo2.count && n < max; i++)
+        out[n++] = fifo_at(&fe->fifo2, i);
+    for (unsigned i = 0; i < fe->fifo1.count && n < max; i++)
+        out[n++] = fifo_at(&fe->fifo1, i);
     return n;
 }
 

@@ -20,7 +20,9 @@
 #define CP_CFG_WORDS    224 /* Config[2][224] (BackendConfiguration.md) */
 #define CP_THDCFG_WORDS 68  /* ThreadConfig[3][68] */
 #define CP_FIRST_PUSHED 16
-#define CP_MUTEXES      4   /* Blackhole's mutexes are 0, 2, 3, 4 (SyncUnit.md): cp_mutex_index */  /* words kept per thread for the report (e.g. the firmware boot pushes) */
+#define CP_MUTEXES                                                                                                     \
+    4 /* Blackhole's mutexes are 0, 2, 3, 4 (SyncUnit.md): cp_mutex_index */ /* words kept per thread for the report   \
+                                                                                (e.g. the firmware boot pushes) */
 
 typedef struct cp cp_t;
 
@@ -130,8 +132,8 @@ typedef struct {
 typedef struct {
     bool held; /* an instruction is at the head of the gate and did not pass */
     uint32_t held_word;
-    cp_origin_t held_origin;      /* who pushed the held word */
-    uint64_t held_since;          /* first cycle of the current stall (meaningful when held) */
+    cp_origin_t held_origin; /* who pushed the held word */
+    uint64_t held_since;     /* first cycle of the current stall (meaningful when held) */
     cp_hold_t hold;
     unsigned hold_detail;
     uint32_t hold_mask;           /* all busy conditions (WAIT_COND) / semaphores (WAIT_SEM) */
@@ -152,18 +154,18 @@ typedef struct {
     uint32_t word;
     cp_hold_t cause;
     unsigned detail;
-    cp_origin_t origin;     /* who pushed the held word */
-    bool ongoing;           /* still held (cp_longest_stalls only) */
+    cp_origin_t origin; /* who pushed the held word */
+    bool ongoing;       /* still held (cp_longest_stalls only) */
 } cp_stall_t;
 
 /* Per-thread statistics. Stall cycles are counted per cycle an instruction sits at the head of
  * the gate, once in stall_total and once under each cause that holds it. */
 typedef struct {
-    uint64_t pushed, issued;   /* pushed into the thread; left the gate */
-    uint64_t consumed;         /* reached the gate but never reach a unit (RESOURCEDECL, stray
-                                * MOP/MOP_CFG/REPLAY pushed after the MOP expander) */
-    unsigned fifo_high_water;  /* FIFO#1 (before the MOP expander) */
-    unsigned fifo2_high_water; /* FIFO#2 (before the replay expander; BRISC pushes here) */
+    uint64_t pushed, issued;                /* pushed into the thread; left the gate */
+    uint64_t consumed;                      /* reached the gate but never reach a unit (RESOURCEDECL, stray
+                                             * MOP/MOP_CFG/REPLAY pushed after the MOP expander) */
+    unsigned fifo_high_water;               /* FIFO#1 (before the MOP expander) */
+    unsigned fifo2_high_water;              /* FIFO#2 (before the replay expander; BRISC pushes here) */
     uint32_t first_pushed[CP_FIRST_PUSHED]; /* the first words pushed (min(pushed, 16) valid) */
     uint64_t stall_total;
     uint64_t stall_cond[13];         /* latched STALLWAIT, per busy condition C0..C12 */
@@ -175,7 +177,7 @@ typedef struct {
     uint64_t stall_sync_slot;
     uint64_t stall_unit[16]; /* be_can_accept refusals, by tt_unit_t */
     uint64_t stall_undefined;
-    uint64_t sem_writes; /* RISC-V semaphore-window stores by this TRISC */
+    uint64_t sem_writes;  /* RISC-V semaphore-window stores by this TRISC */
     uint32_t last_pushed; /* the last word pushed (valid when pushed > 0) */
     /* The longest finished stalls, longest first (ties: the earlier first). */
     cp_stall_t longest[CP_LONGEST_STALLS];

@@ -46,8 +46,10 @@ void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, u
 }
 
 void cp_sem_history(const cp_t *cp, unsigned i, cp_sem_history_t *out) {
-    if (i < CP_NUM_SEMS) *out = cp->sync.hist[i];
-    else memset(out, 0, sizeof *out);
+    if (i < CP_NUM_SEMS)
+        *out = cp->sync.hist[i];
+    else
+        memset(out, 0, sizeof *out);
 }
 
 uint64_t cp_mutex_since(const cp_t *cp, unsigned idx) { return idx < SYNC_MUTEXES ? cp->sync.mutex_since[idx] : 0; }

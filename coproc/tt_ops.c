@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TT_F(name, lo, width) {name, lo, width}
-#define TT_NOF {NULL, 0, 0}
+#define TT_F(name, lo, width)                                                                                          \
+    { name, lo, width }
+#define TT_NOF                                                                                                         \
+    { NULL, 0, 0 }
 
 /* The entries, in the order of the .def (which the generator asserts is opcode order). */
 static const tt_op_t tt_table[] = {
-#define TT_OP(opc, mnem, unit, gate, block, inferred, nfields, ...)                                 \
+#define TT_OP(opc, mnem, unit, gate, block, inferred, nfields, ...)                                                    \
     {opc, #mnem, TT_UNIT_##unit, TT_GATE_##gate, block, inferred, nfields, {__VA_ARGS__}},
 #include "coproc/tt_ops.def"
 #undef TT_OP
@@ -39,53 +41,42 @@ static const uint8_t tt_index[256] = {
 #undef TT_OP
 };
 
-const tt_op_t *tt_op(uint8_t opcode)
-{
+const tt_op_t *tt_op(uint8_t opcode) {
     unsigned pos = tt_index[opcode];
     return pos ? &tt_table[pos - 1] : NULL;
 }
 
-const tt_op_t *tt_ops(unsigned *count)
-{
-    if (count)
-        *count = TT_POS_COUNT;
+const tt_op_t *tt_ops(unsigned *count) {
+    if (count) *count = TT_POS_COUNT;
     return tt_table;
 }
 
-const char *tt_unit_name(tt_unit_t u)
-{
+const char *tt_unit_name(tt_unit_t u) {
     static const char *const names[TT_UNIT_COUNT] = {
-        [TT_UNIT_MOP] = "MOP",       [TT_UNIT_REPLAY] = "REPLAY", [TT_UNIT_TTSYNC] = "TTSYNC",
-        [TT_UNIT_SYNC] = "SYNC",     [TT_UNIT_UNPACK] = "UNPACK", [TT_UNIT_MATH] = "MATH",
-        [TT_UNIT_PACK] = "PACK",     [TT_UNIT_SFPU] = "SFPU",     [TT_UNIT_THCON] = "THCON",
-        [TT_UNIT_CONFIG] = "CONFIG", [TT_UNIT_MOVER] = "MOVER",   [TT_UNIT_MISC] = "MISC",
+        [TT_UNIT_MOP] = "MOP",       [TT_UNIT_REPLAY] = "REPLAY", [TT_UNIT_TTSYNC] = "TTSYNC", [TT_UNIT_SYNC] = "SYNC",
+        [TT_UNIT_UNPACK] = "UNPACK", [TT_UNIT_MATH] = "MATH",     [TT_UNIT_PACK] = "PACK",     [TT_UNIT_SFPU] = "SFPU",
+        [TT_UNIT_THCON] = "THCON",   [TT_UNIT_CONFIG] = "CONFIG", [TT_UNIT_MOVER] = "MOVER",   [TT_UNIT_MISC] = "MISC",
     };
     return (unsigned)u < TT_UNIT_COUNT ? names[u] : "?";
 }
 
-static uint32_t tt_bits(uint32_t word, const tt_field_t *f)
-{
+static uint32_t tt_bits(uint32_t word, const tt_field_t *f) {
     uint32_t mask = f->width >= 32 ? 0xFFFFFFFFu : (1u << f->width) - 1u;
     return (word >> f->lo) & mask;
 }
 
-int64_t tt_field(const tt_op_t *op, uint32_t word, const char *name)
-{
-    if (!op || !name)
-        return -1;
+int64_t tt_field(const tt_op_t *op, uint32_t word, const char *name) {
+    if (!op || !name) return -1;
     for (unsigned i = 0; i < op->nfields; i++)
-        if (strcmp(op->fields[i].name, name) == 0)
-            return tt_bits(word, &op->fields[i]);
+        if (strcmp(op->fields[i].name, name) == 0) return tt_bits(word, &op->fields[i]);
     return -1;
 }
 
 /* Mnemonic, then each nonzero field as name=value in hex ("1" for
  * one, as in the header's example "SEMWAIT wait_sem_cond=1 sem_sel=0x2 stall_res=0x40"). Unknown opcodes print as
  * ".word 0x........". Always NUL-terminates when len > 0. */
-void tt_disasm(uint32_t word, char *buf, unsigned len)
-{
-    if (!buf || len == 0)
-        return;
+void tt_disasm(uint32_t word, char *buf, unsigned len) {
+    if (!buf || len == 0) return;
     const tt_op_t *op = tt_op((uint8_t)(word >> 24));
     if (!op) {
         snprintf(buf, len, ".word 0x%08x", word);
@@ -94,8 +85,7 @@ void tt_disasm(uint32_t word, char *buf, unsigned len)
     unsigned n = (unsigned)snprintf(buf, len, "%s", op->mnemonic);
     for (unsigned i = 0; i < op->nfields && n < len; i++) {
         uint32_t v = tt_bits(word, &op->fields[i]);
-        if (v == 0)
-            continue;
+        if (v == 0) continue;
         const char *fmt = v > 1 ? " %s=0x%x" : " %s=%u";
         n += (unsigned)snprintf(buf + n, len - n, fmt, op->fields[i].name, v);
     }

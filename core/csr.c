@@ -113,9 +113,7 @@ bool hart_csr_read(hart_t *h, unsigned csr, uint32_t *val) {
     case 0xbc6:
     case 0xbc7:
     case 0xbc8:
-    case 0xbc9:
-        *val = h->tt_sstatus[csr - 0xbc2];
-        return true;
+    case 0xbc9: *val = h->tt_sstatus[csr - 0xbc2]; return true;
     case 0xf14: *val = 0; return true; /* CSRs.md: mhartid reads 0 on every core */
     default: return csr_unknown(h, csr);
     }

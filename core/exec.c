@@ -272,7 +272,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
 
 /* Zaamo never reaches the tile (amo_target), so it needs no SHARED_ACCESS. */
 #define AMO(expr) AMO_RMW(expr)
-#define AMO_RMW(expr)                                                                                                      \
+#define AMO_RMW(expr)                                                                                                  \
     do {                                                                                                               \
         uint32_t a_ = RS1, src = RS2;                                                                                  \
         uint8_t *p_ = amo_target(h, a_, rv_op_info[in->op].mnemonic);                                                  \
@@ -310,9 +310,9 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
     } while (0)
 
 /* ---- the reference dispatcher: a switch over one decoded record ------------------------------ */
-#define LEAVE(stop)           return (stop)
-#define SHARED_ACCESS(a, n)   ((void)0)
-#define SHARED_CSR()          ((void)0)
+#define LEAVE(stop)         return (stop)
+#define SHARED_ACCESS(a, n) ((void)0)
+#define SHARED_CSR()        ((void)0)
 
 /* Execute the record for the instruction at h->pc. The cycle is counted by the caller. */
 static inline exec_res_t exec_one(hart_t *h, const insn_t *in) {
@@ -510,9 +510,9 @@ typedef enum {
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
  * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
 typedef struct {
-    hart_t *hs, *hend;           /* the group */
-    uint64_t n, cycles;          /* cycles asked for, and finished */
-    bool changed;                /* a hart of the group stopped in this cycle */
+    hart_t *hs, *hend;  /* the group */
+    uint64_t n, cycles; /* cycles asked for, and finished */
+    bool changed;       /* a hart of the group stopped in this cycle */
     bool (*end_cycle)(void *ctx);
     void *ctx;
 } pd_group_t;
@@ -543,9 +543,9 @@ static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t
 #define L1      h->l1
 #define L1_SIZE h->l1_size
     uintptr_t pc;
-    uint32_t far_pc; /* a jump's target outside L1 */
+    uint32_t far_pc;                         /* a jump's target outside L1 */
     hart_t *const hend = g ? g->hend : NULL; /* PD_GROUP: past the last hart */
-    uint64_t steps = 0, left = 0; /* this hart's cycles in this call, and those not yet finished */
+    uint64_t steps = 0, left = 0;            /* this hart's cycles in this call, and those not yet finished */
     const hart_pd_t *in;
 
     if (mode == PD_GROUP) {
@@ -598,8 +598,7 @@ far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which ch
     SYNC(steps);
     return steps;
 
-
-decode: {
+decode : {
     AT_PC();
     if (pc >= L1_SIZE) goto fetch_fault; /* the record past L1's end (see JUMP) */
     insn_t d;
@@ -627,7 +626,8 @@ next_hart: /* PD_GROUP: the next running hart's turn, or the end of the cycle */
 turn:
     /* The state is looked at when the turn comes, as tile_cycle does: a hart started by an
      * earlier hart's store in this cycle runs in it. */
-    while (h != hend && h->state != HART_RUNNING) h++;
+    while (h != hend && h->state != HART_RUNNING)
+        h++;
     if (h != hend) {
         pc = h->pc;
         left = 1; /* one step per turn (steps is not used in a group) */

@@ -40,23 +40,23 @@ typedef enum {
 
 typedef enum {
     FAULT_NONE = 0,
-    FAULT_ILLEGAL,     /* illegal or unimplemented instruction */
-    FAULT_ECALL,       /* ecall */
-    FAULT_FETCH,       /* instruction fetch outside L1 or misaligned pc */
-    FAULT_UNMAPPED,    /* load/store to an address no device claims */
-    FAULT_ACCESS,      /* a device refused the access (width, direction, core) */
-    FAULT_MISALIGNED,  /* misaligned load/store */
-    FAULT_AMO,         /* AMO outside L1 and local RAM */
-    FAULT_CSR,         /* unknown CSR, or write to a read-only CSR */
+    FAULT_ILLEGAL,    /* illegal or unimplemented instruction */
+    FAULT_ECALL,      /* ecall */
+    FAULT_FETCH,      /* instruction fetch outside L1 or misaligned pc */
+    FAULT_UNMAPPED,   /* load/store to an address no device claims */
+    FAULT_ACCESS,     /* a device refused the access (width, direction, core) */
+    FAULT_MISALIGNED, /* misaligned load/store */
+    FAULT_AMO,        /* AMO outside L1 and local RAM */
+    FAULT_CSR,        /* unknown CSR, or write to a read-only CSR */
 } fault_kind_t;
 
 typedef struct {
     fault_kind_t kind;
     uint32_t pc;
-    uint32_t insn;     /* raw instruction word */
-    uint32_t addr;     /* data address, when has_addr */
+    uint32_t insn; /* raw instruction word */
+    uint32_t addr; /* data address, when has_addr */
     bool has_addr;
-    char msg[200];     /* one line, no core name or pc (the report adds them) */
+    char msg[200]; /* one line, no core name or pc (the report adds them) */
 } hart_fault_t;
 
 /* Local data RAM sizes (TENSIX.md §1.1: BRISC/NCRISC 8 KiB, TRISCs 4 KiB). */
@@ -67,32 +67,32 @@ typedef struct hart {
     uint32_t x_sink; /* core/exec.c pd_run: where writes to x0 go, so that x0 stays 0 */
     uint32_t pc;
     hart_state_t state;
-    int id;            /* index in the tile: 0 BRISC, 1 NCRISC, 2..4 TRISC0..2 */
-    const char *name;  /* "BRISC", ... */
+    int id;           /* index in the tile: 0 BRISC, 1 NCRISC, 2..4 TRISC0..2 */
+    const char *name; /* "BRISC", ... */
 
-    uint64_t instret;  /* instructions retired */
-    uint64_t cycle;    /* cycles this hart has been out of reset (mcycle) */
+    uint64_t instret; /* instructions retired */
+    uint64_t cycle;   /* cycles this hart has been out of reset (mcycle) */
 
     /* CSRs the hart owns (CSRs.md). */
-    uint32_t cfg0;         /* 0x7C0, reset 0x00020000 */
+    uint32_t cfg0;           /* 0x7C0, reset 0x00020000 */
     uint32_t csr_scratch[6]; /* 0x7C1..0x7C6: pmacfg0/1, cfg1, hwa_mask, hwa_cfg, vgsrc */
     uint32_t mcountinhibit, mhpmevent[2];
     uint64_t mhpmcounter[2];
-    uint32_t fcsr;           /* 0x003: storage only (frm[7:5], fflags[4:0]); F itself faults */
-    uint32_t tt_sstatus[8];  /* 0xBC2..0xBC9 sstatus0-7: scratch (CSRs.md) */
+    uint32_t fcsr;          /* 0x003: storage only (frm[7:5], fflags[4:0]); F itself faults */
+    uint32_t tt_sstatus[8]; /* 0xBC2..0xBC9 sstatus0-7: scratch (CSRs.md) */
 
     /* Memories reached without a call. */
-    uint8_t *l1;       /* shared L1, l1_size bytes at address 0 */
+    uint8_t *l1; /* shared L1, l1_size bytes at address 0 */
     uint32_t l1_size;
-    uint8_t *ldm;      /* this hart's local data RAM at HART_LDM_BASE */
+    uint8_t *ldm; /* this hart's local data RAM at HART_LDM_BASE */
     uint32_t ldm_size;
 
-    void *env;         /* passed to env_* (the tile) */
+    void *env;          /* passed to env_* (the tile) */
     struct hart_pd *pd; /* decode cache of L1, one record per word and one more (zeroed: a pc
                          * that runs off L1's end finds it), shared by the tile's harts;
                          * NULL: no cache (hart_step, the reference path, needs none) */
 
-    hart_wait_t wait;  /* why the last step did not retire */
+    hart_wait_t wait; /* why the last step did not retire */
     uint32_t wait_addr;
     uint64_t stall_cycles; /* cycles spent not retiring because of MEM_STALL */
 
@@ -143,9 +143,9 @@ typedef enum { RV32_OPS(RV_OP_ENUM_ENTRY, _) RV_OP_COUNT, RV_OP_ILLEGAL = RV_OP_
 
 /* Decoded instruction record (core/decode.c). */
 typedef struct {
-    uint16_t op;   /* index into the rv32 op table (RV_OP_*), RV_OP_ILLEGAL if none */
+    uint16_t op; /* index into the rv32 op table (RV_OP_*), RV_OP_ILLEGAL if none */
     uint8_t rd, rs1, rs2;
-    int32_t imm;   /* sign-extended immediate, shamt, csr number, or the Tensix word for .ttinsn */
+    int32_t imm; /* sign-extended immediate, shamt, csr number, or the Tensix word for .ttinsn */
 } insn_t;
 
 void rv_decode(uint32_t word, insn_t *out);

@@ -46,8 +46,8 @@ static void line(diag_t *d, cJSON *lines, const char *fmt, ...) {
 }
 
 static void block_names(uint16_t mask, char *b, size_t len, cJSON *arr) {
-    static const char *const n[9] = {"B0 TDMA", "B1 SYNC", "B2 PACK", "B3 UNPACK", "B4 XMOV",
-                                     "B5 THCON", "B6 MATH", "B7 CFG", "B8 SFPU"};
+    static const char *const n[9] = {"B0 TDMA",  "B1 SYNC", "B2 PACK", "B3 UNPACK", "B4 XMOV",
+                                     "B5 THCON", "B6 MATH", "B7 CFG",  "B8 SFPU"};
     size_t o = 0;
     b[0] = 0;
     for (unsigned i = 0; i < 9; i++)
@@ -106,8 +106,9 @@ static void sem_release(diag_t *d, const cp_t *cp, unsigned th, unsigned i, bool
     char hist[200] = "";
     size_t n = 0;
     for (unsigned t = 0; t < CP_THREADS; t++)
-        if (cnt[t]) n += (size_t)snprintf(hist + n, sizeof hist - n, "%sT%u %llu time%s", n ? ", " : "", t,
-                                          (unsigned long long)cnt[t], cnt[t] == 1 ? "" : "s");
+        if (cnt[t])
+            n += (size_t)snprintf(hist + n, sizeof hist - n, "%sT%u %llu time%s", n ? ", " : "", t,
+                                  (unsigned long long)cnt[t], cnt[t] == 1 ? "" : "s");
     uint64_t since = last >= 0 ? lastc : h.last_init_thread >= 0 ? h.last_init_cycle : 0;
     char txt[400];
     if (last < 0)
@@ -135,7 +136,8 @@ static void sem_release(diag_t *d, const cp_t *cp, unsigned th, unsigned i, bool
     cJSON_AddNumberToObject(qj, "word", qw);
     cJSON_AddStringToObject(qj, "behind", tt_mnemonic(behind));
     if (qw == behind)
-        line(d, lines, "    T%d's %s of semaphore %u would release it, but it is held at T%d's gate", u, tt_mnemonic(qw), i, u);
+        line(d, lines, "    T%d's %s of semaphore %u would release it, but it is held at T%d's gate", u,
+             tt_mnemonic(qw), i, u);
     else
         line(d, lines, "    T%d's %s of semaphore %u would release it, but it is queued behind T%d's held %s", u,
              tt_mnemonic(qw), i, u, tt_mnemonic(behind));
@@ -335,7 +337,8 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
         d->blocked[c] = true;
         cJSON_AddStringToObject(o, "state", diag_core_wait_name(blk));
         cJSON_AddNumberToObject(o, "waits_for_thread", to);
-        line(d, lines, "%s blocked pushing to the full instruction FIFO of T%d at pc 0x%08x (%s)", h->name, to, h->pc, sym);
+        line(d, lines, "%s blocked pushing to the full instruction FIFO of T%d at pc 0x%08x (%s)", h->name, to, h->pc,
+             sym);
         d->edge[c][N_THREAD0 + to] = 1;
         snprintf(d->why[c], sizeof d->why[c], "waits for room in T%d's FIFO", to);
     } else {
@@ -388,9 +391,11 @@ static bool find_cycle(const diag_t *d, int n, int *stack, int depth, bool *on, 
         if (d->edge[n][m] != 1 || !d->blocked[m]) continue;
         if (on[m]) {
             int k = 0;
-            while (stack[k] != m) k++;
+            while (stack[k] != m)
+                k++;
             *outlen = 0;
-            for (; k <= depth; k++) out[(*outlen)++] = stack[k];
+            for (; k <= depth; k++)
+                out[(*outlen)++] = stack[k];
             return true;
         }
         if (find_cycle(d, m, stack, depth + 1, on, out, outlen)) return true;
@@ -411,12 +416,16 @@ void diag_build(run_t *r) {
     cJSON_AddNumberToObject(root, "window", (double)r->progress.window);
     if (r->progress.quiet_since) cJSON_AddNumberToObject(root, "quiet_since", (double)r->progress.quiet_since);
     fprintf(d.f, "ttemu: %s diagnosis at cycle %llu:\n",
-            deadlock ? "deadlock" : strcmp(r->exit.reason, "stopped") ? "timeout" : "stop",
+            deadlock                            ? "deadlock"
+            : strcmp(r->exit.reason, "stopped") ? "timeout"
+                                                : "stop",
             (unsigned long long)r->tile->cycle);
     cJSON *threads = cJSON_AddArrayToObject(root, "threads");
-    for (unsigned th = 0; th < CP_THREADS; th++) thread_diag(&d, r, th, threads);
+    for (unsigned th = 0; th < CP_THREADS; th++)
+        thread_diag(&d, r, th, threads);
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
-    for (int c = 0; c < TILE_NCORES; c++) core_diag(&d, r, c, deadlock, cores);
+    for (int c = 0; c < TILE_NCORES; c++)
+        core_diag(&d, r, c, deadlock, cores);
     /* Threads: idle ones that a blocked thread relies on are fed by their (blocked or halted) TRISC. */
     add_feed_edges(&d, r);
 
@@ -438,7 +447,9 @@ void diag_build(run_t *r) {
                 int core = cur - N_THREAD0 + CORE_TRISC0;
                 const hart_t *h = &r->tile->hart[core];
                 o += (size_t)snprintf(b + o, o < sizeof b ? sizeof b - o : 0, " (idle; its %s is %s)", h->name,
-                                      h->state == HART_HALTED ? "halted" : !r->tile->started[core] ? "in reset" : "running");
+                                      h->state == HART_HALTED   ? "halted"
+                                      : !r->tile->started[core] ? "in reset"
+                                                                : "running");
                 break;
             }
             if (nx == NONE) {

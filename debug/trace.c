@@ -13,15 +13,17 @@
 
 /* Beyond this many changes or instants the recording stops (and says so): a bound on memory
  * for a trace of a long run without a window. 16 bytes each: 8 M changes are 128 MiB. */
-#define TRACE_MAX_CHANGES (8u << 20)
+#define TRACE_MAX_CHANGES  (8u << 20)
 #define TRACE_MAX_INSTANTS (4u << 20)
 /* With a window, fold old changes once this many have accumulated past it. */
 #define TRACE_FOLD_AT (1u << 16)
 
 const char *const trace_core_state_names[TRC_STATE_COUNT] = {
-    [TRC_RESET] = "reset",           [TRC_RUNNING] = "running",   [TRC_FIFO_FULL] = "fifo_full",
-    [TRC_TENSIX_SYNC] = "tensix_sync", [TRC_MOP_SYNC] = "mop_sync", [TRC_STALLED] = "stalled",
-    [TRC_HALTED] = "halted",         [TRC_HUNG] = "hung",         [TRC_FAULTED] = "faulted",
+    [TRC_RESET] = "reset",         [TRC_RUNNING] = "running",
+    [TRC_FIFO_FULL] = "fifo_full", [TRC_TENSIX_SYNC] = "tensix_sync",
+    [TRC_MOP_SYNC] = "mop_sync",   [TRC_STALLED] = "stalled",
+    [TRC_HALTED] = "halted",       [TRC_HUNG] = "hung",
+    [TRC_FAULTED] = "faulted",
 };
 
 struct trace {
@@ -44,8 +46,8 @@ struct trace {
 void trace_sig_info(unsigned sig, const char **scope, const char **name, unsigned *width) {
     static const char *const core_sig[TRC_CORE_N] = {"state", "pc"};
     static const unsigned core_w[TRC_CORE_N] = {4, 32};
-    static const char *const th_sig[TRC_TH_N] = {"hold", "hold_detail", "held_word", "wait_op", "fifo1",
-                                                 "fifo2", "fifo3", "mop_busy", "replay_busy"};
+    static const char *const th_sig[TRC_TH_N] = {"hold",  "hold_detail", "held_word", "wait_op",    "fifo1",
+                                                 "fifo2", "fifo3",       "mop_busy",  "replay_busy"};
     static const unsigned th_w[TRC_TH_N] = {4, 16, 32, 8, 6, 6, 6, 1, 1}; /* a mutex index detail is 16 bits */
     static const char *const thread_names[CP_THREADS] = {"T0", "T1", "T2"};
     static const char *const sem_sig[CP_NUM_SEMS][2] = {
@@ -140,8 +142,9 @@ static void stop_recording(trace_t *tr, uint64_t at, bool truncated) {
     tr->hi = at;
     if (truncated) {
         tr->truncated = true;
-        fprintf(stderr, "ttemu: trace: event limit reached at cycle %llu; the trace ends there (use --trace-window or "
-                        "--trace-start/--trace-stop)\n",
+        fprintf(stderr,
+                "ttemu: trace: event limit reached at cycle %llu; the trace ends there (use --trace-window or "
+                "--trace-start/--trace-stop)\n",
                 (unsigned long long)at);
     }
 }
@@ -189,7 +192,8 @@ static void fold(trace_t *tr, uint64_t upto) {
     if (k) memmove(tr->chg, tr->chg + k, (tr->nchg - k) * sizeof *tr->chg);
     tr->nchg -= k;
     size_t j = 0;
-    while (j < tr->nins && tr->ins[j].cycle < upto) j++;
+    while (j < tr->nins && tr->ins[j].cycle < upto)
+        j++;
     if (j) memmove(tr->ins, tr->ins + j, (tr->nins - j) * sizeof *tr->ins);
     tr->nins -= j;
     tr->lo = upto;
@@ -215,7 +219,10 @@ static bool record(trace_t *tr) {
         issued += st->issued;
         if (st->pushed != tr->pushed[th]) {
             uint64_t n = st->pushed - tr->pushed[th];
-            tr_instant_t in = {.cycle = now, .word = st->last_pushed, .kind = TRI_PUSH, .who = (uint8_t)th,
+            tr_instant_t in = {.cycle = now,
+                               .word = st->last_pushed,
+                               .kind = TRI_PUSH,
+                               .who = (uint8_t)th,
                                .count = (uint16_t)(n > 0xFFFF ? 0xFFFF : n)};
             if (!add_instant(tr, in)) return false;
         }
@@ -294,8 +301,14 @@ static void finish(run_t *r, void *ctx) {
         sample(r->tile, tr->base);
     }
     if (tr->o.window && tr->hi > tr->o.window && tr->hi - tr->o.window > tr->lo) fold(tr, tr->hi - tr->o.window);
-    tr_rec_t rec = {.run = r, .lo = tr->lo, .hi = tr->hi, .chg = tr->chg, .nchg = tr->nchg,
-                    .ins = tr->ins, .nins = tr->nins, .truncated = tr->truncated};
+    tr_rec_t rec = {.run = r,
+                    .lo = tr->lo,
+                    .hi = tr->hi,
+                    .chg = tr->chg,
+                    .nchg = tr->nchg,
+                    .ins = tr->ins,
+                    .nins = tr->nins,
+                    .truncated = tr->truncated};
     memcpy(rec.base, tr->base, sizeof rec.base);
     tr->ok = write_file(&tr->json, tr->o.json_path, trace_write_json, &rec);
     tr->ok = write_file(&tr->vcd, tr->o.vcd_path, trace_write_vcd, &rec) && tr->ok;

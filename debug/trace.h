@@ -54,14 +54,14 @@ enum {
     TRC_TH_REPLAY, /* replay expander busy */
     TRC_TH_N,
 };
-#define TRC_MUTEXES CP_MUTEXES /* in cp_mutex_index order */
-#define TRC_SIG_CORE(c, k) ((c) * TRC_CORE_N + (k))
-#define TRC_SIG_TH(t, k) (TILE_NCORES * TRC_CORE_N + (t) * TRC_TH_N + (k))
+#define TRC_MUTEXES        CP_MUTEXES /* in cp_mutex_index order */
+#define TRC_SIG_CORE(c, k) ((c)*TRC_CORE_N + (k))
+#define TRC_SIG_TH(t, k)   (TILE_NCORES * TRC_CORE_N + (t)*TRC_TH_N + (k))
 #define TRC_SIG_SEM_VAL(i) (TRC_SIG_TH(CP_THREADS, 0) + 2 * (i))
 #define TRC_SIG_SEM_MAX(i) (TRC_SIG_TH(CP_THREADS, 0) + 2 * (i) + 1)
-#define TRC_SIG_MUTEX(m) (TRC_SIG_SEM_VAL(CP_NUM_SEMS) + (m))
-#define TRC_NSIGS TRC_SIG_MUTEX(TRC_MUTEXES)
-#define TRC_MUTEX_FREE 3 /* owner value of a free mutex */
+#define TRC_SIG_MUTEX(m)   (TRC_SIG_SEM_VAL(CP_NUM_SEMS) + (m))
+#define TRC_NSIGS          TRC_SIG_MUTEX(TRC_MUTEXES)
+#define TRC_MUTEX_FREE     3 /* owner value of a free mutex */
 
 typedef enum {
     TRC_RESET = 0,

@@ -190,11 +190,13 @@ static void update_slices(jw_t *w, uint64_t cycle) {
 static void counter(jw_t *w, const bool *dirty, uint64_t cycle, const char *name, int pid, int tid,
                     const char *const *keys, const unsigned *sigs, unsigned n) {
     bool changed = !dirty;
-    for (unsigned k = 0; k < n && !changed; k++) changed = dirty[sigs[k]];
+    for (unsigned k = 0; k < n && !changed; k++)
+        changed = dirty[sigs[k]];
     if (!changed) return;
     cJSON *e = event(name, "C", pid, tid, cycle);
     cJSON *a = cJSON_AddObjectToObject(e, "args");
-    for (unsigned k = 0; k < n; k++) cJSON_AddNumberToObject(a, keys[k], w->cur[sigs[k]]);
+    for (unsigned k = 0; k < n; k++)
+        cJSON_AddNumberToObject(a, keys[k], w->cur[sigs[k]]);
     emit(w, e);
 }
 
@@ -210,7 +212,8 @@ static void counters(jw_t *w, uint64_t cycle, const bool *dirty) {
         counter(w, dirty, cycle, name, PID_SYNC, 0, sem_keys, sigs, 2);
     }
     for (unsigned t = 0; t < CP_THREADS; t++) {
-        const unsigned fifo[3] = {TRC_SIG_TH(t, TRC_TH_FIFO1), TRC_SIG_TH(t, TRC_TH_FIFO2), TRC_SIG_TH(t, TRC_TH_FIFO3)};
+        const unsigned fifo[3] = {TRC_SIG_TH(t, TRC_TH_FIFO1), TRC_SIG_TH(t, TRC_TH_FIFO2),
+                                  TRC_SIG_TH(t, TRC_TH_FIFO3)};
         const unsigned exp[2] = {TRC_SIG_TH(t, TRC_TH_MOP), TRC_SIG_TH(t, TRC_TH_REPLAY)};
         snprintf(name, sizeof name, "T%u FIFO", t);
         counter(w, dirty, cycle, name, PID_THREADS, (int)t, fifo_keys, fifo, 3);
@@ -266,7 +269,8 @@ bool trace_write_json(const tr_rec_t *rec, FILE *f) {
     meta(&w, "process_name", PID_CORES, 0, "RISC-V cores");
     meta(&w, "process_name", PID_THREADS, 0, "Tensix threads");
     meta(&w, "process_name", PID_SYNC, 0, "Sync Unit");
-    for (int c = 0; c < TILE_NCORES; c++) meta(&w, "thread_name", PID_CORES, c, tile_core_names[c]);
+    for (int c = 0; c < TILE_NCORES; c++)
+        meta(&w, "thread_name", PID_CORES, c, tile_core_names[c]);
     for (unsigned t = 0; t < CP_THREADS; t++) {
         char n[32];
         snprintf(n, sizeof n, "T%u gate", t);
@@ -298,14 +302,17 @@ bool trace_write_json(const tr_rec_t *rec, FILE *f) {
             update_slices(&w, cyc);
             counters(&w, cyc, dirty);
         }
-        for (; k < rec->nins && rec->ins[k].cycle == cyc; k++) instant(&w, &rec->ins[k]);
+        for (; k < rec->nins && rec->ins[k].cycle == cyc; k++)
+            instant(&w, &rec->ins[k]);
     }
-    for (int c = 0; c < TILE_NCORES; c++) close_core(&w, c, rec->hi);
+    for (int c = 0; c < TILE_NCORES; c++)
+        close_core(&w, c, rec->hi);
     for (unsigned t = 0; t < CP_THREADS; t++) {
         close_held(&w, t, rec->hi);
         close_wait(&w, t, rec->hi);
     }
-    for (unsigned m = 0; m < TRC_MUTEXES; m++) close_mutex(&w, m, rec->hi);
+    for (unsigned m = 0; m < TRC_MUTEXES; m++)
+        close_mutex(&w, m, rec->hi);
     if (fputs("\n]}\n", f) < 0) w.ok = false;
     return w.ok && !ferror(f);
 }

@@ -57,7 +57,8 @@ bool trace_write_vcd(const tr_rec_t *rec, FILE *f) {
     }
     if (open_scope) fprintf(f, "$upscope $end\n");
     fprintf(f, "$upscope $end\n$enddefinitions $end\n#%llu\n$dumpvars\n", (unsigned long long)rec->lo);
-    for (unsigned s = 0; s < TRC_NSIGS; s++) vcd_value(f, s, rec->base[s]);
+    for (unsigned s = 0; s < TRC_NSIGS; s++)
+        vcd_value(f, s, rec->base[s]);
     fprintf(f, "$end\n");
     uint64_t at = rec->lo;
     for (size_t i = 0; i < rec->nchg; i++) {

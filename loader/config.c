@@ -50,7 +50,8 @@ static int check_keys(ctx_t *x, const cJSON *obj, const char *where, const char 
     if (!cJSON_IsObject(obj)) return fail(x, *where ? where : "(top level)", "expected an object");
     for (const cJSON *it = obj->child; it; it = it->next) {
         bool ok = false;
-        for (int i = 0; allowed[i]; i++) ok = ok || !strcmp(it->string, allowed[i]);
+        for (int i = 0; allowed[i]; i++)
+            ok = ok || !strcmp(it->string, allowed[i]);
         if (!ok) {
             char list[256] = "";
             for (int i = 0; allowed[i]; i++)
@@ -122,7 +123,8 @@ static int parse_firmware(ctx_t *x, const cJSON *v, cfg_t *c) {
     if (check_keys(x, v, "firmware", core_keys)) return -1;
     for (int i = 0; i < TILE_NCORES; i++) {
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(v, core_keys[i]);
-        if (!f) return fail(x, path_of(p, sizeof p, "firmware", core_keys[i]), "missing (tt-metal boot needs all five)");
+        if (!f)
+            return fail(x, path_of(p, sizeof p, "firmware", core_keys[i]), "missing (tt-metal boot needs all five)");
         if (get_path(x, f, path_of(p, sizeof p, "firmware", core_keys[i]), &c->firmware[i])) return -1;
     }
     return 0;
@@ -212,12 +214,14 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
             char r[200];
             if (id >= 32) return fail(x, path_of(r, sizeof r, q, "id"), "expected a circular buffer id from 0 to 31");
             if (cb->addr % 16 || cb->size % 16 || cb->page_size % 16)
-                return fail(x, q, "addr, size and page_size must be multiples of 16 bytes (the TRISCs see 16-byte units)");
+                return fail(x, q,
+                            "addr, size and page_size must be multiples of 16 bytes (the TRISCs see 16-byte units)");
             if ((uint64_t)cb->addr + cb->size > TILE_L1_SIZE) return fail(x, q, "the buffer must lie in L1");
             if (!cb->page_size || cb->size != cb->num_pages * cb->page_size)
                 return fail(x, q, "size must equal num_pages * page_size (page_size > 0)");
             for (int j = 0; j < l->ncbs; j++)
-                if (l->cbs[j].id == (int)id) return fail(x, path_of(r, sizeof r, q, "id"), "circular buffer %u given twice", id);
+                if (l->cbs[j].id == (int)id)
+                    return fail(x, path_of(r, sizeof r, q, "id"), "circular buffer %u given twice", id);
             cb->id = (int)id;
             l->ncbs++;
         }
@@ -257,7 +261,8 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
             if (get_u64(x, ln, q, CFG_MAX_LAUNCHES - 1, &u)) return -1;
             if (op->at != AT_KERNELS_DONE && op->at != AT_AFTER_LAUNCH)
                 return fail(x, q, "only \"kernels_done\" and \"after_launch\" ops take a launch");
-            if ((int)u >= c->nlaunches) return fail(x, q, "launch %d does not exist (%d configured)", (int)u, c->nlaunches);
+            if ((int)u >= c->nlaunches)
+                return fail(x, q, "launch %d does not exist (%d configured)", (int)u, c->nlaunches);
             op->launch = (int)u;
         }
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "write"), *r = cJSON_GetObjectItemCaseSensitive(e, "read");
@@ -279,7 +284,8 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
             if (check_keys(x, r, q, rkeys) || get_u32(x, r, q, "addr", true, &op->addr) ||
                 get_u32(x, r, q, "words", false, &op->words))
                 return -1;
-            if (op->addr % 4 || op->words == 0 || op->words > 4096) return fail(x, q, "expected an aligned addr and 1..4096 words");
+            if (op->addr % 4 || op->words == 0 || op->words > 4096)
+                return fail(x, q, "expected an aligned addr and 1..4096 words");
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(r, "name");
             if (nm && (!cJSON_IsString(nm) || strlen(nm->valuestring) >= sizeof op->name))
                 return fail(x, q, "name must be a string of at most %zu characters", sizeof op->name - 1);
@@ -308,16 +314,19 @@ static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {
     if (c->stop.kind == STOP_CYCLES && !cy) return fail(x, "stop.cycles", "missing (stop at \"cycles\" needs it)");
     if (c->stop.kind == STOP_L1) {
         c->stop.mask = 0xFFFFFFFFu;
-        if (get_u32(x, v, "stop", "addr", true, &c->stop.addr) || get_u32(x, v, "stop", "equals", true, &c->stop.value) ||
+        if (get_u32(x, v, "stop", "addr", true, &c->stop.addr) ||
+            get_u32(x, v, "stop", "equals", true, &c->stop.value) ||
             get_u32(x, v, "stop", "mask", false, &c->stop.mask))
             return -1;
-        if (c->stop.addr % 4 || c->stop.addr >= TILE_L1_SIZE) return fail(x, "stop.addr", "expected an aligned L1 address");
+        if (c->stop.addr % 4 || c->stop.addr >= TILE_L1_SIZE)
+            return fail(x, "stop.addr", "expected an aligned L1 address");
     }
     return 0;
 }
 
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
-    static const char *const keys[] = {"version", "firmware", "cores", "launches", "host", "stop", "max_cycles", "peek", NULL};
+    static const char *const keys[] = {"version", "firmware",   "cores", "launches", "host",
+                                       "stop",    "max_cycles", "peek",  NULL};
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
     ctx_t x = {c->path, err, errlen};
@@ -334,7 +343,8 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         int line = 1;
-        for (const char *p = text; at && p < at; p++) line += *p == '\n';
+        for (const char *p = text; at && p < at; p++)
+            line += *p == '\n';
         snprintf(err, errlen, "%s: line %d: not valid JSON", path, line);
         goto out;
     }
@@ -417,7 +427,8 @@ void cfg_free(cfg_t *c) {
     for (int i = 0; i < TILE_NCORES; i++) {
         free(c->firmware[i]);
         free(c->cores[i]);
-        for (int l = 0; l < CFG_MAX_LAUNCHES; l++) free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
+        for (int l = 0; l < CFG_MAX_LAUNCHES; l++)
+            free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
     }
     free(c->path);
     memset(c, 0, sizeof *c);

@@ -10,10 +10,10 @@
 
 #include "run/run.h"
 
-#define CFG_VERSION 1
+#define CFG_VERSION      1
 #define CFG_MAX_LAUNCHES 16
-#define CFG_MAX_CBS 32
-#define CFG_MAX_RTAS 64
+#define CFG_MAX_CBS      32
+#define CFG_MAX_RTAS     64
 #define CFG_MAX_HOST_OPS 64
 
 /* Points of a run at which the host acts (host writes and reads). */
@@ -29,13 +29,13 @@ typedef enum { STOP_HALTED = 0, STOP_BOOT, STOP_LAUNCHES, STOP_CYCLES, STOP_L1 }
 
 typedef struct {
     cfg_at_t at;
-    int launch;       /* for kernels_done/after_launch: which launch (-1: every launch) */
+    int launch; /* for kernels_done/after_launch: which launch (-1: every launch) */
     bool is_write;
     uint32_t addr;
-    uint32_t value;   /* write */
-    unsigned size;    /* write: 1, 2 or 4 */
-    uint32_t words;   /* read */
-    char name[48];    /* read: key in the report */
+    uint32_t value; /* write */
+    unsigned size;  /* write: 1, 2 or 4 */
+    uint32_t words; /* read */
+    char name[48];  /* read: key in the report */
 } cfg_host_op_t;
 
 typedef struct {
@@ -44,8 +44,8 @@ typedef struct {
 } cfg_cb_t;
 
 typedef struct {
-    uint32_t kernel_config_base;   /* where the host writes this launch's config buffer and kernels */
-    char *kernel[TILE_NCORES];     /* flat binary per core, or NULL */
+    uint32_t kernel_config_base; /* where the host writes this launch's config buffer and kernels */
+    char *kernel[TILE_NCORES];   /* flat binary per core, or NULL */
     uint32_t rta[TILE_NCORES][CFG_MAX_RTAS];
     int nrta[TILE_NCORES];
     cfg_cb_t cbs[CFG_MAX_CBS];
@@ -53,10 +53,10 @@ typedef struct {
 } cfg_launch_t;
 
 typedef struct cfg {
-    char *path;                     /* the config file */
-    char *firmware[TILE_NCORES];    /* tt-metal mode: the five firmware ELFs */
-    char *cores[TILE_NCORES];       /* bare mode: ELF (or flat binary, see core_addr) per core */
-    bool core_flat[TILE_NCORES];    /* cores[c] is a flat binary loaded at core_addr[c] */
+    char *path;                  /* the config file */
+    char *firmware[TILE_NCORES]; /* tt-metal mode: the five firmware ELFs */
+    char *cores[TILE_NCORES];    /* bare mode: ELF (or flat binary, see core_addr) per core */
+    bool core_flat[TILE_NCORES]; /* cores[c] is a flat binary loaded at core_addr[c] */
     uint32_t core_addr[TILE_NCORES];
     cfg_launch_t launches[CFG_MAX_LAUNCHES];
     int nlaunches;

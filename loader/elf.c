@@ -58,7 +58,8 @@ static int claim_l1(img_set_t *set, int core, uint64_t lo, uint64_t hi, const ch
         const img_range_t *o = &set->ranges[r];
         if (lo < o->hi && o->lo < hi)
             return fail(err, errlen, "%s (0x%08llx..0x%08llx) overlaps %s's image %s (0x%08x..0x%08x)", what,
-                        (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo, o->hi);
+                        (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo,
+                        o->hi);
     }
     if (set->nranges == IMG_MAX_RANGES) return fail(err, errlen, "%s: too many segments", what);
     set->ranges[set->nranges++] = (img_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
@@ -78,7 +79,8 @@ static bool kernel_segment(const GElf_Phdr *ph) {
 static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, Elf *e, const uint8_t *file,
                          size_t filesz, uint32_t ldm_scratch, char *err, size_t errlen) {
     size_t nph;
-    if (elf_getphdrnum(e, &nph) != 0) return fail(err, errlen, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
+    if (elf_getphdrnum(e, &nph) != 0)
+        return fail(err, errlen, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
     int loaded = 0;
     for (size_t i = 0; i < nph; i++) {
         GElf_Phdr ph;
@@ -227,7 +229,8 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
     if (!buf) return -1;
     uint64_t hi = (uint64_t)addr + len;
     int rc = 0;
-    if (hi > TILE_L1_SIZE) rc = fail(err, errlen, "%s: 0x%08x..0x%08llx is outside L1", path, addr, (unsigned long long)hi);
+    if (hi > TILE_L1_SIZE)
+        rc = fail(err, errlen, "%s: 0x%08x..0x%08llx is outside L1", path, addr, (unsigned long long)hi);
     if (!rc) {
         img->path = strdup(path);
         rc = claim_l1(set, core, addr, hi, path, err, errlen);
@@ -285,4 +288,3 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
     *outlen = hi - lo;
     return 0;
 }
-

@@ -13,8 +13,7 @@
  * in err. Local-RAM segments (0xFFB00000..) go to that core's local RAM, or, when ldm_scratch is
  * not 0, to L1 at ldm_scratch + (addr - 0xFFB00000) — tt-metal's way: the firmware copies its
  * initialised data into local RAM itself, and segments without file data (.bss) are skipped. */
-int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
-                 size_t errlen);
+int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err, size_t errlen);
 /* Load a flat binary as core's program at addr (4-byte aligned, in L1); its entry is addr. */
 int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen);
 /* Read a kernel image: a flat binary as is, or an execute-in-place RV32 ELF (tt-metal's

@@ -23,15 +23,15 @@ enum {
     LM_KERNEL_TEXT_OFFSET = 44, /* u32[5] */
     LM_LOCAL_CB_MASK = 64,      /* u32 */
     LM_MIN_REMOTE_CB_START_INDEX = 70,
-    LM_HOST_ASSIGNED_ID = 72,   /* u32 */
-    LM_ENABLES = 76,            /* u32: bit0 BRISC, bit1 NCRISC, bit2 the TRISCs */
+    LM_HOST_ASSIGNED_ID = 72, /* u32 */
+    LM_ENABLES = 76,          /* u32: bit0 BRISC, bit1 NCRISC, bit2 the TRISCs */
 };
 
 /* How the host lays out the kernel config buffer at MEM_MAP_END: runtime args, CB records,
  * semaphores, then the kernel texts (16-byte aligned). */
 enum {
-    KC_RTA = 0x000,             /* 64 words per core */
-    KC_LOCAL_CB = 0x500,        /* 32 records of 16 bytes */
+    KC_RTA = 0x000,      /* 64 words per core */
+    KC_LOCAL_CB = 0x500, /* 32 records of 16 bytes */
     KC_SEM = 0x700,
     KC_REMOTE_CB = 0x740,
     KC_TEXT = 0x800,
@@ -79,8 +79,10 @@ static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen)
     uint32_t text = base + KC_TEXT, enables = 0, text_off[TILE_NCORES] = {0};
     /* The config buffer and the kernels must not cover the mailboxes or the firmware text. */
     if (base < MEM_MAP_END) {
-        snprintf(err, errlen, "%s: key 'launches[%d].kernel_config_base': 0x%08x..0x%08x overlaps the firmware "
-                 "(L1 below 0x%x holds the mailboxes and firmware text)", c->path, index, base, text, MEM_MAP_END);
+        snprintf(err, errlen,
+                 "%s: key 'launches[%d].kernel_config_base': 0x%08x..0x%08x overlaps the firmware "
+                 "(L1 below 0x%x holds the mailboxes and firmware text)",
+                 c->path, index, base, text, MEM_MAP_END);
         return -1;
     }
     for (int k = 0; k < TILE_NCORES; k++) {
@@ -91,7 +93,8 @@ static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen)
         uint32_t end = text + (uint32_t)len;
         for (int i = 0; i < l->ncbs; i++)
             if (text < l->cbs[i].addr + l->cbs[i].size && l->cbs[i].addr < end) {
-                snprintf(err, errlen, "%s: key 'launches[%d].circular_buffers': buffer %d overlaps kernel %s (0x%08x..0x%08x)",
+                snprintf(err, errlen,
+                         "%s: key 'launches[%d].circular_buffers': buffer %d overlaps kernel %s (0x%08x..0x%08x)",
                          c->path, index, l->cbs[i].id, l->kernel[k], text, end);
                 free(img);
                 return -1;
@@ -111,17 +114,21 @@ static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen)
     for (int i = 0; i < l->ncbs; i++) {
         const cfg_cb_t *cb = &l->cbs[i];
         if (cb->addr < MEM_MAP_END) {
-            snprintf(err, errlen, "%s: key 'launches[%d].circular_buffers[%d]': overlaps the firmware (L1 below 0x%x holds "
-                     "the mailboxes and firmware text)", c->path, index, i, MEM_MAP_END);
+            snprintf(err, errlen,
+                     "%s: key 'launches[%d].circular_buffers[%d]': overlaps the firmware (L1 below 0x%x holds "
+                     "the mailboxes and firmware text)",
+                     c->path, index, i, MEM_MAP_END);
             return -1;
         }
     }
     /* Runtime args per core; no common runtime args (crta points just past the rtas). */
     for (int k = 0; k < TILE_NCORES; k++)
-        for (int i = 0; i < l->nrta[k]; i++) l1_u32(t, base + KC_RTA + 0x100u * (uint32_t)k + 4u * (uint32_t)i, l->rta[k][i]);
+        for (int i = 0; i < l->nrta[k]; i++)
+            l1_u32(t, base + KC_RTA + 0x100u * (uint32_t)k + 4u * (uint32_t)i, l->rta[k][i]);
     /* CB records {addr, size, num_pages, page_size} in bytes; the TRISC firmware converts. */
     uint32_t cb_mask = 0;
-    for (int i = 0; i < NUM_CIRCULAR_BUFFERS * 4; i++) l1_u32(t, base + KC_LOCAL_CB + 4u * (uint32_t)i, 0);
+    for (int i = 0; i < NUM_CIRCULAR_BUFFERS * 4; i++)
+        l1_u32(t, base + KC_LOCAL_CB + 4u * (uint32_t)i, 0);
     for (int i = 0; i < l->ncbs; i++) {
         const cfg_cb_t *cb = &l->cbs[i];
         uint32_t rec = base + KC_LOCAL_CB + 16u * (uint32_t)cb->id;
@@ -163,9 +170,9 @@ typedef enum { PH_BOOT, PH_SETTLE_WAIT3, PH_SETTLE_WAIT0, PH_KERNELS, PH_DONE_WA
 typedef struct {
     const cfg_t *c;
     phase_t phase;
-    int launch;          /* current launch index */
-    uint64_t go_cycle;   /* when GO was written */
-    uint64_t stop_at;    /* >0: end the run at this cycle */
+    int launch;        /* current launch index */
+    uint64_t go_cycle; /* when GO was written */
+    uint64_t stop_at;  /* >0: end the run at this cycle */
     char *err;
     size_t errlen;
     int failed;
@@ -186,7 +193,8 @@ static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
             for (int k = 0; k < r->nreads; k++) {
                 run_read_t *rd = &r->reads[k];
                 if (strcmp(rd->name, op->name) != 0 || rd->taken) continue;
-                for (uint32_t w = 0; w < rd->words; w++) tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
+                for (uint32_t w = 0; w < rd->words; w++)
+                    tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
                 rd->taken = true;
                 break;
             }
@@ -322,7 +330,8 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
     r->ttmetal = true;
     r->boot_cycles = -1;
     r->nlaunches = c->nlaunches;
-    for (int i = 0; i < RUN_MAX_LAUNCHES; i++) r->launch_cycles[i] = -1;
+    for (int i = 0; i < RUN_MAX_LAUNCHES; i++)
+        r->launch_cycles[i] = -1;
     if (ttm_boot_stage(r, c->firmware, err, errlen) != 0 || prepare_reads(r, c, err, errlen) != 0) return -1;
     host_ops(r, c, AT_BEFORE_BOOT, -1);
     ttm_boot_release(r);

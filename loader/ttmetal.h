@@ -30,16 +30,16 @@ enum {
 
 /* L1 layout of this firmware build (fw-2601). */
 enum {
-    MEM_MAILBOX_BASE = 0x60,          /* mailboxes_t */
-    MEM_SUBORDINATE_SYNC = 0x68,      /* subordinate_sync: dm1, trisc0, trisc1, trisc2 bytes */
+    MEM_MAILBOX_BASE = 0x60,     /* mailboxes_t */
+    MEM_SUBORDINATE_SYNC = 0x68, /* subordinate_sync: dm1, trisc0, trisc1, trisc2 bytes */
     MEM_LAUNCH_MSG_RD_PTR = 0x6C,
-    MEM_LAUNCH = 0x70,                /* launch[8], 96 bytes each */
+    MEM_LAUNCH = 0x70, /* launch[8], 96 bytes each */
     MEM_LAUNCH_SIZE = 96,
-    MEM_GO_MESSAGE_SIGNAL = 0x373,    /* go_messages[0].signal (byte 3 of the entry at 0x370) */
+    MEM_GO_MESSAGE_SIGNAL = 0x373, /* go_messages[0].signal (byte 3 of the entry at 0x370) */
     MEM_GO_MESSAGE_INDEX = 0x3A0,
-    MEM_CORE_INFO_LOGICAL_X = 0x9A0,  /* core_info.absolute_logical_x / _y */
+    MEM_CORE_INFO_LOGICAL_X = 0x9A0, /* core_info.absolute_logical_x / _y */
     MEM_CORE_INFO_LOGICAL_Y = 0x9A1,
-    MEM_MAP_END = 0x82B0,             /* kernel config buffer; BRISC's local-data init scratch */
+    MEM_MAP_END = 0x82B0, /* kernel config buffer; BRISC's local-data init scratch */
 };
 
 /* Where the host stages each core's local-memory initial data (MEM_*_INIT_LOCAL_L1_BASE_SCRATCH),
@@ -47,7 +47,7 @@ enum {
 extern const uint32_t ttm_init_scratch[TILE_NCORES];
 
 /* SOFT_RESET_0 values a tt-metal host writes (tt-umd TensixSoftResetOptions). */
-#define TTM_SOFT_RESET_ALL 0x47800u        /* hold BRISC, NCRISC, TRISC0..2 */
+#define TTM_SOFT_RESET_ALL        0x47800u /* hold BRISC, NCRISC, TRISC0..2 */
 #define TTM_SOFT_RESET_BRISC_ONLY 0x47000u /* release BRISC; the firmware releases the rest */
 
 /* Stage the five firmware ELFs (paths in tile core order) the tt-metal way: every core held in

@@ -17,7 +17,9 @@ mem_res_t cfgspace_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint
     if (size != 4)
         return mmio_fault(h, FAULT_ACCESS, "%u-byte store to Tensix config (BackendConfiguration.md: sw only)", size);
     if (!cp_cfg_write(t->cp, tile_trisc_thread(h), off, val))
-        return mmio_fault(h, FAULT_ACCESS, "store to Tensix config offset 0x%x: ThreadConfig and offsets past the "
-                          "space are not writable by RISC-V (use SETC16)", off);
+        return mmio_fault(h, FAULT_ACCESS,
+                          "store to Tensix config offset 0x%x: ThreadConfig and offsets past the "
+                          "space are not writable by RISC-V (use SETC16)",
+                          off);
     return MEM_OK;
 }

@@ -5,22 +5,22 @@
 
 #include "tile/tile.h"
 
-#define DEV_DECL(name)                                                                             \
-    mem_res_t name##_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val);       \
+#define DEV_DECL(name)                                                                                                 \
+    mem_res_t name##_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val);                           \
     mem_res_t name##_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val);
 
-DEV_DECL(tdma)       /* 0xFFB11000 TDMA-RISC registers */
-DEV_DECL(tilectl)    /* 0xFFB12000 tile control / debug / status (SOFT_RESET_0, wall clock) */
-DEV_DECL(pic)        /* 0xFFB13000 PIC and PC snapshots */
-DEV_DECL(ldm_alias)  /* 0xFFB14000 local RAM aliases of all five cores */
-DEV_DECL(noc0)       /* 0xFFB20000 NoC 0 NIU registers */
-DEV_DECL(noc1)       /* 0xFFB30000 NoC 1 NIU registers */
-DEV_DECL(stream)     /* 0xFFB40000 overlay stream registers, 64 blocks */
-DEV_DECL(mopcfg)     /* 0xFFB80000 MOP expander config, per TRISC */
-DEV_DECL(gpr)        /* 0xFFE00000 Tensix GPRs */
-DEV_DECL(instrn)     /* 0xFFE40000..0xFFE6FFFF instruction push */
-DEV_DECL(pcbuf)      /* 0xFFE80000 PCBuf / TTSync / semaphores */
-DEV_DECL(cfgspace)   /* 0xFFEF0000 backend configuration */
+DEV_DECL(tdma)      /* 0xFFB11000 TDMA-RISC registers */
+DEV_DECL(tilectl)   /* 0xFFB12000 tile control / debug / status (SOFT_RESET_0, wall clock) */
+DEV_DECL(pic)       /* 0xFFB13000 PIC and PC snapshots */
+DEV_DECL(ldm_alias) /* 0xFFB14000 local RAM aliases of all five cores */
+DEV_DECL(noc0)      /* 0xFFB20000 NoC 0 NIU registers */
+DEV_DECL(noc1)      /* 0xFFB30000 NoC 1 NIU registers */
+DEV_DECL(stream)    /* 0xFFB40000 overlay stream registers, 64 blocks */
+DEV_DECL(mopcfg)    /* 0xFFB80000 MOP expander config, per TRISC */
+DEV_DECL(gpr)       /* 0xFFE00000 Tensix GPRs */
+DEV_DECL(instrn)    /* 0xFFE40000..0xFFE6FFFF instruction push */
+DEV_DECL(pcbuf)     /* 0xFFE80000 PCBuf / TTSync / semaphores */
+DEV_DECL(cfgspace)  /* 0xFFEF0000 backend configuration */
 
 #undef DEV_DECL
 #endif

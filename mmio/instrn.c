@@ -13,7 +13,8 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
 mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     unsigned buf = off / 0x10000; /* 0: INSTRN_BUF, 1: INSTRN1_BUF, 2: INSTRN2_BUF */
     if (h && h->id == CORE_NCRISC)
-        return mmio_fault(h, FAULT_UNMAPPED, "NCRISC cannot push Tensix instructions (INSTRN_BUF is not mapped for it)");
+        return mmio_fault(h, FAULT_UNMAPPED,
+                          "NCRISC cannot push Tensix instructions (INSTRN_BUF is not mapped for it)");
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to INSTRN_BUF (32-bit only)", size);
     int th = tile_trisc_thread(h);
     cp_origin_t origin = {.pc = h ? h->pc : 0, .core = (int8_t)(h ? h->id : -1)};

@@ -4,8 +4,7 @@
 #include "mmio/devices.h"
 
 static mem_res_t mopcfg_check(hart_t *h, uint32_t off, unsigned size, const char *what) {
-    if (h && tile_trisc_thread(h) < 0)
-        return mmio_fault(h, FAULT_UNMAPPED, "MOP config is mapped only for the TRISCs");
+    if (h && tile_trisc_thread(h) < 0) return mmio_fault(h, FAULT_UNMAPPED, "MOP config is mapped only for the TRISCs");
     if (off >= 9 * 4) return mmio_fault(h, FAULT_UNMAPPED, "MOP config has 9 words; offset 0x%x is past them", off);
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte %s of MOP config (32-bit only)", size, what);
     return MEM_OK;

@@ -11,8 +11,10 @@ enum { PCBUF_POP = 0x00, TTSYNC_COPROC = 0x04, TTSYNC_MOP = 0x08, SEM_BASE = 0x2
 
 static mem_res_t pcbuf_check(hart_t *h, uint32_t off, unsigned size) {
     if (h && tile_trisc_thread(h) < 0)
-        return mmio_fault(h, FAULT_UNMAPPED, "%s access to PC_BUF 0x%08x: the PCBuf FIFOs (BRISC side) are not modelled; "
-                          "the semaphore window and TTSync are TRISC-only", h->name, 0xFFE80000u + off);
+        return mmio_fault(h, FAULT_UNMAPPED,
+                          "%s access to PC_BUF 0x%08x: the PCBuf FIFOs (BRISC side) are not modelled; "
+                          "the semaphore window and TTSync are TRISC-only",
+                          h->name, 0xFFE80000u + off);
     if (!h) return MEM_FAULT;
     if (off >= 0x10000) return mmio_fault(h, FAULT_UNMAPPED, "PC1_BUF/PC2_BUF are not mapped for the TRISCs");
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte access to PC_BUF (32-bit only)", size);

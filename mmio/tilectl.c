@@ -5,9 +5,9 @@
 
 enum {
     SOFT_RESET_0 = 0x1B0,
-    WALL_CLOCK_L = 0x1F0,   /* read: counter[31:0], and latches counter[63:32] */
-    WALL_CLOCK_L4 = 0x1F4,  /* live counter[63:32] */
-    WALL_CLOCK_H = 0x1F8,   /* the latched high half */
+    WALL_CLOCK_L = 0x1F0,  /* read: counter[31:0], and latches counter[63:32] */
+    WALL_CLOCK_L4 = 0x1F4, /* live counter[63:32] */
+    WALL_CLOCK_H = 0x1F8,  /* the latched high half */
 };
 
 mem_res_t tilectl_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {

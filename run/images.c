@@ -9,7 +9,8 @@
 void img_set_free(img_set_t *set) {
     for (int c = 0; c < TILE_NCORES; c++) {
         img_t *img = &set->images[c];
-        for (size_t i = 0; i < img->nsyms; i++) free(img->syms[i].name);
+        for (size_t i = 0; i < img->nsyms; i++)
+            free(img->syms[i].name);
         free(img->syms);
         free(img->path);
     }
@@ -21,7 +22,8 @@ const char *img_symbolize(const img_set_t *set, int core, uint32_t addr, uint32_
     /* Only addresses inside the image: a size-0 symbol must not name a pc far past its end. */
     bool inside = false;
     for (int r = 0; r < set->nranges; r++)
-        inside = inside || (set->ranges[r].core == core && addr - set->ranges[r].lo < set->ranges[r].hi - set->ranges[r].lo);
+        inside =
+            inside || (set->ranges[r].core == core && addr - set->ranges[r].lo < set->ranges[r].hi - set->ranges[r].lo);
     if (!inside) return NULL;
     const img_sym_t *best = NULL;
     size_t lo = 0, hi = img->nsyms;

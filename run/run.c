@@ -80,24 +80,25 @@ int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t er
 void run_take_peeks(run_t *r) {
     for (int i = 0; i < r->npeeks; i++) {
         run_read_t *p = &r->peeks[i];
-        for (uint32_t w = 0; w < p->words; w++) tile_host_read(r->tile, p->addr + 4 * w, &p->val[w]);
+        for (uint32_t w = 0; w < p->words; w++)
+            tile_host_read(r->tile, p->addr + 4 * w, &p->val[w]);
         p->taken = true;
     }
 }
 
-void run_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len) {
-    img_symbol(&r->images, c, pc, buf, len);
-}
+void run_symbol(const run_t *r, int c, uint32_t pc, char *buf, size_t len) { img_symbol(&r->images, c, pc, buf, len); }
 
 void run_free(run_t *r) {
-    for (int i = 0; i < r->npeeks; i++) free(r->peeks[i].val);
+    for (int i = 0; i < r->npeeks; i++)
+        free(r->peeks[i].val);
     free(r->progress.snap);
     r->progress.snap = NULL;
     cJSON_Delete(r->diag_json);
     r->diag_json = NULL;
     free(r->diag_text);
     r->diag_text = NULL;
-    for (int i = 0; i < r->nreads; i++) free(r->reads[i].val);
+    for (int i = 0; i < r->nreads; i++)
+        free(r->reads[i].val);
     img_set_free(&r->images);
     tile_destroy(r->tile);
     r->tile = NULL;
@@ -160,7 +161,8 @@ static bool check_end(run_t *r) {
         /* Every core is stopped for good and at least one hangs: nothing can change any more
          * (the coprocessor cannot wake a hung core). */
         bool idle = true;
-        for (unsigned th = 0; th < CP_THREADS; th++) idle = idle && cp_thread_idle(t->cp, th);
+        for (unsigned th = 0; th < CP_THREADS; th++)
+            idle = idle && cp_thread_idle(t->cp, th);
         if (idle) {
             set_exit(r, EXIT_DEADLOCK, "deadlock");
             int n = snprintf(r->exit.message, sizeof r->exit.message, "no core can make progress:");
@@ -185,7 +187,8 @@ static uint64_t mix(uint64_t h, uint64_t v) {
  * counters: a spinning core retires instructions, a held instruction counts stall cycles. */
 static uint64_t fingerprint(const tile_t *t) {
     uint64_t h = mix(0, t->progress);
-    for (int c = 0; c < TILE_NCORES; c++) h = mix(h, (uint64_t)t->hart[c].state << 1 | t->started[c]);
+    for (int c = 0; c < TILE_NCORES; c++)
+        h = mix(h, (uint64_t)t->hart[c].state << 1 | t->started[c]);
     for (unsigned th = 0; th < CP_THREADS; th++) {
         const cp_stats_t *st = cp_stats(t->cp, th);
         h = mix(h, st->pushed);
@@ -194,14 +197,17 @@ static uint64_t fingerprint(const tile_t *t) {
         h = mix(h, st->sem_writes);
         h = mix(h, cp_thread_idle(t->cp, th));
     }
-    for (unsigned i = 0; i < CP_NUM_SEMS; i++) h = mix(h, cp_sem_read(t->cp, i) << 4 | cp_sem_max(t->cp, i));
-    for (unsigned i = 0; i < 5; i++) h = mix(h, (uint64_t)(cp_mutex_holder(t->cp, i) + 1));
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        h = mix(h, cp_sem_read(t->cp, i) << 4 | cp_sem_max(t->cp, i));
+    for (unsigned i = 0; i < 5; i++)
+        h = mix(h, (uint64_t)(cp_mutex_holder(t->cp, i) + 1));
     return h;
 }
 
 static size_t mem_size(const tile_t *t) {
     size_t n = TILE_L1_SIZE;
-    for (int c = 0; c < TILE_NCORES; c++) n += t->ldm_size[c];
+    for (int c = 0; c < TILE_NCORES; c++)
+        n += t->ldm_size[c];
     return n;
 }
 
@@ -209,19 +215,24 @@ static size_t mem_size(const tile_t *t) {
 static bool mem_pass(run_progress_t *p, const tile_t *t, bool copy) {
     uint8_t *s = p->snap;
     bool differs = false;
-    if (copy) memcpy(s, t->l1, TILE_L1_SIZE);
-    else differs = memcmp(s, t->l1, TILE_L1_SIZE) != 0;
+    if (copy)
+        memcpy(s, t->l1, TILE_L1_SIZE);
+    else
+        differs = memcmp(s, t->l1, TILE_L1_SIZE) != 0;
     s += TILE_L1_SIZE;
     for (int c = 0; c < TILE_NCORES && !differs; c++) {
-        if (copy) memcpy(s, t->ldm[c], t->ldm_size[c]);
-        else differs = memcmp(s, t->ldm[c], t->ldm_size[c]) != 0;
+        if (copy)
+            memcpy(s, t->ldm[c], t->ldm_size[c]);
+        else
+            differs = memcmp(s, t->ldm[c], t->ldm_size[c]) != 0;
         s += t->ldm_size[c];
     }
     return differs;
 }
 
 static void pcs_reset(run_progress_t *p) {
-    for (int c = 0; c < TILE_NCORES; c++) p->pc_valid[c] = false;
+    for (int c = 0; c < TILE_NCORES; c++)
+        p->pc_valid[c] = false;
 }
 
 static void pcs_sample(run_progress_t *p, const tile_t *t) {
@@ -245,7 +256,8 @@ static bool regs_progress(run_progress_t *p, const tile_t *t) {
         const hart_t *h = &t->hart[c];
         if (h->state != HART_RUNNING) continue;
         uint64_t hash = 1469598103934665603ull; /* FNV-1a over x1..x31 */
-        for (int i = 1; i < 32; i++) hash = (hash ^ h->x[i]) * 1099511628211ull;
+        for (int i = 1; i < 32; i++)
+            hash = (hash ^ h->x[i]) * 1099511628211ull;
         for (int k = 0; k < p->rh_n[c]; k++)
             if (p->rh_pc[c][k] == h->pc) {
                 if (p->rh_hash[c][k] != hash) return true;
@@ -350,7 +362,8 @@ void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
     p->next_check = p->window ? t->cycle + RUN_PROGRESS_PERIOD : UINT64_MAX;
     p->fp_valid = false; /* the caller may have changed the tile since */
     p->hooked = hook != NULL;
-    for (int i = 0; i < r->nobs; i++) r->obs[i].next = 0;
+    for (int i = 0; i < r->nobs; i++)
+        r->obs[i].next = 0;
     if (check_end(r) || call_hook(r, hook, ctx) || observe(r)) goto done;
     while (t->cycle < max_cycles) {
         if (hook && (t->reference || r->hook_quiet_until <= t->cycle + 1)) {

@@ -12,15 +12,15 @@
 
 /* Exit codes (docs/cli.md). Scripts depend on them: never renumber. */
 enum {
-    EXIT_HALTED = 0,     /* every started core halted */
-    EXIT_DEADLOCK = 1,   /* nothing can make progress any more */
-    EXIT_MAX_CYCLES = 2, /* --max-cycles reached */
-    EXIT_GUEST_FAULT = 3,/* the guest did something the tile does not allow */
-    EXIT_BAD_INPUT = 4,  /* bad command line, file or config */
+    EXIT_HALTED = 0,      /* every started core halted */
+    EXIT_DEADLOCK = 1,    /* nothing can make progress any more */
+    EXIT_MAX_CYCLES = 2,  /* --max-cycles reached */
+    EXIT_GUEST_FAULT = 3, /* the guest did something the tile does not allow */
+    EXIT_BAD_INPUT = 4,   /* bad command line, file or config */
 };
 
-#define RUN_MAX_PEEKS 64
-#define RUN_DEFAULT_MAX_CYCLES 100000000ull
+#define RUN_MAX_PEEKS               64
+#define RUN_DEFAULT_MAX_CYCLES      100000000ull
 #define RUN_DEFAULT_DEADLOCK_WINDOW 100000ull
 
 typedef struct {
@@ -53,7 +53,7 @@ typedef struct {
     bool taken;
 } run_read_t;
 
-#define RUN_MAX_READS 64
+#define RUN_MAX_READS    64
 #define RUN_MAX_LAUNCHES 16
 
 /* Progress detection (run/run.c; docs/debugging-stalls.md). Sampled every RUN_PROGRESS_PERIOD
@@ -61,13 +61,13 @@ typedef struct {
  * pushes/issues/semaphores/mutexes); once it has not changed for half the window, L1 and the
  * local RAMs are snapshotted and compared when the window is over. */
 #define RUN_PROGRESS_PERIOD 1009 /* prime: PC samples of a spin loop do not alias */
-#define RUN_REG_SAMPLES 8
+#define RUN_REG_SAMPLES     8
 typedef struct {
-    uint64_t window;      /* 0: off */
-    bool suspended;       /* a run config's stop point is armed: the run ends there, not in deadlock */
+    uint64_t window; /* 0: off */
+    bool suspended;  /* a run config's stop point is armed: the run ends there, not in deadlock */
     uint64_t next_check;
-    uint64_t fp;          /* fingerprint at the last check */
-    uint64_t fp_touches;  /* tile_t.touches then (fp_valid: still fp while it holds) */
+    uint64_t fp;         /* fingerprint at the last check */
+    uint64_t fp_touches; /* tile_t.touches then (fp_valid: still fp while it holds) */
     bool fp_valid;
     bool hooked;          /* run_loop has a hook: it may change the tile between checks */
     uint64_t quiet_since; /* first check with the current fingerprint */
@@ -104,7 +104,7 @@ struct run {
     run_exit_t exit;
     /* tt-metal mode (run configs with "firmware"); -1 where not reached */
     bool ttmetal;
-    int64_t boot_cycles;                    /* cycle at which boot completed and settled */
+    int64_t boot_cycles;                     /* cycle at which boot completed and settled */
     int64_t launch_cycles[RUN_MAX_LAUNCHES]; /* cycles from GO to the go signal back at DONE */
     int nlaunches;                           /* launches configured */
     run_read_t reads[RUN_MAX_READS];

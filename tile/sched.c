@@ -44,7 +44,8 @@ void tile_cycle(tile_t *t) {
 /* Cycles another path may run before the next probe is due (so that a run that settles into a
  * spin is noticed), at most m. */
 static uint64_t until_probe(const tile_t *t, uint64_t m) {
-    if (t->spin.on && t->spin.retry_at > t->cycle && t->spin.retry_at - t->cycle < m) return t->spin.retry_at - t->cycle;
+    if (t->spin.on && t->spin.retry_at > t->cycle && t->spin.retry_at - t->cycle < m)
+        return t->spin.retry_at - t->cycle;
     return m;
 }
 

@@ -31,7 +31,7 @@
  * Probes are ordinary lock-step cycles: a probe that fails (an impure instruction, a state that
  * does not come back in time) has only run cycles as tile_cycle would, and postpones the next
  * probe (spin_retry_at, doubling up to SPIN_BACKOFF_MAX). */
-#define SPIN_PROBE 512           /* cycles a probe looks for every core's period */
+#define SPIN_PROBE       512     /* cycles a probe looks for every core's period */
 #define SPIN_BACKOFF_MAX 1048576 /* cycles */
 
 /* Finish the current cycle from core c on, in lock-step (after a probe step that did not run or
@@ -91,7 +91,8 @@ static uint64_t spin_probe(tile_t *t, uint64_t n) {
     uint64_t period[TILE_NCORES] = {0};
     int nrun = 0, found = 0;
     spin_remember(t); /* the state every core must come back to */
-    for (int c = 0; c < TILE_NCORES; c++) nrun += t->hart[c].state == HART_RUNNING;
+    for (int c = 0; c < TILE_NCORES; c++)
+        nrun += t->hart[c].state == HART_RUNNING;
     uint64_t ran = 0, limit = n / 2 < SPIN_PROBE ? n / 2 : SPIN_PROBE;
     while (found < nrun && ran < limit) {
         if (!pure_cycle(t)) return ran + 1;
@@ -156,4 +157,3 @@ uint64_t spin_forward(tile_t *t, uint64_t n) {
     }
     return ran + spin_skip(t, n - ran);
 }
-

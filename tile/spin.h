@@ -8,8 +8,8 @@
 
 #include "core/hart.h"
 
-#define SPIN_CORES 5             /* TILE_NCORES (tile/tile.h includes this header) */
-#define SPIN_MIN_BATCH 256       /* a batch shorter than this is not worth a probe */
+#define SPIN_CORES     5   /* TILE_NCORES (tile/tile.h includes this header) */
+#define SPIN_MIN_BATCH 256 /* a batch shorter than this is not worth a probe */
 
 /* The proof that the tile spins (cert), valid for the cores' state it holds (state/pc/x), each
  * running core's loop taking period cycles; no probe before retry_at (the wait doubles after each

@@ -59,7 +59,8 @@ tile_t *tile_create(const tile_opts_t *o) {
 void tile_destroy(tile_t *t) {
     if (!t) return;
     if (t->cp) cp_destroy(t->cp);
-    for (int c = 0; c < TILE_NCORES; c++) free(t->ldm[c]);
+    for (int c = 0; c < TILE_NCORES; c++)
+        free(t->ldm[c]);
     free(t->streams);
     free(t->noc[0]);
     free(t->noc[1]);

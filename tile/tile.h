@@ -19,8 +19,8 @@
 enum { CORE_BRISC = 0, CORE_NCRISC, CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, TILE_NCORES };
 _Static_assert(TILE_NCORES == SPIN_CORES, "tile/spin.h sizes its state for five cores");
 
-#define TILE_L1_SIZE 0x180000u     /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
-#define TILE_LDM_MAX 0x2000u       /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
+#define TILE_L1_SIZE 0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
+#define TILE_LDM_MAX 0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
 
 /* SOFT_RESET_0 (SoftReset.md): bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; reset value 0x47800. */
 #define SOFT_RESET_0_RESET_VALUE 0x47800u
@@ -38,7 +38,7 @@ typedef struct {
 
 /* Tile control / debug registers (0xFFB12000) and PIC page (0xFFB13000): mmio/tilectl.c. */
 typedef struct {
-    uint32_t regs[0x1000 / 4];  /* plain storage for the registers without side effects */
+    uint32_t regs[0x1000 / 4]; /* plain storage for the registers without side effects */
     uint32_t pic[0x1000 / 4];
     uint32_t wall_clock_hi_latch;
 } tilectl_t;
@@ -48,13 +48,13 @@ typedef struct tile {
     uint8_t *ldm[TILE_NCORES];
     uint32_t ldm_size[TILE_NCORES];
     hart_t hart[TILE_NCORES];
-    hart_pd_t *pd;                /* L1 decode cache shared by the harts; NULL on the reference path */
-    bool reference;               /* the reference path: hart_step only, one cycle at a time */
-    bool started[TILE_NCORES];    /* has left reset at least once */
+    hart_pd_t *pd;             /* L1 decode cache shared by the harts; NULL on the reference path */
+    bool reference;            /* the reference path: hart_step only, one cycle at a time */
+    bool started[TILE_NCORES]; /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
-    uint64_t progress;            /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
-    bool harts_changed;           /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
+    uint64_t progress;  /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
+    bool harts_changed; /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
     /* Lazy idle coprocessor (tile_run): while cp_lazy, cp_lag of the coprocessor's idle cycles
      * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
     bool cp_lazy;
@@ -63,13 +63,13 @@ typedef struct tile {
      * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
      * (hart states, MMIO stores, the coprocessor) is too and need not recompute it. */
     uint64_t touches;
-    tile_spin_t spin;             /* the idle fast-forward (tile/spin.c) */
+    tile_spin_t spin; /* the idle fast-forward (tile/spin.c) */
 
     tilectl_t ctl;
-    uint32_t *noc[2];             /* NIU register files, 64 KiB each (mmio/noc.c) */
-    uint32_t *streams;            /* 64 overlay stream blocks of 4 KiB (mmio/stream.c) */
-    uint32_t tdma[0x1000 / 4];    /* TDMA-RISC registers (mmio/tdma.c) */
-    uint8_t noc_x, noc_y;         /* this tile's NoC coordinates (NOC_NODE_ID) */
+    uint32_t *noc[2];          /* NIU register files, 64 KiB each (mmio/noc.c) */
+    uint32_t *streams;         /* 64 overlay stream blocks of 4 KiB (mmio/stream.c) */
+    uint32_t tdma[0x1000 / 4]; /* TDMA-RISC registers (mmio/tdma.c) */
+    uint8_t noc_x, noc_y;      /* this tile's NoC coordinates (NOC_NODE_ID) */
 } tile_t;
 
 extern const char *const tile_core_names[TILE_NCORES];
@@ -107,8 +107,7 @@ bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val);
 const char *tile_region_name(uint32_t addr);
 
 /* Helpers for the device files in mmio/: fail an access with a message in h->fault. */
-mem_res_t mmio_fault(hart_t *h, fault_kind_t kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+mem_res_t mmio_fault(hart_t *h, fault_kind_t kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Plain word storage: aligned 32-bit accesses only. */
 mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t *val);
@@ -132,8 +131,6 @@ static inline void tile_spin_forget(tile_t *t) {
 }
 
 /* Thread (0..2) of a TRISC hart, or -1. */
-static inline int tile_trisc_thread(const hart_t *h) {
-    return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1;
-}
+static inline int tile_trisc_thread(const hart_t *h) { return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1; }
 
 #endif

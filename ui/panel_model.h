@@ -13,9 +13,9 @@
 
 #include "run/run.h"
 
-#define UI_STRIP   2048 /* samples kept per thread */
+#define UI_STRIP   2048       /* samples kept per thread */
 #define UI_MUTEXES CP_MUTEXES /* cp_mutex_index */
-#define UI_CHAINS  6    /* wait-for chains shown from the stall diagnosis */
+#define UI_CHAINS  6          /* wait-for chains shown from the stall diagnosis */
 
 /* A thread's state in one strip sample, in order of precedence when several apply. */
 typedef enum {

@@ -19,7 +19,8 @@ static uint8_t sieve[4096];
 static uint32_t crc32(const uint32_t *p, unsigned n, uint32_t crc) {
     for (unsigned i = 0; i < n; i++) {
         crc ^= p[i];
-        for (int k = 0; k < 32; k++) crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
+        for (int k = 0; k < 32; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
     }
     return crc;
 }
@@ -36,7 +37,8 @@ static uint32_t matmul(uint32_t seed) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             int32_t acc = 0;
-            for (int k = 0; k < n; k++) acc += ma[i][k] * mb[k][j];
+            for (int k = 0; k < n; k++)
+                acc += ma[i][k] * mb[k][j];
             mc[i][j] = acc;
             sum += (uint32_t)acc;
         }
@@ -44,12 +46,14 @@ static uint32_t matmul(uint32_t seed) {
 }
 
 static uint32_t primes(unsigned limit) {
-    for (unsigned i = 0; i < limit; i++) sieve[i] = 1;
+    for (unsigned i = 0; i < limit; i++)
+        sieve[i] = 1;
     uint32_t count = 0;
     for (unsigned i = 2; i < limit; i++) {
         if (!sieve[i]) continue;
         count++;
-        for (unsigned j = i * i; j < limit; j += i) sieve[j] = 0;
+        for (unsigned j = i * i; j < limit; j += i)
+            sieve[j] = 0;
     }
     return count;
 }
@@ -87,7 +91,8 @@ int main(void) {
         check += matmul(seed);
         check += primes(4096);
         check ^= divs(seed + (uint32_t)r);
-        for (unsigned i = 0; i < 128; i++) local[i] = buf[(i * 37u) & 1023u] ^ check;
+        for (unsigned i = 0; i < 128; i++)
+            local[i] = buf[(i * 37u) & 1023u] ^ check;
         insertion_sort(local, 128);
         check += local[0] + local[127];
     }

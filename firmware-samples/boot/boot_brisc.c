@@ -22,24 +22,24 @@
 
 /* Semaphore initial state, as tt-llk's setup wants it: two Dst halves, one tile unpacked to Dst
  * at a time; PACK_DONE counts pack iterations from PACK_DONE_START. */
-#define MATH_PACK_MAX 2
+#define MATH_PACK_MAX      2
 #define UNPACK_TO_DEST_MAX 1
-#define PACK_DONE_START 2
+#define PACK_DONE_START    2
 
-#define BOOT_FLAG L1_WORD(0x9000u)
-#define BOOT_SEEN(i) L1_WORD(0x9004u + 4u * (i))
+#define BOOT_FLAG     L1_WORD(0x9000u)
+#define BOOT_SEEN(i)  L1_WORD(0x9004u + 4u * (i))
 #define TRISC_DONE(i) L1_WORD(0x9010u + 4u * (i))
-#define ALL_DONE L1_WORD(0x901Cu)
-#define BOOT_MAGIC 0xB007u
+#define ALL_DONE      L1_WORD(0x901Cu)
+#define BOOT_MAGIC    0xB007u
 
 /* Each TRISC entry sets its stack (top of its own local RAM) and runs its main. */
-#define TRISC_ENTRY(n)                                                         \
-    int trisc##n##_main(void);                                                \
-    void trisc##n##_entry(void);                                              \
-    __asm__(".globl trisc" #n "_entry\n"                                      \
-            "trisc" #n "_entry:\n"                                            \
-            "  la sp, __stack_top\n"                                          \
-            "  call trisc" #n "_main\n"                                       \
+#define TRISC_ENTRY(n)                                                                                                 \
+    int trisc##n##_main(void);                                                                                         \
+    void trisc##n##_entry(void);                                                                                       \
+    __asm__(".globl trisc" #n "_entry\n"                                                                               \
+            "trisc" #n "_entry:\n"                                                                                     \
+            "  la sp, __stack_top\n"                                                                                   \
+            "  call trisc" #n "_main\n"                                                                                \
             "  ebreak\n")
 TRISC_ENTRY(0);
 TRISC_ENTRY(1);

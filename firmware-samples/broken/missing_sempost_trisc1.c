@@ -7,7 +7,7 @@
 int main(void) {
     TTI(TT_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
     TTI(TT_SEMWAIT(STALL_MATH, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX)); /* room for one tile */
-    TTI(TT_NOP);                                                        /* "math" */
+    TTI(TT_NOP);                                                      /* "math" */
     /* TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));   <- the missing post */
     tensix_sync();
     return 0;

@@ -6,7 +6,8 @@ int main(void) {
     uint32_t crc = 0xFFFFFFFFu;
     for (const char *p = msg; *p; p++) {
         crc ^= (uint8_t)*p;
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
     }
     L1_WORD(0x800C) = ~crc;
     return 0;

@@ -10,124 +10,128 @@
 /* Push a constant Tensix instruction as `.ttinsn`: the word rotated left by 2 in the RISC-V
  * stream (PushTensixInstruction.md). */
 #define TT_ROTL2(w) ((((uint32_t)(w)) << 2) | (((uint32_t)(w)) >> 30))
-#define TTI(w) __asm__ volatile(".word %0" ::"i"(TT_ROTL2(w)) : "memory")
+#define TTI(w)      __asm__ volatile(".word %0" ::"i"(TT_ROTL2(w)) : "memory")
 
 /* Tensix instructions (opcode << 24 | arguments). Field positions from the opcode table
  * (coproc/tt_ops.def, TENSIX.md §4.2, §5); argument order as tt-llk's TT_OP_* macros take them.
  * Fields a macro does not take are 0. */
 #define TT_OP(opc, args) (((uint32_t)(opc) << 24) | (uint32_t)(args))
-#define TT_NOP 0x02000000u
+#define TT_NOP           0x02000000u
 /* Frontend (MOP.md, MOP_CFG.md, REPLAY.md): template 0 runs Count1+1 iterations over
  * Mask = MaskHi:MaskLo; template 1 runs the loop nest MopCfg describes. REPLAY loads the next Len
  * words into the replay buffer from StartIdx (Load = 1; Exec = 1 also runs them) or replays them. */
-#define TT_MOP(template, count1, mask_lo) \
+#define TT_MOP(template, count1, mask_lo)                                                                              \
     TT_OP(0x01, ((uint32_t)(template) << 23) | ((uint32_t)(count1) << 16) | (uint32_t)(mask_lo))
 #define TT_MOP_CFG(mask_hi) TT_OP(0x03, (mask_hi))
-#define TT_REPLAY(start, len, exec, load) \
+#define TT_REPLAY(start, len, exec, load)                                                                              \
     TT_OP(0x04, ((uint32_t)(start) << 14) | ((uint32_t)(len) << 4) | ((uint32_t)(exec) << 1) | (uint32_t)(load))
 /* Sync Unit (SyncUnit.md, STALLWAIT.md, SEMWAIT.md, ATGETM.md, ATRELM.md). */
-#define TT_ATGETM(mutex) TT_OP(0xA0, (mutex))
-#define TT_ATRELM(mutex) TT_OP(0xA1, (mutex))
+#define TT_ATGETM(mutex)          TT_OP(0xA0, (mutex))
+#define TT_ATRELM(mutex)          TT_OP(0xA1, (mutex))
 #define TT_STALLWAIT(block, cond) TT_OP(0xA2, ((uint32_t)(block) << 15) | (uint32_t)(cond))
-#define TT_SEMINIT(max, val, mask) TT_OP(0xA3, ((uint32_t)(max) << 20) | ((uint32_t)(val) << 16) | ((uint32_t)(mask) << 2))
+#define TT_SEMINIT(max, val, mask)                                                                                     \
+    TT_OP(0xA3, ((uint32_t)(max) << 20) | ((uint32_t)(val) << 16) | ((uint32_t)(mask) << 2))
 #define TT_SEMPOST(mask) TT_OP(0xA4, (uint32_t)(mask) << 2)
-#define TT_SEMGET(mask) TT_OP(0xA5, (uint32_t)(mask) << 2)
-#define TT_SEMWAIT(block, mask, cond) TT_OP(0xA6, ((uint32_t)(block) << 15) | ((uint32_t)(mask) << 2) | (uint32_t)(cond))
+#define TT_SEMGET(mask)  TT_OP(0xA5, (uint32_t)(mask) << 2)
+#define TT_SEMWAIT(block, mask, cond)                                                                                  \
+    TT_OP(0xA6, ((uint32_t)(block) << 15) | ((uint32_t)(mask) << 2) | (uint32_t)(cond))
 /* Scalar Unit (ThCon): SETDMAREG writes a 16-bit half of a GPR (LO_16(r) = 2r, HI_16(r) = 2r+1);
  * LOADREG reads 0xFFB00000 + 4*RegAddr into a GPR; ADDDMAREG r = a + b. */
-#define TT_SETDMAREG(size, value, mode, half) \
+#define TT_SETDMAREG(size, value, mode, half)                                                                          \
     TT_OP(0x45, ((uint32_t)(size) << 22) | ((uint32_t)(value) << 8) | ((uint32_t)(mode) << 7) | (uint32_t)(half))
-#define LO_16(r) (2u * (r))
-#define HI_16(r) (2u * (r) + 1u)
+#define LO_16(r)                 (2u * (r))
+#define HI_16(r)                 (2u * (r) + 1u)
 #define TT_LOADREG(gpr, regaddr) TT_OP(0x68, ((uint32_t)(gpr) << 18) | (uint32_t)(regaddr))
-#define TT_REGADDR(mmio) ((((uint32_t)(mmio)) - 0xFFB00000u) >> 2)
-#define TT_ADDDMAREG(bconst, r, b, a) \
+#define TT_REGADDR(mmio)         ((((uint32_t)(mmio)) - 0xFFB00000u) >> 2)
+#define TT_ADDDMAREG(bconst, r, b, a)                                                                                  \
     TT_OP(0x58, ((uint32_t)(bconst) << 23) | ((uint32_t)(r) << 12) | ((uint32_t)(b) << 6) | (uint32_t)(a))
 /* Configuration Unit: WRCFG Config[CfgIndex] = GPR; SETC16 ThreadConfig[reg] = value. */
 /* RMWCIBn: Config[CfgRegAddr] byte n = (old & ~Mask) | (Data & Mask), one instruction. */
-#define TT_RMWCIB(byte, mask, data, cfg) \
+#define TT_RMWCIB(byte, mask, data, cfg)                                                                               \
     TT_OP(0xB3 + (byte), ((uint32_t)(mask) << 16) | ((uint32_t)(data) << 8) | (uint32_t)(cfg))
 #define TT_WRCFG(gpr, wr128b, cfg) TT_OP(0xB0, ((uint32_t)(gpr) << 16) | ((uint32_t)(wr128b) << 15) | (uint32_t)(cfg))
-#define TT_SETC16(reg, value) TT_OP(0xB2, ((uint32_t)(reg) << 16) | (uint32_t)(value))
+#define TT_SETC16(reg, value)      TT_OP(0xB2, ((uint32_t)(reg) << 16) | (uint32_t)(value))
 /* Matrix Unit. */
-#define TT_MOVD2A(d32lo, src, addr_mode, instr_mod, dst) \
-    TT_OP(0x08, ((uint32_t)(d32lo) << 23) | ((uint32_t)(src) << 17) | ((uint32_t)(addr_mode) << 14) | \
+#define TT_MOVD2A(d32lo, src, addr_mode, instr_mod, dst)                                                               \
+    TT_OP(0x08, ((uint32_t)(d32lo) << 23) | ((uint32_t)(src) << 17) | ((uint32_t)(addr_mode) << 14) |                  \
                     ((uint32_t)(instr_mod) << 12) | (uint32_t)(dst))
-#define TT_MOVD2B(d32lo, src, addr_mode, instr_mod, dst) \
-    TT_OP(0x0A, ((uint32_t)(d32lo) << 23) | ((uint32_t)(src) << 17) | ((uint32_t)(addr_mode) << 14) | \
+#define TT_MOVD2B(d32lo, src, addr_mode, instr_mod, dst)                                                               \
+    TT_OP(0x0A, ((uint32_t)(d32lo) << 23) | ((uint32_t)(src) << 17) | ((uint32_t)(addr_mode) << 14) |                  \
                     ((uint32_t)(instr_mod) << 12) | (uint32_t)(dst))
-#define TT_ZEROACC(clear_mode, use32, clear_zero_flags, addr_mode, where) \
-    TT_OP(0x10, ((uint32_t)(clear_mode) << 19) | ((uint32_t)(use32) << 18) | ((uint32_t)(clear_zero_flags) << 17) | \
+#define TT_ZEROACC(clear_mode, use32, clear_zero_flags, addr_mode, where)                                              \
+    TT_OP(0x10, ((uint32_t)(clear_mode) << 19) | ((uint32_t)(use32) << 18) | ((uint32_t)(clear_zero_flags) << 17) |    \
                     ((uint32_t)(addr_mode) << 14) | (uint32_t)(where))
-#define TT_ELWADD(clear_dvalid, acc_en, instr_mod, addr_mode, dst) \
-    TT_OP(0x28, ((uint32_t)(clear_dvalid) << 22) | ((uint32_t)(acc_en) << 21) | ((uint32_t)(instr_mod) << 19) | \
+#define TT_ELWADD(clear_dvalid, acc_en, instr_mod, addr_mode, dst)                                                     \
+    TT_OP(0x28, ((uint32_t)(clear_dvalid) << 22) | ((uint32_t)(acc_en) << 21) | ((uint32_t)(instr_mod) << 19) |        \
                     ((uint32_t)(addr_mode) << 14) | (uint32_t)(dst))
 /* Miscellaneous Unit: SETDVALID bit 0 hands SrcA, bit 1 SrcB to the Matrix Unit (SETDVALID.md). */
 #define TT_SETDVALID(flags) TT_OP(0x57, (flags))
 /* Unpackers / packers. UNPACR: Unpack_block_selection [23] (0 SrcA, 1 SrcB), SetDatValid [6].
  * UNPACR_NOP: Unpacker_Select [23], Set_Dvalid [11:8] (tt-llk p_unpacr_nop::SET_DVALID = 1). */
-#define TT_UNPACR(unpacker, set_dvalid) TT_OP(0x42, ((uint32_t)(unpacker) << 23) | ((uint32_t)(set_dvalid) << 6))
+#define TT_UNPACR(unpacker, set_dvalid)    TT_OP(0x42, ((uint32_t)(unpacker) << 23) | ((uint32_t)(set_dvalid) << 6))
 #define TT_UNPACR_NOP_SET_DVALID(unpacker) TT_OP(0x43, ((uint32_t)(unpacker) << 23) | (1u << 8))
-#define TT_PACR(last) TT_OP(0x41, (last))
+#define TT_PACR(last)                      TT_OP(0x41, (last))
 /* Vector Unit. */
-#define TT_SFPMAD(a, b, c, dest, mod) \
-    TT_OP(0x84, ((uint32_t)(a) << 16) | ((uint32_t)(b) << 12) | ((uint32_t)(c) << 8) | ((uint32_t)(dest) << 4) | (uint32_t)(mod))
+#define TT_SFPMAD(a, b, c, dest, mod)                                                                                  \
+    TT_OP(0x84, ((uint32_t)(a) << 16) | ((uint32_t)(b) << 12) | ((uint32_t)(c) << 8) | ((uint32_t)(dest) << 4) |       \
+                    (uint32_t)(mod))
 #define TT_SFPNOP TT_OP(0x8F, 0)
-#define TT_SFPLOADMACRO(lreg, instr_mod, addr_mode, dest) \
-    TT_OP(0x93, ((uint32_t)(lreg) << 20) | ((uint32_t)(instr_mod) << 16) | ((uint32_t)(addr_mode) << 13) | (uint32_t)(dest))
+#define TT_SFPLOADMACRO(lreg, instr_mod, addr_mode, dest)                                                              \
+    TT_OP(0x93,                                                                                                        \
+          ((uint32_t)(lreg) << 20) | ((uint32_t)(instr_mod) << 16) | ((uint32_t)(addr_mode) << 13) | (uint32_t)(dest))
 
 /* tt-llk p_stall (Blackhole): what a wait blocks (B0..B8) ... */
-#define STALL_TDMA 0x001u
-#define STALL_SYNC 0x002u
-#define STALL_PACK 0x004u
+#define STALL_TDMA   0x001u
+#define STALL_SYNC   0x002u
+#define STALL_PACK   0x004u
 #define STALL_UNPACK 0x008u
-#define STALL_XMOV 0x010u
-#define STALL_THCON 0x020u
-#define STALL_MATH 0x040u
-#define STALL_CFG 0x080u
-#define STALL_SFPU 0x100u
+#define STALL_XMOV   0x010u
+#define STALL_THCON  0x020u
+#define STALL_MATH   0x040u
+#define STALL_CFG    0x080u
+#define STALL_SFPU   0x100u
 /* ... and what it waits on (C0..C12; STALLWAIT.md BH, TENSIX.md §6.2). */
-#define P_THCON 0x001u
-#define P_UNPACK0 0x002u
-#define P_UNPACK1 0x004u
-#define P_PACK 0x008u
-#define P_MATH 0x010u
-#define P_SRCA_CLR 0x020u
-#define P_SRCB_CLR 0x040u
-#define P_SRCA_VLD 0x080u
-#define P_SRCB_VLD 0x100u
-#define P_XMOV 0x200u
+#define P_THCON     0x001u
+#define P_UNPACK0   0x002u
+#define P_UNPACK1   0x004u
+#define P_PACK      0x008u
+#define P_MATH      0x010u
+#define P_SRCA_CLR  0x020u
+#define P_SRCB_CLR  0x040u
+#define P_SRCA_VLD  0x080u
+#define P_SRCB_VLD  0x100u
+#define P_XMOV      0x200u
 #define P_TRISC_CFG 0x400u
 #define P_WAIT_SFPU 0x800u
-#define P_CFGEXU 0x1000u
+#define P_CFGEXU    0x1000u
 /* SEMWAIT conditions. */
 #define STALL_ON_ZERO 1u
-#define STALL_ON_MAX 2u
+#define STALL_ON_MAX  2u
 /* tt-llk semaphore indices (ckernel_structs.h, struct semaphore) and the mask of one. */
-#define SEM_MATH_PACK 1u           /* math <-> pack: Dst sections ready for the packer */
-#define SEM_UNPACK_TO_DEST 2u      /* unpack <-> math: tiles unpacked straight into Dst */
+#define SEM_MATH_PACK           1u /* math <-> pack: Dst sections ready for the packer */
+#define SEM_UNPACK_TO_DEST      2u /* unpack <-> math: tiles unpacked straight into Dst */
 #define SEM_UNPACK_OPERAND_SYNC 3u /* unpack <-> pack, math: operand get/release */
-#define SEM_PACK_DONE 4u           /* pack iterations begun/ended */
-#define SEM_UNPACK_SYNC 5u         /* TRISC <-> unpacker: configuration contexts in use */
-#define T6_SEM(i) (1u << (i))
+#define SEM_PACK_DONE           4u /* pack iterations begun/ended */
+#define SEM_UNPACK_SYNC         5u /* TRISC <-> unpacker: configuration contexts in use */
+#define T6_SEM(i)               (1u << (i))
 /* tt-llk mutex indices (ckernel_structs.h, struct mutex): REG_RMW guards config read-modify-writes. */
 #define MUTEX_REG_RMW 0u
 
 /* tt-llk's t6_semaphore_post<WaitRes>: the thread posts once the units in wait_res are done. */
-#define T6_SEMAPHORE_POST(wait_res, sem) \
-    do {                                 \
-        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res))); \
-        TTI(TT_SEMPOST(T6_SEM(sem)));    \
+#define T6_SEMAPHORE_POST(wait_res, sem)                                                                               \
+    do {                                                                                                               \
+        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res)));                                                                     \
+        TTI(TT_SEMPOST(T6_SEM(sem)));                                                                                  \
     } while (0)
 /* ... t6_semaphore_get<WaitRes>: the same for SEMGET. */
-#define T6_SEMAPHORE_GET(wait_res, sem)  \
-    do {                                 \
-        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res))); \
-        TTI(TT_SEMGET(T6_SEM(sem)));     \
+#define T6_SEMAPHORE_GET(wait_res, sem)                                                                                \
+    do {                                                                                                               \
+        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res)));                                                                     \
+        TTI(TT_SEMGET(T6_SEM(sem)));                                                                                   \
     } while (0)
 
 /* PC_BUF window of a TRISC (ManualTTSync.md, SyncUnit.md). */
-#define PCBUF_BASE 0xFFE80000u
+#define PCBUF_BASE   0xFFE80000u
 #define SEMAPHORE(i) L1_WORD(PCBUF_BASE + 0x20u + 4u * (i))
 /* The RISC-V side of the Sync Unit's semaphores, as tt-llk's ckernel.h names it: a store with
  * bit 0 clear posts (Value + 1, saturating at 15), with bit 0 set gets (Value - 1, floor 0); a
@@ -148,14 +152,14 @@ static inline void tt_push(uint32_t word) { *INSTRN_BUF(0) = word; }
 
 /* Reset control (SoftReset.md): SOFT_RESET_0 bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; a core
  * leaves reset when its bit goes 1 -> 0. The reset PCs apply where the override bit is set. */
-#define SOFT_RESET_0 L1_WORD(0xFFB121B0u)
-#define SOFT_RESET_TRISC(i) (1u << (12 + (i)))
-#define TRISC_RESET_PC(i) L1_WORD(0xFFB12228u + 4u * (i))
+#define SOFT_RESET_0            L1_WORD(0xFFB121B0u)
+#define SOFT_RESET_TRISC(i)     (1u << (12 + (i)))
+#define TRISC_RESET_PC(i)       L1_WORD(0xFFB12228u + 4u * (i))
 #define TRISC_RESET_PC_OVERRIDE L1_WORD(0xFFB12234u)
 
 /* Backend configuration as RISC-V sees it (BackendConfiguration.md): Config[bank 0] words, and
  * ThreadConfig[t] (read-only for RISC-V; value in the low 16 bits). */
-#define CFG_WORD(i) L1_WORD(0xFFEF0000u + 4u * (i))
+#define CFG_WORD(i)       L1_WORD(0xFFEF0000u + 4u * (i))
 #define THDCFG_WORD(t, i) L1_WORD(0xFFEF0A80u + 0x110u * (t) + 4u * (i))
 /* This TRISC's Tensix GPRs (ScalarUnit.md). */
 #define GPR(i) L1_WORD(0xFFE00000u + 4u * (i))
@@ -170,12 +174,12 @@ static inline void spin_cycles(uint32_t n) {
 
 /* tt_cfg_bstatus (CSR 0xBC1, CSRs.md): bits [10:0] the classes this thread has queued or
  * executing; [21:11] the OR over the three threads. Class bits: */
-#define BST_THCON (1u << 2)
+#define BST_THCON  (1u << 2)
 #define BST_UNPACK (1u << 4)
-#define BST_PACK (1u << 5)
-#define BST_CFG (1u << 6)
-#define BST_SFPU (1u << 9)
-#define BST_FPU (1u << 10)
+#define BST_PACK   (1u << 5)
+#define BST_CFG    (1u << 6)
+#define BST_SFPU   (1u << 9)
+#define BST_FPU    (1u << 10)
 static inline uint32_t tt_bstatus(void) {
     uint32_t v;
     __asm__ volatile("csrr %0, 0xbc1" : "=r"(v));

@@ -11,12 +11,12 @@
  * MOP_OUTER_SEM's Value = MOP_REPEATS*OUTER, done = 1. */
 #include "ttemu_fw.h"
 
-#define OUTER 5
-#define INNER 20
-#define MOP_REPEATS 2
+#define OUTER         5
+#define INNER         20
+#define MOP_REPEATS   2
 #define MOP_OUTER_SEM 6u
-#define GPR_LOOP 20
-#define GPR_MASK 21
+#define GPR_LOOP      20
+#define GPR_MASK      21
 #define GPR_ADD(r, k) TT_ADDDMAREG(1, (r), (k), (r)) /* GPR r += k (6-bit constant) */
 
 #define RESULT(i) L1_WORD(0x9000u + 4u * (i))
@@ -35,22 +35,23 @@ int main(void) {
     /* Template 1: the loop nest. */
     MOP_CFG(0) = OUTER;
     MOP_CFG(1) = INNER;
-    MOP_CFG(2) = TT_NOP;                              /* StartOp */
-    MOP_CFG(3) = TT_SEMPOST(T6_SEM(MOP_OUTER_SEM));   /* EndOp0 */
-    MOP_CFG(4) = TT_NOP;                              /* EndOp1 */
-    MOP_CFG(5) = GPR_ADD(GPR_LOOP, 1);                /* LoopOp */
-    MOP_CFG(6) = TT_NOP;                              /* LoopOp1: NOP, no alternation */
-    MOP_CFG(7) = GPR_ADD(GPR_LOOP, 1);                /* Loop0Last */
-    MOP_CFG(8) = GPR_ADD(GPR_LOOP, 1);                /* Loop1Last */
-    for (int i = 0; i < MOP_REPEATS; i++) TTI(TT_MOP(1, 0, 0));
+    MOP_CFG(2) = TT_NOP;                            /* StartOp */
+    MOP_CFG(3) = TT_SEMPOST(T6_SEM(MOP_OUTER_SEM)); /* EndOp0 */
+    MOP_CFG(4) = TT_NOP;                            /* EndOp1 */
+    MOP_CFG(5) = GPR_ADD(GPR_LOOP, 1);              /* LoopOp */
+    MOP_CFG(6) = TT_NOP;                            /* LoopOp1: NOP, no alternation */
+    MOP_CFG(7) = GPR_ADD(GPR_LOOP, 1);              /* Loop0Last */
+    MOP_CFG(8) = GPR_ADD(GPR_LOOP, 1);              /* Loop1Last */
+    for (int i = 0; i < MOP_REPEATS; i++)
+        TTI(TT_MOP(1, 0, 0));
     mop_sync();
 
     /* Template 0: the mask walk. MopCfg[1] bit 0 = HasB. */
     MOP_CFG(1) = 1;
     MOP_CFG(2) = TT_ADDDMAREG(0, GPR_MASK, GPR_MASK + 1, GPR_MASK); /* InsnB: += GPR 22 (0x100) */
-    MOP_CFG(3) = GPR_ADD(GPR_MASK, 1);                               /* InsnA0 */
+    MOP_CFG(3) = GPR_ADD(GPR_MASK, 1);                              /* InsnA0 */
     MOP_CFG(7) = TT_ADDDMAREG(0, GPR_MASK, GPR_MASK + 2, GPR_MASK); /* SkipA0: += GPR 23 (0x10000) */
-    MOP_CFG(8) = TT_NOP;                                             /* SkipB */
+    MOP_CFG(8) = TT_NOP;                                            /* SkipB */
     TTI(TT_SETDMAREG(0, 0x100, 0, LO_16(GPR_MASK + 1)));
     TTI(TT_SETDMAREG(0, 0, 0, HI_16(GPR_MASK + 1)));
     TTI(TT_SETDMAREG(0, 0, 0, LO_16(GPR_MASK + 2)));

@@ -7,11 +7,11 @@
  * semaphore's Value (both 1 + REPLAYS), done = 1. */
 #include "ttemu_fw.h"
 
-#define REPLAYS 9
-#define REPLAY_SEM 3u
+#define REPLAYS      9
+#define REPLAY_SEM   3u
 #define REPLAY_START 4
-#define REPLAY_LEN 4
-#define GPR_REPLAY 30
+#define REPLAY_LEN   4
+#define GPR_REPLAY   30
 
 #define RESULT(i) L1_WORD(0x9010u + 4u * (i))
 
@@ -25,7 +25,8 @@ int main(void) {
     TTI(TT_SFPMAD(0, 1, 2, 3, 0));
     TTI(TT_STALLWAIT(STALL_SYNC, P_WAIT_SFPU));
     TTI(TT_SEMPOST(T6_SEM(REPLAY_SEM)));
-    for (int i = 0; i < REPLAYS; i++) TTI(TT_REPLAY(REPLAY_START, REPLAY_LEN, 0, 0));
+    for (int i = 0; i < REPLAYS; i++)
+        TTI(TT_REPLAY(REPLAY_START, REPLAY_LEN, 0, 0));
     tensix_sync();
     RESULT(0) = GPR(GPR_REPLAY);
     RESULT(1) = semaphore_read(REPLAY_SEM);

@@ -17,9 +17,9 @@
  * (sum of tile numbers + 1), done = 1. */
 #include "ttemu_fw.h"
 
-#define NUM_TILES 12
-#define UNPACK_CONTEXTS 2 /* UNPACK_SYNC's Max */
-#define SEM_TILE_READY SEM_PACK_DONE
+#define NUM_TILES        12
+#define UNPACK_CONTEXTS  2 /* UNPACK_SYNC's Max */
+#define SEM_TILE_READY   SEM_PACK_DONE
 #define CONTEXT_CFG(ctx) CFG_WORD(120 + (ctx)) /* stands for an unpacker context's registers */
 
 #define RESULT(i) L1_WORD(0x9000u + 4u * (i))
@@ -54,7 +54,8 @@ int main(void) {
         uint32_t ctx = i % UNPACK_CONTEXTS;
         /* The thread's side of tile i: wait for the context, unpack, give it back, report. */
         TTI(TT_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_SYNC), STALL_ON_ZERO));
-        for (int face = 0; face < 4; face++) TTI(TT_UNPACR(0, 0));
+        for (int face = 0; face < 4; face++)
+            TTI(TT_UNPACR(0, 0));
         T6_SEMAPHORE_GET(P_UNPACK0, SEM_UNPACK_SYNC);
         TTI(TT_SEMPOST(T6_SEM(SEM_TILE_READY)));
         /* The RISC-V side: a free context, program it, hand it over. */
@@ -64,7 +65,8 @@ int main(void) {
         semaphore_post(SEM_UNPACK_SYNC);
         seen = drain_ready(seen);
     }
-    while (seen < NUM_TILES) seen = drain_ready(seen);
+    while (seen < NUM_TILES)
+        seen = drain_ready(seen);
     RESULT(R_ISSUED) = NUM_TILES;
     RESULT(R_DONE_SEEN) = seen;
     RESULT(R_MAX_SYNC) = max_sync;

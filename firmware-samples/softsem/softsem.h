@@ -16,8 +16,8 @@
 
 #define SEM_FREE 0x9100u
 #define SEM_FULL 0x9104u
-#define READY 0x9108u /* BRISC has initialised the semaphores */
-#define SLOT(i) L1_WORD(0x9200u + 4u * (i))
+#define READY    0x9108u /* BRISC has initialised the semaphores */
+#define SLOT(i)  L1_WORD(0x9200u + 4u * (i))
 
 #define RESULT(i) L1_WORD(0x9000u + 4u * (i))
 enum { R_PRODUCED, R_CONSUMED, R_SUM, R_FREE_END, R_FULL_END, R_DONE };

@@ -9,9 +9,13 @@
 int main(void) {
     TTI(TT_SEMWAIT(STALL_SFPU, T6_SEM(0), STALL_ON_ZERO));
     uint32_t t0 = wall_clock();
-#define P4 TTI(TT_SFPNOP); TTI(TT_SFPNOP); TTI(TT_SFPNOP); TTI(TT_SFPNOP);
+#define P4                                                                                                             \
+    TTI(TT_SFPNOP);                                                                                                    \
+    TTI(TT_SFPNOP);                                                                                                    \
+    TTI(TT_SFPNOP);                                                                                                    \
+    TTI(TT_SFPNOP);
     P4 P4 P4 P4 P4 P4 P4 P4 P4 P4 P4 P4 /* 48 */
-    uint32_t t1 = wall_clock();
+        uint32_t t1 = wall_clock();
     L1_WORD(0x9104) = L1_WORD(0x9100);
     L1_WORD(0x9108) = t1 - t0;
     tensix_sync();

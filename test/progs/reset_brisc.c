@@ -11,13 +11,13 @@ __asm__(".globl trisc1_entry\n"
         "  sw t0, 0(t1)\n"
         "1: j 1b\n");
 
-#define SOFT_RESET_0 L1_WORD(0xFFB121B0u)
-#define TRISC1_RESET_PC L1_WORD(0xFFB1222Cu)
+#define SOFT_RESET_0            L1_WORD(0xFFB121B0u)
+#define TRISC1_RESET_PC         L1_WORD(0xFFB1222Cu)
 #define TRISC_RESET_PC_OVERRIDE L1_WORD(0xFFB12234u)
 
 int main(void) {
     L1_WORD(0x9100) = 0;
-    L1_WORD(0x9104) = SOFT_RESET_0;          /* 0x47000: BRISC itself already released */
+    L1_WORD(0x9104) = SOFT_RESET_0; /* 0x47000: BRISC itself already released */
     TRISC1_RESET_PC = (uint32_t)(uintptr_t)trisc1_entry;
     TRISC_RESET_PC_OVERRIDE = 1u << 1;
     SOFT_RESET_0 = SOFT_RESET_0 & ~(1u << 13); /* release TRISC1 */

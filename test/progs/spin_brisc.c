@@ -2,5 +2,6 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    for (;;) L1_WORD(0x9000) += 1;
+    for (;;)
+        L1_WORD(0x9000) += 1;
 }

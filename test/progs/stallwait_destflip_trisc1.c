@@ -11,11 +11,11 @@
 /* Stands for DEST_TARGET_REG_CFG_MATH_Offset; the Blackhole index is not taken from
  * cfg_defines.h here (ttemu gives this entry no meaning), only the ordering matters. */
 #define THD_DEST_OFFSET 12
-#define DEST_HALF 0x200
+#define DEST_HALF       0x200
 
 int main(void) {
     observe_start(0xFFEF0A80u + 0x110u * 1 + 4u * THD_DEST_OFFSET, 0xFFFFu, BST_SFPU | BST_FPU);
-    TTI(TT_SETDVALID(3));  /* stands for the unpacker's data valid on SrcA and SrcB */
+    TTI(TT_SETDVALID(3));          /* stands for the unpacker's data valid on SrcA and SrcB */
     TTI(TT_ELWADD(0, 0, 0, 0, 0)); /* FPU, 5 cycles: C4 */
     TTI(TT_SFPMAD(0, 1, 2, 3, 0));
     TTI(TT_SFPLOADMACRO(0, 0, 0, 0)); /* SFPU, 4 cycles: C11 */

@@ -7,8 +7,8 @@
  * Results (L1 0x9000): [0] Config[0][61], [1] Config[0][62]. */
 #include "stallwait_observer.h"
 
-#define CFG_A 61
-#define CFG_B 62
+#define CFG_A    61
+#define CFG_B    62
 #define GPR_TMP0 28
 
 int main(void) {

@@ -14,7 +14,7 @@
  * Results (L1 0x9000): [0], [1] the two contexts' base addresses at the end. */
 #include "ttemu_fw.h"
 
-#define TILES 4
+#define TILES     4
 #define BASE_CTX0 64 /* stand for THCON_SEC0_REG3_Base_address / _cntx1_ (Config words) */
 #define BASE_CTX1 68
 

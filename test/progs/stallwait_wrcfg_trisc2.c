@@ -9,7 +9,7 @@
  * run, [1] GPR 20. */
 #include "stallwait_observer.h"
 
-#define CFG_IDX 60
+#define CFG_IDX  60
 #define GPR_DATA 20
 
 int main(void) {

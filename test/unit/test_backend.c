@@ -22,22 +22,18 @@ typedef struct {
     unsigned stores, loads;
 } fake_tile_t;
 
-static bool fake_load(void *ctx, uint32_t addr, uint32_t *val)
-{
+static bool fake_load(void *ctx, uint32_t addr, uint32_t *val) {
     fake_tile_t *f = ctx;
-    if (addr < 0xFFB11000u)
-        return false;
+    if (addr < 0xFFB11000u) return false;
     f->loads++;
     f->last_addr = addr;
     *val = f->load_val;
     return true;
 }
 
-static bool fake_store(void *ctx, uint32_t addr, uint32_t val)
-{
+static bool fake_store(void *ctx, uint32_t addr, uint32_t val) {
     fake_tile_t *f = ctx;
-    if (addr >= 0xFFC00000u)
-        return false;
+    if (addr >= 0xFFC00000u) return false;
     f->stores++;
     f->last_addr = addr;
     f->last_val = val;
@@ -50,8 +46,7 @@ typedef struct {
     be_t *be;
 } fixture_t;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
     static fixture_t fx; /* test-local; cmocka runs tests one at a time */
     memset(&fx, 0, sizeof fx);
     fx.env = (cp_env_t){&fx.tile, fake_load, fake_store};
@@ -60,91 +55,63 @@ static int setup(void **state)
     return fx.be ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
     fixture_t *fx = *state;
     be_destroy(fx->be);
     return 0;
 }
 
-static be_t *BE(void **state)
-{
-    return ((fixture_t *)*state)->be;
-}
+static be_t *BE(void **state) { return ((fixture_t *)*state)->be; }
 
 /* ---- word builders (field positions from TENSIX.md §5) ---- */
 
-static uint32_t w_setdmareg(unsigned half, uint32_t v16)
-{
-    return 0x45u << 24 | (v16 & 0xFFFFu) << 8 | half;
-}
+static uint32_t w_setdmareg(unsigned half, uint32_t v16) { return 0x45u << 24 | (v16 & 0xFFFFu) << 8 | half; }
 
-static uint32_t w_dmareg(uint8_t opc, unsigned r, unsigned a, unsigned b, unsigned mode,
-                         bool is_const)
-{
+static uint32_t w_dmareg(uint8_t opc, unsigned r, unsigned a, unsigned b, unsigned mode, bool is_const) {
     return (uint32_t)opc << 24 | (uint32_t)is_const << 23 | mode << 18 | r << 12 | b << 6 | a;
 }
 
-static uint32_t w_wrcfg(unsigned gpr, bool wide, unsigned idx)
-{
+static uint32_t w_wrcfg(unsigned gpr, bool wide, unsigned idx) {
     return 0xB0u << 24 | gpr << 16 | (uint32_t)wide << 15 | idx;
 }
 
-static uint32_t w_rdcfg(unsigned gpr, unsigned idx)
-{
-    return 0xB1u << 24 | gpr << 16 | idx;
-}
+static uint32_t w_rdcfg(unsigned gpr, unsigned idx) { return 0xB1u << 24 | gpr << 16 | idx; }
 
-static uint32_t w_setc16(unsigned reg, unsigned val)
-{
-    return 0xB2u << 24 | reg << 16 | val;
-}
+static uint32_t w_setc16(unsigned reg, unsigned val) { return 0xB2u << 24 | reg << 16 | val; }
 
-static uint32_t w_rmwcib(unsigned n, unsigned idx, unsigned data, unsigned mask)
-{
+static uint32_t w_rmwcib(unsigned n, unsigned idx, unsigned data, unsigned mask) {
     return (0xB3u + n) << 24 | mask << 16 | data << 8 | idx;
 }
 
-static uint32_t w_cfgshiftmask(bool keep_old, unsigned alu, unsigned width, unsigned rot,
-                               unsigned sel, unsigned idx)
-{
-    return 0xB8u << 24 | (uint32_t)keep_old << 23 | alu << 20 | width << 15 | rot << 10 |
-           sel << 8 | idx;
+static uint32_t w_cfgshiftmask(bool keep_old, unsigned alu, unsigned width, unsigned rot, unsigned sel, unsigned idx) {
+    return 0xB8u << 24 | (uint32_t)keep_old << 23 | alu << 20 | width << 15 | rot << 10 | sel << 8 | idx;
 }
 
-static uint32_t w_unpacr(unsigned unpacker, bool set_dvalid)
-{
+static uint32_t w_unpacr(unsigned unpacker, bool set_dvalid) {
     return 0x42u << 24 | unpacker << 23 | (uint32_t)set_dvalid << 6;
 }
 
-static uint32_t w_elwadd(unsigned clear_dvalid)
-{
-    return 0x28u << 24 | clear_dvalid << 22;
-}
+static uint32_t w_elwadd(unsigned clear_dvalid) { return 0x28u << 24 | clear_dvalid << 22; }
 
 /* Dispatch, asserting the unit accepts it. */
-static void go(be_t *be, unsigned t, uint32_t w)
-{
+static void go(be_t *be, unsigned t, uint32_t w) {
     const tt_op_t *op = tt_op((uint8_t)(w >> 24));
     assert_non_null(op);
     assert_true(be_can_accept(be, t, op, w));
     be_dispatch(be, t, op, w);
 }
 
-static bool accepts(const be_t *be, unsigned t, uint32_t w)
-{
+static bool accepts(const be_t *be, unsigned t, uint32_t w) {
     return be_can_accept(be, t, tt_op((uint8_t)(w >> 24)), w);
 }
 
-static void run(be_t *be, unsigned n)
-{
+static void run(be_t *be, unsigned n) {
     while (n--)
         be_cycle(be);
 }
 
 /* Condition c of thread t is busy for exactly `cycles` cycles from now. */
-static void expect_busy_for(be_t *be, unsigned t, unsigned c, unsigned cycles)
-{
+static void expect_busy_for(be_t *be, unsigned t, unsigned c, unsigned cycles) {
     for (unsigned i = 0; i < cycles; i++) {
         assert_true(be_cond_busy(be, t, c));
         be_cycle(be);
@@ -154,10 +121,9 @@ static void expect_busy_for(be_t *be, unsigned t, unsigned c, unsigned cycles)
 
 /* ---- Scalar Unit ---- */
 
-static void test_setdmareg_halves(void **state)
-{
+static void test_setdmareg_halves(void **state) {
     be_t *be = BE(state);
-    go(be, 0, w_setdmareg(2 * 5, 0xBEEF));     /* LO_16(5) */
+    go(be, 0, w_setdmareg(2 * 5, 0xBEEF)); /* LO_16(5) */
     run(be, 1);
     go(be, 0, w_setdmareg(2 * 5 + 1, 0xDEAD)); /* HI_16(5) */
     run(be, 1);
@@ -173,8 +139,7 @@ static void test_setdmareg_halves(void **state)
     assert_null(be_error(be));
 }
 
-static void test_dmareg_arith(void **state)
-{
+static void test_dmareg_arith(void **state) {
     be_t *be = BE(state);
     be_gpr_write(be, 1, 0, 0x00012345);
     be_gpr_write(be, 1, 1, 0x00000010);
@@ -183,19 +148,19 @@ static void test_dmareg_arith(void **state)
     struct {
         uint32_t word, expect;
     } cases[] = {
-        {w_dmareg(0x58, 10, 0, 1, 0, false), 0x00012355},        /* ADD reg */
-        {w_dmareg(0x58, 10, 0, 63, 0, true), 0x00012384},        /* ADD imm 63 */
-        {w_dmareg(0x59, 10, 1, 0, 0, false), 0x10u - 0x12345u},  /* SUB wraps */
-        {w_dmareg(0x5A, 10, 2, 1, 0, false), 3u * 0x10u},        /* MUL: low 16 bits only */
-        {w_dmareg(0x5A, 10, 0, 2, 0, true), 0x2345u * 2u},       /* MUL imm */
-        {w_dmareg(0x5B, 10, 0, 2, 0, false), 0x00010001},        /* AND */
-        {w_dmareg(0x5B, 10, 0, 1, 1, false), 0x00012355},        /* OR */
-        {w_dmareg(0x5B, 10, 0, 0x3F, 2, true), 0x0001237A},      /* XOR imm */
-        {w_dmareg(0x5C, 10, 1, 3, 0, false), 0x10u << 4},        /* SHL by GPR & 0x1F (36->4) */
-        {w_dmareg(0x5C, 10, 0, 4, 1, true), 0x1234},             /* SHR imm */
-        {w_dmareg(0x5D, 10, 0, 1, 0, false), 1},                 /* GT */
-        {w_dmareg(0x5D, 10, 0, 1, 1, false), 0},                 /* LT */
-        {w_dmareg(0x5D, 10, 1, 0x10, 2, true), 1},               /* EQ imm */
+        {w_dmareg(0x58, 10, 0, 1, 0, false), 0x00012355},       /* ADD reg */
+        {w_dmareg(0x58, 10, 0, 63, 0, true), 0x00012384},       /* ADD imm 63 */
+        {w_dmareg(0x59, 10, 1, 0, 0, false), 0x10u - 0x12345u}, /* SUB wraps */
+        {w_dmareg(0x5A, 10, 2, 1, 0, false), 3u * 0x10u},       /* MUL: low 16 bits only */
+        {w_dmareg(0x5A, 10, 0, 2, 0, true), 0x2345u * 2u},      /* MUL imm */
+        {w_dmareg(0x5B, 10, 0, 2, 0, false), 0x00010001},       /* AND */
+        {w_dmareg(0x5B, 10, 0, 1, 1, false), 0x00012355},       /* OR */
+        {w_dmareg(0x5B, 10, 0, 0x3F, 2, true), 0x0001237A},     /* XOR imm */
+        {w_dmareg(0x5C, 10, 1, 3, 0, false), 0x10u << 4},       /* SHL by GPR & 0x1F (36->4) */
+        {w_dmareg(0x5C, 10, 0, 4, 1, true), 0x1234},            /* SHR imm */
+        {w_dmareg(0x5D, 10, 0, 1, 0, false), 1},                /* GT */
+        {w_dmareg(0x5D, 10, 0, 1, 1, false), 0},                /* LT */
+        {w_dmareg(0x5D, 10, 1, 0x10, 2, true), 1},              /* EQ imm */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         go(be, 1, cases[i].word);
@@ -208,8 +173,7 @@ static void test_dmareg_arith(void **state)
     assert_non_null(be_error(be));
 }
 
-static void test_thcon_occupancy(void **state)
-{
+static void test_thcon_occupancy(void **state) {
     be_t *be = BE(state);
     uint32_t add_same = w_dmareg(0x58, 4, 0, 1, 0, false); /* GPRs 0 and 1: same group: 3 */
     uint32_t add_far = w_dmareg(0x58, 4, 0, 8, 0, false);  /* different groups: 4 */
@@ -234,8 +198,7 @@ static void test_thcon_occupancy(void **state)
     assert_true(accepts(be, 2, nop));
 }
 
-static void test_storereg_loadreg(void **state)
-{
+static void test_storereg_loadreg(void **state) {
     fixture_t *fx = *state;
     be_t *be = fx->be;
     /* Stream register 0xFFB40028 -> AddrLo = (0xFFB40028 - 0xFFB00000) >> 2 = 0x1000A. */
@@ -261,8 +224,7 @@ static void test_storereg_loadreg(void **state)
     assert_non_null(be_error(be));
 }
 
-static void test_unimplemented_reported(void **state)
-{
+static void test_unimplemented_reported(void **state) {
     be_t *be = BE(state);
     go(be, 0, 0x49000000u); /* LOADIND */
     assert_non_null(be_error(be));
@@ -272,15 +234,13 @@ static void test_unimplemented_reported(void **state)
 
 /* ---- Configuration Unit ---- */
 
-static uint32_t cfg_word(const be_t *be, unsigned bank, unsigned idx)
-{
+static uint32_t cfg_word(const be_t *be, unsigned bank, unsigned idx) {
     uint32_t v = 0;
     assert_true(be_cfg_read(be, bank * 0x380u + 4u * idx, &v));
     return v;
 }
 
-static void test_wrcfg_rdcfg_banks(void **state)
-{
+static void test_wrcfg_rdcfg_banks(void **state) {
     be_t *be = BE(state);
     be_gpr_write(be, 0, 3, 0x11111111);
     go(be, 0, w_wrcfg(3, false, 76));
@@ -317,8 +277,7 @@ static void test_wrcfg_rdcfg_banks(void **state)
     assert_null(be_error(be));
 }
 
-static void test_setc16_threadconfig(void **state)
-{
+static void test_setc16_threadconfig(void **state) {
     be_t *be = BE(state);
     go(be, 2, w_setc16(57, 0x3FF));
     uint32_t v = 0;
@@ -332,8 +291,7 @@ static void test_setc16_threadconfig(void **state)
     assert_non_null(be_error(be));
 }
 
-static void test_rmwcib(void **state)
-{
+static void test_rmwcib(void **state) {
     be_t *be = BE(state);
     assert_true(be_cfg_write(be, 4 * 41, 0x12345678));
     go(be, 0, w_rmwcib(0, 41, 0xAB, 0x0F)); /* byte 0, low nibble */
@@ -351,8 +309,7 @@ static void test_rmwcib(void **state)
     assert_int_equal(cfg_word(be, 1, 41), 0);
 }
 
-static void test_cfgshiftmask(void **state)
-{
+static void test_cfgshiftmask(void **state) {
     be_t *be = BE(state);
     /* CFG += SCRATCH_SEC0 (tt-llk: CFGSHIFTMASK(1, 0b011, 32 - 1, 0, 0, reg)). */
     assert_true(be_cfg_write(be, 4 * 209, 0x100));
@@ -378,8 +335,7 @@ static void test_cfgshiftmask(void **state)
     assert_int_equal(cfg_word(be, 0, 77), 0x5AFFFFFFu - 0x5Au);
 }
 
-static void test_riscv_cfg_window(void **state)
-{
+static void test_riscv_cfg_window(void **state) {
     be_t *be = BE(state);
     uint32_t v;
     /* Bank writes. */
@@ -412,8 +368,7 @@ static void test_riscv_cfg_window(void **state)
 
 /* ---- conditions ---- */
 
-static void test_cond_unpack(void **state)
-{
+static void test_cond_unpack(void **state) {
     be_t *be = BE(state);
     go(be, 0, w_unpacr(0, false));
     assert_false(be_cond_busy(be, 0, 2));
@@ -429,8 +384,7 @@ static void test_cond_unpack(void **state)
     expect_busy_for(be, 0, 1, 16);
 }
 
-static void test_unpacker_queue_full(void **state)
-{
+static void test_unpacker_queue_full(void **state) {
     be_t *be = BE(state);
     uint32_t w = w_unpacr(1, false);
     for (unsigned i = 0; i < 4; i++)
@@ -442,8 +396,7 @@ static void test_unpacker_queue_full(void **state)
     assert_true(accepts(be, 0, w));
 }
 
-static void test_cond_pack_math_sfpu(void **state)
-{
+static void test_cond_pack_math_sfpu(void **state) {
     be_t *be = BE(state);
     go(be, 1, 0x41000000u); /* PACR */
     assert_int_equal(be_busy_classes(be, 1), (1u << 5) | (1u << 8));
@@ -467,8 +420,7 @@ static void test_cond_pack_math_sfpu(void **state)
     expect_busy_for(be, 0, 11, 1);
 }
 
-static void test_cond_mover_cfg_riscv(void **state)
-{
+static void test_cond_mover_cfg_riscv(void **state) {
     be_t *be = BE(state);
     go(be, 1, 0x40000000u); /* XMOV: C9 is global */
     assert_true(be_cond_busy(be, 0, 9));
@@ -489,8 +441,7 @@ static void test_cond_mover_cfg_riscv(void **state)
 
 /* ---- SrcA / SrcB ownership ---- */
 
-static void test_src_banks_unpack_to_fpu(void **state)
-{
+static void test_src_banks_unpack_to_fpu(void **state) {
     be_t *be = BE(state);
     /* Reset: all banks to the Unpackers. C5/C6 clear, C7/C8 busy. */
     assert_false(be_cond_busy(be, 0, 5));
@@ -535,8 +486,7 @@ static void test_src_banks_unpack_to_fpu(void **state)
     assert_true(be_cond_busy(be, 0, 5)); /* it handed bank 0 over again */
 }
 
-static void test_setdvalid_cleardvalid(void **state)
-{
+static void test_setdvalid_cleardvalid(void **state) {
     be_t *be = BE(state);
     go(be, 0, 0x57000001u); /* SETDVALID FlipSrcA */
     assert_false(be_cond_busy(be, 0, 7));
@@ -569,8 +519,7 @@ static void test_setdvalid_cleardvalid(void **state)
     assert_false(be_cond_busy(be, 0, 6)); /* SrcB bank 0 handed back */
 }
 
-static void test_unpacr_nop_set_dvalid(void **state)
-{
+static void test_unpacr_nop_set_dvalid(void **state) {
     be_t *be = BE(state);
     /* UNPACR_NOP(SrcB, ..., Set_Dvalid=1, ...): hands SrcB over when it retires. */
     go(be, 0, 0x43000000u | 1u << 23 | 1u << 8 | 1u);
@@ -582,8 +531,7 @@ static void test_unpacr_nop_set_dvalid(void **state)
 
 /* ---- admission across threads ---- */
 
-static void test_fpu_one_per_cycle(void **state)
-{
+static void test_fpu_one_per_cycle(void **state) {
     be_t *be = BE(state);
     uint32_t zeroacc = 0x10000000u;
     go(be, 0, zeroacc);
@@ -594,8 +542,7 @@ static void test_fpu_one_per_cycle(void **state)
     assert_true(accepts(be, 1, zeroacc));
 }
 
-static void test_config_one_per_cycle(void **state)
-{
+static void test_config_one_per_cycle(void **state) {
     be_t *be = BE(state);
     go(be, 0, w_wrcfg(0, false, 1));
     assert_false(accepts(be, 1, w_wrcfg(0, false, 2)));
@@ -605,8 +552,7 @@ static void test_config_one_per_cycle(void **state)
     assert_true(accepts(be, 1, w_wrcfg(0, false, 2)));
 }
 
-static void test_sync_ops_ignored(void **state)
-{
+static void test_sync_ops_ignored(void **state) {
     be_t *be = BE(state);
     uint32_t sempost = 0xA4000004u;
     assert_true(accepts(be, 0, sempost));
@@ -618,20 +564,29 @@ static void test_sync_ops_ignored(void **state)
     assert_false(accepts(be, 0, sempost));
 }
 
-int main(void)
-{
+int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_setdmareg_halves),       T(test_dmareg_arith),
-        T(test_thcon_occupancy),        T(test_storereg_loadreg),
-        T(test_unimplemented_reported), T(test_wrcfg_rdcfg_banks),
-        T(test_setc16_threadconfig),    T(test_rmwcib),
-        T(test_cfgshiftmask),           T(test_riscv_cfg_window),
-        T(test_cond_unpack),            T(test_unpacker_queue_full),
-        T(test_cond_pack_math_sfpu),    T(test_cond_mover_cfg_riscv),
-        T(test_src_banks_unpack_to_fpu), T(test_setdvalid_cleardvalid),
-        T(test_unpacr_nop_set_dvalid),  T(test_fpu_one_per_cycle),
-        T(test_config_one_per_cycle),   T(test_sync_ops_ignored),
+        T(test_setdmareg_halves),
+        T(test_dmareg_arith),
+        T(test_thcon_occupancy),
+        T(test_storereg_loadreg),
+        T(test_unimplemented_reported),
+        T(test_wrcfg_rdcfg_banks),
+        T(test_setc16_threadconfig),
+        T(test_rmwcib),
+        T(test_cfgshiftmask),
+        T(test_riscv_cfg_window),
+        T(test_cond_unpack),
+        T(test_unpacker_queue_full),
+        T(test_cond_pack_math_sfpu),
+        T(test_cond_mover_cfg_riscv),
+        T(test_src_banks_unpack_to_fpu),
+        T(test_setdvalid_cleardvalid),
+        T(test_unpacr_nop_set_dvalid),
+        T(test_fpu_one_per_cycle),
+        T(test_config_one_per_cycle),
+        T(test_sync_ops_ignored),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

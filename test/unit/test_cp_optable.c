@@ -28,10 +28,10 @@
 static uint32_t entry_word(const tt_op_t *op) {
     uint32_t w = (uint32_t)op->opcode << 24;
     switch (op->opcode) {
-    case 0x01: return w | 1u << 23; /* MOP template 1; MopCfg all 0 (OuterCount 0): no words */
+    case 0x01: return w | 1u << 23;     /* MOP template 1; MopCfg all 0 (OuterCount 0): no words */
     case 0x04: return w | 1u << 4 | 1u; /* REPLAY: load the next word, do not execute it */
-    case 0x67:                           /* STOREREG / LOADREG: RegAddr at 0xFFB12000, the first */
-    case 0x68:                           /* address that is not undefined behaviour (>= 0xFFB11000) */
+    case 0x67:                          /* STOREREG / LOADREG: RegAddr at 0xFFB12000, the first */
+    case 0x68:                          /* address that is not undefined behaviour (>= 0xFFB11000) */
         return w | ((0xFFB12000u - 0xFFB00000u) >> 2);
     default: return w;
     }
@@ -59,7 +59,8 @@ static void expect_held(const tt_op_t *op, unsigned block) {
     if (!s.held || s.held_word != w || s.hold != CP_HOLD_WAIT_SEM || was_issued(cp, 0, w))
         fail_msg("%s (0x%02x): not held by block mask 0x%03x (held %d, word 0x%08x, cause %s)", op->mnemonic,
                  op->opcode, block, s.held, s.held_word, cp_hold_name(s.hold));
-    if (cp_stats(cp, 0)->stall_sem[SEM_HELD] == 0) fail_msg("%s: no stall counted on semaphore %d", op->mnemonic, SEM_HELD);
+    if (cp_stats(cp, 0)->stall_sem[SEM_HELD] == 0)
+        fail_msg("%s: no stall counted on semaphore %d", op->mnemonic, SEM_HELD);
     if (cp_last_unit(cp, 0) != TT_UNIT_SYNC) fail_msg("%s: something behind the wait was dispatched", op->mnemonic);
     /* The wait releases once the semaphore is posted: then the entry issues to its unit. */
     cp_sem_write(cp, 1, SEM_HELD, 0);
@@ -155,8 +156,8 @@ static void never_entries_never_reach_the_gate(void **state) {
         cp_thread_state_t s;
         cp_thread_state(cp, 0, &s);
         if (s.held || s.fifo1 || s.fifo2 || s.fifo3 || s.mop_busy || s.replay_busy)
-            fail_msg("%s: not taken before the gate (held %d, fifos %u/%u/%u, mop %d, replay %d)", op->mnemonic,
-                     s.held, s.fifo1, s.fifo2, s.fifo3, s.mop_busy, s.replay_busy);
+            fail_msg("%s: not taken before the gate (held %d, fifos %u/%u/%u, mop %d, replay %d)", op->mnemonic, s.held,
+                     s.fifo1, s.fifo2, s.fifo3, s.mop_busy, s.replay_busy);
         assert_int_equal(cp_stats(cp, 0)->issued, 2); /* SETDVALID and the wait only */
         assert_int_equal(cp_stats(cp, 0)->consumed, op->opcode == 0x05 ? 1 : 0);
         assert_int_equal(cp_last_unit(cp, 0), TT_UNIT_SYNC);
@@ -174,10 +175,14 @@ static void every_entry_classified(void **state) {
     unsigned n, masked = 0, waits = 0, nop = 0, never = 0;
     const tt_op_t *o = ops(&n);
     for (unsigned i = 0; i < n; i++) {
-        if (o[i].gate == TT_GATE_NEVER) never++;
-        else if (o[i].gate == TT_GATE_NOP) nop++;
-        else if (o[i].block == TT_B_ALL) waits++;
-        else masked++;
+        if (o[i].gate == TT_GATE_NEVER)
+            never++;
+        else if (o[i].gate == TT_GATE_NOP)
+            nop++;
+        else if (o[i].block == TT_B_ALL)
+            waits++;
+        else
+            masked++;
     }
     assert_int_equal(masked, 137 - 4 - 1 - 3);
     assert_int_equal(waits, 3);

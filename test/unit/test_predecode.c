@@ -30,7 +30,8 @@ static uint32_t *li(uint32_t *p, int rd, uint32_t v) {
 }
 
 static void put(tile_t *t, uint32_t addr, const uint32_t *w, size_t n) {
-    for (size_t i = 0; i < n; i++) assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
+    for (size_t i = 0; i < n; i++)
+        assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
 }
 
 static tile_t *new_tile(bool reference) {
@@ -46,7 +47,8 @@ static tile_t *new_tile(bool reference) {
 static void run_tile(tile_t *t, bool batch, uint64_t limit) {
     while (t->cycle < limit) {
         bool any = false;
-        for (int c = 0; c < TILE_NCORES; c++) any = any || t->hart[c].state == HART_RUNNING;
+        for (int c = 0; c < TILE_NCORES; c++)
+            any = any || t->hart[c].state == HART_RUNNING;
         if (!any) return;
         if (batch)
             tile_run(t, limit - t->cycle);
@@ -63,11 +65,11 @@ static void self_modifying(tile_t *t, bool with_fence) {
     uint32_t prog[32], *p = prog;
     *p++ = addi(A0, ZERO, 0);
     p = li(p, T0, 0x2000);
-    *p++ = jalr(RA, T0, 0);          /* call 0x2000: a0 = 1 */
+    *p++ = jalr(RA, T0, 0);           /* call 0x2000: a0 = 1 */
     p = li(p, T1, addi(A0, A0, 100)); /* the new instruction word */
-    *p++ = sw(T1, T0, 0);            /* write it over 0x2000 */
+    *p++ = sw(T1, T0, 0);             /* write it over 0x2000 */
     *p++ = with_fence ? FENCE_I : addi(ZERO, ZERO, 0);
-    *p++ = jalr(RA, T0, 0);          /* call again: a0 = 101 */
+    *p++ = jalr(RA, T0, 0); /* call again: a0 = 101 */
     *p++ = EBREAK;
     put(t, 0x1000, prog, (size_t)(p - prog));
     uint32_t routine[] = {addi(A0, A0, 1), jalr(ZERO, RA, 0)};
@@ -86,7 +88,7 @@ static void cross_core(tile_t *t) {
     *p++ = bne(T2, ZERO, -4);
     p = li(p, T1, addi(A0, ZERO, 7));
     p = li(p, T0, 0x3000);
-    *p++ = sw(T1, T0, 0);      /* new code for NCRISC */
+    *p++ = sw(T1, T0, 0); /* new code for NCRISC */
     *p++ = addi(T1, ZERO, 1);
     *p++ = sw(T1, ZERO, 0x200); /* flag */
     *p++ = EBREAK;
@@ -210,7 +212,8 @@ static void same_both_ways(void **state) {
                 assert_int_equal(a->stall_cycles, b->stall_cycles);
             }
         }
-        for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+        for (int way = 0; way < 3; way++)
+            tile_destroy(t[way]);
     }
 }
 
@@ -263,7 +266,8 @@ static void leaving_l1(void **state) {
                 assert_int_equal(t[way]->hart[CORE_BRISC].instret, t[0]->hart[CORE_BRISC].instret);
             }
             assert_int_equal(t[0]->hart[CORE_TRISC1].instret, s == 0 ? 4 : 2);
-            for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+            for (int way = 0; way < 3; way++)
+                tile_destroy(t[way]);
         }
 }
 

@@ -14,8 +14,7 @@
 #include "app/regress.h"
 
 /* regress_diff on two JSON texts; the lines it prints go to *text (caller frees). */
-static int diff_text(const char *golden, const char *got, char **text)
-{
+static int diff_text(const char *golden, const char *got, char **text) {
     cJSON *g = cJSON_Parse(golden), *v = cJSON_Parse(got);
     assert_non_null(g);
     assert_non_null(v);
@@ -29,8 +28,7 @@ static int diff_text(const char *golden, const char *got, char **text)
     return n;
 }
 
-static void test_equal_and_subset(void **state)
-{
+static void test_equal_and_subset(void **state) {
     (void)state;
     char *t;
     assert_int_equal(diff_text("{\"a\": 1, \"b\": [1, 2]}", "{\"b\": [1, 2], \"a\": 1}", &t), 0);
@@ -41,8 +39,7 @@ static void test_equal_and_subset(void **state)
     free(t);
 }
 
-static void test_paths_and_values(void **state)
-{
+static void test_paths_and_values(void **state) {
     (void)state;
     char *t;
     int n = diff_text("{\"semaphores\": [{\"value\": 0, \"max\": 2}, {\"value\": 1, \"max\": 1}],"
@@ -57,8 +54,7 @@ static void test_paths_and_values(void **state)
     free(t);
 }
 
-static void test_lengths_absent_types(void **state)
-{
+static void test_lengths_absent_types(void **state) {
     (void)state;
     char *t;
     int n = diff_text("{\"threads\": [1, 2, 3], \"diagnosis\": {\"kind\": \"deadlock\"}, \"m\": {\"0\": null}}",
@@ -70,8 +66,7 @@ static void test_lengths_absent_types(void **state)
     free(t);
 }
 
-static void test_golden_subset(void **state)
-{
+static void test_golden_subset(void **state) {
     (void)state;
     cJSON *r = cJSON_Parse(
         "{\"version\": 1, \"exit\": {\"code\": 1, \"reason\": \"deadlock\", \"message\": \"at cycle 123\"},"
@@ -100,8 +95,7 @@ static void test_golden_subset(void **state)
     cJSON_Delete(r);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equal_and_subset),
         cmocka_unit_test(test_paths_and_values),

@@ -31,7 +31,8 @@ enum { ZERO = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11 };
 #define OUT   0x300u /* where a released core leaves a word */
 
 static void put(tile_t *t, uint32_t addr, const uint32_t *w, size_t n) {
-    for (size_t i = 0; i < n; i++) assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
+    for (size_t i = 0; i < n; i++)
+        assert_true(tile_host_write(t, addr + 4 * (uint32_t)i, w[i]));
 }
 
 /* Way 0: reference; 1: fast, no idle fast-forward; 2: fast. */
@@ -90,9 +91,9 @@ static void spinner(tile_t *t, int core, uint32_t at, uint32_t flag, int id, boo
 static void ldm_spinner(tile_t *t, int core, uint32_t at, uint32_t flag, int id) {
     uint32_t p[16];
     size_t n = 0;
-    p[n++] = lui(T1, 0xFFB00);             /* t1 = local RAM */
-    p[n++] = lw(T2, T1, 0);                /* loop: t2 = local word */
-    p[n++] = addi(T2, T2, 3);              /* registers written, to the same values each time */
+    p[n++] = lui(T1, 0xFFB00); /* t1 = local RAM */
+    p[n++] = lw(T2, T1, 0);    /* loop: t2 = local word */
+    p[n++] = addi(T2, T2, 3);  /* registers written, to the same values each time */
     p[n++] = lw(T0, ZERO, (int32_t)flag);
     p[n++] = beq(T0, ZERO, -12);
     p[n++] = sw(T2, ZERO, (int32_t)(OUT + 4 * (uint32_t)id));
@@ -138,7 +139,8 @@ static void host_release_between_runs(void **state) {
     assert_int_equal(out, 3); /* TRISC0: local word 0 + 3 */
     assert_true(tile_host_read(t[2], OUT + 16, &out));
     assert_int_equal(out, 9);
-    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
 }
 
 /* NCRISC counts down (its registers change: no period), then releases BRISC with a store: no
@@ -149,8 +151,8 @@ static void core_store_releases(void **state) {
     for (int way = 0; way < 3; way++) {
         t[way] = new_tile(way);
         spinner(t[way], CORE_BRISC, 0x1000, FLAG0, 0, false);
-        uint32_t nc[] = {lui(T2, 4), addi(T2, T2, -1), bne(T2, ZERO, -4), addi(T1, ZERO, 1), sw(T1, ZERO, FLAG0),
-                         EBREAK};
+        uint32_t nc[] = {lui(T2, 4),        addi(T2, T2, -1),    bne(T2, ZERO, -4),
+                         addi(T1, ZERO, 1), sw(T1, ZERO, FLAG0), EBREAK};
         put(t[way], 0x2000, nc, 6);
         tile_start_core(t[way], CORE_NCRISC, 0x2000);
         run_for(t[way], 60000, 1009);
@@ -158,7 +160,8 @@ static void core_store_releases(void **state) {
     assert_same(t);
     assert_int_equal(t[2]->spin.skipped, 0);
     assert_int_equal(t[2]->hart[CORE_BRISC].state, HART_HALTED);
-    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
 }
 
 /* A loop that reads mcycle, one that stores (the same value each time): never skipped. */
@@ -177,7 +180,8 @@ static void impure_loops_are_stepped(void **state) {
     }
     assert_same(t);
     assert_int_equal(t[2]->spin.skipped, 0);
-    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
 }
 
 /* A core spinning alone (the run-ahead path is not taken while the proof holds), then released
@@ -195,7 +199,8 @@ static void alone_spinner(void **state) {
     assert_same(t);
     assert_true(t[2]->spin.skipped > 90000);
     assert_int_equal(t[2]->hart[CORE_TRISC1].state, HART_HALTED);
-    for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
 }
 
 /* One long batch (no progress checks cutting it): the core stores first (the first probes fail),
@@ -207,14 +212,15 @@ static void settles_into_spin(void **state) {
         tile_t *t[3];
         for (int way = 0; way < 3; way++) {
             t[way] = new_tile(way);
-            uint32_t b[] = {addi(T1, ZERO, 3), sw(T1, ZERO, OUT), sw(T1, ZERO, OUT + 4), addi(T2, ZERO, 500),
-                            addi(T2, T2, -1), sw(T2, ZERO, OUT + 8), bne(T2, ZERO, -8), /* 500 stores */
+            uint32_t b[] = {addi(T1, ZERO, 3),   sw(T1, ZERO, OUT), sw(T1, ZERO, OUT + 4),
+                            addi(T2, ZERO, 500), addi(T2, T2, -1),  sw(T2, ZERO, OUT + 8),
+                            bne(T2, ZERO, -8), /* 500 stores */
                             lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), EBREAK};
             put(t[way], 0x1000, b, 10);
             tile_start_core(t[way], CORE_BRISC, 0x1000);
             if (pair) {
-                uint32_t nc[] = {lui(T2, 2), addi(T2, T2, -1), bne(T2, ZERO, -4), lw(T0, ZERO, FLAG1),
-                                 beq(T0, ZERO, -4), EBREAK};
+                uint32_t nc[] = {lui(T2, 2),          addi(T2, T2, -1),  bne(T2, ZERO, -4),
+                                 lw(T0, ZERO, FLAG1), beq(T0, ZERO, -4), EBREAK};
                 put(t[way], 0x2000, nc, 6);
                 tile_start_core(t[way], CORE_NCRISC, 0x2000);
             }
@@ -222,7 +228,8 @@ static void settles_into_spin(void **state) {
         }
         assert_same(t);
         assert_true(t[2]->spin.skipped > 400000);
-        for (int way = 0; way < 3; way++) tile_destroy(t[way]);
+        for (int way = 0; way < 3; way++)
+            tile_destroy(t[way]);
     }
 }
 
@@ -231,9 +238,8 @@ static void settles_into_spin(void **state) {
 static void pure_step_refuses_writes(void **state) {
     (void)state;
     tile_t *t = new_tile(2);
-    uint32_t p[] = {addi(T1, ZERO, 7), lw(T0, ZERO, FLAG0), sw(T1, ZERO, FLAG0), amoswap(T2, ZERO, T1) /* to 0 */,
-                    csrrs(T2, MCYCLE, ZERO),
-                    lui(A0, 0xFFB12), lw(A1, A0, 0x1F0)};
+    uint32_t p[] = {addi(T1, ZERO, 7),       lw(T0, ZERO, FLAG0), sw(T1, ZERO, FLAG0), amoswap(T2, ZERO, T1) /* to 0 */,
+                    csrrs(T2, MCYCLE, ZERO), lui(A0, 0xFFB12),    lw(A1, A0, 0x1F0)};
     put(t, 0x1000, p, 7);
     tile_start_core(t, CORE_BRISC, 0x1000);
     hart_t *h = &t->hart[CORE_BRISC];

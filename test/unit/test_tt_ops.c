@@ -10,8 +10,7 @@
 
 #include "coproc/tt_ops.h"
 
-static void test_count_sorted_unique(void **state)
-{
+static void test_count_sorted_unique(void **state) {
     (void)state;
     unsigned n = 0;
     const tt_op_t *ops = tt_ops(&n);
@@ -30,8 +29,7 @@ static void test_count_sorted_unique(void **state)
     assert_int_equal(found, 137);
 }
 
-static void test_fields_well_formed(void **state)
-{
+static void test_fields_well_formed(void **state) {
     (void)state;
     unsigned n = 0;
     const tt_op_t *ops = tt_ops(&n);
@@ -41,20 +39,17 @@ static void test_fields_well_formed(void **state)
         assert_non_null(op->mnemonic);
         assert_true(op->unit < TT_UNIT_COUNT);
         assert_true((op->block & ~TT_B_ALL) == 0);
-        if (op->gate == TT_GATE_MASK)
-            assert_true(op->block != 0);
+        if (op->gate == TT_GATE_MASK) assert_true(op->block != 0);
         for (unsigned f = 0; f < op->nfields; f++) {
             assert_non_null(op->fields[f].name);
             assert_true(op->fields[f].width >= 1);
             assert_true(op->fields[f].lo + op->fields[f].width <= 24);
-            if (f)
-                assert_true(op->fields[f - 1].lo + op->fields[f - 1].width <= op->fields[f].lo);
+            if (f) assert_true(op->fields[f - 1].lo + op->fields[f - 1].width <= op->fields[f].lo);
         }
     }
 }
 
-static void test_unknown(void **state)
-{
+static void test_unknown(void **state) {
     (void)state;
     assert_null(tt_op(0x00));
     assert_null(tt_op(0x06));
@@ -109,8 +104,7 @@ static const spot_t spots[] = {
     {0xB8, "CFGSHIFTMASK", TT_UNIT_CONFIG, TT_GATE_MASK, TT_B7_CFG, 0},
 };
 
-static void test_spot_rows(void **state)
-{
+static void test_spot_rows(void **state) {
     (void)state;
     for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
         const spot_t *s = &spots[i];
@@ -119,8 +113,7 @@ static void test_spot_rows(void **state)
         assert_string_equal(op->mnemonic, s->mnemonic);
         assert_int_equal(op->unit, s->unit);
         assert_int_equal(op->gate, s->gate);
-        if (s->gate != TT_GATE_NEVER)
-            assert_int_equal(op->block, s->block);
+        if (s->gate != TT_GATE_NEVER) assert_int_equal(op->block, s->block);
         assert_int_equal(op->inferred, s->inferred);
     }
     /* Every SFP* mnemonic is an SFPU op held by B8 only. */
@@ -136,8 +129,7 @@ static void test_spot_rows(void **state)
     assert_int_equal(sfp, 42);
 }
 
-static void test_sync_encodings(void **state)
-{
+static void test_sync_encodings(void **state) {
     (void)state;
     /* §4.2: SEMINIT SemMask [9:2] · NewValue [19:16] · NewMax [23:20]. The seed's
      * `ttseminit 0x8c800022` rotated right by 2 is 0xA3200008. */
@@ -181,8 +173,7 @@ static void test_sync_encodings(void **state)
     assert_int_equal(tt_field(NULL, 0, "x"), -1);
 }
 
-static void test_disasm(void **state)
-{
+static void test_disasm(void **state) {
     (void)state;
     char buf[128];
     uint32_t w = 0xA6000000u | (0x40u << 15) | (2u << 2) | 1u; /* sem_sel=2, cond=1 */
@@ -196,20 +187,21 @@ static void test_disasm(void **state)
     assert_int_equal(strlen(buf), 7);
 }
 
-static void test_unit_names(void **state)
-{
+static void test_unit_names(void **state) {
     (void)state;
     assert_string_equal(tt_unit_name(TT_UNIT_THCON), "THCON");
     assert_string_equal(tt_unit_name(TT_UNIT_MISC), "MISC");
     assert_string_equal(tt_unit_name(TT_UNIT_COUNT), "?");
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_count_sorted_unique), cmocka_unit_test(test_fields_well_formed),
-        cmocka_unit_test(test_unknown),             cmocka_unit_test(test_spot_rows),
-        cmocka_unit_test(test_sync_encodings),      cmocka_unit_test(test_disasm),
+        cmocka_unit_test(test_count_sorted_unique),
+        cmocka_unit_test(test_fields_well_formed),
+        cmocka_unit_test(test_unknown),
+        cmocka_unit_test(test_spot_rows),
+        cmocka_unit_test(test_sync_encodings),
+        cmocka_unit_test(test_disasm),
         cmocka_unit_test(test_unit_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
