@@ -7,10 +7,11 @@ set -euo pipefail
 
 PKGS=(
   make gcc pkg-config
+  clang-format                                           # make format-check (.ci/run runs it)
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf   # firmware samples and ISA tests
   libelf-dev                                             # loader/: ELF images
-  libcjson-dev                                           # loader/: run configs, reports
-  libxml2-dev                                            # app/regress.c: JUnit XML
+  libcjson-dev                                           # loader/: run configs; app/, debug/: reports, traces
+  libxml2-dev                                            # app/junit.c: JUnit XML
   libsdl2-dev                                            # ui/: the live panel (optional at build)
   libsdl2-ttf-dev fonts-dejavu-core                      # ui/: its text (DejaVu Sans Mono)
   libsdl2-image-dev                                      # ui/: PNG screenshots (IMG_SavePNG)
