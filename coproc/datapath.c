@@ -1,0 +1,191 @@
+/* coproc/datapath.c — the datapath's state, its dispatch by opcode, and what the units share:
+ * configuration field access, address modifiers, Dst row mapping (coproc/datapath.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coproc/dp_internal.h"
+#include "coproc/tt_fields.h"
+#include "coproc/tt_ops.h"
+
+const dp_field_t dp_cfg_fields[CF_COUNT] = {
+#define DP_CFG(name, word, shift, width, stride) [CF_##name] = {word, shift, width, stride},
+#define DP_THCFG(name, word, shift, width, stride)
+#include "coproc/dp_cfg.def"
+#undef DP_CFG
+#undef DP_THCFG
+};
+const dp_field_t dp_thcfg_fields[TF_COUNT] = {
+#define DP_CFG(name, word, shift, width, stride)
+#define DP_THCFG(name, word, shift, width, stride) [TF_##name] = {word, shift, width, stride},
+#include "coproc/dp_cfg.def"
+#undef DP_CFG
+#undef DP_THCFG
+};
+
+dp_t *dp_create(void) {
+    dp_t *dp = malloc(sizeof *dp);
+    if (dp) dp_reset(dp);
+    return dp;
+}
+
+void dp_destroy(dp_t *dp) { free(dp); }
+
+void dp_reset(dp_t *dp) {
+    /* The ISA gives no power-on values for SrcA/SrcB/Dst/LReg contents (Dst.md: UnpredictableValue);
+     * ttemu's choice is zero, so runs are deterministic. DstRowValid starts true (Dst.md). */
+    memset(dp, 0, sizeof *dp);
+    for (unsigned r = 0; r < DST_ROWS; r++)
+        dp->dst.valid[r] = true;
+    /* The Vector Unit's constant registers (LReg.md): LReg[8] = 0.8373 (the FP32 nearest), LReg[9] =
+     * 0, LReg[10] = 1.0, LReg[15] lane i = 2 * i. */
+    for (unsigned l = 0; l < LANES; l++) {
+        dp->sfpu.r[8][l] = 0x3F56594Bu;
+        dp->sfpu.r[10][l] = 0x3F800000u;
+        dp->sfpu.r[15][l] = 2 * l;
+    }
+    dp->pack.needs_new_addr = true;
+    dp->pack.exp_needs_new_addr = true;
+}
+
+void dp_fail(dp_ctx_t *x, dp_err_kind_t kind, const char *fmt, ...) {
+    if (x->err->kind != DP_OK) return;
+    x->err->kind = kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err->msg, sizeof x->err->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- address modifiers (RWCs.md) ----------------------------------------------------------- */
+
+void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
+    rwc_t *r = &x->dp->rwc[x->t];
+    /* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
+     * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
+    unsigned i = addr_mod & 7;
+    if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAClear, i))
+        r->srca = r->srca_cr = 0;
+    else if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcACR, i))
+        r->srca = r->srca_cr = (uint8_t)((r->srca_cr + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAIncr, i)) & 63);
+    else
+        r->srca = (uint8_t)((r->srca + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAIncr, i)) & 63);
+    if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBClear, i))
+        r->srcb = r->srcb_cr = 0;
+    else if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBCR, i))
+        r->srcb = r->srcb_cr = (uint8_t)((r->srcb_cr + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBIncr, i)) & 63);
+    else
+        r->srcb = (uint8_t)((r->srcb + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBIncr, i)) & 63);
+    unsigned dincr = THCFG_I(x, ADDR_MOD_DST_SEC0_DestIncr, i);
+    if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestClear, i)) {
+        r->dst = r->dst_cr = 0;
+    } else if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestCToCR, i)) {
+        r->dst = (uint16_t)((r->dst + dincr) & 1023);
+        r->dst_cr = r->dst;
+    } else if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestCR, i)) {
+        r->dst = r->dst_cr = (uint16_t)((r->dst_cr + dincr) & 1023);
+    } else {
+        r->dst = (uint16_t)((r->dst + dincr) & 1023);
+    }
+    if (update_fidelity) {
+        if (THCFG_I(x, ADDR_MOD_DST_SEC0_FidelityClear, i))
+            r->fidelity = 0;
+        else
+            r->fidelity = (uint8_t)((r->fidelity + THCFG_I(x, ADDR_MOD_DST_SEC0_FidelityIncr, i)) & 3);
+    }
+    if (THCFG_I(x, ADDR_MOD_BIAS_SEC0_BiasClear, i))
+        r->bias = 0;
+    else if (THCFG_I(x, ADDR_MOD_BIAS_SEC0_BiasIncr, i) & 3)
+        r->bias ^= 1;
+}
+
+/* ---- Dst (BH Dst.md) ------------------------------------------------------------------------ */
+
+unsigned dp_adj16(const dp_ctx_t *x, unsigned r) {
+    r &= 1023;
+    if (CFG(x, DEST_ACCESS_CFG_remap_addrs)) r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
+    return r;
+}
+
+unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
+    r = dp_adj16(x, r);
+    if (CFG(x, DEST_ACCESS_CFG_swizzle_32b)) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
+    return ((r & 0x1f8) << 1) | (r & 0x207);
+}
+
+uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col) {
+    unsigned p = dp_adj32(x, row);
+    return (uint32_t)x->dp->dst.bits[p][col] << 16 | x->dp->dst.bits[p + 8][col];
+}
+
+/* A write makes the row valid again: ZEROACC only marks rows, and "the write performed by these
+ * instructions will then cause the row contents to become well defined" (ZEROACC.md). Dst32b
+ * consults the valid bit of the first physical row only (Dst.md). */
+void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v) {
+    unsigned p = dp_adj32(x, row);
+    x->dp->dst.bits[p][col] = (uint16_t)(v >> 16);
+    x->dp->dst.bits[p + 8][col] = (uint16_t)v;
+    x->dp->dst.valid[p] = true;
+}
+
+void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
+    unsigned p = dp_adj16(x, row);
+    x->dp->dst.bits[p][col] = v;
+    x->dp->dst.valid[p] = true;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------- */
+
+typedef void (*dp_unit_fn)(dp_ctx_t *x);
+
+/* Every opcode of a datapath unit (Unpackers, Matrix Unit, Vector Unit, Packers) and the
+ * Miscellaneous unit's address-counter family: which file computes it. Opcodes of those units
+ * listed with NULL are not modelled: dp_exec says so (DP_UNIMPLEMENTED), never a silent no-op. */
+static dp_unit_fn dp_unit_of(uint8_t opc) {
+    const tt_op_t *op = tt_op(opc);
+    if (!op) return NULL;
+    switch (opc) {
+    case TT_OPC_SETADC:
+    case TT_OPC_SETADCXX:
+    case TT_OPC_SETADCXY:
+    case TT_OPC_SETADCZW:
+    case TT_OPC_INCADCXY:
+    case TT_OPC_INCADCZW:
+    case TT_OPC_ADDRCRXY:
+    case TT_OPC_ADDRCRZW: return dp_adc_exec;
+    case TT_OPC_SETRWC:
+    case TT_OPC_INCRWC: return dp_rwc_exec;
+    default: break;
+    }
+    switch (op->unit) {
+    case TT_UNIT_UNPACK: return dp_unpack_exec;
+    case TT_UNIT_MATH: return dp_fpu_exec;
+    case TT_UNIT_SFPU: return dp_sfpu_exec;
+    case TT_UNIT_PACK: return dp_pack_exec;
+    default: return NULL;
+    }
+}
+
+bool dp_is_datapath_op(uint8_t opcode) { return dp_unit_of(opcode) != NULL; }
+
+void dp_exec(dp_t *dp, const dp_arch_t *arch, const dp_mem_t *mem, unsigned t, uint32_t word, dp_error_t *err) {
+    err->kind = DP_OK;
+    err->msg[0] = 0;
+    dp_unit_fn fn = dp_unit_of((uint8_t)(word >> 24));
+    if (!fn || t >= DP_THREADS) return;
+    dp_ctx_t x = {.dp = dp, .arch = arch, .mem = mem, .t = t, .word = word, .err = err};
+    x.bank = THCFG(&x, CFG_STATE_ID_StateID);
+    fn(&x);
+}
+
+const src_regs_t *dp_srca(const dp_t *dp) { return &dp->srca; }
+const src_regs_t *dp_srcb(const dp_t *dp) { return &dp->srcb; }
+const dst_regs_t *dp_dst(const dp_t *dp) { return &dp->dst; }
+const lregs_t *dp_lregs(const dp_t *dp) { return &dp->sfpu; }
+const rwc_t *dp_rwc(const dp_t *dp, unsigned t) { return &dp->rwc[t % DP_THREADS]; }
+const adc_t *dp_adc(const dp_t *dp, unsigned t, unsigned unit) { return &dp->adc[t % DP_THREADS][unit % ADC_UNITS]; }
+src_regs_t *dp_srca_mut(dp_t *dp) { return &dp->srca; }
+src_regs_t *dp_srcb_mut(dp_t *dp) { return &dp->srcb; }
+dst_regs_t *dp_dst_mut(dp_t *dp) { return &dp->dst; }
+lregs_t *dp_lregs_mut(dp_t *dp) { return &dp->sfpu; }

@@ -1,0 +1,330 @@
+/* coproc/sfpu.c — the Vector Unit's (SFPU's) values: SFPLOAD, SFPSTORE, SFPLOADI, SFPCONFIG,
+ * SFPENCC, the multiply-add family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI: coproc/fma.c) and
+ * SFPNOP, each as its Blackhole ISA page's functional model describes it (named above each). The
+ * other SFPU instructions are refused as DP_UNIMPLEMENTED until the SFPU issue models them;
+ * SFPLOADMACRO's configuration (SFPCONFIG destinations 0..8, and instruction templates written
+ * through the "backdoor" of VD >= 12) likewise.
+ *
+ * Lanes (LReg.md): lane L of a 32-lane register; the 32 lanes are a 4 x 8 grid (row L / 8). */
+#include <string.h>
+
+#include "coproc/dp_fmt_tmp.h"
+#include "coproc/dp_internal.h"
+#include "coproc/fma.h"
+#include "coproc/tt_fields.h"
+#include "coproc/tt_ops.h"
+
+/* LaneConfig bits (SFPCONFIG.md). */
+enum {
+    LC_ENABLE_FP16A_INF = 1u << 0,
+    LC_DISABLE_BACKDOOR_LOAD = 1u << 1,
+    LC_ENABLE_DEST_INDEX = 1u << 2,
+    LC_CAPTURE_DEFAULT_DEST_INDEX = 1u << 3,
+    LC_BLOCK_DEST_WR_FROM_SFPU = 1u << 4,
+    LC_BLOCK_SFPU_RD_FROM_DEST = 1u << 5,
+    LC_DEST_RD_COL_EXCHANGE = 1u << 6,
+    LC_DEST_WR_COL_EXCHANGE = 1u << 7,
+    LC_ROW_MASK_SHIFT = 12,
+};
+
+/* VectorUnit.md IsLaneEnabled. */
+static bool lane_enabled(const lregs_t *s, unsigned lane) {
+    if ((s->lane_config[lane & 7] >> (LC_ROW_MASK_SHIFT + lane / 8)) & 1) return false;
+    return s->use_lane_flags[lane] ? s->lane_flags[lane] : true;
+}
+
+/* Instructions with VD >= 12 write their own bits to an SFPLOADMACRO instruction template unless
+ * the lane's LaneConfig.DISABLE_BACKDOOR_LOAD is set (SFPCONFIG.md). Not modelled: refused. */
+static bool backdoor(dp_ctx_t *x, unsigned vd) {
+    if (vd < 12) return false;
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!(x->dp->sfpu.lane_config[l] & LC_DISABLE_BACKDOOR_LOAD)) {
+            dp_fail(x, DP_UNIMPLEMENTED, "%s with VD %u writes an SFPLOADMACRO instruction template (backdoor load)",
+                    tt_mnemonic(x->word), vd);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* SFPLOAD / SFPSTORE data formats (SFPLOAD.md MOD0_FMT_*). */
+enum {
+    MOD0_SRCB = 0,
+    MOD0_FP16,
+    MOD0_BF16,
+    MOD0_FP32,
+    MOD0_INT32,
+    MOD0_INT8,
+    MOD0_UINT16,
+    MOD0_HI16,
+    MOD0_INT16,
+    MOD0_LO16,
+    MOD0_INT32_ALL,
+    MOD0_ZERO,
+    MOD0_INT32_SM,
+    MOD0_INT8_COMP,
+    MOD0_LO16_ONLY,
+    MOD0_HI16_ONLY,
+};
+
+/* MOD0_FMT_SRCB resolution (SFPLOAD.md, SFPSTORE.md; Blackhole's SFPU_DEST_FMT override). */
+static unsigned resolve_mod0(const dp_ctx_t *x, unsigned mod0) {
+    if (mod0 != MOD0_SRCB) return mod0;
+    if (CFG(x, ALU_ACC_CTRL_SFPU_Fp32_enabled)) return MOD0_FP32;
+    unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcB_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcB_val)
+                                                           : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
+    if (THCFG(x, SFPU_DEST_FMT_Enable)) f = THCFG(x, SFPU_DEST_FMT_Base);
+    bool exp8 = f == FMT_FP32 || f == FMT_TF32 || f == FMT_BF16 || f == FMT_BFP8 || f == FMT_BFP4 || f == FMT_BFP2 ||
+                f == FMT_INT32 || f == FMT_INT16;
+    return exp8 ? MOD0_BF16 : MOD0_FP16;
+}
+
+/* The Dst address of an SFPLOAD/SFPSTORE (the functional models' "Apply various Dst address
+ * adjustments"). store: SFPSTORE's INT32_ALL post-increments Sp; SFPLOAD's pre-decrements it. */
+static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
+    rwc_t *r = &x->dp->rwc[x->t];
+    unsigned addr = imm + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset);
+    unsigned dst_off = r->dst + CFG(x, DEST_REGW_BASE_Base);
+    if (mod0 == MOD0_INT32_ALL) {
+        if (!store && r->sp) r->sp = (uint16_t)((r->sp - THCFG(x, SFPU_STACK_Incr)) & 1023);
+        addr += r->sp + CFG(x, DEST_SP_BASE_Base) + (dst_off & 3);
+        if (store) r->sp = (uint16_t)((r->sp + THCFG(x, SFPU_STACK_Incr)) & 1023);
+    } else {
+        addr += dst_off + ((r->sp + CFG(x, DEST_SP_BASE_Base)) & 3);
+    }
+    return addr & 1023;
+}
+
+/* SFPLOAD.md ReadFP16 (Dst FP16 -> FP32, no special handling beyond the infinity option). */
+static uint32_t read_fp16(uint16_t v, bool inf_opt) {
+    uint32_t sign = v >> 15, man = (v >> 5) & 0x3FF, exp = v & 0x1F;
+    if (inf_opt && exp == 0x1F && man == 0x3FF)
+        exp = 255, man = 0;
+    else if (exp)
+        exp += 112;
+    return sign << 31 | exp << 23 | man << 13;
+}
+
+static void sfpload(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    lregs_t *s = &x->dp->sfpu;
+    unsigned vd = TT_SFPLOAD_LREG_IND(w), mod0 = resolve_mod0(x, TT_SFPLOAD_INSTR_MOD0(w));
+    unsigned addr = sfp_addr(x, TT_SFPLOAD_DEST_REG_ADDR(w), mod0, false);
+    if (vd < 8) {
+        for (unsigned l = 0; l < LANES; l++) {
+            uint32_t lc = s->lane_config[l];
+            if (lc & LC_BLOCK_SFPU_RD_FROM_DEST) continue;
+            if (!lane_enabled(s, l) && mod0 != MOD0_INT32_ALL) continue;
+            unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
+            if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_RD_COL_EXCHANGE)) col++;
+            uint32_t d;
+            uint16_t v16 = dp_dst16_read(x, row, col);
+            switch (mod0) {
+            case MOD0_FP16: d = read_fp16(v16, lc & LC_ENABLE_FP16A_INF); break;
+            case MOD0_BF16: d = (uint32_t)tmp_dst_dec_bf16(v16) << 16; break;
+            case MOD0_FP32:
+            case MOD0_INT32:
+            case MOD0_INT32_ALL:
+            case MOD0_INT32_SM: d = tmp_dst_dec_fp32(dp_dst32_read(x, row, col)); break;
+            case MOD0_INT8: d = (uint32_t)(v16 >> 15) << 31 | ((v16 >> 5) & 0xFFu); break;
+            case MOD0_INT8_COMP: d = (uint32_t)(v16 >> 15) << 31 | ((v16 >> 5) & 0x3FFu); break;
+            case MOD0_LO16_ONLY: d = (s->r[vd][l] & 0xFFFF0000u) | v16; break;
+            case MOD0_HI16_ONLY: d = (uint32_t)v16 << 16 | (s->r[vd][l] & 0xFFFFu); break;
+            case MOD0_INT16: d = (uint32_t)(v16 >> 15) << 31 | (v16 & 0x7FFFu); break;
+            case MOD0_UINT16:
+            case MOD0_LO16: d = v16; break;
+            case MOD0_HI16: d = (uint32_t)v16 << 16; break;
+            default: d = 0; break; /* MOD0_ZERO */
+            }
+            s->r[vd][l] = d;
+            if (vd < 4 && (lc & LC_ENABLE_DEST_INDEX) && (lc & LC_CAPTURE_DEFAULT_DEST_INDEX))
+                s->r[vd + 4][l] = row << 4 | col;
+        }
+    }
+    dp_apply_addr_mod(x, TT_SFPLOAD_SFPU_ADDR_MODE(w), false);
+}
+
+/* SFPSTORE.md ToFP16 / ToBF16 / ToFP32 and SignMag11ToFP16. */
+static uint16_t to_fp16(uint32_t v) {
+    uint32_t sign = v >> 31, man = v & 0x7FFFFFu;
+    int32_t exp = (int32_t)((v >> 23) & 0xFF) - 112;
+    if (exp <= 0)
+        exp = 0, man = 0;
+    else if (exp > 31)
+        exp = 31, man = 0x7FFFFFu;
+    return (uint16_t)(sign << 15 | (uint32_t)exp << 10 | man >> 13);
+}
+static uint16_t to_bf16(uint32_t v) {
+    if (!(v & 0x7F800000u)) v &= 0x80000000u;
+    return (uint16_t)(v >> 16);
+}
+static uint32_t to_fp32(uint32_t v) { return (v & 0x7F800000u) ? v : v & 0x80000000u; }
+
+static void sfpstore(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    lregs_t *s = &x->dp->sfpu;
+    unsigned vd = TT_SFPSTORE_LREG_IND(w), mod0 = resolve_mod0(x, TT_SFPSTORE_INSTR_MOD0(w));
+    if (backdoor(x, vd)) return;
+    unsigned addr = sfp_addr(x, TT_SFPSTORE_DEST_REG_ADDR(w), mod0, true);
+    for (unsigned l = 0; l < LANES; l++) {
+        uint32_t lc = s->lane_config[l];
+        if (lc & LC_BLOCK_DEST_WR_FROM_SFPU) continue;
+        if (!lane_enabled(s, l) && mod0 != MOD0_INT32_ALL) continue;
+        uint32_t d = s->r[vd][l];
+        unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
+        if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_WR_COL_EXCHANGE)) col++;
+        switch (mod0) {
+        case MOD0_FP16: dp_dst16_write(x, row, col, tmp_dst_enc_fp16(to_fp16(d))); break;
+        case MOD0_BF16: dp_dst16_write(x, row, col, tmp_dst_enc_bf16(to_bf16(d))); break;
+        case MOD0_FP32: dp_dst32_write(x, row, col, tmp_dst_enc_fp32(to_fp32(d))); break;
+        case MOD0_INT32:
+        case MOD0_INT32_ALL:
+        case MOD0_INT32_SM: dp_dst32_write(x, row, col, tmp_dst_enc_fp32(d)); break;
+        case MOD0_INT8:
+        case MOD0_INT8_COMP:
+            dp_dst16_write(x, row, col, tmp_dst_enc_fp16((uint16_t)((d >> 31) << 15 | 16u << 10 | (d & 0x3FFu))));
+            break;
+        case MOD0_LO16_ONLY:
+        case MOD0_UINT16: dp_dst16_write(x, row, col, (uint16_t)d); break;
+        case MOD0_HI16_ONLY: dp_dst16_write(x, row, col, (uint16_t)(d >> 16)); break;
+        case MOD0_INT16: dp_dst16_write(x, row, col, (uint16_t)((d >> 31) << 15 | (d & 0x7FFFu))); break;
+        case MOD0_LO16: dp_dst32_write(x, row, col, d << 16 | d >> 16); break;
+        case MOD0_HI16: dp_dst32_write(x, row, col, d); break;
+        default: dp_dst16_write(x, row, col, 0); break; /* MOD0_ZERO */
+        }
+    }
+    dp_apply_addr_mod(x, TT_SFPSTORE_SFPU_ADDR_MODE(w), false);
+}
+
+/* SFPLOADI.md (shared with Wormhole). */
+static void sfploadi(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    lregs_t *s = &x->dp->sfpu;
+    unsigned vd = TT_SFPLOADI_LREG_IND(w), mod0 = TT_SFPLOADI_INSTR_MOD0(w);
+    uint32_t imm = TT_SFPLOADI_IMM16(w);
+    if (backdoor(x, vd)) return;
+    if (vd >= 8) return; /* LReg[8..] are not writable this way (SFPLOADI.md) */
+    if (mod0 != 0 && mod0 != 1 && mod0 != 2 && mod0 != 4 && mod0 != 8 && mod0 != 10)
+        return dp_fail(x, DP_UNDEFINED, "SFPLOADI with Mod0 %u (SFPLOADI.md: undefined)", mod0);
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!lane_enabled(s, l)) continue;
+        uint32_t *r = &s->r[vd][l];
+        switch (mod0) {
+        case 0: *r = imm << 16; break;
+        case 1: *r = (imm >> 15) << 31 | (((imm >> 10) & 0x1F) + 112) << 23 | (imm & 0x3FF) << 13; break;
+        case 2: *r = imm; break;
+        case 4: *r = (uint32_t)(int32_t)(int16_t)imm; break;
+        case 8: *r = imm << 16 | (*r & 0xFFFFu); break;
+        default: *r = (*r & 0xFFFF0000u) | imm; break;
+        }
+    }
+}
+
+/* SFPCONFIG.md. Destinations 0..8 configure SFPLOADMACRO (not modelled: refused). */
+static void sfpconfig(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    lregs_t *s = &x->dp->sfpu;
+    unsigned vd = TT_SFPCONFIG_CONFIG_DEST(w), mod1 = TT_SFPCONFIG_INSTR_MOD1(w);
+    uint32_t imm = TT_SFPCONFIG_IMM16_MATH(w);
+    if (vd <= 8) return dp_fail(x, DP_UNIMPLEMENTED, "SFPCONFIG of SFPLOADMACRO configuration (destination %u)", vd);
+    if (vd == 9 || vd == 10) return; /* does nothing on current silicon (non-contractual) */
+    /* The 8-lane source is LReg[0] lanes 0..7, read before any write of this instruction. */
+    uint32_t src[8];
+    memcpy(src, s->r[0], sizeof src);
+    static const uint32_t preset[4] = {
+        0xBF800000u, /* LReg11: -1.0f */
+        0x3B000000u, /* LReg12: 1/512 */
+        0xBF2CC4C7u, /* LReg13: -0.67487759f */
+        0xBEB08FF9u, /* LReg14: -0.34484843f */
+    };
+    for (unsigned l = 0; l < LANES; l++) {
+        if ((mod1 & 8) && !((imm >> ((l & 7) * 2)) & 1)) continue;
+        if (s->use_lane_flags[l & 7] && !s->lane_flags[l & 7]) continue;
+        if (vd <= 14) {
+            s->r[vd][l] = (mod1 & 1) ? preset[vd - 11] : src[l & 7];
+        } else {
+            uint32_t orig = s->lane_config[l], v = (mod1 & 1) ? imm : src[l & 7];
+            uint32_t n;
+            switch (mod1 & 6) {
+            case 0: n = v; break;
+            case 2: n = orig | v; break;
+            case 4: n = orig & v; break;
+            default: n = orig ^ v; break;
+            }
+            if (mod1 & 1) n |= orig & ~0xFFFFu;
+            s->lane_config[l] = n & 0x3FFFFu;
+        }
+    }
+}
+
+/* SFPENCC.md. */
+static void sfpencc(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    lregs_t *s = &x->dp->sfpu;
+    unsigned vd = TT_SFPENCC_LREG_DEST(w), mod1 = TT_SFPENCC_INSTR_MOD1(w), imm2 = TT_SFPENCC_IMM12_MATH(w) & 3;
+    if (backdoor(x, vd)) return;
+    for (unsigned l = 0; l < LANES; l++) {
+        if (mod1 & 2)
+            s->use_lane_flags[l] = imm2 & 1;
+        else if (mod1 & 1)
+            s->use_lane_flags[l] = !s->use_lane_flags[l];
+        s->lane_flags[l] = (mod1 & 8) ? (imm2 & 2) != 0 : true;
+    }
+}
+
+/* The multiply-add family (SFPMAD.md; SFPADD.md and SFPMUL.md are SFPMAD; SFPADDI.md is
+ * imm * 1.0 + VD; SFPMULI.md is imm * VD + 0). Mod1: 1 negate VA (SFPMAD family only), 2 negate
+ * VC, 4 VA from LReg[7], 8 VD from LReg[7]. */
+static void sfpmad(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    lregs_t *s = &x->dp->sfpu;
+    unsigned opc = w >> 24, vd, mod1, va = 0, vb = 0, vc = 0;
+    uint32_t imm = 0;
+    switch (opc) {
+    case TT_OPC_SFPADDI:
+        vd = TT_SFPADDI_LREG_DEST(w), mod1 = TT_SFPADDI_INSTR_MOD1(w), imm = TT_SFPADDI_IMM16_MATH(w) << 16, vc = vd;
+        break;
+    case TT_OPC_SFPMULI:
+        vd = TT_SFPMULI_LREG_DEST(w), mod1 = TT_SFPMULI_INSTR_MOD1(w), imm = TT_SFPMULI_IMM16_MATH(w) << 16, vc = vd;
+        break;
+    default: /* SFPMAD, SFPADD, SFPMUL share one encoding */
+        vd = TT_SFPMAD_LREG_DEST(w), mod1 = TT_SFPMAD_INSTR_MOD1(w);
+        va = TT_SFPMAD_LREG_SRC_A(w), vb = TT_SFPMAD_LREG_SRC_B(w), vc = TT_SFPMAD_LREG_SRC_C(w);
+        if (va >= LREG_N) return dp_fail(x, DP_UNDEFINED, "%s with VA %u", tt_mnemonic(w), va);
+        break;
+    }
+    if (backdoor(x, vd)) return;
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!lane_enabled(s, l)) continue;
+        uint32_t c = s->r[vc][l], d;
+        if (mod1 & 2) c ^= 0x80000000u;
+        if (opc == TT_OPC_SFPADDI) {
+            d = fma_bh(imm, 0x3F800000u, c);
+        } else if (opc == TT_OPC_SFPMULI) {
+            d = fma_bh(imm, c, 0);
+        } else {
+            uint32_t a = s->r[(mod1 & 4) ? (s->r[7][l] & 15) : va][l], b = s->r[vb][l];
+            if (mod1 & 1) a ^= 0x80000000u;
+            d = fma_bh(a, b, c);
+        }
+        unsigned dst = ((mod1 & 8) && vd != 16) ? (s->r[7][l] & 15) : vd;
+        if (dst < 8 || dst == 16) s->r[dst][l] = d;
+    }
+}
+
+void dp_sfpu_exec(dp_ctx_t *x) {
+    switch (x->word >> 24) {
+    case TT_OPC_SFPLOAD: sfpload(x); break;
+    case TT_OPC_SFPSTORE: sfpstore(x); break;
+    case TT_OPC_SFPLOADI: sfploadi(x); break;
+    case TT_OPC_SFPCONFIG: sfpconfig(x); break;
+    case TT_OPC_SFPENCC: sfpencc(x); break;
+    case TT_OPC_SFPMAD:
+    case TT_OPC_SFPADD:
+    case TT_OPC_SFPMUL:
+    case TT_OPC_SFPADDI:
+    case TT_OPC_SFPMULI: sfpmad(x); break;
+    case TT_OPC_SFPNOP: break;
+    default: dp_fail(x, DP_UNIMPLEMENTED, "%s is not modelled yet (Vector Unit: tier 3)", tt_mnemonic(x->word)); break;
+    }
+}

@@ -1,0 +1,341 @@
+/* coproc/unpack.c — the unpackers' values: UNPACR (L1 -> SrcA / SrcB / Dst) and UNPACR_NOP.
+ *
+ * UNPACR follows the functional model of UNPACR_Regular.md (the Wormhole page Blackhole shares,
+ * with its Blackhole conditionals), field for field; the Blackhole encoding names its fields
+ * differently (DATAPATH.md §3.1): Unpack_block_selection = WhichUnpacker, OvrdThreadId =
+ * MultiContextMode, AutoIncContextID = UseContextCounter, CfgContextId = ContextNumber,
+ * AddrCntContextId = ContextADC, SetDatValid = FlipSrc, ZeroWrite2 = AllDatumsAreZero, AddrMode =
+ * Ch0ZInc | Ch0YInc << 2 | Ch1ZInc << 4 | Ch1YInc << 6.
+ * Modelled: uncompressed input in every non-block-float format, to SrcA (row offset, column shift,
+ * transpose), SrcB and Dst (16- and 32-bit), contexts and the context counter, tileize row
+ * strides, upsampling, the L1 FIFO wrap, the ADC increments and the bank flip's bookkeeping.
+ * Refused with a message (DP_UNIMPLEMENTED): compressed input, RowSearch, block-float input, FP8
+ * as E4M3, FP32 -> FP16, srcb_bcast. The wait for the bank and its hand-over are the timing
+ * model's (coproc/backend.c); the datapath runs once the unpacker owns the bank.
+ */
+#include <string.h>
+
+#include "coproc/dp_fmt_tmp.h"
+#include "coproc/dp_internal.h"
+#include "coproc/tt_fields.h"
+#include "coproc/tt_ops.h"
+
+/* A field of context ctx whose contexts 4..7 sit in a second group of bits (cfg_defines.h:
+ * Disable_zero_compress_cntx4 at bit 16, Unpack_if_sel_cntx4 at bit 20 of the same word). */
+static unsigned ctx_bit(const dp_ctx_t *x, dp_cfg_field_t f, unsigned u, unsigned ctx) {
+    return ctx < 4 ? dp_cfg_i(x, f, ctx, u * UNP_SEC_WORDS) : dp_cfg_i(x, f, ctx + 12, u * UNP_SEC_WORDS);
+}
+/* Unpack_(out_)data_format_cntx: contexts 0..3 in words 92..95 at their field's bit, contexts
+ * 4..7 in the same four words 8 bits higher (cfg_defines.h). */
+static unsigned ctx_fmt(const dp_ctx_t *x, dp_cfg_field_t f, unsigned u, unsigned ctx) {
+    const dp_field_t *d = &dp_cfg_fields[f];
+    uint32_t word = x->arch->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
+    return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
+}
+
+static unsigned datum_bytes(unsigned fmt) {
+    switch (fmt) {
+    case FMT_FP32:
+    case FMT_TF32:
+    case FMT_INT32: return 4;
+    case FMT_FP16:
+    case FMT_BF16:
+    case FMT_INT16: return 2;
+    default: return 1; /* FP8, INT8 (block floats are refused before) */
+    }
+}
+
+static bool is_bfp(unsigned fmt) {
+    return fmt == FMT_BFP8 || fmt == FMT_BFP8A || fmt == FMT_BFP4 || fmt == FMT_BFP4A || fmt == FMT_BFP2 ||
+           fmt == FMT_BFP2A;
+}
+
+/* UNPACR_Regular.md FormatConversion, without the block-float cases. Returns false (with an
+ * error) where the page says UndefinedBehaviour or ttemu does not model the case. */
+static bool convert(dp_ctx_t *x, unsigned in, unsigned out, uint32_t bits, unsigned u, bool to_dst, uint32_t *datum) {
+    if (in == FMT_FP32) {
+        switch (out) {
+        case FMT_FP32: break;
+        case FMT_TF32: *datum = to_dst ? tmp_dst_enc_fp32(bits) : tmp_src_from_tf32(bits >> 13); return true;
+        case FMT_BF16:
+            if (!(bits & 0x7F800000u)) bits &= 0x80000000u; /* flush denormals to signed zero */
+            bits >>= 16;
+            in = FMT_BF16;
+            break;
+        case FMT_FP16:
+            dp_fail(x, DP_UNIMPLEMENTED, "UNPACR FP32 -> FP16 conversion (the ISA page leaves FP32ToFP16 unspecified)");
+            return false;
+        default:
+            dp_fail(x, DP_UNDEFINED, "UNPACR from FP32 to format %s (UNPACR_Regular.md: undefined)", fmt_name(out));
+            return false;
+        }
+    } else {
+        if (in != out) {
+            dp_fail(x, DP_UNDEFINED, "UNPACR input format %s with output format %s (must be equal unless FP32)",
+                    fmt_name(in), fmt_name(out));
+            return false;
+        }
+        switch (in) {
+        case FMT_FP8:
+            if (CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)) {
+                dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of FP8 as E4M3 (Unp_LF8_4b_exp)");
+                return false;
+            }
+            bits <<= 8;
+            in = FMT_FP16;
+            break;
+        case FMT_INT8: {
+            /* Integer "8": unsigned or 8-bit sign-magnitude, overlaid on FP16 with exponent 16. */
+            bool uns = u ? CFG(x, ALU_FORMAT_SPEC_REG0_SrcBUnsigned) : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned);
+            uint32_t sign = uns ? 0 : bits & 0x80u;
+            bits -= sign;
+            if (bits) bits |= 16u << 10;
+            bits |= sign << 8;
+            in = FMT_FP16;
+            break;
+        }
+        case FMT_TF32:
+            if (to_dst) {
+                *datum = tmp_dst_enc_fp32(bits);
+                return true;
+            }
+            dp_fail(x, DP_UNDEFINED, "UNPACR TF32 input to Src (UNPACR_Regular.md: use FP32 in, TF32 out)");
+            return false;
+        default: break;
+        }
+    }
+    switch (in) {
+    case FMT_INT16: *datum = to_dst ? bits : ((bits & 0xFF00u) << 3) | (bits & 0xFFu); return true;
+    case FMT_INT32:
+    case FMT_FP32:
+        if (!to_dst) {
+            dp_fail(x, DP_UNDEFINED, "UNPACR %s to Src without conversion (UNPACR_Regular.md: undefined)",
+                    fmt_name(in));
+            return false;
+        }
+        *datum = tmp_dst_enc_fp32(bits);
+        return true;
+    case FMT_BF16: *datum = to_dst ? tmp_dst_enc_bf16((uint16_t)bits) : tmp_src_from_bf16((uint16_t)bits); return true;
+    case FMT_FP16: *datum = to_dst ? tmp_dst_enc_fp16((uint16_t)bits) : tmp_src_from_fp16((uint16_t)bits); return true;
+    default: dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of format code %u", in); return false;
+    }
+}
+
+static uint32_t read_l1(const dp_mem_t *m, uint32_t addr, unsigned n) {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint32_t)m->l1[addr + i] << (8 * i);
+    return v;
+}
+
+static void unpacr(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    dp_t *dp = x->dp;
+    unsigned t = x->t, u = TT_UNPACR_UNPACK_BLOCK_SELECTION(w);
+    bool multi = TT_UNPACR_OVRDTHREADID(w), use_cnt = TT_UNPACR_AUTOINCCONTEXTID(w);
+    bool flip = TT_UNPACR_SETDATVALID(w), all_zero = TT_UNPACR_ZEROWRITE2(w);
+    unsigned am = TT_UNPACR_ADDRMODE(w);
+    unpacker_t *up = &dp->unp[u];
+
+    if (TT_UNPACR_ROWSEARCH(w)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR with RowSearch");
+    if (TT_UNPACR_SRCB_BCAST(w)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR with srcb_bcast");
+    if (TT_UNPACR_CFGCONTEXTCNTINC(w)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR with CfgContextCntInc");
+
+    unsigned ctx = 0, which_adc = t;
+    if (multi) {
+        ctx = use_cnt ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
+        ctx = (ctx + THCFG_I(x, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
+        which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
+        if (u == 1 && ctx >= 2) return dp_fail(x, DP_UNDEFINED, "UNPACR: unpacker 1 with context %u", ctx);
+        if (which_adc == 3) return dp_fail(x, DP_UNDEFINED, "UNPACR: ContextADC 3");
+    }
+
+    /* The tile descriptor: 128 bits at THCON_SEC<u>_REG0 (UNPACR_Regular.md "Configuration"). */
+    uint32_t d0 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 0);
+    uint32_t d1 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 1);
+    uint32_t d2 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 2);
+    uint32_t d3 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 3);
+    bool uncompressed = multi ? ctx_bit(x, CF_THCON_SEC0_REG2_Disable_zero_compress_cntx0, u, ctx) : (d0 >> 4) & 1;
+    uint32_t xdim = (multi && u == 0) ? CFG_I(x, THCON_SEC0_REG5_Tile_x_dim_cntx0, ctx & 3) : d0 >> 16;
+    uint32_t ydim = d1 & 0xFF, zdim = (d1 >> 16) & 0xFF, wdim = d2 & 0xFF, digest = d3 >> 24;
+    if (!zdim) zdim = 1;
+    if (!wdim) wdim = 1;
+    (void)wdim;
+    unsigned in_fmt, out_fmt;
+    if (multi && CFG_UNP(x, THCON_SEC0_REG2_Ovrd_data_format, u)) {
+        in_fmt = ctx_fmt(x, CF_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
+        out_fmt = ctx_fmt(x, CF_THCON_SEC0_REG7_Unpack_out_data_format_cntx0, u, ctx);
+    } else {
+        in_fmt = d0 & 0xF;
+        out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
+    }
+    if (!uncompressed) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
+    if (is_bfp(in_fmt)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
+    unsigned size = datum_bytes(in_fmt);
+
+    uint32_t in_addr;
+    if (multi && ctx != 0)
+        in_addr = CFG_UNP_I(x, THCON_SEC0_REG3_Base_address, u, ctx) +
+                  (CFG_UNP_I(x, THCON_SEC0_REG7_Offset_address, u, ctx & 3) & 0xFFFF);
+    else
+        in_addr =
+            CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
+    in_addr = (in_addr + 1 + digest) * 16;
+
+    const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
+    uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
+    if (xend < xy->x)
+        return dp_fail(x, DP_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
+    uint64_t first = (((uint64_t)zw->w * zdim + zw->z) * ydim + xy->y) * xdim + xy->x;
+    uint32_t count = xend - xy->x;
+
+    uint64_t limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16;
+    uint64_t fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16;
+#define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    uint64_t datums = WRAP(in_addr + first * size);
+
+    bool tileize = CFG_UNP(x, THCON_SEC0_REG2_Tileize_mode, u);
+    uint32_t row_stride = size * 16;
+    if (tileize)
+        row_stride = CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 0) << 4 |
+                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 1) << 8 |
+                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 2) << 12;
+
+    bool to_dst = false, transpose = false;
+    if (u == 0) {
+        to_dst =
+            multi ? ctx_bit(x, CF_THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0, ctx) : CFG(x, THCON_SEC0_REG2_Unpack_If_Sel);
+        transpose = CFG(x, THCON_SEC0_REG2_Haloize_mode);
+    } /* unpacker 1 ignores Haloize_mode on current silicon (UNPACR_Regular.md, non-contractual) */
+
+    const adc_ch_t *oc = &dp->adc[t][u].ch[1];
+    uint32_t out =
+        u ? CFG(x, UNP1_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP1_ADDR_CTRL_XY_REG_1_Ystride) +
+                oc->z * CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Zstride) + oc->w * CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Wstride)
+          : CFG(x, UNP0_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP0_ADDR_CTRL_XY_REG_1_Ystride) +
+                oc->z * CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Zstride) + oc->w * CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Wstride);
+    unsigned osize = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 4
+                     : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 2
+                                                                                            : 1;
+    if (out % osize) return dp_fail(x, DP_UNDEFINED, "UNPACR output byte address 0x%x not aligned to its datum", out);
+    out /= osize;
+    if (multi && u == 0) {
+        uint32_t c = CFG_I(x, THCON_SEC0_REG5_Dest_cntx0_address, ctx & 3);
+        if (to_dst || CFG(x, UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr))
+            out += c;
+        else
+            out = c;
+    }
+
+    unsigned up_zeros = (1u << CFG_UNP(x, THCON_SEC0_REG2_Upsample_rate, u)) - 1;
+    bool interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u);
+    unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
+    if ((transpose || tileize) && (datums % 16))
+        return dp_fail(x, DP_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
+                       (unsigned long long)datums);
+    if (tileize && up_zeros) return dp_fail(x, DP_UNDEFINED, "UNPACR tileize with upsampling");
+    if (to_dst && (col_shift || transpose))
+        return dp_fail(x, DP_UNDEFINED, "UNPACR to Dst with column shift or transpose");
+
+    bool ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr);
+    unsigned bank = x->arch->unp_bank[u];
+    bool out32 = osize == 4;
+    for (uint32_t i = 0; i < count;) {
+        if (datums + size > x->mem->l1_size)
+            return dp_fail(x, DP_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
+        uint32_t bits = read_l1(x->mem, (uint32_t)datums, size), datum = 0;
+        datums += size;
+        if ((++i % 16) == 0) datums = WRAP(datums - size * 16 + row_stride);
+        if (!convert(x, in_fmt, out_fmt, bits, u, to_dst, &datum)) return;
+        if (all_zero) datum = 0;
+        for (unsigned k = 0; k <= up_zeros; k++, datum = 0, out++) {
+            if (interleave && k) continue;
+            unsigned row = out / 16, col = out & 15;
+            if (u == 1) {
+                dp->srcb.d[bank][(row + up->src_row[t]) & 63][col] = datum;
+            } else if (!to_dst) {
+                if (row < 4 || col < col_shift) continue;
+                row -= 4, col -= col_shift;
+                if (ovrd) {
+                    row = (row + up->src_row[t]) & 63;
+                } else {
+                    if (row >= 16)
+                        return dp_fail(x, DP_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
+                    row += up->src_row[t];
+                }
+                if (transpose) {
+                    unsigned lo = row & 15;
+                    row = (row & ~15u) | col, col = lo;
+                }
+                dp->srca.d[bank][row & 63][col] = datum;
+            } else {
+                row = (row - 4) & (ovrd ? 15 : 1023);
+                if (out32)
+                    dp_dst32_write(x, row, col, datum);
+                else
+                    dp_dst16_write(x, row, col, (uint16_t)datum);
+            }
+        }
+    }
+#undef WRAP
+
+    /* Counters for the next instruction. */
+    if (multi && use_cnt) {
+        unsigned next = ctx + 1;
+        up->ctx_counter[t] = (uint8_t)(next >= (1u << CFG_UNP(x, THCON_SEC0_REG2_Context_count, u)) ? 0 : next);
+    }
+    for (unsigned th = 0; th < DP_THREADS; th++) {
+        if (th != t && th != which_adc) continue;
+        adc_ch_t *c0 = &dp->adc[th][u].ch[0], *c1 = &dp->adc[th][u].ch[1];
+        c0->z = (uint8_t)(c0->z + (am & 3));
+        c0->y = (uint16_t)((c0->y + ((am >> 2) & 3)) & 0x1FFF);
+        c1->z = (uint8_t)(c1->z + ((am >> 4) & 3));
+        c1->y = (uint16_t)((c1->y + ((am >> 6) & 3)) & 0x1FFF);
+    }
+    unsigned base = (u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4;
+    if (flip) {
+        /* Blackhole records the format of the bank it hands over (ImpliedSrc{A,B}Fmt). */
+        (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = (uint8_t)out_fmt;
+        up->src_row[t] = (uint8_t)base;
+    } else if (CFG_UNP(x, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, u)) {
+        up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + base) & 63);
+    }
+}
+
+/* UNPACR_NOP on Blackhole (its own encoding; DATAPATH.md §3.3): Unpack_Pop = 1 clears the
+ * unpacker-side bank (UNPACR_NOP_ZEROSRC.md: to zero, or SrcA to all ones when Src_ClrVal_Ctrl =
+ * 1), then a nonzero Set_Dvalid hands it to the Matrix Unit (UNPACR_NOP_SETDVALID.md), recording
+ * REG2_Out_data_format as the bank's implied format. ttsim accepts only Unpack_Pop = 1 on
+ * Blackhole; the other modes are refused here too. */
+static void unpacr_nop(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w), bank = x->arch->unp_bank[u];
+    if (TT_UNPACR_NOP_UNPACK_POP(w) != 1)
+        return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR_NOP with Unpack_Pop %u", TT_UNPACR_NOP_UNPACK_POP(w));
+    if (TT_UNPACR_NOP_BANK_CLR_CTRL(w)) return dp_fail(x, DP_UNSUPPORTED, "UNPACR_NOP clearing both banks");
+    if (TT_UNPACR_NOP_CLR_TO1_FMT_CTRL(w) || TT_UNPACR_NOP_MSG_CLR_CNT(w) || TT_UNPACR_NOP_STREAM_ID(w))
+        return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR_NOP with Clr_to1_fmt_Ctrl, Msg_Clr_Cnt or Stream_Id");
+    unsigned clr = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w);
+    if (clr > 1 || (clr && u == 1))
+        return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR_NOP clear value %u on unpacker %u", clr, u);
+    src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
+    if (clr) {
+        for (unsigned r = 0; r < SRC_ROWS; r++)
+            for (unsigned c = 0; c < SRC_COLS; c++)
+                s->d[bank][r][c] = 0x7FFFF; /* ~0 in 19 bits */
+    } else {
+        memset(s->d[bank], 0, sizeof s->d[bank]);
+    }
+    if (TT_UNPACR_NOP_SET_DVALID(w)) {
+        s->implied_fmt[bank] = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
+        x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
+    }
+}
+
+void dp_unpack_exec(dp_ctx_t *x) {
+    switch (x->word >> 24) {
+    case TT_OPC_UNPACR: unpacr(x); break;
+    case TT_OPC_UNPACR_NOP: unpacr_nop(x); break;
+    default: dp_fail(x, DP_UNIMPLEMENTED, "%s is not modelled", tt_mnemonic(x->word)); break;
+    }
+}
