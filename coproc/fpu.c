@@ -26,35 +26,21 @@ static unsigned srca_fmt(const dp_ctx_t *x, bool implied) {
     return f;
 }
 
-static bool fmt_8b_exp(unsigned f) {
-    return f == FMT_FP32 || f == FMT_TF32 || f == FMT_BF16 || f == FMT_BFP8 || f == FMT_BFP4 || f == FMT_BFP2 ||
-           f == FMT_INT32 || f == FMT_INT16;
-}
-
-/* Src -> Dst16 (MOVA2D.md RemoveLowMantissa / RemoveHighExponent). */
-static uint16_t remove_low_mantissa(uint32_t v) {
-    return (uint16_t)(((v & (1u << 18)) >> 3) | ((v & (0x7Fu << 11)) >> 3) | (v & 0xFF));
-}
-static uint16_t remove_high_exponent(uint32_t v) {
-    return (uint16_t)(((v & (1u << 18)) >> 3) | ((v & (0x3FFu << 8)) >> 3) | (v & 0x1F));
-}
-
-/* One datum SrcA/SrcB -> Dst, shared by MOVA2D and MOVB2D (their pages give the same body). */
-static void src_to_dst(dp_ctx_t *x, uint32_t v, unsigned fmt, bool exp8, bool flush, bool lo, unsigned row,
+/* One datum SrcA/SrcB -> Dst, shared by MOVA2D and MOVB2D (their pages give the same body); the
+ * conversions are coproc/formats.c's. lo: UseDst32bLo. */
+static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_flag, bool lo, unsigned row,
                        unsigned col) {
-    if (flush && !(v & 0xFF)) v = 0;
-    uint16_t v16 = exp8 ? remove_low_mantissa(v) : remove_high_exponent(v);
-    if (fmt == FMT_TF32) {
+    if (style == FMT_STYLE_TF32) {
         if (lo) {
             dp_fail(x, DP_UNDEFINED, "%s with dest_32b_lo and a TF32 source (HW erratum TEN-4245)",
                     tt_mnemonic(x->word));
             return;
         }
-        dp_dst32_write(x, row, col, (uint32_t)v16 << 16 | ((v >> 8) & 7u) << 13);
+        dp_dst32_write(x, row, col, fmt_mova2d_dst32(v, zero_flag));
     } else if (lo) {
-        dp_dst32_write(x, row, col, (dp_dst32_read(x, row, col) & 0xFFFF0000u) | v16);
+        dp_dst32_write(x, row, col, (dp_dst32_read(x, row, col) & 0xFFFF0000u) | fmt_mova2d_dst16(v, style, zero_flag));
     } else {
-        dp_dst16_write(x, row, col, v16);
+        dp_dst16_write(x, row, col, fmt_mova2d_dst16(v, style, zero_flag));
     }
 }
 
@@ -65,8 +51,7 @@ static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) {
 /* MOVA2D.md */
 static void mova2d(dp_ctx_t *x) {
     uint32_t w = x->word;
-    unsigned fmt = srca_fmt(x, true);
-    bool exp8 = !THCFG(x, FP16A_FORCE_Enable) && fmt_8b_exp(fmt);
+    fmt_style_t style = fmt_src_style(srca_fmt(x, true), THCFG(x, FP16A_FORCE_Enable));
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src), lo = TT_MOVA2D_DEST_32B_LO(w);
     unsigned drow = dst_row_base(x, TT_MOVA2D_DST(w)), srow = TT_MOVA2D_SRC(w) + x->dp->rwc[x->t].srca, n = 1;
     if (TT_MOVA2D_INSTR_MOD(w) & 2) {
@@ -77,15 +62,15 @@ static void mova2d(dp_ctx_t *x) {
     const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[x->arch->fpu_bank[0]];
     for (; n && !dp_failed(x); n--, drow++, srow++)
         for (unsigned c = 0; c < SRC_COLS; c++)
-            if (!col_blocked(x, c)) src_to_dst(x, bank[srow][c], fmt, exp8, flush, lo, drow, c);
+            if (!col_blocked(x, c)) src_to_dst(x, bank[srow][c], style, flush, lo, drow, c);
     dp_apply_addr_mod(x, TT_MOVA2D_ADDR_MODE(w), true);
 }
 
 /* MOVB2D.md (the page uses the configured SrcA format, not an implied one: "not a typo"). */
 static void movb2d(dp_ctx_t *x) {
     uint32_t w = x->word;
-    unsigned fmt = srca_fmt(x, false), mod = TT_MOVB2D_MOVB2D_INSTR_MOD(w);
-    bool exp8 = !THCFG(x, FP16A_FORCE_Enable) && fmt_8b_exp(fmt);
+    unsigned mod = TT_MOVB2D_MOVB2D_INSTR_MOD(w);
+    fmt_style_t style = fmt_src_style(srca_fmt(x, false), THCFG(x, FP16A_FORCE_Enable));
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src), lo = TT_MOVB2D_DEST_32B_LO(w);
     bool bcast_col0 = mod & 1, bcast_row = mod & 2;
     unsigned drow = dst_row_base(x, TT_MOVB2D_DST(w)), srow = TT_MOVB2D_SRC(w) + x->dp->rwc[x->t].srcb, n = 1;
@@ -99,30 +84,23 @@ static void movb2d(dp_ctx_t *x) {
     const uint32_t(*bank)[SRC_COLS] = x->dp->srcb.d[x->arch->fpu_bank[1]];
     for (; n && !dp_failed(x); n--, drow++, srow += !bcast_row)
         for (unsigned c = 0; c < SRC_COLS; c++)
-            if (!col_blocked(x, c)) src_to_dst(x, bank[srow][bcast_col0 ? 0 : c], fmt, exp8, flush, lo, drow, c);
+            if (!col_blocked(x, c)) src_to_dst(x, bank[srow][bcast_col0 ? 0 : c], style, flush, lo, drow, c);
     dp_apply_addr_mod(x, TT_MOVB2D_ADDR_MODE(w), true);
 }
 
 /* MOVD2A.md / MOVD2B.md: Dst -> SrcA / SrcB. On Blackhole both take their style from the
  * destination bank's implied format (MOVD2B: "SrcAFmt really is used", then ImpliedSrcBFmt). */
-enum { STYLE_BF16, STYLE_FP16, STYLE_TF32 };
-static uint32_t shuffle_bf16(uint16_t v) { return ((uint32_t)(v & 0xFF00u) << 3) | (v & 0xFFu); }
-static uint32_t shuffle_fp16(uint16_t v) { return ((uint32_t)(v & 0xFFE0u) << 3) | (v & 0x1Fu); }
-static uint32_t shuffle_tf32(uint32_t v) { return (v & 0x7F800u) | ((v & 7u) << 8) | ((v & 0x7F8u) >> 3); }
-
 static void movd2src(dp_ctx_t *x, bool to_b) {
     uint32_t w = x->word;
     bool lo = to_b ? TT_MOVD2B_DEST_32B_LO(w) : TT_MOVD2A_DEST_32B_LO(w);
-    bool use32;
-    unsigned style;
-    if (THCFG(x, FP16A_FORCE_Enable)) {
-        use32 = false, style = STYLE_FP16;
-    } else {
+    bool use32 = false;
+    fmt_style_t style = FMT_STYLE_FP16;
+    if (!THCFG(x, FP16A_FORCE_Enable)) {
         unsigned f = srca_fmt(x, false);
         if (to_b ? !THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base) : !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base))
             f = (to_b ? x->dp->srcb.implied_fmt[x->arch->fpu_bank[1]] : x->dp->srca.implied_fmt[x->arch->fpu_bank[0]]);
         use32 = CFG(x, ALU_ACC_CTRL_Fp32_enabled) || CFG(x, ALU_ACC_CTRL_INT8_math_enabled);
-        style = f == FMT_TF32 ? STYLE_TF32 : fmt_8b_exp(f) ? STYLE_BF16 : STYLE_FP16;
+        style = fmt_src_style(f, false);
     }
     unsigned drow = dst_row_base(x, to_b ? TT_MOVD2B_DST(w) : TT_MOVD2A_DST(w));
     unsigned srow = (to_b ? TT_MOVD2B_SRC(w) + x->dp->rwc[x->t].srcb : TT_MOVD2A_SRC(w) + x->dp->rwc[x->t].srca), n = 1;
@@ -131,25 +109,21 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
     } else {
         drow &= 0x3FF, srow &= 0x3F;
     }
+    if (!use32 && (lo || style == FMT_STYLE_TF32))
+        return dp_fail(x, DP_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
     uint32_t(*bank)[SRC_COLS] = to_b ? x->dp->srcb.d[x->arch->fpu_bank[1]] : x->dp->srca.d[x->arch->fpu_bank[0]];
     for (; n; n--, drow++, srow++) {
         for (unsigned c = 0; c < SRC_COLS; c++) {
             if (col_blocked(x, c)) continue;
-            uint32_t v;
-            if (use32) {
-                uint32_t d = dp_dst32_read(x, drow, c);
-                if (lo) d = (d << 16) | (d & 0xFFFFu);
-                v = style == STYLE_BF16   ? shuffle_bf16((uint16_t)(d >> 16))
-                    : style == STYLE_FP16 ? shuffle_fp16((uint16_t)(d >> 16))
-                    : !lo                 ? shuffle_tf32(d >> 13)
-                                          : d & 0x1FFFu;
-            } else {
-                uint16_t d = dp_dst16_read(x, drow, c);
-                if (lo || style == STYLE_TF32)
-                    return dp_fail(x, DP_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
-                v = style == STYLE_BF16 ? shuffle_bf16(d) : shuffle_fp16(d);
+            if (!use32) {
+                bank[srow][c] = fmt_movd2src_dst16(dp_dst16_read(x, drow, c), style);
+                continue;
             }
-            bank[srow][c] = v;
+            uint32_t d = dp_dst32_read(x, drow, c);
+            if (lo && style == FMT_STYLE_TF32)
+                bank[srow][c] = d & 0x1FFFu; /* the 13 bits the TF32 truncation drops (MOVD2A.md) */
+            else
+                bank[srow][c] = fmt_movd2src_dst32(lo ? (d << 16) | (d & 0xFFFFu) : d, style);
         }
     }
     dp_apply_addr_mod(x, to_b ? TT_MOVD2B_ADDR_MODE(w) : TT_MOVD2A_ADDR_MODE(w), true);
@@ -164,7 +138,7 @@ static void movb2a(dp_ctx_t *x) {
                                                            : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
     if (!THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base)) f = x->dp->srcb.implied_fmt[x->arch->fpu_bank[1]];
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src);
-    uint32_t keep = (f != FMT_TF32 && fmt_8b_exp(f)) ? ~(7u << 8) : ~0u;
+    uint32_t keep = (f != FMT_TF32 && fmt_exp8_family(f)) ? ~(7u << 8) : ~0u;
     unsigned arow = TT_MOVB2A_SRCA(w) + x->dp->rwc[x->t].srca, brow = TT_MOVB2A_SRCB(w) + x->dp->rwc[x->t].srcb, n = 1;
     if (TT_MOVB2A_INSTR_MOD(w) & 2) {
         n = 4, arow &= 0x3C, brow &= 0x3C;

@@ -4,17 +4,17 @@
  * Wormhole's, packer 0 of it (Packers/InputAddressGenerator.md, EdgeMasking.md, Downsampling.md,
  * FormatConversion.md, OutputAddressGenerator.md), configured by the SEC0 fields.
  * Modelled: Dst as the source (16- and 32-bit reads), ReadIntfSel, the ADC X range within a row,
- * ZeroWrite, Flush and Last, edge masks with row-set mapping, downsampling masks, the early format
- * conversion for BF16, FP16, FP32 and TF32 intermediates and the late one to FP32, TF32, BF16 and
- * FP16 (from FP16) outputs, the 16-byte output buffer, and the ADC updates of ADDR_MOD_PACK.
- * Refused (DP_UNIMPLEMENTED, tier 2): L1 as the source, compression, block-float, 8-bit and
- * integer-8 outputs, ReLU, L1 accumulation, exponent thresholding, narrowing an 8-bit exponent to
- * FP16 and widening FP16 to FP32 (FloatBitPatterns.md's FP16 rules are tier 2), the fields PACR.md leaves undocumented
- * (Concat, RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
+ * ZeroWrite, Flush and Last, edge masks with row-set mapping, downsampling masks, both format
+ * conversions for every combination coproc/formats.c models (fmt_pack_check: FP32, TF32, BF16,
+ * FP16, FP8, INT32, INT16 and UINT8 paths), the 16-byte output buffer, the exponent-section gap of
+ * sub-16-bit outputs, and the ADC updates of ADDR_MOD_PACK.
+ * Refused (DP_UNIMPLEMENTED, tier 2): L1 as the source, compression, block floats (their exponent
+ * stream), the INT8 intermediate (INT_DESCALE), ReLU, L1 accumulation, exponent thresholding,
+ * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
+ * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
  */
 #include <string.h>
 
-#include "coproc/dp_fmt_tmp.h"
 #include "coproc/dp_internal.h"
 #include "coproc/tt_fields.h"
 
@@ -40,40 +40,6 @@ static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
     }
 }
 
-typedef struct {
-    unsigned inter, out; /* intermediate (Dstacc) and output formats */
-    bool read32, raw, round10;
-} conv_t;
-
-/* The early conversion (FormatConversion.md), Dst datum -> intermediate, as an FP32 bit pattern
- * for the float formats. Rounding is to nearest, ties away from zero; it flushes denormals to
- * zero, turns -0 into +0 and (8-bit exponent) NaN into infinity. */
-static uint32_t early(const conv_t *c, uint32_t d, bool is32) {
-    uint32_t f;
-    if (is32) {
-        f = tmp_dst_dec_fp32(d);
-    } else if (c->inter == FMT_FP16) {
-        uint16_t h = tmp_dst_dec_fp16((uint16_t)d);
-        if (c->raw) return h; /* FP16 kept as its own bits */
-        if (!(h & 0x7C00)) h = 0;
-        return h;
-    } else {
-        f = (uint32_t)tmp_dst_dec_bf16((uint16_t)d) << 16;
-    }
-    if (c->raw) {
-        if (c->inter == FMT_BF16) return f & 0xFFFF0000u; /* truncation */
-        return f;
-    }
-    unsigned keep = c->inter == FMT_BF16 ? 7 : c->inter == FMT_TF32 || c->round10 ? 10 : 23;
-    if (keep == 23) return f;
-    uint32_t e = (f >> 23) & 0xFF;
-    if (e == 0) return 0;                                 /* denormals and -0 to +0 */
-    if (e == 255) return (f & 0x80000000u) | 0x7F800000u; /* NaN (and Inf) to infinity */
-    uint32_t drop = 23 - keep, half = 1u << (drop - 1);
-    uint32_t r = f + half; /* to nearest, ties away from zero: add half an ulp of magnitude */
-    return r & ~((1u << drop) - 1);
-}
-
 void dp_pack_exec(dp_ctx_t *x) {
     uint32_t w = x->word;
     dp_t *dp = x->dp;
@@ -96,20 +62,29 @@ void dp_pack_exec(dp_ctx_t *x) {
     if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
         return dp_fail(x, DP_UNIMPLEMENTED, "PACR with Add_l1_dest_addr_offset");
 
-    conv_t c = {.read32 = CFG(x, PCK_DEST_RD_CTRL_Read_32b_data),
-                .raw = CFG(x, PCK_DEST_RD_CTRL_Read_int8),
-                .round10 = CFG(x, PCK_DEST_RD_CTRL_Round_10b_mant),
-                .out = CFG(x, THCON_SEC0_REG1_Out_data_format)};
-    c.inter = CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
-                                                          : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc);
-    bool inter_ok = c.read32 ? (c.inter == FMT_FP32 || c.inter == FMT_TF32 || c.inter == FMT_BF16)
-                             : (c.inter == FMT_BF16 || c.inter == FMT_FP16 || c.inter == FMT_TF32);
-    bool inter16 = c.inter == FMT_FP16;
-    bool out_ok = inter16 ? c.out == FMT_FP16 : (c.out == FMT_FP32 || c.out == FMT_TF32 || c.out == FMT_BF16);
-    if (!inter_ok || !out_ok)
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read32 ? "32-bit" : "16-bit",
-                       fmt_name(c.inter), fmt_name(c.out));
-    unsigned out_bytes = (c.out == FMT_FP32 || c.out == FMT_TF32) ? 4 : 2;
+    /* The two format conversions (FormatConversion.md; coproc/formats.c). */
+    fmt_pack_mode_t c = {.read_32b = CFG(x, PCK_DEST_RD_CTRL_Read_32b_data),
+                         .read_raw = CFG(x, PCK_DEST_RD_CTRL_Read_int8),
+                         .read_unsigned = CFG(x, PCK_DEST_RD_CTRL_Read_unsigned),
+                         .round_10b_mant = CFG(x, PCK_DEST_RD_CTRL_Round_10b_mant),
+                         .fp8_e4m3 = CFG(x, THCON_SEC0_REG1_Pac_LF8_4b_exp),
+                         .out_fmt = (uint8_t)CFG(x, THCON_SEC0_REG1_Out_data_format)};
+    c.intermediate = (uint8_t)(CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                                                                           : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc));
+    if (fmt_is_bfp(c.out_fmt) || fmt_is_bfp(c.intermediate))
+        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with block-float formats (%s through %s)", fmt_name(c.intermediate),
+                       fmt_name(c.out_fmt));
+    if (c.intermediate == FMT_INT8)
+        return dp_fail(x, DP_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
+    if (!fmt_pack_check(&c))
+        return dp_fail(x, DP_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
+                       fmt_name(c.intermediate), fmt_name(c.out_fmt));
+    unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;
+    /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
+    bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
+    uint32_t neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
+    if (CFG(x, PCK_EDGE_MODE_mode) && !exp8)
+        return dp_fail(x, DP_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
 
     /* Input address generator (packer 0; ADC of the current thread). */
     adc_t *adc = &dp->adc[x->t][ADC_PACK];
@@ -139,6 +114,8 @@ void dp_pack_exec(dp_ctx_t *x) {
                        a1->z * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
                        a1->w * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
         o += yzw >> 4;
+        /* Out formats under 16 bits (FP8, INT8 here) leave room for an exponent section. */
+        if (c.out_fmt & 2) o += CFG(x, THCON_SEC0_REG1_Exp_section_size);
         p->data_addr = (o & 0x1FFFF) << 4; /* bit 31 of L1_Dest_addr (tt-llk sets it) falls out here */
         p->needs_new_addr = false;
     }
@@ -163,23 +140,14 @@ void dp_pack_exec(dp_ctx_t *x) {
             uint32_t v = 0;
             if (!(dsm & 1)) continue;
             if (!zero && (edge >> col) & 1) {
-                bool is32 = c.read32;
+                bool is32 = c.read_32b;
                 unsigned phys = is32 ? dp_adj32(x, row) : dp_adj16(x, row);
-                if (!dp->dst.valid[phys])
-                    v = 0; /* ZEROACC'd rows read as zero (ZEROACC.md) */
-                else
-                    v = early(&c, is32 ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col), is32);
+                if (dp->dst.valid[phys]) /* ZEROACC'd rows read as zero (ZEROACC.md) */
+                    v = fmt_pack_early(&c, is32 ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col));
             } else if (!zero && CFG(x, PCK_EDGE_MODE_mode)) {
-                v = inter16 ? 0xFC00u : 0xFF800000u; /* masked datums as -infinity */
+                v = neg_inf;
             }
-            /* The late conversion: truncation where the mantissa narrows (FormatConversion.md). */
-            if (inter16) {
-                /* FP16 -> FP16: as is. */
-            } else if (c.out == FMT_BF16) {
-                v >>= 16;
-            } else if (c.out == FMT_TF32) {
-                v &= 0xFFFFE000u;
-            }
+            v = fmt_pack_late(&c, v);
             put_bytes(x, v, out_bytes);
         }
         /* The tile row position steps per enabled interface and wraps only when it lands on

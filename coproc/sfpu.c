@@ -8,7 +8,6 @@
  * Lanes (LReg.md): lane L of a 32-lane register; the 32 lanes are a 4 x 8 grid (row L / 8). */
 #include <string.h>
 
-#include "coproc/dp_fmt_tmp.h"
 #include "coproc/dp_internal.h"
 #include "coproc/fma.h"
 #include "coproc/tt_fields.h"
@@ -47,36 +46,13 @@ static bool backdoor(dp_ctx_t *x, unsigned vd) {
     return false;
 }
 
-/* SFPLOAD / SFPSTORE data formats (SFPLOAD.md MOD0_FMT_*). */
-enum {
-    MOD0_SRCB = 0,
-    MOD0_FP16,
-    MOD0_BF16,
-    MOD0_FP32,
-    MOD0_INT32,
-    MOD0_INT8,
-    MOD0_UINT16,
-    MOD0_HI16,
-    MOD0_INT16,
-    MOD0_LO16,
-    MOD0_INT32_ALL,
-    MOD0_ZERO,
-    MOD0_INT32_SM,
-    MOD0_INT8_COMP,
-    MOD0_LO16_ONLY,
-    MOD0_HI16_ONLY,
-};
-
-/* MOD0_FMT_SRCB resolution (SFPLOAD.md, SFPSTORE.md; Blackhole's SFPU_DEST_FMT override). */
+/* MOD0_FMT_SRCB resolution (SFPLOAD.md, SFPSTORE.md): Blackhole's ThreadConfig SFPU_DEST_FMT
+ * replaces the SrcB format when enabled. */
 static unsigned resolve_mod0(const dp_ctx_t *x, unsigned mod0) {
-    if (mod0 != MOD0_SRCB) return mod0;
-    if (CFG(x, ALU_ACC_CTRL_SFPU_Fp32_enabled)) return MOD0_FP32;
     unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcB_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcB_val)
                                                            : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
     if (THCFG(x, SFPU_DEST_FMT_Enable)) f = THCFG(x, SFPU_DEST_FMT_Base);
-    bool exp8 = f == FMT_FP32 || f == FMT_TF32 || f == FMT_BF16 || f == FMT_BFP8 || f == FMT_BFP4 || f == FMT_BFP2 ||
-                f == FMT_INT32 || f == FMT_INT16;
-    return exp8 ? MOD0_BF16 : MOD0_FP16;
+    return fmt_mod0_resolve(mod0, CFG(x, ALU_ACC_CTRL_SFPU_Fp32_enabled), f);
 }
 
 /* The Dst address of an SFPLOAD/SFPSTORE (the functional models' "Apply various Dst address
@@ -85,7 +61,7 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
     rwc_t *r = &x->dp->rwc[x->t];
     unsigned addr = imm + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset);
     unsigned dst_off = r->dst + CFG(x, DEST_REGW_BASE_Base);
-    if (mod0 == MOD0_INT32_ALL) {
+    if (mod0 == FMT_MOD0_INT32_ALL) {
         if (!store && r->sp) r->sp = (uint16_t)((r->sp - THCFG(x, SFPU_STACK_Incr)) & 1023);
         addr += r->sp + CFG(x, DEST_SP_BASE_Base) + (dst_off & 3);
         if (store) r->sp = (uint16_t)((r->sp + THCFG(x, SFPU_STACK_Incr)) & 1023);
@@ -93,16 +69,6 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
         addr += dst_off + ((r->sp + CFG(x, DEST_SP_BASE_Base)) & 3);
     }
     return addr & 1023;
-}
-
-/* SFPLOAD.md ReadFP16 (Dst FP16 -> FP32, no special handling beyond the infinity option). */
-static uint32_t read_fp16(uint16_t v, bool inf_opt) {
-    uint32_t sign = v >> 15, man = (v >> 5) & 0x3FF, exp = v & 0x1F;
-    if (inf_opt && exp == 0x1F && man == 0x3FF)
-        exp = 255, man = 0;
-    else if (exp)
-        exp += 112;
-    return sign << 31 | exp << 23 | man << 13;
 }
 
 static void sfpload(dp_ctx_t *x) {
@@ -114,28 +80,11 @@ static void sfpload(dp_ctx_t *x) {
         for (unsigned l = 0; l < LANES; l++) {
             uint32_t lc = s->lane_config[l];
             if (lc & LC_BLOCK_SFPU_RD_FROM_DEST) continue;
-            if (!lane_enabled(s, l) && mod0 != MOD0_INT32_ALL) continue;
+            if (!lane_enabled(s, l) && mod0 != FMT_MOD0_INT32_ALL) continue;
             unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
             if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_RD_COL_EXCHANGE)) col++;
-            uint32_t d;
-            uint16_t v16 = dp_dst16_read(x, row, col);
-            switch (mod0) {
-            case MOD0_FP16: d = read_fp16(v16, lc & LC_ENABLE_FP16A_INF); break;
-            case MOD0_BF16: d = (uint32_t)tmp_dst_dec_bf16(v16) << 16; break;
-            case MOD0_FP32:
-            case MOD0_INT32:
-            case MOD0_INT32_ALL:
-            case MOD0_INT32_SM: d = tmp_dst_dec_fp32(dp_dst32_read(x, row, col)); break;
-            case MOD0_INT8: d = (uint32_t)(v16 >> 15) << 31 | ((v16 >> 5) & 0xFFu); break;
-            case MOD0_INT8_COMP: d = (uint32_t)(v16 >> 15) << 31 | ((v16 >> 5) & 0x3FFu); break;
-            case MOD0_LO16_ONLY: d = (s->r[vd][l] & 0xFFFF0000u) | v16; break;
-            case MOD0_HI16_ONLY: d = (uint32_t)v16 << 16 | (s->r[vd][l] & 0xFFFFu); break;
-            case MOD0_INT16: d = (uint32_t)(v16 >> 15) << 31 | (v16 & 0x7FFFu); break;
-            case MOD0_UINT16:
-            case MOD0_LO16: d = v16; break;
-            case MOD0_HI16: d = (uint32_t)v16 << 16; break;
-            default: d = 0; break; /* MOD0_ZERO */
-            }
+            uint32_t cell = fmt_sfpload_reads_dst32(mod0) ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col);
+            uint32_t d = fmt_sfpload(mod0, cell, s->r[vd][l], lc & LC_ENABLE_FP16A_INF);
             s->r[vd][l] = d;
             if (vd < 4 && (lc & LC_ENABLE_DEST_INDEX) && (lc & LC_CAPTURE_DEFAULT_DEST_INDEX))
                 s->r[vd + 4][l] = row << 4 | col;
@@ -143,22 +92,6 @@ static void sfpload(dp_ctx_t *x) {
     }
     dp_apply_addr_mod(x, TT_SFPLOAD_SFPU_ADDR_MODE(w), false);
 }
-
-/* SFPSTORE.md ToFP16 / ToBF16 / ToFP32 and SignMag11ToFP16. */
-static uint16_t to_fp16(uint32_t v) {
-    uint32_t sign = v >> 31, man = v & 0x7FFFFFu;
-    int32_t exp = (int32_t)((v >> 23) & 0xFF) - 112;
-    if (exp <= 0)
-        exp = 0, man = 0;
-    else if (exp > 31)
-        exp = 31, man = 0x7FFFFFu;
-    return (uint16_t)(sign << 15 | (uint32_t)exp << 10 | man >> 13);
-}
-static uint16_t to_bf16(uint32_t v) {
-    if (!(v & 0x7F800000u)) v &= 0x80000000u;
-    return (uint16_t)(v >> 16);
-}
-static uint32_t to_fp32(uint32_t v) { return (v & 0x7F800000u) ? v : v & 0x80000000u; }
 
 static void sfpstore(dp_ctx_t *x) {
     uint32_t w = x->word;
@@ -169,29 +102,15 @@ static void sfpstore(dp_ctx_t *x) {
     for (unsigned l = 0; l < LANES; l++) {
         uint32_t lc = s->lane_config[l];
         if (lc & LC_BLOCK_DEST_WR_FROM_SFPU) continue;
-        if (!lane_enabled(s, l) && mod0 != MOD0_INT32_ALL) continue;
+        if (!lane_enabled(s, l) && mod0 != FMT_MOD0_INT32_ALL) continue;
         uint32_t d = s->r[vd][l];
         unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
         if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_WR_COL_EXCHANGE)) col++;
-        switch (mod0) {
-        case MOD0_FP16: dp_dst16_write(x, row, col, tmp_dst_enc_fp16(to_fp16(d))); break;
-        case MOD0_BF16: dp_dst16_write(x, row, col, tmp_dst_enc_bf16(to_bf16(d))); break;
-        case MOD0_FP32: dp_dst32_write(x, row, col, tmp_dst_enc_fp32(to_fp32(d))); break;
-        case MOD0_INT32:
-        case MOD0_INT32_ALL:
-        case MOD0_INT32_SM: dp_dst32_write(x, row, col, tmp_dst_enc_fp32(d)); break;
-        case MOD0_INT8:
-        case MOD0_INT8_COMP:
-            dp_dst16_write(x, row, col, tmp_dst_enc_fp16((uint16_t)((d >> 31) << 15 | 16u << 10 | (d & 0x3FFu))));
-            break;
-        case MOD0_LO16_ONLY:
-        case MOD0_UINT16: dp_dst16_write(x, row, col, (uint16_t)d); break;
-        case MOD0_HI16_ONLY: dp_dst16_write(x, row, col, (uint16_t)(d >> 16)); break;
-        case MOD0_INT16: dp_dst16_write(x, row, col, (uint16_t)((d >> 31) << 15 | (d & 0x7FFFu))); break;
-        case MOD0_LO16: dp_dst32_write(x, row, col, d << 16 | d >> 16); break;
-        case MOD0_HI16: dp_dst32_write(x, row, col, d); break;
-        default: dp_dst16_write(x, row, col, 0); break; /* MOD0_ZERO */
-        }
+        uint32_t v = fmt_sfpstore(mod0, d);
+        if (fmt_sfpstore_writes_dst32(mod0))
+            dp_dst32_write(x, row, col, v);
+        else
+            dp_dst16_write(x, row, col, (uint16_t)v);
     }
     dp_apply_addr_mod(x, TT_SFPSTORE_SFPU_ADDR_MODE(w), false);
 }
@@ -204,20 +123,11 @@ static void sfploadi(dp_ctx_t *x) {
     uint32_t imm = TT_SFPLOADI_IMM16(w);
     if (backdoor(x, vd)) return;
     if (vd >= 8) return; /* LReg[8..] are not writable this way (SFPLOADI.md) */
-    if (mod0 != 0 && mod0 != 1 && mod0 != 2 && mod0 != 4 && mod0 != 8 && mod0 != 10)
+    uint32_t probe;
+    if (!fmt_sfploadi(mod0, (uint16_t)imm, 0, &probe))
         return dp_fail(x, DP_UNDEFINED, "SFPLOADI with Mod0 %u (SFPLOADI.md: undefined)", mod0);
-    for (unsigned l = 0; l < LANES; l++) {
-        if (!lane_enabled(s, l)) continue;
-        uint32_t *r = &s->r[vd][l];
-        switch (mod0) {
-        case 0: *r = imm << 16; break;
-        case 1: *r = (imm >> 15) << 31 | (((imm >> 10) & 0x1F) + 112) << 23 | (imm & 0x3FF) << 13; break;
-        case 2: *r = imm; break;
-        case 4: *r = (uint32_t)(int32_t)(int16_t)imm; break;
-        case 8: *r = imm << 16 | (*r & 0xFFFFu); break;
-        default: *r = (*r & 0xFFFF0000u) | imm; break;
-        }
-    }
+    for (unsigned l = 0; l < LANES; l++)
+        if (lane_enabled(s, l)) fmt_sfploadi(mod0, (uint16_t)imm, s->r[vd][l], &s->r[vd][l]);
 }
 
 /* SFPCONFIG.md. Destinations 0..8 configure SFPLOADMACRO (not modelled: refused). */

@@ -9,13 +9,12 @@
  * Modelled: uncompressed input in every non-block-float format, to SrcA (row offset, column shift,
  * transpose), SrcB and Dst (16- and 32-bit), contexts and the context counter, tileize row
  * strides, upsampling, the L1 FIFO wrap, the ADC increments and the bank flip's bookkeeping.
- * Refused with a message (DP_UNIMPLEMENTED): compressed input, RowSearch, block-float input, FP8
- * as E4M3, FP32 -> FP16, srcb_bcast. The wait for the bank and its hand-over are the timing
- * model's (coproc/backend.c); the datapath runs once the unpacker owns the bank.
+ * Refused with a message (DP_UNIMPLEMENTED): compressed input, RowSearch, block-float input,
+ * srcb_bcast, CfgContextCntInc. Datum conversions are coproc/formats.c's. The wait for the bank and its hand-over are
+ * the timing model's (coproc/backend.c); the datapath runs once the unpacker owns the bank.
  */
 #include <string.h>
 
-#include "coproc/dp_fmt_tmp.h"
 #include "coproc/dp_internal.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
@@ -31,94 +30,6 @@ static unsigned ctx_fmt(const dp_ctx_t *x, dp_cfg_field_t f, unsigned u, unsigne
     const dp_field_t *d = &dp_cfg_fields[f];
     uint32_t word = x->arch->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
     return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
-}
-
-static unsigned datum_bytes(unsigned fmt) {
-    switch (fmt) {
-    case FMT_FP32:
-    case FMT_TF32:
-    case FMT_INT32: return 4;
-    case FMT_FP16:
-    case FMT_BF16:
-    case FMT_INT16: return 2;
-    default: return 1; /* FP8, INT8 (block floats are refused before) */
-    }
-}
-
-static bool is_bfp(unsigned fmt) {
-    return fmt == FMT_BFP8 || fmt == FMT_BFP8A || fmt == FMT_BFP4 || fmt == FMT_BFP4A || fmt == FMT_BFP2 ||
-           fmt == FMT_BFP2A;
-}
-
-/* UNPACR_Regular.md FormatConversion, without the block-float cases. Returns false (with an
- * error) where the page says UndefinedBehaviour or ttemu does not model the case. */
-static bool convert(dp_ctx_t *x, unsigned in, unsigned out, uint32_t bits, unsigned u, bool to_dst, uint32_t *datum) {
-    if (in == FMT_FP32) {
-        switch (out) {
-        case FMT_FP32: break;
-        case FMT_TF32: *datum = to_dst ? tmp_dst_enc_fp32(bits) : tmp_src_from_tf32(bits >> 13); return true;
-        case FMT_BF16:
-            if (!(bits & 0x7F800000u)) bits &= 0x80000000u; /* flush denormals to signed zero */
-            bits >>= 16;
-            in = FMT_BF16;
-            break;
-        case FMT_FP16:
-            dp_fail(x, DP_UNIMPLEMENTED, "UNPACR FP32 -> FP16 conversion (the ISA page leaves FP32ToFP16 unspecified)");
-            return false;
-        default:
-            dp_fail(x, DP_UNDEFINED, "UNPACR from FP32 to format %s (UNPACR_Regular.md: undefined)", fmt_name(out));
-            return false;
-        }
-    } else {
-        if (in != out) {
-            dp_fail(x, DP_UNDEFINED, "UNPACR input format %s with output format %s (must be equal unless FP32)",
-                    fmt_name(in), fmt_name(out));
-            return false;
-        }
-        switch (in) {
-        case FMT_FP8:
-            if (CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)) {
-                dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of FP8 as E4M3 (Unp_LF8_4b_exp)");
-                return false;
-            }
-            bits <<= 8;
-            in = FMT_FP16;
-            break;
-        case FMT_INT8: {
-            /* Integer "8": unsigned or 8-bit sign-magnitude, overlaid on FP16 with exponent 16. */
-            bool uns = u ? CFG(x, ALU_FORMAT_SPEC_REG0_SrcBUnsigned) : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned);
-            uint32_t sign = uns ? 0 : bits & 0x80u;
-            bits -= sign;
-            if (bits) bits |= 16u << 10;
-            bits |= sign << 8;
-            in = FMT_FP16;
-            break;
-        }
-        case FMT_TF32:
-            if (to_dst) {
-                *datum = tmp_dst_enc_fp32(bits);
-                return true;
-            }
-            dp_fail(x, DP_UNDEFINED, "UNPACR TF32 input to Src (UNPACR_Regular.md: use FP32 in, TF32 out)");
-            return false;
-        default: break;
-        }
-    }
-    switch (in) {
-    case FMT_INT16: *datum = to_dst ? bits : ((bits & 0xFF00u) << 3) | (bits & 0xFFu); return true;
-    case FMT_INT32:
-    case FMT_FP32:
-        if (!to_dst) {
-            dp_fail(x, DP_UNDEFINED, "UNPACR %s to Src without conversion (UNPACR_Regular.md: undefined)",
-                    fmt_name(in));
-            return false;
-        }
-        *datum = tmp_dst_enc_fp32(bits);
-        return true;
-    case FMT_BF16: *datum = to_dst ? tmp_dst_enc_bf16((uint16_t)bits) : tmp_src_from_bf16((uint16_t)bits); return true;
-    case FMT_FP16: *datum = to_dst ? tmp_dst_enc_fp16((uint16_t)bits) : tmp_src_from_fp16((uint16_t)bits); return true;
-    default: dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of format code %u", in); return false;
-    }
 }
 
 static uint32_t read_l1(const dp_mem_t *m, uint32_t addr, unsigned n) {
@@ -170,8 +81,8 @@ static void unpacr(dp_ctx_t *x) {
         out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
     }
     if (!uncompressed) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
-    if (is_bfp(in_fmt)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
-    unsigned size = datum_bytes(in_fmt);
+    if (fmt_is_bfp(in_fmt)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
+    unsigned size = fmt_datum_bits(in_fmt) / 8;
 
     uint32_t in_addr;
     if (multi && ctx != 0)
@@ -208,6 +119,17 @@ static void unpacr(dp_ctx_t *x) {
         transpose = CFG(x, THCON_SEC0_REG2_Haloize_mode);
     } /* unpacker 1 ignores Haloize_mode on current silicon (UNPACR_Regular.md, non-contractual) */
 
+    /* The format conversion (UNPACR_Regular.md FormatConversion; coproc/formats.c). */
+    fmt_unpack_mode_t conv = {.in_fmt = (uint8_t)in_fmt,
+                              .out_fmt = (uint8_t)out_fmt,
+                              .to_dst = to_dst,
+                              .int8_unsigned = u ? CFG(x, ALU_FORMAT_SPEC_REG0_SrcBUnsigned)
+                                                 : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned),
+                              .fp8_e4m3 = CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)};
+    if (!fmt_unpack_check(&conv))
+        return dp_fail(x, DP_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)", fmt_name(in_fmt),
+                       fmt_name(out_fmt), to_dst ? "in Dst" : "in Src");
+
     const adc_ch_t *oc = &dp->adc[t][u].ch[1];
     uint32_t out =
         u ? CFG(x, UNP1_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP1_ADDR_CTRL_XY_REG_1_Ystride) +
@@ -239,14 +161,13 @@ static void unpacr(dp_ctx_t *x) {
 
     bool ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr);
     unsigned bank = x->arch->unp_bank[u];
-    bool out32 = osize == 4;
+    bool out32 = fmt_unpack_writes_dst32(&conv);
     for (uint32_t i = 0; i < count;) {
         if (datums + size > x->mem->l1_size)
             return dp_fail(x, DP_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
-        uint32_t bits = read_l1(x->mem, (uint32_t)datums, size), datum = 0;
+        uint32_t datum = fmt_unpack(&conv, read_l1(x->mem, (uint32_t)datums, size), 0);
         datums += size;
         if ((++i % 16) == 0) datums = WRAP(datums - size * 16 + row_stride);
-        if (!convert(x, in_fmt, out_fmt, bits, u, to_dst, &datum)) return;
         if (all_zero) datum = 0;
         for (unsigned k = 0; k <= up_zeros; k++, datum = 0, out++) {
             if (interleave && k) continue;
