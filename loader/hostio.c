@@ -181,10 +181,14 @@ static void move(run_t *r, const cfg_t *c, cfg_tio_t *io) {
 }
 
 void hio_at(run_t *r, const cfg_t *c, cfg_at_t at, int launch) {
-    for (int i = 0; i < c->ntio; i++) {
-        cfg_tio_t *io = &c->tio[i];
-        if (!io->at_end && io->at == at && (io->launch < 0 || io->launch == launch)) move(r, c, io);
-    }
+    /* Inputs first, then the reads: an output at the point of an input sees the input. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < c->ntio; i++) {
+            cfg_tio_t *io = &c->tio[i];
+            if ((io->kind == TIO_INPUT) == (pass == 0) && !io->at_end && io->at == at &&
+                (io->launch < 0 || io->launch == launch))
+                move(r, c, io);
+        }
 }
 
 void hio_end(run_t *r, const cfg_t *c) {
