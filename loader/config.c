@@ -382,7 +382,7 @@ static int parse_tensor(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_
         return fail(x, path_of(p, sizeof p, where, "layout"),
                     "expected \"tiles\" (tt-metal's 32x32 tiles of 16x16 faces) or \"rows\" (row-major)");
     if (tns_desc_init(&t->desc, (tns_format_t)f, tiles, shape, nd, TILE_L1_SIZE, err, sizeof err))
-        return fail(x, tiles ? where : path_of(p, sizeof p, where, "shape"), "%s", err);
+        return fail(x, path_of(p, sizeof p, where, "shape"), "%s", err);
     if ((uint64_t)t->addr + t->desc.bytes > TILE_L1_SIZE)
         return fail(x, where, "%llu bytes from 0x%08x do not fit in L1 (which ends at 0x%x)",
                     (unsigned long long)t->desc.bytes, t->addr, TILE_L1_SIZE);
@@ -559,10 +559,21 @@ int cfg_add_tensor_arg(cfg_t *c, cfg_tio_kind_t kind, const char *arg, char *err
     cfg_tio_t *t = NULL;
     for (int i = 0; i < c->ntio; i++)
         if (c->tio[i].kind == kind && c->tio[i].tensor == ti) t = &c->tio[i]; /* flags override the file */
-    if (!t && !(t = tio_add(c, kind, ti))) {
-        snprintf(err, errlen, "out of memory");
-        free(file);
-        return -1;
+    if (!t) {
+        if (!(t = tio_add(c, kind, ti))) {
+            snprintf(err, errlen, "out of memory");
+            free(file);
+            return -1;
+        }
+        /* A new output or expectation of a tensor the config reads at some point is read there
+         * too (ttemu regress compares a config's outputs with their goldens so). */
+        for (int i = 0; i + 1 < c->ntio && kind != TIO_INPUT; i++)
+            if (c->tio[i].tensor == ti && c->tio[i].kind != TIO_INPUT) {
+                t->at_end = c->tio[i].at_end;
+                t->at = c->tio[i].at;
+                t->launch = c->tio[i].launch;
+                break;
+            }
     }
     free(t->file);
     t->file = file;

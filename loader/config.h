@@ -114,7 +114,8 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen);
 void cfg_free(cfg_t *c);
 /* A command-line --input/--output/--expect: "NAME=FILE", and for expect ":atol=A" and ":rtol=R"
  * suffixes. It replaces the config's entry of that kind for that tensor (keeping its point) or adds
- * one. 0, or -1 with err naming the flag and the problem. */
+ * one (an output or expectation at the point of the tensor's other one, if the config has it, else
+ * at the default). 0, or -1 with err naming the flag and the problem. */
 int cfg_add_tensor_arg(cfg_t *c, cfg_tio_kind_t kind, const char *arg, char *err, size_t errlen);
 /* The index of the tensor named name, or -1. */
 int cfg_tensor_find(const cfg_t *c, const char *name);

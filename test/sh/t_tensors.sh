@@ -182,6 +182,25 @@ expect_exit "a float16 expectation goes into the tensor's format like an input (
 run_ttemu run --config $S --quiet --expect a_plus_1="$TMP/a1_off.npy" --max-cycles 100 --report "$TMP/s7.json"
 expect_exit "a mismatch does not hide a failed run: max_cycles stays exit 2" 2
 expect_json "... and the comparison is still reported" "$TMP/s7.json" 'r["tensors"]["a_plus_1"]["compare"]["mismatches"] > 0' True
+# A new --expect of a tensor the config outputs is taken at that output's point (regress relies
+# on it): here before the program runs, when a_plus_1 still holds zeros.
+$PY - "$S" "$TMP" <<'EOF'
+import json, os, sys
+import numpy as np
+cfg, tmp = json.load(open(sys.argv[1])), sys.argv[2]
+here = os.path.dirname(os.path.abspath(sys.argv[1]))
+for key in ("inputs", "outputs", "expect"):
+    cfg[key] = {k: os.path.normpath(os.path.join(here, v)) for k, v in cfg[key].items()}
+cfg["cores"]["brisc"] = os.path.normpath(os.path.join(here, cfg["cores"]["brisc"]))
+cfg["outputs"]["a_plus_1"] = {"file": tmp + "/early.npy", "at": "before_boot"}
+del cfg["expect"]["a_plus_1"]
+json.dump(cfg, open(tmp + "/early.json", "w"))
+np.save(tmp + "/zeros.npy", np.zeros((32, 64), dtype=np.int32))
+EOF
+run_ttemu run --config "$TMP/early.json" --quiet --expect a_plus_1="$TMP/zeros.npy"
+expect_exit "a new --expect is taken at the point of the tensor's output (before_boot: zeros)" 0
+run_ttemu run --config "$TMP/early.json" --quiet --expect a_plus_1=$DATA/tensors_a_plus_1.npy
+expect_exit "... so the program's result is not there yet (exit 5)" 5
 for v in "TTEMU_REFERENCE=1" "TTEMU_SPIN=0"; do
     env $v "$TTEMU" run --config $S --quiet --report "$TMP/s_$v.json" --expect a_plus_1="$TMP/a1_off.npy" 2>/dev/null
     check "sample: $v gives a byte-identical report" cmp "$TMP/s5.json" "$TMP/s_$v.json"
@@ -239,7 +258,7 @@ cfg_bad() { # NAME REGEX TENSORS-JSON [EXTRA-KEYS-JSON]
     run_ttemu run --config "$TMP/bad.json" --quiet
     if [ "$RC" -eq 4 ] && grep -qE -- "$2" <<<"$OUT"; then ok "config error: $1"; else nok "config error: $1" "exit $RC" "$OUT"; fi
 }
-cfg_bad "tiles shape not a multiple of 32" "bad.json: key 'tensors.t': shape \[30, 64\]: the tiles layout needs the last two dimensions to be multiples of 32" \
+cfg_bad "tiles shape not a multiple of 32" "bad.json: key 'tensors.t.shape': shape \[30, 64\]: the tiles layout needs the last two dimensions to be multiples of 32" \
     '{"t": {"addr": "0x20000", "format": "bfloat16", "shape": [30, 64], "layout": "tiles"}}'
 cfg_bad "unknown format" "key 'tensors.t.format': expected one of: bfloat16, float16, float32" \
     '{"t": {"addr": "0x20000", "format": "half", "shape": [32, 32], "layout": "rows"}}'
