@@ -60,6 +60,7 @@ static int cmd_run(int argc, char **argv) {
     bool max_cycles_given = false;
     trace_opts_t tro = {0};
     ui_opts_t ui = {0};
+    int tensor_arg[argc > 0 ? argc : 1], ntensor_args = 0; /* where --input/--output/--expect are */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -110,7 +111,7 @@ static int cmd_run(int argc, char **argv) {
             i++;
         } else if (tensor_flag(a) >= 0) {
             if (!v) return bad_input("%s needs NAME=FILE", a);
-            i++; /* applied once the config, which declares the tensors, is read */
+            tensor_arg[ntensor_args++] = i++; /* applied once the config, which declares them, is read */
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = true;
         } else if (!strcmp(a, "--ui")) {
@@ -171,10 +172,9 @@ static int cmd_run(int argc, char **argv) {
         cfg.cores[c] = strdup(o.elf[c]);
         cfg.core_flat[c] = false;
     }
-    for (int i = 0; i + 1 < argc; i++) {
-        int k = tensor_flag(argv[i]);
-        if (k < 0) continue;
-        if (cfg_add_tensor_arg(&cfg, (cfg_tio_kind_t)k, argv[++i], err, sizeof err) != 0) {
+    for (int t = 0; t < ntensor_args; t++) {
+        int i = tensor_arg[t];
+        if (cfg_add_tensor_arg(&cfg, (cfg_tio_kind_t)tensor_flag(argv[i]), argv[i + 1], err, sizeof err) != 0) {
             fprintf(stderr, "ttemu: %s\n", err);
             cfg_free(&cfg);
             return EXIT_BAD_INPUT;
