@@ -12,6 +12,8 @@
  */
 #include "coproc/backend.h"
 
+#include "coproc/tt_fields.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,58 +85,58 @@ static const uint8_t be_unit_lat[TT_UNIT_COUNT] = {
 /* Per-opcode overrides (0 = the unit default). */
 static const uint8_t be_op_lat[256] = {
     /* MatrixUnit.md latency table. */
-    [0x26] = 5, /* MVMUL */
-    [0x29] = 5, /* DOTPV */
-    [0x34] = 5, /* GAPOOL */
-    [0x27] = 5, /* ELWMUL */
-    [0x33] = 5, /* GMPOOL */
-    [0x28] = 5, /* ELWADD */
-    [0x30] = 5, /* ELWSUB */
-    [0x18] = 2, /* SHIFTXB */
-    [0x08] = 2, /* MOVD2A */
-    [0x12] = 4, /* MOVA2D */
-    [0x09] = 4, /* MOVDBGA2D */
-    [0x13] = 4, /* MOVB2D */
-    [0x0B] = 4, /* MOVB2A */
+    [TT_OPC_MVMUL] = 5,
+    [TT_OPC_DOTPV] = 5,
+    [TT_OPC_GAPOOL] = 5,
+    [TT_OPC_ELWMUL] = 5,
+    [TT_OPC_GMPOOL] = 5,
+    [TT_OPC_ELWADD] = 5,
+    [TT_OPC_ELWSUB] = 5,
+    [TT_OPC_SHIFTXB] = 2,
+    [TT_OPC_MOVD2A] = 2,
+    [TT_OPC_MOVA2D] = 4,
+    [TT_OPC_MOVDBGA2D] = 4,
+    [TT_OPC_MOVB2D] = 4,
+    [TT_OPC_MOVB2A] = 4,
     /* Legacy conv/pool ops compute Dst += 0 (MatrixUnit.md); treated like MVMUL. */
-    [0x22] = 5,
-    [0x23] = 5,
-    [0x24] = 5,
-    [0x25] = 5,
-    [0x31] = 5,
-    [0x32] = 5,
-    [0x3A] = 5,
+    [TT_OPC_CONV3S1] = 5,
+    [TT_OPC_CONV3S2] = 5,
+    [TT_OPC_MPOOL3S1] = 5,
+    [TT_OPC_APOOL3S1] = 5,
+    [TT_OPC_MPOOL3S2] = 5,
+    [TT_OPC_APOOL3S2] = 5,
+    [TT_OPC_MFCONV3S1] = 5,
     /* ScalarUnit.md: SETDMAREG/DMANOP 1; *DMAREG 3 (4 when the two GPRs are in different
      * aligned groups of four: be_thcon_lat); STOREREG/LOADREG/STOREIND/LOADIND/ATSWAP/ATINCGET
      * >= 3; REG2FLOP/FLUSHDMA >= 2; ATCAS/ATINCGETPTR >= 15. */
-    [0x45] = 1,  /* SETDMAREG */
-    [0x60] = 1,  /* DMANOP */
-    [0x44] = 1,  /* RSTDMA (no figure; 1) */
-    [0x48] = 2,  /* REG2FLOP */
-    [0x46] = 2,  /* FLUSHDMA (at least; be_thcon_lat waits for C0) */
-    [0x62] = 15, /* ATINCGETPTR */
-    [0x64] = 15, /* ATCAS */
+    [TT_OPC_SETDMAREG] = 1,
+    [TT_OPC_DMANOP] = 1,
+    [TT_OPC_RSTDMA] = 1, /* no figure; 1 */
+    [TT_OPC_REG2FLOP] = 2,
+    [TT_OPC_FLUSHDMA] = 2, /* at least; be_thcon_lat waits for C0 */
+    [TT_OPC_ATINCGETPTR] = 15,
+    [TT_OPC_ATCAS] = 15,
     /* ConfigurationUnit.md: SETC16 1, WRCFG 2, RDCFG >= 2, RMWCIB 1, CFGSHIFTMASK 2,
      * STREAMWRCFG >= 5. */
-    [0xB0] = 2,
-    [0xB1] = 2,
-    [0xB2] = 1,
-    [0xB3] = 1,
-    [0xB4] = 1,
-    [0xB5] = 1,
-    [0xB6] = 1,
-    [0xB7] = 5,
-    [0xB8] = 2,
+    [TT_OPC_WRCFG] = 2,
+    [TT_OPC_RDCFG] = 2,
+    [TT_OPC_SETC16] = 1,
+    [TT_OPC_RMWCIB0] = 1,
+    [TT_OPC_RMWCIB1] = 1,
+    [TT_OPC_RMWCIB2] = 1,
+    [TT_OPC_RMWCIB3] = 1,
+    [TT_OPC_STREAMWRCFG] = 5,
+    [TT_OPC_CFGSHIFTMASK] = 2,
     /* VectorUnit.md: most SFPU ops 1 cycle; MAD/ADD/MUL/MUL24/LUT/LUTFP32/SWAP 2; SFPLOADMACRO
      * longer (no figure; 4). */
-    [0x84] = 2, /* SFPMAD */
-    [0x85] = 2, /* SFPADD */
-    [0x86] = 2, /* SFPMUL */
-    [0x98] = 2, /* SFPMUL24 */
-    [0x73] = 2, /* SFPLUT */
-    [0x95] = 2, /* SFPLUTFP32 */
-    [0x92] = 2, /* SFPSWAP */
-    [0x93] = 4, /* SFPLOADMACRO */
+    [TT_OPC_SFPMAD] = 2,
+    [TT_OPC_SFPADD] = 2,
+    [TT_OPC_SFPMUL] = 2,
+    [TT_OPC_SFPMUL24] = 2,
+    [TT_OPC_SFPLUT] = 2,
+    [TT_OPC_SFPLUTFP32] = 2,
+    [TT_OPC_SFPSWAP] = 2,
+    [TT_OPC_SFPLOADMACRO] = 4,
 };
 
 /* ---- state -------------------------------------------------------------------------------- */
@@ -184,8 +186,6 @@ struct be {
 
 static uint64_t be_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-static uint32_t be_bits(uint32_t word, unsigned lo, unsigned width) { return (word >> lo) & ((1u << width) - 1u); }
-
 static void be_fail(be_t *be, const char *fmt, ...) {
     if (be->error[0]) return; /* keep the first */
     va_list ap;
@@ -212,27 +212,28 @@ static unsigned be_latency(const tt_op_t *op) {
     return l ? l : be_unit_lat[op->unit];
 }
 
-/* Which unpacker (0 = SrcA, 1 = SrcB) an UNPACR/UNPACR_NOP targets: bit 23
- * (Unpack_block_selection / Unpacker_Select). */
-static unsigned be_unpacker_of(uint32_t word) { return (word >> 23) & 1u; }
+/* Which unpacker (0 = SrcA, 1 = SrcB) an UNPACR/UNPACR_NOP targets: Unpack_block_selection /
+ * Unpacker_Select. */
+static unsigned be_unpacker_of(uint32_t word) {
+    return TT_OPCODE(word) == TT_OPC_UNPACR ? TT_UNPACR_UNPACK_BLOCK_SELECTION(word)
+                                            : TT_UNPACR_NOP_UNPACKER_SELECT(word);
+}
 
 /* Does this unpacker instruction hand its bank to the Matrix Unit when it retires?
- * UNPACR: SetDatValid (bit 6). UNPACR_NOP: Set_Dvalid (bits 11:8, nonzero) — tt-llk's
+ * UNPACR: SetDatValid. UNPACR_NOP: Set_Dvalid nonzero — tt-llk's
  * TT_OP_UNPACR_NOP(..., p_unpacr_nop::SET_DVALID, ...) usage [INF]. */
 static bool be_unp_sets_dvalid(uint32_t word) {
-    uint8_t opc = (uint8_t)(word >> 24);
-    if (opc == 0x42) return (word >> 6) & 1u;
-    if (opc == 0x43) return be_bits(word, 8, 4) != 0;
-    return false;
+    switch (TT_OPCODE(word)) {
+    case TT_OPC_UNPACR: return TT_UNPACR_SETDATVALID(word);
+    case TT_OPC_UNPACR_NOP: return TT_UNPACR_NOP_SET_DVALID(word) != 0;
+    default: return false;
+    }
 }
 
 /* Does it need the unpacker-side bank owned by the Unpackers before it executes?
  * UNPACR always (it writes SrcA/SrcB); UNPACR_NOP only when it hands over the bank (otherwise a
  * hand-over could be lost) — the other UNPACR_NOP modes are accepted unconditionally. */
-static bool be_unp_needs_bank(uint32_t word) {
-    uint8_t opc = (uint8_t)(word >> 24);
-    return opc == 0x42 || (opc == 0x43 && be_unp_sets_dvalid(word));
-}
+static bool be_unp_needs_bank(uint32_t word) { return TT_OPCODE(word) == TT_OPC_UNPACR || be_unp_sets_dvalid(word); }
 
 static uint8_t *be_unp_owner(be_t *be, unsigned u) {
     return u == 0 ? &be->srca_owner[be->unp_bank[0]] : &be->srcb_owner[be->unp_bank[1]];
@@ -244,17 +245,17 @@ static uint8_t *be_unp_owner(be_t *be, unsigned u) {
  * MOVD2B, ZEROSRC, SHIFTX*, TRNSPSRC*) are accepted without a check (docs unclear). */
 static unsigned be_fpu_src_needs(uint8_t opc) {
     switch (opc) {
-    case 0x26: /* MVMUL */
-    case 0x29: /* DOTPV */
-    case 0x34: /* GAPOOL */
-    case 0x33: /* GMPOOL */
-    case 0x27: /* ELWMUL */
-    case 0x28: /* ELWADD */
-    case 0x30: /* ELWSUB */ return 3;
-    case 0x12: /* MOVA2D */
-    case 0x09: /* MOVDBGA2D */ return 1;
-    case 0x13: /* MOVB2D */
-    case 0x0B: /* MOVB2A */ return 2;
+    case TT_OPC_MVMUL:
+    case TT_OPC_DOTPV:
+    case TT_OPC_GAPOOL:
+    case TT_OPC_GMPOOL:
+    case TT_OPC_ELWMUL:
+    case TT_OPC_ELWADD:
+    case TT_OPC_ELWSUB: return 3;
+    case TT_OPC_MOVA2D:
+    case TT_OPC_MOVDBGA2D: return 1;
+    case TT_OPC_MOVB2D:
+    case TT_OPC_MOVB2A: return 2;
     default: return 0;
     }
 }
@@ -309,7 +310,7 @@ bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
         /* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the
          * rest share one pipeline entry per cycle (CFGSHIFTMASK: one per two cycles).
          * Simplification: one Config-group instruction per cycle across threads. */
-        if (op->opcode == 0xB2) return true;
+        if (op->opcode == TT_OPC_SETC16) return true;
         return be->now >= be->cfg_entry_at;
     default: return true;
     }
@@ -317,10 +318,35 @@ bool be_can_accept(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word)
 
 /* ---- Scalar Unit (ThCon) ------------------------------------------------------------------ */
 
-/* *DMAREG operand B: a GPR, or the 6-bit immediate in OpBRegIndex when OpBisConst (bit 23). */
-static uint32_t be_opb(const be_t *be, unsigned t, uint32_t word) {
-    unsigned b = be_bits(word, 6, 6);
-    return (word >> 23) & 1u ? b : be->gpr[t][b];
+/* The operands of ADDDMAREG, SUBDMAREG, MULDMAREG, BITWOPDMAREG, SHIFTDMAREG, CMPDMAREG
+ * (*DMAREG.md): the same layout in all six; mode is OpSel (0 for the three without one). */
+typedef struct {
+    unsigned a, b, r, mode;
+    bool b_const; /* OpBRegIndex is a 6-bit immediate, not a GPR */
+} be_dmareg_t;
+
+static be_dmareg_t be_dmareg(uint32_t w) {
+#define BE_DMAREG(OP, MODE)                                                                                            \
+    case TT_OPC_##OP:                                                                                                  \
+        return (be_dmareg_t) {                                                                                         \
+            TT_##OP##_OPAREGINDEX(w), TT_##OP##_OPBREGINDEX(w), TT_##OP##_RESULTREGINDEX(w), (MODE),                   \
+                TT_##OP##_OPBISCONST(w)                                                                                \
+        }
+    switch (TT_OPCODE(w)) {
+        BE_DMAREG(ADDDMAREG, 0);
+        BE_DMAREG(SUBDMAREG, 0);
+        BE_DMAREG(MULDMAREG, 0);
+        BE_DMAREG(BITWOPDMAREG, TT_BITWOPDMAREG_OPSEL(w));
+        BE_DMAREG(SHIFTDMAREG, TT_SHIFTDMAREG_OPSEL(w));
+        BE_DMAREG(CMPDMAREG, TT_CMPDMAREG_OPSEL(w));
+    default: return (be_dmareg_t){0, 0, 0, 0, false};
+    }
+#undef BE_DMAREG
+}
+
+/* *DMAREG operand B: a GPR, or the 6-bit immediate when OpBisConst. */
+static uint32_t be_opb(const be_t *be, unsigned t, const be_dmareg_t *d) {
+    return d->b_const ? d->b : be->gpr[t][d->b];
 }
 
 /* ScalarUnit.md / *DMAREG.md: 3 cycles, 4 when the two GPR operands are in different aligned
@@ -328,15 +354,17 @@ static uint32_t be_opb(const be_t *be, unsigned t, uint32_t word) {
 static unsigned be_thcon_lat(const be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     unsigned lat = be_latency(op);
     switch (op->opcode) {
-    case 0x58:
-    case 0x59:
-    case 0x5A:
-    case 0x5B:
-    case 0x5C:
-    case 0x5D:
-        if (!((word >> 23) & 1u) && (be_bits(word, 0, 6) >> 2) != (be_bits(word, 6, 6) >> 2)) lat = 4;
+    case TT_OPC_ADDDMAREG:
+    case TT_OPC_SUBDMAREG:
+    case TT_OPC_MULDMAREG:
+    case TT_OPC_BITWOPDMAREG:
+    case TT_OPC_SHIFTDMAREG:
+    case TT_OPC_CMPDMAREG: {
+        be_dmareg_t d = be_dmareg(word);
+        if (!d.b_const && d.a / 4 != d.b / 4) lat = 4;
         break;
-    case 0x46: /* FLUSHDMA */
+    }
+    case TT_OPC_FLUSHDMA:
         if (be->until[t][BE_TR_MEM] > be->now + lat) lat = (unsigned)(be->until[t][BE_TR_MEM] - be->now);
         break;
     default: break;
@@ -348,10 +376,10 @@ static unsigned be_thcon_lat(const be_t *be, unsigned t, const tt_op_t *op, uint
  * does not have: every Value reads as 0, except the tile-header TileSize (sources 2..5), which
  * is LastTileSize + 1 = 1. ResultSize 2 therefore zeroes four GPRs, as the page notes. */
 static void be_setdmareg_special(be_t *be, unsigned t, uint32_t word) {
-    unsigned half = be_bits(word, 0, 7);
-    unsigned in_half = be_bits(word, 8, 3);
-    unsigned source = be_bits(word, 11, 4);
-    unsigned size = be_bits(word, 22, 2);
+    unsigned half = TT_SETDMAREG_REGINDEX16B(word); /* ResultHalfReg */
+    unsigned in_half = TT_SETDMAREG_INPUTHALFREG(word);
+    unsigned source = TT_SETDMAREG_INPUTSOURCE(word);
+    unsigned size = TT_SETDMAREG_PAYLOAD_SIGSELSIZE(word); /* ResultSize */
     uint32_t values[4] = {0, 0, 0, 0};
     if (source >= 2 && source <= 5) values[0] = 1; /* TileSize */
     uint32_t *g = be->gpr[t];
@@ -376,74 +404,75 @@ static void be_setdmareg_special(be_t *be, unsigned t, uint32_t word) {
 
 static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     uint32_t *g = be->gpr[t];
-    unsigned a = be_bits(word, 0, 6), r = be_bits(word, 12, 6), mode = be_bits(word, 18, 3);
-    uint32_t av = g[a];
+    be_dmareg_t d = be_dmareg(word);
+    uint32_t av = g[d.a];
     bool mem = false;
 
     switch (op->opcode) {
-    case 0x45: /* SETDMAREG */
-        if ((word >> 7) & 1u) {
+    case TT_OPC_SETDMAREG:
+        if (TT_SETDMAREG_SETSIGNALSMODE(word)) {
             be_setdmareg_special(be, t, word);
         } else {
-            /* SETDMAREG (immediate): the 16-bit NewValue [23:8] goes to 16-bit half
-             * ResultHalfReg [6:0] of the GPR file: GPR ResultHalfReg>>1, high half if odd. */
-            unsigned half = be_bits(word, 0, 7), sh = 16 * (half & 1);
-            uint32_t v = be_bits(word, 8, 16);
+            /* SETDMAREG.md (immediate): the 16-bit NewValue goes to 16-bit half ResultHalfReg
+             * of the GPR file: GPR ResultHalfReg>>1, high half if odd. */
+            unsigned half = TT_SETDMAREG_REGINDEX16B(word), sh = 16 * (half & 1);
+            uint32_t v = TT_SETDMAREG_NEWVALUE(word);
             g[half >> 1] = (g[half >> 1] & ~(0xFFFFu << sh)) | (v << sh);
         }
         break;
-    case 0x58: /* ADDDMAREG */ g[r] = av + be_opb(be, t, word); break;
-    case 0x59: /* SUBDMAREG */ g[r] = av - be_opb(be, t, word); break;
-    case 0x5A: /* MULDMAREG.md: 16b x 16b -> 32b unsigned */
-        g[r] = (av & 0xFFFFu) * (be_opb(be, t, word) & 0xFFFFu);
+    case TT_OPC_ADDDMAREG: g[d.r] = av + be_opb(be, t, &d); break;
+    case TT_OPC_SUBDMAREG: g[d.r] = av - be_opb(be, t, &d); break;
+    case TT_OPC_MULDMAREG: /* MULDMAREG.md: 16b x 16b -> 32b unsigned */
+        g[d.r] = (av & 0xFFFFu) * (be_opb(be, t, &d) & 0xFFFFu);
         break;
-    case 0x5B: { /* BITWOPDMAREG.md: 0 AND, 1 OR, 2 XOR */
-        uint32_t b = be_opb(be, t, word);
-        if (mode == 0)
-            g[r] = av & b;
-        else if (mode == 1)
-            g[r] = av | b;
-        else if (mode == 2)
-            g[r] = av ^ b;
+    case TT_OPC_BITWOPDMAREG: { /* BITWOPDMAREG.md: 0 AND, 1 OR, 2 XOR */
+        uint32_t b = be_opb(be, t, &d);
+        if (d.mode == 0)
+            g[d.r] = av & b;
+        else if (d.mode == 1)
+            g[d.r] = av | b;
+        else if (d.mode == 2)
+            g[d.r] = av ^ b;
         else
-            be_fail(be, "BITWOPDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t, word);
+            be_fail(be, "BITWOPDMAREG mode %u is undefined (thread %u, word 0x%08x)", d.mode, t, word);
         break;
     }
-    case 0x5C: { /* SHIFTDMAREG.md: 0 left, 1 right, amount & 0x1F */
-        uint32_t b = be_opb(be, t, word) & 0x1Fu;
-        if (mode == 0)
-            g[r] = av << b;
-        else if (mode == 1)
-            g[r] = av >> b;
+    case TT_OPC_SHIFTDMAREG: { /* SHIFTDMAREG.md: 0 left, 1 right, amount & 0x1F */
+        uint32_t b = be_opb(be, t, &d) & 0x1Fu;
+        if (d.mode == 0)
+            g[d.r] = av << b;
+        else if (d.mode == 1)
+            g[d.r] = av >> b;
         else
-            be_fail(be, "SHIFTDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t, word);
+            be_fail(be, "SHIFTDMAREG mode %u is undefined (thread %u, word 0x%08x)", d.mode, t, word);
         break;
     }
-    case 0x5D: { /* CMPDMAREG.md: 0 GT, 1 LT, 2 EQ, unsigned; result 0/1 */
-        uint32_t b = be_opb(be, t, word);
-        if (mode == 0)
-            g[r] = av > b;
-        else if (mode == 1)
-            g[r] = av < b;
-        else if (mode == 2)
-            g[r] = av == b;
+    case TT_OPC_CMPDMAREG: { /* CMPDMAREG.md: 0 GT, 1 LT, 2 EQ, unsigned; result 0/1 */
+        uint32_t b = be_opb(be, t, &d);
+        if (d.mode == 0)
+            g[d.r] = av > b;
+        else if (d.mode == 1)
+            g[d.r] = av < b;
+        else if (d.mode == 2)
+            g[d.r] = av == b;
         else
-            be_fail(be, "CMPDMAREG mode %u is undefined (thread %u, word 0x%08x)", mode, t, word);
+            be_fail(be, "CMPDMAREG mode %u is undefined (thread %u, word 0x%08x)", d.mode, t, word);
         break;
     }
-    case 0x67:   /* STOREREG */
-    case 0x68: { /* LOADREG */
-        /* STOREREG.md / LOADREG.md: Addr = 0xFFB00000 + (AddrLo << 2), AddrLo = RegAddr [17:0],
-         * GPR = TdmaDataRegIndex [23:18]; Addr < 0xFFB11000 is undefined behaviour. */
-        uint32_t addr = BE_REGWIN_BASE + (be_bits(word, 0, 18) << 2);
-        unsigned d = be_bits(word, 18, 6);
+    case TT_OPC_STOREREG:
+    case TT_OPC_LOADREG: {
+        /* STOREREG.md / LOADREG.md: Addr = 0xFFB00000 + (RegAddr << 2), GPR = TdmaDataRegIndex;
+         * Addr < 0xFFB11000 is undefined behaviour. The two share one layout. */
+        bool store = op->opcode == TT_OPC_STOREREG;
+        uint32_t addr = BE_REGWIN_BASE + ((store ? TT_STOREREG_REGADDR(word) : TT_LOADREG_REGADDR(word)) << 2);
+        unsigned gi = store ? TT_STOREREG_TDMADATAREGINDEX(word) : TT_LOADREG_TDMADATAREGINDEX(word);
         mem = true;
         if (addr < BE_REGWIN_MIN) {
             be_fail(be, "%s to 0x%08x (below 0xFFB11000) is undefined (thread %u)", op->mnemonic, addr, t);
             break;
         }
-        if (op->opcode == 0x67) {
-            if (!be->env.mmio_store || !be->env.mmio_store(be->env.ctx, addr, g[d]))
+        if (store) {
+            if (!be->env.mmio_store || !be->env.mmio_store(be->env.ctx, addr, g[gi]))
                 be_fail(be, "STOREREG to unmapped 0x%08x (thread %u)", addr, t);
         } else {
             /* The GPR is written at once rather than when the read returns: a functional
@@ -452,16 +481,16 @@ static void be_exec_thcon(be_t *be, unsigned t, const tt_op_t *op, uint32_t word
             if (!be->env.mmio_load || !be->env.mmio_load(be->env.ctx, addr, &v))
                 be_fail(be, "LOADREG from unmapped 0x%08x (thread %u)", addr, t);
             else
-                g[d] = v;
+                g[gi] = v;
         }
         break;
     }
-    case 0x60: /* DMANOP */
-    case 0x44: /* RSTDMA: resets TDMA state this model does not keep */
-    case 0x46: /* FLUSHDMA: only waits (be_thcon_lat) */ break;
+    case TT_OPC_DMANOP:
+    case TT_OPC_RSTDMA: /* resets TDMA state this model does not keep */
+    case TT_OPC_FLUSHDMA: /* only waits (be_thcon_lat) */ break;
     default:
         /* REG2FLOP, LOADIND, STOREIND, ATINCGET, ATINCGETPTR, ATSWAP, ATCAS: occupancy only. */
-        mem = op->opcode != 0x48;
+        mem = op->opcode != TT_OPC_REG2FLOP;
         be_fail(be, "%s is not implemented (thread %u, word 0x%08x)", op->mnemonic, t, word);
         break;
     }
@@ -480,13 +509,13 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
     uint32_t *g = be->gpr[t];
 
     switch (op->opcode) {
-    case 0xB0: { /* WRCFG.md: GPR(s) -> Config[StateID][CfgIndex], 32 or 128 bits */
-        unsigned idx = be_bits(word, 0, 11), gi = be_bits(word, 16, 6);
+    case TT_OPC_WRCFG: { /* WRCFG.md: GPR(s) -> Config[StateID][CfgIndex], 32 or 128 bits */
+        unsigned idx = TT_WRCFG_CFGREG(word), gi = TT_WRCFG_GPRADDRESS(word);
         if (idx >= CP_CFG_WORDS) {
             be_fail(be, "WRCFG CfgIndex %u out of range (thread %u)", idx, t);
             break;
         }
-        if ((word >> 15) & 1u) {
+        if (TT_WRCFG_WR128B(word)) {
             for (unsigned k = 0; k < 4; k++)
                 be_cfg_store(be, bank, (idx & ~3u) + k, g[(gi & ~3u) + k]);
         } else {
@@ -494,29 +523,29 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
         }
         break;
     }
-    case 0xB1: { /* RDCFG.md: Config[StateID][CfgIndex] -> GPR */
-        unsigned idx = be_bits(word, 0, 11), gi = be_bits(word, 16, 6);
+    case TT_OPC_RDCFG: { /* RDCFG.md: Config[StateID][CfgIndex] -> GPR */
+        unsigned idx = TT_RDCFG_CFGREG(word), gi = TT_RDCFG_GPRADDRESS(word);
         if (idx >= CP_CFG_WORDS)
             be_fail(be, "RDCFG CfgIndex %u out of range (thread %u)", idx, t);
         else
             g[gi] = be->cfg[bank][idx];
         break;
     }
-    case 0xB2: { /* SETC16.md: ThreadConfig[t][CfgIndex] = NewValue */
-        unsigned idx = be_bits(word, 16, 8);
+    case TT_OPC_SETC16: { /* SETC16.md: ThreadConfig[t][CfgIndex] = NewValue */
+        unsigned idx = TT_SETC16_SETC16_REG(word);
         if (idx >= CP_THDCFG_WORDS)
             be_fail(be, "SETC16 CfgIndex %u out of range (thread %u)", idx, t);
         else
-            be->thdcfg[t][idx] = (uint16_t)be_bits(word, 0, 16);
+            be->thdcfg[t][idx] = (uint16_t)TT_SETC16_SETC16_VALUE(word);
         break;
     }
-    case 0xB3:
-    case 0xB4:
-    case 0xB5:
-    case 0xB6: { /* RMWCIB.md */
-        /* Index1 is the digit in the name: RMWCIB0 (0xB3) modifies byte 0. */
-        unsigned byte = op->opcode - 0xB3u, idx = be_bits(word, 0, 8);
-        uint32_t data = be_bits(word, 8, 8), mask = be_bits(word, 16, 8), sh = 8 * byte;
+    case TT_OPC_RMWCIB0:
+    case TT_OPC_RMWCIB1:
+    case TT_OPC_RMWCIB2:
+    case TT_OPC_RMWCIB3: { /* RMWCIB.md */
+        /* Index1 is the digit in the name: RMWCIB0 modifies byte 0. The four share one layout. */
+        unsigned byte = op->opcode - TT_OPC_RMWCIB0, idx = TT_RMWCIB0_CFGREGADDR(word);
+        uint32_t data = TT_RMWCIB0_DATA(word), mask = TT_RMWCIB0_MASK(word), sh = 8 * byte;
         if (idx >= CP_CFG_WORDS) {
             be_fail(be, "RMWCIB CfgIndex %u out of range (thread %u)", idx, t);
             break;
@@ -525,10 +554,10 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
         be_cfg_store(be, bank, idx, (old & ~(mask << sh)) | ((data & mask) << sh));
         break;
     }
-    case 0xB8: { /* CFGSHIFTMASK.md */
-        unsigned idx = be_bits(word, 0, 8), sel = be_bits(word, 8, 2);
-        unsigned rot = be_bits(word, 10, 5), width = be_bits(word, 15, 5);
-        unsigned alu = be_bits(word, 20, 3), keep_old = (word >> 23) & 1u;
+    case TT_OPC_CFGSHIFTMASK: { /* CFGSHIFTMASK.md */
+        unsigned idx = TT_CFGSHIFTMASK_CFGREG(word), sel = TT_CFGSHIFTMASK_SCRATCH_SEL(word);
+        unsigned rot = TT_CFGSHIFTMASK_RIGHT_CSHIFT_AMT(word), width = TT_CFGSHIFTMASK_MASK_WIDTH(word);
+        unsigned alu = TT_CFGSHIFTMASK_OPERATION(word), keep_old = TT_CFGSHIFTMASK_DISABLE_MASK_ON_OLD_VAL(word);
         if (idx >= CP_CFG_WORDS) {
             be_fail(be, "CFGSHIFTMASK CfgIndex %u out of range (thread %u)", idx, t);
             break;
@@ -553,11 +582,11 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
         be_cfg_store(be, bank, idx, v);
         break;
     }
-    case 0xB7: { /* STREAMWRCFG: Config[StateID][CfgReg] = an overlay stream register [INF]:
-                  * stream = ThreadConfig STREAM_ID_SYNC_SEC[stream_id_sel].BankSel,
-                  * address = 0xFFB40000 + 0x1000 * stream + 4 * StreamRegAddr. */
-        unsigned idx = be_bits(word, 0, 11), reg = be_bits(word, 11, 10);
-        unsigned sel = be_bits(word, 21, 2);
+    case TT_OPC_STREAMWRCFG: { /* STREAMWRCFG.md: Config[StateID][CfgIndex] = an overlay stream
+                                * register: stream = ThreadConfig STREAM_ID_SYNC_SEC[StreamSelect]
+                                * .BankSel, address = 0xFFB40000 + 0x1000 * stream + 4 * RegIndex. */
+        unsigned idx = TT_STREAMWRCFG_CFGREG(word), reg = TT_STREAMWRCFG_STREAMREGADDR(word);
+        unsigned sel = TT_STREAMWRCFG_STREAM_ID_SEL(word);
         unsigned stream = be->thdcfg[t][BE_THD_STREAM_ID_SYNC + sel] & 0x3Fu;
         uint32_t addr = BE_OVERLAY_BASE + 0x1000u * stream + 4u * reg, v = 0;
         if (idx >= CP_CFG_WORDS)
@@ -572,7 +601,7 @@ static void be_exec_config(be_t *be, unsigned t, const tt_op_t *op, uint32_t wor
     }
 
     be->until[t][BE_TR_CFG] = be_max(be->until[t][BE_TR_CFG], be->now + be_latency(op));
-    if (op->opcode != 0xB2) be->cfg_entry_at = be->now + (op->opcode == 0xB8 ? 2 : 1);
+    if (op->opcode != TT_OPC_SETC16) be->cfg_entry_at = be->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
 }
 
 /* ---- Matrix Unit, Miscellaneous Unit: SrcA/SrcB hand-over --------------------------------- */
@@ -592,28 +621,53 @@ static void be_fpu_flip(be_t *be, unsigned t, unsigned flips, bool honour_disabl
     }
 }
 
+/* The clear_dvalid flips ((FlipSrcB << 1) + FlipSrcA, ELWADD.md) of the Matrix Unit
+ * instructions that have the field; 0 for the others. */
+static unsigned be_clear_dvalid(uint32_t w) {
+#define BE_CLEAR_DVALID(OP)                                                                                            \
+    case TT_OPC_##OP: return TT_##OP##_CLEAR_DVALID(w)
+    switch (TT_OPCODE(w)) {
+        BE_CLEAR_DVALID(CONV3S1);
+        BE_CLEAR_DVALID(CONV3S2);
+        BE_CLEAR_DVALID(MPOOL3S1);
+        BE_CLEAR_DVALID(APOOL3S1);
+        BE_CLEAR_DVALID(MVMUL);
+        BE_CLEAR_DVALID(ELWMUL);
+        BE_CLEAR_DVALID(ELWADD);
+        BE_CLEAR_DVALID(DOTPV);
+        BE_CLEAR_DVALID(ELWSUB);
+        BE_CLEAR_DVALID(MPOOL3S2);
+        BE_CLEAR_DVALID(APOOL3S2);
+        BE_CLEAR_DVALID(GMPOOL);
+        BE_CLEAR_DVALID(GAPOOL);
+        BE_CLEAR_DVALID(MFCONV3S1);
+    default: return 0;
+    }
+#undef BE_CLEAR_DVALID
+}
+
+/* CLEARDVALID.md's reset argument: (KeepReadingSameSrc << 1) + Reset. */
+enum { BE_CLEARDVALID_RESET = 1u << 0, BE_CLEARDVALID_KEEP_READING_SAME_SRC = 1u << 1 };
+
 static void be_exec_math(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
     switch (op->opcode) {
-    case 0x36: /* CLEARDVALID.md: cleardvalid [23:22] flips, reset [21:0]: bit0 Reset,
-                * bit1 KeepReadingSameSrc */
-        if (word & 1u) {
+    case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
+        unsigned reset = TT_CLEARDVALID_RESET(word);
+        if (reset & BE_CLEARDVALID_RESET) {
             be->fpu_bank_a = be->fpu_bank_b = 0;
             be->unp_bank[0] = be->unp_bank[1] = 0;
             be->srca_owner[0] = be->srca_owner[1] = BE_OWN_UNPACKERS;
             be->srcb_owner[0] = be->srcb_owner[1] = BE_OWN_UNPACKERS;
         } else {
-            be_fpu_flip(be, t, be_bits(word, 22, 2), false, (word >> 1) & 1u);
+            be_fpu_flip(be, t, TT_CLEARDVALID_CLEARDVALID(word), false,
+                        (reset & BE_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
         }
         break;
-    case 0x37: /* SETRWC clear_ab_vld [23:22]: the same hand-over [INF] */
-        be_fpu_flip(be, t, be_bits(word, 22, 2), true, false);
-        break;
-    default: {
-        /* Every op with a clear_dvalid field has it at [23:22] (TENSIX.md §5). */
-        int64_t cd = tt_field(op, word, "clear_dvalid");
-        if (cd > 0) be_fpu_flip(be, t, (unsigned)cd, true, false);
-        break;
     }
+    case TT_OPC_SETRWC: /* SETRWC clear_ab_vld: the same hand-over [INF] */
+        be_fpu_flip(be, t, TT_SETRWC_CLEAR_AB_VLD(word), true, false);
+        break;
+    default: be_fpu_flip(be, t, be_clear_dvalid(word), true, false); break;
     }
     be->until[t][BE_TR_MATH] = be_max(be->until[t][BE_TR_MATH], be->now + be_latency(op));
     be->fpu_start = be->now + 1;
@@ -634,7 +688,7 @@ static void be_unp_try_start(be_t *be, unsigned u) {
     if (up->running || up->count == 0) return;
     uint32_t word = up->q[up->head].word;
     if (be_unp_needs_bank(word) && *be_unp_owner(be, u) != BE_OWN_UNPACKERS) return;
-    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
+    const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
     up->running = true;
     up->done_at = be->now + (op ? be_latency(op) : 1);
 }
@@ -705,9 +759,10 @@ void be_dispatch(be_t *be, unsigned t, const tt_op_t *op, uint32_t word) {
         break;
     case TT_UNIT_MISC:
         be->last_unit[t] = TT_UNIT_MISC;
-        if (op->opcode == 0x57) { /* SETDVALID: bit0 FlipSrcA, bit1 FlipSrcB */
-            if (word & 1u) be_unp_handover(be, 0);
-            if (word & 2u) be_unp_handover(be, 1);
+        if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
+            unsigned flips = TT_SETDVALID_SETVALID(word);
+            if (flips & 1u) be_unp_handover(be, 0);
+            if (flips & 2u) be_unp_handover(be, 1);
         }
         /* NOP and the ADC family: occupancy only (ADCs are not modelled yet). */
         be->until[t][BE_TR_MISC] = be_max(be->until[t][BE_TR_MISC], be->now + lat);

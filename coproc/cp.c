@@ -316,7 +316,7 @@ int cp_last_unit(const cp_t *cp, unsigned t) { return be_last_unit(cp->be, t); }
 /* ---- report ------------------------------------------------------------------------------------ */
 
 static const char *wait_name(uint8_t opc) {
-    return opc == OP_SEMWAIT ? "SEMWAIT" : opc == OP_STREAMWAIT ? "STREAMWAIT" : "STALLWAIT";
+    return opc == TT_OPC_SEMWAIT ? "SEMWAIT" : opc == TT_OPC_STREAMWAIT ? "STREAMWAIT" : "STALLWAIT";
 }
 
 /* "why": one line naming the cause, e.g. "ATGETM with invalid mutex index 5 waits forever". */
@@ -336,7 +336,7 @@ static void hold_text(const cp_thread_state_t *s, char *buf, size_t len) {
     case CP_HOLD_MUTEX: snprintf(buf, len, "mutex %u is held by or handed to another thread", s->hold_detail); break;
     case CP_HOLD_MUTEX_INVALID:
         snprintf(buf, len, "%s with invalid mutex index %u waits forever (Blackhole has 0, 2, 3, 4)",
-                 cp_opcode(s->held_word) == OP_ATRELM ? "ATRELM" : "ATGETM", s->hold_detail);
+                 TT_OPCODE(s->held_word) == TT_OPC_ATRELM ? "ATRELM" : "ATGETM", s->hold_detail);
         break;
     case CP_HOLD_SYNC_SLOT: snprintf(buf, len, "Sync Unit semaphore/wait slot already used this cycle"); break;
     case CP_HOLD_UNIT:
@@ -359,8 +359,8 @@ static cJSON *wait_json(const cp_wait_t *w) {
     cJSON_AddStringToObject(o, "disasm", dis);
     cJSON_AddNumberToObject(o, "cond_mask", w->cond_mask);
     cJSON_AddNumberToObject(o, "block_mask", w->block_mask);
-    if (w->opcode == OP_SEMWAIT) cJSON_AddNumberToObject(o, "sem_mask", w->sem_mask);
-    if (w->opcode == OP_STREAMWAIT) {
+    if (w->opcode == TT_OPC_SEMWAIT) cJSON_AddNumberToObject(o, "sem_mask", w->sem_mask);
+    if (w->opcode == TT_OPC_STREAMWAIT) {
         cJSON_AddNumberToObject(o, "stream_sel", w->stream_sel);
         cJSON_AddNumberToObject(o, "target", w->target);
     }

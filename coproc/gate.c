@@ -41,13 +41,13 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     *busy = 0;
     *detail = 0;
     switch (w->opcode) {
-    case OP_STALLWAIT:
+    case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
         for (unsigned c = 0; c < 13; c++)
             if ((w->cond_mask >> c) & 1 && be_cond_busy(cp->be, t, c)) *busy |= 1u << c;
         break;
-    case OP_SEMWAIT:
+    case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
         *cause = CP_HOLD_WAIT_SEM;
         for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
@@ -56,7 +56,7 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
             if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
         }
         break;
-    case OP_STREAMWAIT: {
+    case TT_OPC_STREAMWAIT: {
         /* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED
          * (C1) < TargetValue. Read through the tile's MMIO; an unreadable register (no such
          * device) counts as satisfied rather than hanging the thread. */
@@ -149,14 +149,14 @@ void gate_step(cp_t *cp, unsigned t) {
     g->waiting_mutex = -1;
     if (!fifo_empty(in)) {
         uint32_t w = fifo_peek(in);
-        const tt_op_t *op = tt_op(cp_opcode(w));
+        const tt_op_t *op = tt_op(TT_OPCODE(w));
         cp_hold_t hold = CP_HOLD_NONE;
         unsigned detail = 0;
         uint32_t hmask = 0;
         if (!op) {
             /* Not a Blackhole opcode: UndefinedBehavior. Hold it so the report names it. */
             hold = CP_HOLD_UNDEFINED;
-            detail = cp_opcode(w);
+            detail = TT_OPCODE(w);
         } else if (op->gate == TT_GATE_NEVER) {
             /* RESOURCEDECL is consumed by Auto TTSync (AutoTTSync.md; ttemu does not track
              * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into

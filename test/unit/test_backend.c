@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "coproc/backend.h"
+#include "coproc/tt_fields.h"
 
 /* Proposed for coproc/backend.h: the first error since reset (undefined behaviour, unmapped
  * MMIO, unimplemented instruction), or NULL. */
@@ -63,46 +64,16 @@ static int teardown(void **state) {
 
 static be_t *BE(void **state) { return ((fixture_t *)*state)->be; }
 
-/* ---- word builders (field positions from TENSIX.md §5) ---- */
-
-static uint32_t w_setdmareg(unsigned half, uint32_t v16) { return 0x45u << 24 | (v16 & 0xFFFFu) << 8 | half; }
-
-static uint32_t w_dmareg(uint8_t opc, unsigned r, unsigned a, unsigned b, unsigned mode, bool is_const) {
-    return (uint32_t)opc << 24 | (uint32_t)is_const << 23 | mode << 18 | r << 12 | b << 6 | a;
-}
-
-static uint32_t w_wrcfg(unsigned gpr, bool wide, unsigned idx) {
-    return 0xB0u << 24 | gpr << 16 | (uint32_t)wide << 15 | idx;
-}
-
-static uint32_t w_rdcfg(unsigned gpr, unsigned idx) { return 0xB1u << 24 | gpr << 16 | idx; }
-
-static uint32_t w_setc16(unsigned reg, unsigned val) { return 0xB2u << 24 | reg << 16 | val; }
-
-static uint32_t w_rmwcib(unsigned n, unsigned idx, unsigned data, unsigned mask) {
-    return (0xB3u + n) << 24 | mask << 16 | data << 8 | idx;
-}
-
-static uint32_t w_cfgshiftmask(bool keep_old, unsigned alu, unsigned width, unsigned rot, unsigned sel, unsigned idx) {
-    return 0xB8u << 24 | (uint32_t)keep_old << 23 | alu << 20 | width << 15 | rot << 10 | sel << 8 | idx;
-}
-
-static uint32_t w_unpacr(unsigned unpacker, bool set_dvalid) {
-    return 0x42u << 24 | unpacker << 23 | (uint32_t)set_dvalid << 6;
-}
-
-static uint32_t w_elwadd(unsigned clear_dvalid) { return 0x28u << 24 | clear_dvalid << 22; }
-
 /* Dispatch, asserting the unit accepts it. */
 static void go(be_t *be, unsigned t, uint32_t w) {
-    const tt_op_t *op = tt_op((uint8_t)(w >> 24));
+    const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(w));
     assert_non_null(op);
     assert_true(be_can_accept(be, t, op, w));
     be_dispatch(be, t, op, w);
 }
 
 static bool accepts(const be_t *be, unsigned t, uint32_t w) {
-    return be_can_accept(be, t, tt_op((uint8_t)(w >> 24)), w);
+    return be_can_accept(be, t, tt_op((uint8_t)TT_OPCODE(w)), w);
 }
 
 static void run(be_t *be, unsigned n) {
@@ -123,16 +94,16 @@ static void expect_busy_for(be_t *be, unsigned t, unsigned c, unsigned cycles) {
 
 static void test_setdmareg_halves(void **state) {
     be_t *be = BE(state);
-    go(be, 0, w_setdmareg(2 * 5, 0xBEEF)); /* LO_16(5) */
+    go(be, 0, TT_OP_SETDMAREG(0, 0xBEEF, 0, 2 * 5)); /* LO_16(5) */
     run(be, 1);
-    go(be, 0, w_setdmareg(2 * 5 + 1, 0xDEAD)); /* HI_16(5) */
+    go(be, 0, TT_OP_SETDMAREG(0, 0xDEAD, 0, 2 * 5 + 1)); /* HI_16(5) */
     run(be, 1);
     assert_int_equal(be_gpr_read(be, 0, 5), 0xDEADBEEF);
     assert_int_equal(be_gpr_read(be, 1, 5), 0); /* per-thread GPRs */
     /* SetSignalsMode=1, ResultSize 2: four GPRs zeroed (SETDMAREG_Special.md). */
     for (unsigned i = 8; i < 12; i++)
         be_gpr_write(be, 0, i, 0x1234);
-    go(be, 0, 0x45u << 24 | 2u << 22 | 1u << 7 | (2 * 8));
+    go(be, 0, TT_OP_SETDMAREG(2, 0, 1, 2 * 8));
     run(be, 1);
     for (unsigned i = 8; i < 12; i++)
         assert_int_equal(be_gpr_read(be, 0, i), 0);
@@ -148,19 +119,19 @@ static void test_dmareg_arith(void **state) {
     struct {
         uint32_t word, expect;
     } cases[] = {
-        {w_dmareg(0x58, 10, 0, 1, 0, false), 0x00012355},       /* ADD reg */
-        {w_dmareg(0x58, 10, 0, 63, 0, true), 0x00012384},       /* ADD imm 63 */
-        {w_dmareg(0x59, 10, 1, 0, 0, false), 0x10u - 0x12345u}, /* SUB wraps */
-        {w_dmareg(0x5A, 10, 2, 1, 0, false), 3u * 0x10u},       /* MUL: low 16 bits only */
-        {w_dmareg(0x5A, 10, 0, 2, 0, true), 0x2345u * 2u},      /* MUL imm */
-        {w_dmareg(0x5B, 10, 0, 2, 0, false), 0x00010001},       /* AND */
-        {w_dmareg(0x5B, 10, 0, 1, 1, false), 0x00012355},       /* OR */
-        {w_dmareg(0x5B, 10, 0, 0x3F, 2, true), 0x0001237A},     /* XOR imm */
-        {w_dmareg(0x5C, 10, 1, 3, 0, false), 0x10u << 4},       /* SHL by GPR & 0x1F (36->4) */
-        {w_dmareg(0x5C, 10, 0, 4, 1, true), 0x1234},            /* SHR imm */
-        {w_dmareg(0x5D, 10, 0, 1, 0, false), 1},                /* GT */
-        {w_dmareg(0x5D, 10, 0, 1, 1, false), 0},                /* LT */
-        {w_dmareg(0x5D, 10, 1, 0x10, 2, true), 1},              /* EQ imm */
+        {TT_OP_ADDDMAREG(0, 10, 1, 0), 0x00012355},          /* ADD reg */
+        {TT_OP_ADDDMAREG(1, 10, 63, 0), 0x00012384},         /* ADD imm 63 */
+        {TT_OP_SUBDMAREG(0, 10, 0, 1), 0x10u - 0x12345u},    /* SUB wraps */
+        {TT_OP_MULDMAREG(0, 10, 1, 2), 3u * 0x10u},          /* MUL: low 16 bits only */
+        {TT_OP_MULDMAREG(1, 10, 2, 0), 0x2345u * 2u},        /* MUL imm */
+        {TT_OP_BITWOPDMAREG(0, 0, 10, 2, 0), 0x00010001},    /* AND */
+        {TT_OP_BITWOPDMAREG(0, 1, 10, 1, 0), 0x00012355},    /* OR */
+        {TT_OP_BITWOPDMAREG(1, 2, 10, 0x3F, 0), 0x0001237A}, /* XOR imm */
+        {TT_OP_SHIFTDMAREG(0, 0, 10, 3, 1), 0x10u << 4},     /* SHL by GPR & 0x1F (36->4) */
+        {TT_OP_SHIFTDMAREG(1, 1, 10, 4, 0), 0x1234},         /* SHR imm */
+        {TT_OP_CMPDMAREG(0, 0, 10, 1, 0), 1},                /* GT */
+        {TT_OP_CMPDMAREG(0, 1, 10, 1, 0), 0},                /* LT */
+        {TT_OP_CMPDMAREG(1, 2, 10, 0x10, 1), 1},             /* EQ imm */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         go(be, 1, cases[i].word);
@@ -169,15 +140,15 @@ static void test_dmareg_arith(void **state) {
     }
     assert_null(be_error(be));
     /* An undefined mode is reported, not silently computed. */
-    go(be, 1, w_dmareg(0x5B, 10, 0, 1, 3, false));
+    go(be, 1, TT_OP_BITWOPDMAREG(0, 3, 10, 1, 0));
     assert_non_null(be_error(be));
 }
 
 static void test_thcon_occupancy(void **state) {
     be_t *be = BE(state);
-    uint32_t add_same = w_dmareg(0x58, 4, 0, 1, 0, false); /* GPRs 0 and 1: same group: 3 */
-    uint32_t add_far = w_dmareg(0x58, 4, 0, 8, 0, false);  /* different groups: 4 */
-    uint32_t nop = 0x02000000u, sfp = 0x8F000000u;
+    uint32_t add_same = TT_OP_ADDDMAREG(0, 4, 1, 0); /* GPRs 0 and 1: same group: 3 */
+    uint32_t add_far = TT_OP_ADDDMAREG(0, 4, 8, 0);  /* different groups: 4 */
+    uint32_t nop = TT_OP_NOP, sfp = TT_OP_SFPNOP;
     go(be, 0, add_same);
     /* Nothing of thread 0 passes; other threads' ThCon ops wait; their other ops pass. */
     for (unsigned i = 0; i < 3; i++) {
@@ -203,7 +174,7 @@ static void test_storereg_loadreg(void **state) {
     be_t *be = fx->be;
     /* Stream register 0xFFB40028 -> AddrLo = (0xFFB40028 - 0xFFB00000) >> 2 = 0x1000A. */
     be_gpr_write(be, 2, 7, 0xCAFEF00D);
-    go(be, 2, 0x67u << 24 | 7u << 18 | 0x1000Au);
+    go(be, 2, TT_OP_STOREREG(7, 0x1000A));
     assert_int_equal(fx->tile.stores, 1);
     assert_int_equal(fx->tile.last_addr, 0xFFB40028u);
     assert_int_equal(fx->tile.last_val, 0xCAFEF00D);
@@ -211,7 +182,7 @@ static void test_storereg_loadreg(void **state) {
     expect_busy_for(be, 2, 0, 8);
 
     fx->tile.load_val = 0x600DD00D;
-    go(be, 2, 0x68u << 24 | 9u << 18 | 0x1000Au);
+    go(be, 2, TT_OP_LOADREG(9, 0x1000A));
     assert_int_equal(fx->tile.loads, 1);
     assert_int_equal(be_gpr_read(be, 2, 9), 0x600DD00D);
     assert_false(be_cond_busy(be, 1, 0)); /* per thread */
@@ -219,14 +190,14 @@ static void test_storereg_loadreg(void **state) {
     assert_null(be_error(be));
 
     /* Below 0xFFB11000: undefined behaviour, reported. */
-    go(be, 2, 0x67u << 24 | 0x100u);
+    go(be, 2, TT_OP_STOREREG(0, 0x100));
     assert_int_equal(fx->tile.stores, 1);
     assert_non_null(be_error(be));
 }
 
 static void test_unimplemented_reported(void **state) {
     be_t *be = BE(state);
-    go(be, 0, 0x49000000u); /* LOADIND */
+    go(be, 0, TT_OP_LOADIND(0, 0, 0, 0, 0)); /* LOADIND */
     assert_non_null(be_error(be));
     be_reset(be);
     assert_null(be_error(be));
@@ -243,34 +214,34 @@ static uint32_t cfg_word(const be_t *be, unsigned bank, unsigned idx) {
 static void test_wrcfg_rdcfg_banks(void **state) {
     be_t *be = BE(state);
     be_gpr_write(be, 0, 3, 0x11111111);
-    go(be, 0, w_wrcfg(3, false, 76));
+    go(be, 0, TT_OP_WRCFG(3, 0, 76));
     run(be, 2);
     assert_int_equal(cfg_word(be, 0, 76), 0x11111111);
     assert_int_equal(cfg_word(be, 1, 76), 0);
 
     /* SETC16 CFG_STATE_ID_StateID = 1: thread 1's WRCFG/RDCFG use bank 1. */
-    go(be, 1, w_setc16(0, 1));
+    go(be, 1, TT_OP_SETC16(0, 1));
     run(be, 1);
     be_gpr_write(be, 1, 3, 0x22222222);
-    go(be, 1, w_wrcfg(3, false, 76));
+    go(be, 1, TT_OP_WRCFG(3, 0, 76));
     run(be, 2);
     assert_int_equal(cfg_word(be, 0, 76), 0x11111111);
     assert_int_equal(cfg_word(be, 1, 76), 0x22222222);
-    go(be, 1, w_rdcfg(20, 76));
+    go(be, 1, TT_OP_RDCFG(20, 76));
     run(be, 2);
     assert_int_equal(be_gpr_read(be, 1, 20), 0x22222222);
 
     /* wr128b: GPRs 4..7 (InputReg & ~3) to words 72..75 (CfgIndex & ~3). */
     for (unsigned i = 0; i < 4; i++)
         be_gpr_write(be, 0, 4 + i, 0xA0 + i);
-    go(be, 0, w_wrcfg(6, true, 74));
+    go(be, 0, TT_OP_WRCFG(6, 1, 74));
     run(be, 2);
     for (unsigned i = 0; i < 4; i++)
         assert_int_equal(cfg_word(be, 0, 72 + i), 0xA0 + i);
 
     /* Index >= 180: global, written to both banks whatever the state ID. */
     be_gpr_write(be, 1, 3, 0x33333333);
-    go(be, 1, w_wrcfg(3, false, 209));
+    go(be, 1, TT_OP_WRCFG(3, 0, 209));
     run(be, 2);
     assert_int_equal(cfg_word(be, 0, 209), 0x33333333);
     assert_int_equal(cfg_word(be, 1, 209), 0x33333333);
@@ -279,7 +250,7 @@ static void test_wrcfg_rdcfg_banks(void **state) {
 
 static void test_setc16_threadconfig(void **state) {
     be_t *be = BE(state);
-    go(be, 2, w_setc16(57, 0x3FF));
+    go(be, 2, TT_OP_SETC16(57, 0x3FF));
     uint32_t v = 0;
     assert_true(be_cfg_read(be, 0xA80 + 0x110 * 2 + 4 * 57, &v));
     assert_int_equal(v, 0x3FF);
@@ -287,23 +258,23 @@ static void test_setc16_threadconfig(void **state) {
     assert_int_equal(v, 0);
     /* RISC-V may read ThreadConfig but not write it. */
     assert_false(be_cfg_write(be, 0xA80 + 4 * 57, 1));
-    go(be, 2, w_setc16(68, 1)); /* out of range: reported */
+    go(be, 2, TT_OP_SETC16(68, 1)); /* out of range: reported */
     assert_non_null(be_error(be));
 }
 
 static void test_rmwcib(void **state) {
     be_t *be = BE(state);
     assert_true(be_cfg_write(be, 4 * 41, 0x12345678));
-    go(be, 0, w_rmwcib(0, 41, 0xAB, 0x0F)); /* byte 0, low nibble */
+    go(be, 0, TT_OP_RMWCIB0(0x0F, 0xAB, 41)); /* byte 0, low nibble */
     run(be, 1);
     assert_int_equal(cfg_word(be, 0, 41), 0x1234567B);
-    go(be, 0, w_rmwcib(3, 41, 0xCD, 0xFF)); /* byte 3 */
+    go(be, 0, TT_OP_RMWCIB3(0xFF, 0xCD, 41)); /* byte 3 */
     run(be, 1);
     assert_int_equal(cfg_word(be, 0, 41), 0xCD34567B);
-    go(be, 0, w_rmwcib(1, 41, 0x00, 0xF0)); /* byte 1, high nibble cleared */
+    go(be, 0, TT_OP_RMWCIB1(0xF0, 0x00, 41)); /* byte 1, high nibble cleared */
     run(be, 1);
     assert_int_equal(cfg_word(be, 0, 41), 0xCD34067B);
-    go(be, 0, w_rmwcib(2, 41, 0xFF, 0x00)); /* mask 0: no change */
+    go(be, 0, TT_OP_RMWCIB2(0x00, 0xFF, 41)); /* mask 0: no change */
     run(be, 1);
     assert_int_equal(cfg_word(be, 0, 41), 0xCD34067B);
     assert_int_equal(cfg_word(be, 1, 41), 0);
@@ -314,24 +285,24 @@ static void test_cfgshiftmask(void **state) {
     /* CFG += SCRATCH_SEC0 (tt-llk: CFGSHIFTMASK(1, 0b011, 32 - 1, 0, 0, reg)). */
     assert_true(be_cfg_write(be, 4 * 209, 0x100));
     assert_true(be_cfg_write(be, 4 * 76, 0x8000));
-    go(be, 0, w_cfgshiftmask(true, 3, 31, 0, 0, 76));
+    go(be, 0, TT_OP_CFGSHIFTMASK(1, 3, 31, 0, 0, 76));
     assert_int_equal(cfg_word(be, 0, 76), 0x8100);
     /* Not pipelined: the next Config-group instruction waits a cycle (SETC16 does not). */
-    assert_false(accepts(be, 1, w_rdcfg(0, 76)));
-    assert_true(accepts(be, 1, w_setc16(1, 1)));
+    assert_false(accepts(be, 1, TT_OP_RDCFG(0, 76)));
+    assert_true(accepts(be, 1, TT_OP_SETC16(1, 1)));
     run(be, 1);
-    assert_false(accepts(be, 1, w_rdcfg(0, 76)));
+    assert_false(accepts(be, 1, TT_OP_RDCFG(0, 76)));
     run(be, 1);
-    assert_true(accepts(be, 1, w_rdcfg(0, 76)));
+    assert_true(accepts(be, 1, TT_OP_RDCFG(0, 76)));
     /* Scratch index 3 = the current thread's: thread 2 reads SCRATCH_SEC2 (211). Mask mode 0,
      * 8-bit mask rotated right by 8: replace byte 3 with scratch's byte 0. */
     assert_true(be_cfg_write(be, 4 * 211, 0x5A));
     assert_true(be_cfg_write(be, 4 * 77, 0xFFFFFFFF));
-    go(be, 2, w_cfgshiftmask(false, 0, 7, 8, 3, 77));
+    go(be, 2, TT_OP_CFGSHIFTMASK(0, 0, 7, 8, 3, 77));
     assert_int_equal(cfg_word(be, 0, 77), 0x5AFFFFFF);
     run(be, 2);
     /* AluMode 7: subtract. */
-    go(be, 2, w_cfgshiftmask(true, 7, 31, 0, 3, 77));
+    go(be, 2, TT_OP_CFGSHIFTMASK(1, 7, 31, 0, 3, 77));
     assert_int_equal(cfg_word(be, 0, 77), 0x5AFFFFFFu - 0x5Au);
 }
 
@@ -370,63 +341,63 @@ static void test_riscv_cfg_window(void **state) {
 
 static void test_cond_unpack(void **state) {
     be_t *be = BE(state);
-    go(be, 0, w_unpacr(0, false));
+    go(be, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     assert_false(be_cond_busy(be, 0, 2));
     assert_false(be_cond_busy(be, 1, 1));
     assert_true(be_thread_busy(be, 0));
     assert_int_equal(be_busy_classes(be, 0), (1u << 4) | (1u << 8));
     expect_busy_for(be, 0, 1, 8); /* C1 */
-    go(be, 1, w_unpacr(1, false));
+    go(be, 1, TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     expect_busy_for(be, 1, 2, 8); /* C2 */
     /* Two queued on one unpacker run back to back. */
-    go(be, 0, w_unpacr(0, false));
-    go(be, 0, w_unpacr(0, false));
+    go(be, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    go(be, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     expect_busy_for(be, 0, 1, 16);
 }
 
 static void test_unpacker_queue_full(void **state) {
     be_t *be = BE(state);
-    uint32_t w = w_unpacr(1, false);
+    uint32_t w = TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     for (unsigned i = 0; i < 4; i++)
         go(be, 0, w);
     assert_false(accepts(be, 0, w));
     assert_false(accepts(be, 1, w));
-    assert_true(accepts(be, 1, w_unpacr(0, false)));
+    assert_true(accepts(be, 1, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     run(be, 8);
     assert_true(accepts(be, 0, w));
 }
 
 static void test_cond_pack_math_sfpu(void **state) {
     be_t *be = BE(state);
-    go(be, 1, 0x41000000u); /* PACR */
+    go(be, 1, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)); /* PACR */
     assert_int_equal(be_busy_classes(be, 1), (1u << 5) | (1u << 8));
     expect_busy_for(be, 1, 3, 8); /* C3 */
-    go(be, 0, 0x41000000u);
-    go(be, 1, 0x41000000u); /* queued behind thread 0's */
+    go(be, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    go(be, 1, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)); /* queued behind thread 0's */
     expect_busy_for(be, 1, 3, 16);
 
-    go(be, 2, 0x10000000u); /* ZEROACC, 1 cycle */
+    go(be, 2, TT_OP_ZEROACC(0, 0, 0, 0, 0)); /* ZEROACC, 1 cycle */
     assert_int_equal(be_busy_classes(be, 2), 1u << 10);
-    expect_busy_for(be, 2, 4, 1); /* C4 */
-    go(be, 2, 0x57000003u);       /* SETDVALID: both banks to the FPU */
+    expect_busy_for(be, 2, 4, 1);  /* C4 */
+    go(be, 2, TT_OP_SETDVALID(3)); /* SETDVALID: both banks to the FPU */
     run(be, 1);
-    go(be, 2, w_elwadd(0));
+    go(be, 2, TT_OP_ELWADD(0, 0, 0, 0, 0));
     expect_busy_for(be, 2, 4, 5);
 
-    go(be, 0, 0x84000000u); /* SFPMAD, 2 cycles */
+    go(be, 0, TT_OP_SFPMAD(0, 0, 0, 0, 0)); /* SFPMAD, 2 cycles */
     assert_int_equal(be_busy_classes(be, 0), 1u << 9);
     expect_busy_for(be, 0, 11, 2); /* C11 */
-    go(be, 0, 0x8F000000u);        /* SFPNOP, 1 */
+    go(be, 0, TT_OP_SFPNOP);       /* SFPNOP, 1 */
     expect_busy_for(be, 0, 11, 1);
 }
 
 static void test_cond_mover_cfg_riscv(void **state) {
     be_t *be = BE(state);
-    go(be, 1, 0x40000000u); /* XMOV: C9 is global */
+    go(be, 1, TT_OP_XMOV(0, 0)); /* XMOV: C9 is global */
     assert_true(be_cond_busy(be, 0, 9));
     expect_busy_for(be, 2, 9, 16);
 
-    go(be, 0, w_wrcfg(0, false, 10)); /* C12: any thread in the Config unit */
+    go(be, 0, TT_OP_WRCFG(0, 0, 10)); /* C12: any thread in the Config unit */
     assert_true(be_cond_busy(be, 1, 12));
     assert_int_equal(be_busy_classes(be, 0), 1u << 6);
     assert_int_equal(be_busy_classes(be, 1), 0);
@@ -449,35 +420,35 @@ static void test_src_banks_unpack_to_fpu(void **state) {
     assert_true(be_cond_busy(be, 0, 7));
     assert_true(be_cond_busy(be, 0, 8));
     /* An FPU op reading SrcA/SrcB is held at the gate; one that reads neither passes. */
-    assert_false(accepts(be, 1, w_elwadd(3)));
-    assert_false(accepts(be, 1, 0x12000000u)); /* MOVA2D */
-    assert_true(accepts(be, 1, 0x37000000u));  /* SETRWC */
+    assert_false(accepts(be, 1, TT_OP_ELWADD(3, 0, 0, 0, 0)));
+    assert_false(accepts(be, 1, TT_OP_MOVA2D(0, 0, 0, 0, 0)));   /* MOVA2D */
+    assert_true(accepts(be, 1, TT_OP_SETRWC(0, 0, 0, 0, 0, 0))); /* SETRWC */
 
     /* UNPACR with SetDatValid: SrcA bank 0 to the FPU when it retires. */
-    go(be, 0, w_unpacr(0, true));
+    go(be, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0));
     run(be, 7);
     assert_true(be_cond_busy(be, 1, 7));
     run(be, 1);
     assert_false(be_cond_busy(be, 1, 7)); /* C7: FPU-side SrcA valid */
     assert_false(be_cond_busy(be, 1, 5)); /* unpacker now on bank 1, still its own */
-    assert_true(accepts(be, 1, 0x12000000u));
-    assert_false(accepts(be, 1, w_elwadd(3))); /* SrcB not yet */
+    assert_true(accepts(be, 1, TT_OP_MOVA2D(0, 0, 0, 0, 0)));
+    assert_false(accepts(be, 1, TT_OP_ELWADD(3, 0, 0, 0, 0))); /* SrcB not yet */
 
     /* SrcB the same way; then fill SrcA bank 1 too. */
-    go(be, 0, w_unpacr(1, true));
-    go(be, 0, w_unpacr(0, true));
+    go(be, 0, TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0));
+    go(be, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0));
     run(be, 8);
     assert_false(be_cond_busy(be, 1, 8));
     assert_true(be_cond_busy(be, 0, 5)); /* both SrcA banks with the FPU: C5 busy */
     assert_false(be_cond_busy(be, 0, 6));
 
     /* A third SrcA unpack is accepted but waits inside the unpacker for bank 0. */
-    go(be, 0, w_unpacr(0, true));
+    go(be, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0));
     run(be, 20);
     assert_true(be_cond_busy(be, 0, 1));
 
     /* ELWADD with clear_dvalid = 3 hands both FPU-side banks back and flips the FPU pointers. */
-    go(be, 1, w_elwadd(3));
+    go(be, 1, TT_OP_ELWADD(3, 0, 0, 0, 0));
     assert_false(be_cond_busy(be, 0, 5));
     assert_false(be_cond_busy(be, 1, 7)); /* FPU now on SrcA bank 1, still valid */
     assert_true(be_cond_busy(be, 1, 8));  /* FPU on SrcB bank 1: not valid */
@@ -488,33 +459,33 @@ static void test_src_banks_unpack_to_fpu(void **state) {
 
 static void test_setdvalid_cleardvalid(void **state) {
     be_t *be = BE(state);
-    go(be, 0, 0x57000001u); /* SETDVALID FlipSrcA */
+    go(be, 0, TT_OP_SETDVALID(1)); /* SETDVALID FlipSrcA */
     assert_false(be_cond_busy(be, 0, 7));
     assert_true(be_cond_busy(be, 0, 8));
-    go(be, 0, 0x57000002u); /* FlipSrcB */
+    go(be, 0, TT_OP_SETDVALID(2)); /* FlipSrcB */
     assert_false(be_cond_busy(be, 0, 8));
     run(be, 1);
     /* CLEARDVALID cleardvalid=1 (SrcA), KeepReadingSameSrc: bank back, FPU stays on it. */
-    go(be, 1, 0x36000000u | 1u << 22 | 2u);
+    go(be, 1, TT_OP_CLEARDVALID(1, 2));
     assert_true(be_cond_busy(be, 1, 7));
     run(be, 1);
     /* SETDVALID again gives unpacker bank 1; the FPU still looks at bank 0: C7 busy. */
-    go(be, 0, 0x57000001u);
+    go(be, 0, TT_OP_SETDVALID(1));
     assert_true(be_cond_busy(be, 1, 7));
     run(be, 1);
     /* CLEARDVALID reset: everything to the Unpackers, pointers 0. */
-    go(be, 1, 0x36000001u);
+    go(be, 1, TT_OP_CLEARDVALID(0, 1));
     for (unsigned c = 5; c <= 6; c++)
         assert_false(be_cond_busy(be, 0, c));
     for (unsigned c = 7; c <= 8; c++)
         assert_true(be_cond_busy(be, 0, c));
     run(be, 1);
     /* CLR_DVALID_SrcA_Disable (ThreadConfig 7 bit 0): ownership kept, pointer still flips. */
-    go(be, 2, w_setc16(7, 1));
-    go(be, 0, 0x57000003u);
-    go(be, 0, 0x57000003u); /* both banks of both to the FPU */
+    go(be, 2, TT_OP_SETC16(7, 1));
+    go(be, 0, TT_OP_SETDVALID(3));
+    go(be, 0, TT_OP_SETDVALID(3)); /* both banks of both to the FPU */
     run(be, 1);
-    go(be, 2, w_elwadd(3));
+    go(be, 2, TT_OP_ELWADD(3, 0, 0, 0, 0));
     assert_true(be_cond_busy(be, 0, 5));  /* SrcA bank 0 still the FPU's */
     assert_false(be_cond_busy(be, 0, 6)); /* SrcB bank 0 handed back */
 }
@@ -522,7 +493,7 @@ static void test_setdvalid_cleardvalid(void **state) {
 static void test_unpacr_nop_set_dvalid(void **state) {
     be_t *be = BE(state);
     /* UNPACR_NOP(SrcB, ..., Set_Dvalid=1, ...): hands SrcB over when it retires. */
-    go(be, 0, 0x43000000u | 1u << 23 | 1u << 8 | 1u);
+    go(be, 0, TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 1));
     assert_true(be_cond_busy(be, 0, 8));
     run(be, 8);
     assert_false(be_cond_busy(be, 0, 8));
@@ -533,34 +504,34 @@ static void test_unpacr_nop_set_dvalid(void **state) {
 
 static void test_fpu_one_per_cycle(void **state) {
     be_t *be = BE(state);
-    uint32_t zeroacc = 0x10000000u;
+    uint32_t zeroacc = TT_OP_ZEROACC(0, 0, 0, 0, 0);
     go(be, 0, zeroacc);
     assert_false(accepts(be, 1, zeroacc));
     assert_false(accepts(be, 0, zeroacc));
-    assert_true(accepts(be, 1, 0x8F000000u));
+    assert_true(accepts(be, 1, TT_OP_SFPNOP));
     run(be, 1);
     assert_true(accepts(be, 1, zeroacc));
 }
 
 static void test_config_one_per_cycle(void **state) {
     be_t *be = BE(state);
-    go(be, 0, w_wrcfg(0, false, 1));
-    assert_false(accepts(be, 1, w_wrcfg(0, false, 2)));
-    assert_false(accepts(be, 2, w_rmwcib(0, 3, 0, 0)));
-    assert_true(accepts(be, 2, w_setc16(3, 0)));
+    go(be, 0, TT_OP_WRCFG(0, 0, 1));
+    assert_false(accepts(be, 1, TT_OP_WRCFG(0, 0, 2)));
+    assert_false(accepts(be, 2, TT_OP_RMWCIB0(0, 0, 3)));
+    assert_true(accepts(be, 2, TT_OP_SETC16(3, 0)));
     run(be, 1);
-    assert_true(accepts(be, 1, w_wrcfg(0, false, 2)));
+    assert_true(accepts(be, 1, TT_OP_WRCFG(0, 0, 2)));
 }
 
 static void test_sync_ops_ignored(void **state) {
     be_t *be = BE(state);
-    uint32_t sempost = 0xA4000004u;
+    uint32_t sempost = TT_OP_SEMPOST(1);
     assert_true(accepts(be, 0, sempost));
-    be_dispatch(be, 0, tt_op(0xA4), sempost);
+    be_dispatch(be, 0, tt_op(TT_OPC_SEMPOST), sempost);
     assert_false(be_thread_busy(be, 0));
     assert_int_equal(be_busy_classes(be, 0), 0);
     /* ...but a ThCon instruction of the thread still freezes it. */
-    go(be, 0, w_setdmareg(0, 1));
+    go(be, 0, TT_OP_SETDMAREG(0, 1, 0, 0));
     assert_false(accepts(be, 0, sempost));
 }
 
