@@ -5,11 +5,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "coproc/cp_views.h"
 #include "run/run.h"
 
 /* The JSON report to path; false with a message on stderr on failure. */
 bool report_write(const run_t *r, const char *path);
 /* The one-screen human summary. */
 void report_summary(const run_t *r, FILE *f);
+
+/* The coprocessor's part of both, from its read-only views (coproc/cp_views.h): "threads",
+ * "semaphores" and "mutexes" added to obj, and its lines of the summary (per thread pushed/issued,
+ * stall causes, what holds it; semaphores; mutex holders). */
+struct cJSON;
+void report_coproc(const cp_t *cp, struct cJSON *obj);
+void report_coproc_summary(const cp_t *cp, FILE *f);
 
 #endif

@@ -1,5 +1,6 @@
-/* coproc/cp_internal.h — state shared by the coprocessor's own files (cp.c, frontend.c, gate.c,
- * sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h only.
+/* coproc/cp_internal.h — state shared by the coprocessor's control files (cp.c, frontend.c,
+ * gate.c, sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h, whoever
+ * explains a run coproc/cp_views.h.
  *
  * One thread of the Tensix frontend (TensixCoprocessor/README.md; TENSIX.md §3.1):
  *
@@ -12,8 +13,10 @@
 #ifndef TTEMU_COPROC_CP_INTERNAL_H
 #define TTEMU_COPROC_CP_INTERNAL_H
 
-#include "coproc/backend.h"
 #include "coproc/cp.h"
+#include "coproc/datapath.h"
+#include "coproc/state.h"
+#include "coproc/timing.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
@@ -146,7 +149,9 @@ typedef struct {
 
 struct cp {
     cp_env_t env;
-    be_t *be;
+    cp_state_t st; /* the backend's architectural state (coproc/state.h) */
+    tm_t *tm;      /* the backend's timing model (coproc/timing.h) */
+    dp_t *dp;      /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];

@@ -149,21 +149,9 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
     }
 }
 
-/* ThreadConfig[t][idx] as the Config unit holds it: {u16 value, u16 pad} at 0xA80 + 0x110·t
- * (BackendConfiguration.md; TENSIX.md §2.6). */
-static uint32_t thdcfg(const cp_t *cp, unsigned t, unsigned idx) {
-    uint32_t v = 0;
-    if (!be_cfg_read(cp->be, 0xA80 + 0x110 * t + 4 * idx, &v)) return 0;
-    return v & 0xFFFF;
-}
-
-/* ThreadConfig indices used by STREAMWAIT (TENSIX.md §2.6, from ttsim's BH register list):
- * STREAMWAIT_PHASE_HI_Val 57 (10 bits), STREAMWAIT_NUM_MSGS_HI_Val 58 (7 bits),
- * STREAM_ID_SYNC_SEC0..3_BankSel 59..62 (6 bits). Fields assumed at bit 0 of the entry. */
-enum { THD_STREAMWAIT_PHASE_HI = 57, THD_STREAMWAIT_NUM_MSGS_HI = 58, THD_STREAM_ID_SYNC_SEC0 = 59 };
-
+/* STREAMWAIT.md: ThreadConfig[t].STREAM_ID_SYNC_SEC[StreamSelect].BankSel. */
 unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel) {
-    return thdcfg(cp, t, THD_STREAM_ID_SYNC_SEC0 + (sel & 3)) & 0x3F;
+    return thcfg_get(&cp->st, t, THCFG_STREAM_ID_SYNC_SEC0_BankSel + (sel & 3));
 }
 
 void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
@@ -242,8 +230,8 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
              * TargetValueLo target_value; the high target bits come from this thread's
              * ThreadConfig. */
             unsigned cond = TT_STREAMWAIT_TARGET_SEL(word);
-            uint32_t hi = cond ? thdcfg(cp, t, THD_STREAMWAIT_NUM_MSGS_HI) & 0x7F
-                               : thdcfg(cp, t, THD_STREAMWAIT_PHASE_HI) & 0x3FF;
+            uint32_t hi = cond ? thcfg_get(&cp->st, t, THCFG_STREAMWAIT_NUM_MSGS_HI_Val)
+                               : thcfg_get(&cp->st, t, THCFG_STREAMWAIT_PHASE_HI_Val);
             w->opcode = TT_OPC_STREAMWAIT;
             w->cond_mask = (uint16_t)(1u << cond);
             w->stream_sel = (uint8_t)TT_STREAMWAIT_WAIT_STREAM_SEL(word);

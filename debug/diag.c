@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 #include "debug/diag.h"

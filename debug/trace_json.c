@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
 #include "coproc/tt_ops.h"
 #include "debug/trace.h"
 

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "coproc/cp_views.h"
 #include "run/run.h"
 
 bool run_parse_uint(const char *s, uint64_t max, uint64_t *out) {

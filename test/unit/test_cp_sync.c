@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "app/report.h"
 #include "test/unit/cp_test.h"
 
 /* SEMINIT.md: Value and Max of every selected semaphore; the others untouched. */
@@ -110,7 +111,7 @@ static void invalid_mutex_waits_forever(void **state) {
         assert_false(cp_thread_idle(cp, t));
     }
     cJSON *obj = cJSON_CreateObject();
-    cp_report(cp, obj);
+    report_coproc(cp, obj);
     cJSON *th = cJSON_GetArrayItem(cJSON_GetObjectItem(obj, "threads"), 1);
     cJSON *held = cJSON_GetObjectItem(th, "held");
     assert_string_equal(cJSON_GetObjectItem(held, "cause")->valuestring, "mutex_invalid");
@@ -246,7 +247,7 @@ static void report_and_summary(void **state) {
     push(cp, 1, TT_OP_SFPNOP);
     run(cp, 10);
     cJSON *obj = cJSON_CreateObject();
-    cp_report(cp, obj);
+    report_coproc(cp, obj);
     cJSON *sems = cJSON_GetObjectItem(obj, "semaphores");
     assert_int_equal(cJSON_GetArraySize(sems), 8);
     cJSON *s5 = cJSON_GetArrayItem(sems, 5);
@@ -267,7 +268,7 @@ static void report_and_summary(void **state) {
 
     char buf[1024] = {0};
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    cp_summary(cp, f);
+    report_coproc_summary(cp, f);
     fclose(f);
     assert_non_null(strstr(buf, "tensix T1"));
     assert_non_null(strstr(buf, "2:T0"));
