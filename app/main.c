@@ -28,7 +28,8 @@ static const char usage[] =
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
     "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
-    "3 guest fault, 4 bad command line or input. See docs/cli.md.\n"
+    "3 guest fault, 4 bad command line or input, 6 something ttemu does not model yet.\n"
+    "See docs/cli.md.\n"
     "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
     "`regress` runs many run configs in parallel and compares each report with its golden\n"
     "(docs/regression.md).\n";
@@ -227,7 +228,8 @@ static int cmd_run(int argc, char **argv) {
     run_take_peeks(&r);
     if (r.tile->reference) fprintf(stderr, "ttemu: ran the reference path (TTEMU_REFERENCE)\n");
     rc = r.exit.code;
-    if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    if (rc == EXIT_GUEST_FAULT || rc == EXIT_UNIMPLEMENTED || rc == EXIT_DEADLOCK)
+        fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (r.diag_text) fputs(r.diag_text, stderr);
     if (!o.quiet) report_summary(&r, stdout);
     if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;

@@ -251,12 +251,38 @@ void report_coproc_summary(const cp_t *cp, FILE *f) {
 
 /* ---- the run -------------------------------------------------------------------------------- */
 
+/* "error": the coprocessor's error that ended the run (exit 3 or 6), in full: category, unit,
+ * thread, the word and its disassembly, who pushed it (docs/report-format.md). */
+static void add_cp_error(const run_t *r, cJSON *root) {
+    const cp_error_t *e = cp_fault(r->tile->cp);
+    if (!e || (r->exit.code != EXIT_GUEST_FAULT && r->exit.code != EXIT_UNIMPLEMENTED)) return;
+    cJSON *o = cJSON_AddObjectToObject(root, "error");
+    char buf[128];
+    cJSON_AddStringToObject(o, "source", "coprocessor");
+    cJSON_AddStringToObject(o, "category", cp_err_cat_name(e->cat));
+    cJSON_AddStringToObject(o, "unit", tt_unit_name((tt_unit_t)e->unit));
+    cJSON_AddNumberToObject(o, "thread", e->thread);
+    cJSON_AddNumberToObject(o, "word", e->word);
+    tt_disasm(e->word, buf, sizeof buf);
+    cJSON_AddStringToObject(o, "disasm", buf);
+    if (e->origin.core >= 0 && e->origin.core < TILE_NCORES) {
+        cJSON_AddStringToObject(o, "pushed_by", tile_core_names[e->origin.core]);
+        cJSON_AddNumberToObject(o, "push_pc", e->origin.pc);
+        run_symbol(r, e->origin.core, e->origin.pc, buf, sizeof buf);
+        cJSON_AddStringToObject(o, "push_symbol", buf);
+    } else {
+        cJSON_AddNullToObject(o, "pushed_by");
+    }
+    cJSON_AddStringToObject(o, "what", e->what);
+}
+
 bool report_write(const run_t *r, const char *path) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "version", REPORT_VERSION);
     cJSON *ex = cJSON_AddObjectToObject(root, "exit");
     cJSON_AddNumberToObject(ex, "code", r->exit.code);
     cJSON_AddStringToObject(ex, "reason", r->exit.reason);
+    if (r->exit.category) cJSON_AddStringToObject(ex, "category", r->exit.category);
     cJSON_AddStringToObject(ex, "message", r->exit.message);
     cJSON_AddNumberToObject(root, "cycles", (double)r->tile->cycle);
     if (r->ttmetal) {
@@ -269,6 +295,7 @@ bool report_write(const run_t *r, const char *path) {
             cJSON_AddItemToArray(lc, r->launch_cycles[i] >= 0 ? cJSON_CreateNumber((double)r->launch_cycles[i])
                                                               : cJSON_CreateNull());
     }
+    add_cp_error(r, root);
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
     for (int c = 0; c < TILE_NCORES; c++)
         cJSON_AddItemToArray(cores, core_json(r, c));
