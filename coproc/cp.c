@@ -9,10 +9,10 @@
  *
  *   for t = 0, 1, 2:
  *     gate_step(t)       Wait Gate: evaluate the latched wait, pass at most one instruction
- *                        (be_dispatch / Sync Unit), forget a wait found satisfied
+ *                        (tm_dispatch / Sync Unit), forget a wait found satisfied
  *     fe_replay_step(t)  replay expander: FIFO#2 → FIFO#3 (or from the replay buffer)
  *     fe_mop_step(t)     MOP expander: FIFO#1 → FIFO#2
- *   be_cycle()           backend units advance one cycle
+ *   tm_cycle()           backend units advance one cycle (coproc/timing.c)
  *   Sync Unit per-cycle throughput counters cleared; cycle++
  *
  * Stages run downstream first, so a word moves at most one stage per cycle and a slot freed

@@ -82,7 +82,7 @@ typedef enum {
                             * port already used this cycle; detail = mutex index */
     CP_HOLD_MUTEX_INVALID, /* ATGETM/ATRELM with index 1 or > 4: waits forever; detail = index */
     CP_HOLD_SYNC_SLOT,     /* the Sync Unit's one-per-cycle semaphore/wait slot was taken; detail 0 */
-    CP_HOLD_UNIT,          /* backend admission refused (be_can_accept); detail = tt_unit_t */
+    CP_HOLD_UNIT,          /* backend admission refused (tm_can_accept); detail = tt_unit_t */
     CP_HOLD_UNDEFINED,     /* no such opcode on Blackhole: held forever; detail = opcode */
     CP_HOLD_COUNT
 } cp_hold_t;
@@ -156,7 +156,7 @@ typedef struct {
     uint64_t stall_mutex[5];         /* ATGETM/ATRELM per mutex index (1 unused) */
     uint64_t stall_mutex_invalid;
     uint64_t stall_sync_slot;
-    uint64_t stall_unit[16]; /* be_can_accept refusals, by tt_unit_t */
+    uint64_t stall_unit[16]; /* tm_can_accept refusals, by tt_unit_t */
     uint64_t stall_undefined;
     uint64_t sem_writes;  /* RISC-V semaphore-window stores by this TRISC */
     uint32_t last_pushed; /* the last word pushed (valid when pushed > 0) */
