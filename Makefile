@@ -71,6 +71,13 @@ MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
+# Generated sources live in $(BUILD)/gen, never in the tree: coproc/tt_fields.h, the Tensix
+# instruction fields (opcodes, accessors, encoders, reserved bits) from coproc/tt_ops.def. C and the
+# RV32 programs (fw.mk) include it as "coproc/tt_fields.h".
+GEN_DIR := $(BUILD)/gen
+TT_FIELDS_H := $(GEN_DIR)/coproc/tt_fields.h
+CFLAGS += -I$(GEN_DIR)
+
 .PHONY: all deps demo test test-asan check fw data format format-check check-layers clean bench regress
 all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
@@ -96,6 +103,12 @@ $(BUILD)/obj/ui/%.pic.o: ui/%.c
 	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
 	$(Q)$(CC) $(CFLAGS) $(UI_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
+$(TT_FIELDS_H): coproc/tt_ops.def scripts/gen_tt_fields.py
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  GEN $@")
+	$(Q)python3 scripts/gen_tt_fields.py coproc/tt_ops.def $@
+$(LIB_OBJ) $(APP_OBJ) $(MAIN_OBJ) $(UI_OBJ) $(BUILD)/obj/app/junit.pic.o $(UNIT_BIN): $(TT_FIELDS_H)
+
 $(BUILD)/libttemu.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -116,6 +129,7 @@ $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk
 -include bench/bench.mk
+$(BENCH_ELFS): $(FW_FIELDS_DEPS)
 
 # ---- the samples' tensor data ---------------------------------------------------------------------
 # Generated, not committed: the samples' configs read build/data/*.npy (always build/data, whatever

@@ -30,8 +30,9 @@ static const char usage[] =
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
     "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
-    "3 guest fault, 4 bad command line or input, 5 a tensor differs from its expectation.\n"
-    "See docs/cli.md; named tensors in and out: docs/tensors.md.\n"
+    "3 guest fault, 4 bad command line or input, 5 a tensor differs from its expectation,\n"
+    "6 something ttemu does not model yet. See docs/cli.md; named tensors in and out:\n"
+    "docs/tensors.md.\n"
     "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
     "`regress` runs many run configs in parallel and compares each report with its golden\n"
     "(docs/regression.md).\n";
@@ -275,7 +276,8 @@ static int cmd_run(int argc, char **argv) {
     r.tensors_json = report_tensors(&cfg);
     if (r.tile->reference) fprintf(stderr, "ttemu: ran the reference path (TTEMU_REFERENCE)\n");
     rc = r.exit.code;
-    if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    if (rc == EXIT_GUEST_FAULT || rc == EXIT_UNIMPLEMENTED || rc == EXIT_DEADLOCK)
+        fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (r.diag_text) fputs(r.diag_text, stderr);
     if (!o.quiet) {
         report_summary(&r, stdout);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "coproc/cp_views.h"
 #include "loader/config.h"
 #include "run/run.h"
 
@@ -19,5 +20,12 @@ struct cJSON *report_tensors(const cfg_t *c);
 void report_tensor_summary(const cfg_t *c, FILE *f);
 /* The message of a failed expectation (exit 5): the first failing tensor, its first mismatch. */
 void report_mismatch_message(const cfg_t *c, char *buf, size_t n);
+
+/* The coprocessor's part of both, from its read-only views (coproc/cp_views.h): "threads",
+ * "semaphores" and "mutexes" added to obj, and its lines of the summary (per thread pushed/issued,
+ * stall causes, what holds it; semaphores; mutex holders). */
+struct cJSON;
+void report_coproc(const cp_t *cp, struct cJSON *obj);
+void report_coproc_summary(const cp_t *cp, FILE *f);
 
 #endif

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
+#include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 #include "debug/diag.h"
 
@@ -61,7 +63,7 @@ static void block_names(uint16_t mask, char *b, size_t len, cJSON *arr) {
  * that would release a wait on semaphore i: the first such thread, its word and the held word
  * it is stuck behind. That thread will release the wait once it itself moves on. */
 static int queued_release(const cp_t *cp, unsigned th, unsigned i, bool need_post, uint32_t *word, uint32_t *behind) {
-    uint8_t want = need_post ? 0xA4 : 0xA5; /* SEMPOST / SEMGET */
+    uint32_t want = need_post ? TT_OPC_SEMPOST : TT_OPC_SEMGET;
     for (unsigned u = 0; u < CP_THREADS; u++) {
         if (u == th) continue;
         cp_thread_state_t s;
@@ -70,12 +72,14 @@ static int queued_release(const cp_t *cp, unsigned th, unsigned i, bool need_pos
         uint32_t q[64 + 1];
         q[0] = s.held_word;
         unsigned n = 1 + cp_thread_queued(cp, u, q + 1, 64);
-        for (unsigned k = 0; k < n; k++)
-            if ((q[k] >> 24) == want && ((q[k] >> 2) >> i & 1)) {
+        for (unsigned k = 0; k < n; k++) {
+            uint32_t sems = need_post ? TT_SEMPOST_SEM_SEL(q[k]) : TT_SEMGET_SEM_SEL(q[k]);
+            if (TT_OPCODE(q[k]) == want && (sems >> i & 1)) {
                 *word = q[k];
                 *behind = s.held_word;
                 return (int)u;
             }
+        }
     }
     return -1;
 }

@@ -7,6 +7,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "coproc/cp_views.h"
+#include "coproc/tt_ops.h"
 #include "run/run.h"
 
 bool run_parse_uint(const char *s, uint64_t max, uint64_t *out) {
@@ -111,18 +113,64 @@ void run_free(run_t *r) {
 static void set_exit(run_t *r, int code, const char *reason) {
     r->exit.code = code;
     r->exit.reason = reason;
+    r->exit.category = NULL;
 }
 
-/* "guest fault on BRISC at pc 0x00010024 (insn 0x00000073): ecall; in main+0x14 of x.elf" */
+const char *run_fault_category(fault_kind_t kind) {
+    static const char *const names[] = {
+        [FAULT_NONE] = "none",
+        [FAULT_ILLEGAL] = "illegal",
+        [FAULT_ECALL] = "ecall",
+        [FAULT_FETCH] = "fetch",
+        [FAULT_UNMAPPED] = "unmapped",
+        [FAULT_ACCESS] = "access",
+        [FAULT_MISALIGNED] = "misaligned",
+        [FAULT_AMO] = "amo",
+        [FAULT_CSR] = "csr",
+        [FAULT_UNIMPLEMENTED] = "unimplemented",
+    };
+    return (unsigned)kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "?";
+}
+
+/* "; in main+0x14 of x.elf" (or "; in x.elf" without symbols), appended to buf's first n bytes. */
+static void append_where(const run_t *r, int c, uint32_t pc, char *buf, size_t len, int n) {
+    const char *img = c >= 0 && c < TILE_NCORES ? r->images.images[c].path : NULL;
+    if (!img || n < 0 || (size_t)n >= len) return;
+    char sym[128];
+    run_symbol(r, c, pc, sym, sizeof sym);
+    snprintf(buf + n, len - (size_t)n, "; in %s%s%s", sym, *sym ? " of " : "", img);
+}
+
+/* "guest fault on BRISC at pc 0x00010024 (insn 0x00000073): ecall; in main+0x14 of x.elf", or for
+ * ttemu's gap "not modelled by ttemu on BRISC at pc ...: F/Zfh (op-fp) is on Blackhole's BRISC,
+ * but ttemu does not model it yet; in ..." (exit 6). */
 static void describe_fault(run_t *r, int c) {
     const hart_t *h = &r->tile->hart[c];
-    char sym[128];
-    run_symbol(r, c, h->fault.pc, sym, sizeof sym);
-    const char *img = r->images.images[c].path;
-    int n = snprintf(r->exit.message, sizeof r->exit.message, "guest fault on %s at pc 0x%08x (insn 0x%08x): %s",
-                     h->name, h->fault.pc, h->fault.insn, h->fault.msg);
-    if (img && n > 0 && (size_t)n < sizeof r->exit.message)
-        snprintf(r->exit.message + n, sizeof r->exit.message - (size_t)n, "; in %s%s%s", sym, *sym ? " of " : "", img);
+    bool gap = h->fault.kind == FAULT_UNIMPLEMENTED;
+    int n = snprintf(r->exit.message, sizeof r->exit.message, "%s on %s at pc 0x%08x (insn 0x%08x): %s",
+                     gap ? "not modelled by ttemu" : "guest fault", h->name, h->fault.pc, h->fault.insn, h->fault.msg);
+    append_where(r, c, h->fault.pc, r->exit.message, sizeof r->exit.message, n);
+}
+
+/* "guest fault in the Tensix coprocessor, thread T1 (THCON): LOADREG from unmapped 0xffb90b88
+ * [unmapped]; word 0x68... (LOADREG ...) pushed by TRISC1 at pc 0x00040010; in main+0x10 of x.elf"
+ * — or "not modelled by ttemu in the Tensix coprocessor, ..." for ttemu's gap (exit 6). */
+static void describe_cp_error(run_t *r, const cp_error_t *e) {
+    char dis[96];
+    tt_disasm(e->word, dis, sizeof dis);
+    int n = snprintf(r->exit.message, sizeof r->exit.message,
+                     "%s in the Tensix coprocessor, thread T%u (%s): %s [%s]; word 0x%08x (%s) pushed by ",
+                     cp_err_is_gap(e->cat) ? "not modelled by ttemu" : "guest fault", e->thread,
+                     tt_unit_name((tt_unit_t)e->unit), e->what, cp_err_cat_name(e->cat), e->word, dis);
+    if (n < 0 || (size_t)n >= sizeof r->exit.message) return;
+    int c = e->origin.core;
+    if (c < 0 || c >= TILE_NCORES) {
+        snprintf(r->exit.message + n, sizeof r->exit.message - (size_t)n, "the host");
+        return;
+    }
+    n += snprintf(r->exit.message + n, sizeof r->exit.message - (size_t)n, "%s at pc 0x%08x", tile_core_names[c],
+                  e->origin.pc);
+    append_where(r, c, e->origin.pc, r->exit.message, sizeof r->exit.message, n);
 }
 
 /* Returns true when the run is over. */
@@ -132,7 +180,11 @@ static bool check_end(run_t *r) {
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
         if (h->state == HART_FAULTED) {
-            set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+            if (h->fault.kind == FAULT_UNIMPLEMENTED)
+                set_exit(r, EXIT_UNIMPLEMENTED, "unimplemented");
+            else
+                set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+            r->exit.category = run_fault_category(h->fault.kind);
             describe_fault(r, c);
             return true;
         }
@@ -141,10 +193,14 @@ static bool check_end(run_t *r) {
         halted += h->state == HART_HALTED;
         hung += h->state == HART_HUNG;
     }
-    const char *cperr = cp_error(t->cp);
+    const cp_error_t *cperr = cp_fault(t->cp);
     if (cperr) {
-        set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
-        snprintf(r->exit.message, sizeof r->exit.message, "guest fault in the Tensix coprocessor: %s", cperr);
+        if (cp_err_is_gap(cperr->cat))
+            set_exit(r, EXIT_UNIMPLEMENTED, "unimplemented");
+        else
+            set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+        r->exit.category = cp_err_cat_name(cperr->cat);
+        describe_cp_error(r, cperr);
         return true;
     }
     if (started == 0) return false;

@@ -17,7 +17,8 @@ enum {
     EXIT_MAX_CYCLES = 2,  /* --max-cycles reached */
     EXIT_GUEST_FAULT = 3, /* the guest did something the tile does not allow */
     EXIT_BAD_INPUT = 4,   /* bad command line, file or config */
-    EXIT_MISMATCH = 5,    /* the run succeeded but a tensor differs from its expectation (docs/tensors.md) */
+    EXIT_MISMATCH = 5,      /* the run succeeded but a tensor differs from its expectation (docs/tensors.md) */
+    EXIT_UNIMPLEMENTED = 6, /* the guest used something Blackhole has and ttemu does not model yet */
 };
 
 #define RUN_MAX_PEEKS               64
@@ -41,10 +42,18 @@ typedef struct {
 typedef struct {
     int code;
     /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
-     * "guest_fault", "bad_input", "mismatch" */
+     * "guest_fault", "bad_input", "mismatch", "unimplemented" */
     const char *reason;
+    /* On "guest_fault" and "unimplemented": what kind of error (a core's fault kind, "illegal",
+     * "unmapped", ..., or the coprocessor's category, "undefined_behavior", "unimplemented", ...);
+     * NULL otherwise. */
+    const char *category;
     char message[512];
 } run_exit_t;
+
+/* The category name of a core's fault kind: "illegal", "ecall", "fetch", "unmapped", "access",
+ * "misaligned", "amo", "csr", "unimplemented". */
+const char *run_fault_category(fault_kind_t kind);
 
 /* A host read taken at a point of the run (run configs' "host" reads). */
 typedef struct {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
 #include "debug/diag.h"
 #include "ui/panel.h"
 #include "ui/panel_draw.h"

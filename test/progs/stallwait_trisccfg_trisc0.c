@@ -37,15 +37,15 @@ int main(void) {
         volatile uint32_t *w = &CFG_WORD((next & 1) ? BASE_CTX1 : BASE_CTX0);
         uint32_t addr = 0x20000 + 0x1000 * next;
         __asm__ volatile("" : "+r"(w), "+r"(addr));
-        TTI(TT_STALLWAIT(STALL_UNPACK, P_TRISC_CFG));
-        TTI(TT_UNPACR(0, 0));
+        TTI(TT_OP_STALLWAIT(STALL_UNPACK, P_TRISC_CFG));
+        TTI(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         if (next < TILES) {
             w[0] = addr;
             w[1] = 0x40;
             w[2] = 0x10;
             w[3] = 0x2;
         }
-        TTI(TT_SEMGET(T6_SEM(SEM_UNPACK_SYNC)));
+        TTI(TT_OP_SEMGET(T6_SEM(SEM_UNPACK_SYNC)));
     }
     tensix_sync();
     L1_WORD(0x9000) = CFG_WORD(BASE_CTX0);

@@ -88,7 +88,7 @@ altered boot boot boot_brisc.c 's/^#define PACK_DONE_START +2$/#define PACK_DONE
     'semaphores\[4\]\.value: golden 2, got 3'
 altered pipeline pipeline pipeline.h 's/^#define MATH_PACK_MAX 2$/#define MATH_PACK_MAX 1/' \
     'semaphores\[1\]\.max: golden 2, got 1'
-altered mutex_rmw mutex mutex_trisc2.c 's/TT_SEMINIT\(2, 0, T6_SEM\(SEM_RMW_DONE\)\)/TT_SEMINIT(3, 0, T6_SEM(SEM_RMW_DONE))/' \
+altered mutex_rmw mutex mutex_trisc2.c 's/TT_OP_SEMINIT\(2, 0, T6_SEM\(SEM_RMW_DONE\)\)/TT_OP_SEMINIT(3, 0, T6_SEM(SEM_RMW_DONE))/' \
     'semaphores\[7\]\.max: golden 2, got 3'
 altered pcbuf_handshake pcbuf pcbuf_trisc0.c 's/^#define UNPACK_CONTEXTS +2 /#define UNPACK_CONTEXTS 3 /' \
     'semaphores\[5\]\.max: golden 2, got 3'
@@ -100,19 +100,19 @@ altered mop_replay mopreplay mopreplay_trisc2.c 's/^#define REPLAYS +9$/#define 
     'semaphores\[3\]\.value: golden 10, got 9'
 altered demo demo trisc2.c 's/i < 3; i\+\+\)$/i < 2; i++)/' \
     'semaphores\[3\]\.value: golden 3, got 2'
-altered broken_missing_sempost broken missing_sempost_trisc1.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(2, 0,/' \
+altered broken_missing_sempost broken missing_sempost_trisc1.c 's/TT_OP_SEMINIT\(1, 0,/TT_OP_SEMINIT(2, 0,/' \
     'semaphores\[1\]\.max: golden 1, got 2'
-altered broken_wrong_instrn_buf broken wrong_instrn_buf_trisc1.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(3, 0,/' \
+altered broken_wrong_instrn_buf broken wrong_instrn_buf_trisc1.c 's/TT_OP_SEMINIT\(1, 0,/TT_OP_SEMINIT(3, 0,/' \
     'semaphores\[1\]\.max: golden 1, got 3'
-altered broken_ring broken ring_trisc2.c 's/TT_SEMINIT\(1, 0,/TT_SEMINIT(2, 0,/' \
+altered broken_ring broken ring_trisc2.c 's/TT_OP_SEMINIT\(1, 0,/TT_OP_SEMINIT(2, 0,/' \
     'semaphores\[1\]\.max: golden 1, got 2'
 # Not semaphore counts, but the same gate: the mutex index, the software semaphore's flag.
-altered broken_bad_atgetm broken bad_atgetm_trisc0.c 's/TT_ATGETM\(1\)/TT_ATGETM(0)/' \
+altered broken_bad_atgetm broken bad_atgetm_trisc0.c 's/TT_OP_ATGETM\(1\)/TT_OP_ATGETM(0)/' \
     'mutexes\.0: golden null, got 0'
 altered broken_soft_sem_spin broken soft_sem_spin_brisc.c 's/^#define FLAG 0x9000u$/#define FLAG 0x9004u/' \
     'exit\.code: golden 1, got 0'
 # Not a semaphore count, but the same gate: the leaked mutex's index.
-altered broken_mutex_leak broken mutex_leak_trisc0.c 's/TT_ATGETM\(2\)/TT_ATGETM(3)/' \
+altered broken_mutex_leak broken mutex_leak_trisc0.c 's/TT_OP_ATGETM\(2\)/TT_OP_ATGETM(3)/' \
     'mutexes\.3: golden null, got 0'
 
 # JUnit: every sample once, the altered pipeline among them failing with its diff.
