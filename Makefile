@@ -6,7 +6,10 @@
 #   make fw         build the RV32 firmware samples and ISA test programs
 #   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
-# Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir.
+#   make config     print the build configuration (what $(BUILD)/config.stamp records)
+# Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir, CC, CFLAGS,
+# LDFLAGS. A build directory remembers the knobs it was built with (config.stamp): changing one
+# rebuilds everything it affects.
 
 BUILD ?= build
 V ?= 0
@@ -16,18 +19,21 @@ SAN ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
 CC ?= gcc
+# CFLAGS and LDFLAGS are the user's (make CFLAGS=-O0); what the code needs whatever they say is in
+# TTEMU_CFLAGS and TTEMU_LDFLAGS.
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I.
+TTEMU_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I.
+TTEMU_LDFLAGS :=
 LDLIBS :=
 
 ifeq ($(SAN),1)
-CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+TTEMU_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TTEMU_LDFLAGS += -fsanitize=address,undefined
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf -lcjson)
-CFLAGS += $(PKG_CFLAGS)
+TTEMU_CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
 # Optional parts are plugins loaded only when used (app/plugin.h): ttemu-junit.so writes
@@ -41,12 +47,15 @@ JUNIT_PLUGIN := $(BUILD)/ttemu-junit.so
 # plugin, $(BUILD)/ttemu-panel.so, that ttemu loads (dlopen) only for --ui: SDL and its ~65
 # libraries would otherwise be loaded and relocated at every start (about 7 ms per run). ttemu
 # exports its symbols (-rdynamic, whole archive) for the plugin to call.
+# pkg-config is asked when the Makefile is read: goals that install packages first (demo, test,
+# regress, bench) run deps and then make again (below), so UI=auto sees what deps.sh installed.
+# `override`: a command line's UI=auto is resolved too.
 UI_PKGS := sdl2 SDL2_ttf SDL2_image
 ifeq ($(UI),auto)
-UI := $(shell pkg-config --exists $(UI_PKGS) 2>/dev/null && echo 1 || echo 0)
+override UI := $(shell pkg-config --exists $(UI_PKGS) 2>/dev/null && echo 1 || echo 0)
 endif
 ifeq ($(UI),1)
-CFLAGS += -DTTEMU_UI=1
+TTEMU_CFLAGS += -DTTEMU_UI=1
 UI_CFLAGS := $(shell pkg-config --cflags $(UI_PKGS))
 UI_LIBS := $(shell pkg-config --libs $(UI_PKGS))
 UI_SRC := $(wildcard ui/*.c)
@@ -56,7 +65,22 @@ MAIN_LDFLAGS := -rdynamic
 MAIN_LIB := -Wl,--whole-archive $(BUILD)/libttemu.a -Wl,--no-whole-archive
 else
 MAIN_LIB := $(BUILD)/libttemu.a
+# A directory built before with the panel keeps no stale plugin: `make install` copies what is there.
+NO_UI_CLEAN := rm -f $(BUILD)/ttemu-panel.so
 endif
+
+# ---- the build configuration --------------------------------------------------------------------
+# Everything that changes what the compiler and linker produce, resolved (UI=auto as found), one
+# knob a line. Each object, library, plugin and program depends on $(BUILD)/config.stamp, which
+# holds these lines and is rewritten only when they change: other knobs in the same BUILD rebuild
+# what they affect (`make UI=0` then `make` gives a ttemu with the panel); the same knobs rebuild
+# nothing. `make config` prints them.
+CONFIG := CC=$(CC);CFLAGS=$(CFLAGS);LDFLAGS=$(LDFLAGS);SAN=$(SAN);UI=$(UI);TTEMU_CFLAGS=$(TTEMU_CFLAGS);
+CONFIG := $(CONFIG)TTEMU_LDFLAGS=$(TTEMU_LDFLAGS);LDLIBS=$(LDLIBS);UI_CFLAGS=$(UI_CFLAGS);UI_LIBS=$(UI_LIBS);
+CONFIG := $(CONFIG)XML_CFLAGS=$(XML_CFLAGS);XML_LIBS=$(XML_LIBS)
+CONFIG_STAMP := $(BUILD)/config.stamp
+# The lines as printf arguments: each quoted for the shell.
+CONFIG_ARGS = '$(subst ;,' ',$(subst ','\'',$(CONFIG)))'
 
 # libttemu.a: the emulator (docs/architecture.md, every room below the command); the tests and the
 # panel plugin link it. The command (app/) is kept apart: main.o, and libttemu-app.a for the unit
@@ -70,30 +94,42 @@ MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress
+.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress config FORCE
 all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
 deps:
 	$(Q)scripts/deps.sh
 
-$(BUILD)/ttemu: $(MAIN_OBJ) $(APP_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN)
-	$(Q)$(CC) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_OBJ) $(MAIN_LIB) $(LDLIBS)
+config:
+	@printf '%s\n' $(CONFIG_ARGS)
 
-$(UI_PLUGIN): $(UI_OBJ)
-	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(UI_LIBS)
+# Always visited, rewritten only when the configuration differs from the one it holds: make then
+# sees it newer than everything built before (as Linux's kbuild does with its generated headers).
+$(CONFIG_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(CONFIG_ARGS) >$@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; \
+	else $(if $(wildcard $@),echo "  CONFIG $(BUILD): the build configuration changed: rebuilding";) mv $@.new $@; fi
 
-$(JUNIT_PLUGIN): $(BUILD)/obj/app/junit.pic.o
-	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(XML_LIBS)
+$(BUILD)/ttemu: $(MAIN_OBJ) $(APP_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN) $(CONFIG_STAMP)
+	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_OBJ) $(MAIN_LIB) $(LDLIBS)
+	$(Q)$(NO_UI_CLEAN)
 
-$(BUILD)/obj/app/junit.pic.o: app/junit.c
+$(UI_PLUGIN): $(UI_OBJ) $(CONFIG_STAMP)
+	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) -shared -o $@ $(UI_OBJ) $(UI_LIBS)
+
+$(JUNIT_PLUGIN): $(BUILD)/obj/app/junit.pic.o $(CONFIG_STAMP)
+	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) -shared -o $@ $< $(XML_LIBS)
+
+$(BUILD)/obj/app/junit.pic.o: app/junit.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
-	$(Q)$(CC) $(CFLAGS) $(XML_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(XML_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/ui/%.pic.o: ui/%.c
+$(BUILD)/obj/ui/%.pic.o: ui/%.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
-	$(Q)$(CC) $(CFLAGS) $(UI_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(UI_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 $(BUILD)/libttemu.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -101,14 +137,15 @@ $(BUILD)/libttemu.a: $(LIB_OBJ)
 $(BUILD)/libttemu-app.a: $(APP_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $<")
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a
+$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(TTEMU_LDFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a \
+		$(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka
 
 -include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/app/junit.pic.d
 
@@ -121,23 +158,31 @@ include firmware-samples/fw.mk
 check: $(BUILD)/ttemu $(UNIT_BIN) fw
 	$(Q)BUILD=$(BUILD) test/run.sh
 
-test: deps
-	$(Q)$(MAKE) --no-print-directory check
-	$(Q)$(MAKE) --no-print-directory test-asan
-
 test-asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 UI=0 check
 
-demo: deps all fw
+# ---- goals that install the Debian packages first ------------------------------------------------
+# This make read the Makefile, and asked pkg-config (UI=auto), before deps.sh could install
+# anything: after deps, the goal runs in a new make that asks again (DEPS=0: no second deps).
+ifneq ($(DEPS),0)
+test demo regress bench: deps
+	$(Q)$(MAKE) --no-print-directory DEPS=0 $@
+else
+test:
+	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory test-asan
+
+demo: all fw
 	$(Q)$(BUILD)/ttemu run $(DEMO_ARGS)
 
 # The firmware samples' regression (docs/regression.md); `make test` runs it via test/sh/t_regress.sh.
-regress: deps all fw
+regress: all fw
 	$(Q)$(BUILD)/ttemu regress firmware-samples/regress --golden test/golden $(if $(JOBS),--jobs $(JOBS)) \
 		$(if $(JUNIT),--junit $(JUNIT)) $(if $(filter 1,$(UPDATE)),--update)
 
-bench: deps all fw
+bench: all fw
 	$(Q)bench/run.sh
+endif
 
 check-layers:
 	$(Q)python3 scripts/check_layers.py
