@@ -158,8 +158,11 @@ include firmware-samples/fw.mk
 check: $(BUILD)/ttemu $(UNIT_BIN) fw
 	$(Q)BUILD=$(BUILD) test/run.sh
 
+# The sanitizer pass builds the panel too (UI as for the plain pass) and runs its headless checks
+# (test/sh/t_ui.sh); test/run.sh gives LeakSanitizer the suppressions of SDL's own leaks
+# (test/lsan.supp).
 test-asan:
-	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 UI=0 check
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 check
 
 # ---- goals that install the Debian packages first ------------------------------------------------
 # This make read the Makefile, and asked pkg-config (UI=auto), before deps.sh could install
