@@ -180,7 +180,7 @@ demo: all fw
 
 # The firmware samples' regression (docs/regression.md); `make test` runs it via test/sh/t_regress.sh.
 regress: all fw
-	$(Q)$(BUILD)/ttemu regress firmware-samples/regress --golden test/golden $(if $(JOBS),--jobs $(JOBS)) \
+	$(Q)$(BUILD)/ttemu regress firmware-samples $(if $(JOBS),--jobs $(JOBS)) \
 		$(if $(JUNIT),--junit $(JUNIT)) $(if $(filter 1,$(UPDATE)),--update)
 
 bench: all fw
