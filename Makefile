@@ -7,6 +7,7 @@
 #   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
 #   make config     print the build configuration (what $(BUILD)/config.stamp records)
+#   make install    install under PREFIX (/usr/local), staged under DESTDIR; make uninstall
 # Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir, CC, CFLAGS,
 # LDFLAGS. A build directory remembers the knobs it was built with (config.stamp): changing one
 # rebuilds everything it affects.
@@ -94,7 +95,8 @@ MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress config FORCE
+.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress config FORCE \
+	install uninstall
 all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
 deps:
@@ -186,6 +188,40 @@ regress: all fw
 bench: all fw
 	$(Q)bench/run.sh
 endif
+
+# ---- installing -----------------------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=staging-dir], make uninstall with the same:
+#   PREFIX/bin/ttemu
+#   PREFIX/lib/ttemu/ttemu-panel.so, ttemu-junit.so  the plugins: app/plugin.c looks in ../lib/ttemu/
+#                                                    from the executable's real path
+#   PREFIX/share/man/man1/ttemu.1                    the man page (docs/ttemu.1)
+#   PREFIX/share/doc/ttemu/                          README.md and docs/ (Markdown, images)
+# The plugins' place is fixed relative to bin/, so there is no BINDIR or LIBDIR knob. Installing
+# without the panel (UI=0) removes an installed panel plugin of an earlier install.
+PREFIX ?= /usr/local
+INSTALL ?= install
+BIN_DIR := $(DESTDIR)$(PREFIX)/bin
+PLUGIN_DIR := $(DESTDIR)$(PREFIX)/lib/ttemu
+MAN_DIR := $(DESTDIR)$(PREFIX)/share/man/man1
+DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/ttemu
+DOC_MD := $(wildcard docs/*.md)
+DOC_IMG := $(wildcard docs/img/*.png)
+
+install: all
+	$(INSTALL) -d $(BIN_DIR) $(PLUGIN_DIR) $(MAN_DIR) $(DOC_DIR)/docs/img
+	$(INSTALL) -m 755 $(BUILD)/ttemu $(BIN_DIR)/ttemu
+	$(INSTALL) -m 644 $(JUNIT_PLUGIN) $(UI_PLUGIN) $(PLUGIN_DIR)/
+	$(if $(UI_PLUGIN),,rm -f $(PLUGIN_DIR)/ttemu-panel.so)
+	$(INSTALL) -m 644 docs/ttemu.1 $(MAN_DIR)/ttemu.1
+	$(INSTALL) -m 644 README.md $(DOC_DIR)/
+	$(INSTALL) -m 644 $(DOC_MD) $(DOC_DIR)/docs/
+	$(INSTALL) -m 644 $(DOC_IMG) $(DOC_DIR)/docs/img/
+
+# Only what install puts there; the directories go when they are left empty.
+uninstall:
+	rm -f $(BIN_DIR)/ttemu $(PLUGIN_DIR)/ttemu-panel.so $(PLUGIN_DIR)/ttemu-junit.so $(MAN_DIR)/ttemu.1
+	rm -f $(DOC_DIR)/README.md $(DOC_MD:%=$(DOC_DIR)/%) $(DOC_IMG:%=$(DOC_DIR)/%)
+	rmdir $(PLUGIN_DIR) $(DOC_DIR)/docs/img $(DOC_DIR)/docs $(DOC_DIR) 2>/dev/null || true
 
 check-layers:
 	$(Q)python3 scripts/check_layers.py
