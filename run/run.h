@@ -82,6 +82,9 @@ typedef struct {
     uint32_t rh_pc[TILE_NCORES][RUN_REG_SAMPLES];
     uint64_t rh_hash[TILE_NCORES][RUN_REG_SAMPLES];
     uint8_t rh_n[TILE_NCORES], rh_next[TILE_NCORES];
+    /* Per core, the cycle of the last check that found its registers changed at such a pc (0
+     * never): the diagnosis says a core computes, not spins, when the quiet period began there. */
+    uint64_t regs_changed_at[TILE_NCORES];
 } run_progress_t;
 
 /* An observer watches a run from outside it (the event trace, the panel). after() is called once
