@@ -15,8 +15,12 @@ if [ -z "$REAL_PKG_CONFIG" ] || ! pkg-config --exists sdl2 SDL2_ttf SDL2_image; 
     exit 0
 fi
 B=$TMP/b
-# A make of its own: not the -j, BUILD or SAN of a make that runs this test.
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j2 BUILD="$B" "$@"; }
+# A make of its own: not the -j, BUILD, SAN or DEPS=0 of a make that runs this test (its command
+# line reaches us in MAKEFLAGS and in the environment).
+mk() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DEPS -u BUILD -u SAN -u UI -u CC -u CFLAGS -u LDFLAGS -u V \
+        make --no-print-directory -j2 BUILD="$B" "$@"
+}
 features() { "$B/ttemu" --version 2>&1 | grep '^features:'; }
 
 # 1. UI=0.
