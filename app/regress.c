@@ -359,7 +359,7 @@ static int rg_add_dir(rg_t *rg, const char *dir) {
     rg_found_t found = {0};
     int rc = rg_walk(dir, "", &found);
     if (!rc && found.oom) rc = rg_bad("out of memory");
-    if (!rc) qsort(found.rel, (size_t)found.n, sizeof *found.rel, rg_cmp_str);
+    if (!rc && found.n) qsort(found.rel, (size_t)found.n, sizeof *found.rel, rg_cmp_str);
     if (!rc && found.n == 0) rc = rg_bad("%s: no run configs (*.json) in this directory or below", dir);
     for (int i = 0; i < found.n; i++) {
         if (!rc) {
