@@ -161,8 +161,8 @@ check: $(BUILD)/ttemu $(UNIT_BIN) fw
 	$(Q)BUILD=$(BUILD) test/run.sh
 
 # The sanitizer pass builds the panel too (UI as for the plain pass) and runs its headless checks
-# (test/sh/t_ui.sh); test/run.sh gives LeakSanitizer the suppressions of SDL's own leaks
-# (test/lsan.supp).
+# (test/sh/t_ui.sh); in a SAN=1 build test/run.sh makes any sanitizer report exit 99 and gives
+# LeakSanitizer test/lsan.supp (other libraries' own leaks, each with its reason).
 test-asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 check
 
