@@ -310,7 +310,8 @@ static void pcs_sample(run_progress_t *p, const tile_t *t) {
 
 /* Returns true when nothing has changed for the whole window: the run is deadlocked. */
 /* True if a running core is at a pc sampled before during this quiet period with different
- * register values: it computes, it does not spin. Otherwise remembers (pc, registers). */
+ * register values: it computes, it does not spin (noted in regs_changed_at for the diagnosis).
+ * Otherwise remembers (pc, registers). */
 static bool regs_progress(run_progress_t *p, const tile_t *t) {
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
@@ -320,7 +321,10 @@ static bool regs_progress(run_progress_t *p, const tile_t *t) {
             hash = (hash ^ h->x[i]) * 1099511628211ull;
         for (int k = 0; k < p->rh_n[c]; k++)
             if (p->rh_pc[c][k] == h->pc) {
-                if (p->rh_hash[c][k] != hash) return true;
+                if (p->rh_hash[c][k] != hash) {
+                    p->regs_changed_at[c] = t->cycle ? t->cycle : 1;
+                    return true;
+                }
                 goto next;
             }
         {

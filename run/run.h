@@ -12,11 +12,11 @@
 
 /* Exit codes (docs/cli.md). Scripts depend on them: never renumber. */
 enum {
-    EXIT_HALTED = 0,      /* every started core halted */
-    EXIT_DEADLOCK = 1,    /* nothing can make progress any more */
-    EXIT_MAX_CYCLES = 2,  /* --max-cycles reached */
-    EXIT_GUEST_FAULT = 3, /* the guest did something the tile does not allow */
-    EXIT_BAD_INPUT = 4,   /* bad command line, file or config */
+    EXIT_HALTED = 0,        /* every started core halted */
+    EXIT_DEADLOCK = 1,      /* nothing can make progress any more */
+    EXIT_MAX_CYCLES = 2,    /* --max-cycles reached */
+    EXIT_GUEST_FAULT = 3,   /* the guest did something the tile does not allow */
+    EXIT_BAD_INPUT = 4,     /* bad command line, file or config */
     EXIT_MISMATCH = 5,      /* the run succeeded but a tensor differs from its expectation (docs/tensors.md) */
     EXIT_UNIMPLEMENTED = 6, /* the guest used something Blackhole has and ttemu does not model yet */
 };
@@ -93,6 +93,9 @@ typedef struct {
     uint32_t rh_pc[TILE_NCORES][RUN_REG_SAMPLES];
     uint64_t rh_hash[TILE_NCORES][RUN_REG_SAMPLES];
     uint8_t rh_n[TILE_NCORES], rh_next[TILE_NCORES];
+    /* Per core, the cycle of the last check that found its registers changed at such a pc (0
+     * never): the diagnosis says a core computes, not spins, when the quiet period began there. */
+    uint64_t regs_changed_at[TILE_NCORES];
 } run_progress_t;
 
 /* An observer watches a run from outside it (the event trace, the panel). after() is called once
