@@ -19,6 +19,7 @@ PKGS=(
   qemu-system-misc                                       # test/: differential ISA tests
   python3                                                # test/: JSON checks in shell tests
   gtkwave                                                # test/: vcd2fst checks the VCD traces load
+  gdb-multiarch                                          # test/: drives the GDB remote stub (--gdb)
 )
 
 missing=()
