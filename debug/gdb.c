@@ -40,6 +40,7 @@
 
 #include "debug/gdb_internal.h"
 
+#define ALL_CORES ((1u << TILE_NCORES) - 1)
 #define GDB_BATCH 65536u                    /* cycles between looks at the socket when nothing else asks */
 static const uint64_t FAR = UINT64_MAX / 4; /* "not again": run_loop adds it to the cycle */
 
@@ -241,13 +242,17 @@ static void set_stop(gdb_t *g, int sig, int core, const char *why) {
 
 static bool is_running(const gdb_t *g, int c) { return g->t->hart[c].state == HART_RUNNING; }
 
-/* The thread a stop that belongs to no core is reported on (Ctrl-C, the coprocessor). */
+static bool resumed(const gdb_t *g, int c) { return (g->resumed >> c) & 1u; }
+
+/* The thread a stop that belongs to no core is reported on (Ctrl-C, the coprocessor): one gdb
+ * resumed, running if one is. */
 static int some_core(const gdb_t *g) {
-    if (g->c_core >= 0 && is_running(g, g->c_core)) return g->c_core;
-    if (is_running(g, g->event_core)) return g->event_core;
-    for (int c = 0; c < TILE_NCORES; c++)
-        if (is_running(g, c)) return c;
-    return g->event_core;
+    int c0 = g->c_core >= 0 ? g->c_core : g->event_core;
+    if (resumed(g, c0) && is_running(g, c0)) return c0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < TILE_NCORES; c++)
+            if (resumed(g, c) && (pass || is_running(g, c))) return c;
+    return c0;
 }
 
 /* The breakpoint a core at pc hits, or -1. */
@@ -309,95 +314,120 @@ static uint64_t batch(const gdb_t *g) {
     return n ? n : 1;
 }
 
+/* One reason to stop, found for one core. Lower prio wins when several cores have one. */
+enum { EV_NONE, EV_WATCH, EV_STOPPED, EV_STEP, EV_BP, EV_INT };
+
+static void ev_set(gdb_ev_t *e, int prio, int sig, const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void ev_set(gdb_ev_t *e, int prio, int sig, const char *why, const char *fmt, ...) {
+    if (e->prio) return; /* a core's first (strongest) reason stands */
+    e->prio = prio;
+    e->sig = sig;
+    snprintf(e->why, sizeof e->why, "%s", why);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->desc, sizeof e->desc, fmt, ap);
+    va_end(ap);
+}
+
+/* A stop gdb cannot be told of now: told when gdb next resumes that core (do_resume). */
+static void defer(gdb_t *g, int c, const gdb_ev_t *e) {
+    gdb_pending_t *p = &g->pend[c];
+    if (p->ev.prio) return; /* the first one stands */
+    p->ev = *e;
+    p->pc = g->t->hart[c].pc;
+    p->instret = g->t->hart[c].instret;
+    p->cycle = g->t->cycle;
+}
+
 typedef enum { LOOK_RUN, LOOK_STOP, LOOK_GONE } look_t;
 
-/* Running, between two cycles: does anything stop the tile here? Fills the stop reply and a
- * console note. */
-static look_t look(gdb_t *g, char *note, size_t nlen, char *desc, size_t dlen) {
+/* Running, between two cycles: does anything stop the tile here? The stop is reported on a core
+ * gdb resumed (gdb believes the others stopped: it steps one thread over its breakpoint alone);
+ * the others' reasons wait for gdb to resume them. Fills g->stop and *ev (its console note). */
+static look_t look(gdb_t *g, gdb_ev_t *out) {
     tile_t *t = g->t;
-    int sig = 0, core = -1;
-    char why[48] = "";
-    note[0] = 0;
+    gdb_ev_t ev[TILE_NCORES];
+    memset(ev, 0, sizeof ev);
+    memset(out, 0, sizeof *out);
 
     /* Watchpoints: the cycle just run (one: batch() is 1 while any is set). */
     if (g->nwp && t->cycle == g->acc_cycle + 1) {
-        for (int c = 0; c < TILE_NCORES && !sig; c++) {
+        for (int c = 0; c < TILE_NCORES; c++) {
             const gdb_access_t *a = &g->acc[c];
             if (!a->valid || t->hart[c].instret == g->acc_instret[c]) continue; /* stalled or faulted */
             for (int i = 0; i < g->nwp; i++) {
                 const gdb_wp_t *w = &g->wp[i];
                 if (!gt_access_hits(t, c, a, w)) continue;
-                sig = SIG_TRAP, core = c;
-                snprintf(desc, dlen, "%s touched watched 0x%08x", t->hart[c].name, w->addr);
+                char why[48];
                 snprintf(why, sizeof why, "%s:%x;",
                          w->type == 2   ? "watch"
                          : w->type == 3 ? "rwatch"
                                         : "awatch",
                          w->addr);
-                break;
+                ev_set(&ev[c], EV_WATCH, SIG_TRAP, why, "%s touched watched 0x%08x", t->hart[c].name, w->addr);
             }
         }
         for (int i = 0; i < g->nwp; i++) { /* every shadow follows memory, whoever wrote */
             int who;
             gdb_wp_t *w = &g->wp[i];
-            if (!gt_wp_changed(t, w, &who) || sig || w->type != 2) continue;
-            sig = SIG_TRAP, core = who >= 0 ? who : some_core(g);
-            snprintf(desc, dlen, "watched 0x%08x changed", w->addr);
+            if (!gt_wp_changed(t, w, &who) || w->type != 2) continue;
+            int c = who >= 0 ? who : some_core(g);
+            bool by_core = false; /* a core's store was seen above: that is the report */
+            for (int k = 0; k < TILE_NCORES; k++)
+                by_core = by_core || (ev[k].prio == EV_WATCH && gt_access_hits(t, k, &g->acc[k], w));
+            if (by_core) continue;
+            char why[48];
             snprintf(why, sizeof why, "watch:%x;", w->addr);
-            snprintf(note, nlen, "ttemu: 0x%08x was written by none of the cores (the coprocessor or the host)\n",
-                     w->addr);
+            ev_set(&ev[c], EV_WATCH, SIG_TRAP, why, "watched 0x%08x changed", w->addr);
+            snprintf(ev[c].note, sizeof ev[c].note,
+                     "ttemu: 0x%08x was written by none of the cores (the coprocessor or the host)\n", w->addr);
         }
     }
     /* Cores that stopped by themselves. */
-    for (int c = 0; c < TILE_NCORES && !sig; c++) {
+    for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
         if (g->seen[c] != HART_RUNNING) continue;
         if (h->state == HART_HALTED) {
-            sig = SIG_TRAP, core = c;
-            snprintf(desc, dlen, "%s halted (ebreak) at 0x%08x", h->name, h->pc);
+            ev_set(&ev[c], EV_STOPPED, SIG_TRAP, "", "%s halted (ebreak) at 0x%08x", h->name, h->pc);
         } else if (h->state == HART_HUNG) {
-            sig = SIG_STOP, core = c;
-            snprintf(desc, dlen, "%s hung at 0x%08x", h->name, h->pc);
-            snprintf(note, nlen, "ttemu: %s hung at pc 0x%08x: %s\n", h->name, h->pc, h->hang_reason);
+            ev_set(&ev[c], EV_STOPPED, SIG_STOP, "", "%s hung at 0x%08x", h->name, h->pc);
+            snprintf(ev[c].note, sizeof ev[c].note, "ttemu: %s hung at pc 0x%08x: %s\n", h->name, h->pc,
+                     h->hang_reason);
         }
     }
     /* The step. */
-    if (!sig && g->step_core >= 0) {
+    if (g->step_core >= 0) {
         const hart_t *h = &t->hart[g->step_core];
-        if (!g->step_running || h->instret != g->step_instret || h->state != HART_RUNNING) {
-            sig = SIG_TRAP, core = g->step_core;
-            snprintf(desc, dlen, "%s stepped to 0x%08x", h->name, h->pc);
-        }
+        if (!g->step_running || h->instret != g->step_instret || h->state != HART_RUNNING)
+            ev_set(&ev[g->step_core], EV_STEP, SIG_TRAP, "", "%s stepped to 0x%08x", h->name, h->pc);
     }
-    /* Breakpoints at the coming turns. */
-    uint32_t hits = 0;
-    if (g->nbp)
-        for (int c = 0; c < TILE_NCORES; c++) {
-            const hart_t *h = &t->hart[c];
-            if (h->state != HART_RUNNING || bp_at(g, h->pc) < 0) continue;
-            if (g->res_running[c] && h->pc == g->res_pc[c] && h->instret == g->res_instret[c]) continue;
-            hits |= 1u << c;
-        }
-    if (hits && !sig) {
-        core = __builtin_ctz(hits);
-        sig = SIG_TRAP;
-        snprintf(why, sizeof why, "%s", bp_why(g, bp_at(g, t->hart[core].pc)));
-        snprintf(desc, dlen, "%s at the breakpoint at 0x%08x", t->hart[core].name, t->hart[core].pc);
-        hits &= ~(1u << core);
+    /* Breakpoints at the coming turns; not for a core still where gdb resumed it (gdb steps it
+     * over the breakpoint it stopped at; a stalled core does not hit again). */
+    for (int c = 0; c < TILE_NCORES && g->nbp; c++) {
+        const hart_t *h = &t->hart[c];
+        int i = h->state == HART_RUNNING ? bp_at(g, h->pc) : -1;
+        if (i < 0 || (g->res_running[c] && h->pc == g->res_pc[c] && h->instret == g->res_instret[c])) continue;
+        ev_set(&ev[c], EV_BP, SIG_TRAP, bp_why(g, i), "%s at the breakpoint at 0x%08x", h->name, h->pc);
     }
-    g->pending |= hits;
+    int best = -1;
+    for (int c = 0; c < TILE_NCORES; c++)
+        if (ev[c].prio && resumed(g, c) && (best < 0 || ev[c].prio < ev[best].prio)) best = c;
+    for (int c = 0; c < TILE_NCORES; c++)
+        if (ev[c].prio && c != best) defer(g, c, &ev[c]);
     /* Ctrl-C, or a client that went away. */
-    if (!sig && t->cycle >= g->poll_at) {
+    if (best < 0 && t->cycle >= g->poll_at) {
         g->poll_at = t->cycle + GDB_BATCH;
         if (fill(g, 0) < 0) return LOOK_GONE;
         take_between(g);
         if (g->interrupt) {
-            sig = SIG_INT, core = some_core(g);
-            snprintf(desc, dlen, "interrupted (Ctrl-C)");
+            best = some_core(g);
+            ev_set(&ev[best], EV_INT, SIG_INT, "", "interrupted (Ctrl-C)");
         }
     }
-    if (!sig) return LOOK_RUN;
-    set_stop(g, sig, core, why);
+    if (best < 0) return LOOK_RUN;
+    *out = ev[best];
+    set_stop(g, out->sig, best, out->why);
     return LOOK_STOP;
 }
 
@@ -405,7 +435,8 @@ static look_t look(gdb_t *g, char *note, size_t nlen, char *desc, size_t dlen) {
 static bool finish_rcmd(gdb_t *g, const char *why) {
     char b[600];
     const tile_t *t = g->t;
-    snprintf(b, sizeof b, "ran %llu cycles, now at cycle %llu%s%s\n", (unsigned long long)(t->cycle - g->rcmd_from),
+    uint64_t ran = t->cycle - g->rcmd_from;
+    snprintf(b, sizeof b, "ran %llu cycle%s, now at cycle %llu%s%s\n", (unsigned long long)ran, ran == 1 ? "" : "s",
              (unsigned long long)t->cycle, why ? ": " : "", why ? why : "");
     g->rcmd = false;
     g->st = GS_STOPPED;
@@ -471,6 +502,12 @@ static void end_stop(gdb_t *g) {
         if (f) fprintf(f, "ttemu: %s: %s\n%s", reason, r->exit.message, r->diag_text ? r->diag_text : "");
     }
     if (sig) {
+        /* gdb was stepping one core alone (it believes the others stopped): the stop is told on
+         * that core, the console says which core it was. */
+        if (!resumed(g, core)) {
+            if (f) fprintf(f, "ttemu: (it happened on %s; gdb had resumed only other cores)\n", t->hart[core].name);
+            core = some_core(g);
+        }
         set_stop(g, sig, core, "");
     } else {
         snprintf(g->stop, sizeof g->stop, "W%02x", (unsigned)r->exit.code & 0xffu);
@@ -536,19 +573,37 @@ static bool parse_addr_len(const char *s, uint32_t *addr, uint32_t *len, const c
     return true;
 }
 
-/* A resume: a breakpoint hit not reported yet is reported first, without running a cycle. */
-static act_t do_resume(gdb_t *g, int step_core) {
-    if (g->pending) {
-        int c = __builtin_ctz(g->pending);
-        g->pending &= ~(1u << c);
-        int i = bp_at(g, g->t->hart[c].pc);
-        if (i >= 0 && is_running(g, c)) {
-            set_stop(g, SIG_TRAP, c, bp_why(g, i));
-            rb_reset(g);
-            rb_put(g, g->stop, strlen(g->stop));
-            return ACT_REPLY;
+/* A resume of the cores in mask (one of them stepping, or -1). A stop found earlier for one of
+ * them and not told yet is told now, without running a cycle. A breakpoint gdb has removed since
+ * is forgotten; a core that ran on from its breakpoint meanwhile (gdb believed it stopped, but the
+ * cores run in lock-step: docs/gdb.md) is told as a plain SIGTRAP where it is now. */
+static act_t do_resume(gdb_t *g, int step_core, uint32_t mask) {
+    g->resumed = mask;
+    for (int c = 0; c < TILE_NCORES; c++) {
+        gdb_pending_t *p = &g->pend[c];
+        if (!resumed(g, c) || !p->ev.prio) continue;
+        gdb_ev_t e = p->ev;
+        p->ev.prio = EV_NONE;
+        const hart_t *h = &g->t->hart[c];
+        bool moved = h->pc != p->pc || h->instret != p->instret || h->state != HART_RUNNING;
+        if (e.prio == EV_BP) {
+            int i = bp_at(g, p->pc);
+            if (i < 0) continue;
+            if (moved) {
+                snprintf(e.why, sizeof e.why, "%s", "");
+                snprintf(e.note, sizeof e.note,
+                         "ttemu: %s reached the breakpoint at 0x%08x at cycle %llu, while gdb held it as stopped; "
+                         "the cores run in lock-step, so it ran on to here\n",
+                         h->name, p->pc, (unsigned long long)p->cycle);
+            } else {
+                snprintf(e.why, sizeof e.why, "%s", bp_why(g, i));
+            }
         }
-        if (g->pending) return do_resume(g, step_core);
+        if (e.note[0] && !console(g, e.note)) return ACT_REPLY; /* the reply fails too: gone */
+        set_stop(g, e.sig, c, e.why);
+        rb_reset(g);
+        rb_put(g, g->stop, strlen(g->stop));
+        return ACT_REPLY;
     }
     resume(g, step_core);
     return ACT_RESUME;
@@ -568,14 +623,16 @@ static act_t cmd_cont(gdb_t *g, bool step) {
         if (!gdb_hex_u32(&s, &addr) || *s) return reply_err(g, 1);
         gt_reg_write(g, core, 32, addr);
     }
-    return do_resume(g, step ? core : -1);
+    return do_resume(g, step ? core : -1, ALL_CORES);
 }
 
 /* vCont;ACTION[:TID]...: all-stop and lock-step, so the only choice is whether one core steps.
- * Cores without an action run too (the tile's cores never run apart: docs/gdb.md). */
+ * The cores gdb leaves out (it steps one over a breakpoint alone) run too, as the tile's cores
+ * never run apart; their stops are told when gdb resumes them (docs/gdb.md). */
 static act_t cmd_vcont(gdb_t *g) {
     const char *s = g->cmd + 5;
     int step = -2; /* -2: none; -1: step without a thread */
+    uint32_t mask = 0;
     while (*s == ';') {
         char a = *++s;
         s++;
@@ -589,11 +646,12 @@ static act_t cmd_vcont(gdb_t *g) {
         if (*s == ':') {
             if (!parse_tid(s + 1, &core, &s)) return reply_err(g, 1);
         }
+        mask |= core >= 0 ? 1u << core : ALL_CORES;
         if ((a == 's' || a == 'S') && step == -2) step = core;
     }
-    if (*s) return reply_err(g, 1);
+    if (*s || !mask) return reply_err(g, 1);
     if (step == -1) step = g->c_core >= 0 ? g->c_core : g->event_core;
-    return do_resume(g, step >= 0 ? step : -1);
+    return do_resume(g, step >= 0 ? step : -1, mask);
 }
 
 static act_t cmd_regs_read(gdb_t *g) {
@@ -756,6 +814,7 @@ static act_t cmd_monitor(gdb_t *g) {
         g->rcmd = true;
         g->rcmd_from = g->t->cycle;
         g->rcmd_until = g->t->cycle + cycles;
+        g->resumed = ALL_CORES;
         resume(g, -1);
         return ACT_RESUME;
     }
@@ -927,7 +986,7 @@ static bool accept_client(gdb_t *g, int timeout_ms) {
 static uint64_t gdb_after(run_t *r, void *ctx) {
     (void)r;
     gdb_t *g = ctx;
-    char note[256], desc[160];
+    gdb_ev_t ev;
     switch (g->st) {
     case GS_DETACHED:
     case GS_GONE: return FAR;
@@ -942,7 +1001,7 @@ static uint64_t gdb_after(run_t *r, void *ctx) {
         set_stop(g, SIG_TRAP, some_core(g), "");
         break;
     case GS_RUNNING:
-        switch (look(g, note, sizeof note, desc, sizeof desc)) {
+        switch (look(g, &ev)) {
         case LOOK_RUN:
             if (g->rcmd && g->t->cycle >= g->rcmd_until) {
                 if (!finish_rcmd(g, NULL)) return gone(g);
@@ -955,11 +1014,11 @@ static uint64_t gdb_after(run_t *r, void *ctx) {
         }
         if (g->rcmd) {
             char why[200];
-            snprintf(why, sizeof why, "stopped early: %s", desc);
+            snprintf(why, sizeof why, "stopped early: %s", ev.desc);
             if (!finish_rcmd(g, why)) return gone(g);
         } else {
             g->st = GS_STOPPED;
-            if ((note[0] && !console(g, note)) || !send_str(g, g->stop)) return gone(g);
+            if ((ev.note[0] && !console(g, ev.note)) || !send_str(g, g->stop)) return gone(g);
         }
         break;
     case GS_STOPPED: break;
@@ -999,6 +1058,7 @@ gdb_t *gdb_start(run_t *r, const gdb_opts_t *o, char *err, size_t errlen) {
     g->st = GS_LISTEN;
     g->g_core = g->c_core = -1;
     g->step_core = -1;
+    g->resumed = ALL_CORES;
     g->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int one = 1;
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(o->port)};

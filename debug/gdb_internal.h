@@ -43,6 +43,23 @@ typedef struct {
     uint8_t *shadow; /* write watchpoints: the bytes last seen (TILE_NCORES copies for LDM_ALL) */
 } gdb_wp_t;
 
+/* A reason to stop found for one core (debug/gdb.c look). */
+typedef struct {
+    int prio; /* 0: none; the lowest wins among cores */
+    int sig;
+    char why[48];   /* the stop reply's reason: "swbreak:;", "watch:8000;" */
+    char desc[160]; /* in words, for `monitor step-cycles` */
+    char note[256]; /* for gdb's console, or "" */
+} gdb_ev_t;
+
+/* A stop found for a core that gdb cannot be told of yet (another core's stop was reported, or
+ * gdb resumed only some cores): told when gdb next resumes that core. */
+typedef struct {
+    gdb_ev_t ev;
+    uint32_t pc; /* the core then */
+    uint64_t instret, cycle;
+} gdb_pending_t;
+
 typedef enum {
     GS_LISTEN,   /* no debugger yet */
     GS_STOPPED,  /* all-stop: serving packets, no cycle runs */
@@ -92,7 +109,8 @@ struct gdb {
     uint32_t res_pc[TILE_NCORES];      /* pc and instret when resumed: a core still there */
     uint64_t res_instret[TILE_NCORES]; /* has not moved, so a breakpoint on its pc is the */
     bool res_running[TILE_NCORES];     /* one gdb steps over, not a new hit */
-    uint32_t pending;                  /* cores found at a breakpoint but not reported yet */
+    uint32_t resumed;                  /* the cores gdb resumed (it believes the others stopped) */
+    gdb_pending_t pend[TILE_NCORES];   /* stops not told yet */
     gdb_access_t acc[TILE_NCORES];     /* the accesses of the coming cycle (watchpoints) */
     uint64_t acc_instret[TILE_NCORES]; /* instret then: did it retire? */
     uint64_t acc_cycle;                /* the cycle acc was taken at */

@@ -102,12 +102,28 @@ gexpect "detach" 'Inferior 1 \(Remote target\) detached'
 if [ "$TRC" -eq 0 ]; then ok "after detach the run ends halted (exit 0)"; else nok "after detach the run ends halted" "exit $TRC" "$TERR"; fi
 same_report "detached session: the report equals a run without gdb" $DEMO
 
+# Three cores reach their main breakpoints in the same cycle: gdb hears of one; stepping it over its
+# breakpoint runs a cycle of every core (lock-step), so the others are told as plain SIGTRAPs with
+# a console line (docs/gdb.md), and gdb stays consistent (no internal error).
+session $DEMO -- -ex "file $D/brisc.elf" -ex "add-symbol-file $D/ncrisc.elf" -ex "add-symbol-file $D/trisc1.elf" \
+    -ex "break main" -ex continue -ex continue -ex continue -ex "monitor cycles" -ex continue -ex "info threads"
+gexpect "same-cycle breakpoints: the first core's hit" 'Thread 1 "BRISC" hit Breakpoint 1.1, main'
+gexpect "same-cycle breakpoints: the next core's, told when resumed" \
+    'ttemu: NCRISC reached the breakpoint at 0x[0-9a-f]{8} at cycle [0-9]+, while gdb held it as stopped'
+gexpect "same-cycle breakpoints: the third core's" 'Thread 4 "TRISC1" received signal SIGTRAP'
+if grep -q "internal-error" <<<"$GOUT"; then nok "same-cycle breakpoints: gdb stays consistent" "$GOUT"
+else ok "same-cycle breakpoints: gdb stays consistent"; fi
+same_report "same-cycle breakpoints: the report equals a run without gdb" $DEMO
+
 # TRISC2 SEMINITs semaphore 3 (Max 4), posts it three times, waits in tensix_sync and stores the
 # value it reads back: stopped by a watchpoint on that store, `monitor sem` shows the semaphore.
-session --trisc2 $D/trisc2.elf -- -ex "file $D/trisc2.elf" -ex "monitor sem" -ex "watch *(int*)0x8010" -ex continue \
+session --trisc2 $D/trisc2.elf -- -ex "file $D/trisc2.elf" -ex "monitor sem" -ex "break main" -ex continue \
+    -ex "monitor step-cycles 3" -ex "delete" -ex "watch *(int*)0x8010" -ex continue \
     -ex "monitor sem" -ex "info threads" -ex continue -ex continue
+gexpect "monitor step-cycles 3 from a breakpoint: three cycles (the core at its breakpoint moves on)" \
+    '^ran 3 cycles, now at cycle [0-9]+$'
 gexpect "monitor sem before the SEMINIT: Max 0" '^sem 3: Value 0, Max 0'
-gexpect "watchpoint on TRISC2's own store: it stops there" 'Thread 5 "TRISC2" hit Hardware watchpoint 1: \*\(int\*\)0x8010'
+gexpect "watchpoint on TRISC2's own store: it stops there" 'Thread 5 "TRISC2" hit Hardware watchpoint 2: \*\(int\*\)0x8010'
 gexpect "monitor sem after TRISC2's SEMINIT (Max 4) and three posts" '^sem 3: Value 3, Max 4'
 gexpect "the last ebreak: SIGTRAP, then the run exits" 'exited normally'
 same_report "watchpoint session: the report equals a run without gdb" --trisc2 $D/trisc2.elf
@@ -131,16 +147,23 @@ gexpect "guest fault: continuing ends the run with exit code 3" 'exited with cod
 session --brisc $FW/isa-faults/ecall.elf -- -ex continue
 gexpect "ecall: SIGILL" 'received signal SIGILL'
 
-# A deadlock is a stop with the diagnosis on gdb's console.
-session --trisc1 $B/missing_sempost_trisc1.elf --trisc2 $B/missing_sempost_trisc2.elf -- -ex continue -ex continue \
-    -ex "info threads" -ex "monitor tensix" -ex continue
+# A deadlock is a stop with the diagnosis on gdb's console. On the way, a breakpoint on the load
+# that blocks TRISC2 in tensix_sync, kept in the target while stopped (always-inserted): hit once
+# when TRISC2 gets there, not again while it stalls there.
+MS="--trisc1 $B/missing_sempost_trisc1.elf --trisc2 $B/missing_sempost_trisc2.elf"
+SPC=$("$TTEMU" run $MS 2>&1 | grep -oE 'tensix_sync \(load of 0x[0-9a-f]+\) at pc 0x[0-9a-f]+' | head -1 | grep -oE '0x[0-9a-f]+$')
+session $MS -- -ex "set breakpoint always-inserted on" -ex "break *${SPC:-0}" -ex continue -ex "monitor step-cycles 100" -ex "monitor step-cycles 100" \
+    -ex delete -ex continue -ex "info threads" -ex "monitor tensix" -ex continue
+gexpect "breakpoint on the blocking load: TRISC2 hits it" 'Thread 5 "TRISC2" hit Breakpoint 1, 0x0*'"${SPC#0x}"
+gexpect "step-cycles stops early at TRISC1's ebreak" 'stopped early: TRISC1 halted \(ebreak\)'
+gexpect "step-cycles 100 while TRISC2 stalls on its breakpoint: no new hit" '^ran 100 cycles, now at cycle'
+
 gexpect "deadlock: stops with SIGABRT" 'received signal SIGABRT'
 gexpect "deadlock: the diagnosis on gdb's console" 'wait-for: T2 waits on sem 1 == 0'
 gexpect "deadlock: info threads shows TRISC2 blocked in tensix_sync" 'TRISC2" \(blocked in tensix_sync'
 gexpect "monitor tensix: T2's latched SEMWAIT" 'latched wait: SEMWAIT'
 gexpect "deadlock: continuing ends the run (exit code 1)" 'exited with code 01'
-same_report "deadlock under gdb: the report equals a run without gdb" --trisc1 $B/missing_sempost_trisc1.elf \
-    --trisc2 $B/missing_sempost_trisc2.elf
+same_report "deadlock under gdb: the report equals a run without gdb" $MS
 
 # Ctrl-C: gdb forwards SIGINT to the stub while the run spins; then kill ends the run (exit 2).
 rm -f "$TMP/t.err"

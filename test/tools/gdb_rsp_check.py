@@ -244,6 +244,16 @@ def hardware_step():
         check("step: BRISC retired exactly one instruction", cores1["BRISC"][1] == cores0["BRISC"][1] + 1, cores0, cores1)
         check("step: the tile ran exactly one cycle", c1 == c0 + 1, "cycle %d -> %d" % (c0, c1))
         check("step: TRISC2 (not stepped) also ran that cycle", cores1["TRISC2"][1] == cores0["TRISC2"][1] + 1, cores0, cores1)
+        # a breakpoint at BRISC's pc two instructions on: hit; resumed with it still in, BRISC moves
+        # on (a core still where it was resumed does not hit again) to its ebreak
+        bp = pc1 + 8
+        check("Z0 at BRISC's pc + 8: OK", st.cmd("Z0,%x,4" % bp) == "OK")
+        st.send_raw(frame("vCont;c"))
+        st.read_ack()
+        rep, _ = st.stop_reply()
+        check("continue: BRISC stops at the breakpoint (swbreak)", rep.startswith("T05") and "thread:1;" in rep and "swbreak" in rep, rep)
+        check("... with its pc on it", regs(st)[32] == bp, hex(regs(st)[32]))
+        _, c1, _ = cycles(st)
         # step-cycles: N tile cycles, then the answer
         rep, out = st.monitor("step-cycles 5")
         _, c2, _ = cycles(st)
