@@ -204,3 +204,28 @@ gexpect "tt-metal: backtrace" '^#0  main \(argc=1'
 gexpect "tt-metal: x/4x 0xFFB48020 reads stream registers" '^0xffb48020:[[:space:]]+0x[0-9a-f]{8}'
 gexpect "tt-metal: the run completes" 'exited normally'
 same_report "tt-metal boot under gdb: the report equals a run without gdb" --config "$TMP/boot.json"
+
+# A kernel at its runtime address (../shared/firmware/README.md: kernel_config_base[0] +
+# kernel_text_offset[core] of launch[0] at L1 0x70): stopped when the host writes the go signal (a
+# write watchpoint that no core triggers), then a breakpoint there hit by TRISC1.
+# Then stepi over the kernel's first `.ttinsn` word (gdb takes it for a 2-byte instruction and puts its
+# step breakpoint at pc + 2: docs/gdb.md): the pc advances by 4.
+MATH=$SHARED/firmware/kernels-add1/compute_trisc1_math.bin
+TT=$(python3 -c 'import sys; b = open(sys.argv[1], "rb").read()
+print(hex(next(i for i in range(0, len(b), 4) if b[i] & 3 != 3)))' "$MATH")
+sed "s#../../../shared/firmware#$(cd "$SHARED/firmware" && pwd)#g" firmware-samples/configs/add1-compute.json >"$TMP/add1.json"
+session --config "$TMP/add1.json" -- -ex "file $FWA/trisc1.elf" -ex "watch *(unsigned char*)0x373" -ex continue \
+    -ex continue -ex 'set $k = *(unsigned*)0x70 + *(unsigned*)(0x70 + 44 + 4*3)' -ex 'p/x $k' -ex delete \
+    -ex 'break *$k' -ex continue -ex 'p/x $pc' -ex 'x/1wx $pc' -ex "break *(\$k + $TT)" -ex continue -ex stepi \
+    -ex 'p/d $pc - $k' -ex delete -ex continue
+gexpect "add1: the host's go signal, written by no core, stops the watchpoint" \
+    '0x00000373 was written by none of the cores'
+k=$(grep -oE '^\$1 = 0x[0-9a-f]+' <<<"$GOUT" | cut -d' ' -f3)
+gexpect "add1: TRISC1 reaches its kernel at kernel_config_base + kernel_text_offset" \
+    "Thread 4 \"TRISC1\" hit Breakpoint 2, 0x0*${k#0x} in"
+gexpect "add1: TRISC1's pc is the kernel's entry" "^\\\$2 = ${k:-none}$"
+w=$(python3 -c 'import sys; print("0x%08x" % int.from_bytes(open(sys.argv[1], "rb").read(4), "little"))' "$MATH")
+gexpect "add1: the word there is compute_trisc1_math.bin's first" "^${k:-none}:[[:space:]]+$w$"
+gexpect "add1: stepi over a .ttinsn word: the pc advances one word" "^\\\$3 = $(($TT + 4))$"
+gexpect "add1: the run completes" 'exited normally'
+same_report "add1 under gdb: the report equals a run without gdb" --config "$TMP/add1.json"
