@@ -924,8 +924,7 @@ static act_t handle(gdb_t *g) {
  * cycles to run, FAR or 0 (end the run), as the observer returns them. */
 static uint64_t serve(gdb_t *g) {
     for (;;) {
-        int k = next_packet(g, -1);
-        if (k < 0) return gone(g);
+        if (next_packet(g, -1) <= 0) return gone(g); /* 0: a full buffer with no packet, cannot happen */
         act_t a = handle(g);
         switch (a) {
         case ACT_REPLY:

@@ -39,7 +39,8 @@ typedef struct {
 
 typedef struct {
     int code;
-    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
+    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel or the debugger ended the run:
+     * docs/ui.md, docs/gdb.md),
      * "guest_fault", "bad_input" */
     const char *reason;
     char message[512];

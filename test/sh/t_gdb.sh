@@ -138,6 +138,22 @@ for ref in 0 1; do
 done
 unset TTEMU_REFERENCE
 
+# gdb writes an ebreak over loop code BRISC has already run (decoded): BRISC runs the new word and
+# halts there (the write dropped the decoded record), on the fast path and the reference path.
+for ref in 0 1; do
+    export TTEMU_REFERENCE=$ref
+    session --brisc $P/spin_brisc.elf --max-cycles 100000 -- -ex "file $P/spin_brisc.elf" \
+        -ex "break *((char*)main + 8)" -ex continue -ex continue -ex delete -ex 'p/x $pc' \
+        -ex 'set {int}$pc = 0x00100073' -ex continue -ex 'p/x $pc' -ex continue
+    at=$(grep -oE '^\$1 = 0x[0-9a-f]+' <<<"$GOUT" | cut -d' ' -f3)
+    gexpect "code written from gdb runs (TTEMU_REFERENCE=$ref): BRISC halts on the ebreak written there" \
+        'Thread 1 "BRISC" received signal SIGTRAP'
+    gexpect "code written from gdb runs (TTEMU_REFERENCE=$ref): at that pc" "^\\\$2 = ${at:-none}$"
+    [ "$TRC" -eq 0 ] && ok "code written from gdb (TTEMU_REFERENCE=$ref): the run ends halted" ||
+        nok "code written from gdb (TTEMU_REFERENCE=$ref): the run ends halted" "exit $TRC" "$GOUT"
+done
+unset TTEMU_REFERENCE
+
 # A guest fault is a stop at the faulting pc with the message on the console, then exit 3.
 session --brisc $FW/isa-faults/load_unmapped.elf -- -ex continue -ex 'p/x $pc' -ex continue
 gexpect "guest fault: SIGSEGV" 'received signal SIGSEGV'
