@@ -7,6 +7,7 @@
 #include "app/regress.h"
 #include "app/report.h"
 #include "debug/diag.h"
+#include "debug/gdb.h"
 #include "debug/trace.h"
 #include "loader/config.h"
 #include "loader/elf.h"
@@ -24,6 +25,7 @@ static const char usage[] =
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
     "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
     "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
+    "                 [--gdb [127.0.0.1:]PORT [--gdb-wait]]\n"
     "       ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE] [--golden DIR]\n"
     "                     [--reports DIR]\n"
     "       ttemu --version | --help\n"
@@ -34,6 +36,7 @@ static const char usage[] =
     "6 something ttemu does not model yet. See docs/cli.md; named tensors in and out:\n"
     "docs/tensors.md.\n"
     "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
+    "--gdb serves gdb's remote protocol on 127.0.0.1:PORT (docs/gdb.md).\n"
     "`regress` runs many run configs in parallel and compares each report with its golden\n"
     "(docs/regression.md).\n";
 
@@ -61,6 +64,8 @@ static int cmd_run(int argc, char **argv) {
     bool max_cycles_given = false;
     trace_opts_t tro = {0};
     ui_opts_t ui = {0};
+    const char *gdb_arg = NULL;
+    gdb_opts_t gdbo = {0};
     int tensor_arg[argc > 0 ? argc : 1], ntensor_args = 0; /* where --input/--output/--expect are */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -125,6 +130,14 @@ static int cmd_run(int argc, char **argv) {
             if (!parse_u64(v, &ui.at)) return bad_input("--ui-at needs a cycle number, got '%s'", v ? v : "");
             ui.at_given = true;
             i++;
+        } else if (!strcmp(a, "--gdb")) {
+            char gerr[256];
+            if (!v) return bad_input("%s needs PORT or 127.0.0.1:PORT", a);
+            if (!gdb_parse_addr(v, &gdbo.port, gerr, sizeof gerr)) return bad_input("%s", gerr);
+            gdb_arg = v;
+            i++;
+        } else if (!strcmp(a, "--gdb-wait")) {
+            gdbo.wait = true;
         } else {
             return bad_input("unknown option '%s'", a);
         }
@@ -142,6 +155,7 @@ static int cmd_run(int argc, char **argv) {
     if (want_ui && !ui.live && !ui.shot)
         return bad_input("%s", "--ui-at and --ui-snapshot need --ui or --ui-screenshot");
     if (ui.snap_json && !ui.shot) return bad_input("%s", "--ui-snapshot goes with --ui-screenshot");
+    if (gdbo.wait && !gdb_arg) return bad_input("%s", "--gdb-wait goes with --gdb PORT");
     if ((tro.window || tro.start || tro.stop) && !tro.json_path && !tro.vcd_path)
         return bad_input("%s", "--trace-window/--trace-start/--trace-stop need --trace or --trace-vcd");
     if (tro.window && (tro.start || tro.stop))
@@ -217,6 +231,7 @@ static int cmd_run(int argc, char **argv) {
     }
     int rc = EXIT_BAD_INPUT;
     trace_t *tr = NULL;
+    gdb_t *gdb = NULL;
 #ifdef TTEMU_UI
     panel_plugin_t plug = {0};
     ui_t *panel = NULL;
@@ -249,6 +264,10 @@ static int cmd_run(int argc, char **argv) {
         goto out;
     }
 #endif
+    if (gdb_arg && !(gdb = gdb_start(&r, &gdbo, err, sizeof err))) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
+    }
     int ok = ttmetal ? ttm_run(&r, &cfg, o.max_cycles, err, sizeof err)
                      : ttm_run_bare(&r, &cfg, o.max_cycles, err, sizeof err);
     if (ok != 0) {
@@ -292,6 +311,7 @@ out:
 #ifdef TTEMU_UI
     if (panel) plug.free(panel);
 #endif
+    gdb_free(gdb);
     run_free(&r);
     trace_free(tr);
     cfg_free(&cfg);

@@ -396,18 +396,29 @@ static void set_deadlock(run_t *r) {
              (unsigned long long)(r->tile->cycle - p->quiet_since), (unsigned long long)p->quiet_since);
 }
 
-bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx) {
-    if (r->nobs == RUN_MAX_OBSERVERS) return false;
-    r->obs[r->nobs++] = (run_observer_t){.after = after, .end = end, .ctx = ctx};
-    return true;
+run_observer_t *run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx) {
+    if (r->nobs == RUN_MAX_OBSERVERS) return NULL;
+    r->obs[r->nobs] = (run_observer_t){.after = after, .end = end, .ctx = ctx};
+    return &r->obs[r->nobs++];
+}
+
+/* The five cores' states in one word (run_observer_t.on_core_change). */
+static uint32_t core_states(const tile_t *t) {
+    uint32_t s = 0;
+    for (int c = 0; c < TILE_NCORES; c++)
+        s |= (uint32_t)t->hart[c].state << (4 * c);
+    return s;
 }
 
 /* Call the observers whose cycle has come; true when one ends the run. */
 static bool observe(run_t *r) {
+    uint32_t states = core_states(r->tile);
     for (int i = 0; i < r->nobs; i++) {
         run_observer_t *o = &r->obs[i];
-        if (!o->after || r->tile->cycle < o->next) continue;
+        bool changed = o->on_core_change && states != o->seen;
+        if (!o->after || (r->tile->cycle < o->next && !changed)) continue;
         uint64_t n = o->after(r, o->ctx);
+        o->seen = states = core_states(r->tile);
         if (!n) return true;
         o->next = r->tile->cycle + n;
     }

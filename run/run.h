@@ -41,8 +41,8 @@ typedef struct {
 
 typedef struct {
     int code;
-    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
-     * "guest_fault", "bad_input", "mismatch", "unimplemented" */
+    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel or the debugger ended the run:
+     * docs/ui.md, docs/gdb.md), "guest_fault", "bad_input", "mismatch", "unimplemented" */
     const char *reason;
     /* On "guest_fault" and "unimplemented": what kind of error (a core's fault kind, "illegal",
      * "unmapped", ..., or the coprocessor's category, "undefined_behavior", "unimplemented", ...);
@@ -98,17 +98,23 @@ typedef struct {
     uint64_t regs_changed_at[TILE_NCORES];
 } run_progress_t;
 
-/* An observer watches a run from outside it (the event trace, the panel). after() is called once
- * before the first cycle and then whenever the cycles it asked for have run; it returns how many
- * cycles may run before its next call (>= 1), or 0 to end the run (having set r->exit). end() is
- * called once when the run is over, after the diagnosis. Observers only read the tile, and
- * tile_run(n) equals n single cycles, so a run's results never depend on its observers. */
+/* An observer watches a run from outside it (the event trace, the panel, the gdb stub). after() is
+ * called once before the first cycle and then whenever the cycles it asked for have run; it
+ * returns how many cycles may run before its next call (>= 1), or 0 to end the run (having set
+ * r->exit). end() is called once when the run is over, after the diagnosis. Observers only read
+ * the tile (a debugger's writes are its user's inputs), and tile_run(n) equals n single cycles, so
+ * a run's results never depend on its observers. */
 typedef struct run run_t;
 typedef struct {
     uint64_t (*after)(run_t *r, void *ctx);
     void (*end)(run_t *r, void *ctx);
     void *ctx;
+    /* Also call after() at the end of any cycle in which a core's state changed (it halted, hung,
+     * faulted, left or entered reset), whatever it asked for: a debugger reports an ebreak at
+     * the very cycle. tile_run already returns after such a cycle, so batches stay as long. */
+    bool on_core_change;
     uint64_t next; /* cycle of the next after() call (run_loop's bookkeeping) */
+    uint32_t seen; /* the cores' states after the last call (run_loop's bookkeeping) */
 } run_observer_t;
 #define RUN_MAX_OBSERVERS 4
 
@@ -159,8 +165,9 @@ int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t er
 /* Take the peeks' words from the tile, once, at the end of the run. */
 void run_take_peeks(run_t *r);
 
-/* Add an observer (before run_loop); false when RUN_MAX_OBSERVERS are already set. */
-bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx);
+/* Add an observer (before run_loop): returns it (to set on_core_change), or NULL when
+ * RUN_MAX_OBSERVERS are already set. */
+run_observer_t *run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx);
 
 /* Run the tile until an end condition (or the hook says so); fills r->exit. */
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);

@@ -25,8 +25,10 @@ import sys
 ROOMS = ["coproc", "app", "debug", "ui", "mmio", "tile", "run", "loader", "test/unit", "test/progs",
          "firmware-samples", "bench/progs"]
 # Files about numbers and bytes, not instruction words: their 0x..000000 constants are float bit
-# patterns and masks, their >> 24 are bytes (the formats library, the FMA, .npy files, tensors).
+# patterns and masks, their >> 24 are bytes (the formats library, the FMA, .npy files, tensors, the
+# GDB remote protocol's little-endian registers and packets).
 NOT_WORDS = ("coproc/formats.c", "coproc/formats.h", "coproc/fma.c", "loader/npy.c", "loader/tensor.c",
+             "debug/gdb.c", "debug/gdb_pkt.c", "debug/gdb_target.c",
              "test/unit/test_formats.c", "test/unit/test_fma.c", "test/unit/test_npy.c", "test/unit/test_tensor.c")
 WORD = r"(?:\b(?:w|word|wd|insn|instr|\w+_word)\b)"
 LIT = r"(?:0[xX][0-9a-fA-F]+|[0-9]+)[uU]?\b"
