@@ -4,9 +4,14 @@
 #   make test       build and run every test (then again under ASan/UBSan)
 #   make test-asan  only the sanitizer pass
 #   make fw         build the RV32 firmware samples and ISA test programs
+#   make data       the samples' tensor data (build/data, NumPy; docs/tensors.md)
 #   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
-# Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir.
+#   make config     print the build configuration (what $(BUILD)/config.stamp records)
+#   make install    install under PREFIX (/usr/local), staged under DESTDIR; make uninstall
+# Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir, CC, CFLAGS,
+# LDFLAGS. A build directory remembers the knobs it was built with (config.stamp): changing one
+# rebuilds everything it affects.
 
 BUILD ?= build
 V ?= 0
@@ -16,18 +21,27 @@ SAN ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
 CC ?= gcc
+# CFLAGS and LDFLAGS are the user's (make CFLAGS=-O0); what the code needs whatever they say is in
+# TTEMU_CFLAGS and TTEMU_LDFLAGS.
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I.
+TTEMU_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I.
+# Generated sources live in $(BUILD)/gen, never in the tree: coproc/tt_fields.h, the Tensix
+# instruction fields (opcodes, accessors, encoders, reserved bits) from coproc/tt_ops.def. C and the
+# RV32 programs (fw.mk) include it as "coproc/tt_fields.h".
+GEN_DIR := $(BUILD)/gen
+TT_FIELDS_H := $(GEN_DIR)/coproc/tt_fields.h
+TTEMU_CFLAGS += -I$(GEN_DIR)
+TTEMU_LDFLAGS :=
 LDLIBS :=
 
 ifeq ($(SAN),1)
-CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+TTEMU_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TTEMU_LDFLAGS += -fsanitize=address,undefined
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libelf libcjson 2>/dev/null || echo -lelf -lcjson)
-CFLAGS += $(PKG_CFLAGS)
+TTEMU_CFLAGS += $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS)
 
 # Optional parts are plugins loaded only when used (app/plugin.h): ttemu-junit.so writes
@@ -41,12 +55,15 @@ JUNIT_PLUGIN := $(BUILD)/ttemu-junit.so
 # plugin, $(BUILD)/ttemu-panel.so, that ttemu loads (dlopen) only for --ui: SDL and its ~65
 # libraries would otherwise be loaded and relocated at every start (about 7 ms per run). ttemu
 # exports its symbols (-rdynamic, whole archive) for the plugin to call.
+# pkg-config is asked when the Makefile is read: goals that install packages first (demo, test,
+# regress, bench) run deps and then make again (below), so UI=auto sees what deps.sh installed.
+# `override`: a command line's UI=auto is resolved too.
 UI_PKGS := sdl2 SDL2_ttf SDL2_image
 ifeq ($(UI),auto)
-UI := $(shell pkg-config --exists $(UI_PKGS) 2>/dev/null && echo 1 || echo 0)
+override UI := $(shell pkg-config --exists $(UI_PKGS) 2>/dev/null && echo 1 || echo 0)
 endif
 ifeq ($(UI),1)
-CFLAGS += -DTTEMU_UI=1
+TTEMU_CFLAGS += -DTTEMU_UI=1
 UI_CFLAGS := $(shell pkg-config --cflags $(UI_PKGS))
 UI_LIBS := $(shell pkg-config --libs $(UI_PKGS))
 UI_SRC := $(wildcard ui/*.c)
@@ -56,7 +73,22 @@ MAIN_LDFLAGS := -rdynamic
 MAIN_LIB := -Wl,--whole-archive $(BUILD)/libttemu.a -Wl,--no-whole-archive
 else
 MAIN_LIB := $(BUILD)/libttemu.a
+# A directory built before with the panel keeps no stale plugin: `make install` copies what is there.
+NO_UI_CLEAN := rm -f $(BUILD)/ttemu-panel.so
 endif
+
+# ---- the build configuration --------------------------------------------------------------------
+# Everything that changes what the compiler and linker produce, resolved (UI=auto as found), one
+# knob a line. Each object, library, plugin and program depends on $(BUILD)/config.stamp, which
+# holds these lines and is rewritten only when they change: other knobs in the same BUILD rebuild
+# what they affect (`make UI=0` then `make` gives a ttemu with the panel); the same knobs rebuild
+# nothing. `make config` prints them.
+CONFIG := CC=$(CC);CFLAGS=$(CFLAGS);LDFLAGS=$(LDFLAGS);SAN=$(SAN);UI=$(UI);TTEMU_CFLAGS=$(TTEMU_CFLAGS);
+CONFIG := $(CONFIG)TTEMU_LDFLAGS=$(TTEMU_LDFLAGS);LDLIBS=$(LDLIBS);UI_CFLAGS=$(UI_CFLAGS);UI_LIBS=$(UI_LIBS);
+CONFIG := $(CONFIG)XML_CFLAGS=$(XML_CFLAGS);XML_LIBS=$(XML_LIBS)
+CONFIG_STAMP := $(BUILD)/config.stamp
+# The lines as printf arguments: each quoted for the shell.
+CONFIG_ARGS = '$(subst ;,' ',$(subst ','\'',$(CONFIG)))'
 
 # libttemu.a: the emulator (docs/architecture.md, every room below the command); the tests and the
 # panel plugin link it. The command (app/) is kept apart: main.o, and libttemu-app.a for the unit
@@ -70,30 +102,49 @@ MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress
+.PHONY: all deps demo test test-asan check fw data format format-check check-layers clean bench regress config FORCE \
+	install uninstall
 all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
 deps:
 	$(Q)scripts/deps.sh
 
-$(BUILD)/ttemu: $(MAIN_OBJ) $(APP_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN)
-	$(Q)$(CC) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_OBJ) $(MAIN_LIB) $(LDLIBS)
+config:
+	@printf '%s\n' $(CONFIG_ARGS)
 
-$(UI_PLUGIN): $(UI_OBJ)
-	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(UI_LIBS)
+# Always visited, rewritten only when the configuration differs from the one it holds: make then
+# sees it newer than everything built before (as Linux's kbuild does with its generated headers).
+$(CONFIG_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(CONFIG_ARGS) >$@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; \
+	else $(if $(wildcard $@),echo "  CONFIG $(BUILD): the build configuration changed: rebuilding";) mv $@.new $@; fi
 
-$(JUNIT_PLUGIN): $(BUILD)/obj/app/junit.pic.o
-	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(XML_LIBS)
+$(BUILD)/ttemu: $(MAIN_OBJ) $(APP_OBJ) $(BUILD)/libttemu.a $(UI_PLUGIN) $(JUNIT_PLUGIN) $(CONFIG_STAMP)
+	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) $(MAIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_OBJ) $(MAIN_LIB) $(LDLIBS)
+	$(Q)$(NO_UI_CLEAN)
 
-$(BUILD)/obj/app/junit.pic.o: app/junit.c
+$(UI_PLUGIN): $(UI_OBJ) $(CONFIG_STAMP)
+	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) -shared -o $@ $(UI_OBJ) $(UI_LIBS)
+
+$(JUNIT_PLUGIN): $(BUILD)/obj/app/junit.pic.o $(CONFIG_STAMP)
+	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) -shared -o $@ $< $(XML_LIBS)
+
+$(BUILD)/obj/app/junit.pic.o: app/junit.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
-	$(Q)$(CC) $(CFLAGS) $(XML_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(XML_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/ui/%.pic.o: ui/%.c
+$(BUILD)/obj/ui/%.pic.o: ui/%.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $< (plugin)")
-	$(Q)$(CC) $(CFLAGS) $(UI_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(UI_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(TT_FIELDS_H): coproc/tt_ops.def scripts/gen_tt_fields.py
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  GEN $@")
+	$(Q)python3 scripts/gen_tt_fields.py coproc/tt_ops.def $@
+$(LIB_OBJ) $(APP_OBJ) $(MAIN_OBJ) $(UI_OBJ) $(BUILD)/obj/app/junit.pic.o $(UNIT_BIN): $(TT_FIELDS_H)
 
 $(BUILD)/libttemu.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -101,43 +152,102 @@ $(BUILD)/libttemu.a: $(LIB_OBJ)
 $(BUILD)/libttemu-app.a: $(APP_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $<")
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a
+$(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(TTEMU_LDFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a \
+		$(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka
 
 -include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/app/junit.pic.d
 
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk
 -include bench/bench.mk
+$(BENCH_ELFS): $(FW_FIELDS_DEPS)
+
+# ---- the samples' tensor data ---------------------------------------------------------------------
+# Generated, not committed: the samples' configs read build/data/*.npy (always build/data, whatever
+# BUILD is: configs name it). NumPy is Debian's python3-numpy, hence /usr/bin/python3 rather than
+# whichever python3 is first on PATH.
+DATA_DIR := build/data
+DATA := $(addprefix $(DATA_DIR)/,add1_input.npy add1_expected.npy tensors_a.npy tensors_a_plus_1.npy \
+	tensors_b.npy tensors_minus_b.npy)
+data: $(DATA)
+$(DATA) &: scripts/make_sample_data.py
+	$(if $(filter 1,$(V)),,@echo "  GEN $(DATA_DIR)/*.npy")
+	$(Q)/usr/bin/python3 scripts/make_sample_data.py $(DATA_DIR)
 
 # ---- tests --------------------------------------------------------------------------------------
 # `check` runs everything against one build; `test` does it plain, then under the sanitizers.
-check: $(BUILD)/ttemu $(UNIT_BIN) fw
+check: $(BUILD)/ttemu $(UNIT_BIN) fw data
 	$(Q)BUILD=$(BUILD) test/run.sh
 
-test: deps
+# The sanitizer pass builds the panel too (UI as for the plain pass) and runs its headless checks
+# (test/sh/t_ui.sh); in a SAN=1 build test/run.sh makes any sanitizer report exit 99 and gives
+# LeakSanitizer test/lsan.supp (other libraries' own leaks, each with its reason).
+test-asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 check
+
+# ---- goals that install the Debian packages first ------------------------------------------------
+# This make read the Makefile, and asked pkg-config (UI=auto), before deps.sh could install
+# anything: after deps, the goal runs in a new make that asks again (DEPS=0: no second deps).
+ifneq ($(DEPS),0)
+test demo regress bench: deps
+	$(Q)$(MAKE) --no-print-directory DEPS=0 $@
+else
+test:
 	$(Q)$(MAKE) --no-print-directory check
 	$(Q)$(MAKE) --no-print-directory test-asan
 
-test-asan:
-	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 UI=0 check
-
-demo: deps all fw
+demo: all fw
 	$(Q)$(BUILD)/ttemu run $(DEMO_ARGS)
 
 # The firmware samples' regression (docs/regression.md); `make test` runs it via test/sh/t_regress.sh.
-regress: deps all fw
-	$(Q)$(BUILD)/ttemu regress firmware-samples/regress --golden test/golden $(if $(JOBS),--jobs $(JOBS)) \
+regress: all fw
+	$(Q)$(BUILD)/ttemu regress firmware-samples $(if $(JOBS),--jobs $(JOBS)) \
 		$(if $(JUNIT),--junit $(JUNIT)) $(if $(filter 1,$(UPDATE)),--update)
 
-bench: deps all fw
+bench: all fw
 	$(Q)bench/run.sh
+endif
+
+# ---- installing -----------------------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=staging-dir], make uninstall with the same:
+#   PREFIX/bin/ttemu
+#   PREFIX/lib/ttemu/ttemu-panel.so, ttemu-junit.so  the plugins: app/plugin.c looks in ../lib/ttemu/
+#                                                    from the executable's real path
+#   PREFIX/share/man/man1/ttemu.1                    the man page (docs/ttemu.1)
+#   PREFIX/share/doc/ttemu/                          README.md and docs/ (Markdown, images)
+# The plugins' place is fixed relative to bin/, so there is no BINDIR or LIBDIR knob. Installing
+# without the panel (UI=0) removes an installed panel plugin of an earlier install.
+PREFIX ?= /usr/local
+INSTALL ?= install
+BIN_DIR := $(DESTDIR)$(PREFIX)/bin
+PLUGIN_DIR := $(DESTDIR)$(PREFIX)/lib/ttemu
+MAN_DIR := $(DESTDIR)$(PREFIX)/share/man/man1
+DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/ttemu
+DOC_MD := $(wildcard docs/*.md)
+DOC_IMG := $(wildcard docs/img/*.png)
+
+install: all
+	$(INSTALL) -d $(BIN_DIR) $(PLUGIN_DIR) $(MAN_DIR) $(DOC_DIR)/docs/img
+	$(INSTALL) -m 755 $(BUILD)/ttemu $(BIN_DIR)/ttemu
+	$(INSTALL) -m 644 $(JUNIT_PLUGIN) $(UI_PLUGIN) $(PLUGIN_DIR)/
+	$(if $(UI_PLUGIN),,rm -f $(PLUGIN_DIR)/ttemu-panel.so)
+	$(INSTALL) -m 644 docs/ttemu.1 $(MAN_DIR)/ttemu.1
+	$(INSTALL) -m 644 README.md $(DOC_DIR)/
+	$(INSTALL) -m 644 $(DOC_MD) $(DOC_DIR)/docs/
+	$(INSTALL) -m 644 $(DOC_IMG) $(DOC_DIR)/docs/img/
+
+# Only what install puts there; the directories go when they are left empty.
+uninstall:
+	rm -f $(BIN_DIR)/ttemu $(PLUGIN_DIR)/ttemu-panel.so $(PLUGIN_DIR)/ttemu-junit.so $(MAN_DIR)/ttemu.1
+	rm -f $(DOC_DIR)/README.md $(DOC_MD:%=$(DOC_DIR)/%) $(DOC_IMG:%=$(DOC_DIR)/%)
+	rmdir $(PLUGIN_DIR) $(DOC_DIR)/docs/img $(DOC_DIR)/docs $(DOC_DIR) 2>/dev/null || true
 
 check-layers:
 	$(Q)python3 scripts/check_layers.py

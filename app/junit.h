@@ -13,6 +13,8 @@ typedef struct {
     /* A failing case: failure_message (its <failure message>), failure_type, failure_text (the
      * element's text: the diff) and system_err (the run's output, or NULL). NULL when it passed. */
     const char *failure_message, *failure_type, *failure_text, *system_err;
+    /* A case that was not run: why (its <skipped message>); NULL when it ran. */
+    const char *skipped_message;
 } junit_case_t;
 
 typedef struct {

@@ -7,9 +7,11 @@
 #include "app/regress.h"
 #include "app/report.h"
 #include "debug/diag.h"
+#include "debug/gdb.h"
 #include "debug/trace.h"
 #include "loader/config.h"
 #include "loader/elf.h"
+#include "loader/hostio.h"
 #include "loader/ttmetal.h"
 #include "run/run.h"
 
@@ -19,17 +21,22 @@ static const char usage[] =
     "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
     "                 [--max-cycles N] [--deadlock-window N] [--report FILE]\n"
     "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
+    "                 [--input NAME=FILE]... [--output NAME=FILE]... [--expect NAME=FILE[:atol=A][:rtol=R]]...\n"
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
     "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
     "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
+    "                 [--gdb [127.0.0.1:]PORT [--gdb-wait]]\n"
     "       ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE] [--golden DIR]\n"
     "                     [--reports DIR]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
     "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
-    "3 guest fault, 4 bad command line or input. See docs/cli.md.\n"
+    "3 guest fault, 4 bad command line or input, 5 a tensor differs from its expectation,\n"
+    "6 something ttemu does not model yet. See docs/cli.md; named tensors in and out:\n"
+    "docs/tensors.md.\n"
     "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
+    "--gdb serves gdb's remote protocol on 127.0.0.1:PORT (docs/gdb.md).\n"
     "`regress` runs many run configs in parallel and compares each report with its golden\n"
     "(docs/regression.md).\n";
 
@@ -42,6 +49,14 @@ static int bad_input(const char *fmt, const char *arg) {
 
 static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
 
+/* --input, --output, --expect: the kind of tensor flag, or -1. */
+static int tensor_flag(const char *a) {
+    return !strcmp(a, "--input")    ? TIO_INPUT
+           : !strcmp(a, "--output") ? TIO_OUTPUT
+           : !strcmp(a, "--expect") ? TIO_EXPECT
+                                    : -1;
+}
+
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
@@ -49,6 +64,9 @@ static int cmd_run(int argc, char **argv) {
     bool max_cycles_given = false;
     trace_opts_t tro = {0};
     ui_opts_t ui = {0};
+    const char *gdb_arg = NULL;
+    gdb_opts_t gdbo = {0};
+    int tensor_arg[argc > 0 ? argc : 1], ntensor_args = 0; /* where --input/--output/--expect are */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -97,6 +115,9 @@ static int cmd_run(int argc, char **argv) {
             if (!parse_u64(v, dst) || (dst != &tro.start && *dst == 0))
                 return bad_input("%s needs a positive number of cycles", a);
             i++;
+        } else if (tensor_flag(a) >= 0) {
+            if (!v) return bad_input("%s needs NAME=FILE", a);
+            tensor_arg[ntensor_args++] = i++; /* applied once the config, which declares them, is read */
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = true;
         } else if (!strcmp(a, "--ui")) {
@@ -109,6 +130,14 @@ static int cmd_run(int argc, char **argv) {
             if (!parse_u64(v, &ui.at)) return bad_input("--ui-at needs a cycle number, got '%s'", v ? v : "");
             ui.at_given = true;
             i++;
+        } else if (!strcmp(a, "--gdb")) {
+            char gerr[256];
+            if (!v) return bad_input("%s needs PORT or 127.0.0.1:PORT", a);
+            if (!gdb_parse_addr(v, &gdbo.port, gerr, sizeof gerr)) return bad_input("%s", gerr);
+            gdb_arg = v;
+            i++;
+        } else if (!strcmp(a, "--gdb-wait")) {
+            gdbo.wait = true;
         } else {
             return bad_input("unknown option '%s'", a);
         }
@@ -126,6 +155,7 @@ static int cmd_run(int argc, char **argv) {
     if (want_ui && !ui.live && !ui.shot)
         return bad_input("%s", "--ui-at and --ui-snapshot need --ui or --ui-screenshot");
     if (ui.snap_json && !ui.shot) return bad_input("%s", "--ui-snapshot goes with --ui-screenshot");
+    if (gdbo.wait && !gdb_arg) return bad_input("%s", "--gdb-wait goes with --gdb PORT");
     if ((tro.window || tro.start || tro.stop) && !tro.json_path && !tro.vcd_path)
         return bad_input("%s", "--trace-window/--trace-start/--trace-stop need --trace or --trace-vcd");
     if (tro.window && (tro.start || tro.stop))
@@ -157,6 +187,14 @@ static int cmd_run(int argc, char **argv) {
         cfg.cores[c] = strdup(o.elf[c]);
         cfg.core_flat[c] = false;
     }
+    for (int t = 0; t < ntensor_args; t++) {
+        int i = tensor_arg[t];
+        if (cfg_add_tensor_arg(&cfg, (cfg_tio_kind_t)tensor_flag(argv[i]), argv[i + 1], err, sizeof err) != 0) {
+            fprintf(stderr, "ttemu: %s\n", err);
+            cfg_free(&cfg);
+            return EXIT_BAD_INPUT;
+        }
+    }
     if (!max_cycles_given && cfg.max_cycles_set) o.max_cycles = cfg.max_cycles;
     if (!o.npeeks) {
         memcpy(o.peeks, cfg.peeks, sizeof o.peeks);
@@ -168,6 +206,13 @@ static int cmd_run(int argc, char **argv) {
     if (!ttmetal && !nimages) {
         cfg_free(&cfg);
         return bad_input("%s", "nothing to run: give --config or at least one of --brisc/--ncrisc/--trisc0/1/2");
+    }
+
+    /* Files the host moves (host write files, tensors): read and checked before anything runs. */
+    if (hio_prepare(&cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        cfg_free(&cfg);
+        return EXIT_BAD_INPUT;
     }
 
     run_t r = {0};
@@ -186,6 +231,7 @@ static int cmd_run(int argc, char **argv) {
     }
     int rc = EXIT_BAD_INPUT;
     trace_t *tr = NULL;
+    gdb_t *gdb = NULL;
 #ifdef TTEMU_UI
     panel_plugin_t plug = {0};
     ui_t *panel = NULL;
@@ -218,6 +264,10 @@ static int cmd_run(int argc, char **argv) {
         goto out;
     }
 #endif
+    if (gdb_arg && !(gdb = gdb_start(&r, &gdbo, err, sizeof err))) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
+    }
     int ok = ttmetal ? ttm_run(&r, &cfg, o.max_cycles, err, sizeof err)
                      : ttm_run_bare(&r, &cfg, o.max_cycles, err, sizeof err);
     if (ok != 0) {
@@ -225,11 +275,33 @@ static int cmd_run(int argc, char **argv) {
         goto out;
     }
     run_take_peeks(&r);
+    /* Outputs and saved reads written, expectations compared: a file that cannot be written or a
+     * point never reached is bad input (4), a tensor that differs a mismatch (5), each only when
+     * the run itself succeeded (a deadlock stays a deadlock). */
+    int failed = 0;
+    if (hio_finish(&r, &cfg, &failed, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        if (r.exit.code == EXIT_HALTED) {
+            r.exit.code = EXIT_BAD_INPUT;
+            r.exit.reason = "bad_input";
+            snprintf(r.exit.message, sizeof r.exit.message, "%s", err);
+        }
+    } else if (failed && r.exit.code == EXIT_HALTED) {
+        r.exit.code = EXIT_MISMATCH;
+        r.exit.reason = "mismatch";
+        report_mismatch_message(&cfg, r.exit.message, sizeof r.exit.message);
+        fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    }
+    r.tensors_json = report_tensors(&cfg);
     if (r.tile->reference) fprintf(stderr, "ttemu: ran the reference path (TTEMU_REFERENCE)\n");
     rc = r.exit.code;
-    if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    if (rc == EXIT_GUEST_FAULT || rc == EXIT_UNIMPLEMENTED || rc == EXIT_DEADLOCK)
+        fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (r.diag_text) fputs(r.diag_text, stderr);
-    if (!o.quiet) report_summary(&r, stdout);
+    if (!o.quiet) {
+        report_summary(&r, stdout);
+        report_tensor_summary(&cfg, stdout);
+    }
     if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;
     if (!trace_ok(tr)) rc = EXIT_BAD_INPUT;
 #ifdef TTEMU_UI
@@ -239,6 +311,7 @@ out:
 #ifdef TTEMU_UI
     if (panel) plug.free(panel);
 #endif
+    gdb_free(gdb);
     run_free(&r);
     trace_free(tr);
     cfg_free(&cfg);

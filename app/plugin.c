@@ -8,21 +8,33 @@
 
 #include "app/plugin.h"
 
+/* Where a plugin lives, relative to the executable's real path (/proc/self/exe: symbolic links
+ * resolved, so a link to ttemu on PATH finds them too): beside it, as make leaves them in the
+ * build directory (build/ttemu, build/ttemu-panel.so), or in ../lib/ttemu/, as `make install`
+ * lays them out (PREFIX/bin/ttemu, PREFIX/lib/ttemu/ttemu-panel.so), which works for any PREFIX
+ * and for a staged DESTDIR copy alike. */
 void *plugin_symbol(const char *plugin, const char *sym, char *err, size_t errlen) {
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) {
+    char dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    char *slash = n > 0 ? memchr(dir, '/', (size_t)n) : NULL;
+    if (!slash) {
         snprintf(err, errlen, "cannot find the ttemu executable's directory (/proc/self/exe)");
         return NULL;
     }
-    path[n] = 0;
-    char *slash = strrchr(path, '/');
-    size_t dir = slash ? (size_t)(slash - path + 1) : 0;
-    if (dir + strlen(plugin) + 1 > sizeof path) {
-        snprintf(err, errlen, "executable path too long");
+    dir[n] = 0;
+    *strrchr(dir, '/') = 0; /* the executable's directory ("" for /) */
+    const char *up = strrchr(dir, '/');
+    char beside[PATH_MAX + 64], installed[PATH_MAX + 64];
+    snprintf(beside, sizeof beside, "%s/%s", dir, plugin);
+    snprintf(installed, sizeof installed, "%.*s/lib/ttemu/%s", up ? (int)(up - dir) : 0, dir, plugin);
+    const char *path = access(beside, F_OK) == 0 ? beside : access(installed, F_OK) == 0 ? installed : NULL;
+    if (!path) {
+        snprintf(err, errlen,
+                 "cannot load the plugin %s: no such file, nor %s (make builds it, make install installs it; "
+                 "UI=0 builds have no panel)",
+                 beside, installed);
         return NULL;
     }
-    strcpy(path + dir, plugin);
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         snprintf(err, errlen, "cannot load the plugin %s: %s (make builds it; UI=0 builds have no panel)", path,

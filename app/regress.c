@@ -4,9 +4,11 @@
  * (`ttemu run --config CASE --report R --quiet`), up to --jobs at once: a child per case keeps
  * the cases apart (a guest that crashes the emulator fails one case, not the runner) and uses
  * every CPU without making the tile thread-safe. When all have ended, each report is cut down to
- * its golden subset and compared key by key with GOLDEN_DIR/NAME.json; the table, the closing
- * `N passed, N failed` line and the JUnit XML are written in the cases' input order, so the
- * output does not depend on --jobs (wall times aside). */
+ * its golden subset and compared key by key with the case's golden (CONFIG.golden.json beside
+ * it, or GOLDEN_DIR/NAME.json); the table, the closing `N passed, N failed` line and the JUnit
+ * XML are written in the cases' input order, so the output does not depend on --jobs (wall times
+ * aside). Directories are searched recursively, and a tt-metal config whose firmware is not
+ * there is skipped, saying so. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -30,14 +32,16 @@
 
 extern char **environ;
 
-#define RG_DEFAULT_GOLDEN "test/golden"
-#define RG_MAX_DIFF_LINES 40 /* printed per case; the JUnit failure carries them all */
+#define RG_GOLDEN_SUFFIX  ".golden.json" /* a config's golden beside it: NAME.golden.json */
+#define RG_MAX_DIFF_LINES 40             /* printed per case; the JUnit failure carries them all */
 
-typedef enum { RG_PASS, RG_FAIL, RG_UPDATED } rg_result_t;
+typedef enum { RG_PASS, RG_FAIL, RG_UPDATED, RG_SKIP } rg_result_t;
 
 typedef struct {
     char *config; /* the run config, as given or resolved from a list file */
-    char *name;   /* its file name without .json: the golden's name */
+    char *name;   /* its path below the directory searched (else its file name), without .json */
+    char *golden; /* GOLDEN_DIR/NAME.json with --golden, else the config's NAME.golden.json */
+    char *skip;   /* why it is not run (a tt-metal config without its firmware), or NULL */
     char *report, *log;
     pid_t pid;
     int status; /* the child's exit code, or 128 + signal */
@@ -45,6 +49,10 @@ typedef struct {
     double wall_ms;
     rg_result_t result;
     char *detail; /* the differences, or why the case failed */
+    /* Tensor goldens (GOLDEN/NAME.TENSOR.npy): one per tensor in the config's "outputs" */
+    char **tensors;
+    int ntensors;
+    bool *tensor_missing; /* comparing: no golden file for it */
     int ndiff;
     int exit_code; /* exit.code of the report, -1 without one */
     const char *exit_reason;
@@ -57,7 +65,7 @@ typedef struct {
     int n, cap;
     int jobs;
     bool update;
-    const char *junit, *golden_dir, *reports_dir;
+    const char *junit, *golden_dir, *reports_dir; /* golden_dir: NULL, goldens beside the configs */
     char tmpdir[256];
     char exe[4096];
 } rg_t;
@@ -136,6 +144,17 @@ cJSON *regress_golden_of(const cJSON *report) {
     rg_copy(g, report, "mutexes");
     rg_copy(g, report, "peek");
     rg_copy(g, report, "host_reads");
+    /* Named tensors: what they are; their values are compared with the tensor goldens. */
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(report, "tensors");
+    if (cJSON_IsObject(ts)) {
+        static const char *const tensor_keys[] = {"shape", "format", "layout", NULL};
+        cJSON *gt = cJSON_AddObjectToObject(g, "tensors");
+        for (const cJSON *t = ts->child; t; t = t->next) {
+            cJSON *o = cJSON_AddObjectToObject(gt, t->string);
+            for (int i = 0; tensor_keys[i]; i++)
+                rg_copy(o, t, tensor_keys[i]);
+        }
+    }
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(report, "diagnosis");
     if (cJSON_IsObject(d)) {
         cJSON *gd = cJSON_AddObjectToObject(g, "diagnosis");
@@ -220,12 +239,56 @@ static bool rg_ends_with(const char *s, const char *suffix) {
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static int rg_add(rg_t *rg, const char *config) {
+/* Creates the directories above path (a file's), as mkdir -p; false with errno. */
+static bool rg_mkdirs(const char *path) {
+    char *p = strdup(path);
+    if (!p) return false;
+    bool ok = true;
+    for (char *s = strchr(p + 1, '/'); ok && s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) ok = false;
+        *s = '/';
+    }
+    free(p);
+    return ok;
+}
+
+/* path as a file beside `beside` names it: relative to beside's directory unless absolute. */
+static void rg_beside(char *out, size_t n, const char *beside, const char *path) {
+    const char *slash = strrchr(beside, '/');
+    if (path[0] == '/' || !slash)
+        snprintf(out, n, "%s", path);
+    else
+        snprintf(out, n, "%.*s/%s", (int)(slash - beside), beside, path);
+}
+
+/* A tt-metal run config ("firmware": a directory, or an object naming a file per core) boots
+ * firmware that is not part of the repository (the corpus in ../shared/firmware). Without it the
+ * case is skipped, with this reason, rather than failed: a checkout without the corpus still
+ * gates everything else. NULL when the case can run (or when the config is not JSON: its run
+ * will say what is wrong). */
+static char *rg_skip_reason(const char *config) {
+    cJSON *cfg = rg_read_json(config);
+    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(cfg, "firmware");
+    char *why = NULL;
+    for (const cJSON *f = cJSON_IsObject(fw) ? fw->child : fw; f && !why; f = cJSON_IsObject(fw) ? f->next : NULL) {
+        if (!cJSON_IsString(f)) continue;
+        char path[4200];
+        rg_beside(path, sizeof path, config, f->valuestring);
+        if (access(path, F_OK) != 0) why = rg_strdupf("needs the tt-metal firmware %s (%s)", path, "not found");
+    }
+    cJSON_Delete(cfg);
+    return why;
+}
+
+/* A case: config is the file to run; rel names it (its path below the directory searched, or
+ * NULL for its file name), without ".json". */
+static int rg_add(rg_t *rg, const char *config, const char *rel) {
     const char *base = strrchr(config, '/');
-    base = base ? base + 1 : config;
+    base = rel ? rel : base ? base + 1 : config;
     size_t len = strlen(base);
     if (rg_ends_with(base, ".json")) len -= 5;
-    char name[256];
+    char name[1024];
     if (len == 0 || len >= sizeof name) return rg_bad("%s: cannot name a case after this file", config);
     memcpy(name, base, len);
     name[len] = 0;
@@ -243,36 +306,115 @@ static int rg_add(rg_t *rg, const char *config) {
     memset(c, 0, sizeof *c);
     c->config = strdup(config);
     c->name = strdup(name);
+    if (rg->golden_dir) {
+        c->golden = rg_strdupf("%s/%s.json", rg->golden_dir, name);
+    } else { /* dir/x.json -> dir/x.golden.json */
+        size_t cl = strlen(config) - (rg_ends_with(config, ".json") ? 5 : 0);
+        c->golden = malloc(cl + sizeof RG_GOLDEN_SUFFIX);
+        if (c->golden) snprintf(c->golden, cl + sizeof RG_GOLDEN_SUFFIX, "%.*s%s", (int)cl, config, RG_GOLDEN_SUFFIX);
+    }
+    c->skip = rg_skip_reason(config);
     c->exit_code = -1;
     c->cycles = -1;
+    if (!c->config || !c->name || !c->golden) return rg_bad("out of memory");
+    /* The tensors the config outputs have goldens of their own. A config that cannot be read has
+     * none here; its run says what is wrong with it. */
+    cJSON *cfg = rg_read_json(config);
+    const cJSON *outs = cJSON_GetObjectItemCaseSensitive(cfg, "outputs");
+    int n = cJSON_IsObject(outs) ? cJSON_GetArraySize(outs) : 0;
+    c->tensors = calloc((size_t)n + 1, sizeof *c->tensors);
+    c->tensor_missing = calloc((size_t)n + 1, sizeof *c->tensor_missing);
+    for (const cJSON *o = n ? outs->child : NULL; o && c->tensors && c->tensor_missing; o = o->next)
+        if (!strchr(o->string, '/') && !strchr(o->string, '=')) c->tensors[c->ntensors++] = strdup(o->string);
+    cJSON_Delete(cfg);
     return 0;
+}
+
+/* A tensor's golden: beside the config (dir/NAME.json -> dir/NAME.TENSOR.npy) or, with --golden,
+ * GOLDEN/NAME.TENSOR.npy; fresh: TMP/NAME.TENSOR.npy, where the run writes it. */
+static char *rg_tensor_file(const rg_t *rg, const rg_case_t *c, int i, bool fresh) {
+    char stem[32];
+    const char *base = rg->golden_dir, *name = c->name;
+    if (fresh) { /* the temporary files are flat, as rg_spawn's */
+        snprintf(stem, sizeof stem, "%d", (int)(c - rg->c));
+        base = rg->tmpdir, name = stem;
+    }
+    size_t cl = strlen(c->config) - (rg_ends_with(c->config, ".json") ? 5 : 0);
+    int n = base ? snprintf(NULL, 0, "%s/%s.%s.npy", base, name, c->tensors[i])
+                 : snprintf(NULL, 0, "%.*s.%s.npy", (int)cl, c->config, c->tensors[i]);
+    char *s = malloc((size_t)n + 1);
+    if (s && base)
+        snprintf(s, (size_t)n + 1, "%s/%s.%s.npy", base, name, c->tensors[i]);
+    else if (s)
+        snprintf(s, (size_t)n + 1, "%.*s.%s.npy", (int)cl, c->config, c->tensors[i]);
+    return s;
 }
 
 static int rg_cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Every *.json in dir, sorted by name so the order never depends on the file system. */
-static int rg_add_dir(rg_t *rg, const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return rg_bad("%s: cannot read directory: %s", dir, strerror(errno));
-    char **names = NULL;
-    int n = 0, rc = 0;
+typedef struct {
+    char **rel; /* paths below the directory searched */
+    int n;
+    bool oom;
+} rg_found_t;
+
+/* Every *.json below root/rel (rel "" at the top), goldens (*.golden.json) and hidden entries
+ * aside. Symbolic links to files count; links to directories are not followed (no cycles). */
+static int rg_walk(const char *root, const char *rel, rg_found_t *found) {
+    char *dir = *rel ? rg_strdupf("%s/%s", root, rel) : strdup(root);
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d) {
+        int rc = rg_bad("%s: cannot read directory: %s", dir ? dir : root, strerror(errno));
+        free(dir);
+        return rc;
+    }
+    int rc = 0;
     struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !rg_ends_with(e->d_name, ".json")) continue;
-        char **t = realloc(names, sizeof *names * (size_t)(n + 1));
-        if (!t) break;
-        names = t;
-        if (!(names[n] = rg_strdupf("%s/%s", dir, e->d_name))) break;
-        n++;
+    while (!rc && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char *sub = *rel ? rg_strdupf("%s/%s", rel, e->d_name) : strdup(e->d_name);
+        char *path = rg_strdupf("%s/%s", dir, e->d_name);
+        struct stat st, lst;
+        if (!sub || !path) {
+            found->oom = true;
+        } else if (lstat(path, &lst) == 0 && S_ISDIR(lst.st_mode)) {
+            rc = rg_walk(root, sub, found);
+        } else if (rg_ends_with(e->d_name, ".json") && !rg_ends_with(e->d_name, RG_GOLDEN_SUFFIX) &&
+                   stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            char **t = realloc(found->rel, sizeof *t * (size_t)(found->n + 1));
+            if (t) {
+                found->rel = t;
+                found->rel[found->n++] = sub;
+                sub = NULL;
+            } else {
+                found->oom = true;
+            }
+        }
+        free(sub);
+        free(path);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, rg_cmp_str);
-    if (n == 0) rc = rg_bad("%s: no run configs (*.json) in this directory", dir);
-    for (int i = 0; i < n; i++) {
-        if (!rc) rc = rg_add(rg, names[i]);
-        free(names[i]);
+    free(dir);
+    return rc;
+}
+
+/* Every run config in dir and below, sorted by path so the order never depends on the file
+ * system; each named by its path below dir. */
+static int rg_add_dir(rg_t *rg, const char *dir) {
+    rg_found_t found = {0};
+    int rc = rg_walk(dir, "", &found);
+    if (!rc && found.oom) rc = rg_bad("out of memory");
+    if (!rc && found.n) qsort(found.rel, (size_t)found.n, sizeof *found.rel, rg_cmp_str);
+    if (!rc && found.n == 0) rc = rg_bad("%s: no run configs (*.json) in this directory or below", dir);
+    for (int i = 0; i < found.n; i++) {
+        if (!rc) {
+            char *config = rg_strdupf("%s/%s", dir, found.rel[i]);
+            rc = config ? rg_add(rg, config, found.rel[i]) : rg_bad("out of memory");
+            free(config);
+        }
+        free(found.rel[i]);
     }
-    free(names);
+    free(found.rel);
     return rc;
 }
 
@@ -281,8 +423,6 @@ static int rg_add_dir(rg_t *rg, const char *dir) {
 static int rg_add_list(rg_t *rg, const char *list) {
     FILE *f = fopen(list, "r");
     if (!f) return rg_bad("%s: cannot open: %s", list, strerror(errno));
-    const char *slash = strrchr(list, '/');
-    int dlen = slash ? (int)(slash - list) : 0;
     char line[4096];
     int lineno = 0, rc = 0, added = 0;
     while (!rc && fgets(line, sizeof line, f)) {
@@ -296,17 +436,14 @@ static int rg_add_list(rg_t *rg, const char *list) {
             s[--len] = 0;
         if (!len) continue;
         char path[4200];
-        if (s[0] == '/' || !dlen)
-            snprintf(path, sizeof path, "%s", s);
-        else
-            snprintf(path, sizeof path, "%.*s/%s", dlen, list, s);
+        rg_beside(path, sizeof path, list, s);
         struct stat st;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
             fprintf(stderr, "ttemu regress: %s:%d: no such run config '%s'\n", list, lineno, path);
             rc = EXIT_BAD_INPUT;
             break;
         }
-        rc = rg_add(rg, path);
+        rc = rg_add(rg, path, NULL);
         added++;
     }
     fclose(f);
@@ -318,7 +455,7 @@ static int rg_add_arg(rg_t *rg, const char *arg) {
     struct stat st;
     if (stat(arg, &st) != 0) return rg_bad("%s: %s", arg, strerror(errno));
     if (S_ISDIR(st.st_mode)) return rg_add_dir(rg, arg);
-    if (rg_ends_with(arg, ".json")) return rg_add(rg, arg);
+    if (rg_ends_with(arg, ".json")) return rg_add(rg, arg, NULL);
     return rg_add_list(rg, arg);
 }
 
@@ -331,20 +468,55 @@ static double rg_ms_since(const struct timespec *t0) {
 }
 
 static int rg_spawn(rg_t *rg, rg_case_t *c) {
-    const char *dir = rg->reports_dir ? rg->reports_dir : rg->tmpdir;
-    c->report = rg_strdupf("%s/%s.json", dir, c->name);
-    c->log = rg_strdupf("%s/%s.log", rg->tmpdir, c->name);
-    if (!c->report || !c->log) return -1;
+    /* --reports keeps DIR/NAME.json (NAME may have directories); the temporary ones are flat. */
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%d", (int)(c - rg->c));
+    c->report =
+        rg_strdupf("%s/%s.json", rg->reports_dir ? rg->reports_dir : rg->tmpdir, rg->reports_dir ? c->name : tmp);
+    c->log = rg_strdupf("%s/%s.log", rg->tmpdir, tmp);
+    if (!c->report || !c->log || (rg->reports_dir && !rg_mkdirs(c->report))) return -1;
     unlink(c->report); /* a stale report must not pass for this run's */
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    char *argv[] = {rg->exe, "run", "--config", c->config, "--report", c->report, "--quiet", NULL};
+    /* Tensor goldens: compared exactly (--expect), or written afresh when updating (--output). */
+    char **argv = calloc(8 + 2 * (size_t)c->ntensors, sizeof *argv);
+    char **owned = calloc((size_t)c->ntensors + 1, sizeof *owned);
+    int argc = 0;
+    if (!argv || !owned) {
+        free(argv);
+        free(owned);
+        posix_spawn_file_actions_destroy(&fa);
+        return -1;
+    }
+    argv[argc++] = rg->exe;
+    argv[argc++] = "run";
+    argv[argc++] = "--config";
+    argv[argc++] = c->config;
+    argv[argc++] = "--report";
+    argv[argc++] = c->report;
+    argv[argc++] = "--quiet";
+    for (int i = 0; i < c->ntensors; i++) {
+        char *file = rg_tensor_file(rg, c, i, rg->update);
+        if (!file) continue;
+        if (rg->update) unlink(file);
+        c->tensor_missing[i] = !rg->update && access(file, F_OK) != 0;
+        if (!c->tensor_missing[i]) owned[i] = rg_strdupf("%s=%s", c->tensors[i], file);
+        free(file);
+        if (!owned[i]) continue;
+        argv[argc++] = rg->update ? "--output" : "--expect";
+        argv[argc++] = owned[i];
+    }
+    argv[argc] = NULL;
     clock_gettime(CLOCK_MONOTONIC, &c->t0);
     int e = posix_spawn(&c->pid, rg->exe, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    for (int i = 0; i < c->ntensors; i++)
+        free(owned[i]);
+    free(owned);
+    free(argv);
     if (e) {
         fprintf(stderr, "ttemu regress: cannot start %s: %s\n", rg->exe, strerror(e));
         return -1;
@@ -357,6 +529,10 @@ static int rg_run_all(rg_t *rg) {
     int next = 0, running = 0;
     while (next < rg->n || running) {
         while (running < rg->jobs && next < rg->n) {
+            if (rg->c[next].skip) {
+                next++;
+                continue;
+            }
             if (rg_spawn(rg, &rg->c[next]) != 0) {
                 rg->c[next].pid = 0;
                 rg->c[next].status = -1;
@@ -404,15 +580,89 @@ static bool rg_write_golden(const char *path, const cJSON *g) {
     return ok;
 }
 
+/* Updating: each tensor the run wrote replaces its golden when it differs. The number written, or
+ * -1 when one could not be (reasons to out). */
+static int rg_update_tensors(rg_t *rg, rg_case_t *c, FILE *out) {
+    int written = 0;
+    for (int i = 0; i < c->ntensors; i++) {
+        char *fresh = rg_tensor_file(rg, c, i, true), *gold = rg_tensor_file(rg, c, i, false);
+        size_t nf = 0, ng = 0;
+        char *f = fresh ? rg_read_file(fresh, &nf) : NULL, *g = gold ? rg_read_file(gold, &ng) : NULL;
+        if (!f) {
+            fprintf(out, "the run wrote no tensor %s (%s)\n", c->tensors[i], fresh ? fresh : "?");
+            written = -1;
+        } else if (!g || nf != ng || memcmp(f, g, nf) != 0) {
+            FILE *w = fopen(gold, "wb");
+            bool ok = w && fwrite(f, 1, nf, w) == nf;
+            if (w && fclose(w) != 0) ok = false;
+            if (ok) {
+                fprintf(out, "wrote %s\n", gold);
+                if (written >= 0) written++;
+            } else {
+                fprintf(out, "cannot write %s: %s\n", gold, strerror(errno));
+                written = -1;
+            }
+        }
+        if (fresh) unlink(fresh);
+        free(f);
+        free(g);
+        free(fresh);
+        free(gold);
+    }
+    return written;
+}
+
+/* Comparing: a tensor golden that is missing, or one the run's tensor differs from (the run
+ * compared them: the report's tensors.NAME.compare), is a difference. */
+static int rg_tensor_diffs(const rg_t *rg, const rg_case_t *c, const cJSON *report, FILE *out) {
+    int n = 0;
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(report, "tensors");
+    for (int i = 0; i < c->ntensors; i++) {
+        char *gold = rg_tensor_file(rg, c, i, false);
+        if (c->tensor_missing[i]) {
+            fprintf(out, "no golden %s (run `ttemu regress --update` to create it)\n", gold ? gold : "?");
+            n++;
+            free(gold);
+            continue;
+        }
+        free(gold);
+        const cJSON *cmp =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ts, c->tensors[i]), "compare");
+        const cJSON *mis = cJSON_GetObjectItemCaseSensitive(cmp, "mismatches");
+        if (cJSON_IsNumber(mis) && mis->valuedouble == 0) continue;
+        fprintf(out, "tensors.%s: ", c->tensors[i]);
+        if (!cJSON_IsNumber(mis)) {
+            fputs("not compared (the run did not read it)\n", out);
+        } else {
+            const cJSON *fm = cJSON_GetObjectItemCaseSensitive(cmp, "first_mismatch");
+            fprintf(out, "%.0f of %.0f elements differ from the golden; first at ", mis->valuedouble,
+                    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cmp, "elements")));
+            rg_print_value(out, cJSON_GetObjectItemCaseSensitive(fm, "index"));
+            fputs(": golden ", out);
+            rg_print_value(out, cJSON_GetObjectItemCaseSensitive(fm, "want"));
+            fputs(", got ", out);
+            rg_print_value(out, cJSON_GetObjectItemCaseSensitive(fm, "got"));
+            fputc('\n', out);
+        }
+        n++;
+    }
+    return n;
+}
+
 static void rg_judge(rg_t *rg, rg_case_t *c) {
     char *buf = NULL;
     size_t blen = 0;
     c->result = RG_FAIL;
+    if (c->skip) {
+        c->result = RG_SKIP;
+        c->detail = strdup(c->skip);
+        return;
+    }
     FILE *out = open_memstream(&buf, &blen);
     if (!out) return;
     cJSON *report = c->status >= 0 ? rg_read_json(c->report) : NULL;
     cJSON *got = NULL, *golden = NULL;
-    char *gpath = rg_strdupf("%s/%s.json", rg->golden_dir, c->name);
+    const char *gpath = c->golden;
     if (!report) {
         char line[512];
         rg_first_log_line(c, line, sizeof line);
@@ -435,12 +685,16 @@ static void rg_judge(rg_t *rg, rg_case_t *c) {
         golden = rg_read_json(gpath);
         if (golden && cJSON_Compare(golden, got, true)) {
             c->result = RG_PASS;
-        } else if (rg_write_golden(gpath, got)) {
+        } else if (rg_mkdirs(gpath) && rg_write_golden(gpath, got)) {
             c->result = RG_UPDATED;
             fprintf(out, "wrote %s\n", gpath);
         } else {
             fprintf(out, "cannot write %s: %s\n", gpath, strerror(errno));
+            goto done;
         }
+        int t = rg_update_tensors(rg, c, out);
+        if (t < 0) c->result = RG_FAIL;
+        if (t > 0) c->result = RG_UPDATED;
         goto done;
     }
     if (access(gpath, F_OK) != 0) {
@@ -453,11 +707,11 @@ static void rg_judge(rg_t *rg, rg_case_t *c) {
         goto done;
     }
     c->ndiff = regress_diff(golden, got, out);
+    c->ndiff += rg_tensor_diffs(rg, c, report, out);
     if (!c->ndiff) c->result = RG_PASS;
 done:
     fclose(out);
     c->detail = buf;
-    free(gpath);
     cJSON_Delete(report);
     cJSON_Delete(got);
     cJSON_Delete(golden);
@@ -466,7 +720,7 @@ done:
 /* ---- output ---------------------------------------------------------------------------------- */
 
 static const char *rg_result_name(rg_result_t r) {
-    return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : "FAIL";
+    return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : r == RG_SKIP ? "skip" : "FAIL";
 }
 
 static void rg_print_table(const rg_t *rg, FILE *f) {
@@ -480,7 +734,7 @@ static void rg_print_table(const rg_t *rg, FILE *f) {
         if (c->exit_code >= 0) snprintf(ex, sizeof ex, "%d %s", c->exit_code, c->exit_reason);
         if (c->cycles >= 0) snprintf(cy, sizeof cy, "%.0f", c->cycles);
         fprintf(f, "%-*s  %-7s  %-14s  %10s  %8.0f\n", w, c->name, rg_result_name(c->result), ex, cy, c->wall_ms);
-        if (c->result == RG_FAIL && c->detail) {
+        if ((c->result == RG_FAIL || c->result == RG_SKIP) && c->detail) {
             int lines = 0;
             for (const char *p = c->detail; *p;) {
                 const char *nl = strchr(p, '\n');
@@ -514,6 +768,7 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
         const rg_case_t *c = &rg->c[i];
         jc[i] = (junit_case_t){
             .name = c->name, .classname = "ttemu.regress", .file = c->config, .seconds = c->wall_ms / 1e3};
+        if (c->result == RG_SKIP) jc[i].skipped_message = c->skip;
         if (c->result != RG_FAIL) continue;
         const char *d = c->detail ? c->detail : "";
         const char *nl = strchr(d, '\n');
@@ -549,11 +804,13 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
 
 /* ---- the command ----------------------------------------------------------------------------- */
 
-static const char usage[] = "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
-                            "                     [--golden DIR] [--reports DIR]\n"
-                            "Runs every run config (a directory's *.json, or a list file of config paths) in parallel\n"
-                            "child processes and compares each report with GOLDEN/NAME.json (default test/golden).\n"
-                            "Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
+static const char usage[] =
+    "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
+    "                     [--golden DIR] [--reports DIR]\n"
+    "Runs every run config (each *.json in a directory and below, or a list file of config paths)\n"
+    "in parallel child processes and compares each report with its golden: NAME.golden.json beside\n"
+    "the config, or GOLDEN/NAME.json with --golden. tt-metal configs whose firmware is absent are\n"
+    "skipped. Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
 
 static void rg_cleanup(rg_t *rg) {
     for (int i = 0; i < rg->n; i++) {
@@ -562,16 +819,22 @@ static void rg_cleanup(rg_t *rg) {
         if (c->report && !rg->reports_dir) unlink(c->report);
         free(c->config);
         free(c->name);
+        free(c->golden);
+        free(c->skip);
         free(c->report);
         free(c->log);
         free(c->detail);
+        for (int t = 0; t < c->ntensors; t++)
+            free(c->tensors[t]);
+        free(c->tensors);
+        free(c->tensor_missing);
     }
     free(rg->c);
     if (rg->tmpdir[0]) rmdir(rg->tmpdir);
 }
 
 int regress_main(int argc, char **argv) {
-    rg_t rg = {.golden_dir = RG_DEFAULT_GOLDEN};
+    rg_t rg = {0};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     rg.jobs = cpus > 0 ? (int)cpus : 1;
     int rc = 0;
@@ -610,12 +873,12 @@ int regress_main(int argc, char **argv) {
         rc = rg_add_arg(&rg, inputs[i]);
     free(inputs);
     struct stat st;
-    if (!rc && stat(rg.golden_dir, &st) != 0) {
+    if (!rc && rg.golden_dir && stat(rg.golden_dir, &st) != 0) {
         if (!rg.update)
             rc = rg_bad("golden directory %s: %s (create it with --update)", rg.golden_dir, strerror(errno));
         else if (mkdir(rg.golden_dir, 0755) != 0)
             rc = rg_bad("cannot create golden directory %s: %s", rg.golden_dir, strerror(errno));
-    } else if (!rc && !S_ISDIR(st.st_mode)) {
+    } else if (!rc && rg.golden_dir && !S_ISDIR(st.st_mode)) {
         rc = rg_bad("--golden %s: not a directory", rg.golden_dir);
     }
     if (!rc && rg.reports_dir && mkdir(rg.reports_dir, 0755) != 0 && errno != EEXIST)
@@ -649,21 +912,25 @@ int regress_main(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     }
     double total_ms = rg_ms_since(&t0);
-    int passed = 0, failed = 0, written = 0;
+    int passed = 0, failed = 0, written = 0, skipped = 0;
     for (int i = 0; i < rg.n; i++) {
         rg_judge(&rg, &rg.c[i]);
         if (rg.c[i].result == RG_FAIL)
             failed++;
+        else if (rg.c[i].result == RG_SKIP)
+            skipped++;
         else
             passed++;
         written += rg.c[i].result == RG_UPDATED;
     }
     rg_print_table(&rg, stdout);
+    /* The closing line: "N passed, N failed", then what was skipped and written when anything was. */
+    printf("%d passed, %d failed", passed, failed);
+    if (skipped) printf(", %d skipped", skipped);
     if (rg.update)
-        printf("%d passed, %d failed (%d golden%s written to %s)\n", passed, failed, written, written == 1 ? "" : "s",
-               rg.golden_dir);
-    else
-        printf("%d passed, %d failed\n", passed, failed);
+        printf(" (%d golden%s written %s%s)", written, written == 1 ? "" : "s",
+               rg.golden_dir ? "to " : "beside the configs", rg.golden_dir ? rg.golden_dir : "");
+    printf("\n");
     fflush(stdout);
     rc = failed ? 1 : 0;
     if (rg.junit && !rg_write_junit(&rg, rg.junit, total_ms)) {

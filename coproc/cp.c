@@ -1,5 +1,7 @@
 /* coproc/cp.c — the Tensix coprocessor of one tile: three thread frontends, their Wait Gates, the
- * Sync Unit and the backend (coproc/backend.c), stepped together once per cycle.
+ * Sync Unit and the backend (its timing model coproc/timing.c over the architectural state
+ * coproc/state.c, with the datapath coproc/datapath.c), stepped together once per cycle; and the
+ * read-only views of coproc/cp_views.h.
  *
  * Per-cycle model (docs/coprocessor.md has the long form). Before cp_cycle() the harts have run
  * their step of the same tile cycle: pushes (cp_push), semaphore-window stores, config and GPR
@@ -7,10 +9,10 @@
  *
  *   for t = 0, 1, 2:
  *     gate_step(t)       Wait Gate: evaluate the latched wait, pass at most one instruction
- *                        (be_dispatch / Sync Unit), forget a wait found satisfied
+ *                        (tm_dispatch / Sync Unit), forget a wait found satisfied
  *     fe_replay_step(t)  replay expander: FIFO#2 → FIFO#3 (or from the replay buffer)
  *     fe_mop_step(t)     MOP expander: FIFO#1 → FIFO#2
- *   be_cycle()           backend units advance one cycle
+ *   tm_cycle()           backend units advance one cycle (coproc/timing.c)
  *   Sync Unit per-cycle throughput counters cleared; cycle++
  *
  * Stages run downstream first, so a word moves at most one stage per cycle and a slot freed
@@ -21,7 +23,7 @@
  */
 #include "coproc/cp_internal.h"
 
-#include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,9 +34,10 @@ cp_t *cp_create(const cp_env_t *env) {
     cp_t *cp = calloc(1, sizeof *cp);
     if (!cp) return NULL;
     if (env) cp->env = *env;
-    cp->be = be_create(env ? &cp->env : NULL);
-    if (!cp->be) {
-        free(cp);
+    cp->dp = dp_create();
+    cp->tm = cp->dp ? tm_create(&cp->st, cp->dp, &cp->env) : NULL;
+    if (!cp->tm) {
+        cp_destroy(cp);
         return NULL;
     }
     cp_reset(cp);
@@ -43,12 +46,15 @@ cp_t *cp_create(const cp_env_t *env) {
 
 void cp_destroy(cp_t *cp) {
     if (!cp) return;
-    be_destroy(cp->be);
+    tm_destroy(cp->tm);
+    dp_destroy(cp->dp);
     free(cp);
 }
 
 void cp_reset(cp_t *cp) {
-    be_reset(cp->be);
+    st_reset(&cp->st);
+    tm_reset(cp->tm);
+    dp_reset(cp->dp);
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_reset(&cp->fe[t]);
         gate_reset(&cp->gate[t]);
@@ -96,7 +102,7 @@ void cp_cycle(cp_t *cp) {
         fe_mop_step(fe);
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
-    be_cycle(cp->be);
+    tm_cycle(cp->tm);
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
@@ -108,7 +114,7 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
             cp_cycle(cp);
         return;
     }
-    be_advance_idle(cp->be, n);
+    tm_advance_idle(cp->tm, n);
     sync_end_cycle(&cp->sync);
     cp->cycle += n;
 }
@@ -119,7 +125,7 @@ bool cp_is_idle(const cp_t *cp) { return !cp->active; }
  * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */
 bool cp_thread_idle(const cp_t *cp, unsigned t) {
     if (t >= CP_THREADS) return true;
-    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !be_thread_busy(cp->be, t);
+    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);
 }
 
 bool cp_mop_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || fe_mop_idle(&cp->fe[t]); }
@@ -141,26 +147,30 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
     if (t < CP_THREADS) cp->stats[t].sem_writes++;
 }
 
-uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) { return be_gpr_read(cp->be, t, i); }
+uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) {
+    return t < CP_THREADS && i < CP_NUM_GPRS ? cp->st.gpr[t][i] : 0;
+}
 
-void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) { be_gpr_write(cp->be, t, i, val); }
+void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
+    if (t < CP_THREADS && i < CP_NUM_GPRS) cp->st.gpr[t][i] = val;
+}
 
 void cp_note_riscv_write(cp_t *cp, unsigned t) {
-    if (t < CP_THREADS) be_note_riscv_cfg_write(cp->be, t);
+    if (t < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, t);
 }
 
 void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val) {
     if (t < CP_THREADS && idx < FE_MOPCFG_WORDS) cp->fe[t].mop.cfg[idx] = val;
 }
 
-bool cp_cfg_read(const cp_t *cp, uint32_t byte_off, uint32_t *val) { return be_cfg_read(cp->be, byte_off, val); }
+bool cp_cfg_read(const cp_t *cp, uint32_t byte_off, uint32_t *val) { return st_cfg_read(&cp->st, byte_off, val); }
 
 /* BackendConfiguration.md: RISC-V may write Config (and ConfigDualWrite) with sw, never
- * ThreadConfig (0xA80..0xDAF; that takes SETC16). A TRISC's write feeds condition C10. */
+ * ThreadConfig (that takes SETC16). A TRISC's write feeds condition C10. */
 bool cp_cfg_write(cp_t *cp, int from_thread, uint32_t byte_off, uint32_t val) {
-    if (byte_off >= 0xA80 && byte_off < 0xA80 + 4 * CP_THDCFG_WORDS * CP_THREADS) return false;
-    if (from_thread >= 0 && from_thread < CP_THREADS) be_note_riscv_cfg_write(cp->be, (unsigned)from_thread);
-    return be_cfg_write(cp->be, byte_off, val);
+    if (st_cfg_is_thdcfg(byte_off)) return false;
+    if (from_thread >= 0 && from_thread < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, (unsigned)from_thread);
+    return st_cfg_write(&cp->st, byte_off, val);
 }
 
 /* CSRs.md tt_cfg_qstatus: [10:0] classes still in the frontend for T_t (elsewhere the OR over
@@ -182,7 +192,7 @@ uint32_t cp_qstatus(const cp_t *cp, int t) {
 uint32_t cp_bstatus(const cp_t *cp, int t) {
     uint32_t all = 0, own = 0;
     for (unsigned i = 0; i < CP_THREADS; i++) {
-        uint32_t c = (fe_classes(&cp->fe[i]) | be_busy_classes(cp->be, i)) & 0x7FF;
+        uint32_t c = (fe_classes(&cp->fe[i]) | tm_busy_classes(cp->tm, i)) & 0x7FF;
         all |= c;
         if ((int)i == t) own = c;
     }
@@ -257,7 +267,12 @@ const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) { return t < CP_THREADS ?
 
 uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }
 
-const char *cp_error(const cp_t *cp) { return be_error(cp->be); }
+const cp_error_t *cp_fault(const cp_t *cp) { return tm_error(cp->tm); }
+
+const char *cp_error(const cp_t *cp) {
+    const cp_error_t *e = tm_error(cp->tm);
+    return e ? e->what : NULL;
+}
 
 unsigned cp_sem_max(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->sync.sem[i].max : 0; }
 
@@ -311,19 +326,21 @@ unsigned cp_thread_queued(const cp_t *cp, unsigned t, uint32_t *out, unsigned ma
 
 void cp_issue_log_clear(cp_t *cp) { cp->log_n = 0; }
 
-int cp_last_unit(const cp_t *cp, unsigned t) { return be_last_unit(cp->be, t); }
+int cp_last_unit(const cp_t *cp, unsigned t) { return tm_last_unit(cp->tm, t); }
 
-/* ---- report ------------------------------------------------------------------------------------ */
+/* ---- descriptions of a hold (the report, the summary, the panel) ------------------------------ */
 
-static const char *wait_name(uint8_t opc) {
-    return opc == OP_SEMWAIT ? "SEMWAIT" : opc == OP_STREAMWAIT ? "STREAMWAIT" : "STALLWAIT";
+static const char *cp_wait_opcode_name(uint8_t opc) {
+    return opc == TT_OPC_SEMWAIT ? "SEMWAIT" : opc == TT_OPC_STREAMWAIT ? "STREAMWAIT" : "STALLWAIT";
 }
 
+const char *cp_wait_name(const cp_wait_t *w) { return cp_wait_opcode_name(w->opcode); }
+
 /* "why": one line naming the cause, e.g. "ATGETM with invalid mutex index 5 waits forever". */
-static void hold_text(const cp_thread_state_t *s, char *buf, size_t len) {
+void cp_hold_why(const cp_thread_state_t *s, char *buf, size_t len) {
     switch (s->hold) {
     case CP_HOLD_WAIT_COND:
-        snprintf(buf, len, "blocked by latched %s: condition C%u busy (mask 0x%x)", wait_name(s->wait.opcode),
+        snprintf(buf, len, "blocked by latched %s: condition C%u busy (mask 0x%x)", cp_wait_opcode_name(s->wait.opcode),
                  s->hold_detail, s->hold_mask);
         break;
     case CP_HOLD_WAIT_SEM:
@@ -336,7 +353,7 @@ static void hold_text(const cp_thread_state_t *s, char *buf, size_t len) {
     case CP_HOLD_MUTEX: snprintf(buf, len, "mutex %u is held by or handed to another thread", s->hold_detail); break;
     case CP_HOLD_MUTEX_INVALID:
         snprintf(buf, len, "%s with invalid mutex index %u waits forever (Blackhole has 0, 2, 3, 4)",
-                 cp_opcode(s->held_word) == OP_ATRELM ? "ATRELM" : "ATGETM", s->hold_detail);
+                 TT_OPCODE(s->held_word) == TT_OPC_ATRELM ? "ATRELM" : "ATGETM", s->hold_detail);
         break;
     case CP_HOLD_SYNC_SLOT: snprintf(buf, len, "Sync Unit semaphore/wait slot already used this cycle"); break;
     case CP_HOLD_UNIT:
@@ -347,176 +364,4 @@ static void hold_text(const cp_thread_state_t *s, char *buf, size_t len) {
         break;
     default: snprintf(buf, len, "-"); break;
     }
-}
-
-static cJSON *wait_json(const cp_wait_t *w) {
-    if (!w->active) return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    char dis[96];
-    cJSON_AddStringToObject(o, "opcode", wait_name(w->opcode));
-    cJSON_AddNumberToObject(o, "word", w->word);
-    tt_disasm(w->word, dis, sizeof dis);
-    cJSON_AddStringToObject(o, "disasm", dis);
-    cJSON_AddNumberToObject(o, "cond_mask", w->cond_mask);
-    cJSON_AddNumberToObject(o, "block_mask", w->block_mask);
-    if (w->opcode == OP_SEMWAIT) cJSON_AddNumberToObject(o, "sem_mask", w->sem_mask);
-    if (w->opcode == OP_STREAMWAIT) {
-        cJSON_AddNumberToObject(o, "stream_sel", w->stream_sel);
-        cJSON_AddNumberToObject(o, "target", w->target);
-    }
-    cJSON_AddNumberToObject(o, "since_cycle", (double)w->since);
-    return o;
-}
-
-static void add_counts(cJSON *parent, const char *key, const uint64_t *v, unsigned n, const char *prefix) {
-    cJSON *o = cJSON_AddObjectToObject(parent, key);
-    char name[24];
-    for (unsigned i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "%s%u", prefix, i);
-        cJSON_AddNumberToObject(o, name, (double)v[i]);
-    }
-}
-
-void cp_report(const cp_t *cp, struct cJSON *obj) {
-    cJSON *threads = cJSON_AddArrayToObject(obj, "threads");
-    for (unsigned t = 0; t < CP_THREADS; t++) {
-        const cp_stats_t *st = &cp->stats[t];
-        cp_thread_state_t s;
-        cp_thread_state(cp, t, &s);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(threads, o);
-        cJSON_AddNumberToObject(o, "thread", t);
-        cJSON_AddNumberToObject(o, "pushed", (double)st->pushed);
-        cJSON_AddNumberToObject(o, "issued", (double)st->issued);
-        cJSON_AddNumberToObject(o, "consumed", (double)st->consumed);
-        cJSON_AddNumberToObject(o, "fifo_high_water", st->fifo_high_water);
-        cJSON_AddNumberToObject(o, "fifo2_high_water", st->fifo2_high_water);
-        cJSON *fp = cJSON_AddArrayToObject(o, "first_pushed");
-        for (uint64_t i = 0; i < st->pushed && i < CP_FIRST_PUSHED; i++)
-            cJSON_AddItemToArray(fp, cJSON_CreateNumber(st->first_pushed[i]));
-        cJSON_AddNumberToObject(o, "sem_writes", (double)st->sem_writes);
-        cJSON_AddBoolToObject(o, "idle", cp_thread_idle(cp, t));
-
-        cJSON *stalls = cJSON_AddObjectToObject(o, "stalls");
-        cJSON_AddNumberToObject(stalls, "total", (double)st->stall_total);
-        add_counts(stalls, "cond", st->stall_cond, 13, "C");
-        add_counts(stalls, "sem", st->stall_sem, CP_NUM_SEMS, "");
-        cJSON *mx = cJSON_AddObjectToObject(stalls, "mutex");
-        for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
-            char k[4];
-            if (!sync_mutex_valid(i)) continue;
-            snprintf(k, sizeof k, "%u", i);
-            cJSON_AddNumberToObject(mx, k, (double)st->stall_mutex[i]);
-        }
-        cJSON_AddNumberToObject(stalls, "mutex_invalid", (double)st->stall_mutex_invalid);
-        cJSON_AddNumberToObject(stalls, "stream", (double)st->stall_stream);
-        cJSON_AddNumberToObject(stalls, "wait_release_lag", (double)st->stall_lag);
-        cJSON_AddNumberToObject(stalls, "sync_slot", (double)st->stall_sync_slot);
-        cJSON *un = cJSON_AddObjectToObject(stalls, "unit");
-        for (unsigned u = 0; u < TT_UNIT_COUNT; u++)
-            if (st->stall_unit[u]) cJSON_AddNumberToObject(un, tt_unit_name((tt_unit_t)u), (double)st->stall_unit[u]);
-        cJSON_AddNumberToObject(stalls, "undefined_opcode", (double)st->stall_undefined);
-
-        cJSON_AddItemToObject(o, "latched_wait", wait_json(&s.wait));
-        if (s.held) {
-            cJSON *h = cJSON_AddObjectToObject(o, "held");
-            char buf[160];
-            cJSON_AddNumberToObject(h, "word", s.held_word);
-            tt_disasm(s.held_word, buf, sizeof buf);
-            cJSON_AddStringToObject(h, "disasm", buf);
-            cJSON_AddStringToObject(h, "cause", cp_hold_name(s.hold));
-            cJSON_AddNumberToObject(h, "detail", s.hold_detail);
-            hold_text(&s, buf, sizeof buf);
-            cJSON_AddStringToObject(h, "why", buf);
-        } else {
-            cJSON_AddNullToObject(o, "held");
-        }
-        cJSON *fifo = cJSON_AddObjectToObject(o, "frontend");
-        cJSON_AddNumberToObject(fifo, "fifo1", s.fifo1);
-        cJSON_AddNumberToObject(fifo, "fifo2", s.fifo2);
-        cJSON_AddNumberToObject(fifo, "fifo3", s.fifo3);
-        cJSON_AddBoolToObject(fifo, "mop_busy", s.mop_busy);
-        cJSON_AddBoolToObject(fifo, "replay_busy", s.replay_busy);
-    }
-
-    cJSON *sems = cJSON_AddArrayToObject(obj, "semaphores");
-    for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "value", cp->sync.sem[i].value);
-        cJSON_AddNumberToObject(o, "max", cp->sync.sem[i].max);
-        cJSON_AddItemToArray(sems, o);
-    }
-    cJSON *mutexes = cJSON_AddObjectToObject(obj, "mutexes");
-    for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
-        char k[4];
-        if (!sync_mutex_valid(i)) continue;
-        snprintf(k, sizeof k, "%u", i);
-        if (cp->sync.holder[i] < 0)
-            cJSON_AddNullToObject(mutexes, k);
-        else
-            cJSON_AddNumberToObject(mutexes, k, cp->sync.holder[i]);
-    }
-}
-
-/* One "name count" item of the summary's stall causes, skipped when the count is 0. */
-static void summary_cause(FILE *f, unsigned *n, const char *name, unsigned idx, bool indexed, uint64_t count) {
-    if (!count) return;
-    fprintf(f, *n ? ", " : " (");
-    if (indexed)
-        fprintf(f, "%s%u %llu", name, idx, (unsigned long long)count);
-    else
-        fprintf(f, "%s %llu", name, (unsigned long long)count);
-    ++*n;
-}
-
-/* The non-zero stall causes of one thread, briefly: " (C3 13, sem1 105, lag 12)". */
-static void summary_causes(const cp_stats_t *st, FILE *f) {
-    unsigned n = 0;
-    for (unsigned c = 0; c < 13; c++)
-        summary_cause(f, &n, "C", c, true, st->stall_cond[c]);
-    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
-        summary_cause(f, &n, "sem", i, true, st->stall_sem[i]);
-    for (unsigned i = 0; i < SYNC_MUTEXES; i++)
-        summary_cause(f, &n, "mutex", i, true, st->stall_mutex[i]);
-    summary_cause(f, &n, "mutex_invalid", 0, false, st->stall_mutex_invalid);
-    summary_cause(f, &n, "stream", 0, false, st->stall_stream);
-    summary_cause(f, &n, "lag", 0, false, st->stall_lag);
-    summary_cause(f, &n, "sync_slot", 0, false, st->stall_sync_slot);
-    summary_cause(f, &n, "undefined", 0, false, st->stall_undefined);
-    for (unsigned u = 0; u < TT_UNIT_COUNT; u++)
-        summary_cause(f, &n, tt_unit_name((tt_unit_t)u), 0, false, st->stall_unit[u]);
-    if (n) fputc(')', f);
-}
-
-void cp_summary(const cp_t *cp, FILE *f) {
-    for (unsigned t = 0; t < CP_THREADS; t++) {
-        const cp_stats_t *st = &cp->stats[t];
-        cp_thread_state_t s;
-        cp_thread_state(cp, t, &s);
-        fprintf(f, "tensix T%u: pushed %llu, issued %llu, fifo high water %u, stalled %llu cycles", t,
-                (unsigned long long)st->pushed, (unsigned long long)st->issued, st->fifo_high_water,
-                (unsigned long long)st->stall_total);
-        summary_causes(st, f);
-        if (s.held) {
-            char dis[96], why[160];
-            tt_disasm(s.held_word, dis, sizeof dis);
-            hold_text(&s, why, sizeof why);
-            fprintf(f, "; held: %s — %s", dis, why);
-        } else if (s.wait.active) {
-            fprintf(f, "; latched %s (block 0x%x)", wait_name(s.wait.opcode), s.wait.block_mask);
-        }
-        fputc('\n', f);
-    }
-    fprintf(f, "semaphores:");
-    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
-        fprintf(f, " %u/%u", cp->sync.sem[i].value, cp->sync.sem[i].max);
-    fprintf(f, "  (value/max)\nmutexes:");
-    for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
-        if (!sync_mutex_valid(i)) continue;
-        if (cp->sync.holder[i] < 0)
-            fprintf(f, " %u:free", i);
-        else
-            fprintf(f, " %u:T%d", i, cp->sync.holder[i]);
-    }
-    fputc('\n', f);
 }

@@ -1,5 +1,6 @@
-/* coproc/cp_internal.h — state shared by the coprocessor's own files (cp.c, frontend.c, gate.c,
- * sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h only.
+/* coproc/cp_internal.h — state shared by the coprocessor's control files (cp.c, frontend.c,
+ * gate.c, sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h, whoever
+ * explains a run coproc/cp_views.h.
  *
  * One thread of the Tensix frontend (TensixCoprocessor/README.md; TENSIX.md §3.1):
  *
@@ -12,28 +13,12 @@
 #ifndef TTEMU_COPROC_CP_INTERNAL_H
 #define TTEMU_COPROC_CP_INTERNAL_H
 
-#include "coproc/backend.h"
 #include "coproc/cp.h"
+#include "coproc/datapath.h"
+#include "coproc/state.h"
+#include "coproc/timing.h"
+#include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
-
-/* Opcodes the frontend and the Sync Unit decode themselves (TENSIX.md §4.2, §5). */
-enum {
-    OP_MOP = 0x01,
-    OP_NOP = 0x02,
-    OP_MOP_CFG = 0x03,
-    OP_REPLAY = 0x04,
-    OP_RESOURCEDECL = 0x05,
-    OP_ATGETM = 0xA0,
-    OP_ATRELM = 0xA1,
-    OP_STALLWAIT = 0xA2,
-    OP_SEMINIT = 0xA3,
-    OP_SEMPOST = 0xA4,
-    OP_SEMGET = 0xA5,
-    OP_SEMWAIT = 0xA6,
-    OP_STREAMWAIT = 0xA7,
-};
-
-static inline uint8_t cp_opcode(uint32_t word) { return (uint8_t)(word >> 24); }
 
 /* FIFO depths. FIFO#1: PushTensixInstruction.md (BH: 32). FIFO#2 and FIFO#3: the Wormhole
  * frontend diagram (TensixFrontend.svg: 8 and 2); Blackhole's are undocumented (TENSIX.md §9). */
@@ -164,7 +149,9 @@ typedef struct {
 
 struct cp {
     cp_env_t env;
-    be_t *be;
+    cp_state_t st; /* the backend's architectural state (coproc/state.h) */
+    tm_t *tm;      /* the backend's timing model (coproc/timing.h) */
+    dp_t *dp;      /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];

@@ -9,21 +9,6 @@
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
-const dp_field_t dp_cfg_fields[CF_COUNT] = {
-#define DP_CFG(name, word, shift, width, stride) [CF_##name] = {word, shift, width, stride},
-#define DP_THCFG(name, word, shift, width, stride)
-#include "coproc/dp_cfg.def"
-#undef DP_CFG
-#undef DP_THCFG
-};
-const dp_field_t dp_thcfg_fields[TF_COUNT] = {
-#define DP_CFG(name, word, shift, width, stride)
-#define DP_THCFG(name, word, shift, width, stride) [TF_##name] = {word, shift, width, stride},
-#include "coproc/dp_cfg.def"
-#undef DP_CFG
-#undef DP_THCFG
-};
-
 dp_t *dp_create(void) {
     dp_t *dp = malloc(sizeof *dp);
     if (dp) dp_reset(dp);
@@ -49,13 +34,15 @@ void dp_reset(dp_t *dp) {
     dp->pack.exp_needs_new_addr = true;
 }
 
-void dp_fail(dp_ctx_t *x, dp_err_kind_t kind, const char *fmt, ...) {
-    if (x->err->kind != DP_OK) return;
-    x->err->kind = kind;
+void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {
+    if (x->failed) return;
+    x->failed = true;
+    char what[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->err->msg, sizeof x->err->msg, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    cp_fail(x->in, cat, "%s", what);
 }
 
 /* ---- address modifiers (RWCs.md) ----------------------------------------------------------- */
@@ -139,13 +126,11 @@ void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
 
 typedef void (*dp_unit_fn)(dp_ctx_t *x);
 
-/* Every opcode of a datapath unit (Unpackers, Matrix Unit, Vector Unit, Packers) and the
- * Miscellaneous unit's address-counter family: which file computes it. Opcodes of those units
- * listed with NULL are not modelled: dp_exec says so (DP_UNIMPLEMENTED), never a silent no-op. */
-static dp_unit_fn dp_unit_of(uint8_t opc) {
-    const tt_op_t *op = tt_op(opc);
-    if (!op) return NULL;
-    switch (opc) {
+/* The file that computes an opcode: the ADC and RWC families, then by unit. Opcodes of a datapath
+ * unit that the unit's file does not model are refused there (CP_ERR_UNIMPLEMENTED), never a
+ * silent no-op. */
+static dp_unit_fn dp_unit_of(const tt_op_t *op) {
+    switch (op->opcode) {
     case TT_OPC_SETADC:
     case TT_OPC_SETADCXX:
     case TT_OPC_SETADCXY:
@@ -167,17 +152,19 @@ static dp_unit_fn dp_unit_of(uint8_t opc) {
     }
 }
 
-bool dp_is_datapath_op(uint8_t opcode) { return dp_unit_of(opcode) != NULL; }
+bool dp_handles(const tt_op_t *op) { return op && dp_unit_of(op) != NULL; }
 
-void dp_exec(dp_t *dp, const dp_arch_t *arch, const dp_mem_t *mem, unsigned t, uint32_t word, dp_error_t *err) {
-    err->kind = DP_OK;
-    err->msg[0] = 0;
-    dp_unit_fn fn = dp_unit_of((uint8_t)(word >> 24));
-    if (!fn || t >= DP_THREADS) return;
-    dp_ctx_t x = {.dp = dp, .arch = arch, .mem = mem, .t = t, .word = word, .err = err};
-    x.bank = THCFG(&x, CFG_STATE_ID_StateID);
+void dp_exec(dp_t *dp, const cp_insn_t *in) {
+    dp->executed++;
+    dp_unit_fn fn = in->op ? dp_unit_of(in->op) : NULL;
+    if (!fn || in->thread >= DP_THREADS) return;
+    dp_ctx_t x = {.dp = dp, .in = in, .st = in->st, .t = in->thread, .word = in->word};
+    x.bank = st_state_id(in->st, in->thread);
     fn(&x);
 }
+
+unsigned dp_executed(const dp_t *dp) { return dp->executed; }
+unsigned dp_unpacks_retired(const dp_t *dp) { return dp->retired; }
 
 const src_regs_t *dp_srca(const dp_t *dp) { return &dp->srca; }
 const src_regs_t *dp_srcb(const dp_t *dp) { return &dp->srcb; }

@@ -1,70 +1,63 @@
-/* coproc/datapath.h — the Tensix datapath: the values the units compute (register files, formats,
- * unpackers, Matrix Unit, Vector Unit, packers). It has no clock and never stalls: the timing
- * model (coproc/backend.c) calls dp_exec at exactly one event per datapath instruction — an
- * unpacker instruction when it retires from its unpacker, every other one when it is dispatched —
- * after it has decided the instruction may go, and before it hands a Src bank over.
- * docs/datapath.md describes what is modelled and how exactly. */
+/* coproc/datapath.h — the seam where the Tensix datapath's values go: register files, formats,
+ * unpackers, Matrix Unit, SFPU, packers, the ADCs (docs/coprocessor-backend.md, "The datapath
+ * seam"). What is modelled, and how exactly: docs/datapath.md.
+ *
+ * The contract:
+ *  - The timing model (coproc/timing.c) calls dp_exec exactly once per datapath instruction, when
+ *    it leaves the Wait Gate (dispatch): there Matrix Unit, SFPU and Packer instructions and the
+ *    Miscellaneous Unit's ADC family (SETADC*, INCADC*, ADDRCR*) take effect.
+ *  - Unpacker instructions (UNPACR, UNPACR_NOP) take effect in two events, as on silicon
+ *    (UNPACR_Regular.md "Performance": the address is computed when the unpacker takes the
+ *    instruction; the data waits for the bank). dp_exec, at dispatch, reads every configuration
+ *    and counter it depends on and advances the counters; dp_unpack_data, called once per
+ *    unpacker instruction when it retires from its unpacker's queue, in the same order, moves the
+ *    data into the bank the unpacker owns then. Both come before the instruction's own SrcA/SrcB
+ *    hand-over, so the datapath sees the banks the instruction uses.
+ *  - The datapath has no clock and never stalls: it computes and writes state at once. Whether an
+ *    instruction may start, and how long it occupies its unit, is the timing model's alone.
+ *  - It may read and write the architectural state in in->st (GPRs, Config, ThreadConfig, the
+ *    Src bank pointers: read only — hand-overs are the timing model's) and its own state in dp_t
+ *    (register files, counters); L1 directly through in->env->l1 / l1_size, reporting every
+ *    write with in->env->l1_written(ctx, addr, len); the tile's MMIO through in->env->mmio_*.
+ *  - It reports errors with cp_fail (coproc/insn.h), which names the thread, the pushing core and
+ *    pc, and the word; the run then stops (a guest fault, exit 3, or ttemu's gap, exit 6).
+ */
 #ifndef TTEMU_COPROC_DATAPATH_H
 #define TTEMU_COPROC_DATAPATH_H
 
 #include <stdbool.h>
-#include <stdint.h>
 
-#include "coproc/cp.h"
 #include "coproc/dp_regs.h"
+#include "coproc/insn.h"
 
 typedef struct dp dp_t;
 
-/* Why an instruction could not be carried out (the categories of docs/cli.md). */
-typedef enum {
-    DP_OK = 0,
-    DP_UNDEFINED,     /* the ISA says the behaviour is undefined: the program's fault */
-    DP_UNIMPLEMENTED, /* ttemu does not model this instruction or mode (yet) */
-    DP_UNSUPPORTED,   /* the ISA calls this configuration unsupported */
-} dp_err_kind_t;
-
-typedef struct {
-    dp_err_kind_t kind;
-    char msg[200];
-} dp_error_t;
-
-/* The architectural state the datapath reads (Config, ThreadConfig) and the Src hand-over state
- * it reads to find the banks (SrcASrcB.md: Unpackers[u].SrcBank, MatrixUnit.SrcABank/SrcBBank).
- * The timing model owns the hand-over itself. */
-typedef struct {
-    const uint32_t (*cfg)[CP_CFG_WORDS];
-    const uint16_t (*thdcfg)[CP_THDCFG_WORDS];
-    const uint8_t *unp_bank; /* [2]: unpacker 0 (SrcA), unpacker 1 (SrcB) */
-    const uint8_t *fpu_bank; /* [2]: the Matrix Unit's SrcA and SrcB bank */
-} dp_arch_t;
-
-/* L1 as the unpackers and packers see it; l1_written is told of every byte range a packer wrote
- * (the tile drops decoded code and the idle fast-forward's proof). */
-typedef struct {
-    uint8_t *l1;
-    uint32_t l1_size;
-    void (*l1_written)(void *ctx, uint32_t addr, uint32_t len);
-    void *ctx;
-} dp_mem_t;
-
 dp_t *dp_create(void);
 void dp_destroy(dp_t *dp);
-/* Power-on state: registers zero, Dst rows valid (BH Dst.md), LaneConfig 0, lane flags off. */
+/* Power-on state of the datapath's own state (the coprocessor's reset). */
 void dp_reset(dp_t *dp);
 
-/* Is opcode a datapath instruction (one dp_exec must see)? */
-bool dp_is_datapath_op(uint8_t opcode);
-/* Compute thread t's instruction word. err->kind stays DP_OK on success. */
-void dp_exec(dp_t *dp, const dp_arch_t *arch, const dp_mem_t *mem, unsigned t, uint32_t word, dp_error_t *err);
+/* Does the timing model hand instructions of this opcode to dp_exec? (Unpacker, Matrix Unit,
+ * SFPU, Packer, and the Miscellaneous Unit's ADC family.) */
+bool dp_handles(const tt_op_t *op);
 
-/* Read-only views (tests, debugging). */
+/* Execute one datapath instruction (see the contract above). */
+void dp_exec(dp_t *dp, const cp_insn_t *in);
+/* The data side of an unpacker instruction dp_exec took at dispatch (see the contract above). */
+void dp_unpack_data(dp_t *dp, const cp_insn_t *in);
+/* How many instructions dp_exec, and how many unpacker instructions dp_unpack_data, has seen
+ * since reset (the seam's tests count the events). */
+unsigned dp_executed(const dp_t *dp);
+unsigned dp_unpacks_retired(const dp_t *dp);
+
+/* Read-only views of the register files and counters (tests, debugging). */
 const src_regs_t *dp_srca(const dp_t *dp);
 const src_regs_t *dp_srcb(const dp_t *dp);
 const dst_regs_t *dp_dst(const dp_t *dp);
 const lregs_t *dp_lregs(const dp_t *dp);
 const rwc_t *dp_rwc(const dp_t *dp, unsigned t);
 const adc_t *dp_adc(const dp_t *dp, unsigned t, unsigned unit);
-/* Test access: write a Src or Dst cell directly (unit tests build their inputs with it). */
+/* Write access for the unit tests, which build their inputs in the register files directly. */
 src_regs_t *dp_srca_mut(dp_t *dp);
 src_regs_t *dp_srcb_mut(dp_t *dp);
 dst_regs_t *dp_dst_mut(dp_t *dp);

@@ -59,10 +59,11 @@ static void adc_apply(adc_ch_t ch[2], bool zw, adc_op_t op, unsigned en, const u
     }
 }
 
-#define ADC_FIELDS(w, OP)                                                                                              \
+/* The four values and ThreadOverride of the XY / ZW forms (their pages' names). */
+#define ADC_FIELDS(w, OP, A, B, S)                                                                                     \
     do {                                                                                                               \
-        val[0] = TT_##OP##_CH0_X(w), val[1] = TT_##OP##_CH0_Y(w);                                                      \
-        val[2] = TT_##OP##_CH1_X(w), val[3] = TT_##OP##_CH1_Y(w);                                                      \
+        val[0] = TT_##OP##_##A##0##S(w), val[1] = TT_##OP##_##B##0##S(w);                                              \
+        val[2] = TT_##OP##_##A##1##S(w), val[3] = TT_##OP##_##B##1##S(w);                                              \
         units = TT_##OP##_CNTSETMASK(w), override = TT_##OP##_THREADOVERRIDE(w);                                       \
     } while (0)
 
@@ -71,7 +72,7 @@ void dp_adc_exec(dp_ctx_t *x) {
     unsigned val[4] = {0}, units = 0, override = 0, en = 0xF;
     bool zw = false;
     adc_op_t op = ADC_SET;
-    switch (w >> 24) {
+    switch (TT_OPCODE(w)) {
     case TT_OPC_SETADC: {
         /* SETADC.md: one counter of one channel; NewValue's top two bits are ThreadOverride. */
         uint32_t v = TT_SETADC_VALUE(w);
@@ -100,28 +101,29 @@ void dp_adc_exec(dp_ctx_t *x) {
         }
         return;
     }
+    /* BitMask: bit 0 X0 (or Z0), 1 Y0 (W0), 2 X1 (Z1), 3 Y1 (W1); its bits 4..5 are unused. */
     case TT_OPC_SETADCXY:
-        ADC_FIELDS(w, SETADCXY);
+        ADC_FIELDS(w, SETADCXY, X, Y, VAL);
         en = TT_SETADCXY_BITMASK(w) & 0xF;
         break;
     case TT_OPC_SETADCZW:
-        ADC_FIELDS(w, SETADCZW);
+        ADC_FIELDS(w, SETADCZW, Z, W, VAL);
         en = TT_SETADCZW_BITMASK(w) & 0xF, zw = true;
         break;
     case TT_OPC_ADDRCRXY:
-        ADC_FIELDS(w, ADDRCRXY);
+        ADC_FIELDS(w, ADDRCRXY, X, Y, INC);
         en = TT_ADDRCRXY_BITMASK(w) & 0xF, op = ADC_CR;
         break;
     case TT_OPC_ADDRCRZW:
-        ADC_FIELDS(w, ADDRCRZW);
+        ADC_FIELDS(w, ADDRCRZW, Z, W, INC);
         en = TT_ADDRCRZW_BITMASK(w) & 0xF, op = ADC_CR, zw = true;
         break;
     case TT_OPC_INCADCXY:
-        ADC_FIELDS(w, INCADCXY);
+        ADC_FIELDS(w, INCADCXY, X, Y, INC);
         op = ADC_INC;
         break;
     case TT_OPC_INCADCZW:
-        ADC_FIELDS(w, INCADCZW);
+        ADC_FIELDS(w, INCADCZW, Z, W, INC);
         op = ADC_INC, zw = true;
         break;
     default: return;
@@ -134,7 +136,7 @@ void dp_adc_exec(dp_ctx_t *x) {
 void dp_rwc_exec(dp_ctx_t *x) {
     uint32_t w = x->word;
     rwc_t *r = &x->dp->rwc[x->t];
-    if ((w >> 24) == TT_OPC_SETRWC) {
+    if (TT_OPCODE(w) == TT_OPC_SETRWC) {
         /* SETRWC.md. The Src bank hand-over (clear_ab_vld) is the timing model's. */
         unsigned mask = TT_SETRWC_BITMASK(w), cr = TT_SETRWC_RWC_CR(w);
         if (mask & 1) r->srca = r->srca_cr = (uint8_t)((TT_SETRWC_RWC_A(w) + ((cr & 1) ? r->srca_cr : 0)) & 63);

@@ -2,7 +2,7 @@
  * unpack.c, fpu.c, sfpu.c, pack.c): the datapath's state, the context of one instruction, and the
  * configuration field accessors. Nothing outside those files includes it.
  *
- * Values only: no clock, no stalls. The timing model (coproc/backend.c) calls dp_exec at exactly
+ * Values only: no clock, no stalls. The timing model (coproc/timing.c) calls dp_exec at exactly
  * one event per datapath instruction and owns when; these files own what. */
 #ifndef TTEMU_COPROC_DP_INTERNAL_H
 #define TTEMU_COPROC_DP_INTERNAL_H
@@ -13,34 +13,37 @@
 #include "coproc/datapath.h"
 #include "coproc/dp_regs.h"
 #include "coproc/formats.h"
-
-/* Configuration fields by name (coproc/dp_cfg.def). */
-typedef enum {
-#define DP_CFG(name, word, shift, width, stride) CF_##name,
-#define DP_THCFG(name, word, shift, width, stride)
-#include "coproc/dp_cfg.def"
-#undef DP_CFG
-#undef DP_THCFG
-    CF_COUNT
-} dp_cfg_field_t;
-typedef enum {
-#define DP_CFG(name, word, shift, width, stride)
-#define DP_THCFG(name, word, shift, width, stride) TF_##name,
-#include "coproc/dp_cfg.def"
-#undef DP_CFG
-#undef DP_THCFG
-    TF_COUNT
-} dp_thcfg_field_t;
+#include "coproc/insn.h"
+#include "coproc/state.h"
 
 /* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
 #define UNP_SEC_WORDS 48
 
 /* Per-unpacker state the UNPACR functional model keeps (UNPACR_Regular.md `Unpackers[]`):
  * SrcRow and ContextCounter per thread. The bank pointer and AllowedClient belong to the
- * hand-over between units and live with the architectural state (dp_arch_t). */
+ * hand-over between units and live with the architectural state (coproc/state.h cp_src_t). */
+typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
+
+/* An unpacker instruction between its two events (coproc/datapath.h): everything its address
+ * side fixed at dispatch that the data side, at retire, needs. */
+typedef struct {
+    uint8_t kind; /* unp_job_kind_t */
+    uint8_t thread, cfg_bank;
+    fmt_unpack_mode_t conv;
+    uint8_t size, up_zeros, col_shift, src_row, out_fmt;
+    bool all_zero, interleave, to_dst, transpose, ovrd, flip, ones;
+    uint64_t datums, limit, fifo; /* first L1 byte; the FIFO's limit and size (bytes) */
+    uint32_t row_stride, count, out;
+} unp_job_t;
+
+/* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
+#define UNP_JOBS 8
+
 typedef struct {
     uint8_t src_row[DP_THREADS];
     uint8_t ctx_counter[DP_THREADS];
+    unp_job_t jobs[UNP_JOBS]; /* dispatched, not yet retired, oldest first */
+    unsigned jobs_head, jobs_n;
 } unpacker_t;
 
 /* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next
@@ -57,6 +60,8 @@ typedef struct {
 } packer_t;
 
 struct dp {
+    unsigned executed; /* instructions dp_exec saw since reset */
+    unsigned retired;  /* unpacker instructions dp_unpack_data saw since reset */
     src_regs_t srca, srcb;
     dst_regs_t dst;
     lregs_t sfpu;
@@ -66,50 +71,53 @@ struct dp {
     packer_t pack;
 };
 
-/* One instruction's context: the datapath, the architectural state it reads, the thread, its
- * config bank (ThreadConfig CFG_STATE_ID_StateID), L1, and where an error goes. */
+/* One instruction's context: the datapath, the instruction as the timing model hands it over
+ * (coproc/insn.h: the architectural state, the tile, the word, the thread, where errors go), and
+ * the thread's config bank (ThreadConfig CFG_STATE_ID_StateID). */
 typedef struct {
     dp_t *dp;
-    const dp_arch_t *arch;
-    const dp_mem_t *mem;
+    const cp_insn_t *in;
+    const cp_state_t *st;
     unsigned t;
     unsigned bank;
     uint32_t word;
-    dp_error_t *err;
+    bool failed;
 } dp_ctx_t;
 
-typedef struct {
-    uint16_t word;
-    uint8_t shift, width;
-    uint8_t stride; /* bits between array elements; 0: not an array */
-} dp_field_t;
-extern const dp_field_t dp_cfg_fields[CF_COUNT];
-extern const dp_field_t dp_thcfg_fields[TF_COUNT];
-
-/* Element i of a field of Config[bank] (word_off: extra words, e.g. UNP_SEC_WORDS for unpacker 1). */
-static inline uint32_t dp_cfg_i(const dp_ctx_t *x, dp_cfg_field_t f, unsigned i, unsigned word_off) {
-    const dp_field_t *d = &dp_cfg_fields[f];
+/* Element i of a Config field (coproc/cfg_fields.def), word_off words further (UNP_SEC_WORDS for
+ * unpacker 1's copy of an unpacker 0 field). */
+static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, unsigned word_off) {
+    const cp_field_t *d = &cfg_fields[f];
     unsigned bit = (unsigned)d->shift + i * d->stride;
-    uint32_t v = x->arch->cfg[x->bank][d->word + word_off + bit / 32] >> (bit % 32);
-    return d->width >= 32 ? v : v & ((1u << d->width) - 1u);
+    uint32_t v = x->st->cfg[x->bank][d->word + word_off + bit / 32] >> (bit % 32);
+    return v & st_field_mask(d->width);
 }
-#define CFG(x, name)             dp_cfg_i((x), CF_##name, 0, 0)
-#define CFG_I(x, name, i)        dp_cfg_i((x), CF_##name, (i), 0)
-#define CFG_UNP(x, name, u)      dp_cfg_i((x), CF_##name, 0, (u)*UNP_SEC_WORDS)
-#define CFG_UNP_I(x, name, u, i) dp_cfg_i((x), CF_##name, (i), (u)*UNP_SEC_WORDS)
+#define CFG(x, name)             dp_cfg_i((x), CFG_##name, 0, 0)
+#define CFG_I(x, name, i)        dp_cfg_i((x), CFG_##name, (i), 0)
+#define CFG_UNP(x, name, u)      dp_cfg_i((x), CFG_##name, 0, (u)*UNP_SEC_WORDS)
+#define CFG_UNP_I(x, name, u, i) dp_cfg_i((x), CFG_##name, (i), (u)*UNP_SEC_WORDS)
 
-static inline uint32_t dp_thcfg_i(const dp_ctx_t *x, dp_thcfg_field_t f, unsigned i) {
-    const dp_field_t *d = &dp_thcfg_fields[f];
+static inline uint32_t dp_thcfg_i(const dp_ctx_t *x, thcfg_field_t f, unsigned i) {
+    const cp_field_t *d = &thcfg_fields[f];
     unsigned bit = (unsigned)d->shift + i * d->stride;
-    uint32_t v = (uint32_t)x->arch->thdcfg[x->t][d->word + bit / 16] >> (bit % 16);
-    return v & ((1u << d->width) - 1u);
+    return ((uint32_t)x->st->thdcfg[x->t][d->word + bit / 16] >> (bit % 16)) & st_field_mask(d->width);
 }
-#define THCFG(x, name)      dp_thcfg_i((x), TF_##name, 0)
-#define THCFG_I(x, name, i) dp_thcfg_i((x), TF_##name, (i))
+#define THCFG(x, name)      dp_thcfg_i((x), THCFG_##name, 0)
+#define THCFG_I(x, name, i) dp_thcfg_i((x), THCFG_##name, (i))
 
-/* Errors (the first one of an instruction is kept). */
-void dp_fail(dp_ctx_t *x, dp_err_kind_t kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static inline bool dp_failed(const dp_ctx_t *x) { return x->err->kind != DP_OK; }
+/* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and
+ * SrcB (1). Read only: the hand-overs are the timing model's. */
+static inline unsigned dp_unp_bank(const dp_ctx_t *x, unsigned u) { return x->st->src.unp_bank[u & 1]; }
+static inline unsigned dp_fpu_bank(const dp_ctx_t *x, unsigned s) {
+    return s ? x->st->src.fpu_bank_b : x->st->src.fpu_bank_a;
+}
+
+/* L1, as the unpackers read it and the packer writes it (cp_env_t; every write reported). */
+static inline const cp_env_t *dp_env(const dp_ctx_t *x) { return x->in->env; }
+
+/* Stop on this instruction (cp_fail: the category, what, and the where the timing model gave). */
+void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
 
 /* RWC address modifiers (RWCs.md ApplyAddrMod; Blackhole: AddrMod is 3 bits and indexes
  * ADDR_MOD_*_SEC0..7 directly). update_fidelity: false for SFPLOAD/SFPSTORE/SFPLOADMACRO. */
@@ -125,12 +133,13 @@ static inline uint16_t dp_dst16_read(const dp_ctx_t *x, unsigned row, unsigned c
 }
 void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v);
 
-/* The units (one file each). Each returns nothing; errors go to x->err. */
+/* The units (one file each). Each returns nothing; errors go through dp_fail. */
 void dp_adc_exec(dp_ctx_t *x);    /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */
 void dp_rwc_exec(dp_ctx_t *x);    /* dp_addr.c: SETRWC, INCRWC */
-void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP */
-void dp_fpu_exec(dp_ctx_t *x);    /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
-void dp_sfpu_exec(dp_ctx_t *x);   /* sfpu.c: SFP* */
-void dp_pack_exec(dp_ctx_t *x);   /* pack.c: PACR */
+void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
+unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
+void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
+void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
+void dp_pack_exec(dp_ctx_t *x); /* pack.c: PACR */
 
 #endif

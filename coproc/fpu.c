@@ -3,7 +3,7 @@
  * functional model describes it; the pages are named above each function). SETRWC and INCRWC are
  * in dp_addr.c. The arithmetic instructions (ELWADD, ELWSUB, ELWMUL, MVMUL, DOTPV, GAPOOL,
  * GMPOOL, the legacy CONV/POOL ops, SHIFTX*, TRNSPSRCB) are not modelled yet: dp_exec refuses
- * them as DP_UNIMPLEMENTED. The Src bank hand-over (AllowedClient, the bank pointers) is the
+ * them as CP_ERR_UNIMPLEMENTED. The Src bank hand-over (AllowedClient, the bank pointers) is the
  * timing model's; these functions only read the bank pointers.
  */
 #include <string.h>
@@ -22,7 +22,7 @@ static bool col_blocked(const dp_ctx_t *x, unsigned col) {
 static unsigned srca_fmt(const dp_ctx_t *x, bool implied) {
     unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcA_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                            : CFG(x, ALU_FORMAT_SPEC_REG0_SrcA);
-    if (implied && !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base)) f = x->dp->srca.implied_fmt[x->arch->fpu_bank[0]];
+    if (implied && !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base)) f = x->dp->srca.implied_fmt[dp_fpu_bank(x, 0)];
     return f;
 }
 
@@ -32,7 +32,7 @@ static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_fla
                        unsigned col) {
     if (style == FMT_STYLE_TF32) {
         if (lo) {
-            dp_fail(x, DP_UNDEFINED, "%s with dest_32b_lo and a TF32 source (HW erratum TEN-4245)",
+            dp_fail(x, CP_ERR_UNDEFINED, "%s with dest_32b_lo and a TF32 source (HW erratum TEN-4245)",
                     tt_mnemonic(x->word));
             return;
         }
@@ -59,7 +59,7 @@ static void mova2d(dp_ctx_t *x) {
     } else {
         drow &= 0x3FF, srow &= 0x3F;
     }
-    const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[x->arch->fpu_bank[0]];
+    const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
     for (; n && !dp_failed(x); n--, drow++, srow++)
         for (unsigned c = 0; c < SRC_COLS; c++)
             if (!col_blocked(x, c)) src_to_dst(x, bank[srow][c], style, flush, lo, drow, c);
@@ -81,7 +81,7 @@ static void movb2d(dp_ctx_t *x) {
     } else {
         drow &= 0x3FF, srow &= 0x3F;
     }
-    const uint32_t(*bank)[SRC_COLS] = x->dp->srcb.d[x->arch->fpu_bank[1]];
+    const uint32_t(*bank)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
     for (; n && !dp_failed(x); n--, drow++, srow += !bcast_row)
         for (unsigned c = 0; c < SRC_COLS; c++)
             if (!col_blocked(x, c)) src_to_dst(x, bank[srow][bcast_col0 ? 0 : c], style, flush, lo, drow, c);
@@ -98,7 +98,7 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
     if (!THCFG(x, FP16A_FORCE_Enable)) {
         unsigned f = srca_fmt(x, false);
         if (to_b ? !THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base) : !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base))
-            f = (to_b ? x->dp->srcb.implied_fmt[x->arch->fpu_bank[1]] : x->dp->srca.implied_fmt[x->arch->fpu_bank[0]]);
+            f = (to_b ? x->dp->srcb.implied_fmt[dp_fpu_bank(x, 1)] : x->dp->srca.implied_fmt[dp_fpu_bank(x, 0)]);
         use32 = CFG(x, ALU_ACC_CTRL_Fp32_enabled) || CFG(x, ALU_ACC_CTRL_INT8_math_enabled);
         style = fmt_src_style(f, false);
     }
@@ -110,8 +110,8 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
         drow &= 0x3FF, srow &= 0x3F;
     }
     if (!use32 && (lo || style == FMT_STYLE_TF32))
-        return dp_fail(x, DP_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
-    uint32_t(*bank)[SRC_COLS] = to_b ? x->dp->srcb.d[x->arch->fpu_bank[1]] : x->dp->srca.d[x->arch->fpu_bank[0]];
+        return dp_fail(x, CP_ERR_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
+    uint32_t(*bank)[SRC_COLS] = to_b ? x->dp->srcb.d[dp_fpu_bank(x, 1)] : x->dp->srca.d[dp_fpu_bank(x, 0)];
     for (; n; n--, drow++, srow++) {
         for (unsigned c = 0; c < SRC_COLS; c++) {
             if (col_blocked(x, c)) continue;
@@ -136,7 +136,7 @@ static void movb2a(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcB_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcB_val)
                                                            : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
-    if (!THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base)) f = x->dp->srcb.implied_fmt[x->arch->fpu_bank[1]];
+    if (!THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base)) f = x->dp->srcb.implied_fmt[dp_fpu_bank(x, 1)];
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src);
     uint32_t keep = (f != FMT_TF32 && fmt_exp8_family(f)) ? ~(7u << 8) : ~0u;
     unsigned arow = TT_MOVB2A_SRCA(w) + x->dp->rwc[x->t].srca, brow = TT_MOVB2A_SRCB(w) + x->dp->rwc[x->t].srcb, n = 1;
@@ -145,8 +145,8 @@ static void movb2a(dp_ctx_t *x) {
     } else {
         arow &= 0x3F, brow &= 0x3F;
     }
-    uint32_t(*a)[SRC_COLS] = x->dp->srca.d[x->arch->fpu_bank[0]];
-    const uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[x->arch->fpu_bank[1]];
+    uint32_t(*a)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    const uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
     for (; n; n--, arow++, brow++)
         for (unsigned c = 0; c < SRC_COLS; c++) {
             if (col_blocked(x, c)) continue;
@@ -168,7 +168,7 @@ static void zeroacc(dp_ctx_t *x) {
     unsigned imm = TT_ZEROACC_WHERE(w), mode = TT_ZEROACC_CLEAR_MODE(w);
     bool d32 = TT_ZEROACC_USE_32_BIT_MODE(w), val = TT_ZEROACC_CLEAR_ZERO_FLAGS(w);
     bool *valid = x->dp->dst.valid;
-    if (mode > 3) return dp_fail(x, DP_UNIMPLEMENTED, "ZEROACC clear_mode %u", mode);
+    if (mode > 3) return dp_fail(x, CP_ERR_UNSPECIFIED, "ZEROACC clear_mode %u (ZEROACC.md has modes 0..3)", mode);
     switch (mode) {
     case 0: { /* one row */
         unsigned row = dst_row_base(x, imm) & 1023;
@@ -209,11 +209,12 @@ static void zerosrc(dp_ctx_t *x) {
     unsigned mask = TT_ZEROSRC_SRC_MASK(w), zv = TT_ZEROSRC_ZERO_VAL(w);
     bool both = TT_ZEROSRC_BANK_MASK(w), fpu_side = TT_ZEROSRC_WRITE_MODE(w);
     if (zv > 1 || (zv && (mask & 2)))
-        return dp_fail(x, DP_UNIMPLEMENTED, "ZEROSRC with zero_val 0x%x (only 0 and -inf for SrcA are documented)", zv);
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "ZEROSRC with zero_val 0x%x (only 0 and -inf for SrcA are documented)",
+                       zv);
     for (unsigned s = 0; s < 2; s++) {
         if (!(mask & (1u << s))) continue;
         src_regs_t *r = s ? &x->dp->srcb : &x->dp->srca;
-        unsigned pick = fpu_side ? x->arch->fpu_bank[s] : x->arch->unp_bank[s];
+        unsigned pick = fpu_side ? dp_fpu_bank(x, s) : dp_unp_bank(x, s);
         for (unsigned b = 0; b < SRC_BANKS; b++) {
             if (!both && b != pick) continue;
             if (zv)
@@ -227,7 +228,7 @@ static void zerosrc(dp_ctx_t *x) {
 }
 
 void dp_fpu_exec(dp_ctx_t *x) {
-    switch (x->word >> 24) {
+    switch (TT_OPCODE(x->word)) {
     case TT_OPC_MOVA2D: mova2d(x); break;
     case TT_OPC_MOVB2D: movb2d(x); break;
     case TT_OPC_MOVD2A: movd2src(x, false); break;
@@ -244,7 +245,8 @@ void dp_fpu_exec(dp_ctx_t *x) {
         }
         break;
     default:
-        dp_fail(x, DP_UNIMPLEMENTED, "%s is not modelled yet (Matrix Unit arithmetic: tier 2)", tt_mnemonic(x->word));
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled yet (Matrix Unit arithmetic: tier 2)",
+                tt_mnemonic(x->word));
         break;
     }
 }

@@ -33,7 +33,7 @@ bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org) {
 /* ---- MOP expander (MOPExpander.md) ----------------------------------------------------------- */
 
 /* MOPExpander.md IsNop: plain NOP only (opcode 0x02), not DMANOP nor SFPNOP. */
-static bool mop_is_nop(uint32_t w) { return cp_opcode(w) == OP_NOP; }
+static bool mop_is_nop(uint32_t w) { return TT_OPCODE(w) == TT_OPC_NOP; }
 
 /* ExpandTemplate0: Count1+1 iterations, one mask bit each (LSB first). Bit clear: InsnA0
  * [, A1, A2, A3 if HasA123][, InsnB if HasB]; bit set: SkipA0 [, SkipB if HasB]. */
@@ -123,11 +123,11 @@ static bool mop_next(fe_mop_t *m, uint32_t *out) {
  * lazily, so software must not rewrite MopCfg mid-expansion — MOPExpanderDoneCheck). */
 static void mop_begin(fe_mop_t *m, uint32_t w) {
     memcpy(m->snap, m->cfg, sizeof m->snap);
-    if (((w >> 23) & 1) == 0) {
-        /* MOP.md: Template 0, Count1 = bits [22:16], MaskLo = bits [15:0]. */
+    if (TT_MOP_MOP_TYPE(w) == 0) {
+        /* MOP.md: Template 0, Count1 = loop_count [22:16], MaskLo = bits [15:0]. */
         m->kind = MOP_TEMPLATE0;
-        m->mask = ((uint32_t)m->mask_hi << 16) | (w & 0xFFFF);
-        m->iters = ((w >> 16) & 0x7F) + 1;
+        m->mask = ((uint32_t)m->mask_hi << 16) | TT_MOP_ZMASK_LO16_OR_LOOP_COUNT(w);
+        m->iters = TT_MOP_LOOP_COUNT(w) + 1;
         m->iter = 0;
         m->nslots = m->slot = 0;
         return;
@@ -175,19 +175,19 @@ void fe_mop_step(fe_thread_t *fe) {
         return;
     }
     uint32_t w = fifo_peek(&fe->fifo1);
-    uint8_t opc = cp_opcode(w);
+    uint8_t opc = TT_OPCODE(w);
     if (m->bubble) {
         /* MOPExpander.md Performance: after a MOP, a next instruction that is not a MOP costs a
          * cycle in which the expander neither ingests nor emits. */
         m->bubble = false;
-        if (opc != OP_MOP) return;
+        if (opc != TT_OPC_MOP) return;
     }
     switch (opc) {
-    case OP_MOP_CFG: /* MOP_CFG.md: MaskHi for the next template-0 MOP */
+    case TT_OPC_MOP_CFG: /* MOP_CFG.md: MaskHi for the next template-0 MOP */
         fifo_pop(&fe->fifo1);
-        m->mask_hi = (uint16_t)(w & 0xFFFF);
+        m->mask_hi = (uint16_t)TT_MOP_CFG_ZMASK_HI16(w);
         return;
-    case OP_MOP:
+    case TT_OPC_MOP:
         m->org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         mop_begin(m, w);
@@ -236,16 +236,16 @@ void fe_replay_step(fe_thread_t *fe) {
         if (++r->k == r->len) r->mode = RP_PASS;
         return;
     }
-    if (cp_opcode(w) == OP_REPLAY) {
-        /* REPLAY = 0x04<<24 | StartIdx<<14 | Len<<4 | Exec<<1 | Load. Hardware uses the five
-         * low bits of StartIdx and Len; Len 0 means 32 (REPLAY.md functional model). */
-        r->start = (w >> 14) & 31;
-        r->len = (w >> 4) & 31;
-        if (r->len == 0) r->len = 32;
+    if (TT_OPCODE(w) == TT_OPC_REPLAY) {
+        /* REPLAY.md: StartIdx, Len, Exec, Load. Hardware uses the five low bits of StartIdx and
+         * Len (the buffer's 32 entries); Len 0 means 32 (the functional model). */
+        r->start = TT_REPLAY_START_IDX(w) % FE_REPLAY_DEPTH;
+        r->len = TT_REPLAY_LEN(w) % FE_REPLAY_DEPTH;
+        if (r->len == 0) r->len = FE_REPLAY_DEPTH;
         r->k = 0;
-        if (w & 1) { /* Load: ingest the REPLAY, emit nothing */
+        if (TT_REPLAY_LOAD_MODE(w)) { /* Load: ingest the REPLAY, emit nothing */
             fifo_pop(&fe->fifo2);
-            r->exec = (w >> 1) & 1;
+            r->exec = TT_REPLAY_EXECUTE_WHILE_LOADING(w);
             r->mode = RP_LOAD;
             return;
         }
@@ -276,7 +276,7 @@ bool fe_idle(const fe_thread_t *fe) {
 bool fe_mop_idle(const fe_thread_t *fe) {
     if (fe->mop.kind != MOP_IDLE) return false;
     for (unsigned i = 0; i < fe->fifo1.count; i++)
-        if (cp_opcode(fifo_at(&fe->fifo1, i)) == OP_MOP) return false;
+        if (TT_OPCODE(fifo_at(&fe->fifo1, i)) == TT_OPC_MOP) return false;
     return true;
 }
 
@@ -314,7 +314,7 @@ uint32_t cp_unit_classes(tt_unit_t u) {
 static uint32_t fifo_classes(const fe_fifo_t *f) {
     uint32_t bits = 0;
     for (unsigned i = 0; i < f->count; i++) {
-        const tt_op_t *op = tt_op(cp_opcode(fifo_at(f, i)));
+        const tt_op_t *op = tt_op(TT_OPCODE(fifo_at(f, i)));
         if (op) bits |= cp_unit_classes(op->unit);
     }
     return bits;

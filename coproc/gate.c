@@ -5,7 +5,7 @@
  *   1. If a wait was latched in an earlier cycle, evaluate its conditions (all must be met).
  *   2. The head of FIFO#3 passes if the latched block mask does not block it (NOP: only a mask of
  *      all nine bits blocks it; STALLWAIT/SEMWAIT/STREAMWAIT: any bit), the Sync Unit admits it
- *      (mutexes, throughput) and its backend unit accepts it (be_can_accept). At most one
+ *      (mutexes, throughput) and its backend unit accepts it (tm_can_accept). At most one
  *      instruction per thread per cycle; a held instruction holds everything behind it.
  *   3. A wait found satisfied in step 1 is forgotten at the end of the cycle: "there is a one
  *      cycle lag between the condition(s) being met and the block mask being removed", and the
@@ -41,13 +41,13 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     *busy = 0;
     *detail = 0;
     switch (w->opcode) {
-    case OP_STALLWAIT:
+    case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
         for (unsigned c = 0; c < 13; c++)
-            if ((w->cond_mask >> c) & 1 && be_cond_busy(cp->be, t, c)) *busy |= 1u << c;
+            if ((w->cond_mask >> c) & 1 && tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
         break;
-    case OP_SEMWAIT:
+    case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
         *cause = CP_HOLD_WAIT_SEM;
         for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
@@ -56,7 +56,7 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
             if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
         }
         break;
-    case OP_STREAMWAIT: {
+    case TT_OPC_STREAMWAIT: {
         /* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED
          * (C1) < TargetValue. Read through the tile's MMIO; an unreadable register (no such
          * device) counts as satisfied rather than hanging the thread. */
@@ -117,14 +117,14 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
 }
 
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w) {
+static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin_t origin) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
     e->cycle = cp->cycle;
     e->word = w;
     e->thread = (uint8_t)t;
     cp->log_n++;
     cp->stats[t].issued++;
-    be_dispatch(cp->be, t, op, w);
+    tm_dispatch(cp->tm, t, op, w, origin);
     if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w);
 }
 
@@ -149,14 +149,14 @@ void gate_step(cp_t *cp, unsigned t) {
     g->waiting_mutex = -1;
     if (!fifo_empty(in)) {
         uint32_t w = fifo_peek(in);
-        const tt_op_t *op = tt_op(cp_opcode(w));
+        const tt_op_t *op = tt_op(TT_OPCODE(w));
         cp_hold_t hold = CP_HOLD_NONE;
         unsigned detail = 0;
         uint32_t hmask = 0;
         if (!op) {
             /* Not a Blackhole opcode: UndefinedBehavior. Hold it so the report names it. */
             hold = CP_HOLD_UNDEFINED;
-            detail = cp_opcode(w);
+            detail = TT_OPCODE(w);
         } else if (op->gate == TT_GATE_NEVER) {
             /* RESOURCEDECL is consumed by Auto TTSync (AutoTTSync.md; ttemu does not track
              * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into
@@ -176,12 +176,13 @@ void gate_step(cp_t *cp, unsigned t) {
                 }
             } else if (op->unit == TT_UNIT_SYNC && !sync_admit(cp, t, w, &hold, &detail)) {
                 /* hold set by sync_admit */
-            } else if (!be_can_accept(cp->be, t, op, w)) {
+            } else if (!tm_can_accept(cp->tm, t, op, w)) {
                 hold = CP_HOLD_UNIT;
                 detail = op->unit;
             } else {
+                cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
-                issue(cp, t, op, w);
+                issue(cp, t, op, w, org);
             }
         }
         if (hold != CP_HOLD_NONE) {

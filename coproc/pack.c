@@ -8,7 +8,7 @@
  * conversions for every combination coproc/formats.c models (fmt_pack_check: FP32, TF32, BF16,
  * FP16, FP8, INT32, INT16 and UINT8 paths), the 16-byte output buffer, the exponent-section gap of
  * sub-16-bit outputs, and the ADC updates of ADDR_MOD_PACK.
- * Refused (DP_UNIMPLEMENTED, tier 2): L1 as the source, compression, block floats (their exponent
+ * Refused (CP_ERR_UNIMPLEMENTED, tier 2): L1 as the source, compression, block floats (their exponent
  * stream), the INT8 intermediate (INT_DESCALE), ReLU, L1 accumulation, exponent thresholding,
  * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
  * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
@@ -22,11 +22,11 @@ static void flush_buf(dp_ctx_t *x) {
     packer_t *p = &x->dp->pack;
     if (!p->buf_n) return;
     memset(p->buf + p->buf_n, 0, 16 - p->buf_n); /* a forced flush pads with zeroes */
-    if ((uint64_t)p->data_addr + 16 > x->mem->l1_size) {
-        dp_fail(x, DP_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
+    if ((uint64_t)p->data_addr + 16 > dp_env(x)->l1_size) {
+        dp_fail(x, CP_ERR_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
     } else {
-        memcpy(x->mem->l1 + p->data_addr, p->buf, 16);
-        if (x->mem->l1_written) x->mem->l1_written(x->mem->ctx, p->data_addr, 16);
+        memcpy(dp_env(x)->l1 + p->data_addr, p->buf, 16);
+        if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
     }
     p->data_addr += 16;
     p->buf_n = 0;
@@ -44,23 +44,23 @@ void dp_pack_exec(dp_ctx_t *x) {
     uint32_t w = x->word;
     dp_t *dp = x->dp;
     packer_t *p = &dp->pack;
-    if ((w >> 24) != TT_OPC_PACR) return dp_fail(x, DP_UNIMPLEMENTED, "PACR_SETREG is not modelled");
+    if (TT_OPCODE(w) != TT_OPC_PACR) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR_SETREG is not modelled");
     bool last = TT_PACR_LAST(w), flush = TT_PACR_FLUSH(w), zero = TT_PACR_ZEROWRITE(w);
     if (TT_PACR_CONCAT(w) || TT_PACR_ROWPADZERO(w) || TT_PACR_DSTACCESSMODE(w) || TT_PACR_CTXTCTRL(w) ||
         TT_PACR_ADDRCNTCONTEXT(w) || TT_PACR_CFGCONTEXT(w) || TT_PACR_OVRDTHREADID(w))
-        return dp_fail(x, DP_UNIMPLEMENTED,
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED,
                        "PACR with Concat, RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext, "
                        "CfgContext or OvrdThreadId (not documented for Blackhole)");
     if (CFG(x, THCON_SEC0_REG1_Source_interface_selection))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
     if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
     if (CFG(x, STACC_RELU_ApplyRelu) || CFG(x, THCON_SEC0_REG1_Pack_L1_Acc) || CFG(x, THCON_SEC0_REG1_Exp_threshold_en))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with ReLU, L1 accumulation or exponent thresholding");
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with ReLU, L1 accumulation or exponent thresholding");
     if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
     if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with Add_l1_dest_addr_offset");
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with Add_l1_dest_addr_offset");
 
     /* The two format conversions (FormatConversion.md; coproc/formats.c). */
     fmt_pack_mode_t c = {.read_32b = CFG(x, PCK_DEST_RD_CTRL_Read_32b_data),
@@ -72,19 +72,19 @@ void dp_pack_exec(dp_ctx_t *x) {
     c.intermediate = (uint8_t)(CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                            : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc));
     if (fmt_is_bfp(c.out_fmt) || fmt_is_bfp(c.intermediate))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with block-float formats (%s through %s)", fmt_name(c.intermediate),
-                       fmt_name(c.out_fmt));
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with block-float formats (%s through %s)",
+                       fmt_name(c.intermediate), fmt_name(c.out_fmt));
     if (c.intermediate == FMT_INT8)
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
     if (!fmt_pack_check(&c))
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
                        fmt_name(c.intermediate), fmt_name(c.out_fmt));
     unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;
     /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
     bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
     uint32_t neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
     if (CFG(x, PCK_EDGE_MODE_mode) && !exp8)
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
 
     /* Input address generator (packer 0; ADC of the current thread). */
     adc_t *adc = &dp->adc[x->t][ADC_PACK];
@@ -103,8 +103,8 @@ void dp_pack_exec(dp_ctx_t *x) {
     addr = (addr + (CFG_I(x, DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0) << 4)) & 0x3FFF;
     unsigned start_row = addr >> 4, col0 = addr & 15;
     if (n && col0 + n > 16)
-        return dp_fail(x, DP_UNIMPLEMENTED, "PACR with an ADC X range (%u datums from column %u) beyond one Dst row", n,
-                       col0);
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED,
+                       "PACR with an ADC X range (%u datums from column %u) beyond one Dst row", n, col0);
 
     /* Output address generator: a fresh address after reset, Last or Flush (BH: YZW in bytes). */
     const adc_ch_t *a1 = &adc->ch[1];
@@ -123,7 +123,7 @@ void dp_pack_exec(dp_ctx_t *x) {
     /* The read interfaces, downsampling and edge masks (BH PACR.md, Downsampling.md, EdgeMasking.md). */
     unsigned sel = TT_PACR_READINTFSEL(w) ? TT_PACR_READINTFSEL(w) : 15;
     if ((sel << (start_row & 3)) > 15)
-        return dp_fail(x, DP_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
+        return dp_fail(x, CP_ERR_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
                        start_row);
     uint16_t ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
     if (!ds) ds = 0xFFFF;

@@ -1,7 +1,7 @@
 /* coproc/sfpu.c — the Vector Unit's (SFPU's) values: SFPLOAD, SFPSTORE, SFPLOADI, SFPCONFIG,
  * SFPENCC, the multiply-add family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI: coproc/fma.c) and
  * SFPNOP, each as its Blackhole ISA page's functional model describes it (named above each). The
- * other SFPU instructions are refused as DP_UNIMPLEMENTED until the SFPU issue models them;
+ * other SFPU instructions are refused as CP_ERR_UNIMPLEMENTED until the SFPU issue models them;
  * SFPLOADMACRO's configuration (SFPCONFIG destinations 0..8, and instruction templates written
  * through the "backdoor" of VD >= 12) likewise.
  *
@@ -38,8 +38,9 @@ static bool backdoor(dp_ctx_t *x, unsigned vd) {
     if (vd < 12) return false;
     for (unsigned l = 0; l < LANES; l++) {
         if (!(x->dp->sfpu.lane_config[l] & LC_DISABLE_BACKDOOR_LOAD)) {
-            dp_fail(x, DP_UNIMPLEMENTED, "%s with VD %u writes an SFPLOADMACRO instruction template (backdoor load)",
-                    tt_mnemonic(x->word), vd);
+            dp_fail(x, CP_ERR_UNIMPLEMENTED,
+                    "%s with VD %u writes an SFPLOADMACRO instruction template (backdoor load)", tt_mnemonic(x->word),
+                    vd);
             return true;
         }
     }
@@ -125,7 +126,7 @@ static void sfploadi(dp_ctx_t *x) {
     if (vd >= 8) return; /* LReg[8..] are not writable this way (SFPLOADI.md) */
     uint32_t probe;
     if (!fmt_sfploadi(mod0, (uint16_t)imm, 0, &probe))
-        return dp_fail(x, DP_UNDEFINED, "SFPLOADI with Mod0 %u (SFPLOADI.md: undefined)", mod0);
+        return dp_fail(x, CP_ERR_UNDEFINED, "SFPLOADI with Mod0 %u (SFPLOADI.md: undefined)", mod0);
     for (unsigned l = 0; l < LANES; l++)
         if (lane_enabled(s, l)) fmt_sfploadi(mod0, (uint16_t)imm, s->r[vd][l], &s->r[vd][l]);
 }
@@ -136,14 +137,15 @@ static void sfpconfig(dp_ctx_t *x) {
     lregs_t *s = &x->dp->sfpu;
     unsigned vd = TT_SFPCONFIG_CONFIG_DEST(w), mod1 = TT_SFPCONFIG_INSTR_MOD1(w);
     uint32_t imm = TT_SFPCONFIG_IMM16_MATH(w);
-    if (vd <= 8) return dp_fail(x, DP_UNIMPLEMENTED, "SFPCONFIG of SFPLOADMACRO configuration (destination %u)", vd);
+    if (vd <= 8)
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "SFPCONFIG of SFPLOADMACRO configuration (destination %u)", vd);
     if (vd == 9 || vd == 10) return; /* does nothing on current silicon (non-contractual) */
     /* The 8-lane source is LReg[0] lanes 0..7, read before any write of this instruction. */
     uint32_t src[8];
     memcpy(src, s->r[0], sizeof src);
     static const uint32_t preset[4] = {
         0xBF800000u, /* LReg11: -1.0f */
-        0x3B000000u, /* LReg12: 1/512 */
+        0x3B000000u, /* LReg12: 1/512 (check_fields: not a field) */
         0xBF2CC4C7u, /* LReg13: -0.67487759f */
         0xBEB08FF9u, /* LReg14: -0.34484843f */
     };
@@ -188,7 +190,7 @@ static void sfpencc(dp_ctx_t *x) {
 static void sfpmad(dp_ctx_t *x) {
     uint32_t w = x->word;
     lregs_t *s = &x->dp->sfpu;
-    unsigned opc = w >> 24, vd, mod1, va = 0, vb = 0, vc = 0;
+    unsigned opc = TT_OPCODE(w), vd, mod1, va = 0, vb = 0, vc = 0;
     uint32_t imm = 0;
     switch (opc) {
     case TT_OPC_SFPADDI:
@@ -200,7 +202,7 @@ static void sfpmad(dp_ctx_t *x) {
     default: /* SFPMAD, SFPADD, SFPMUL share one encoding */
         vd = TT_SFPMAD_LREG_DEST(w), mod1 = TT_SFPMAD_INSTR_MOD1(w);
         va = TT_SFPMAD_LREG_SRC_A(w), vb = TT_SFPMAD_LREG_SRC_B(w), vc = TT_SFPMAD_LREG_SRC_C(w);
-        if (va >= LREG_N) return dp_fail(x, DP_UNDEFINED, "%s with VA %u", tt_mnemonic(w), va);
+        if (va >= LREG_N) return dp_fail(x, CP_ERR_UNDEFINED, "%s with VA %u", tt_mnemonic(w), va);
         break;
     }
     if (backdoor(x, vd)) return;
@@ -223,7 +225,7 @@ static void sfpmad(dp_ctx_t *x) {
 }
 
 void dp_sfpu_exec(dp_ctx_t *x) {
-    switch (x->word >> 24) {
+    switch (TT_OPCODE(x->word)) {
     case TT_OPC_SFPLOAD: sfpload(x); break;
     case TT_OPC_SFPSTORE: sfpstore(x); break;
     case TT_OPC_SFPLOADI: sfploadi(x); break;
@@ -235,6 +237,8 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     case TT_OPC_SFPADDI:
     case TT_OPC_SFPMULI: sfpmad(x); break;
     case TT_OPC_SFPNOP: break;
-    default: dp_fail(x, DP_UNIMPLEMENTED, "%s is not modelled yet (Vector Unit: tier 3)", tt_mnemonic(x->word)); break;
+    default:
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled yet (Vector Unit: tier 3)", tt_mnemonic(x->word));
+        break;
     }
 }

@@ -76,28 +76,47 @@ void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max) {
         }
 }
 
-/* Field [9:2] of SEMINIT/SEMPOST/SEMGET/SEMWAIT (TENSIX.md §4.2). */
-static uint8_t sem_sel(uint32_t w) { return (uint8_t)((w >> 2) & 0xFF); }
-/* stall_res [23:15]; 0 means B6 (STALLWAIT.md, SEMWAIT.md, STREAMWAIT.md). */
+/* The semaphore mask sem_sel of SEMINIT/SEMPOST/SEMGET/SEMWAIT (TENSIX.md §4.2). */
+static uint8_t sem_sel(uint32_t w) {
+    switch (TT_OPCODE(w)) {
+    case TT_OPC_SEMINIT: return (uint8_t)TT_SEMINIT_SEM_SEL(w);
+    case TT_OPC_SEMPOST: return (uint8_t)TT_SEMPOST_SEM_SEL(w);
+    case TT_OPC_SEMGET: return (uint8_t)TT_SEMGET_SEM_SEL(w);
+    case TT_OPC_SEMWAIT: return (uint8_t)TT_SEMWAIT_SEM_SEL(w);
+    default: return 0;
+    }
+}
+
+/* The block mask stall_res of a wait; 0 means B6 (STALLWAIT.md, SEMWAIT.md, STREAMWAIT.md). */
 static uint16_t block_mask(uint32_t w) {
-    uint16_t b = (uint16_t)((w >> 15) & TT_B_ALL);
+    uint16_t b;
+    switch (TT_OPCODE(w)) {
+    case TT_OPC_SEMWAIT: b = (uint16_t)TT_SEMWAIT_STALL_RES(w); break;
+    case TT_OPC_STREAMWAIT: b = (uint16_t)TT_STREAMWAIT_STALL_RES(w); break;
+    default: b = (uint16_t)TT_STALLWAIT_STALL_RES(w); break;
+    }
     return b ? b : TT_B6_MATH;
+}
+
+/* The mutex index of ATGETM/ATRELM (ATGETM.md, ATRELM.md). */
+static unsigned mutex_index(uint32_t w) {
+    return TT_OPCODE(w) == TT_OPC_ATRELM ? TT_ATRELM_MUTEX_INDEX(w) : TT_ATGETM_MUTEX_INDEX(w);
 }
 
 bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *detail) {
     sync_t *s = &cp->sync;
-    uint8_t opc = cp_opcode(word);
+    uint8_t opc = TT_OPCODE(word);
     switch (opc) {
-    case OP_ATGETM:
-    case OP_ATRELM: {
+    case TT_OPC_ATGETM:
+    case TT_OPC_ATRELM: {
         /* ATGETM.md / ATRELM.md: index 1 or > 4 waits forever. */
-        unsigned idx = word & 0xFFFF;
+        unsigned idx = mutex_index(word);
         *detail = idx;
         if (!sync_mutex_valid(idx)) {
             *hold = CP_HOLD_MUTEX_INVALID;
             return false;
         }
-        if (opc == OP_ATGETM) {
+        if (opc == TT_OPC_ATGETM) {
             int h = s->holder[idx], p = s->prefer[idx];
             bool taken = (h >= 0 && h != (int)t) || (h < 0 && p >= 0 && p != (int)t);
             if (taken) {
@@ -108,18 +127,18 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
             }
         }
         if (s->mutex_used & (1u << idx)) { /* another ATGETM/ATRELM on it this cycle */
-            if (opc == OP_ATGETM) cp->gate[t].waiting_mutex = (int)idx;
+            if (opc == TT_OPC_ATGETM) cp->gate[t].waiting_mutex = (int)idx;
             *hold = CP_HOLD_MUTEX;
             return false;
         }
         return true;
     }
-    case OP_SEMINIT:
-    case OP_SEMPOST:
-    case OP_SEMGET:
-    case OP_STALLWAIT:
-    case OP_SEMWAIT:
-    case OP_STREAMWAIT:
+    case TT_OPC_SEMINIT:
+    case TT_OPC_SEMPOST:
+    case TT_OPC_SEMGET:
+    case TT_OPC_STALLWAIT:
+    case TT_OPC_SEMWAIT:
+    case TT_OPC_STREAMWAIT:
         if (s->sem_slot_used) {
             *hold = CP_HOLD_SYNC_SLOT;
             *detail = 0;
@@ -130,37 +149,25 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
     }
 }
 
-/* ThreadConfig[t][idx] as the Config unit holds it: {u16 value, u16 pad} at 0xA80 + 0x110·t
- * (BackendConfiguration.md; TENSIX.md §2.6). */
-static uint32_t thdcfg(const cp_t *cp, unsigned t, unsigned idx) {
-    uint32_t v = 0;
-    if (!be_cfg_read(cp->be, 0xA80 + 0x110 * t + 4 * idx, &v)) return 0;
-    return v & 0xFFFF;
-}
-
-/* ThreadConfig indices used by STREAMWAIT (TENSIX.md §2.6, from ttsim's BH register list):
- * STREAMWAIT_PHASE_HI_Val 57 (10 bits), STREAMWAIT_NUM_MSGS_HI_Val 58 (7 bits),
- * STREAM_ID_SYNC_SEC0..3_BankSel 59..62 (6 bits). Fields assumed at bit 0 of the entry. */
-enum { THD_STREAMWAIT_PHASE_HI = 57, THD_STREAMWAIT_NUM_MSGS_HI = 58, THD_STREAM_ID_SYNC_SEC0 = 59 };
-
+/* STREAMWAIT.md: ThreadConfig[t].STREAM_ID_SYNC_SEC[StreamSelect].BankSel. */
 unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel) {
-    return thdcfg(cp, t, THD_STREAM_ID_SYNC_SEC0 + (sel & 3)) & 0x3F;
+    return thcfg_get(&cp->st, t, THCFG_STREAM_ID_SYNC_SEC0_BankSel + (sel & 3));
 }
 
 void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
     sync_t *s = &cp->sync;
     gate_t *g = &cp->gate[t];
-    switch (cp_opcode(word)) {
-    case OP_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
-        unsigned idx = word & 0xFFFF;
+    switch (TT_OPCODE(word)) {
+    case TT_OPC_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
+        unsigned idx = mutex_index(word);
         if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp->cycle;
         s->holder[idx] = (int8_t)t;
         s->prefer[idx] = -1;
         s->mutex_used |= (uint8_t)(1u << idx);
         break;
     }
-    case OP_ATRELM: { /* ATRELM.md: released only by its holder */
-        unsigned idx = word & 0xFFFF;
+    case TT_OPC_ATRELM: { /* ATRELM.md: released only by its holder */
+        unsigned idx = mutex_index(word);
         s->mutex_used |= (uint8_t)(1u << idx);
         if (s->holder[idx] != (int8_t)t) break;
         s->holder[idx] = -1;
@@ -169,8 +176,8 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
         if (cp->gate[a].waiting_mutex == (int)idx && cp->gate[b].waiting_mutex == (int)idx) s->prefer[idx] = (int8_t)a;
         break;
     }
-    case OP_SEMINIT: /* init_value [19:16], max_value [23:20] */
-        sync_sem_init(s, sem_sel(word), (word >> 16) & 15, (word >> 20) & 15);
+    case TT_OPC_SEMINIT: /* SEMINIT.md: Value = init_value, Max = max_value */
+        sync_sem_init(s, sem_sel(word), TT_SEMINIT_INIT_VALUE(word), TT_SEMINIT_MAX_VALUE(word));
         for (unsigned i = 0; i < CP_NUM_SEMS; i++)
             if ((sem_sel(word) >> i) & 1) {
                 s->hist[i].last_init_cycle = cp->cycle;
@@ -178,19 +185,19 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
             }
         s->sem_slot_used = true;
         break;
-    case OP_SEMPOST:
+    case TT_OPC_SEMPOST:
         sync_sem_post(s, sem_sel(word));
         sync_sem_note(s, t, sem_sel(word), true, false, cp->cycle);
         s->sem_slot_used = true;
         break;
-    case OP_SEMGET:
+    case TT_OPC_SEMGET:
         sync_sem_get(s, sem_sel(word));
         sync_sem_note(s, t, sem_sel(word), false, false, cp->cycle);
         s->sem_slot_used = true;
         break;
-    case OP_STALLWAIT:
-    case OP_SEMWAIT:
-    case OP_STREAMWAIT: {
+    case TT_OPC_STALLWAIT:
+    case TT_OPC_SEMWAIT:
+    case TT_OPC_STREAMWAIT: {
         /* The wait instructions only latch into their thread's Wait Gate. A new one can reach
          * here only when no wait is latched (they are blocked by every block bit), so it never
          * replaces an unsatisfied wait (STALLWAIT.md). */
@@ -200,34 +207,35 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
         w->word = word;
         w->since = cp->cycle;
         w->block_mask = block_mask(word);
-        uint8_t opc = cp_opcode(word);
-        if (opc == OP_STALLWAIT) {
-            /* STALLWAIT.md: ConditionMask [12:0], 0 means 0x0F (C0..C3). */
-            w->opcode = OP_STALLWAIT;
-            w->cond_mask = (uint16_t)(word & 0x1FFF);
+        uint8_t opc = TT_OPCODE(word);
+        if (opc == TT_OPC_STALLWAIT) {
+            /* STALLWAIT.md: ConditionMask wait_res, 0 means 0x0F (C0..C3). */
+            w->opcode = TT_OPC_STALLWAIT;
+            w->cond_mask = (uint16_t)TT_STALLWAIT_WAIT_RES(word);
             if (!w->cond_mask) w->cond_mask = 0x0F;
-        } else if (opc == OP_SEMWAIT) {
+        } else if (opc == TT_OPC_SEMWAIT) {
             /* SEMWAIT.md: C0 = wait while Value == 0, C1 = wait while Value >= Max. A zero
              * condition mask is UndefinedBehavior there; TENSIX.md §4.3 reads it as STALLWAIT
              * with conditions 0x0F, which ttemu follows. */
-            w->cond_mask = (uint16_t)(word & 3);
+            w->cond_mask = (uint16_t)TT_SEMWAIT_WAIT_SEM_COND(word);
             if (w->cond_mask) {
-                w->opcode = OP_SEMWAIT;
+                w->opcode = TT_OPC_SEMWAIT;
                 w->sem_mask = sem_sel(word);
             } else {
-                w->opcode = OP_STALLWAIT;
+                w->opcode = TT_OPC_STALLWAIT;
                 w->cond_mask = 0x0F;
             }
         } else {
-            /* STREAMWAIT.md: StreamSelect [1:0], ConditionIndex [3], TargetValueLo [13:4];
-             * the high target bits come from this thread's ThreadConfig. */
-            unsigned cond = (word >> 3) & 1;
-            uint32_t hi = cond ? thdcfg(cp, t, THD_STREAMWAIT_NUM_MSGS_HI) & 0x7F
-                               : thdcfg(cp, t, THD_STREAMWAIT_PHASE_HI) & 0x3FF;
-            w->opcode = OP_STREAMWAIT;
+            /* STREAMWAIT.md: StreamSelect wait_stream_sel, ConditionIndex target_sel,
+             * TargetValueLo target_value; the high target bits come from this thread's
+             * ThreadConfig. */
+            unsigned cond = TT_STREAMWAIT_TARGET_SEL(word);
+            uint32_t hi = cond ? thcfg_get(&cp->st, t, THCFG_STREAMWAIT_NUM_MSGS_HI_Val)
+                               : thcfg_get(&cp->st, t, THCFG_STREAMWAIT_PHASE_HI_Val);
+            w->opcode = TT_OPC_STREAMWAIT;
             w->cond_mask = (uint16_t)(1u << cond);
-            w->stream_sel = (uint8_t)(word & 3);
-            w->target = (hi << 10) | ((word >> 4) & 0x3FF);
+            w->stream_sel = (uint8_t)TT_STREAMWAIT_WAIT_STREAM_SEL(word);
+            w->target = (hi << 10) | TT_STREAMWAIT_TARGET_VALUE(word);
         }
         s->sem_slot_used = true;
         break;

@@ -3,11 +3,17 @@
  * The .def is expanded three times: once into the entries in opcode order, once into an enum of
  * their positions, and once into a 256-entry index of designated initializers ([opcode] =
  * position + 1, 0 = no such opcode). All three are const, built by the compiler; lookup is O(1).
+ * The per-field C macros (coproc/tt_fields.h) are generated from the same .def by make; the
+ * table's fields here serve the disassembler, which walks them generically.
  */
 #include "coproc/tt_ops.h"
 
 #include <stdio.h>
-#include <string.h>
+
+#include "coproc/tt_fields.h"
+
+/* Views are accessors only (coproc/tt_fields.h): nothing here. */
+#define TT_VIEW(...)
 
 #define TT_F(name, lo, width)                                                                                          \
     { name, lo, width }
@@ -60,16 +66,10 @@ const char *tt_unit_name(tt_unit_t u) {
     return (unsigned)u < TT_UNIT_COUNT ? names[u] : "?";
 }
 
+/* The value of a table field of word: the disassembler's generic walk over any opcode's fields. */
 static uint32_t tt_bits(uint32_t word, const tt_field_t *f) {
     uint32_t mask = f->width >= 32 ? 0xFFFFFFFFu : (1u << f->width) - 1u;
     return (word >> f->lo) & mask;
-}
-
-int64_t tt_field(const tt_op_t *op, uint32_t word, const char *name) {
-    if (!op || !name) return -1;
-    for (unsigned i = 0; i < op->nfields; i++)
-        if (strcmp(op->fields[i].name, name) == 0) return tt_bits(word, &op->fields[i]);
-    return -1;
 }
 
 /* Mnemonic, then each nonzero field as name=value in hex ("1" for
@@ -77,7 +77,7 @@ int64_t tt_field(const tt_op_t *op, uint32_t word, const char *name) {
  * ".word 0x........". Always NUL-terminates when len > 0. */
 void tt_disasm(uint32_t word, char *buf, unsigned len) {
     if (!buf || len == 0) return;
-    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
+    const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
     if (!op) {
         snprintf(buf, len, ".word 0x%08x", word);
         return;
@@ -92,6 +92,6 @@ void tt_disasm(uint32_t word, char *buf, unsigned len) {
 }
 
 const char *tt_mnemonic(uint32_t word) {
-    const tt_op_t *op = tt_op((uint8_t)(word >> 24));
+    const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
     return op ? op->mnemonic : "?";
 }

@@ -5,6 +5,9 @@
  * it, and its argument fields. Sources: tt-llk tt_llk_blackhole/instructions/assembly.yaml
  * (fields, ex_resource), BlackholeA0 STALLWAIT.md (block bits), ../shared/docs/TENSIX.md §5.
  * The entries themselves live in coproc/tt_ops.def (an X-macro); this header derives the rest.
+ * Code that reads or builds a particular instruction uses the macros generated from the same .def,
+ * coproc/tt_fields.h (TT_OPC_*, TT_<OP>_<FIELD>(w), TT_OP_<OP>(...)); this table is for what walks
+ * every opcode alike (the Wait Gate's block bits, units, the disassembler).
  */
 #ifndef TTEMU_COPROC_TT_OPS_H
 #define TTEMU_COPROC_TT_OPS_H
@@ -72,8 +75,6 @@ const tt_op_t *tt_op(uint8_t opcode);
 /* All entries, in opcode order. */
 const tt_op_t *tt_ops(unsigned *count);
 const char *tt_unit_name(tt_unit_t u);
-/* Value of a named field of word (which must be of this op); -1 if the op has no such field. */
-int64_t tt_field(const tt_op_t *op, uint32_t word, const char *name);
 /* The mnemonic of word's opcode, or "?" for an opcode Blackhole does not have. */
 const char *tt_mnemonic(uint32_t word);
 /* "SEMWAIT wait_sem_cond=1 sem_sel=0x2 stall_res=0x40" into buf. */

@@ -9,9 +9,9 @@
  * Modelled: uncompressed input in every non-block-float format, to SrcA (row offset, column shift,
  * transpose), SrcB and Dst (16- and 32-bit), contexts and the context counter, tileize row
  * strides, upsampling, the L1 FIFO wrap, the ADC increments and the bank flip's bookkeeping.
- * Refused with a message (DP_UNIMPLEMENTED): compressed input, RowSearch, block-float input,
+ * Refused with a message (CP_ERR_UNIMPLEMENTED): compressed input, RowSearch, block-float input,
  * srcb_bcast, CfgContextCntInc. Datum conversions are coproc/formats.c's. The wait for the bank and its hand-over are
- * the timing model's (coproc/backend.c); the datapath runs once the unpacker owns the bank.
+ * the timing model's (coproc/timing.c); the datapath runs once the unpacker owns the bank.
  */
 #include <string.h>
 
@@ -21,18 +21,18 @@
 
 /* A field of context ctx whose contexts 4..7 sit in a second group of bits (cfg_defines.h:
  * Disable_zero_compress_cntx4 at bit 16, Unpack_if_sel_cntx4 at bit 20 of the same word). */
-static unsigned ctx_bit(const dp_ctx_t *x, dp_cfg_field_t f, unsigned u, unsigned ctx) {
+static unsigned ctx_bit(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned ctx) {
     return ctx < 4 ? dp_cfg_i(x, f, ctx, u * UNP_SEC_WORDS) : dp_cfg_i(x, f, ctx + 12, u * UNP_SEC_WORDS);
 }
 /* Unpack_(out_)data_format_cntx: contexts 0..3 in words 92..95 at their field's bit, contexts
  * 4..7 in the same four words 8 bits higher (cfg_defines.h). */
-static unsigned ctx_fmt(const dp_ctx_t *x, dp_cfg_field_t f, unsigned u, unsigned ctx) {
-    const dp_field_t *d = &dp_cfg_fields[f];
-    uint32_t word = x->arch->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
+static unsigned ctx_fmt(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned ctx) {
+    const cp_field_t *d = &cfg_fields[f];
+    uint32_t word = x->st->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
     return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
 }
 
-static uint32_t read_l1(const dp_mem_t *m, uint32_t addr, unsigned n) {
+static uint32_t read_l1(const cp_env_t *m, uint32_t addr, unsigned n) {
     uint32_t v = 0;
     for (unsigned i = 0; i < n; i++)
         v |= (uint32_t)m->l1[addr + i] << (8 * i);
@@ -48,17 +48,19 @@ static void unpacr(dp_ctx_t *x) {
     unsigned am = TT_UNPACR_ADDRMODE(w);
     unpacker_t *up = &dp->unp[u];
 
-    if (TT_UNPACR_ROWSEARCH(w)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR with RowSearch");
-    if (TT_UNPACR_SRCB_BCAST(w)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR with srcb_bcast");
-    if (TT_UNPACR_CFGCONTEXTCNTINC(w)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR with CfgContextCntInc");
+    if (TT_UNPACR_ROWSEARCH(w)) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR with RowSearch");
+    if (TT_UNPACR_SRCB_BCAST(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR with srcb_bcast (no Blackhole page says what it does)");
+    if (TT_UNPACR_CFGCONTEXTCNTINC(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR with CfgContextCntInc (no Blackhole page says what it does)");
 
     unsigned ctx = 0, which_adc = t;
     if (multi) {
         ctx = use_cnt ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
         ctx = (ctx + THCFG_I(x, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
         which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
-        if (u == 1 && ctx >= 2) return dp_fail(x, DP_UNDEFINED, "UNPACR: unpacker 1 with context %u", ctx);
-        if (which_adc == 3) return dp_fail(x, DP_UNDEFINED, "UNPACR: ContextADC 3");
+        if (u == 1 && ctx >= 2) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: unpacker 1 with context %u", ctx);
+        if (which_adc == 3) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ContextADC 3");
     }
 
     /* The tile descriptor: 128 bits at THCON_SEC<u>_REG0 (UNPACR_Regular.md "Configuration"). */
@@ -66,22 +68,24 @@ static void unpacr(dp_ctx_t *x) {
     uint32_t d1 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 1);
     uint32_t d2 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 2);
     uint32_t d3 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 3);
-    bool uncompressed = multi ? ctx_bit(x, CF_THCON_SEC0_REG2_Disable_zero_compress_cntx0, u, ctx) : (d0 >> 4) & 1;
+    bool uncompressed = multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, u, ctx) : (d0 >> 4) & 1;
     uint32_t xdim = (multi && u == 0) ? CFG_I(x, THCON_SEC0_REG5_Tile_x_dim_cntx0, ctx & 3) : d0 >> 16;
-    uint32_t ydim = d1 & 0xFF, zdim = (d1 >> 16) & 0xFF, wdim = d2 & 0xFF, digest = d3 >> 24;
+    uint32_t ydim = d1 & 0xFF, zdim = (d1 >> 16) & 0xFF, wdim = d2 & 0xFF;
+    uint32_t digest = d3 >> 24; /* DigestSize, the descriptor's top byte (check_fields: not a field) */
     if (!zdim) zdim = 1;
     if (!wdim) wdim = 1;
     (void)wdim;
     unsigned in_fmt, out_fmt;
     if (multi && CFG_UNP(x, THCON_SEC0_REG2_Ovrd_data_format, u)) {
-        in_fmt = ctx_fmt(x, CF_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
-        out_fmt = ctx_fmt(x, CF_THCON_SEC0_REG7_Unpack_out_data_format_cntx0, u, ctx);
+        in_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
+        out_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_out_data_format_cntx0, u, ctx);
     } else {
         in_fmt = d0 & 0xF;
         out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
     }
-    if (!uncompressed) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
-    if (fmt_is_bfp(in_fmt)) return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
+    if (!uncompressed) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
+    if (fmt_is_bfp(in_fmt))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
     unsigned size = fmt_datum_bits(in_fmt) / 8;
 
     uint32_t in_addr;
@@ -96,7 +100,7 @@ static void unpacr(dp_ctx_t *x) {
     const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
     uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
     if (xend < xy->x)
-        return dp_fail(x, DP_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
     uint64_t first = (((uint64_t)zw->w * zdim + zw->z) * ydim + xy->y) * xdim + xy->x;
     uint32_t count = xend - xy->x;
 
@@ -104,6 +108,7 @@ static void unpacr(dp_ctx_t *x) {
     uint64_t fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16;
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
     uint64_t datums = WRAP(in_addr + first * size);
+#undef WRAP
 
     bool tileize = CFG_UNP(x, THCON_SEC0_REG2_Tileize_mode, u);
     uint32_t row_stride = size * 16;
@@ -115,7 +120,7 @@ static void unpacr(dp_ctx_t *x) {
     bool to_dst = false, transpose = false;
     if (u == 0) {
         to_dst =
-            multi ? ctx_bit(x, CF_THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0, ctx) : CFG(x, THCON_SEC0_REG2_Unpack_If_Sel);
+            multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0, ctx) : CFG(x, THCON_SEC0_REG2_Unpack_If_Sel);
         transpose = CFG(x, THCON_SEC0_REG2_Haloize_mode);
     } /* unpacker 1 ignores Haloize_mode on current silicon (UNPACR_Regular.md, non-contractual) */
 
@@ -127,7 +132,7 @@ static void unpacr(dp_ctx_t *x) {
                                                  : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned),
                               .fp8_e4m3 = CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)};
     if (!fmt_unpack_check(&conv))
-        return dp_fail(x, DP_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)", fmt_name(in_fmt),
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)", fmt_name(in_fmt),
                        fmt_name(out_fmt), to_dst ? "in Dst" : "in Src");
 
     const adc_ch_t *oc = &dp->adc[t][u].ch[1];
@@ -139,7 +144,8 @@ static void unpacr(dp_ctx_t *x) {
     unsigned osize = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 4
                      : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 2
                                                                                             : 1;
-    if (out % osize) return dp_fail(x, DP_UNDEFINED, "UNPACR output byte address 0x%x not aligned to its datum", out);
+    if (out % osize)
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR output byte address 0x%x not aligned to its datum", out);
     out /= osize;
     if (multi && u == 0) {
         uint32_t c = CFG_I(x, THCON_SEC0_REG5_Dest_cntx0_address, ctx & 3);
@@ -153,53 +159,37 @@ static void unpacr(dp_ctx_t *x) {
     bool interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u);
     unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
     if ((transpose || tileize) && (datums % 16))
-        return dp_fail(x, DP_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
                        (unsigned long long)datums);
-    if (tileize && up_zeros) return dp_fail(x, DP_UNDEFINED, "UNPACR tileize with upsampling");
+    if (tileize && up_zeros) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling");
     if (to_dst && (col_shift || transpose))
-        return dp_fail(x, DP_UNDEFINED, "UNPACR to Dst with column shift or transpose");
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
 
-    bool ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr);
-    unsigned bank = x->arch->unp_bank[u];
-    bool out32 = fmt_unpack_writes_dst32(&conv);
-    for (uint32_t i = 0; i < count;) {
-        if (datums + size > x->mem->l1_size)
-            return dp_fail(x, DP_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
-        uint32_t datum = fmt_unpack(&conv, read_l1(x->mem, (uint32_t)datums, size), 0);
-        datums += size;
-        if ((++i % 16) == 0) datums = WRAP(datums - size * 16 + row_stride);
-        if (all_zero) datum = 0;
-        for (unsigned k = 0; k <= up_zeros; k++, datum = 0, out++) {
-            if (interleave && k) continue;
-            unsigned row = out / 16, col = out & 15;
-            if (u == 1) {
-                dp->srcb.d[bank][(row + up->src_row[t]) & 63][col] = datum;
-            } else if (!to_dst) {
-                if (row < 4 || col < col_shift) continue;
-                row -= 4, col -= col_shift;
-                if (ovrd) {
-                    row = (row + up->src_row[t]) & 63;
-                } else {
-                    if (row >= 16)
-                        return dp_fail(x, DP_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
-                    row += up->src_row[t];
-                }
-                if (transpose) {
-                    unsigned lo = row & 15;
-                    row = (row & ~15u) | col, col = lo;
-                }
-                dp->srca.d[bank][row & 63][col] = datum;
-            } else {
-                row = (row - 4) & (ovrd ? 15 : 1023);
-                if (out32)
-                    dp_dst32_write(x, row, col, datum);
-                else
-                    dp_dst16_write(x, row, col, (uint16_t)datum);
-            }
-        }
-    }
-#undef WRAP
-
+    /* What the data side needs, fixed now (the address calculation happens when the unpacker
+     * takes the instruction; UNPACR_Regular.md "Performance"). */
+    unp_job_t *j = dp_unp_job_push(x, u);
+    if (!j) return;
+    *j = (unp_job_t){.kind = UNP_JOB_UNPACR,
+                     .thread = (uint8_t)t,
+                     .cfg_bank = (uint8_t)x->bank,
+                     .conv = conv,
+                     .size = (uint8_t)size,
+                     .all_zero = all_zero,
+                     .interleave = interleave,
+                     .to_dst = to_dst,
+                     .transpose = transpose,
+                     .ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr),
+                     .flip = flip,
+                     .up_zeros = (uint8_t)up_zeros,
+                     .col_shift = (uint8_t)col_shift,
+                     .src_row = up->src_row[t],
+                     .out_fmt = (uint8_t)out_fmt,
+                     .datums = datums,
+                     .limit = limit,
+                     .fifo = fifo,
+                     .row_stride = row_stride,
+                     .count = count,
+                     .out = out};
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
         unsigned next = ctx + 1;
@@ -215,12 +205,60 @@ static void unpacr(dp_ctx_t *x) {
     }
     unsigned base = (u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4;
     if (flip) {
-        /* Blackhole records the format of the bank it hands over (ImpliedSrc{A,B}Fmt). */
-        (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = (uint8_t)out_fmt;
         up->src_row[t] = (uint8_t)base;
     } else if (CFG_UNP(x, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, u)) {
         up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + base) & 63);
     }
+}
+
+/* The data side of one UNPACR: L1 -> SrcA / SrcB / Dst, into the bank the unpacker owns now. */
+static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
+    dp_t *dp = x->dp;
+    unsigned bank = dp_unp_bank(x, u);
+    const cp_env_t *env = dp_env(x);
+    uint64_t datums = j->datums, limit = j->limit, fifo = j->fifo;
+    uint32_t out = j->out;
+    bool out32 = fmt_unpack_writes_dst32(&j->conv);
+#define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    for (uint32_t i = 0; i < j->count;) {
+        if (datums + j->size > env->l1_size)
+            return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
+        uint32_t datum = fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
+        datums += j->size;
+        if ((++i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
+        if (j->all_zero) datum = 0;
+        for (unsigned k = 0; k <= j->up_zeros; k++, datum = 0, out++) {
+            if (j->interleave && k) continue;
+            unsigned row = out / 16, col = out & 15;
+            if (u == 1) {
+                dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
+            } else if (!j->to_dst) {
+                if (row < 4 || col < j->col_shift) continue;
+                row -= 4, col -= j->col_shift;
+                if (j->ovrd) {
+                    row = (row + j->src_row) & 63;
+                } else {
+                    if (row >= 16)
+                        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
+                    row += j->src_row;
+                }
+                if (j->transpose) {
+                    unsigned lo = row & 15;
+                    row = (row & ~15u) | col, col = lo;
+                }
+                dp->srca.d[bank][row & 63][col] = datum;
+            } else {
+                row = (row - 4) & (j->ovrd ? 15 : 1023);
+                if (out32)
+                    dp_dst32_write(x, row, col, datum);
+                else
+                    dp_dst16_write(x, row, col, (uint16_t)datum);
+            }
+        }
+    }
+#undef WRAP
+    /* Blackhole records the format of the bank it hands over (ImpliedSrc{A,B}Fmt). */
+    if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
 }
 
 /* UNPACR_NOP on Blackhole (its own encoding; DATAPATH.md §3.3): Unpack_Pop = 1 clears the
@@ -230,33 +268,74 @@ static void unpacr(dp_ctx_t *x) {
  * Blackhole; the other modes are refused here too. */
 static void unpacr_nop(dp_ctx_t *x) {
     uint32_t w = x->word;
-    unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w), bank = x->arch->unp_bank[u];
+    unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w);
     if (TT_UNPACR_NOP_UNPACK_POP(w) != 1)
-        return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR_NOP with Unpack_Pop %u", TT_UNPACR_NOP_UNPACK_POP(w));
-    if (TT_UNPACR_NOP_BANK_CLR_CTRL(w)) return dp_fail(x, DP_UNSUPPORTED, "UNPACR_NOP clearing both banks");
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP with Unpack_Pop %u", TT_UNPACR_NOP_UNPACK_POP(w));
+    if (TT_UNPACR_NOP_BANK_CLR_CTRL(w)) return dp_fail(x, CP_ERR_UNSUPPORTED, "UNPACR_NOP clearing both banks");
     if (TT_UNPACR_NOP_CLR_TO1_FMT_CTRL(w) || TT_UNPACR_NOP_MSG_CLR_CNT(w) || TT_UNPACR_NOP_STREAM_ID(w))
-        return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR_NOP with Clr_to1_fmt_Ctrl, Msg_Clr_Cnt or Stream_Id");
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP with Clr_to1_fmt_Ctrl, Msg_Clr_Cnt or Stream_Id");
     unsigned clr = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w);
     if (clr > 1 || (clr && u == 1))
-        return dp_fail(x, DP_UNIMPLEMENTED, "UNPACR_NOP clear value %u on unpacker %u", clr, u);
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP clear value %u on unpacker %u", clr, u);
+    unp_job_t *j = dp_unp_job_push(x, u);
+    if (!j) return;
+    bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
+    *j = (unp_job_t){.kind = UNP_JOB_NOP,
+                     .thread = (uint8_t)x->t,
+                     .cfg_bank = (uint8_t)x->bank,
+                     .ones = clr != 0,
+                     .flip = flip,
+                     .out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u)};
+    if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
+}
+
+static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
+    unsigned bank = dp_unp_bank(x, u);
     src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
-    if (clr) {
+    if (j->ones) {
         for (unsigned r = 0; r < SRC_ROWS; r++)
             for (unsigned c = 0; c < SRC_COLS; c++)
                 s->d[bank][r][c] = 0x7FFFF; /* ~0 in 19 bits */
     } else {
         memset(s->d[bank], 0, sizeof s->d[bank]);
     }
-    if (TT_UNPACR_NOP_SET_DVALID(w)) {
-        s->implied_fmt[bank] = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
-        x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
+    if (j->flip) s->implied_fmt[bank] = j->out_fmt;
+}
+
+unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u) {
+    unpacker_t *up = &x->dp->unp[u & 1];
+    if (up->jobs_n == UNP_JOBS) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "unpacker %u has %u instructions in flight, more than ttemu holds", u,
+                UNP_JOBS);
+        return NULL;
     }
+    unp_job_t *j = &up->jobs[(up->jobs_head + up->jobs_n) % UNP_JOBS];
+    up->jobs_n++;
+    return j;
 }
 
 void dp_unpack_exec(dp_ctx_t *x) {
-    switch (x->word >> 24) {
+    switch (TT_OPCODE(x->word)) {
     case TT_OPC_UNPACR: unpacr(x); break;
     case TT_OPC_UNPACR_NOP: unpacr_nop(x); break;
-    default: dp_fail(x, DP_UNIMPLEMENTED, "%s is not modelled", tt_mnemonic(x->word)); break;
+    default: dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled", tt_mnemonic(x->word)); break;
     }
+}
+
+void dp_unpack_data(dp_t *dp, const cp_insn_t *in) {
+    if (!in->op || in->op->unit != TT_UNIT_UNPACK) return;
+    dp->retired++;
+    unsigned u = TT_OPCODE(in->word) == TT_OPC_UNPACR ? TT_UNPACR_UNPACK_BLOCK_SELECTION(in->word)
+                                                      : TT_UNPACR_NOP_UNPACKER_SELECT(in->word);
+    unpacker_t *up = &dp->unp[u & 1];
+    /* No job: its address side failed at dispatch, and the run is stopping on that error. */
+    if (up->jobs_n == 0) return;
+    unp_job_t j = up->jobs[up->jobs_head];
+    up->jobs_head = (up->jobs_head + 1) % UNP_JOBS;
+    up->jobs_n--;
+    dp_ctx_t x = {.dp = dp, .in = in, .st = in->st, .t = j.thread, .bank = j.cfg_bank, .word = in->word};
+    if (j.kind == UNP_JOB_UNPACR)
+        unpacr_data(&x, &j, u & 1);
+    else
+        unpacr_nop_data(&x, &j, u & 1);
 }

@@ -33,11 +33,49 @@ const rv_ext_info_t rv_ext_info[RV_EXT_COUNT] = {
     [RV_EXT_ZBKB_NO] = {"Zbkb", false, "is not implemented on Blackhole (only pack and brev8 are)"},
     [RV_EXT_ZBC] = {"Zbc", false, "is not implemented on Blackhole"},
     [RV_EXT_ZBKX] = {"Zbkx", false, "is not implemented on Blackhole"},
-    /* Blackhole has a partial F/Zfh on every core (TENSIX.md §1.2); ttemu does not yet. */
-    [RV_EXT_F] = {"F/Zfh", false, "is not implemented yet"},
-    [RV_EXT_V] = {"V", false, "is not implemented yet (Blackhole has it on TRISC2 only)"},
-    [RV_EXT_PRIV] = {"privileged", false, "is not modelled (no interrupts or privilege modes)"},
+    /* Blackhole has a partial F/Zfh on every core, V on TRISC2 and mret on BRISC and NCRISC
+     * (TENSIX.md §1.2); ttemu models none of them yet. Where the core has the instruction,
+     * rv_is_gap says so and the fault is ttemu's gap; these texts are for the rest. */
+    [RV_EXT_F] = {"F/Zfh", false, "is not on Blackhole (its partial F/Zfh has no fdiv, fsqrt, D or Q)"},
+    [RV_EXT_V] = {"V", false, "is on Blackhole's TRISC2 only"},
+    [RV_EXT_PRIV] = {"privileged", false, "is not on this core (Blackhole: mret on BRISC and NCRISC only, no wfi)"},
 };
+
+/* Hart ids, in the tile's order (BRISC, NCRISC, TRISC0, TRISC1, TRISC2), as bits. */
+enum { RV_BH_BRISC_NCRISC = 0x03u, RV_BH_TRISC2 = 0x10u, RV_BH_ALL_CORES = 0x1Fu };
+
+/* TENSIX.md §1.2: Blackhole's F and Zfh (single and half precision, RNE only) lack fdiv and
+ * fsqrt; there is no D or Q. */
+static bool rv_fp_on_blackhole(unsigned op, uint32_t w) {
+    switch (op) {
+    case RV_OP_flh:
+    case RV_OP_flw:
+    case RV_OP_fsh:
+    case RV_OP_fsw: return true;
+    case RV_OP_fld:
+    case RV_OP_fsd: return false;
+    default: break; /* fmadd family, OP-FP */
+    }
+    unsigned fmt = (w >> 25) & 3u; /* S 0, D 1, H 2, Q 3 */
+    if (fmt == 1 || fmt == 3) return false;
+    if (op == RV_OP_op_fp) {
+        unsigned funct5 = w >> 27, src_fmt = (w >> 20) & 3u;
+        if (funct5 == 0x03 || funct5 == 0x0B) return false;                 /* fdiv, fsqrt */
+        if (funct5 == 0x08 && (src_fmt == 1 || src_fmt == 3)) return false; /* fcvt from D or Q */
+    }
+    return true;
+}
+
+bool rv_is_gap(unsigned op, uint32_t word, unsigned hart_id) {
+    if (op >= RV_OP_COUNT || hart_id > 4) return false;
+    unsigned core = 1u << hart_id;
+    switch (rv_op_info[op].ext) {
+    case RV_EXT_F: return (core & RV_BH_ALL_CORES) && rv_fp_on_blackhole(op, word);
+    case RV_EXT_V: return (core & RV_BH_TRISC2) != 0;
+    case RV_EXT_PRIV: return op == RV_OP_mret && (core & RV_BH_BRISC_NCRISC);
+    default: return false;
+    }
+}
 
 const char *rv_mnemonic(unsigned op) { return op < RV_OP_COUNT ? rv_op_info[op].mnemonic : "?"; }
 

@@ -151,6 +151,9 @@ static exec_res_t stop_illegal(hart_t *h, unsigned op) {
     const rv_ext_info_t *ext = &rv_ext_info[rv_op_info[op].ext];
     if (op == RV_OP_ILLEGAL)
         set_fault(h, FAULT_ILLEGAL, "illegal instruction: unknown encoding 0x%08x", word_at_pc(h));
+    else if (rv_is_gap(op, word_at_pc(h), (unsigned)h->id))
+        set_fault(h, FAULT_UNIMPLEMENTED, "%s (%s) is on Blackhole's %s, but ttemu does not model it yet", ext->name,
+                  rv_op_info[op].mnemonic, h->name);
     else if (!ext->implemented)
         set_fault(h, FAULT_ILLEGAL, "illegal instruction: %s (%s) %s", ext->name, rv_op_info[op].mnemonic, ext->why);
     else /* a table entry without a body in rv32_exec.inc: our bug, say so */

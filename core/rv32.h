@@ -71,6 +71,11 @@ typedef struct {
 extern const rv_op_info_t rv_op_info[RV_OP_COUNT];
 extern const rv_ext_info_t rv_ext_info[RV_EXT_COUNT];
 
+/* Does Blackhole's core hart_id (the tile's order: BRISC 0, NCRISC 1, TRISC0..2 2..4) have this
+ * instruction, which ttemu does not model? Then executing it is ttemu's gap, not the guest's
+ * fault: the partial F/Zfh on every core, V on TRISC2, mret on BRISC and NCRISC (TENSIX.md §1.2). */
+bool rv_is_gap(unsigned op, uint32_t word, unsigned hart_id);
+
 /* ---- CSRs (core/csr.c) -----------------------------------------------------------------------
  * On failure they fill h->fault.kind and h->fault.msg and return false; the caller stops the hart
  * (fills pc/insn/state), as for an environment fault. */

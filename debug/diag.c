@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
+#include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 #include "debug/diag.h"
 
@@ -61,7 +63,7 @@ static void block_names(uint16_t mask, char *b, size_t len, cJSON *arr) {
  * that would release a wait on semaphore i: the first such thread, its word and the held word
  * it is stuck behind. That thread will release the wait once it itself moves on. */
 static int queued_release(const cp_t *cp, unsigned th, unsigned i, bool need_post, uint32_t *word, uint32_t *behind) {
-    uint8_t want = need_post ? 0xA4 : 0xA5; /* SEMPOST / SEMGET */
+    uint32_t want = need_post ? TT_OPC_SEMPOST : TT_OPC_SEMGET;
     for (unsigned u = 0; u < CP_THREADS; u++) {
         if (u == th) continue;
         cp_thread_state_t s;
@@ -70,12 +72,14 @@ static int queued_release(const cp_t *cp, unsigned th, unsigned i, bool need_pos
         uint32_t q[64 + 1];
         q[0] = s.held_word;
         unsigned n = 1 + cp_thread_queued(cp, u, q + 1, 64);
-        for (unsigned k = 0; k < n; k++)
-            if ((q[k] >> 24) == want && ((q[k] >> 2) >> i & 1)) {
+        for (unsigned k = 0; k < n; k++) {
+            uint32_t sems = need_post ? TT_SEMPOST_SEM_SEL(q[k]) : TT_SEMGET_SEM_SEL(q[k]);
+            if (TT_OPCODE(q[k]) == want && (sems >> i & 1)) {
                 *word = q[k];
                 *behind = s.held_word;
                 return (int)u;
             }
+        }
     }
     return -1;
 }
@@ -353,10 +357,33 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
         cJSON_AddStringToObject(lj, "symbol", slo);
         uint64_t quiet = t->cycle - p->quiet_since;
         cJSON_AddNumberToObject(o, "quiet_cycles", (double)quiet);
-        line(d, lines, "%s spins in 0x%08x..0x%08x (%s..%s) with no store for %llu cycles", h->name, lo, hi, slo, shi,
-             (unsigned long long)quiet);
+        /* Not a spin when the quiet period began with this core's registers changing at a pc it
+         * had been at (run_progress_t.regs_changed_at): it computes, in registers only. Never so
+         * on deadlock, which needs a whole window without that. */
+        bool computes = p->regs_changed_at[c] && p->regs_changed_at[c] >= p->quiet_since;
+        if (computes) {
+            cJSON_AddBoolToObject(o, "computes", true);
+            if (lo == hi)
+                line(d, lines, "%s computes at 0x%08x (%s): registers change, no store in the last %llu cycles",
+                     h->name, lo, slo, (unsigned long long)quiet);
+            else
+                line(d, lines,
+                     "%s computes in 0x%08x..0x%08x (%s..%s): registers change, no store in the last %llu cycles",
+                     h->name, lo, hi, slo, shi, (unsigned long long)quiet);
+            snprintf(d->why[c], sizeof d->why[c], "computes at 0x%08x", h->pc);
+        } else if (!p->quiet_since) { /* no progress check ran: nothing is known of its stores */
+            line(d, lines,
+                 "%s runs at 0x%08x (%s); progress was not sampled (--deadlock-window 0, or a run shorter "
+                 "than %d cycles)",
+                 h->name, h->pc, slo, RUN_PROGRESS_PERIOD);
+        } else {
+            line(d, lines, "%s spins in 0x%08x..0x%08x (%s..%s) with no store for %llu cycles", h->name, lo, hi, slo,
+                 shi, (unsigned long long)quiet);
+        }
         uint32_t a, lpc;
-        if (polled_word(r, c, lo, hi, &a, &lpc)) {
+        if (computes) {
+            /* what it computes is its own business: no polled word */
+        } else if (polled_word(r, c, lo, hi, &a, &lpc)) {
             uint32_t v = 0;
             bool rd = tile_host_read((tile_t *)t, a & ~3u, &v);
             cJSON *pj = cJSON_AddObjectToObject(o, "polls");

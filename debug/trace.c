@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
+#include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 #include "debug/diag.h"
 #include "debug/trace.h"
@@ -237,7 +239,7 @@ static bool record(trace_t *tr) {
         uint64_t n = issued - tr->issued;
         unsigned got = cp_issue_log(cp, log, n < CP_ISSUE_LOG ? (unsigned)n : CP_ISSUE_LOG);
         for (unsigned k = 0; k < got; k++) {
-            const tt_op_t *op = tt_op((uint8_t)(log[k].word >> 24));
+            const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(log[k].word));
             if (!op || op->unit != TT_UNIT_SYNC) continue;
             tr_instant_t in = {.cycle = now, .word = log[k].word, .kind = TRI_ISSUE, .who = log[k].thread, .count = 1};
             if (!add_instant(tr, in)) return false;

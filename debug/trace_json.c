@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
 #include "coproc/tt_ops.h"
 #include "debug/trace.h"
 
@@ -137,7 +138,8 @@ static void close_wait(jw_t *w, unsigned t, uint64_t end) {
     if (!slice_end(&w->wait[t], end)) return;
     uint64_t start = w->wait[t].start;
     char name[48];
-    snprintf(name, sizeof name, "latched %s", tt_mnemonic(w->wait[t].key[0] << 24));
+    const tt_op_t *op = tt_op((uint8_t)w->wait[t].key[0]); /* the wait's opcode */
+    snprintf(name, sizeof name, "latched %s", op ? op->mnemonic : "?");
     cJSON *e = event(name, "X", PID_THREADS, TID_WAIT + (int)t, start);
     cJSON_AddNumberToObject(e, "dur", ts(end - start));
     emit(w, e);

@@ -1,25 +1,31 @@
 /* mmio/pcbuf.c — the PC_BUF region of the TRISCs (PCBufs.md, ManualTTSync.md, SyncUnit.md):
- *   +0x00 PCBuf pop (not modelled: tt-metal firmware uses L1 mailboxes instead)
+ *   +0x00 PCBuf pop (not modelled, ttemu's gap: tt-metal firmware uses L1 mailboxes instead)
  *   +0x04 CoprocessorDoneCheck (tensix_sync): a load waits until the thread has nothing left
  *   +0x08 MOPExpanderDoneCheck: a load waits until the MOP expander is idle with nothing queued
  *   +0x20 + 4·i semaphore i: load → Value; store bit0=0 → post, bit0=1 → get
  * Stores to +0x04/+0x08 are discarded (they only order earlier stores before the load).
- * BRISC's view of this range is its PCBuf FIFOs to the threads, which ttemu does not model. */
+ * BRISC's view of this range is its PCBuf FIFOs to the threads, which ttemu does not model (its
+ * gap: exit 6); NCRISC cannot reach the range (PCBufs.md). */
 #include "mmio/devices.h"
 
 enum { PCBUF_POP = 0x00, TTSYNC_COPROC = 0x04, TTSYNC_MOP = 0x08, SEM_BASE = 0x20, SEM_END = 0x40 };
 
 static mem_res_t pcbuf_check(hart_t *h, uint32_t off, unsigned size) {
+    /* PCBufs.md: BRISC pushes to (and waits on) the three PCBufs here; NCRISC cannot reach them. */
+    if (h && h->id == CORE_BRISC)
+        return mmio_fault(h, FAULT_UNIMPLEMENTED, "%s access to PC_BUF 0x%08x: ttemu does not model the PCBuf FIFOs",
+                          h->name, 0xFFE80000u + off);
     if (h && tile_trisc_thread(h) < 0)
         return mmio_fault(h, FAULT_UNMAPPED,
-                          "%s access to PC_BUF 0x%08x: the PCBuf FIFOs (BRISC side) are not modelled; "
-                          "the semaphore window and TTSync are TRISC-only",
+                          "%s access to PC_BUF 0x%08x: only BRISC (the PCBufs) and the TRISCs (semaphores, "
+                          "TTSync) reach it",
                           h->name, 0xFFE80000u + off);
     if (!h) return MEM_FAULT;
     if (off >= 0x10000) return mmio_fault(h, FAULT_UNMAPPED, "PC1_BUF/PC2_BUF are not mapped for the TRISCs");
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte access to PC_BUF (32-bit only)", size);
     if (off == PCBUF_POP)
-        return mmio_fault(h, FAULT_ACCESS, "PCBuf FIFO pop at 0x%08x is not modelled (tt-metal uses L1 mailboxes)",
+        return mmio_fault(h, FAULT_UNIMPLEMENTED,
+                          "PCBuf FIFO at 0x%08x: ttemu does not model the PCBufs (tt-metal uses L1 mailboxes)",
                           0xFFE80000u + off);
     if (off != TTSYNC_COPROC && off != TTSYNC_MOP && !(off >= SEM_BASE && off < SEM_END && off % 4 == 0))
         return mmio_fault(h, FAULT_UNMAPPED, "PC_BUF offset 0x%x has no documented meaning", off);

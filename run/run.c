@@ -7,6 +7,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "coproc/cp_views.h"
+#include "coproc/tt_ops.h"
 #include "run/run.h"
 
 bool run_parse_uint(const char *s, uint64_t max, uint64_t *out) {
@@ -97,8 +99,12 @@ void run_free(run_t *r) {
     r->diag_json = NULL;
     free(r->diag_text);
     r->diag_text = NULL;
+    cJSON_Delete(r->tensors_json);
+    r->tensors_json = NULL;
     for (int i = 0; i < r->nreads; i++)
         free(r->reads[i].val);
+    free(r->reads);
+    r->reads = NULL;
     img_set_free(&r->images);
     tile_destroy(r->tile);
     r->tile = NULL;
@@ -107,18 +113,64 @@ void run_free(run_t *r) {
 static void set_exit(run_t *r, int code, const char *reason) {
     r->exit.code = code;
     r->exit.reason = reason;
+    r->exit.category = NULL;
 }
 
-/* "guest fault on BRISC at pc 0x00010024 (insn 0x00000073): ecall; in main+0x14 of x.elf" */
+const char *run_fault_category(fault_kind_t kind) {
+    static const char *const names[] = {
+        [FAULT_NONE] = "none",
+        [FAULT_ILLEGAL] = "illegal",
+        [FAULT_ECALL] = "ecall",
+        [FAULT_FETCH] = "fetch",
+        [FAULT_UNMAPPED] = "unmapped",
+        [FAULT_ACCESS] = "access",
+        [FAULT_MISALIGNED] = "misaligned",
+        [FAULT_AMO] = "amo",
+        [FAULT_CSR] = "csr",
+        [FAULT_UNIMPLEMENTED] = "unimplemented",
+    };
+    return (unsigned)kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "?";
+}
+
+/* "; in main+0x14 of x.elf" (or "; in x.elf" without symbols), appended to buf's first n bytes. */
+static void append_where(const run_t *r, int c, uint32_t pc, char *buf, size_t len, int n) {
+    const char *img = c >= 0 && c < TILE_NCORES ? r->images.images[c].path : NULL;
+    if (!img || n < 0 || (size_t)n >= len) return;
+    char sym[128];
+    run_symbol(r, c, pc, sym, sizeof sym);
+    snprintf(buf + n, len - (size_t)n, "; in %s%s%s", sym, *sym ? " of " : "", img);
+}
+
+/* "guest fault on BRISC at pc 0x00010024 (insn 0x00000073): ecall; in main+0x14 of x.elf", or for
+ * ttemu's gap "not modelled by ttemu on BRISC at pc ...: F/Zfh (op-fp) is on Blackhole's BRISC,
+ * but ttemu does not model it yet; in ..." (exit 6). */
 static void describe_fault(run_t *r, int c) {
     const hart_t *h = &r->tile->hart[c];
-    char sym[128];
-    run_symbol(r, c, h->fault.pc, sym, sizeof sym);
-    const char *img = r->images.images[c].path;
-    int n = snprintf(r->exit.message, sizeof r->exit.message, "guest fault on %s at pc 0x%08x (insn 0x%08x): %s",
-                     h->name, h->fault.pc, h->fault.insn, h->fault.msg);
-    if (img && n > 0 && (size_t)n < sizeof r->exit.message)
-        snprintf(r->exit.message + n, sizeof r->exit.message - (size_t)n, "; in %s%s%s", sym, *sym ? " of " : "", img);
+    bool gap = h->fault.kind == FAULT_UNIMPLEMENTED;
+    int n = snprintf(r->exit.message, sizeof r->exit.message, "%s on %s at pc 0x%08x (insn 0x%08x): %s",
+                     gap ? "not modelled by ttemu" : "guest fault", h->name, h->fault.pc, h->fault.insn, h->fault.msg);
+    append_where(r, c, h->fault.pc, r->exit.message, sizeof r->exit.message, n);
+}
+
+/* "guest fault in the Tensix coprocessor, thread T1 (THCON): LOADREG from unmapped 0xffb90b88
+ * [unmapped]; word 0x68... (LOADREG ...) pushed by TRISC1 at pc 0x00040010; in main+0x10 of x.elf"
+ * — or "not modelled by ttemu in the Tensix coprocessor, ..." for ttemu's gap (exit 6). */
+static void describe_cp_error(run_t *r, const cp_error_t *e) {
+    char dis[96];
+    tt_disasm(e->word, dis, sizeof dis);
+    int n = snprintf(r->exit.message, sizeof r->exit.message,
+                     "%s in the Tensix coprocessor, thread T%u (%s): %s [%s]; word 0x%08x (%s) pushed by ",
+                     cp_err_is_gap(e->cat) ? "not modelled by ttemu" : "guest fault", e->thread,
+                     tt_unit_name((tt_unit_t)e->unit), e->what, cp_err_cat_name(e->cat), e->word, dis);
+    if (n < 0 || (size_t)n >= sizeof r->exit.message) return;
+    int c = e->origin.core;
+    if (c < 0 || c >= TILE_NCORES) {
+        snprintf(r->exit.message + n, sizeof r->exit.message - (size_t)n, "the host");
+        return;
+    }
+    n += snprintf(r->exit.message + n, sizeof r->exit.message - (size_t)n, "%s at pc 0x%08x", tile_core_names[c],
+                  e->origin.pc);
+    append_where(r, c, e->origin.pc, r->exit.message, sizeof r->exit.message, n);
 }
 
 /* Returns true when the run is over. */
@@ -128,7 +180,11 @@ static bool check_end(run_t *r) {
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
         if (h->state == HART_FAULTED) {
-            set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+            if (h->fault.kind == FAULT_UNIMPLEMENTED)
+                set_exit(r, EXIT_UNIMPLEMENTED, "unimplemented");
+            else
+                set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+            r->exit.category = run_fault_category(h->fault.kind);
             describe_fault(r, c);
             return true;
         }
@@ -137,10 +193,14 @@ static bool check_end(run_t *r) {
         halted += h->state == HART_HALTED;
         hung += h->state == HART_HUNG;
     }
-    const char *cperr = cp_error(t->cp);
+    const cp_error_t *cperr = cp_fault(t->cp);
     if (cperr) {
-        set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
-        snprintf(r->exit.message, sizeof r->exit.message, "guest fault in the Tensix coprocessor: %s", cperr);
+        if (cp_err_is_gap(cperr->cat))
+            set_exit(r, EXIT_UNIMPLEMENTED, "unimplemented");
+        else
+            set_exit(r, EXIT_GUEST_FAULT, "guest_fault");
+        r->exit.category = cp_err_cat_name(cperr->cat);
+        describe_cp_error(r, cperr);
         return true;
     }
     if (started == 0) return false;
@@ -250,7 +310,8 @@ static void pcs_sample(run_progress_t *p, const tile_t *t) {
 
 /* Returns true when nothing has changed for the whole window: the run is deadlocked. */
 /* True if a running core is at a pc sampled before during this quiet period with different
- * register values: it computes, it does not spin. Otherwise remembers (pc, registers). */
+ * register values: it computes, it does not spin (noted in regs_changed_at for the diagnosis).
+ * Otherwise remembers (pc, registers). */
 static bool regs_progress(run_progress_t *p, const tile_t *t) {
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
@@ -260,7 +321,10 @@ static bool regs_progress(run_progress_t *p, const tile_t *t) {
             hash = (hash ^ h->x[i]) * 1099511628211ull;
         for (int k = 0; k < p->rh_n[c]; k++)
             if (p->rh_pc[c][k] == h->pc) {
-                if (p->rh_hash[c][k] != hash) return true;
+                if (p->rh_hash[c][k] != hash) {
+                    p->regs_changed_at[c] = t->cycle ? t->cycle : 1;
+                    return true;
+                }
                 goto next;
             }
         {
@@ -332,18 +396,29 @@ static void set_deadlock(run_t *r) {
              (unsigned long long)(r->tile->cycle - p->quiet_since), (unsigned long long)p->quiet_since);
 }
 
-bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx) {
-    if (r->nobs == RUN_MAX_OBSERVERS) return false;
-    r->obs[r->nobs++] = (run_observer_t){.after = after, .end = end, .ctx = ctx};
-    return true;
+run_observer_t *run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx) {
+    if (r->nobs == RUN_MAX_OBSERVERS) return NULL;
+    r->obs[r->nobs] = (run_observer_t){.after = after, .end = end, .ctx = ctx};
+    return &r->obs[r->nobs++];
+}
+
+/* The five cores' states in one word (run_observer_t.on_core_change). */
+static uint32_t core_states(const tile_t *t) {
+    uint32_t s = 0;
+    for (int c = 0; c < TILE_NCORES; c++)
+        s |= (uint32_t)t->hart[c].state << (4 * c);
+    return s;
 }
 
 /* Call the observers whose cycle has come; true when one ends the run. */
 static bool observe(run_t *r) {
+    uint32_t states = core_states(r->tile);
     for (int i = 0; i < r->nobs; i++) {
         run_observer_t *o = &r->obs[i];
-        if (!o->after || r->tile->cycle < o->next) continue;
+        bool changed = o->on_core_change && states != o->seen;
+        if (!o->after || (r->tile->cycle < o->next && !changed)) continue;
         uint64_t n = o->after(r, o->ctx);
+        o->seen = states = core_states(r->tile);
         if (!n) return true;
         o->next = r->tile->cycle + n;
     }

@@ -12,11 +12,13 @@
 
 /* Exit codes (docs/cli.md). Scripts depend on them: never renumber. */
 enum {
-    EXIT_HALTED = 0,      /* every started core halted */
-    EXIT_DEADLOCK = 1,    /* nothing can make progress any more */
-    EXIT_MAX_CYCLES = 2,  /* --max-cycles reached */
-    EXIT_GUEST_FAULT = 3, /* the guest did something the tile does not allow */
-    EXIT_BAD_INPUT = 4,   /* bad command line, file or config */
+    EXIT_HALTED = 0,        /* every started core halted */
+    EXIT_DEADLOCK = 1,      /* nothing can make progress any more */
+    EXIT_MAX_CYCLES = 2,    /* --max-cycles reached */
+    EXIT_GUEST_FAULT = 3,   /* the guest did something the tile does not allow */
+    EXIT_BAD_INPUT = 4,     /* bad command line, file or config */
+    EXIT_MISMATCH = 5,      /* the run succeeded but a tensor differs from its expectation (docs/tensors.md) */
+    EXIT_UNIMPLEMENTED = 6, /* the guest used something Blackhole has and ttemu does not model yet */
 };
 
 #define RUN_MAX_PEEKS               64
@@ -39,11 +41,19 @@ typedef struct {
 
 typedef struct {
     int code;
-    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
-     * "guest_fault", "bad_input" */
+    /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel or the debugger ended the run:
+     * docs/ui.md, docs/gdb.md), "guest_fault", "bad_input", "mismatch", "unimplemented" */
     const char *reason;
+    /* On "guest_fault" and "unimplemented": what kind of error (a core's fault kind, "illegal",
+     * "unmapped", ..., or the coprocessor's category, "undefined_behavior", "unimplemented", ...);
+     * NULL otherwise. */
+    const char *category;
     char message[512];
 } run_exit_t;
+
+/* The category name of a core's fault kind: "illegal", "ecall", "fetch", "unmapped", "access",
+ * "misaligned", "amo", "csr", "unimplemented". */
+const char *run_fault_category(fault_kind_t kind);
 
 /* A host read taken at a point of the run (run configs' "host" reads). */
 typedef struct {
@@ -51,9 +61,10 @@ typedef struct {
     uint32_t addr, words;
     uint32_t *val;
     bool taken;
+    const char *file; /* saved to this file after the run (the first `bytes` bytes): reported as such */
+    uint32_t bytes;
 } run_read_t;
 
-#define RUN_MAX_READS    64
 #define RUN_MAX_LAUNCHES 16
 
 /* Progress detection (run/run.c; docs/debugging-stalls.md). Sampled every RUN_PROGRESS_PERIOD
@@ -82,19 +93,28 @@ typedef struct {
     uint32_t rh_pc[TILE_NCORES][RUN_REG_SAMPLES];
     uint64_t rh_hash[TILE_NCORES][RUN_REG_SAMPLES];
     uint8_t rh_n[TILE_NCORES], rh_next[TILE_NCORES];
+    /* Per core, the cycle of the last check that found its registers changed at such a pc (0
+     * never): the diagnosis says a core computes, not spins, when the quiet period began there. */
+    uint64_t regs_changed_at[TILE_NCORES];
 } run_progress_t;
 
-/* An observer watches a run from outside it (the event trace, the panel). after() is called once
- * before the first cycle and then whenever the cycles it asked for have run; it returns how many
- * cycles may run before its next call (>= 1), or 0 to end the run (having set r->exit). end() is
- * called once when the run is over, after the diagnosis. Observers only read the tile, and
- * tile_run(n) equals n single cycles, so a run's results never depend on its observers. */
+/* An observer watches a run from outside it (the event trace, the panel, the gdb stub). after() is
+ * called once before the first cycle and then whenever the cycles it asked for have run; it
+ * returns how many cycles may run before its next call (>= 1), or 0 to end the run (having set
+ * r->exit). end() is called once when the run is over, after the diagnosis. Observers only read
+ * the tile (a debugger's writes are its user's inputs), and tile_run(n) equals n single cycles, so
+ * a run's results never depend on its observers. */
 typedef struct run run_t;
 typedef struct {
     uint64_t (*after)(run_t *r, void *ctx);
     void (*end)(run_t *r, void *ctx);
     void *ctx;
+    /* Also call after() at the end of any cycle in which a core's state changed (it halted, hung,
+     * faulted, left or entered reset), whatever it asked for: a debugger reports an ebreak at
+     * the very cycle. tile_run already returns after such a cycle, so batches stay as long. */
+    bool on_core_change;
     uint64_t next; /* cycle of the next after() call (run_loop's bookkeeping) */
+    uint32_t seen; /* the cores' states after the last call (run_loop's bookkeeping) */
 } run_observer_t;
 #define RUN_MAX_OBSERVERS 4
 
@@ -107,13 +127,14 @@ struct run {
     int64_t boot_cycles;                     /* cycle at which boot completed and settled */
     int64_t launch_cycles[RUN_MAX_LAUNCHES]; /* cycles from GO to the go signal back at DONE */
     int nlaunches;                           /* launches configured */
-    run_read_t reads[RUN_MAX_READS];
+    run_read_t *reads;                       /* as many as the config asks for */
     int nreads;
     /* --peek / "peek": read once when the run ends (run_take_peeks), then reported */
     run_read_t peeks[RUN_MAX_PEEKS];
     int npeeks;
     run_progress_t progress;
-    struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (debug/diag.c), or NULL */
+    struct cJSON *diag_json;    /* the diagnosis on deadlock or timeout (debug/diag.c), or NULL */
+    struct cJSON *tensors_json; /* the named tensors and their comparisons (app/report.c), or NULL */
     char *diag_text;
     /* Called once when the run ends in deadlock or at its cycle limit, before the observers'
      * end(): the command sets it to the stall diagnosis (debug/diag.c diag_build), which fills
@@ -144,8 +165,9 @@ int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t er
 /* Take the peeks' words from the tile, once, at the end of the run. */
 void run_take_peeks(run_t *r);
 
-/* Add an observer (before run_loop); false when RUN_MAX_OBSERVERS are already set. */
-bool run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx);
+/* Add an observer (before run_loop): returns it (to set on_core_change), or NULL when
+ * RUN_MAX_OBSERVERS are already set. */
+run_observer_t *run_observe(run_t *r, uint64_t (*after)(run_t *, void *), void (*end)(run_t *, void *), void *ctx);
 
 /* Run the tile until an end condition (or the hook says so); fills r->exit. */
 void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx);

@@ -35,7 +35,40 @@ WIDTH_OVERRIDES = {
     ("SEMWAIT", "wait_sem_cond"): 2,        # §4.2: CondMask [1:0]
     ("SEMWAIT", "sem_sel"): 8,              # §4.2: SemMask [9:2]
     ("STREAMWAIT", "target_value"): 10,     # §4.2: TargetValueLo [13:4]
+    ("STREAMWAIT", "wait_stream_sel"): 2,   # STREAMWAIT.md: u2 StreamSelect
+    # The ISA pages' Syntax sections, where the next field starts later than the last bit used:
+    ("ADDDMAREG", "ResultRegIndex"): 6,     # ADDDMAREG.md: u6 ResultReg
+    ("SUBDMAREG", "ResultRegIndex"): 6,     # SUBDMAREG.md
+    ("MULDMAREG", "ResultRegIndex"): 6,     # MULDMAREG.md
+    ("BITWOPDMAREG", "OpSel"): 3,           # BITWOPDMAREG.md: u3 Mode
+    ("SHIFTDMAREG", "OpSel"): 3,            # SHIFTDMAREG.md
+    ("CMPDMAREG", "OpSel"): 3,              # CMPDMAREG.md
+    ("WRCFG", "CfgReg"): 11,                # WRCFG.md: u11 CfgIndex
+    ("WRCFG", "GprAddress"): 6,             # WRCFG.md: u6 InputReg
+    ("RDCFG", "CfgReg"): 11,                # RDCFG.md: u11 CfgIndex
+    ("RDCFG", "GprAddress"): 6,             # RDCFG.md: u6 ResultReg
+    ("STREAMWRCFG", "stream_id_sel"): 2,    # STREAMWRCFG.md: u2 StreamSelect
 }
+
+# Views: parts of a word that an ISA page names differently from assembly.yaml's fields (a value
+# spanning two fields, or one mode's layout of a field). Accessors only: the disassembler, the
+# encoders and the reserved-bit masks use the fields. (mnemonic, name, lo, width, source).
+VIEWS = [
+    ("SETDMAREG", "NewValue", 8, 16, "SETDMAREG.md: the immediate form's u16 NewValue"),
+    ("SETDMAREG", "InputHalfReg", 8, 3, "SETDMAREG_Special.md"),
+    ("SETDMAREG", "InputSource", 11, 4, "SETDMAREG_Special.md"),
+    ("SETDMAREG", "WhichPackers", 15, 4, "SETDMAREG_Special.md"),
+]
+# The address-counter family (SETADCXY.md, SETADCZW.md, INCADCXY.md, INCADCZW.md, ADDRCRXY.md,
+# ADDRCRZW.md): four u3 values (X0Val.. or X0Inc..) and the u2 ThreadOverride that assembly.yaml's
+# Ch1_Y field spans.
+for _m, _v in (("SETADCXY", "XY"), ("INCADCXY", "XY"), ("ADDRCRXY", "XY"),
+               ("SETADCZW", "ZW"), ("INCADCZW", "ZW"), ("ADDRCRZW", "ZW")):
+    _a, _b = _v
+    _s = "Val" if _m.startswith("SET") else "Inc"
+    for _name, _lo in ((_a + "0" + _s, 6), (_b + "0" + _s, 9), (_a + "1" + _s, 12), (_b + "1" + _s, 15)):
+        VIEWS.append((_m, _name, _lo, 3, _m + ".md: u3 " + _name))
+    VIEWS.append((_m, "ThreadOverride", 18, 2, _m + ".md: u2 ThreadOverride"))
 
 
 def unit_of(text):
@@ -80,6 +113,8 @@ def main():
     print(" *")
     print(" * TT_OP(opcode, MNEMONIC, unit, gate, block bits, inferred, nfields, fields...)")
     print(" * TT_F(name, lo, width): a field of the 24-bit argument, names as assembly.yaml spells them.")
+    print(" * TT_VIEW(MNEMONIC, name, lo, width): a part of the word an ISA page names otherwise (a value")
+    print(" * across two fields, one mode's layout); accessors only (scripts/gen_tt_fields.py).")
     print(" */")
     seen = []
     for ln in rows:
@@ -103,6 +138,10 @@ def main():
                 line += piece
         print(line)
     assert seen == sorted(seen) and len(set(seen)) == len(seen) == 137, len(seen)
+    print()
+    print("/* Views (ISA pages named on each line). */")
+    for mnem, name, lo, width, src in VIEWS:
+        print('TT_VIEW(%s, "%s", %d, %d) /* %s */' % (mnem, name, lo, width, src))
 
 
 if __name__ == "__main__":

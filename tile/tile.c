@@ -12,9 +12,11 @@ static const uint32_t ldm_sizes[TILE_NCORES] = {0x2000, 0x2000, 0x1000, 0x1000, 
 /* SOFT_RESET_0 bit of each core (SoftReset.md). */
 static const uint32_t reset_bits[TILE_NCORES] = {1u << 11, 1u << 18, 1u << 12, 1u << 13, 1u << 14};
 
-/* The coprocessor reaches MMIO (STOREREG/LOADREG) as the host does. */
+/* The coprocessor reaches MMIO (STOREREG/LOADREG) as the host does, and L1 directly (its datapath):
+ * its writes there drop decoded code and the idle fast-forward's proof, as the host's do. */
 static bool cp_mmio_load(void *ctx, uint32_t addr, uint32_t *val) { return tile_host_read(ctx, addr, val); }
 static bool cp_mmio_store(void *ctx, uint32_t addr, uint32_t val) { return tile_host_write(ctx, addr, val); }
+static void cp_l1_written(void *ctx, uint32_t addr, uint32_t len) { env_l1_written(ctx, addr, len); }
 
 tile_t *tile_create(const tile_opts_t *o) {
     tile_t *t = calloc(1, sizeof *t);
@@ -27,7 +29,12 @@ tile_t *tile_create(const tile_opts_t *o) {
     t->noc[0] = calloc(1, 0x10000);
     t->noc[1] = calloc(1, 0x10000);
     t->streams = calloc(1, 0x40000);
-    cp_env_t env = {.ctx = t, .mmio_load = cp_mmio_load, .mmio_store = cp_mmio_store};
+    cp_env_t env = {.ctx = t,
+                    .mmio_load = cp_mmio_load,
+                    .mmio_store = cp_mmio_store,
+                    .l1 = t->l1,
+                    .l1_size = TILE_L1_SIZE,
+                    .l1_written = cp_l1_written};
     t->cp = cp_create(&env);
     bool ok = t->l1 && t->noc[0] && t->noc[1] && t->streams && t->cp && (t->reference || t->pd);
     for (int c = 0; c < TILE_NCORES; c++) {

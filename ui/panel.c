@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
 #include "debug/diag.h"
 #include "ui/panel.h"
 #include "ui/panel_draw.h"
@@ -401,6 +402,10 @@ ui_t *ui_attach(run_t *r, const ui_opts_t *o, char *err, size_t errlen) {
         if (u->headless_video && !getenv("SDL_VIDEODRIVER")) /* SDL fell back to it: no display */
             fprintf(stderr, "ttemu: --ui: no display (SDL chose the '%s' video driver): the panel runs headless\n",
                     drv);
+        /* Nobody sees a headless window: SDL draws it in memory, not through OpenGL (which the
+         * offscreen driver would load: Mesa's llvmpipe, ~60 ms to start, and leaks that
+         * LeakSanitizer finds in the sanitizer pass). SDL_FRAMEBUFFER_ACCELERATION overrides. */
+        if (u->headless_video) SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
         u->win = SDL_CreateWindow("ttemu panel", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, UI_W, UI_H, 0);
         if (!u->win) {
             snprintf(err, errlen, "--ui: cannot open a window (SDL: %s)", SDL_GetError());

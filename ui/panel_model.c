@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coproc/cp_views.h"
 #include "coproc/tt_ops.h"
 #include "debug/diag.h"
 #include "ui/panel_model.h"

@@ -60,8 +60,8 @@ int trisc0_main(void) {
 int trisc1_main(void) {
     while (BOOT_FLAG != BOOT_MAGIC) {
     }
-    TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));
-    TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));
     tensix_sync();
     TRISC_DONE(1) = 0xD1;
     return 0;
@@ -69,12 +69,13 @@ int trisc1_main(void) {
 
 /* TRISC2 (pack): after boot, wait for a full half, pack it, give it back; count the pack. */
 int trisc2_main(void) {
+    tt_dp_configure_bf16();
     while (BOOT_FLAG != BOOT_MAGIC) {
     }
-    TTI(TT_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
-    TTI(TT_PACR(1));
-    TTI(TT_STALLWAIT(STALL_SYNC, P_PACK));
-    TTI(TT_SEMGET(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
+    TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
+    TTI(TT_OP_STALLWAIT(STALL_SYNC, P_PACK));
+    TTI(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
     tensix_sync();
     TRISC_DONE(2) = 0xD2;
     return 0;
@@ -83,9 +84,9 @@ int trisc2_main(void) {
 int main(void) {
     /* Device setup: SEMINIT through T0's FIFO (BRISC cannot use .ttinsn). */
     volatile uint32_t *t0 = INSTRN_BUF(0);
-    *t0 = TT_SEMINIT(MATH_PACK_MAX, 0, T6_SEM(SEM_MATH_PACK));
-    *t0 = TT_SEMINIT(UNPACK_TO_DEST_MAX, 0, T6_SEM(SEM_UNPACK_TO_DEST));
-    *t0 = TT_SEMINIT(15, PACK_DONE_START, T6_SEM(SEM_PACK_DONE));
+    *t0 = TT_OP_SEMINIT(MATH_PACK_MAX, 0, T6_SEM(SEM_MATH_PACK));
+    *t0 = TT_OP_SEMINIT(UNPACK_TO_DEST_MAX, 0, T6_SEM(SEM_UNPACK_TO_DEST));
+    *t0 = TT_OP_SEMINIT(15, PACK_DONE_START, T6_SEM(SEM_PACK_DONE));
 
     /* Release the TRISCs at their entries. */
     TRISC_RESET_PC(0) = (uint32_t)(uintptr_t)trisc0_entry;

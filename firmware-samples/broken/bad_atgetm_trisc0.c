@@ -4,9 +4,9 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_ATGETM(1));
-    TTI(TT_NOP);
-    TTI(TT_ATRELM(1));
+    TTI(TT_OP_ATGETM(1));
+    TTI(TT_OP_NOP);
+    TTI(TT_OP_ATRELM(1));
     tensix_sync();
     return 0;
 }

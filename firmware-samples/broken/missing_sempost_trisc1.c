@@ -5,10 +5,10 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
-    TTI(TT_SEMWAIT(STALL_MATH, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX)); /* room for one tile */
-    TTI(TT_NOP);                                                      /* "math" */
-    /* TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));   <- the missing post */
+    TTI(TT_OP_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMWAIT(STALL_MATH, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX)); /* room for one tile */
+    TTI(TT_OP_NOP);                                                      /* "math" */
+    /* TTI(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));   <- the missing post */
     tensix_sync();
     return 0;
 }

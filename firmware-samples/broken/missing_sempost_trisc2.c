@@ -3,9 +3,9 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_SEMWAIT(STALL_PACK, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
-    TTI(TT_PACR(0));
-    TTI(TT_SEMGET(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMWAIT(STALL_PACK, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
+    TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    TTI(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
     tensix_sync();
     return 0;
 }

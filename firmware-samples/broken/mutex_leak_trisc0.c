@@ -4,9 +4,9 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_ATGETM(2));
-    TTI(TT_NOP);
-    /* TTI(TT_ATRELM(2));   <- the missing release */
+    TTI(TT_OP_ATGETM(2));
+    TTI(TT_OP_NOP);
+    /* TTI(TT_OP_ATRELM(2));   <- the missing release */
     tensix_sync();
     return 0;
 }

@@ -4,9 +4,9 @@
 
 int main(void) {
     spin_cycles(50);
-    TTI(TT_ATGETM(2));
-    TTI(TT_NOP);
-    TTI(TT_ATRELM(2));
+    TTI(TT_OP_ATGETM(2));
+    TTI(TT_OP_NOP);
+    TTI(TT_OP_ATRELM(2));
     tensix_sync();
     return 0;
 }

@@ -8,12 +8,12 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_ATGETM(0));
+    TTI(TT_OP_ATGETM(0));
     while (SEMAPHORE(SEM_MATH_PACK) == 0) {
     }
-    TTI(TT_SEMWAIT(STALL_PACK, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX));
-    TTI(TT_PACR(0));
-    TTI(TT_ATRELM(0));
+    TTI(TT_OP_SEMWAIT(STALL_PACK, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX));
+    TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    TTI(TT_OP_ATRELM(0));
     tensix_sync();
     return 0;
 }

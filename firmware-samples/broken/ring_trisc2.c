@@ -4,11 +4,11 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
-    TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));
-    TTI(TT_ATGETM(0));
-    TTI(TT_SEMGET(T6_SEM(SEM_MATH_PACK)));
-    TTI(TT_ATRELM(0));
+    TTI(TT_OP_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_ATGETM(0));
+    TTI(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_ATRELM(0));
     tensix_sync();
     return 0;
 }

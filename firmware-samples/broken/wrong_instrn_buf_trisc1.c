@@ -4,8 +4,8 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMINIT(1, 0, T6_SEM(SEM_MATH_PACK)));
     tensix_sync();
-    L1_WORD(0xFFE60000u) = TT_SEMPOST(T6_SEM(SEM_MATH_PACK));
+    L1_WORD(0xFFE60000u) = TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK));
     return 0;
 }

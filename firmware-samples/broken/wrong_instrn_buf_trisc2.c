@@ -3,8 +3,8 @@
 
 int main(void) {
     spin_cycles(50);
-    TTI(TT_SEMWAIT(STALL_PACK, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
-    TTI(TT_PACR(0));
+    TTI(TT_OP_SEMWAIT(STALL_PACK, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
+    TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     tensix_sync();
     return 0;
 }

@@ -6,9 +6,9 @@
 
 int main(void) {
     volatile uint32_t *instrn = (volatile uint32_t *)(uintptr_t)0xFFE40000u;
-    TTI(TT_SEMINIT(4, 0, 1u << 3));
+    TTI(TT_OP_SEMINIT(4, 0, 1u << 3));
     for (int i = 0; i < 3; i++)
-        *instrn = TT_SEMPOST(1u << 3);
+        *instrn = TT_OP_SEMPOST(1u << 3);
     tensix_sync();
     L1_WORD(0x8010) = SEMAPHORE(3);
     uint32_t x = 0xF0F0F0F0u, c;

@@ -12,73 +12,22 @@
 #define TT_ROTL2(w) ((((uint32_t)(w)) << 2) | (((uint32_t)(w)) >> 30))
 #define TTI(w)      __asm__ volatile(".word %0" ::"i"(TT_ROTL2(w)) : "memory")
 
-/* Tensix instructions (opcode << 24 | arguments). Field positions from the opcode table
- * (coproc/tt_ops.def, TENSIX.md §4.2, §5); argument order as tt-llk's TT_OP_* macros take them.
- * Fields a macro does not take are 0. */
-#define TT_OP(opc, args) (((uint32_t)(opc) << 24) | (uint32_t)(args))
-#define TT_NOP           0x02000000u
-/* Frontend (MOP.md, MOP_CFG.md, REPLAY.md): template 0 runs Count1+1 iterations over
- * Mask = MaskHi:MaskLo; template 1 runs the loop nest MopCfg describes. REPLAY loads the next Len
- * words into the replay buffer from StartIdx (Load = 1; Exec = 1 also runs them) or replays them. */
-#define TT_MOP(template, count1, mask_lo)                                                                              \
-    TT_OP(0x01, ((uint32_t)(template) << 23) | ((uint32_t)(count1) << 16) | (uint32_t)(mask_lo))
-#define TT_MOP_CFG(mask_hi) TT_OP(0x03, (mask_hi))
-#define TT_REPLAY(start, len, exec, load)                                                                              \
-    TT_OP(0x04, ((uint32_t)(start) << 14) | ((uint32_t)(len) << 4) | ((uint32_t)(exec) << 1) | (uint32_t)(load))
-/* Sync Unit (SyncUnit.md, STALLWAIT.md, SEMWAIT.md, ATGETM.md, ATRELM.md). */
-#define TT_ATGETM(mutex)          TT_OP(0xA0, (mutex))
-#define TT_ATRELM(mutex)          TT_OP(0xA1, (mutex))
-#define TT_STALLWAIT(block, cond) TT_OP(0xA2, ((uint32_t)(block) << 15) | (uint32_t)(cond))
-#define TT_SEMINIT(max, val, mask)                                                                                     \
-    TT_OP(0xA3, ((uint32_t)(max) << 20) | ((uint32_t)(val) << 16) | ((uint32_t)(mask) << 2))
-#define TT_SEMPOST(mask) TT_OP(0xA4, (uint32_t)(mask) << 2)
-#define TT_SEMGET(mask)  TT_OP(0xA5, (uint32_t)(mask) << 2)
-#define TT_SEMWAIT(block, mask, cond)                                                                                  \
-    TT_OP(0xA6, ((uint32_t)(block) << 15) | ((uint32_t)(mask) << 2) | (uint32_t)(cond))
-/* Scalar Unit (ThCon): SETDMAREG writes a 16-bit half of a GPR (LO_16(r) = 2r, HI_16(r) = 2r+1);
- * LOADREG reads 0xFFB00000 + 4*RegAddr into a GPR; ADDDMAREG r = a + b. */
-#define TT_SETDMAREG(size, value, mode, half)                                                                          \
-    TT_OP(0x45, ((uint32_t)(size) << 22) | ((uint32_t)(value) << 8) | ((uint32_t)(mode) << 7) | (uint32_t)(half))
-#define LO_16(r)                 (2u * (r))
-#define HI_16(r)                 (2u * (r) + 1u)
-#define TT_LOADREG(gpr, regaddr) TT_OP(0x68, ((uint32_t)(gpr) << 18) | (uint32_t)(regaddr))
-#define TT_REGADDR(mmio)         ((((uint32_t)(mmio)) - 0xFFB00000u) >> 2)
-#define TT_ADDDMAREG(bconst, r, b, a)                                                                                  \
-    TT_OP(0x58, ((uint32_t)(bconst) << 23) | ((uint32_t)(r) << 12) | ((uint32_t)(b) << 6) | (uint32_t)(a))
-/* Configuration Unit: WRCFG Config[CfgIndex] = GPR; SETC16 ThreadConfig[reg] = value. */
-/* RMWCIBn: Config[CfgRegAddr] byte n = (old & ~Mask) | (Data & Mask), one instruction. */
-#define TT_RMWCIB(byte, mask, data, cfg)                                                                               \
-    TT_OP(0xB3 + (byte), ((uint32_t)(mask) << 16) | ((uint32_t)(data) << 8) | (uint32_t)(cfg))
-#define TT_WRCFG(gpr, wr128b, cfg) TT_OP(0xB0, ((uint32_t)(gpr) << 16) | ((uint32_t)(wr128b) << 15) | (uint32_t)(cfg))
-#define TT_SETC16(reg, value)      TT_OP(0xB2, ((uint32_t)(reg) << 16) | (uint32_t)(value))
-/* Matrix Unit. */
-#define TT_MOVD2A(d32lo, src, addr_mode, instr_mod, dst)                                                               \
-    TT_OP(0x08, ((uint32_t)(d32lo) << 23) | ((uint32_t)(src) << 17) | ((uint32_t)(addr_mode) << 14) |                  \
-                    ((uint32_t)(instr_mod) << 12) | (uint32_t)(dst))
-#define TT_MOVD2B(d32lo, src, addr_mode, instr_mod, dst)                                                               \
-    TT_OP(0x0A, ((uint32_t)(d32lo) << 23) | ((uint32_t)(src) << 17) | ((uint32_t)(addr_mode) << 14) |                  \
-                    ((uint32_t)(instr_mod) << 12) | (uint32_t)(dst))
-#define TT_ZEROACC(clear_mode, use32, clear_zero_flags, addr_mode, where)                                              \
-    TT_OP(0x10, ((uint32_t)(clear_mode) << 19) | ((uint32_t)(use32) << 18) | ((uint32_t)(clear_zero_flags) << 17) |    \
-                    ((uint32_t)(addr_mode) << 14) | (uint32_t)(where))
-#define TT_ELWADD(clear_dvalid, acc_en, instr_mod, addr_mode, dst)                                                     \
-    TT_OP(0x28, ((uint32_t)(clear_dvalid) << 22) | ((uint32_t)(acc_en) << 21) | ((uint32_t)(instr_mod) << 19) |        \
-                    ((uint32_t)(addr_mode) << 14) | (uint32_t)(dst))
-/* Miscellaneous Unit: SETDVALID bit 0 hands SrcA, bit 1 SrcB to the Matrix Unit (SETDVALID.md). */
-#define TT_SETDVALID(flags) TT_OP(0x57, (flags))
-/* Unpackers / packers. UNPACR: Unpack_block_selection [23] (0 SrcA, 1 SrcB), SetDatValid [6].
- * UNPACR_NOP: Unpacker_Select [23], Set_Dvalid [11:8] (tt-llk p_unpacr_nop::SET_DVALID = 1). */
-#define TT_UNPACR(unpacker, set_dvalid)    TT_OP(0x42, ((uint32_t)(unpacker) << 23) | ((uint32_t)(set_dvalid) << 6))
-#define TT_UNPACR_NOP_SET_DVALID(unpacker) TT_OP(0x43, ((uint32_t)(unpacker) << 23) | (1u << 8))
-#define TT_PACR(last)                      TT_OP(0x41, (last))
-/* Vector Unit. */
-#define TT_SFPMAD(a, b, c, dest, mod)                                                                                  \
-    TT_OP(0x84, ((uint32_t)(a) << 16) | ((uint32_t)(b) << 12) | ((uint32_t)(c) << 8) | ((uint32_t)(dest) << 4) |       \
-                    (uint32_t)(mod))
-#define TT_SFPNOP TT_OP(0x8F, 0)
-#define TT_SFPLOADMACRO(lreg, instr_mod, addr_mode, dest)                                                              \
-    TT_OP(0x93,                                                                                                        \
-          ((uint32_t)(lreg) << 20) | ((uint32_t)(instr_mod) << 16) | ((uint32_t)(addr_mode) << 13) | (uint32_t)(dest))
+/* Tensix instructions: the generated encoders TT_OP_<MNEMONIC>(fields...) of coproc/tt_fields.h
+ * (from coproc/tt_ops.def; the build puts it on the include path). Arguments highest field first,
+ * as tt-llk's TT_OP_* macros take them, e.g. TT_OP_SEMPOST(sem_sel), TT_OP_STALLWAIT(stall_res,
+ * wait_res); an opcode without fields is a constant (TT_OP_NOP). */
+#include "coproc/tt_fields.h"
+
+/* SETDMAREG writes a 16-bit half of a GPR: tt-llk's LO_16(r) = 2r, HI_16(r) = 2r+1. */
+#define LO_16(r) (2u * (r))
+#define HI_16(r) (2u * (r) + 1u)
+/* LOADREG/STOREREG's RegAddr of an MMIO address: 0xFFB00000 + 4 * RegAddr (LOADREG.md). */
+#define TT_REGADDR(mmio) ((((uint32_t)(mmio)) - 0xFFB00000u) >> 2)
+/* UNPACR_NOP's Set_Dvalid mode (tt-llk p_unpacr_nop::SET_DVALID): hand the bank to the Matrix Unit. */
+#define P_UNPACR_NOP_SET_DVALID 1u
+/* UNPACR_NOP's Unpack_Pop mode 1: clear the unpacker's bank (UNPACR_NOP_ZEROSRC.md), the mode
+ * tt-llk's unpack-to-SrcA/SrcB NOPs use and the one ttemu models (docs/datapath.md). */
+#define P_UNPACR_NOP_ZEROSRC 1u
 
 /* tt-llk p_stall (Blackhole): what a wait blocks (B0..B8) ... */
 #define STALL_TDMA   0x001u
@@ -120,14 +69,14 @@
 /* tt-llk's t6_semaphore_post<WaitRes>: the thread posts once the units in wait_res are done. */
 #define T6_SEMAPHORE_POST(wait_res, sem)                                                                               \
     do {                                                                                                               \
-        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res)));                                                                     \
-        TTI(TT_SEMPOST(T6_SEM(sem)));                                                                                  \
+        TTI(TT_OP_STALLWAIT(STALL_SYNC, (wait_res)));                                                                  \
+        TTI(TT_OP_SEMPOST(T6_SEM(sem)));                                                                               \
     } while (0)
 /* ... t6_semaphore_get<WaitRes>: the same for SEMGET. */
 #define T6_SEMAPHORE_GET(wait_res, sem)                                                                                \
     do {                                                                                                               \
-        TTI(TT_STALLWAIT(STALL_SYNC, (wait_res)));                                                                     \
-        TTI(TT_SEMGET(T6_SEM(sem)));                                                                                   \
+        TTI(TT_OP_STALLWAIT(STALL_SYNC, (wait_res)));                                                                  \
+        TTI(TT_OP_SEMGET(T6_SEM(sem)));                                                                                \
     } while (0)
 
 /* PC_BUF window of a TRISC (ManualTTSync.md, SyncUnit.md). */
@@ -161,6 +110,56 @@ static inline void tt_push(uint32_t word) { *INSTRN_BUF(0) = word; }
  * ThreadConfig[t] (read-only for RISC-V; value in the low 16 bits). */
 #define CFG_WORD(i)       L1_WORD(0xFFEF0000u + 4u * (i))
 #define THDCFG_WORD(t, i) L1_WORD(0xFFEF0A80u + 0x110u * (t) + 4u * (i))
+/* Config fields by their cfg_defines.h names, from ttemu's one table of them
+ * (coproc/cfg_fields.def): NAME_ADDR32 (the word), NAME_SHAMT (its first bit), NAME_WIDTH. */
+enum {
+#define CFG_FIELD(name, word, shift, width, stride)                                                                    \
+    name##_ADDR32 = (word), name##_SHAMT = (shift), name##_WIDTH = (width),
+#define THCFG_FIELD(name, word, shift, width, stride)
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+};
+#define CFG_FIELD_MASK(name) ((((2u << (name##_WIDTH - 1)) - 1u)) << name##_SHAMT)
+/* Set field NAME of Config word NAME_ADDR32 + off (off = 48: unpacker 1's copy of an unpacker 0
+ * field) to v, keeping the word's other bits. */
+#define CFG_SET_AT(name, off, v)                                                                                       \
+    (CFG_WORD(name##_ADDR32 + (off)) = (CFG_WORD(name##_ADDR32 + (off)) & ~CFG_FIELD_MASK(name)) |                     \
+                                       (((uint32_t)(v) << name##_SHAMT) & CFG_FIELD_MASK(name)))
+#define CFG_SET(name, v) CFG_SET_AT(name, 0, v)
+/* Field NAME holding v, in its place in its word (for whole-word stores). */
+#define CFG_VAL(name, v) (((uint32_t)(v) << name##_SHAMT) & CFG_FIELD_MASK(name))
+
+/* Where the samples whose subject is synchronisation, not numbers, let their unpackers read and
+ * their packer write: two scratch buffers in L1, clear of every sample's code (fw.mk). */
+#define TT_DP_SCRATCH_IN  0x100000u
+#define TT_DP_SCRATCH_OUT 0x110000u
+#define TT_FMT_BF16       5u
+/* The least configuration under which the unpackers and the packer move data (what tt-llk's
+ * hw_configure does, cut to one format): both unpackers read uncompressed bf16 from
+ * TT_DP_SCRATCH_IN into bf16, the packer reads 16-bit Dst and writes bf16 to TT_DP_SCRATCH_OUT.
+ * Without it, UNPACR and PACR meet an all-zero configuration, which asks for compressed data, a
+ * mode ttemu refuses (exit 6). Each core that pushes them calls it before it does. Whole-word
+ * stores, one per word (the other fields of these words keep their reset value, 0). */
+static inline void tt_dp_configure_bf16(void) {
+    for (unsigned u = 0; u < 2; u++) {
+        /* Unpacker u (its words 48 apart): the tile descriptor (format, uncompressed, XDim 16),
+         * the output format, the L1 base address (16-byte units, minus one). */
+        CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48 * u) = TT_FMT_BF16 | 1u << 4 | 16u << 16;
+        CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48 * u) =
+            CFG_VAL(THCON_SEC0_REG2_Out_data_format, TT_FMT_BF16);
+        CFG_WORD(THCON_SEC0_REG3_Base_address_ADDR32 + 48 * u) = (TT_DP_SCRATCH_IN >> 4) - 1;
+    }
+    CFG_WORD(THCON_SEC0_REG1_Disable_zero_compress_ADDR32) = CFG_VAL(THCON_SEC0_REG1_Disable_zero_compress, 1) |
+                                                             CFG_VAL(THCON_SEC0_REG1_In_data_format, TT_FMT_BF16) |
+                                                             CFG_VAL(THCON_SEC0_REG1_Out_data_format, TT_FMT_BF16);
+    CFG_WORD(ALU_FORMAT_SPEC_REG2_Dstacc_ADDR32) = CFG_VAL(ALU_FORMAT_SPEC_REG2_Dstacc, TT_FMT_BF16);
+    CFG_WORD(THCON_SEC0_REG1_L1_Dest_addr_ADDR32) = (TT_DP_SCRATCH_OUT >> 4) - 1;
+}
+_Static_assert(THCON_SEC0_REG1_In_data_format_ADDR32 == THCON_SEC0_REG1_Disable_zero_compress_ADDR32 &&
+                   THCON_SEC0_REG1_Out_data_format_ADDR32 == THCON_SEC0_REG1_Disable_zero_compress_ADDR32,
+               "the packer's three fields share one word");
+
 /* This TRISC's Tensix GPRs (ScalarUnit.md). */
 #define GPR(i) L1_WORD(0xFFE00000u + 4u * (i))
 /* RISCV_DEBUG_REG_WALL_CLOCK_L. */

@@ -17,17 +17,17 @@
 #define MOP_OUTER_SEM 6u
 #define GPR_LOOP      20
 #define GPR_MASK      21
-#define GPR_ADD(r, k) TT_ADDDMAREG(1, (r), (k), (r)) /* GPR r += k (6-bit constant) */
+#define GPR_ADD(r, k) TT_OP_ADDDMAREG(1, (r), (k), (r)) /* GPR r += k (6-bit constant) */
 
 #define RESULT(i) L1_WORD(0x9000u + 4u * (i))
 
 static void gpr_zero(uint32_t r) {
-    TTI(TT_SETDMAREG(0, 0, 0, LO_16(r)));
-    TTI(TT_SETDMAREG(0, 0, 0, HI_16(r)));
+    TTI(TT_OP_SETDMAREG(0, 0, 0, LO_16(r)));
+    TTI(TT_OP_SETDMAREG(0, 0, 0, HI_16(r)));
 }
 
 int main(void) {
-    TTI(TT_SEMINIT(15, 0, T6_SEM(MOP_OUTER_SEM)));
+    TTI(TT_OP_SEMINIT(15, 0, T6_SEM(MOP_OUTER_SEM)));
     gpr_zero(GPR_LOOP);
     gpr_zero(GPR_MASK);
     tensix_sync();
@@ -35,29 +35,29 @@ int main(void) {
     /* Template 1: the loop nest. */
     MOP_CFG(0) = OUTER;
     MOP_CFG(1) = INNER;
-    MOP_CFG(2) = TT_NOP;                            /* StartOp */
-    MOP_CFG(3) = TT_SEMPOST(T6_SEM(MOP_OUTER_SEM)); /* EndOp0 */
-    MOP_CFG(4) = TT_NOP;                            /* EndOp1 */
-    MOP_CFG(5) = GPR_ADD(GPR_LOOP, 1);              /* LoopOp */
-    MOP_CFG(6) = TT_NOP;                            /* LoopOp1: NOP, no alternation */
-    MOP_CFG(7) = GPR_ADD(GPR_LOOP, 1);              /* Loop0Last */
-    MOP_CFG(8) = GPR_ADD(GPR_LOOP, 1);              /* Loop1Last */
+    MOP_CFG(2) = TT_OP_NOP;                            /* StartOp */
+    MOP_CFG(3) = TT_OP_SEMPOST(T6_SEM(MOP_OUTER_SEM)); /* EndOp0 */
+    MOP_CFG(4) = TT_OP_NOP;                            /* EndOp1 */
+    MOP_CFG(5) = GPR_ADD(GPR_LOOP, 1);                 /* LoopOp */
+    MOP_CFG(6) = TT_OP_NOP;                            /* LoopOp1: NOP, no alternation */
+    MOP_CFG(7) = GPR_ADD(GPR_LOOP, 1);                 /* Loop0Last */
+    MOP_CFG(8) = GPR_ADD(GPR_LOOP, 1);                 /* Loop1Last */
     for (int i = 0; i < MOP_REPEATS; i++)
-        TTI(TT_MOP(1, 0, 0));
+        TTI(TT_OP_MOP(1, 0, 0));
     mop_sync();
 
     /* Template 0: the mask walk. MopCfg[1] bit 0 = HasB. */
     MOP_CFG(1) = 1;
-    MOP_CFG(2) = TT_ADDDMAREG(0, GPR_MASK, GPR_MASK + 1, GPR_MASK); /* InsnB: += GPR 22 (0x100) */
-    MOP_CFG(3) = GPR_ADD(GPR_MASK, 1);                              /* InsnA0 */
-    MOP_CFG(7) = TT_ADDDMAREG(0, GPR_MASK, GPR_MASK + 2, GPR_MASK); /* SkipA0: += GPR 23 (0x10000) */
-    MOP_CFG(8) = TT_NOP;                                            /* SkipB */
-    TTI(TT_SETDMAREG(0, 0x100, 0, LO_16(GPR_MASK + 1)));
-    TTI(TT_SETDMAREG(0, 0, 0, HI_16(GPR_MASK + 1)));
-    TTI(TT_SETDMAREG(0, 0, 0, LO_16(GPR_MASK + 2)));
-    TTI(TT_SETDMAREG(0, 1, 0, HI_16(GPR_MASK + 2)));
-    TTI(TT_MOP_CFG(0));
-    TTI(TT_MOP(0, 7, 0xAA));
+    MOP_CFG(2) = TT_OP_ADDDMAREG(0, GPR_MASK, GPR_MASK + 1, GPR_MASK); /* InsnB: += GPR 22 (0x100) */
+    MOP_CFG(3) = GPR_ADD(GPR_MASK, 1);                                 /* InsnA0 */
+    MOP_CFG(7) = TT_OP_ADDDMAREG(0, GPR_MASK, GPR_MASK + 2, GPR_MASK); /* SkipA0: += GPR 23 (0x10000) */
+    MOP_CFG(8) = TT_OP_NOP;                                            /* SkipB */
+    TTI(TT_OP_SETDMAREG(0, 0x100, 0, LO_16(GPR_MASK + 1)));
+    TTI(TT_OP_SETDMAREG(0, 0, 0, HI_16(GPR_MASK + 1)));
+    TTI(TT_OP_SETDMAREG(0, 0, 0, LO_16(GPR_MASK + 2)));
+    TTI(TT_OP_SETDMAREG(0, 1, 0, HI_16(GPR_MASK + 2)));
+    TTI(TT_OP_MOP_CFG(0));
+    TTI(TT_OP_MOP(0, 7, 0xAA));
     tensix_sync();
 
     RESULT(0) = GPR(GPR_LOOP);

@@ -19,11 +19,11 @@ enum { R_CFG_WORD, R_ROUNDS_T0, R_ROUNDS_T2, R_DONE };
  * tensix_sync() returns once it has passed, i.e. once this thread holds REG_RMW. Only then may
  * the RISC-V side read the config word. */
 static inline void t6_mutex_acquire(void) {
-    TTI(TT_ATGETM(MUTEX_REG_RMW));
+    TTI(TT_OP_ATGETM(MUTEX_REG_RMW));
     tensix_sync();
 }
 
-static inline void t6_mutex_release(void) { TTI(TT_ATRELM(MUTEX_REG_RMW)); }
+static inline void t6_mutex_release(void) { TTI(TT_OP_ATRELM(MUTEX_REG_RMW)); }
 
 /* cfg_rmw: Config[addr] = (old & ~mask) | ((old + inc) & mask), under REG_RMW. The spin between
  * the load and the store stands for the work a real RMW does there (field shifts and masks). */

@@ -7,7 +7,7 @@ int main(void) {
     uint32_t n = 0;
     for (; n < ROUNDS; n++)
         cfg_rmw_add(RMW_CFG, 0x0000FFFFu, 1);
-    TTI(TT_SEMPOST(T6_SEM(SEM_RMW_DONE)));
+    TTI(TT_OP_SEMPOST(T6_SEM(SEM_RMW_DONE)));
     tensix_sync();
     RESULT(R_ROUNDS_T0) = n;
     return 0;

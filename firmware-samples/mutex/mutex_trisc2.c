@@ -5,11 +5,11 @@
 #include "mutex.h"
 
 int main(void) {
-    TTI(TT_SEMINIT(2, 0, T6_SEM(SEM_RMW_DONE)));
+    TTI(TT_OP_SEMINIT(2, 0, T6_SEM(SEM_RMW_DONE)));
     uint32_t n = 0;
     for (; n < ROUNDS; n++)
         cfg_rmw_add(RMW_CFG, 0xFFFF0000u, 1u << 16);
-    TTI(TT_SEMPOST(T6_SEM(SEM_RMW_DONE)));
+    TTI(TT_OP_SEMPOST(T6_SEM(SEM_RMW_DONE)));
     while (semaphore_read(SEM_RMW_DONE) < 2) {
     }
     RESULT(R_ROUNDS_T2) = n;

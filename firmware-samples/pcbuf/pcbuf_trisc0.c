@@ -46,18 +46,19 @@ static uint32_t drain_ready(uint32_t seen) {
 }
 
 int main(void) {
-    TTI(TT_SEMINIT(UNPACK_CONTEXTS, 0, T6_SEM(SEM_UNPACK_SYNC)));
-    TTI(TT_SEMINIT(15, 0, T6_SEM(SEM_TILE_READY)));
+    tt_dp_configure_bf16();
+    TTI(TT_OP_SEMINIT(UNPACK_CONTEXTS, 0, T6_SEM(SEM_UNPACK_SYNC)));
+    TTI(TT_OP_SEMINIT(15, 0, T6_SEM(SEM_TILE_READY)));
     tensix_sync(); /* the SEMINITs are done before RISC-V touches the semaphores */
     uint32_t seen = 0, max_sync = 0, cfg_sum = 0;
     for (uint32_t i = 0; i < NUM_TILES; i++) {
         uint32_t ctx = i % UNPACK_CONTEXTS;
         /* The thread's side of tile i: wait for the context, unpack, give it back, report. */
-        TTI(TT_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_SYNC), STALL_ON_ZERO));
+        TTI(TT_OP_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_SYNC), STALL_ON_ZERO));
         for (int face = 0; face < 4; face++)
-            TTI(TT_UNPACR(0, 0));
+            TTI(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         T6_SEMAPHORE_GET(P_UNPACK0, SEM_UNPACK_SYNC);
-        TTI(TT_SEMPOST(T6_SEM(SEM_TILE_READY)));
+        TTI(TT_OP_SEMPOST(T6_SEM(SEM_TILE_READY)));
         /* The RISC-V side: a free context, program it, hand it over. */
         max_sync = wait_for_next_context(max_sync);
         CONTEXT_CFG(ctx) = i + 1;

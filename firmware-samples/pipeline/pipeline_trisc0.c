@@ -10,12 +10,14 @@
 #include "pipeline.h"
 
 int main(void) {
-    TTI(TT_SEMINIT(UNPACK_TO_DEST_MAX, 0, T6_SEM(SEM_UNPACK_TO_DEST)));
+    tt_dp_configure_bf16();
+    CFG_SET(THCON_SEC0_REG2_Unpack_If_Sel, 1); /* unpacker 0 writes Dst */
+    TTI(TT_OP_SEMINIT(UNPACK_TO_DEST_MAX, 0, T6_SEM(SEM_UNPACK_TO_DEST)));
     for (int i = 0; i < NUM_TILES; i++) {
-        TTI(TT_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_MAX));
-        TTI(TT_UNPACR(0, 0));
+        TTI(TT_OP_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_MAX));
+        TTI(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         T6_SEMAPHORE_POST(P_UNPACK0, SEM_UNPACK_TO_DEST);
-        TTI(TT_SEMPOST(T6_SEM(SEM_UNPACK_SYNC))); /* count the tile */
+        TTI(TT_OP_SEMPOST(T6_SEM(SEM_UNPACK_SYNC))); /* count the tile */
     }
     tensix_sync();
     RESULT(R_UNPACKED) = semaphore_read(SEM_UNPACK_SYNC);

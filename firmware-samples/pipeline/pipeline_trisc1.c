@@ -14,29 +14,29 @@
 #include "pipeline.h"
 
 static void math_unpack_to_dest_tile_ready(void) {
-    tt_push(TT_SEMWAIT(STALL_SYNC, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_ZERO));
-    tt_push(TT_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
-    tt_push(TT_SEMGET(T6_SEM(SEM_UNPACK_TO_DEST)));
+    tt_push(TT_OP_SEMWAIT(STALL_SYNC, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_ZERO));
+    tt_push(TT_OP_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
+    tt_push(TT_OP_SEMGET(T6_SEM(SEM_UNPACK_TO_DEST)));
 }
 
 static void math_wait_for_dest_available(void) {
-    tt_push(TT_SEMWAIT(STALL_MATH | STALL_SFPU, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX));
+    tt_push(TT_OP_SEMWAIT(STALL_MATH | STALL_SFPU, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX));
 }
 
 static void math_dest_section_done(void) {
-    tt_push(TT_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
-    tt_push(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));
+    tt_push(TT_OP_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
+    tt_push(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));
 }
 
 int main(void) {
-    tt_push(TT_SEMINIT(MATH_PACK_MAX, 0, T6_SEM(SEM_MATH_PACK)));
+    tt_push(TT_OP_SEMINIT(MATH_PACK_MAX, 0, T6_SEM(SEM_MATH_PACK)));
     for (uint32_t i = 0; i < NUM_TILES; i++) {
         math_unpack_to_dest_tile_ready();
         math_wait_for_dest_available();
-        tt_push(TT_MOVD2A(0, 0, 0, 2, 0));
-        tt_push(TT_SFPMAD(0, 1, 2, i & 1, 0)); /* the half this tile is in */
+        tt_push(TT_OP_MOVD2A(0, 0, 0, 2, 0));
+        tt_push(TT_OP_SFPMAD(0, 1, 2, i & 1, 0)); /* the half this tile is in */
         math_dest_section_done();
-        tt_push(TT_SEMPOST(T6_SEM(SEM_UNPACK_OPERAND_SYNC)));
+        tt_push(TT_OP_SEMPOST(T6_SEM(SEM_UNPACK_OPERAND_SYNC)));
     }
     tensix_sync();
     RESULT(R_MATH_TILES) = semaphore_read(SEM_UNPACK_OPERAND_SYNC);

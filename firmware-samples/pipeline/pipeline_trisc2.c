@@ -8,14 +8,15 @@
 #include "pipeline.h"
 
 int main(void) {
+    tt_dp_configure_bf16();
     for (int i = 0; i < NUM_TILES; i++) {
-        TTI(TT_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
+        TTI(TT_OP_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
         for (int face = 0; face < 4; face++)
-            TTI(TT_PACR(face == 3));
-        TTI(TT_STALLWAIT(STALL_MATH, P_PACK));
-        TTI(TT_ZEROACC(1, 0, 0, 1, 0));
-        TTI(TT_SEMGET(T6_SEM(SEM_MATH_PACK)));
-        TTI(TT_SEMPOST(T6_SEM(SEM_PACK_DONE)));
+            TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, face == 3));
+        TTI(TT_OP_STALLWAIT(STALL_MATH, P_PACK));
+        TTI(TT_OP_ZEROACC(1, 0, 0, 1, 0));
+        TTI(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
+        TTI(TT_OP_SEMPOST(T6_SEM(SEM_PACK_DONE)));
     }
     tensix_sync();
     RESULT(R_PACKED) = semaphore_read(SEM_PACK_DONE);

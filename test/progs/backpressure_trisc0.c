@@ -7,13 +7,13 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_SEMWAIT(STALL_SFPU, T6_SEM(0), STALL_ON_ZERO));
+    TTI(TT_OP_SEMWAIT(STALL_SFPU, T6_SEM(0), STALL_ON_ZERO));
     uint32_t t0 = wall_clock();
 #define P4                                                                                                             \
-    TTI(TT_SFPNOP);                                                                                                    \
-    TTI(TT_SFPNOP);                                                                                                    \
-    TTI(TT_SFPNOP);                                                                                                    \
-    TTI(TT_SFPNOP);
+    TTI(TT_OP_SFPNOP);                                                                                                 \
+    TTI(TT_OP_SFPNOP);                                                                                                 \
+    TTI(TT_OP_SFPNOP);                                                                                                 \
+    TTI(TT_OP_SFPNOP);
     P4 P4 P4 P4 P4 P4 P4 P4 P4 P4 P4 P4 /* 48 */
         uint32_t t1 = wall_clock();
     L1_WORD(0x9104) = L1_WORD(0x9100);

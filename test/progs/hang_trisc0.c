@@ -2,6 +2,6 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    L1_WORD(0xFFE50000u) = TT_NOP;
+    L1_WORD(0xFFE50000u) = TT_OP_NOP;
     return 0;
 }

@@ -3,9 +3,9 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_ATGETM(2));
-    TTI(TT_SEMWAIT(STALL_SFPU, T6_SEM(6), STALL_ON_ZERO));
-    TTI(TT_SFPNOP);
+    TTI(TT_OP_ATGETM(2));
+    TTI(TT_OP_SEMWAIT(STALL_SFPU, T6_SEM(6), STALL_ON_ZERO));
+    TTI(TT_OP_SFPNOP);
     spin_cycles(100);
     return 0;
 }

@@ -4,7 +4,7 @@
 
 int main(void) {
     spin_cycles(20);
-    TTI(TT_ATGETM(2));
+    TTI(TT_OP_ATGETM(2));
     spin_cycles(80);
     return 0;
 }

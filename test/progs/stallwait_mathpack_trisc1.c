@@ -10,14 +10,14 @@
 #define SECTIONS 6
 
 int main(void) {
-    TTI(TT_SEMINIT(2, 0, T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SEMINIT(2, 0, T6_SEM(SEM_MATH_PACK)));
     spin_cycles(150);
     for (int i = 0; i < SECTIONS; i++) {
-        TTI(TT_SEMWAIT(STALL_MATH | STALL_SFPU, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX));
-        TTI(TT_MOVD2A(0, 0, 0, 2, 0));
-        TTI(TT_SFPMAD(0, 1, 2, 3, 0));
-        TTI(TT_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
-        TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));
+        TTI(TT_OP_SEMWAIT(STALL_MATH | STALL_SFPU, T6_SEM(SEM_MATH_PACK), STALL_ON_MAX));
+        TTI(TT_OP_MOVD2A(0, 0, 0, 2, 0));
+        TTI(TT_OP_SFPMAD(0, 1, 2, 3, 0));
+        TTI(TT_OP_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
+        TTI(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));
     }
     tensix_sync();
     L1_WORD(0x9004) = 1;

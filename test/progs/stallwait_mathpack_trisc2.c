@@ -8,13 +8,14 @@
 #define SECTIONS 6
 
 int main(void) {
+    tt_dp_configure_bf16();
     observe_start(PCBUF_BASE + 0x20u + 4u * SEM_MATH_PACK, 0xF, 0);
     for (int i = 0; i < SECTIONS; i++) {
-        TTI(TT_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
-        TTI(TT_PACR(1));
-        TTI(TT_STALLWAIT(STALL_MATH, P_PACK));
-        TTI(TT_ZEROACC(1, 0, 0, 1, 0)); /* CLR_HALF of the section just packed */
-        TTI(TT_SEMGET(T6_SEM(SEM_MATH_PACK)));
+        TTI(TT_OP_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
+        TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
+        TTI(TT_OP_STALLWAIT(STALL_MATH, P_PACK));
+        TTI(TT_OP_ZEROACC(1, 0, 0, 1, 0)); /* CLR_HALF of the section just packed */
+        TTI(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
     }
     tensix_sync();
     while (L1_WORD(0x9004) != 1) {

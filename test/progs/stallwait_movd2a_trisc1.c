@@ -7,17 +7,17 @@
 #include "ttemu_fw.h"
 
 int main(void) {
-    TTI(TT_STALLWAIT(STALL_MATH, P_SRCA_VLD));
-    TTI(TT_MOVD2A(0, 0, 0, 2, 0));
-    TTI(TT_MOVD2A(0, 4, 0, 2, 4));
-    TTI(TT_MOVD2A(0, 8, 0, 2, 8));
-    TTI(TT_MOVD2A(0, 12, 0, 2, 12));
-    TTI(TT_STALLWAIT(STALL_MATH, P_SRCB_VLD));
-    TTI(TT_MOVD2B(0, 0, 0, 2, 0));
-    TTI(TT_MOVD2B(0, 4, 0, 2, 4));
-    TTI(TT_MOVD2B(0, 8, 0, 2, 8));
-    TTI(TT_MOVD2B(0, 12, 0, 2, 12));
-    TTI(TT_SEMPOST(T6_SEM(3)));
+    TTI(TT_OP_STALLWAIT(STALL_MATH, P_SRCA_VLD));
+    TTI(TT_OP_MOVD2A(0, 0, 0, 2, 0));
+    TTI(TT_OP_MOVD2A(0, 4, 0, 2, 4));
+    TTI(TT_OP_MOVD2A(0, 8, 0, 2, 8));
+    TTI(TT_OP_MOVD2A(0, 12, 0, 2, 12));
+    TTI(TT_OP_STALLWAIT(STALL_MATH, P_SRCB_VLD));
+    TTI(TT_OP_MOVD2B(0, 0, 0, 2, 0));
+    TTI(TT_OP_MOVD2B(0, 4, 0, 2, 4));
+    TTI(TT_OP_MOVD2B(0, 8, 0, 2, 8));
+    TTI(TT_OP_MOVD2B(0, 12, 0, 2, 12));
+    TTI(TT_OP_SEMPOST(T6_SEM(3)));
     tensix_sync();
     return 0;
 }

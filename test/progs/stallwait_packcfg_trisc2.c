@@ -12,16 +12,17 @@
 #define GPR_TMP0 28
 
 int main(void) {
+    tt_dp_configure_bf16();
     observe_start(0xFFEF0000u + 4u * CFG_A, 0xFFFFFFFFu, BST_PACK);
-    TTI(TT_SETDMAREG(0, 0x5678, 0, LO_16(GPR_TMP0)));
-    TTI(TT_SETDMAREG(0, 0x1234, 0, HI_16(GPR_TMP0)));
-    TTI(TT_PACR(0));
-    TTI(TT_PACR(1));
-    TTI(TT_STALLWAIT(STALL_CFG, P_PACK)); /* wait for the packers before touching their config */
-    TTI(TT_WRCFG(GPR_TMP0, 0, CFG_A));
-    TTI(TT_WRCFG(GPR_TMP0, 0, CFG_B));
-    TTI(TT_NOP);
-    TTI(TT_NOP);
+    TTI(TT_OP_SETDMAREG(0, 0x5678, 0, LO_16(GPR_TMP0)));
+    TTI(TT_OP_SETDMAREG(0, 0x1234, 0, HI_16(GPR_TMP0)));
+    TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    TTI(TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
+    TTI(TT_OP_STALLWAIT(STALL_CFG, P_PACK)); /* wait for the packers before touching their config */
+    TTI(TT_OP_WRCFG(GPR_TMP0, 0, CFG_A));
+    TTI(TT_OP_WRCFG(GPR_TMP0, 0, CFG_B));
+    TTI(TT_OP_NOP);
+    TTI(TT_OP_NOP);
     observe_stop();
     L1_WORD(0x9000) = CFG_WORD(CFG_A);
     L1_WORD(0x9004) = CFG_WORD(CFG_B);

@@ -11,12 +11,12 @@
 int main(void) {
     observe_start(PCBUF_BASE + 0x20u + 4u * SEM_MATH_PACK, 0xF, BST_SFPU);
     for (int i = 0; i < 4; i++) {
-        TTI(TT_SFPMAD(0, 1, 2, 3, 0));
-        TTI(TT_SFPMAD(1, 2, 3, 4, 0));
+        TTI(TT_OP_SFPMAD(0, 1, 2, 3, 0));
+        TTI(TT_OP_SFPMAD(1, 2, 3, 4, 0));
     }
-    TTI(TT_SFPLOADMACRO(0, 0, 0, 0)); /* the longest SFPU instruction: C11 busy 4 cycles */
-    TTI(TT_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
-    TTI(TT_SEMPOST(T6_SEM(SEM_MATH_PACK)));
+    TTI(TT_OP_SFPLOADMACRO(0, 0, 0, 0)); /* the longest SFPU instruction: C11 busy 4 cycles */
+    TTI(TT_OP_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
+    TTI(TT_OP_SEMPOST(T6_SEM(SEM_MATH_PACK)));
     observe_stop();
     L1_WORD(0x9000) = SEMAPHORE(SEM_MATH_PACK);
     return 0;

@@ -9,16 +9,17 @@
 #define TILES 3
 
 int main(void) {
-    TTI(TT_SEMINIT(1, 0, T6_SEM(SEM_UNPACK_TO_DEST)));
+    tt_dp_configure_bf16();
+    TTI(TT_OP_SEMINIT(1, 0, T6_SEM(SEM_UNPACK_TO_DEST)));
     /* The observer (TRISC2) records the largest value of semaphore 2: never above Max 1. (The
      * unpacker class of tt_cfg_bstatus also covers UNPACRs merely queued, so it cannot tell a
      * running unpack here.) */
     observe_start(PCBUF_BASE + 0x20u + 4u * SEM_UNPACK_TO_DEST, 0xF, 0);
     for (int i = 0; i < TILES; i++) {
-        TTI(TT_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_MAX));
-        TTI(TT_UNPACR(0, 0));
-        TTI(TT_STALLWAIT(STALL_SYNC, P_UNPACK0));
-        TTI(TT_SEMPOST(T6_SEM(SEM_UNPACK_TO_DEST)));
+        TTI(TT_OP_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_MAX));
+        TTI(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        TTI(TT_OP_STALLWAIT(STALL_SYNC, P_UNPACK0));
+        TTI(TT_OP_SEMPOST(T6_SEM(SEM_UNPACK_TO_DEST)));
     }
     tensix_sync();
     L1_WORD(0x9004) = 1;

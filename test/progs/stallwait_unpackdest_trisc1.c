@@ -9,11 +9,11 @@
 
 int main(void) {
     for (int i = 0; i < TILES; i++) {
-        TTI(TT_SEMWAIT(STALL_SYNC, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_ZERO));
-        TTI(TT_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
-        TTI(TT_SEMGET(T6_SEM(SEM_UNPACK_TO_DEST)));
-        TTI(TT_SFPMAD(0, 1, 2, 3, 0));
-        TTI(TT_SEMPOST(T6_SEM(4)));
+        TTI(TT_OP_SEMWAIT(STALL_SYNC, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_ZERO));
+        TTI(TT_OP_STALLWAIT(STALL_SYNC, P_MATH | P_WAIT_SFPU));
+        TTI(TT_OP_SEMGET(T6_SEM(SEM_UNPACK_TO_DEST)));
+        TTI(TT_OP_SFPMAD(0, 1, 2, 3, 0));
+        TTI(TT_OP_SEMPOST(T6_SEM(4)));
     }
     tensix_sync();
     while (L1_WORD(0x9004) != 1) {

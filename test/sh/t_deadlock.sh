@@ -87,3 +87,18 @@ run_ttemu run --brisc $FW/progs/longcompute_brisc.elf --peek 0x9200 --report "$T
 expect_exit "a long store-free computation is not cut short as a deadlock" 0
 expect_json "the long computation finishes with its result" "$TMP/long.json" \
     'r["cycles"] > 300000 and r["peek"]["0x00009200"][0] == 7974459' True
+# Stopped by --max-cycles, it is described as computing (its registers change), not spinning.
+run_ttemu run --brisc $FW/progs/longcompute_brisc.elf --max-cycles 100000 --report "$TMP/longmax.json" --quiet
+expect_exit "a computation stopped by --max-cycles (exit 2)" 2
+expect_out "--max-cycles: the computing core computes" \
+    "BRISC computes (at|in) 0x[0-9a-f]+.* \(main\+0x[0-9a-f]+.*\): registers change, no store in the last [0-9]+ cycles"
+if grep -q "spins" <<<"$OUT"; then nok "--max-cycles: the computing core is not said to spin" "$OUT"; else
+    ok "--max-cycles: the computing core is not said to spin"; fi
+expect_json "--max-cycles: JSON says it computes" "$TMP/longmax.json" \
+    '[(c["name"], c["state"], c.get("computes")) for c in r["diagnosis"]["cores"]]' '[["BRISC", "spinning", true]]'
+# A spin stopped by --max-cycles still spins; unsampled, neither is claimed.
+run_ttemu run --brisc $B/soft_sem_spin_brisc.elf --max-cycles 50000 --report "$TMP/spinmax.json" --quiet
+expect_out "--max-cycles: a spinning core spins" "BRISC spins in 0x[0-9a-f]+\.\.0x[0-9a-f]+ .* with no store for [0-9]+ cycles"
+expect_json "--max-cycles: a spinning core does not compute" "$TMP/spinmax.json" 'r["diagnosis"]["cores"][0].get("computes")' None
+run_ttemu run --brisc $FW/progs/longcompute_brisc.elf --max-cycles 500 --quiet
+expect_out "a run shorter than a progress check claims neither" "BRISC runs at 0x[0-9a-f]+ \(main\+0x[0-9a-f]+\); progress was not sampled"

@@ -1,41 +1,49 @@
 #!/usr/bin/env bash
-# test/sh/t_faults.sh — guest faults and bad input. Each test/isa/faults/NAME.S (built by
-# `make fw` into $FW/isa-faults/NAME.elf) executes one faulting instruction at its global label
-# "fault"; ttemu must exit 3 with a line
+# test/sh/t_faults.sh — guest faults, ttemu's gaps and bad input. Each test/isa/faults/NAME.S
+# (built by `make fw` into $FW/isa-faults/NAME.elf) executes one faulting instruction at its
+# global label "fault"; ttemu must exit 3 with a line
 #   guest fault on BRISC at pc 0x%08x (insn 0x%08x): REASON
+# or, where Blackhole has the instruction or device and ttemu does not model it, exit 6 with
+#   not modelled by ttemu on BRISC at pc 0x%08x (insn 0x%08x): REASON
 # naming that pc and instruction word, a REASON matching the case's keyword, and a report whose
-# exit.reason is "guest_fault". Bad input (not an ELF, an RV64 ELF, a missing file, an unknown
-# option) must exit 4 without running anything.
+# exit.reason is "guest_fault" (or "unimplemented") and exit.category the case's category. Bad
+# input (not an ELF, an RV64 ELF, a missing file, an unknown option) must exit 4 without running
+# anything.
 . test/sh/lib.sh
 NM=${RV_PREFIX:-riscv64-unknown-elf-}nm
 OBJDUMP=${RV_PREFIX:-riscv64-unknown-elf-}objdump
 
 # NAME;REASON (extended regex, case-insensitive; BUF+N = the address of the program's buf + N);
-# ALTERNATIVE PC (8 hex digits, or empty)
+# ALTERNATIVE PC (8 hex digits, or empty); EXIT (3 guest fault, 6 ttemu's gap); exit.category
 cases=(
-    "ill_bset;illegal"
-    "ill_lrw;illegal"
-    "ill_scw;illegal"
-    "ill_fadd_s;illegal"
-    "ill_flw;illegal"
-    "ill_fdiv_s;illegal"
-    "ill_fadd_d;illegal"
-    "ill_packh;illegal"
-    "ill_ones;illegal"
-    "ecall;ecall"
-    "load_unmapped;load.*0x40000000"
-    "store_unmapped;store.*0x40000000"
-    "misaligned_lw;misaligned.*BUF+2"
-    "misaligned_sh;misaligned.*BUF+1"
-    "amo_mmio;0xffb121f0"
-    "csr_unknown;csr|illegal"
-    "jump_nonl1;0xffb00000;ffb00000"
+    "ill_bset;illegal;;3;illegal"
+    "ill_lrw;illegal;;3;illegal"
+    "ill_scw;illegal;;3;illegal"
+    "ill_fadd_s;F/Zfh.*ttemu does not model;;6;unimplemented"
+    "ill_flw;F/Zfh \\(flw\\).*ttemu does not model;;6;unimplemented"
+    "ill_fdiv_s;illegal.*not on Blackhole;;3;illegal"
+    "ill_fadd_d;illegal.*not on Blackhole;;3;illegal"
+    "ill_packh;illegal;;3;illegal"
+    "ill_ones;illegal;;3;illegal"
+    "mret;mret.*ttemu does not model;;6;unimplemented"
+    "wfi;illegal.*wfi;;3;illegal"
+    "pcbuf_brisc;PC_BUF 0xffe80000.*ttemu does not model;;6;unimplemented"
+    "ecall;ecall;;3;ecall"
+    "load_unmapped;load.*0x40000000;;3;unmapped"
+    "store_unmapped;store.*0x40000000;;3;unmapped"
+    "misaligned_lw;misaligned.*BUF+2;;3;misaligned"
+    "misaligned_sh;misaligned.*BUF+1;;3;misaligned"
+    "amo_mmio;0xffb121f0;;3;amo"
+    "csr_unknown;csr|illegal;;3;csr"
+    "jump_nonl1;0xffb00000;ffb00000;3;fetch"
 )
 
 if [ ! -x "$TTEMU" ]; then nok "ttemu built" "$TTEMU missing"; exit 0; fi
 
 for c in "${cases[@]}"; do
-    IFS=';' read -r name reason altpc <<<"$c"
+    IFS=';' read -r name reason altpc code category <<<"$c"
+    if [ "$code" = 6 ]; then lead="not modelled by ttemu" want_reason=unimplemented
+    else lead="guest fault" want_reason=guest_fault; fi
     elf="$FW/isa-faults/$name.elf"
     if [ ! -f "$elf" ]; then nok "fault $name: built" "$elf missing (run make fw)"; continue; fi
     pc=$("$NM" "$elf" | awk '$3 == "fault" { print $1 }')
@@ -47,20 +55,22 @@ for c in "${cases[@]}"; do
     fi
     rep="$TMP/$name.json"
     run_ttemu run --brisc "$elf" --max-cycles 100000 --report "$rep"
-    expect_exit "fault $name: exit 3" 3
+    expect_exit "fault $name: exit $code" "$code"
     if [ -n "$altpc" ]; then
         pcre="(0x$pc \(insn 0x[0-9a-f]{8}\)|0x$altpc \(insn 0x[0-9a-f]{8}\))"
     else
         pcre="0x$pc \(insn 0x$insn\)"
     fi
-    expect_out "fault $name: names BRISC, pc and insn" "guest fault on BRISC at pc $pcre: "
+    expect_out "fault $name: names BRISC, pc and insn" "$lead on BRISC at pc $pcre: "
     # the reason: after "(insn ...): ", before the optional "; in SYMBOL of FILE"
-    why=$(grep -m1 -- "guest fault on" <<<"$OUT" | sed -e 's/.*guest fault on [^)]*): //' -e 's/; in .*//')
+    why=$(grep -m1 -- "$lead on" <<<"$OUT" | sed -e "s/.*$lead on [^)]*): //" -e 's/; in .*//')
     if grep -qiE -- "$reason" <<<"$why"; then ok "fault $name: reason /$reason/"
     else nok "fault $name: reason /$reason/" "reason: '$why'" "$OUT"; fi
     if [ -f "$rep" ]; then
-        expect_json "fault $name: report exit.reason" "$rep" "r['exit']['reason']" guest_fault
-        expect_json "fault $name: report exit.code" "$rep" "r['exit']['code']" 3
+        expect_json "fault $name: report exit.reason" "$rep" "r['exit']['reason']" "$want_reason"
+        expect_json "fault $name: report exit.code" "$rep" "r['exit']['code']" "$code"
+        expect_json "fault $name: report exit.category" "$rep" "r['exit']['category']" "$category"
+        expect_json "fault $name: no coprocessor error in the report" "$rep" "'error' in r" False
         expect_json "fault $name: report BRISC state" "$rep" "r['cores'][0]['state']" faulted
         if [ -z "$altpc" ]; then
             expect_json "fault $name: report fault pc and insn" "$rep" \

@@ -1,6 +1,7 @@
-/* test/unit/cp_test.h — helpers shared by the coprocessor unit tests (test_cp_*.c): instruction
- * encoders (TENSIX.md §4.2, §3.3, §3.4), a fake tile environment with overlay stream registers,
- * and readers of the issued-instruction log. Include after cmocka.h. */
+/* test/unit/cp_test.h — helpers shared by the coprocessor unit tests (test_cp_*.c):
+ * a fake tile environment with overlay stream registers and readers of the issued-instruction log.
+ * Words are built with the generated encoders (coproc/tt_fields.h, TT_OP_*). Include after
+ * cmocka.h. */
 #ifndef TTEMU_TEST_CP_TEST_H
 #define TTEMU_TEST_CP_TEST_H
 
@@ -8,36 +9,7 @@
 #include <string.h>
 
 #include "coproc/cp.h"
-
-/* ---- encoders ------------------------------------------------------------------------------ */
-#define W_NOP          0x02000000u
-#define W_SFPNOP       0x8F000000u /* SFPU, blocked by B8 */
-#define W_SETRWC       0x37000000u /* FPU, blocked by B6; no Src flips */
-#define W_SETDVALID_A  0x57000001u /* hands SrcA to the Matrix Unit (C7) */
-#define W_RESOURCEDECL 0x05000000u
-#define W_SETADC(k)    (0x50000000u | (uint32_t)(k)) /* Misc unit, B0: distinct markers */
-
-static inline uint32_t w_stallwait(unsigned block, unsigned cond) { return 0xA2000000u | (uint32_t)block << 15 | cond; }
-static inline uint32_t w_semwait(unsigned block, unsigned sems, unsigned cond) {
-    return 0xA6000000u | (uint32_t)block << 15 | sems << 2 | cond;
-}
-static inline uint32_t w_streamwait(unsigned block, unsigned target_lo, unsigned cond, unsigned sel) {
-    return 0xA7000000u | (uint32_t)block << 15 | target_lo << 4 | cond << 3 | sel;
-}
-static inline uint32_t w_seminit(unsigned max, unsigned val, unsigned sems) {
-    return 0xA3000000u | (uint32_t)max << 20 | val << 16 | sems << 2;
-}
-static inline uint32_t w_sempost(unsigned sems) { return 0xA4000000u | sems << 2; }
-static inline uint32_t w_semget(unsigned sems) { return 0xA5000000u | sems << 2; }
-static inline uint32_t w_atgetm(unsigned i) { return 0xA0000000u | i; }
-static inline uint32_t w_atrelm(unsigned i) { return 0xA1000000u | i; }
-static inline uint32_t w_mop(unsigned tmpl, unsigned count1, unsigned mask_lo) {
-    return 0x01000000u | (uint32_t)tmpl << 23 | count1 << 16 | mask_lo;
-}
-static inline uint32_t w_mop_cfg(unsigned mask_hi) { return 0x03000000u | mask_hi; }
-static inline uint32_t w_replay(unsigned start, unsigned len, unsigned exec, unsigned load) {
-    return 0x04000000u | (uint32_t)start << 14 | len << 4 | exec << 1 | load;
-}
+#include "coproc/tt_fields.h"
 
 /* ---- fake tile: 64 overlay streams × 512 registers at 0xFFB40000 ---------------------------- */
 typedef struct {

@@ -12,13 +12,13 @@
 
 /* Distinct markers (Misc unit, one per cycle, no side effects the tests depend on). */
 enum {
-    A0 = 0x50000001,
-    A1 = 0x50000002,
-    A2 = 0x50000003,
-    A3 = 0x50000004,
-    B = 0x50000005,
-    SKA = 0x50000006,
-    SKB = 0x50000007
+    A0 = TT_OP_SETADC(0, 0, 0, 1),
+    A1 = TT_OP_SETADC(0, 0, 0, 2),
+    A2 = TT_OP_SETADC(0, 0, 0, 3),
+    A3 = TT_OP_SETADC(0, 0, 0, 4),
+    B = TT_OP_SETADC(0, 0, 0, 5),
+    SKA = TT_OP_SETADC(0, 0, 0, 6),
+    SKB = TT_OP_SETADC(0, 0, 0, 7)
 };
 
 /* ---- FIFO back-pressure ----------------------------------------------------------------------- */
@@ -28,19 +28,19 @@ static void fifo_backpressure_at_32(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     for (unsigned i = 0; i < 32; i++)
-        assert_true(cp_push(cp, 0, W_SETADC(i), false));
-    assert_false(cp_push(cp, 0, W_SETADC(32), false));
+        assert_true(cp_push(cp, 0, TT_OP_SETADC(0, 0, 0, i), false));
+    assert_false(cp_push(cp, 0, TT_OP_SETADC(0, 0, 0, 32), false));
     assert_int_equal(cp_stats(cp, 0)->fifo_high_water, 32);
     cp_cycle(cp); /* the MOP expander takes one word */
-    assert_true(cp_push(cp, 0, W_SETADC(32), false));
-    assert_false(cp_push(cp, 0, W_SETADC(33), false));
+    assert_true(cp_push(cp, 0, TT_OP_SETADC(0, 0, 0, 32), false));
+    assert_false(cp_push(cp, 0, TT_OP_SETADC(0, 0, 0, 33), false));
     /* Other threads have their own FIFOs. */
-    assert_true(cp_push(cp, 1, W_NOP, false));
+    assert_true(cp_push(cp, 1, TT_OP_NOP, false));
     /* Everything comes out, in order. */
     run(cp, 40);
     uint32_t want[33];
     for (unsigned i = 0; i < 33; i++)
-        want[i] = W_SETADC(i);
+        want[i] = TT_OP_SETADC(0, 0, 0, i);
     expect_seq(cp, 0, want, 33);
     cp_destroy(cp);
 }
@@ -49,10 +49,10 @@ static void fifo_backpressure_at_32(void **state) {
 static void fifo_backpressure_when_gate_blocked(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_stallwait(0x1FF, 1u << 7));
+    push(cp, 0, TT_OP_STALLWAIT(0x1FF, 1u << 7));
     unsigned pushed = 1;
     for (unsigned c = 0; c < 100; c++) {
-        while (cp_push(cp, 0, W_NOP, false))
+        while (cp_push(cp, 0, TT_OP_NOP, false))
             pushed++;
         cp_cycle(cp);
     }
@@ -62,7 +62,7 @@ static void fifo_backpressure_when_gate_blocked(void **state) {
     assert_int_equal(s.fifo2, 8);
     assert_int_equal(s.fifo3, 2);
     assert_int_equal(pushed, 1 + 32 + 8 + 2);
-    assert_false(cp_push(cp, 0, W_NOP, false));
+    assert_false(cp_push(cp, 0, TT_OP_NOP, false));
     cp_destroy(cp);
 }
 
@@ -71,18 +71,18 @@ static void brisc_push_after_mop(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     for (unsigned i = 0; i < 8; i++)
-        assert_true(cp_push(cp, 2, W_SETADC(i), true));
-    assert_false(cp_push(cp, 2, W_SETADC(8), true));
+        assert_true(cp_push(cp, 2, TT_OP_SETADC(0, 0, 0, i), true));
+    assert_false(cp_push(cp, 2, TT_OP_SETADC(0, 0, 0, 8), true));
     cp_cycle(cp); /* the replay expander takes one */
-    assert_true(cp_push(cp, 2, W_SETADC(8), true));
-    assert_true(cp_push(cp, 2, W_SETADC(100), false)); /* FIFO#1 is separate */
+    assert_true(cp_push(cp, 2, TT_OP_SETADC(0, 0, 0, 8), true));
+    assert_true(cp_push(cp, 2, TT_OP_SETADC(0, 0, 0, 100), false)); /* FIFO#1 is separate */
     run(cp, 30);
     uint32_t got[16];
     unsigned n = issued(cp, 2, got, 16);
     assert_int_equal(n, 10);
     for (unsigned i = 0; i < 9; i++)
-        assert_int_equal(got[i], W_SETADC(i));
-    assert_int_equal(got[9], W_SETADC(100));
+        assert_int_equal(got[i], TT_OP_SETADC(0, 0, 0, i));
+    assert_int_equal(got[9], TT_OP_SETADC(0, 0, 0, 100));
     cp_destroy(cp);
 }
 
@@ -99,7 +99,7 @@ static void mop_template0_zmask_all_flags(void **state) {
     cp_t *cp = cp_new();
     const uint32_t cfg[9] = {0, 3, B, A0, A1, A2, A3, SKA, SKB};
     mopcfg(cp, 0, cfg);
-    push(cp, 0, w_mop(0, 3, 0x5)); /* 4 iterations, mask 0101 */
+    push(cp, 0, TT_OP_MOP(0, 3, 0x5)); /* 4 iterations, mask 0101 */
     run(cp, 30);
     const uint32_t want[] = {SKA, SKB, A0, A1, A2, A3, B, SKA, SKB, A0, A1, A2, A3, B};
     expect_seq(cp, 0, want, sizeof want / sizeof want[0]);
@@ -112,8 +112,8 @@ static void mop_template0_maskhi_no_flags(void **state) {
     cp_t *cp = cp_new();
     const uint32_t cfg[9] = {0, 0, B, A0, A1, A2, A3, SKA, SKB};
     mopcfg(cp, 0, cfg);
-    push(cp, 0, w_mop_cfg(0x8000));    /* mask bit 31 */
-    push(cp, 0, w_mop(0, 33, 0x0002)); /* 34 iterations, mask bit 1 */
+    push(cp, 0, TT_OP_MOP_CFG(0x8000));    /* mask bit 31 */
+    push(cp, 0, TT_OP_MOP(0, 33, 0x0002)); /* 34 iterations, mask bit 1 */
     run(cp, 60);
     uint32_t want[34];
     for (unsigned i = 0; i < 34; i++)
@@ -128,7 +128,7 @@ static void mop_template0_hasb_only(void **state) {
     cp_t *cp = cp_new();
     const uint32_t cfg[9] = {0, 1, B, A0, A1, A2, A3, SKA, SKB};
     mopcfg(cp, 0, cfg);
-    push(cp, 0, w_mop(0, 1, 0x2));
+    push(cp, 0, TT_OP_MOP(0, 1, 0x2));
     run(cp, 20);
     const uint32_t want[] = {A0, B, SKA, SKB};
     expect_seq(cp, 0, want, 4);
@@ -136,13 +136,13 @@ static void mop_template0_hasb_only(void **state) {
 }
 
 enum {
-    S = 0x50000010,
-    E0 = 0x50000011,
-    E1 = 0x50000012,
-    L0 = 0x50000013,
-    L1 = 0x50000014,
-    Z0 = 0x50000015,
-    Z1 = 0x50000016
+    S = TT_OP_SETADC(0, 0, 0, 0x10),
+    E0 = TT_OP_SETADC(0, 0, 0, 0x11),
+    E1 = TT_OP_SETADC(0, 0, 0, 0x12),
+    L0 = TT_OP_SETADC(0, 0, 0, 0x13),
+    L1 = TT_OP_SETADC(0, 0, 0, 0x14),
+    Z0 = TT_OP_SETADC(0, 0, 0, 0x15),
+    Z1 = TT_OP_SETADC(0, 0, 0, 0x16)
 };
 
 /* Template 1: Loop/Loop1 alternation, Start/End0/End1, Loop1Last on the last inner iteration of
@@ -152,7 +152,7 @@ static void mop_template1_double_loop(void **state) {
     cp_t *cp = cp_new();
     const uint32_t cfg[9] = {2, 2, S, E0, E1, L0, L1, Z0, Z1};
     mopcfg(cp, 1, cfg);
-    push(cp, 1, w_mop(1, 0, 0));
+    push(cp, 1, TT_OP_MOP(1, 0, 0));
     run(cp, 30);
     const uint32_t want[] = {S, L0, L1, L0, Z1, E0, E1, S, L0, L1, L0, Z0, E0, E1};
     expect_seq(cp, 1, want, sizeof want / sizeof want[0]);
@@ -164,20 +164,20 @@ static void mop_template1_double_loop(void **state) {
 static void mop_template1_nop_skip(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t cfg[9] = {2, 3, W_NOP, W_NOP, E1, L0, W_NOP, Z0, Z1};
+    const uint32_t cfg[9] = {2, 3, TT_OP_NOP, TT_OP_NOP, E1, L0, TT_OP_NOP, Z0, Z1};
     mopcfg(cp, 0, cfg);
-    push(cp, 0, w_mop(1, 0, 0));
+    push(cp, 0, TT_OP_MOP(1, 0, 0));
     run(cp, 30);
     const uint32_t want[] = {L0, L0, Z1, L0, L0, Z0};
     expect_seq(cp, 0, want, 6);
     cp_destroy(cp);
 
     cp = cp_new();
-    const uint32_t cfg2[9] = {1, 1, W_SFPNOP, E0, W_NOP | 5, L0, W_NOP, Z0, Z1};
+    const uint32_t cfg2[9] = {1, 1, TT_OP_SFPNOP, E0, TT_OP_NOP | 5, L0, TT_OP_NOP, Z0, Z1};
     mopcfg(cp, 0, cfg2);
-    push(cp, 0, w_mop(1, 0, 0));
+    push(cp, 0, TT_OP_MOP(1, 0, 0));
     run(cp, 30);
-    const uint32_t want2[] = {W_SFPNOP, Z0, E0};
+    const uint32_t want2[] = {TT_OP_SFPNOP, Z0, E0};
     expect_seq(cp, 0, want2, 3);
     cp_destroy(cp);
 }
@@ -187,9 +187,9 @@ static void mop_template1_nop_skip(void **state) {
 static void mop_template1_hw_bug(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t cfg[9] = {1, 0, W_NOP, E0, W_NOP, L0, L1, Z0, Z1};
+    const uint32_t cfg[9] = {1, 0, TT_OP_NOP, E0, TT_OP_NOP, L0, L1, Z0, Z1};
     mopcfg(cp, 2, cfg);
-    push(cp, 2, w_mop(1, 0, 0));
+    push(cp, 2, TT_OP_MOP(1, 0, 0));
     run(cp, 300);
     uint32_t want[129];
     for (unsigned i = 0; i < 129; i++)
@@ -199,9 +199,9 @@ static void mop_template1_hw_bug(void **state) {
 
     /* Not triggered with a non-NOP Start: one iteration. */
     cp = cp_new();
-    const uint32_t cfg2[9] = {1, 0, S, E0, W_NOP, L0, L1, Z0, Z1};
+    const uint32_t cfg2[9] = {1, 0, S, E0, TT_OP_NOP, L0, L1, Z0, Z1};
     mopcfg(cp, 2, cfg2);
-    push(cp, 2, w_mop(1, 0, 0));
+    push(cp, 2, TT_OP_MOP(1, 0, 0));
     run(cp, 30);
     const uint32_t want2[] = {S, E0};
     expect_seq(cp, 2, want2, 2);
@@ -213,9 +213,9 @@ static void mop_template1_hw_bug(void **state) {
 static void mop_timing_and_done_check(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t cfg[9] = {1, 3, W_NOP, W_NOP, W_NOP, L0, W_NOP, Z0, Z1};
+    const uint32_t cfg[9] = {1, 3, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, L0, TT_OP_NOP, Z0, Z1};
     mopcfg(cp, 0, cfg);
-    push(cp, 0, w_mop(1, 0, 0)); /* L0 L0 Z0 */
+    push(cp, 0, TT_OP_MOP(1, 0, 0)); /* L0 L0 Z0 */
     push(cp, 0, A0);
     assert_false(cp_mop_idle(cp, 0));
     assert_true(cp_qstatus(cp, 0) & (1u << 1) << 13);
@@ -236,12 +236,20 @@ static void mop_timing_and_done_check(void **state) {
 static void mop_emits_replay(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_replay(0, 2, 0, 1));
+    push(cp, 0, TT_OP_REPLAY(0, 2, 0, 1));
     push(cp, 0, A0);
     push(cp, 0, A1);
-    const uint32_t cfg[9] = {2, 1, W_NOP, W_NOP, W_NOP, W_NOP, W_NOP, w_replay(0, 2, 0, 0), w_replay(0, 2, 0, 0)};
+    const uint32_t cfg[9] = {2,
+                             1,
+                             TT_OP_NOP,
+                             TT_OP_NOP,
+                             TT_OP_NOP,
+                             TT_OP_NOP,
+                             TT_OP_NOP,
+                             TT_OP_REPLAY(0, 2, 0, 0),
+                             TT_OP_REPLAY(0, 2, 0, 0)};
     mopcfg(cp, 0, cfg);
-    push(cp, 0, w_mop(1, 0, 0));
+    push(cp, 0, TT_OP_MOP(1, 0, 0));
     run(cp, 30);
     const uint32_t want[] = {A0, A1, A0, A1};
     expect_seq(cp, 0, want, 4);
@@ -254,7 +262,7 @@ static void mop_emits_replay(void **state) {
 static void replay_load_without_exec(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t words[] = {w_replay(4, 3, 0, 1), A0, A1, A2, B, w_replay(4, 3, 0, 0), SKA};
+    const uint32_t words[] = {TT_OP_REPLAY(4, 3, 0, 1), A0, A1, A2, B, TT_OP_REPLAY(4, 3, 0, 0), SKA};
     push_n(cp, 0, words, 7);
     run(cp, 30);
     const uint32_t want[] = {B, A0, A1, A2, SKA};
@@ -266,7 +274,8 @@ static void replay_load_without_exec(void **state) {
 static void replay_load_with_exec(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t words[] = {w_replay(10, 2, 1, 1), A0, A1, B, w_replay(10, 2, 0, 0), w_replay(11, 1, 0, 0)};
+    const uint32_t words[] = {TT_OP_REPLAY(10, 2, 1, 1), A0, A1, B, TT_OP_REPLAY(10, 2, 0, 0),
+                              TT_OP_REPLAY(11, 1, 0, 0)};
     push_n(cp, 0, words, 6);
     run(cp, 30);
     const uint32_t want[] = {A0, A1, B, A0, A1, A1};
@@ -278,20 +287,20 @@ static void replay_load_with_exec(void **state) {
 static void replay_len0_is_32(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 1, w_replay(0, 0, 0, 1));
+    push(cp, 1, TT_OP_REPLAY(0, 0, 0, 1));
     for (unsigned i = 0; i < 32; i++) {
-        while (!cp_push(cp, 1, W_SETADC(0x100 + i), false))
+        while (!cp_push(cp, 1, TT_OP_SETADC(0, 0, 0, 0x100 + i), false))
             cp_cycle(cp);
     }
     while (!cp_push(cp, 1, B, false))
         cp_cycle(cp);
-    while (!cp_push(cp, 1, w_replay(0, 0, 0, 0), false))
+    while (!cp_push(cp, 1, TT_OP_REPLAY(0, 0, 0, 0), false))
         cp_cycle(cp);
     run(cp, 120);
     uint32_t want[33];
     want[0] = B;
     for (unsigned i = 0; i < 32; i++)
-        want[1 + i] = W_SETADC(0x100 + i);
+        want[1 + i] = TT_OP_SETADC(0, 0, 0, 0x100 + i);
     expect_seq(cp, 1, want, 33);
     cp_destroy(cp);
 }
@@ -300,7 +309,8 @@ static void replay_len0_is_32(void **state) {
 static void replay_wraparound(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t words[] = {w_replay(30, 4, 0, 1), A0, A1, A2, A3, w_replay(0, 2, 0, 0), w_replay(30, 4, 0, 0)};
+    const uint32_t words[] = {TT_OP_REPLAY(30, 4, 0, 1), A0, A1, A2, A3, TT_OP_REPLAY(0, 2, 0, 0),
+                              TT_OP_REPLAY(30, 4, 0, 0)};
     push_n(cp, 0, words, 7);
     run(cp, 30);
     const uint32_t want[] = {A2, A3, A0, A1, A2, A3};
@@ -312,7 +322,7 @@ static void replay_wraparound(void **state) {
 static void replay_timing(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    const uint32_t words[] = {w_replay(0, 3, 0, 1), A0, A1, A2, w_replay(0, 3, 0, 0), B};
+    const uint32_t words[] = {TT_OP_REPLAY(0, 3, 0, 1), A0, A1, A2, TT_OP_REPLAY(0, 3, 0, 0), B};
     push_n(cp, 0, words, 6);
     run(cp, 30);
     uint64_t c = issue_cycle(cp, 0, A0);
@@ -331,8 +341,8 @@ static void thread_idle_and_qstatus(void **state) {
         assert_true(cp_thread_idle(cp, t));
     assert_int_equal(cp_qstatus(cp, 0), 0);
     assert_int_equal(cp_bstatus(cp, -1), 0);
-    push(cp, 1, W_NOP);
-    push(cp, 1, W_SFPNOP);
+    push(cp, 1, TT_OP_NOP);
+    push(cp, 1, TT_OP_SFPNOP);
     assert_false(cp_thread_idle(cp, 1));
     assert_true(cp_thread_idle(cp, 0));
     uint32_t q1 = cp_qstatus(cp, 1), q0 = cp_qstatus(cp, 0), qb = cp_qstatus(cp, -1);
@@ -346,7 +356,7 @@ static void thread_idle_and_qstatus(void **state) {
     assert_true(cp_thread_idle(cp, 1));
     assert_int_equal(cp_qstatus(cp, 1), 0);
     /* A latched wait keeps the thread from being idle. */
-    push(cp, 2, w_stallwait(1u << 8, 1u << 7));
+    push(cp, 2, TT_OP_STALLWAIT(1u << 8, 1u << 7));
     run(cp, 10);
     assert_false(cp_thread_idle(cp, 2));
     cp_destroy(cp);
@@ -356,7 +366,7 @@ static void thread_idle_and_qstatus(void **state) {
 static void undefined_opcode_held(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, 0x06000000u);
+    push(cp, 0, TT_WORD(0x06, 0)); /* no opcode 0x06 on Blackhole */
     run(cp, 10);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);

@@ -15,10 +15,10 @@ static void stallwait_default_block_is_b6(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     /* C7 (SrcA not owned by the Matrix Unit) is busy out of reset: the wait stays latched. */
-    push(cp, 0, w_stallwait(0, 1u << 7));
-    push(cp, 0, w_sempost(1)); /* Sync Unit (B1): not blocked by B6 */
-    push(cp, 0, W_SFPNOP);     /* SFPU (B8): not blocked by B6 */
-    push(cp, 0, W_SETRWC);     /* FPU (B6): blocked */
+    push(cp, 0, TT_OP_STALLWAIT(0, 1u << 7));
+    push(cp, 0, TT_OP_SEMPOST(1));               /* Sync Unit (B1): not blocked by B6 */
+    push(cp, 0, TT_OP_SFPNOP);                   /* SFPU (B8): not blocked by B6 */
+    push(cp, 0, TT_OP_SETRWC(0, 0, 0, 0, 0, 0)); /* FPU (B6): blocked */
     run(cp, 20);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -26,10 +26,10 @@ static void stallwait_default_block_is_b6(void **state) {
     assert_int_equal(s.wait.block_mask, 0x40);
     assert_int_equal(s.wait.cond_mask, 0x80);
     assert_int_equal(cp_sem_read(cp, 0), 1);
-    assert_true(was_issued(cp, 0, W_SFPNOP));
-    assert_false(was_issued(cp, 0, W_SETRWC));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP));
+    assert_false(was_issued(cp, 0, TT_OP_SETRWC(0, 0, 0, 0, 0, 0)));
     assert_true(s.held);
-    assert_int_equal(s.held_word, W_SETRWC);
+    assert_int_equal(s.held_word, TT_OP_SETRWC(0, 0, 0, 0, 0, 0));
     assert_int_equal(s.hold, CP_HOLD_WAIT_COND);
     assert_int_equal(s.hold_detail, 7);
     assert_true(cp_stats(cp, 0)->stall_cond[7] > 0);
@@ -39,7 +39,7 @@ static void stallwait_default_block_is_b6(void **state) {
 static void stallwait_default_conditions_are_0x0f(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_stallwait(1u << 8, 0));
+    push(cp, 0, TT_OP_STALLWAIT(1u << 8, 0));
     run(cp, 3); /* cycle 2: it passes and latches */
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -59,8 +59,8 @@ static void stallwait_default_conditions_are_0x0f(void **state) {
 static void new_wait_replaces_latched_wait_after_release(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    uint32_t first = w_semwait(1u << 1, 1u << 0, 1); /* block B1, wait while sem0 == 0 */
-    uint32_t second = w_stallwait(1u << 7, 1u << 7); /* C7 stays busy */
+    uint32_t first = TT_OP_SEMWAIT(1u << 1, 1u << 0, 1); /* block B1, wait while sem0 == 0 */
+    uint32_t second = TT_OP_STALLWAIT(1u << 7, 1u << 7); /* C7 stays busy */
     push(cp, 0, first);
     push(cp, 0, second);
     run(cp, 10);
@@ -85,16 +85,16 @@ static void new_wait_replaces_latched_wait_after_release(void **state) {
 static void nop_blocked_only_by_all_bits(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_stallwait(0x1FE, 1u << 7));
-    push(cp, 0, W_NOP);
-    push(cp, 1, w_stallwait(0x1FF, 1u << 7));
-    push(cp, 1, W_NOP);
+    push(cp, 0, TT_OP_STALLWAIT(0x1FE, 1u << 7));
+    push(cp, 0, TT_OP_NOP);
+    push(cp, 1, TT_OP_STALLWAIT(0x1FF, 1u << 7));
+    push(cp, 1, TT_OP_NOP);
     run(cp, 20);
-    assert_true(was_issued(cp, 0, W_NOP));
-    assert_false(was_issued(cp, 1, W_NOP));
+    assert_true(was_issued(cp, 0, TT_OP_NOP));
+    assert_false(was_issued(cp, 1, TT_OP_NOP));
     cp_thread_state_t s;
     cp_thread_state(cp, 1, &s);
-    assert_int_equal(s.held_word, W_NOP);
+    assert_int_equal(s.held_word, TT_OP_NOP);
     cp_destroy(cp);
 }
 
@@ -104,12 +104,12 @@ static void frontend_ops_never_gated(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     cp_mopcfg_write(cp, 0, 0, 0); /* template 1 with OuterCount 0: expands to nothing */
-    push(cp, 0, w_stallwait(0x1FF, 1u << 7));
-    push(cp, 0, w_mop_cfg(0x1234));
-    push(cp, 0, w_mop(1, 0, 0));
-    push(cp, 0, w_replay(0, 1, 0, 1)); /* record the next word, don't execute it */
-    push(cp, 0, W_SFPNOP);
-    push(cp, 0, W_RESOURCEDECL);
+    push(cp, 0, TT_OP_STALLWAIT(0x1FF, 1u << 7));
+    push(cp, 0, TT_OP_MOP_CFG(0x1234));
+    push(cp, 0, TT_OP_MOP(1, 0, 0));
+    push(cp, 0, TT_OP_REPLAY(0, 1, 0, 1)); /* record the next word, don't execute it */
+    push(cp, 0, TT_OP_SFPNOP);
+    push(cp, 0, TT_OP_RESOURCEDECL(0, 0, 0));
     run(cp, 30);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -130,19 +130,19 @@ static void waits_blocked_by_any_bit(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     /* Each thread latches a wait that blocks only SFPU work (B8) and never releases. */
-    push(cp, 0, w_semwait(1u << 8, 1u << 0, 1));
-    push(cp, 1, w_semwait(1u << 8, 1u << 1, 1));
-    push(cp, 2, w_stallwait(1u << 8, 1u << 7));
+    push(cp, 0, TT_OP_SEMWAIT(1u << 8, 1u << 0, 1));
+    push(cp, 1, TT_OP_SEMWAIT(1u << 8, 1u << 1, 1));
+    push(cp, 2, TT_OP_STALLWAIT(1u << 8, 1u << 7));
     for (unsigned t = 0; t < 3; t++)
-        push(cp, t, W_NOP); /* not blocked */
-    push(cp, 0, w_stallwait(1u << 6, 0x0F));
-    push(cp, 1, w_semwait(1u << 6, 1u << 2, 2));
-    push(cp, 2, w_streamwait(1u << 6, 0, 0, 0));
+        push(cp, t, TT_OP_NOP); /* not blocked */
+    push(cp, 0, TT_OP_STALLWAIT(1u << 6, 0x0F));
+    push(cp, 1, TT_OP_SEMWAIT(1u << 6, 1u << 2, 2));
+    push(cp, 2, TT_OP_STREAMWAIT(1u << 6, 0, 0, 0));
     run(cp, 20);
     for (unsigned t = 0; t < 3; t++) {
         cp_thread_state_t s;
         cp_thread_state(cp, t, &s);
-        assert_true(was_issued(cp, t, W_NOP));
+        assert_true(was_issued(cp, t, TT_OP_NOP));
         assert_true(s.held);
         assert_int_equal(cp_stats(cp, t)->issued, 2);
         /* held by the first, never-released wait: SEMWAIT on T0 and T1, STALLWAIT (C7) on T2 */
@@ -155,23 +155,23 @@ static void waits_blocked_by_any_bit(void **state) {
 static void release_lag_one_cycle(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    uint32_t wait = w_semwait(1u << 8, 1u << 0, 1);
+    uint32_t wait = TT_OP_SEMWAIT(1u << 8, 1u << 0, 1);
     push(cp, 0, wait);
-    push(cp, 0, W_SFPNOP);
+    push(cp, 0, TT_OP_SFPNOP);
     run_until_held(cp, 0, 10);
     run(cp, 5);
-    assert_false(was_issued(cp, 0, W_SFPNOP));
+    assert_false(was_issued(cp, 0, TT_OP_SFPNOP));
     uint64_t c = cp_cycles(cp);
     cp_sem_write(cp, 0, 0, 0); /* condition met from cycle c on */
     cp_cycle(cp);              /* cycle c: met, but the block mask still applies */
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
-    assert_false(was_issued(cp, 0, W_SFPNOP));
+    assert_false(was_issued(cp, 0, TT_OP_SFPNOP));
     assert_true(s.held);
     assert_int_equal(s.hold, CP_HOLD_WAIT_LAG);
     assert_false(s.wait.active);
     cp_cycle(cp); /* cycle c+1: passes */
-    assert_int_equal(issue_cycle(cp, 0, W_SFPNOP), c + 1);
+    assert_int_equal(issue_cycle(cp, 0, TT_OP_SFPNOP), c + 1);
     assert_int_equal(cp_stats(cp, 0)->stall_lag, 1);
     cp_destroy(cp);
 }
@@ -181,14 +181,14 @@ static void release_lag_when_met_immediately(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     cp_sem_write(cp, 0, 1, 0); /* sem1 = 1 */
-    uint32_t wait = w_semwait(1u << 8, 1u << 1, 1);
+    uint32_t wait = TT_OP_SEMWAIT(1u << 8, 1u << 1, 1);
     push(cp, 0, wait);
-    push(cp, 0, W_SFPNOP);
-    push(cp, 1, W_NOP);
-    push(cp, 1, W_SFPNOP);
+    push(cp, 0, TT_OP_SFPNOP);
+    push(cp, 1, TT_OP_NOP);
+    push(cp, 1, TT_OP_SFPNOP);
     run(cp, 10);
-    assert_int_equal(issue_cycle(cp, 0, W_SFPNOP), issue_cycle(cp, 0, wait) + 2);
-    assert_int_equal(issue_cycle(cp, 1, W_SFPNOP), issue_cycle(cp, 1, W_NOP) + 1);
+    assert_int_equal(issue_cycle(cp, 0, TT_OP_SFPNOP), issue_cycle(cp, 0, wait) + 2);
+    assert_int_equal(issue_cycle(cp, 1, TT_OP_SFPNOP), issue_cycle(cp, 1, TT_OP_NOP) + 1);
     cp_destroy(cp);
 }
 
@@ -196,20 +196,20 @@ static void release_lag_when_met_immediately(void **state) {
 static void nothing_passes_behind_held(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_semwait(1u << 8, 1u << 0, 1));
-    push(cp, 0, W_SFPNOP);     /* blocked */
-    push(cp, 0, W_NOP);        /* would pass */
-    push(cp, 0, w_sempost(2)); /* would pass */
+    push(cp, 0, TT_OP_SEMWAIT(1u << 8, 1u << 0, 1));
+    push(cp, 0, TT_OP_SFPNOP);     /* blocked */
+    push(cp, 0, TT_OP_NOP);        /* would pass */
+    push(cp, 0, TT_OP_SEMPOST(2)); /* would pass */
     run(cp, 30);
     assert_int_equal(cp_stats(cp, 0)->issued, 1);
     assert_int_equal(cp_sem_read(cp, 1), 0);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
-    assert_int_equal(s.held_word, W_SFPNOP);
+    assert_int_equal(s.held_word, TT_OP_SFPNOP);
     assert_int_equal(s.fifo3 + s.fifo2, 3);
     assert_int_equal(cp_stats(cp, 0)->stall_sem[0], cp_stats(cp, 0)->stall_total);
     /* Another thread is not affected. */
-    push(cp, 1, w_sempost(2));
+    push(cp, 1, TT_OP_SEMPOST(2));
     run(cp, 5);
     assert_int_equal(cp_sem_read(cp, 1), 1);
     cp_destroy(cp);
@@ -219,8 +219,8 @@ static void nothing_passes_behind_held(void **state) {
 static void semwait_stall_on_zero(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_semwait(1u << 8, 1u << 4, 1));
-    push(cp, 0, W_SFPNOP);
+    push(cp, 0, TT_OP_SEMWAIT(1u << 8, 1u << 4, 1));
+    push(cp, 0, TT_OP_SFPNOP);
     run(cp, 10);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -228,9 +228,9 @@ static void semwait_stall_on_zero(void **state) {
     assert_int_equal(s.hold_detail, 4);
     assert_int_equal(s.wait.sem_mask, 1u << 4);
     assert_int_equal(s.wait.cond_mask, 1);
-    push(cp, 1, w_sempost(1u << 4)); /* another thread posts */
+    push(cp, 1, TT_OP_SEMPOST(1u << 4)); /* another thread posts */
     run(cp, 10);
-    assert_true(was_issued(cp, 0, W_SFPNOP));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP));
     assert_int_equal(cp_sem_read(cp, 4), 1); /* SEMWAIT does not consume */
     cp_destroy(cp);
 }
@@ -239,9 +239,9 @@ static void semwait_stall_on_zero(void **state) {
 static void semwait_stall_on_max(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(2, 2, 1u << 3));
-    push(cp, 0, w_semwait(1u << 8, 1u << 3, 2));
-    push(cp, 0, W_SFPNOP);
+    push(cp, 0, TT_OP_SEMINIT(2, 2, 1u << 3));
+    push(cp, 0, TT_OP_SEMWAIT(1u << 8, 1u << 3, 2));
+    push(cp, 0, TT_OP_SFPNOP);
     run(cp, 10);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -249,7 +249,7 @@ static void semwait_stall_on_max(void **state) {
     assert_int_equal(s.hold_detail, 3);
     cp_sem_write(cp, 0, 3, 1); /* get: 2 -> 1 < Max */
     run(cp, 3);
-    assert_true(was_issued(cp, 0, W_SFPNOP));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP));
     cp_destroy(cp);
 }
 
@@ -258,8 +258,8 @@ static void semwait_multi_semaphore_mask(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     cp_sem_write(cp, 0, 0, 0); /* sem0 = 1, sem1 = 0 */
-    push(cp, 0, w_semwait(1u << 8, 0x3, 1));
-    push(cp, 0, W_SFPNOP);
+    push(cp, 0, TT_OP_SEMWAIT(1u << 8, 0x3, 1));
+    push(cp, 0, TT_OP_SFPNOP);
     run(cp, 10);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -268,7 +268,7 @@ static void semwait_multi_semaphore_mask(void **state) {
     assert_int_equal(s.hold_detail, 1);
     cp_sem_write(cp, 0, 1, 0); /* sem1 = 1: both non-zero */
     run(cp, 3);
-    assert_true(was_issued(cp, 0, W_SFPNOP));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP));
     cp_destroy(cp);
 }
 
@@ -276,7 +276,7 @@ static void semwait_multi_semaphore_mask(void **state) {
 static void semwait_cond_zero_is_stallwait(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_semwait(1u << 8, 0x1, 0));
+    push(cp, 0, TT_OP_SEMWAIT(1u << 8, 0x1, 0));
     run(cp, 3);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -292,8 +292,8 @@ static void semwait_cond_zero_is_stallwait(void **state) {
 static void streamwait_on_stream_phase(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_streamwait(1u << 8, 5, 0, 0));
-    push(cp, 0, W_SFPNOP);
+    push(cp, 0, TT_OP_STREAMWAIT(1u << 8, 5, 0, 0));
+    push(cp, 0, TT_OP_SFPNOP);
     run(cp, 10);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -302,18 +302,18 @@ static void streamwait_on_stream_phase(void **state) {
     assert_int_equal(s.hold, CP_HOLD_WAIT_STREAM);
     g_fake.stream[0][29] = 4;
     run(cp, 5);
-    assert_false(was_issued(cp, 0, W_SFPNOP));
+    assert_false(was_issued(cp, 0, TT_OP_SFPNOP));
     g_fake.stream[0][29] = 5;
     run(cp, 3);
-    assert_true(was_issued(cp, 0, W_SFPNOP));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP));
     /* C1: NUM_MSGS_RECEIVED (index 259). */
-    push(cp, 0, w_streamwait(1u << 8, 2, 1, 0));
-    push(cp, 0, W_SFPNOP | 1);
+    push(cp, 0, TT_OP_STREAMWAIT(1u << 8, 2, 1, 0));
+    push(cp, 0, TT_OP_SFPNOP | 1);
     run(cp, 10);
-    assert_false(was_issued(cp, 0, W_SFPNOP | 1));
+    assert_false(was_issued(cp, 0, TT_OP_SFPNOP | 1));
     g_fake.stream[0][259] = 2;
     run(cp, 3);
-    assert_true(was_issued(cp, 0, W_SFPNOP | 1));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP | 1));
     cp_destroy(cp);
 }
 
@@ -321,13 +321,13 @@ static void streamwait_on_stream_phase(void **state) {
 static void stallwait_backend_condition_release(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_stallwait(1u << 8, 1u << 7));
-    push(cp, 0, W_SFPNOP);
+    push(cp, 0, TT_OP_STALLWAIT(1u << 8, 1u << 7));
+    push(cp, 0, TT_OP_SFPNOP);
     run(cp, 10);
-    assert_false(was_issued(cp, 0, W_SFPNOP));
-    push(cp, 1, W_SETDVALID_A);
+    assert_false(was_issued(cp, 0, TT_OP_SFPNOP));
+    push(cp, 1, TT_OP_SETDVALID(1));
     run(cp, 6);
-    assert_true(was_issued(cp, 0, W_SFPNOP));
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP));
     cp_destroy(cp);
 }
 

@@ -20,24 +20,25 @@
 #include "coproc/tt_ops.h"
 #include "test/unit/cp_test.h"
 
-#define SEM_HELD    7           /* semaphore 7: 0 from reset, nothing posts it unless we do */
-#define W_SETDVALID 0x57000003u /* SrcA and SrcB to the Matrix Unit, so MVMUL, ELWADD, MOVA2D... may pass */
+#define SEM_HELD    7                  /* semaphore 7: 0 from reset, nothing posts it unless we do */
+#define W_SETDVALID TT_OP_SETDVALID(3) /* SrcA and SrcB to the Matrix Unit, so MVMUL, ELWADD, MOVA2D... may pass */
 
 /* A word for the entry whose side effects are harmless and whose admission rules can be met:
  * zero argument fields, except where zero would not be a valid instruction. */
 static uint32_t entry_word(const tt_op_t *op) {
-    uint32_t w = (uint32_t)op->opcode << 24;
+    /* STOREREG / LOADREG: RegAddr at 0xFFB12000, the first address that is not undefined
+     * behaviour (>= 0xFFB11000). */
+    const uint32_t regaddr = (0xFFB12000u - 0xFFB00000u) / 4;
     switch (op->opcode) {
-    case 0x01: return w | 1u << 23;     /* MOP template 1; MopCfg all 0 (OuterCount 0): no words */
-    case 0x04: return w | 1u << 4 | 1u; /* REPLAY: load the next word, do not execute it */
-    case 0x67:                          /* STOREREG / LOADREG: RegAddr at 0xFFB12000, the first */
-    case 0x68:                          /* address that is not undefined behaviour (>= 0xFFB11000) */
-        return w | ((0xFFB12000u - 0xFFB00000u) >> 2);
-    default: return w;
+    case TT_OPC_MOP: return TT_OP_MOP(1, 0, 0);          /* template 1; MopCfg all 0 (OuterCount 0): no words */
+    case TT_OPC_REPLAY: return TT_OP_REPLAY(0, 1, 0, 1); /* load the next word, do not execute it */
+    case TT_OPC_STOREREG: return TT_OP_STOREREG(0, regaddr);
+    case TT_OPC_LOADREG: return TT_OP_LOADREG(0, regaddr);
+    default: return TT_WORD(op->opcode, 0);
     }
 }
 
-static uint32_t wait_word(unsigned block) { return w_semwait(block, 1u << SEM_HELD, 1); }
+static uint32_t wait_word(unsigned block) { return TT_OP_SEMWAIT(block, 1u << SEM_HELD, 1); }
 
 /* A fresh coprocessor with the wait (block mask `block`) latched in thread 0 and the entry's
  * word behind it; run `cycles`. */
@@ -46,7 +47,7 @@ static cp_t *setup(const tt_op_t *op, unsigned block, unsigned cycles) {
     push(cp, 0, W_SETDVALID);
     push(cp, 0, wait_word(block));
     push(cp, 0, entry_word(op));
-    if (op->opcode == 0x04) push(cp, 0, W_NOP); /* the word the REPLAY records */
+    if (op->opcode == TT_OPC_REPLAY) push(cp, 0, TT_OP_NOP); /* the word the REPLAY records */
     run(cp, cycles);
     return cp;
 }
@@ -133,7 +134,7 @@ static void waits_held_by_every_bit(void **state) {
 /* NOP: held only when the block mask is exactly 0x1FF. */
 static void nop_held_only_by_full_mask(void **state) {
     (void)state;
-    const tt_op_t *op = tt_op(0x02);
+    const tt_op_t *op = tt_op(TT_OPC_NOP);
     assert_non_null(op);
     assert_int_equal(op->gate, TT_GATE_NOP);
     expect_held(op, TT_B_ALL);
@@ -159,7 +160,7 @@ static void never_entries_never_reach_the_gate(void **state) {
             fail_msg("%s: not taken before the gate (held %d, fifos %u/%u/%u, mop %d, replay %d)", op->mnemonic, s.held,
                      s.fifo1, s.fifo2, s.fifo3, s.mop_busy, s.replay_busy);
         assert_int_equal(cp_stats(cp, 0)->issued, 2); /* SETDVALID and the wait only */
-        assert_int_equal(cp_stats(cp, 0)->consumed, op->opcode == 0x05 ? 1 : 0);
+        assert_int_equal(cp_stats(cp, 0)->consumed, op->opcode == TT_OPC_RESOURCEDECL ? 1 : 0);
         assert_int_equal(cp_last_unit(cp, 0), TT_UNIT_SYNC);
         assert_true(s.wait.active);
         cp_destroy(cp);

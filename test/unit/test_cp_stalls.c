@@ -21,21 +21,21 @@ static void longest_three_ranked(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     static const unsigned delay[4] = {30, 5, 60, 15};
-    push_at(cp, 0, w_seminit(15, 0, 0x01), 0x100);
+    push_at(cp, 0, TT_OP_SEMINIT(15, 0, 0x01), 0x100);
     run(cp, 5);
     uint64_t start[4];
     for (unsigned k = 0; k < 4; k++) {
-        push_at(cp, 0, w_semwait(1, 0x01, 1), 0x200 + 8 * k); /* B0, sem 0, C0 */
-        push_at(cp, 0, W_SETADC(k), 0x204 + 8 * k);
+        push_at(cp, 0, TT_OP_SEMWAIT(1, 0x01, 1), 0x200 + 8 * k); /* B0, sem 0, C0 */
+        push_at(cp, 0, TT_OP_SETADC(0, 0, 0, k), 0x204 + 8 * k);
         run(cp, 4);
         cp_thread_state_t s;
         cp_thread_state(cp, 0, &s);
         assert_true(s.held);
-        assert_int_equal(s.held_word, W_SETADC(k));
+        assert_int_equal(s.held_word, TT_OP_SETADC(0, 0, 0, k));
         start[k] = s.held_since;
         run(cp, delay[k]);
-        push_at(cp, 1, w_sempost(0x01), 0x300);
-        push_at(cp, 0, w_semget(0x01), 0x208 + 8 * k);
+        push_at(cp, 1, TT_OP_SEMPOST(0x01), 0x300);
+        push_at(cp, 0, TT_OP_SEMGET(0x01), 0x208 + 8 * k);
         run(cp, 8);
         cp_thread_state(cp, 0, &s);
         assert_false(s.held);
@@ -47,7 +47,7 @@ static void longest_three_ranked(void **state) {
     for (unsigned i = 0; i < 3; i++) {
         unsigned k = order[i];
         assert_false(top[i].ongoing);
-        assert_int_equal(top[i].word, W_SETADC(k));
+        assert_int_equal(top[i].word, TT_OP_SETADC(0, 0, 0, k));
         assert_int_equal(top[i].cause, CP_HOLD_WAIT_SEM);
         assert_int_equal(top[i].detail, 0);
         assert_int_equal(top[i].start, start[k]);
@@ -68,14 +68,14 @@ static void longest_three_ranked(void **state) {
 static void ongoing_stall_ranked(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push_at(cp, 1, w_seminit(15, 0, 0x02), 0x400);
-    push_at(cp, 1, w_semwait(1, 0x02, 1), 0x404);
-    push_at(cp, 1, W_SETADC(7), 0x408);
+    push_at(cp, 1, TT_OP_SEMINIT(15, 0, 0x02), 0x400);
+    push_at(cp, 1, TT_OP_SEMWAIT(1, 0x02, 1), 0x404);
+    push_at(cp, 1, TT_OP_SETADC(0, 0, 0, 7), 0x408);
     run(cp, 100);
     cp_stall_t top[CP_LONGEST_STALLS];
     assert_int_equal(cp_longest_stalls(cp, 1, top), 1);
     assert_true(top[0].ongoing);
-    assert_int_equal(top[0].word, W_SETADC(7));
+    assert_int_equal(top[0].word, TT_OP_SETADC(0, 0, 0, 7));
     assert_int_equal(top[0].origin.core, 3);
     assert_int_equal(top[0].origin.pc, 0x408);
     assert_int_equal(top[0].cycles, cp_stats(cp, 1)->stall_total);
@@ -90,10 +90,10 @@ static void ongoing_stall_ranked(void **state) {
 static void mop_words_carry_the_mop_origin(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push_at(cp, 0, w_seminit(15, 0, 0x01), 0x10);
-    push_at(cp, 0, w_semwait(1, 0x01, 1), 0x14);
-    cp_mopcfg_write(cp, 0, 3, W_SETADC(1)); /* template 0: InsnA0 = SETADC (MopCfg[3]) */
-    push_at(cp, 0, w_mop(0, 0, 0), 0x18);
+    push_at(cp, 0, TT_OP_SEMINIT(15, 0, 0x01), 0x10);
+    push_at(cp, 0, TT_OP_SEMWAIT(1, 0x01, 1), 0x14);
+    cp_mopcfg_write(cp, 0, 3, TT_OP_SETADC(0, 0, 0, 1)); /* template 0: InsnA0 = SETADC (MopCfg[3]) */
+    push_at(cp, 0, TT_OP_MOP(0, 0, 0), 0x18);
     run(cp, 20);
     cp_thread_state_t s;
     cp_thread_state(cp, 0, &s);
@@ -107,17 +107,17 @@ static void mop_words_carry_the_mop_origin(void **state) {
 static void queued_behind_the_gate(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 2, w_atgetm(1)); /* invalid index: held forever */
-    push(cp, 2, w_semget(0x02));
-    push(cp, 2, W_SETADC(2));
-    push(cp, 2, W_SETADC(3));
+    push(cp, 2, TT_OP_ATGETM(1)); /* invalid index: held forever */
+    push(cp, 2, TT_OP_SEMGET(0x02));
+    push(cp, 2, TT_OP_SETADC(0, 0, 0, 2));
+    push(cp, 2, TT_OP_SETADC(0, 0, 0, 3));
     run(cp, 10);
     uint32_t q[8];
     unsigned n = cp_thread_queued(cp, 2, q, 8);
     assert_int_equal(n, 3);
-    assert_int_equal(q[0], w_semget(0x02));
-    assert_int_equal(q[1], W_SETADC(2));
-    assert_int_equal(q[2], W_SETADC(3));
+    assert_int_equal(q[0], TT_OP_SEMGET(0x02));
+    assert_int_equal(q[1], TT_OP_SETADC(0, 0, 0, 2));
+    assert_int_equal(q[2], TT_OP_SETADC(0, 0, 0, 3));
     assert_int_equal(cp_thread_queued(cp, 2, q, 2), 2);
     assert_int_equal(cp_thread_queued(cp, 0, q, 8), 0);
     cp_destroy(cp);

@@ -9,13 +9,14 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "app/report.h"
 #include "test/unit/cp_test.h"
 
 /* SEMINIT.md: Value and Max of every selected semaphore; the others untouched. */
 static void seminit_sets_selected(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(5, 3, 0x05)); /* sems 0 and 2 */
+    push(cp, 0, TT_OP_SEMINIT(5, 3, 0x05)); /* sems 0 and 2 */
     run(cp, 5);
     assert_int_equal(cp_sem_read(cp, 0), 3);
     assert_int_equal(cp_sem_max(cp, 0), 5);
@@ -30,9 +31,9 @@ static void seminit_sets_selected(void **state) {
 static void sempost_saturates_at_15_not_max(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(2, 1, 0x01));
+    push(cp, 0, TT_OP_SEMINIT(2, 1, 0x01));
     for (unsigned i = 0; i < 20; i++)
-        push(cp, 0, w_sempost(0x01));
+        push(cp, 0, TT_OP_SEMPOST(0x01));
     run(cp, 40);
     assert_int_equal(cp_sem_read(cp, 0), 15);
     assert_int_equal(cp_sem_max(cp, 0), 2);
@@ -43,9 +44,9 @@ static void sempost_saturates_at_15_not_max(void **state) {
 static void semget_floors_at_0(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(4, 2, 0x01));
+    push(cp, 0, TT_OP_SEMINIT(4, 2, 0x01));
     for (unsigned i = 0; i < 5; i++)
-        push(cp, 0, w_semget(0x01));
+        push(cp, 0, TT_OP_SEMGET(0x01));
     run(cp, 20);
     assert_int_equal(cp_sem_read(cp, 0), 0);
     assert_int_equal(cp_sem_max(cp, 0), 4);
@@ -56,10 +57,10 @@ static void semget_floors_at_0(void **state) {
 static void sempost_semget_multi_mask(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(15, 14, 0xFF));
-    push(cp, 0, w_sempost(0xF0));
-    push(cp, 0, w_sempost(0xC0));
-    push(cp, 0, w_semget(0x03));
+    push(cp, 0, TT_OP_SEMINIT(15, 14, 0xFF));
+    push(cp, 0, TT_OP_SEMPOST(0xF0));
+    push(cp, 0, TT_OP_SEMPOST(0xC0));
+    push(cp, 0, TT_OP_SEMGET(0x03));
     run(cp, 10);
     for (unsigned i = 0; i < 8; i++) {
         unsigned want = i < 2 ? 13 : i < 4 ? 14 : 15;
@@ -73,7 +74,7 @@ static void sempost_semget_multi_mask(void **state) {
 static void window_post_get(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(3, 2, 1u << 6));
+    push(cp, 0, TT_OP_SEMINIT(3, 2, 1u << 6));
     run(cp, 5);
     cp_sem_write(cp, 1, 6, 0x100); /* bit0 clear: post */
     assert_int_equal(cp_sem_read(cp, 6), 3);
@@ -95,9 +96,9 @@ static void window_post_get(void **state) {
 static void invalid_mutex_waits_forever(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_atgetm(1));
-    push(cp, 1, w_atgetm(5));
-    push(cp, 2, w_atrelm(7));
+    push(cp, 0, TT_OP_ATGETM(1));
+    push(cp, 1, TT_OP_ATGETM(5));
+    push(cp, 2, TT_OP_ATRELM(7));
     run(cp, 200);
     const unsigned want[3] = {1, 5, 7};
     for (unsigned t = 0; t < 3; t++) {
@@ -110,7 +111,7 @@ static void invalid_mutex_waits_forever(void **state) {
         assert_false(cp_thread_idle(cp, t));
     }
     cJSON *obj = cJSON_CreateObject();
-    cp_report(cp, obj);
+    report_coproc(cp, obj);
     cJSON *th = cJSON_GetArrayItem(cJSON_GetObjectItem(obj, "threads"), 1);
     cJSON *held = cJSON_GetObjectItem(th, "held");
     assert_string_equal(cJSON_GetObjectItem(held, "cause")->valuestring, "mutex_invalid");
@@ -123,9 +124,9 @@ static void invalid_mutex_waits_forever(void **state) {
 static void owner_reacquires(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_atgetm(3));
-    push(cp, 0, w_atgetm(3));
-    push(cp, 0, W_NOP);
+    push(cp, 0, TT_OP_ATGETM(3));
+    push(cp, 0, TT_OP_ATGETM(3));
+    push(cp, 0, TT_OP_NOP);
     run(cp, 10);
     assert_int_equal(cp_stats(cp, 0)->issued, 3);
     assert_int_equal(cp_mutex_holder(cp, 3), 0);
@@ -136,22 +137,22 @@ static void owner_reacquires(void **state) {
 static void release_by_non_owner_no_effect(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_atgetm(4));
+    push(cp, 0, TT_OP_ATGETM(4));
     run(cp, 5);
-    push(cp, 1, w_atrelm(4));
-    push(cp, 1, W_NOP);
+    push(cp, 1, TT_OP_ATRELM(4));
+    push(cp, 1, TT_OP_NOP);
     run(cp, 5);
-    assert_true(was_issued(cp, 1, w_atrelm(4)));
+    assert_true(was_issued(cp, 1, TT_OP_ATRELM(4)));
     assert_int_equal(cp_mutex_holder(cp, 4), 0);
     /* ... and another thread still cannot take it. */
-    push(cp, 2, w_atgetm(4));
+    push(cp, 2, TT_OP_ATGETM(4));
     run(cp, 5);
     cp_thread_state_t s;
     cp_thread_state(cp, 2, &s);
     assert_int_equal(s.hold, CP_HOLD_MUTEX);
     assert_int_equal(s.hold_detail, 4);
     assert_true(cp_stats(cp, 2)->stall_mutex[4] > 0);
-    push(cp, 0, w_atrelm(4));
+    push(cp, 0, TT_OP_ATRELM(4));
     run(cp, 5);
     assert_int_equal(cp_mutex_holder(cp, 4), 2);
     cp_destroy(cp);
@@ -163,15 +164,15 @@ static void atgetm_waits_for_holder(void **state) {
     (void)state;
     cp_t *cp = cp_new();
     assert_int_equal(cp_mutex_holder(cp, 0), -1);
-    push(cp, 0, w_atgetm(0));
+    push(cp, 0, TT_OP_ATGETM(0));
     run(cp, 5);
-    push(cp, 1, w_atgetm(0));
-    push(cp, 1, W_NOP);
+    push(cp, 1, TT_OP_ATGETM(0));
+    push(cp, 1, TT_OP_NOP);
     run(cp, 20);
-    assert_false(was_issued(cp, 1, W_NOP));
-    push(cp, 0, w_atrelm(0));
+    assert_false(was_issued(cp, 1, TT_OP_NOP));
+    push(cp, 0, TT_OP_ATRELM(0));
     run(cp, 6);
-    assert_true(was_issued(cp, 1, W_NOP));
+    assert_true(was_issued(cp, 1, TT_OP_NOP));
     assert_int_equal(cp_mutex_holder(cp, 0), 1);
     cp_destroy(cp);
 }
@@ -183,20 +184,20 @@ static void mutex_handover_order(void **state) {
     for (unsigned first = 0; first < 3; first++) {
         cp_t *cp = cp_new();
         unsigned a = (first + 1) % 3, b = (first + 2) % 3;
-        push(cp, first, w_atgetm(2));
+        push(cp, first, TT_OP_ATGETM(2));
         run(cp, 5);
-        push(cp, a, w_atgetm(2));
-        push(cp, b, w_atgetm(2));
+        push(cp, a, TT_OP_ATGETM(2));
+        push(cp, b, TT_OP_ATGETM(2));
         run(cp, 10);
         assert_int_equal(cp_mutex_holder(cp, 2), (int)first);
-        push(cp, first, w_atrelm(2));
+        push(cp, first, TT_OP_ATRELM(2));
         run(cp, 6);
         assert_int_equal(cp_mutex_holder(cp, 2), (int)a);
         cp_thread_state_t s;
         cp_thread_state(cp, b, &s);
         assert_int_equal(s.hold, CP_HOLD_MUTEX);
         /* a releases; only b waits now: b gets it. */
-        push(cp, a, w_atrelm(2));
+        push(cp, a, TT_OP_ATRELM(2));
         run(cp, 6);
         assert_int_equal(cp_mutex_holder(cp, 2), (int)b);
         cp_destroy(cp);
@@ -207,46 +208,46 @@ static void mutex_handover_order(void **state) {
 static void sem_slot_one_per_cycle(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_sempost(1));
-    push(cp, 1, w_sempost(2));
-    push(cp, 2, w_sempost(4));
+    push(cp, 0, TT_OP_SEMPOST(1));
+    push(cp, 1, TT_OP_SEMPOST(2));
+    push(cp, 2, TT_OP_SEMPOST(4));
     run(cp, 10);
-    uint64_t c0 = issue_cycle(cp, 0, w_sempost(1));
-    uint64_t c1 = issue_cycle(cp, 1, w_sempost(2));
-    uint64_t c2 = issue_cycle(cp, 2, w_sempost(4));
+    uint64_t c0 = issue_cycle(cp, 0, TT_OP_SEMPOST(1));
+    uint64_t c1 = issue_cycle(cp, 1, TT_OP_SEMPOST(2));
+    uint64_t c2 = issue_cycle(cp, 2, TT_OP_SEMPOST(4));
     assert_int_equal(c1, c0 + 1);
     assert_int_equal(c2, c0 + 2);
     assert_int_equal(cp_stats(cp, 1)->stall_sync_slot, 1);
     /* A RISC-V semaphore write in the cycle takes the slot first. */
-    push(cp, 0, w_sempost(8));
+    push(cp, 0, TT_OP_SEMPOST(8));
     run(cp, 2); /* the word reaches the gate in the next cycle */
     uint64_t c = cp_cycles(cp);
     cp_sem_write(cp, 0, 5, 0);
     cp_cycle(cp);
-    assert_false(was_issued(cp, 0, w_sempost(8)));
+    assert_false(was_issued(cp, 0, TT_OP_SEMPOST(8)));
     cp_cycle(cp);
-    assert_int_equal(issue_cycle(cp, 0, w_sempost(8)), c + 1);
+    assert_int_equal(issue_cycle(cp, 0, TT_OP_SEMPOST(8)), c + 1);
     /* ATGETM/ATRELM on different mutexes go together. */
-    push(cp, 0, w_atgetm(0));
-    push(cp, 1, w_atgetm(2));
-    push(cp, 2, w_atgetm(3));
+    push(cp, 0, TT_OP_ATGETM(0));
+    push(cp, 1, TT_OP_ATGETM(2));
+    push(cp, 2, TT_OP_ATGETM(3));
     run(cp, 5);
-    uint64_t m0 = issue_cycle(cp, 0, w_atgetm(0));
-    assert_int_equal(issue_cycle(cp, 1, w_atgetm(2)), m0);
-    assert_int_equal(issue_cycle(cp, 2, w_atgetm(3)), m0);
+    uint64_t m0 = issue_cycle(cp, 0, TT_OP_ATGETM(0));
+    assert_int_equal(issue_cycle(cp, 1, TT_OP_ATGETM(2)), m0);
+    assert_int_equal(issue_cycle(cp, 2, TT_OP_ATGETM(3)), m0);
     cp_destroy(cp);
 }
 
 static void report_and_summary(void **state) {
     (void)state;
     cp_t *cp = cp_new();
-    push(cp, 0, w_seminit(7, 3, 1u << 5));
-    push(cp, 0, w_atgetm(2));
-    push(cp, 1, w_semwait(1u << 8, 1u << 0, 1));
-    push(cp, 1, W_SFPNOP);
+    push(cp, 0, TT_OP_SEMINIT(7, 3, 1u << 5));
+    push(cp, 0, TT_OP_ATGETM(2));
+    push(cp, 1, TT_OP_SEMWAIT(1u << 8, 1u << 0, 1));
+    push(cp, 1, TT_OP_SFPNOP);
     run(cp, 10);
     cJSON *obj = cJSON_CreateObject();
-    cp_report(cp, obj);
+    report_coproc(cp, obj);
     cJSON *sems = cJSON_GetObjectItem(obj, "semaphores");
     assert_int_equal(cJSON_GetArraySize(sems), 8);
     cJSON *s5 = cJSON_GetArrayItem(sems, 5);
@@ -267,7 +268,7 @@ static void report_and_summary(void **state) {
 
     char buf[1024] = {0};
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    cp_summary(cp, f);
+    report_coproc_summary(cp, f);
     fclose(f);
     assert_non_null(strstr(buf, "tensix T1"));
     assert_non_null(strstr(buf, "2:T0"));

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
 static void test_count_sorted_unique(void **state) {
@@ -133,53 +134,98 @@ static void test_sync_encodings(void **state) {
     (void)state;
     /* §4.2: SEMINIT SemMask [9:2] · NewValue [19:16] · NewMax [23:20]. The seed's
      * `ttseminit 0x8c800022` rotated right by 2 is 0xA3200008. */
-    const tt_op_t *seminit = tt_op(0xA3);
-    assert_int_equal(tt_field(seminit, 0xA3200008u, "sem_sel"), 2);
-    assert_int_equal(tt_field(seminit, 0xA3200008u, "init_value"), 0);
-    assert_int_equal(tt_field(seminit, 0xA3200008u, "max_value"), 2);
-    assert_int_equal(tt_field(seminit, 0xA3170008u, "init_value"), 7);
-    assert_int_equal(tt_field(seminit, 0xA3170008u, "max_value"), 1);
-    assert_int_equal(tt_field(seminit, 0xA3170008u, "NewMax"), -1);
+    assert_int_equal(TT_OPCODE(0xA3200008u), TT_OPC_SEMINIT);
+    assert_int_equal(TT_SEMINIT_SEM_SEL(0xA3200008u), 2);
+    assert_int_equal(TT_SEMINIT_INIT_VALUE(0xA3200008u), 0);
+    assert_int_equal(TT_SEMINIT_MAX_VALUE(0xA3200008u), 2);
+    assert_int_equal(TT_SEMINIT_INIT_VALUE(0xA3170008u), 7);
+    assert_int_equal(TT_SEMINIT_MAX_VALUE(0xA3170008u), 1);
+    assert_int_equal(TT_OP_SEMINIT(2, 0, 2), 0xA3200008u);
 
-    /* SEMWAIT wait_sem_cond [1:0], sem_sel [9:2], stall_res [23:15]. */
-    const tt_op_t *semwait = tt_op(0xA6);
-    uint32_t w = 0xA6000000u | (0x40u << 15) | (0x80u << 2) | 2u;
-    assert_int_equal(tt_field(semwait, w, "wait_sem_cond"), 2);
-    assert_int_equal(tt_field(semwait, w, "sem_sel"), 0x80);
-    assert_int_equal(tt_field(semwait, w, "stall_res"), 0x40);
+    /* SEMWAIT wait_sem_cond [1:0], sem_sel [9:2], stall_res [23:15]; encoder arguments highest
+     * field first, as tt-llk's TT_OP_SEMWAIT(stall_res, sem_sel, wait_sem_cond). */
+    uint32_t w = TT_OP_SEMWAIT(0x40, 0x80, 2);
+    assert_int_equal(w, 0xA6200202u); /* by hand: 0xA6 | 0x40 << 15 | 0x80 << 2 | 2 */
+    assert_int_equal(TT_SEMWAIT_WAIT_SEM_COND(w), 2);
+    assert_int_equal(TT_SEMWAIT_SEM_SEL(w), 0x80);
+    assert_int_equal(TT_SEMWAIT_STALL_RES(w), 0x40);
 
-    /* STALLWAIT ConditionMask [12:0] (bits 13-14 unused), BlockMask [23:15]. */
-    const tt_op_t *stallwait = tt_op(0xA2);
-    w = 0xA2000000u | (0x1FFu << 15) | (3u << 13) | 0x1FFFu;
-    assert_int_equal(tt_field(stallwait, w, "wait_res"), 0x1FFF);
-    assert_int_equal(tt_field(stallwait, w, "stall_res"), 0x1FF);
+    /* STALLWAIT ConditionMask [12:0] (bits 13-14 unused: reserved), BlockMask [23:15]. */
+    w = TT_OP_STALLWAIT(0x1FF, 0x1FFF) | (3u << 13);
+    assert_int_equal(TT_STALLWAIT_WAIT_RES(w), 0x1FFF);
+    assert_int_equal(TT_STALLWAIT_STALL_RES(w), 0x1FF);
+    assert_int_equal(TT_STALLWAIT_RESERVED, 3u << 13);
+    assert_int_equal(TT_SEMPOST_RESERVED, 0xFFFFFFu & ~(0xFFu << 2));
 
-    /* SETDMAREG: RegIndex16b [6:0], Payload_SigSel [21:8], Payload_SigSelSize [23:22]. */
-    const tt_op_t *setdmareg = tt_op(0x45);
-    w = 0x45000000u | (0xBEEFu << 8) | 0x13u;
-    assert_int_equal(tt_field(setdmareg, w, "RegIndex16b"), 0x13);
-    assert_int_equal(tt_field(setdmareg, w, "Payload_SigSel"), 0xBEEF & 0x3FFF);
-    assert_int_equal(tt_field(setdmareg, w, "Payload_SigSelSize"), 0xBEEF >> 14);
+    /* SETDMAREG: RegIndex16b [6:0], Payload_SigSel [21:8], Payload_SigSelSize [23:22]; the
+     * immediate form's 16-bit NewValue spans the last two (SETDMAREG.md), and the encoder lets it
+     * (unmasked, as tt-llk's). */
+    w = TT_OP_SETDMAREG(0, 0xBEEF, 0, 0x13);
+    assert_int_equal(TT_SETDMAREG_REGINDEX16B(w), 0x13);
+    assert_int_equal(TT_SETDMAREG_PAYLOAD_SIGSEL(w), 0xBEEF & 0x3FFF);
+    assert_int_equal(TT_SETDMAREG_PAYLOAD_SIGSELSIZE(w), 0xBEEF >> 14);
+    assert_int_equal(TT_SETDMAREG_NEWVALUE(w), 0xBEEF);
+    /* SETDMAREG_Special.md: ((WhichPackers << 7) + (InputSource << 3) + InputHalfReg). */
+    w = TT_OP_SETDMAREG(2, (5u << 7) + (9u << 3) + 6u, 1, 0x13);
+    assert_int_equal(TT_SETDMAREG_WHICHPACKERS(w), 5);
+    assert_int_equal(TT_SETDMAREG_INPUTSOURCE(w), 9);
+    assert_int_equal(TT_SETDMAREG_INPUTHALFREG(w), 6);
+    assert_int_equal(TT_SETDMAREG_SETSIGNALSMODE(w), 1);
 
     /* ELWADD clear_dvalid @22 (two bits: FlipSrcA, FlipSrcB). */
-    assert_int_equal(tt_field(tt_op(0x28), 0x28C00000u, "clear_dvalid"), 3);
-    /* WRCFG CfgReg@0 wr128b@15 GprAddress@16. */
-    w = 0xB0000000u | (0x21u << 16) | (1u << 15) | 0x0ABu;
-    assert_int_equal(tt_field(tt_op(0xB0), w, "CfgReg"), 0xAB);
-    assert_int_equal(tt_field(tt_op(0xB0), w, "wr128b"), 1);
-    assert_int_equal(tt_field(tt_op(0xB0), w, "GprAddress"), 0x21);
-    /* Field names with spaces are kept as assembly.yaml spells them. */
-    assert_int_equal(tt_field(tt_op(0x40), 0x40800000u, "Mov block selection"), 1);
-    assert_int_equal(tt_field(NULL, 0, "x"), -1);
+    assert_int_equal(TT_ELWADD_CLEAR_DVALID(TT_OP_ELWADD(3, 0, 0, 0, 0)), 3);
+    assert_int_equal(TT_OP_ELWADD(3, 0, 0, 0, 0), 0x28C00000u);
+    /* WRCFG CfgReg [10:0] wr128b [15] GprAddress [21:16] (WRCFG.md: u11, bool, u6). */
+    w = TT_OP_WRCFG(0x21, 1, 0xAB);
+    assert_int_equal(w, 0xB02180ABu); /* 0xB0 | 0x21 << 16 | 1 << 15 | 0xAB */
+    assert_int_equal(TT_WRCFG_CFGREG(w), 0xAB);
+    assert_int_equal(TT_WRCFG_WR128B(w), 1);
+    assert_int_equal(TT_WRCFG_GPRADDRESS(w), 0x21);
+    assert_int_equal(TT_WRCFG_RESERVED, 0xC07800u);
+    /* Field names with spaces become identifiers: "Mov block selection". */
+    assert_int_equal(TT_XMOV_MOV_BLOCK_SELECTION(TT_OP_XMOV(1, 0)), 1);
+    assert_int_equal(TT_OP_XMOV(1, 0), 0x40800000u);
+    /* An opcode without fields is a constant; TT_WORD builds any word. */
+    assert_int_equal(TT_OP_NOP, TT_WORD(TT_OPC_NOP, 0));
+    assert_int_equal(TT_OPCODE(TT_WORD(0x06, 0x123456)), 0x06);
+}
+
+/* The generated macros agree with the table the disassembler walks (two readings of the one
+ * .def: scripts/gen_tt_fields.py and the X-macro expansion in coproc/tt_ops.c). */
+static unsigned reserved_checked;
+
+static void check_reserved(uint8_t opcode, const char *mnemonic, uint32_t reserved) {
+    const tt_op_t *op = tt_op(opcode);
+    assert_non_null(op);
+    assert_string_equal(op->mnemonic, mnemonic);
+    uint32_t covered = 0;
+    for (unsigned f = 0; f < op->nfields; f++)
+        covered |= ((1u << op->fields[f].width) - 1u) << op->fields[f].lo;
+    if (reserved != (0xFFFFFFu & ~covered))
+        fail_msg("%s: TT_%s_RESERVED 0x%06x, table leaves 0x%06x", mnemonic, mnemonic, reserved, 0xFFFFFFu & ~covered);
+    reserved_checked++;
+}
+
+static void test_fields_match_table(void **state) {
+    (void)state;
+#define CHECK_RESERVED(M) check_reserved(TT_OPC_##M, #M, TT_##M##_RESERVED);
+    TT_FOR_EACH_OPCODE(CHECK_RESERVED)
+#undef CHECK_RESERVED
+    assert_int_equal(reserved_checked, 137);
+    /* An encoder puts every field where the table says: all-ones fields fill the argument. */
+    const tt_op_t *op = tt_op(TT_OPC_CFGSHIFTMASK);
+    assert_int_equal(op->nfields, 6);
+    assert_int_equal(TT_OP_CFGSHIFTMASK(1, 7, 31, 31, 3, 255), 0xB8FFFFFFu);
+    assert_int_equal(TT_OP_UNPACR(1, 0xFF, 3, 7, 3, 1, 1, 1, 1, 1, 1, 1, 1), 0x42FFFFFFu);
 }
 
 static void test_disasm(void **state) {
     (void)state;
     char buf[128];
-    uint32_t w = 0xA6000000u | (0x40u << 15) | (2u << 2) | 1u; /* sem_sel=2, cond=1 */
+    uint32_t w = TT_OP_SEMWAIT(0x40, 2, 1); /* sem_sel=2, cond=1 */
     tt_disasm(w, buf, sizeof buf);
     assert_string_equal(buf, "SEMWAIT wait_sem_cond=1 sem_sel=0x2 stall_res=0x40");
-    tt_disasm(0x02000000u, buf, sizeof buf);
+    tt_disasm(TT_OP_NOP, buf, sizeof buf);
     assert_string_equal(buf, "NOP");
     tt_disasm(0x00000000u, buf, sizeof buf);
     assert_string_equal(buf, ".word 0x00000000");
@@ -201,6 +247,7 @@ int main(void) {
         cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_spot_rows),
         cmocka_unit_test(test_sync_encodings),
+        cmocka_unit_test(test_fields_match_table),
         cmocka_unit_test(test_disasm),
         cmocka_unit_test(test_unit_names),
     };

@@ -1,7 +1,6 @@
-/* F instruction fadd.s: illegal under ttemu's RV32IMA+Zicsr/Zba/Zbb/Zbkb-subset model.
- * (TENSIX.md 1.2 notes real Blackhole cores have a partial F; drop this test if ttemu adds F.)
- * Built for the tile only; test/sh/t_faults.sh expects ttemu to stop with a guest fault at
- * the label "fault" (exit 3). */
+/* F instruction fadd.s: Blackhole's cores have it (a partial F, TENSIX.md 1.2), ttemu does not
+ * model it yet: ttemu's gap. Built for the tile only; test/sh/t_faults.sh expects ttemu to stop
+ * at the label "fault" with exit 6 `unimplemented` (drop this test when ttemu adds F). */
     .section .text.start, "ax"
     .globl _start, fault
 _start:

@@ -1,6 +1,6 @@
-/* F load flw: illegal under ttemu's model (valid L1 address; see ill_fadd_s.S on partial F).
- * Built for the tile only; test/sh/t_faults.sh expects ttemu to stop with a guest fault at
- * the label "fault" (exit 3). */
+/* F load flw (valid L1 address): Blackhole has it, ttemu does not model it yet (see
+ * ill_fadd_s.S). Built for the tile only; test/sh/t_faults.sh expects ttemu to stop at the label
+ * "fault" with exit 6 `unimplemented`. */
     .section .text.start, "ax"
     .globl _start, fault
 _start:

@@ -1,0 +1,133 @@
+/* coproc/state.h — the architectural state of the Tensix backend: what its instructions read and
+ * write, kept apart from when they do (the timing model, coproc/timing.c) and from how the
+ * frontends deliver them.
+ *
+ *   GPRs[3][64]                 ScalarUnit.md; the TRISCs' window at 0xFFE00000
+ *   Config[2][224]              BackendConfiguration.md; selected per thread by CFG_STATE_ID_StateID
+ *   ThreadConfig[3][68]         16-bit entries, written by SETC16 only
+ *   SrcA/SrcB ownership         SrcASrcB.md: AllowedClient per bank, and the bank pointers of the
+ *                               unpackers and of the Matrix Unit
+ *
+ * Named configuration fields come from one table, coproc/cfg_fields.def (names as Blackhole's
+ * cfg_defines.h spells them): cfg_get(st, bank, CFG_SCRATCH_SEC0_val), thcfg_get(st, t,
+ * THCFG_CFG_STATE_ID_StateID). The next issue's datapath adds its fields to the same table.
+ * Nothing here has a clock.
+ */
+#ifndef TTEMU_COPROC_STATE_H
+#define TTEMU_COPROC_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coproc/cp_views.h"
+
+/* BackendConfiguration.md / cfg_defines.h (BH) GLOBAL_CFGREG_BASE_ADDR32: Config words at or above
+ * this index are thread-agnostic "global" registers, written to both banks. */
+#define CP_GLOBAL_CFG_BASE 180
+
+/* SrcASrcB.md AllowedClient of a SrcA/SrcB bank. */
+typedef enum { CP_SRC_UNPACKERS = 0, CP_SRC_MATRIX = 1 } cp_src_client_t;
+
+/* SrcASrcB.md: who may use each bank, and which bank each side uses next. Reset: every bank the
+ * Unpackers', every pointer 0. */
+typedef struct {
+    uint8_t srca[2], srcb[2];       /* SrcA[bank].AllowedClient, SrcB[bank].AllowedClient */
+    uint8_t unp_bank[2];            /* Unpackers[0].SrcBank (SrcA), Unpackers[1].SrcBank (SrcB) */
+    uint8_t fpu_bank_a, fpu_bank_b; /* MatrixUnit.SrcABank, MatrixUnit.SrcBBank */
+} cp_src_t;
+
+typedef struct {
+    uint32_t gpr[CP_THREADS][CP_NUM_GPRS];
+    uint32_t cfg[2][CP_CFG_WORDS];
+    uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
+    cp_src_t src;
+} cp_state_t;
+
+/* Power-on state: everything zero, every Src bank the Unpackers'. */
+void st_reset(cp_state_t *st);
+
+/* ---- named configuration fields (coproc/cfg_fields.def) ----------------------------------- */
+
+typedef enum {
+#define CFG_FIELD(name, word, shift, width, stride) CFG_##name,
+#define THCFG_FIELD(name, word, shift, width, stride)
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+    CFG_FIELD_COUNT
+} cfg_field_t;
+
+typedef enum {
+#define CFG_FIELD(name, word, shift, width, stride)
+#define THCFG_FIELD(name, word, shift, width, stride) THCFG_##name,
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+    THCFG_FIELD_COUNT
+} thcfg_field_t;
+
+/* Where a field lives: word index (ADDR32), first bit (SHAMT), width in bits, and for an array
+ * the bits between its elements (0: not an array). */
+typedef struct {
+    const char *name;
+    uint8_t word, shift, width, stride;
+} cp_field_t;
+
+extern const cp_field_t cfg_fields[CFG_FIELD_COUNT];
+extern const cp_field_t thcfg_fields[THCFG_FIELD_COUNT];
+
+static inline uint32_t st_field_mask(unsigned width) { return width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1u; }
+
+/* Field f of Config[bank]. */
+static inline uint32_t cfg_get(const cp_state_t *st, unsigned bank, cfg_field_t f) {
+    const cp_field_t *d = &cfg_fields[f];
+    return (st->cfg[bank & 1u][d->word] >> d->shift) & st_field_mask(d->width);
+}
+/* Field f of ThreadConfig[t]. */
+static inline uint32_t thcfg_get(const cp_state_t *st, unsigned t, thcfg_field_t f) {
+    const cp_field_t *d = &thcfg_fields[f];
+    return ((uint32_t)st->thdcfg[t][d->word] >> d->shift) & st_field_mask(d->width);
+}
+/* Write field f (the other bits of its word kept). A Config field of a global register goes to
+ * both banks, as every Tensix-side write does (st_cfg_store). */
+void cfg_set(cp_state_t *st, unsigned bank, cfg_field_t f, uint32_t val);
+void thcfg_set(cp_state_t *st, unsigned t, thcfg_field_t f, uint32_t val);
+
+/* The Config bank thread t's configuration instructions use: CFG_STATE_ID_StateID. */
+static inline unsigned st_state_id(const cp_state_t *st, unsigned t) {
+    return thcfg_get(st, t, THCFG_CFG_STATE_ID_StateID);
+}
+
+/* A Tensix-side write of Config word idx (< CP_CFG_WORDS) of bank: a global register (idx >=
+ * CP_GLOBAL_CFG_BASE) is written to both banks (BackendConfiguration.md). */
+void st_cfg_store(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val);
+
+/* ---- the RISC-V view (BackendConfiguration.md, at 0xFFEF0000) -----------------------------
+ * byte offsets 0x000 Config[0], 0x380 Config[1], 0x700 ConfigDualWrite (writes both banks, reads
+ * bank 0), 0xA80 + 0x110·t ThreadConfig[t] (the value in the low 16 bits). false for an offset
+ * not 4-aligned or beyond 0xDB0, and for a ThreadConfig write (RISC-V must push SETC16). */
+bool st_cfg_read(const cp_state_t *st, uint32_t byte_off, uint32_t *val);
+bool st_cfg_write(cp_state_t *st, uint32_t byte_off, uint32_t val);
+/* Is byte_off in the ThreadConfig part of that view? */
+bool st_cfg_is_thdcfg(uint32_t byte_off);
+
+/* ---- SrcA/SrcB ownership (SrcASrcB.md) -----------------------------------------------------
+ * What changes hands; when is the timing model's business (coproc/timing.c). */
+
+/* Does the side that uses it next own it? Unpacker u (0: SrcA, 1: SrcB) its bank; the Matrix
+ * Unit its SrcA / SrcB bank. */
+bool st_src_unpacker_owns(const cp_state_t *st, unsigned u);
+bool st_src_matrix_owns_a(const cp_state_t *st);
+bool st_src_matrix_owns_b(const cp_state_t *st);
+/* Unpacker u gives its bank to the Matrix Unit and moves to the other bank (UNPACR SetDatValid,
+ * UNPACR_NOP Set_Dvalid, SETDVALID). */
+void st_src_to_matrix(cp_state_t *st, unsigned u);
+/* The Matrix Unit gives its SrcA (flips bit 0) and/or SrcB (bit 1) bank back to the Unpackers
+ * and moves to the other bank (FPU clear_dvalid, SETRWC clear_ab_vld, CLEARDVALID). With
+ * honour_disable, thread t's CLR_DVALID_Src*_Disable keeps the ownership (the pointer still
+ * moves: ELWADD.md); keep_bank (CLEARDVALID KeepReadingSameSrc) keeps the pointer. */
+void st_src_to_unpackers(cp_state_t *st, unsigned t, unsigned flips, bool honour_disable, bool keep_bank);
+/* CLEARDVALID Reset: every bank the Unpackers', every pointer 0. */
+void st_src_reset(cp_state_t *st);
+
+#endif

@@ -1,0 +1,560 @@
+/* coproc/timing.c — the backend units' timing model (coproc/timing.h): admission, latencies,
+ * the unpackers' queues, the SrcA/SrcB hand-overs' timing, and the sources of STALLWAIT
+ * conditions C0..C12.
+ *
+ * Model (docs/coprocessor-backend.md has the full story and every assumption):
+ *  - A cycle counter `now`. An instruction dispatched at cycle N with latency L occupies its unit
+ *    (for its issuing thread) while now < N + L, i.e. it is gone after L calls to tm_cycle.
+ *  - Each instruction takes effect at dispatch, where this file hands it to the value side
+ *    (thcon_exec, cfgu_exec, dp_exec); the unpackers' compute their addresses there, queue in
+ *    their unpacker, and move their data when they retire (dp_unpack_data).
+ *  - Latencies come from one table (tm_op_lat / tm_unit_lat below) built from the ISA pages
+ *    (TensixCoprocessor README, MatrixUnit.md, ScalarUnit.md, ConfigurationUnit.md, VectorUnit.md);
+ *    where the docs give none, a stated choice.
+ */
+#include "coproc/timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coproc/tt_fields.h"
+#include "coproc/units.h"
+
+/* ---- constants --------------------------------------------------------------------------- */
+
+/* Unpacker instruction queue depth (not documented; "the thread waits until accepted"). */
+#define TM_UNPACK_QDEPTH 4
+/* Extra cycles a ThCon memory request stays outstanding after the instruction leaves ThCon
+ * (condition C0). LOADREG.md: "in most cases ... seven DMANOP instructions after LOADREG". */
+#define TM_MEM_EXTRA 5
+/* Cycles a RISC-V store to GPRs/config/TDMA-RISC stays "in flight" for condition C10. */
+#define TM_LAT_RISCV_CFG 2
+
+/* Per-thread occupancy trackers: the cycle at which thread t's last instruction in that class
+ * is done. */
+enum {
+    TM_TR_THCON, /* Scalar Unit executing (the whole thread is frozen meanwhile) */
+    TM_TR_MEM,   /* C0: ThCon memory request outstanding */
+    TM_TR_PACK,  /* C3 */
+    TM_TR_MATH,  /* C4 */
+    TM_TR_SFPU,  /* C11 */
+    TM_TR_CFG,   /* C12 (OR over threads) */
+    TM_TR_MOVER, /* busy class only; C9 is global */
+    TM_TR_MISC,
+    TM_TR_RISCV_CFG, /* C10 */
+    TM_TR_COUNT
+};
+
+/* ---- latency table ------------------------------------------------------------------------ */
+
+/* Default latency of each unit (cycles). Sources: TensixCoprocessor README (WH) unit table,
+ * TENSIX.md §6.1; UNPACK/PACK/MOVER have no documented figure: our choice, see docs. */
+static const uint8_t tm_unit_lat[TT_UNIT_COUNT] = {
+    [TT_UNIT_MOP] = 0,    [TT_UNIT_REPLAY] = 0, [TT_UNIT_TTSYNC] = 0, [TT_UNIT_SYNC] = 1,
+    [TT_UNIT_UNPACK] = 8, [TT_UNIT_MATH] = 1,   [TT_UNIT_PACK] = 8,   [TT_UNIT_SFPU] = 1,
+    [TT_UNIT_THCON] = 3,  [TT_UNIT_CONFIG] = 1, [TT_UNIT_MOVER] = 16, [TT_UNIT_MISC] = 1,
+};
+
+/* Per-opcode overrides (0 = the unit default). */
+static const uint8_t tm_op_lat[256] = {
+    /* MatrixUnit.md latency table. */
+    [TT_OPC_MVMUL] = 5,
+    [TT_OPC_DOTPV] = 5,
+    [TT_OPC_GAPOOL] = 5,
+    [TT_OPC_ELWMUL] = 5,
+    [TT_OPC_GMPOOL] = 5,
+    [TT_OPC_ELWADD] = 5,
+    [TT_OPC_ELWSUB] = 5,
+    [TT_OPC_SHIFTXB] = 2,
+    [TT_OPC_MOVD2A] = 2,
+    [TT_OPC_MOVA2D] = 4,
+    [TT_OPC_MOVDBGA2D] = 4,
+    [TT_OPC_MOVB2D] = 4,
+    [TT_OPC_MOVB2A] = 4,
+    /* Legacy conv/pool ops compute Dst += 0 (MatrixUnit.md); treated like MVMUL. */
+    [TT_OPC_CONV3S1] = 5,
+    [TT_OPC_CONV3S2] = 5,
+    [TT_OPC_MPOOL3S1] = 5,
+    [TT_OPC_APOOL3S1] = 5,
+    [TT_OPC_MPOOL3S2] = 5,
+    [TT_OPC_APOOL3S2] = 5,
+    [TT_OPC_MFCONV3S1] = 5,
+    /* ScalarUnit.md: SETDMAREG/DMANOP 1; *DMAREG 3 (4 when the two GPRs are in different
+     * aligned groups of four: tm_thcon_lat); STOREREG/LOADREG/STOREIND/LOADIND/ATSWAP/ATINCGET
+     * >= 3; REG2FLOP/FLUSHDMA >= 2; ATCAS/ATINCGETPTR >= 15. */
+    [TT_OPC_SETDMAREG] = 1,
+    [TT_OPC_DMANOP] = 1,
+    [TT_OPC_RSTDMA] = 1, /* no figure; 1 */
+    [TT_OPC_REG2FLOP] = 2,
+    [TT_OPC_FLUSHDMA] = 2, /* at least; tm_thcon_lat waits for C0 */
+    [TT_OPC_ATINCGETPTR] = 15,
+    [TT_OPC_ATCAS] = 15,
+    /* ConfigurationUnit.md: SETC16 1, WRCFG 2, RDCFG >= 2, RMWCIB 1, CFGSHIFTMASK 2,
+     * STREAMWRCFG >= 5. */
+    [TT_OPC_WRCFG] = 2,
+    [TT_OPC_RDCFG] = 2,
+    [TT_OPC_SETC16] = 1,
+    [TT_OPC_RMWCIB0] = 1,
+    [TT_OPC_RMWCIB1] = 1,
+    [TT_OPC_RMWCIB2] = 1,
+    [TT_OPC_RMWCIB3] = 1,
+    [TT_OPC_STREAMWRCFG] = 5,
+    [TT_OPC_CFGSHIFTMASK] = 2,
+    /* VectorUnit.md: most SFPU ops 1 cycle; MAD/ADD/MUL/MUL24/LUT/LUTFP32/SWAP 2; SFPLOADMACRO
+     * longer (no figure; 4). */
+    [TT_OPC_SFPMAD] = 2,
+    [TT_OPC_SFPADD] = 2,
+    [TT_OPC_SFPMUL] = 2,
+    [TT_OPC_SFPMUL24] = 2,
+    [TT_OPC_SFPLUT] = 2,
+    [TT_OPC_SFPLUTFP32] = 2,
+    [TT_OPC_SFPSWAP] = 2,
+    [TT_OPC_SFPLOADMACRO] = 4,
+};
+
+/* ---- state -------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t thread;
+    uint32_t word;
+    cp_origin_t origin;
+} tm_unp_entry_t;
+
+/* One unpacker: an in-order queue; the head executes once the SrcA/SrcB bank it writes is owned
+ * by the unpackers (UNPACR_Regular.md, UNPACR_NOP_*.md: the wait happens in the unpacker). */
+typedef struct {
+    tm_unp_entry_t q[TM_UNPACK_QDEPTH];
+    unsigned head, count;
+    bool running;     /* q[head] is executing */
+    uint64_t done_at; /* ... until this cycle */
+} tm_unpacker_t;
+
+struct tm {
+    cp_state_t *st; /* the architectural state (owned by the coprocessor) */
+    dp_t *dp;       /* the datapath, or NULL */
+    cp_env_t env;
+    uint64_t now;
+
+    uint64_t until[CP_THREADS][TM_TR_COUNT];
+    uint64_t thcon_until;  /* Scalar Unit busy (not pipelined, shared by all threads) */
+    unsigned thcon_thread; /* ... with an instruction of this thread */
+    uint64_t fpu_start;    /* cycle + 1 of the last FPU start (0 = never) */
+    uint64_t cfg_entry_at; /* earliest cycle a Config-group instruction may enter */
+    uint64_t pack_until;   /* packers, serialised across threads */
+    uint64_t mover_until;  /* C9 */
+    tm_unpacker_t unp[2];
+
+    int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
+
+    cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
+};
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static unsigned tm_latency(const tt_op_t *op) {
+    unsigned l = tm_op_lat[op->opcode];
+    return l ? l : tm_unit_lat[op->unit];
+}
+
+/* The instruction as the value side receives it. */
+static cp_insn_t tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    return (cp_insn_t){
+        .st = tm->st, .env = &tm->env, .op = op, .word = word, .thread = t, .origin = origin, .err = &tm->err};
+}
+
+/* Which unpacker (0 = SrcA, 1 = SrcB) an UNPACR/UNPACR_NOP targets: Unpack_block_selection /
+ * Unpacker_Select. */
+static unsigned tm_unpacker_of(uint32_t word) {
+    return TT_OPCODE(word) == TT_OPC_UNPACR ? TT_UNPACR_UNPACK_BLOCK_SELECTION(word)
+                                            : TT_UNPACR_NOP_UNPACKER_SELECT(word);
+}
+
+/* Does this unpacker instruction hand its bank to the Matrix Unit when it retires?
+ * UNPACR: SetDatValid. UNPACR_NOP: Set_Dvalid nonzero — tt-llk's
+ * TT_OP_UNPACR_NOP(..., p_unpacr_nop::SET_DVALID, ...) usage [INF]. */
+static bool tm_unp_sets_dvalid(uint32_t word) {
+    switch (TT_OPCODE(word)) {
+    case TT_OPC_UNPACR: return TT_UNPACR_SETDATVALID(word);
+    case TT_OPC_UNPACR_NOP: return TT_UNPACR_NOP_SET_DVALID(word) != 0;
+    default: return false;
+    }
+}
+
+/* Does it need the unpacker-side bank owned by the Unpackers before it executes?
+ * UNPACR always (it writes SrcA/SrcB); UNPACR_NOP only when it hands over the bank (otherwise a
+ * hand-over could be lost) — the other UNPACR_NOP modes are accepted unconditionally. */
+static bool tm_unp_needs_bank(uint32_t word) { return TT_OPCODE(word) == TT_OPC_UNPACR || tm_unp_sets_dvalid(word); }
+
+/* Matrix Unit instructions that wait at the Wait Gate for SrcA / SrcB to be owned by the Matrix
+ * Unit (MatrixUnit.md table; ELWADD.md, MOVA2D.md "spend time waiting at the Wait Gate").
+ * Bit 0 = needs SrcA, bit 1 = needs SrcB. Legacy CONV/POOL3 ops and Src writers (MOVD2A,
+ * MOVD2B, ZEROSRC, SHIFTX*, TRNSPSRC*) are accepted without a check (docs unclear). */
+static unsigned tm_fpu_src_needs(uint8_t opc) {
+    switch (opc) {
+    case TT_OPC_MVMUL:
+    case TT_OPC_DOTPV:
+    case TT_OPC_GAPOOL:
+    case TT_OPC_GMPOOL:
+    case TT_OPC_ELWMUL:
+    case TT_OPC_ELWADD:
+    case TT_OPC_ELWSUB: return 3;
+    case TT_OPC_MOVA2D:
+    case TT_OPC_MOVDBGA2D: return 1;
+    case TT_OPC_MOVB2D:
+    case TT_OPC_MOVB2A: return 2;
+    default: return 0;
+    }
+}
+
+/* ---- lifecycle ---------------------------------------------------------------------------- */
+
+tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
+    tm_t *tm = calloc(1, sizeof *tm);
+    if (!tm) return NULL;
+    tm->st = st;
+    tm->dp = dp;
+    if (env) tm->env = *env;
+    tm_reset(tm);
+    return tm;
+}
+
+void tm_destroy(tm_t *tm) { free(tm); }
+
+void tm_reset(tm_t *tm) {
+    cp_state_t *st = tm->st;
+    dp_t *dp = tm->dp;
+    cp_env_t env = tm->env;
+    memset(tm, 0, sizeof *tm);
+    tm->st = st;
+    tm->dp = dp;
+    tm->env = env;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        tm->last_unit[t] = -1;
+}
+
+const cp_error_t *tm_error(const tm_t *tm) { return tm->err.cat != CP_ERR_NONE ? &tm->err : NULL; }
+
+/* ---- admission ---------------------------------------------------------------------------- */
+
+bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    if (t >= CP_THREADS || !op) return false;
+    /* ScalarUnit.md: while a ThCon instruction of thread t executes, nothing of t passes. */
+    if (tm->now < tm->thcon_until && tm->thcon_thread == t) return false;
+
+    switch (op->unit) {
+    case TT_UNIT_THCON:
+        /* Not pipelined, one instruction at a time across threads. */
+        return tm->now >= tm->thcon_until;
+    case TT_UNIT_MATH: {
+        /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
+        if (tm->fpu_start == tm->now + 1) return false;
+        unsigned need = tm_fpu_src_needs(op->opcode);
+        if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
+        if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
+        return true;
+    }
+    case TT_UNIT_UNPACK:
+        /* The thread waits until the unpacker accepts the instruction into its queue. */
+        return tm->unp[tm_unpacker_of(word)].count < TM_UNPACK_QDEPTH;
+    case TT_UNIT_CONFIG:
+        /* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the
+         * rest share one pipeline entry per cycle (CFGSHIFTMASK: one per two cycles).
+         * Simplification: one Config-group instruction per cycle across threads. */
+        if (op->opcode == TT_OPC_SETC16) return true;
+        return tm->now >= tm->cfg_entry_at;
+    default: return true;
+    }
+}
+
+/* ---- Scalar Unit (ThCon) and Configuration Unit: occupancy -------------------------------- */
+
+/* ScalarUnit.md / *DMAREG.md: 3 cycles, 4 when the two GPR operands are in different aligned
+ * groups of four; FLUSHDMA waits for this thread's outstanding memory requests (C0). */
+static unsigned tm_thcon_lat(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    unsigned lat = tm_latency(op);
+    switch (op->opcode) {
+    case TT_OPC_ADDDMAREG:
+    case TT_OPC_SUBDMAREG:
+    case TT_OPC_MULDMAREG:
+    case TT_OPC_BITWOPDMAREG:
+    case TT_OPC_SHIFTDMAREG:
+    case TT_OPC_CMPDMAREG: {
+        thcon_dmareg_t d = thcon_dmareg(word);
+        if (!d.b_const && d.a / 4 != d.b / 4) lat = 4;
+        break;
+    }
+    case TT_OPC_FLUSHDMA:
+        if (tm->until[t][TM_TR_MEM] > tm->now + lat) lat = (unsigned)(tm->until[t][TM_TR_MEM] - tm->now);
+        break;
+    default: break;
+    }
+    return lat;
+}
+
+/* ThCon instructions that send a request to memory, outstanding (C0) until it returns: STOREREG,
+ * LOADREG (STOREREG.md, LOADREG.md) and those ttemu does not model beyond their timing. */
+static bool tm_thcon_mem(uint8_t opc) {
+    switch (opc) {
+    case TT_OPC_STOREREG:
+    case TT_OPC_LOADREG:
+    case TT_OPC_LOADIND:
+    case TT_OPC_STOREIND:
+    case TT_OPC_ATINCGET:
+    case TT_OPC_ATINCGETPTR:
+    case TT_OPC_ATSWAP:
+    case TT_OPC_ATCAS: return true;
+    default: return false;
+    }
+}
+
+static void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    unsigned lat = tm_thcon_lat(tm, t, op, word);
+    tm->thcon_until = tm->now + lat;
+    tm->thcon_thread = t;
+    tm->until[t][TM_TR_THCON] = tm->thcon_until;
+    if (tm_thcon_mem(op->opcode))
+        tm->until[t][TM_TR_MEM] = tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA);
+}
+
+static void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op) {
+    tm->until[t][TM_TR_CFG] = tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op));
+    if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
+}
+
+/* ---- Matrix Unit: SrcA/SrcB hand-back at dispatch ------------------------------------------ */
+
+/* The clear_dvalid flips ((FlipSrcB << 1) + FlipSrcA, ELWADD.md) of the Matrix Unit
+ * instructions that have the field; 0 for the others. */
+static unsigned tm_clear_dvalid(uint32_t w) {
+#define TM_CLEAR_DVALID(OP)                                                                                            \
+    case TT_OPC_##OP: return TT_##OP##_CLEAR_DVALID(w)
+    switch (TT_OPCODE(w)) {
+        TM_CLEAR_DVALID(CONV3S1);
+        TM_CLEAR_DVALID(CONV3S2);
+        TM_CLEAR_DVALID(MPOOL3S1);
+        TM_CLEAR_DVALID(APOOL3S1);
+        TM_CLEAR_DVALID(MVMUL);
+        TM_CLEAR_DVALID(ELWMUL);
+        TM_CLEAR_DVALID(ELWADD);
+        TM_CLEAR_DVALID(DOTPV);
+        TM_CLEAR_DVALID(ELWSUB);
+        TM_CLEAR_DVALID(MPOOL3S2);
+        TM_CLEAR_DVALID(APOOL3S2);
+        TM_CLEAR_DVALID(GMPOOL);
+        TM_CLEAR_DVALID(GAPOOL);
+        TM_CLEAR_DVALID(MFCONV3S1);
+    default: return 0;
+    }
+#undef TM_CLEAR_DVALID
+}
+
+/* CLEARDVALID.md's reset argument: (KeepReadingSameSrc << 1) + Reset. */
+enum { TM_CLEARDVALID_RESET = 1u << 0, TM_CLEARDVALID_KEEP_READING_SAME_SRC = 1u << 1 };
+
+/* The Matrix Unit instruction's bank hand-back, which happens as it is dispatched. */
+static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    switch (op->opcode) {
+    case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
+        unsigned reset = TT_CLEARDVALID_RESET(word);
+        if (reset & TM_CLEARDVALID_RESET)
+            st_src_reset(tm->st);
+        else
+            st_src_to_unpackers(tm->st, t, TT_CLEARDVALID_CLEARDVALID(word), false,
+                                (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
+        break;
+    }
+    case TT_OPC_SETRWC: /* SETRWC clear_ab_vld: the same hand-over [INF] */
+        st_src_to_unpackers(tm->st, t, TT_SETRWC_CLEAR_AB_VLD(word), true, false);
+        break;
+    default: st_src_to_unpackers(tm->st, t, tm_clear_dvalid(word), true, false); break;
+    }
+}
+
+/* ---- unpackers ---------------------------------------------------------------------------- */
+
+/* Start the head of unpacker u's queue if it can go. */
+static void tm_unp_try_start(tm_t *tm, unsigned u) {
+    tm_unpacker_t *up = &tm->unp[u];
+    if (up->running || up->count == 0) return;
+    uint32_t word = up->q[up->head].word;
+    if (tm_unp_needs_bank(word) && !st_src_unpacker_owns(tm->st, u)) return;
+    const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
+    up->running = true;
+    up->done_at = tm->now + (op ? tm_latency(op) : 1);
+}
+
+/* The head retires: this is where an unpacker instruction's data moves (the datapath writes
+ * SrcA/SrcB or Dst, its address computed at dispatch), and then, with SetDatValid / Set_Dvalid, hands its bank over. */
+static void tm_unp_retire(tm_t *tm, unsigned u) {
+    tm_unpacker_t *up = &tm->unp[u];
+    if (!up->running || tm->now < up->done_at) return;
+    const tm_unp_entry_t *e = &up->q[up->head];
+    const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(e->word));
+    if (tm->dp && op) {
+        cp_insn_t in = tm_insn(tm, e->thread, op, e->word, e->origin);
+        dp_unpack_data(tm->dp, &in);
+    }
+    if (tm_unp_sets_dvalid(e->word)) st_src_to_matrix(tm->st, u);
+    up->running = false;
+    up->head = (up->head + 1) % TM_UNPACK_QDEPTH;
+    up->count--;
+}
+
+static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) {
+    const tm_unpacker_t *up = &tm->unp[u];
+    for (unsigned i = 0; i < up->count; i++)
+        if (up->q[(up->head + i) % TM_UNPACK_QDEPTH].thread == t) return true;
+    return false;
+}
+
+/* ---- dispatch and time -------------------------------------------------------------------- */
+
+void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    if (t >= CP_THREADS || !op) return;
+    unsigned lat = tm_latency(op);
+    cp_insn_t in = tm_insn(tm, t, op, word, origin);
+    /* The datapath's instructions take effect here; the unpackers' address side only (their data
+     * moves at retire, tm_unp_retire). */
+    if (tm->dp && dp_handles(op)) dp_exec(tm->dp, &in);
+
+    switch (op->unit) {
+    case TT_UNIT_THCON:
+        tm->last_unit[t] = TT_UNIT_THCON;
+        thcon_exec(&in);
+        tm_dispatch_thcon(tm, t, op, word);
+        break;
+    case TT_UNIT_CONFIG:
+        tm->last_unit[t] = TT_UNIT_CONFIG;
+        cfgu_exec(&in);
+        tm_dispatch_config(tm, t, op);
+        break;
+    case TT_UNIT_MATH:
+        tm->last_unit[t] = TT_UNIT_MATH;
+        tm_math_handback(tm, t, op, word);
+        tm->until[t][TM_TR_MATH] = tm_max(tm->until[t][TM_TR_MATH], tm->now + lat);
+        tm->fpu_start = tm->now + 1;
+        break;
+    case TT_UNIT_UNPACK: {
+        tm->last_unit[t] = TT_UNIT_UNPACK;
+        unsigned u = tm_unpacker_of(word);
+        tm_unpacker_t *up = &tm->unp[u];
+        if (up->count >= TM_UNPACK_QDEPTH) {
+            /* tm_can_accept refuses this: only a caller that skipped it gets here. */
+            cp_fail(&in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
+            break;
+        }
+        up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
+        up->count++;
+        tm_unp_try_start(tm, u);
+        break;
+    }
+    case TT_UNIT_PACK:
+        tm->last_unit[t] = TT_UNIT_PACK;
+        /* Packers: serialised across threads; completion = written to L1 (C3). */
+        tm->pack_until = tm_max(tm->pack_until, tm->now) + lat;
+        tm->until[t][TM_TR_PACK] = tm->pack_until;
+        break;
+    case TT_UNIT_SFPU:
+        tm->last_unit[t] = TT_UNIT_SFPU;
+        tm->until[t][TM_TR_SFPU] = tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat);
+        break;
+    case TT_UNIT_MOVER:
+        tm->last_unit[t] = TT_UNIT_MOVER;
+        /* XMOV: asynchronous, one mover shared by all threads (C9). */
+        tm->mover_until = tm_max(tm->mover_until, tm->now) + lat;
+        tm->until[t][TM_TR_MOVER] = tm->mover_until;
+        break;
+    case TT_UNIT_MISC:
+        tm->last_unit[t] = TT_UNIT_MISC;
+        if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
+            unsigned flips = TT_SETDVALID_SETVALID(word);
+            if (flips & 1u) st_src_to_matrix(tm->st, 0);
+            if (flips & 2u) st_src_to_matrix(tm->st, 1);
+        }
+        /* NOP, SETDVALID and the ADC family (values: the datapath, above): one cycle. */
+        tm->until[t][TM_TR_MISC] = tm_max(tm->until[t][TM_TR_MISC], tm->now + lat);
+        break;
+    default:
+        /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
+         * Sync Unit's instructions are dispatched at all (gate.c consumes the others). */
+        if (op->unit == TT_UNIT_SYNC) tm->last_unit[t] = TT_UNIT_SYNC;
+        break;
+    }
+}
+
+void tm_advance_idle(tm_t *tm, uint64_t n) {
+    /* With no instruction in any unit, tm_cycle only moves the clock: every busy interval is a
+     * timestamp compared with now. */
+    tm->now += n;
+}
+
+void tm_cycle(tm_t *tm) {
+    tm->now++;
+    for (unsigned u = 0; u < 2; u++) {
+        tm_unp_retire(tm, u);
+        tm_unp_try_start(tm, u);
+    }
+}
+
+/* ---- conditions and status ---------------------------------------------------------------- */
+
+bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond) {
+    if (t >= CP_THREADS) return false;
+    uint64_t now = tm->now;
+    switch (cond) {
+    case 0: /* THCON: memory requests outstanding for this thread */ return now < tm->until[t][TM_TR_MEM];
+    case 1: /* UNPACK0 */ return tm_unp_has_thread(tm, 0, t);
+    case 2: /* UNPACK1 */ return tm_unp_has_thread(tm, 1, t);
+    case 3: /* PACK */ return now < tm->until[t][TM_TR_PACK];
+    case 4: /* MATH */ return now < tm->until[t][TM_TR_MATH];
+    case 5: /* SRCA_CLR: SrcA[Unpackers[0].SrcBank].AllowedClient != Unpackers */
+        return !st_src_unpacker_owns(tm->st, 0);
+    case 6: /* SRCB_CLR */ return !st_src_unpacker_owns(tm->st, 1);
+    case 7: /* SRCA_VLD: SrcA[MatrixUnit.SrcABank].AllowedClient != MatrixUnit */ return !st_src_matrix_owns_a(tm->st);
+    case 8: /* SRCB_VLD */ return !st_src_matrix_owns_b(tm->st);
+    case 9: /* XMOV: mover busy for any thread */ return now < tm->mover_until;
+    case 10: /* TRISC_CFG: this thread's RISC-V store to GPRs/config still in flight */
+        return now < tm->until[t][TM_TR_RISCV_CFG];
+    case 11: /* SFPU */ return now < tm->until[t][TM_TR_SFPU];
+    case 12: /* CFGEXU: any thread in the Configuration Unit */
+        for (unsigned x = 0; x < CP_THREADS; x++)
+            if (now < tm->until[x][TM_TR_CFG]) return true;
+        return false;
+    default: return false;
+    }
+}
+
+bool tm_thread_busy(const tm_t *tm, unsigned t) {
+    if (t >= CP_THREADS) return false;
+    for (unsigned k = 0; k < TM_TR_COUNT; k++)
+        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
+    return tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
+}
+
+/* CSRs.md tt_cfg_bstatus class bits: 2 ThCon, 3 Mover, 4 Unpacker, 5 Packer, 6 Config, 7 Sync,
+ * 8 Misc/Mover/ThCon/Packer/Unpacker, 9 SFPU, 10 FPU. (0 REPLAY, 1 MOP and 7 Sync are the
+ * frontend's and the Sync Unit's to report.) */
+uint32_t tm_busy_classes(const tm_t *tm, unsigned t) {
+    if (t >= CP_THREADS) return 0;
+    const uint64_t *u = tm->until[t];
+    uint64_t now = tm->now;
+    uint32_t m = 0;
+    if (now < u[TM_TR_THCON] || now < u[TM_TR_MEM]) m |= 1u << 2;
+    if (now < u[TM_TR_MOVER]) m |= 1u << 3;
+    if (tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t)) m |= 1u << 4;
+    if (now < u[TM_TR_PACK]) m |= 1u << 5;
+    if (now < u[TM_TR_CFG]) m |= 1u << 6;
+    if ((m & 0x3Cu) || now < u[TM_TR_MISC]) m |= 1u << 8;
+    if (now < u[TM_TR_SFPU]) m |= 1u << 9;
+    if (now < u[TM_TR_MATH]) m |= 1u << 10;
+    return m;
+}
+
+int tm_last_unit(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->last_unit[t] : -1; }
+
+void tm_note_riscv_cfg_write(tm_t *tm, unsigned t) {
+    if (t < CP_THREADS)
+        tm->until[t][TM_TR_RISCV_CFG] = tm_max(tm->until[t][TM_TR_RISCV_CFG], tm->now + TM_LAT_RISCV_CFG);
+}

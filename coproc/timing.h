@@ -1,0 +1,62 @@
+/* coproc/timing.h — the backend units' timing model: whether a unit accepts an instruction this
+ * cycle (admission), how long it then occupies its unit for its issuing thread (latencies),
+ * the unpackers' queues, when SrcA/SrcB banks change hands, and the sources of the STALLWAIT
+ * conditions C0..C12 (docs/coprocessor-backend.md).
+ *
+ * It decides *when*; the value side decides *what*: at exactly one event per instruction it hands
+ * the instruction (coproc/insn.h) to the Scalar Unit (thcon_exec), the Configuration Unit
+ * (cfgu_exec) or the datapath (dp_exec), and it moves the Src banks through coproc/state.h. The
+ * Sync Unit (semaphores, mutexes, latched waits) is not here: it lives with the gates
+ * (coproc/sync.c); its instructions only pass through tm_dispatch to be recorded.
+ */
+#ifndef TTEMU_COPROC_TIMING_H
+#define TTEMU_COPROC_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coproc/cp.h"
+#include "coproc/datapath.h"
+#include "coproc/state.h"
+#include "coproc/tt_ops.h"
+
+typedef struct tm tm_t;
+
+/* The timing model of the backend whose architectural state is st and whose datapath is dp (may
+ * be NULL: no datapath events). env: the tile (copied). */
+tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env);
+void tm_destroy(tm_t *tm);
+/* Empty units and queues, clock 0, no error. (The state is st_reset's, the datapath's
+ * dp_reset's.) */
+void tm_reset(tm_t *tm);
+
+/* Unit-specific admission at the gate (beyond block masks and mutexes): may thread t's
+ * instruction enter its unit this cycle? E.g. false while a ThCon instruction of thread t is
+ * executing (nothing of t passes then), while the Config unit pipeline refuses entry, while the
+ * SrcA/SrcB bank an FPU op needs is not owned by the Matrix Unit, while the unpacker's queue is
+ * full. */
+bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word);
+/* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
+void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
+/* Advance one cycle. */
+void tm_cycle(tm_t *tm);
+/* Advance n cycles with nothing executing in any unit (only the clock moves). */
+void tm_advance_idle(tm_t *tm, uint64_t n);
+
+/* STALLWAIT condition Cn (0..12, STALLWAIT.md) for thread t: true = "keep waiting". */
+bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond);
+/* Anything of thread t still executing in any unit. */
+bool tm_thread_busy(const tm_t *tm, unsigned t);
+/* tt_cfg_bstatus class bits (CSRs.md) of what thread t has executing in the backend. */
+uint32_t tm_busy_classes(const tm_t *tm, unsigned t);
+/* The unit (tt_unit_t) whose dispatch path took thread t's last instruction, -1 if none since
+ * reset: TT_UNIT_SYNC for Sync Unit instructions. For tests and diagnosis. */
+int tm_last_unit(const tm_t *tm, unsigned t);
+
+/* A RISC-V store to GPRs / config / TDMA-RISC from TRISC t is in flight (condition C10). */
+void tm_note_riscv_cfg_write(tm_t *tm, unsigned t);
+
+/* The first error since reset (coproc/cp_views.h), or NULL. */
+const cp_error_t *tm_error(const tm_t *tm);
+
+#endif

@@ -1,0 +1,80 @@
+# The build configuration is part of the dependency graph (Makefile, "the build configuration"):
+# a scratch BUILD built with UI=0 and then, as on a fresh machine, by `make demo` whose deps
+# install SDL2 only after make has started, ends up with the panel; the same knobs rebuild
+# nothing; UI=0 again drops the panel and its plugin.
+. test/sh/lib.sh
+
+# Once is enough: the sanitizer pass checks the same Makefile.
+if grep -qx 'SAN=1' "$BUILD/config.stamp" 2>/dev/null; then
+    skip "build configurations" "checked by the plain pass"
+    exit 0
+fi
+REAL_PKG_CONFIG=$(command -v pkg-config)
+if [ -z "$REAL_PKG_CONFIG" ] || ! pkg-config --exists sdl2 SDL2_ttf SDL2_image; then
+    skip "build configurations" "pkg-config finds no SDL2 (sdl2 SDL2_ttf SDL2_image): scripts/deps.sh installs it"
+    exit 0
+fi
+B=$TMP/b
+# A make of its own: not the -j, BUILD, SAN or DEPS=0 of a make that runs this test (its command
+# line reaches us in MAKEFLAGS and in the environment).
+mk() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DEPS -u BUILD -u SAN -u UI -u CC -u CFLAGS -u LDFLAGS -u V \
+        make --no-print-directory -j2 BUILD="$B" "$@"
+}
+features() { "$B/ttemu" --version 2>&1 | grep '^features:'; }
+
+# 1. UI=0.
+if mk UI=0 all >"$TMP/1.log" 2>&1; then ok "UI=0: builds"; else nok "UI=0: builds" "$(tail -20 "$TMP/1.log")"; fi
+f=$(features)
+if [ "$f" = "features: -ui (built with UI=0)" ]; then ok "UI=0: --version says -ui"; else nok "UI=0: --version says -ui" "$f"; fi
+check "UI=0: the stamp records UI=0" grep -qx 'UI=0' "$B/config.stamp"
+
+# 2. A fresh machine: SDL2 is missing until scripts/deps.sh installs it. Fakes first on PATH:
+# dpkg-query says libsdl2-dev is not installed and apt-get "installs" it (a marker file);
+# pkg-config finds no SDL2 before that. The real deps.sh and Makefile run.
+F=$TMP/fake MARK=$TMP/sdl2-installed
+mkdir -p "$F"
+cat >"$F/dpkg-query" <<EOF
+#!/bin/sh
+for p; do :; done
+if [ "\$p" = libsdl2-dev ] && [ ! -e "$MARK" ]; then exit 1; fi
+printf 'install ok installed'
+EOF
+cat >"$F/apt-get" <<EOF
+#!/bin/sh
+case " \$* " in *" install "*) touch "$MARK";; esac
+EOF
+cat >"$F/pkg-config" <<EOF
+#!/bin/sh
+if [ ! -e "$MARK" ]; then case " \$* " in *" sdl2 "*) exit 1;; esac; fi
+exec "$REAL_PKG_CONFIG" "\$@"
+EOF
+printf '#!/bin/sh\necho 0\n' >"$F/id"
+chmod +x "$F"/*
+ui_before=$(PATH="$F:$PATH" mk config | grep '^UI=')
+if [ "$ui_before" = "UI=0" ]; then ok "fake machine: before deps, UI=auto finds no SDL2"; else nok "fake machine: before deps, UI=auto finds no SDL2" "$ui_before"; fi
+if PATH="$F:$PATH" mk demo >"$TMP/2.log" 2>&1; then ok "make demo (deps install SDL2 meanwhile): builds and runs"; else nok "make demo: builds and runs" "$(tail -20 "$TMP/2.log")"; fi
+check "make demo: deps.sh installed libsdl2-dev" test -e "$MARK"
+f=$(features)
+if [ "$f" = "features: ui" ]; then ok "make demo after a UI=0 build: --version says features: ui"; else nok "make demo after a UI=0 build: --version says features: ui" "$f" "$(grep -E 'CONFIG|deps' "$TMP/2.log")"; fi
+check "make demo: the panel plugin is built" test -f "$B/ttemu-panel.so"
+OUT=$(timeout 120 "$B/ttemu" run --brisc "$FW/demo/brisc.elf" --quiet --ui-screenshot "$TMP/demo.bmp" 2>&1); RC=$?
+expect_exit "the rebuilt ttemu draws the panel (exit 0)" 0
+
+# 3. The same knobs again: nothing is rebuilt.
+t0=$(stat -c %Y.%N "$B/ttemu" "$B/obj/app/main.o")
+mk all >"$TMP/3.log" 2>&1
+t1=$(stat -c %Y.%N "$B/ttemu" "$B/obj/app/main.o")
+if [ "$t0" = "$t1" ] && [ ! -s "$TMP/3.log" ]; then ok "same knobs: nothing rebuilt"; else nok "same knobs: nothing rebuilt" "$(cat "$TMP/3.log")"; fi
+
+# 4. UI=0 again: rebuilt without the panel, and no stale plugin left for `make install`.
+mk UI=0 all >"$TMP/4.log" 2>&1
+f=$(features)
+if [ "$f" = "features: -ui (built with UI=0)" ]; then ok "UI=0 after UI=1: --version says -ui"; else nok "UI=0 after UI=1: --version says -ui" "$f"; fi
+if [ ! -e "$B/ttemu-panel.so" ]; then ok "UI=0 after UI=1: no stale panel plugin"; else nok "UI=0 after UI=1: no stale panel plugin"; fi
+
+# Every knob is in the stamp (what make compares), CFLAGS included.
+c=$(mk config CFLAGS="-O1 -DPROBE" SAN=1)
+if grep -qx 'CFLAGS=-O1 -DPROBE' <<<"$c" && grep -qx 'SAN=1' <<<"$c" && grep -q '^TTEMU_CFLAGS=.*-fsanitize=address' <<<"$c"; then
+    ok "make config: CFLAGS and SAN are part of the configuration"
+else nok "make config: CFLAGS and SAN are part of the configuration" "$c"; fi
