@@ -87,39 +87,13 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
         r->bias ^= 1;
 }
 
-/* ---- Dst (BH Dst.md) ------------------------------------------------------------------------ */
+/* ---- the context of one instruction ------------------------------------------------------- */
 
-unsigned dp_adj16(const dp_ctx_t *x, unsigned r) {
-    r &= 1023;
-    if (CFG(x, DEST_ACCESS_CFG_remap_addrs)) r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
-    return r;
-}
-
-unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
-    r = dp_adj16(x, r);
-    if (CFG(x, DEST_ACCESS_CFG_swizzle_32b)) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
-    return ((r & 0x1f8) << 1) | (r & 0x207);
-}
-
-uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col) {
-    unsigned p = dp_adj32(x, row);
-    return (uint32_t)x->dp->dst.bits[p][col] << 16 | x->dp->dst.bits[p + 8][col];
-}
-
-/* A write makes the row valid again: ZEROACC only marks rows, and "the write performed by these
- * instructions will then cause the row contents to become well defined" (ZEROACC.md). Dst32b
- * consults the valid bit of the first physical row only (Dst.md). */
-void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v) {
-    unsigned p = dp_adj32(x, row);
-    x->dp->dst.bits[p][col] = (uint16_t)(v >> 16);
-    x->dp->dst.bits[p + 8][col] = (uint16_t)v;
-    x->dp->dst.valid[p] = true;
-}
-
-void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
-    unsigned p = dp_adj16(x, row);
-    x->dp->dst.bits[p][col] = v;
-    x->dp->dst.valid[p] = true;
+void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigned bank) {
+    *x = (dp_ctx_t){.dp = dp, .in = in, .st = in->st, .t = t, .bank = bank, .word = in->word};
+    /* Dst.md's Adj16/Adj32 (dp_internal.h) read these for every datum: once per instruction. */
+    x->remap = CFG(x, DEST_ACCESS_CFG_remap_addrs);
+    x->swizzle = CFG(x, DEST_ACCESS_CFG_swizzle_32b);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
@@ -158,8 +132,8 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp->executed++;
     dp_unit_fn fn = in->op ? dp_unit_of(in->op) : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
-    dp_ctx_t x = {.dp = dp, .in = in, .st = in->st, .t = in->thread, .word = in->word};
-    x.bank = st_state_id(in->st, in->thread);
+    dp_ctx_t x;
+    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     fn(&x);
 }
 

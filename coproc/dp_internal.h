@@ -82,6 +82,7 @@ typedef struct {
     unsigned bank;
     uint32_t word;
     bool failed;
+    bool remap, swizzle; /* DEST_ACCESS_CFG remap_addrs, swizzle_32b of the bank (dp_ctx_init) */
 } dp_ctx_t;
 
 /* Element i of a Config field (coproc/cfg_fields.def), word_off words further (UNP_SEC_WORDS for
@@ -123,15 +124,42 @@ static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
  * ADDR_MOD_*_SEC0..7 directly). update_fidelity: false for SFPLOAD/SFPSTORE/SFPLOADMACRO. */
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity);
 
-/* Dst row mapping (BH Dst.md Adj16/Adj32) and the 32-bit view. */
-unsigned dp_adj16(const dp_ctx_t *x, unsigned row);
-unsigned dp_adj32(const dp_ctx_t *x, unsigned row);
-uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col);
-void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v);
+/* Dst row mapping (BH Dst.md Adj16/Adj32) and the 32-bit view. Inline: every datum of every
+ * Dst access goes through them. */
+static inline unsigned dp_adj16(const dp_ctx_t *x, unsigned r) {
+    r &= 1023;
+    if (x->remap) r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
+    return r;
+}
+static inline unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
+    r = dp_adj16(x, r);
+    if (x->swizzle) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
+    return ((r & 0x1f8) << 1) | (r & 0x207);
+}
+static inline uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col) {
+    unsigned p = dp_adj32(x, row);
+    return (uint32_t)x->dp->dst.bits[p][col] << 16 | x->dp->dst.bits[p + 8][col];
+}
+/* A write makes the row valid again: ZEROACC only marks rows, and "the write performed by these
+ * instructions will then cause the row contents to become well defined" (ZEROACC.md). Dst32b
+ * consults the valid bit of the first physical row only (Dst.md). */
+static inline void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v) {
+    unsigned p = dp_adj32(x, row);
+    x->dp->dst.bits[p][col] = (uint16_t)(v >> 16);
+    x->dp->dst.bits[p + 8][col] = (uint16_t)v;
+    x->dp->dst.valid[p] = true;
+}
 static inline uint16_t dp_dst16_read(const dp_ctx_t *x, unsigned row, unsigned col) {
     return x->dp->dst.bits[dp_adj16(x, row)][col];
 }
-void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v);
+static inline void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
+    unsigned p = dp_adj16(x, row);
+    x->dp->dst.bits[p][col] = v;
+    x->dp->dst.valid[p] = true;
+}
+
+/* The context of one instruction of thread t, config bank bank. */
+void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigned bank);
 
 /* The units (one file each). Each returns nothing; errors go through dp_fail. */
 void dp_adc_exec(dp_ctx_t *x);    /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */

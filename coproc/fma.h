@@ -11,5 +11,8 @@
  * FP32 and is not rounded before the add (SFPMAD.md "IEEE754 conformance", and the bit-exact
  * model it links, tt-isa-documentation Miscellaneous/FMA). */
 uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c);
+/* The same, always through the bit-level model (fma_bh takes a shortcut where the result is
+ * exact; the tests compare the two). */
+uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);
 
 #endif

@@ -83,7 +83,8 @@ void dp_pack_exec(dp_ctx_t *x) {
     /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
     bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
     uint32_t neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
-    if (CFG(x, PCK_EDGE_MODE_mode) && !exp8)
+    bool edge_mode = CFG(x, PCK_EDGE_MODE_mode);
+    if (edge_mode && !exp8)
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
 
     /* Input address generator (packer 0; ADC of the current thread). */
@@ -135,20 +136,31 @@ void dp_pack_exec(dp_ctx_t *x) {
         unsigned map = CFG_I(x, TILE_ROW_SET_MAPPING_0_row_set_mapping_0, rowset * 16 + (p->tile_pos & 15));
         uint16_t edge = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
         uint16_t dsm = ds;
+        /* The row's physical Dst row and whether it holds data: ZEROACC'd rows read as zero
+         * (ZEROACC.md); Dst32b consults the first physical row's valid bit (Dst.md). */
+        unsigned phys = c.read_32b ? dp_adj32(x, row) : dp_adj16(x, row);
+        bool valid = dp->dst.valid[phys];
+        uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         for (unsigned k = 0; k < n; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
             unsigned col = col0 + k;
-            uint32_t v = 0;
             if (!(dsm & 1)) continue;
+            uint32_t v = masked;
             if (!zero && (edge >> col) & 1) {
-                bool is32 = c.read_32b;
-                unsigned phys = is32 ? dp_adj32(x, row) : dp_adj16(x, row);
-                if (dp->dst.valid[phys]) /* ZEROACC'd rows read as zero (ZEROACC.md) */
-                    v = fmt_pack_early(&c, is32 ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col));
-            } else if (!zero && CFG(x, PCK_EDGE_MODE_mode)) {
-                v = neg_inf;
+                v = 0;
+                if (valid) {
+                    uint32_t d = c.read_32b ? (uint32_t)dp->dst.bits[phys][col] << 16 | dp->dst.bits[phys + 8][col]
+                                            : dp->dst.bits[phys][col];
+                    v = fmt_pack_early(&c, d);
+                }
             }
             v = fmt_pack_late(&c, v);
-            put_bytes(x, v, out_bytes);
+            if (out_bytes == 2 && p->buf_n <= 14) { /* the common case: room for the datum */
+                p->buf[p->buf_n++] = (uint8_t)v;
+                p->buf[p->buf_n++] = (uint8_t)(v >> 8);
+                if (p->buf_n == 16) flush_buf(x);
+            } else {
+                put_bytes(x, v, out_bytes);
+            }
         }
         /* The tile row position steps per enabled interface and wraps only when it lands on
          * pack_reads_per_xy_plane (BH PACR.md). */

@@ -26,10 +26,24 @@ enum {
     LC_ROW_MASK_SHIFT = 12,
 };
 
-/* VectorUnit.md IsLaneEnabled. */
-static bool lane_enabled(const lregs_t *s, unsigned lane) {
-    if ((s->lane_config[lane & 7] >> (LC_ROW_MASK_SHIFT + lane / 8)) & 1) return false;
-    return s->use_lane_flags[lane] ? s->lane_flags[lane] : true;
+/* VectorUnit.md IsLaneEnabled, for all 32 lanes at once: bit L of the result is lane L's. */
+static uint32_t lanes_enabled(const lregs_t *s) {
+    uint32_t dis = 0;
+    for (unsigned c = 0; c < 8; c++) { /* LaneConfig[c].ROW_MASK bit r disables lane 8r + c */
+        uint32_t rm = (s->lane_config[c] >> LC_ROW_MASK_SHIFT) & 0xF;
+        dis |= ((rm & 1) | ((rm & 2) << 7) | ((rm & 4) << 14) | ((rm & 8) << 21)) << c;
+    }
+    /* UseLaneFlagsForLaneEnable && !LaneFlags, eight lanes (one byte, 0 or 1, each) at a time:
+     * the multiply gathers bit 0 of byte k into bit 56 + k. */
+    _Static_assert(sizeof(bool) == 1, "lane flags are bytes");
+    for (unsigned g = 0; g < LANES / 8; g++) {
+        uint64_t use, flag;
+        memcpy(&use, s->use_lane_flags + 8 * g, 8);
+        memcpy(&flag, s->lane_flags + 8 * g, 8);
+        uint64_t off = use & ~flag & 0x0101010101010101ull;
+        dis |= (uint32_t)((off * 0x0102040810204080ull) >> 56) << (8 * g);
+    }
+    return ~dis;
 }
 
 /* Instructions with VD >= 12 write their own bits to an SFPLOADMACRO instruction template unless
@@ -78,15 +92,15 @@ static void sfpload(dp_ctx_t *x) {
     unsigned vd = TT_SFPLOAD_LREG_IND(w), mod0 = resolve_mod0(x, TT_SFPLOAD_INSTR_MOD0(w));
     unsigned addr = sfp_addr(x, TT_SFPLOAD_DEST_REG_ADDR(w), mod0, false);
     if (vd < 8) {
+        uint32_t en = mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : lanes_enabled(s);
+        bool dst32 = fmt_sfpload_reads_dst32(mod0);
         for (unsigned l = 0; l < LANES; l++) {
             uint32_t lc = s->lane_config[l];
-            if (lc & LC_BLOCK_SFPU_RD_FROM_DEST) continue;
-            if (!lane_enabled(s, l) && mod0 != FMT_MOD0_INT32_ALL) continue;
+            if ((lc & LC_BLOCK_SFPU_RD_FROM_DEST) || !((en >> l) & 1)) continue;
             unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
             if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_RD_COL_EXCHANGE)) col++;
-            uint32_t cell = fmt_sfpload_reads_dst32(mod0) ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col);
-            uint32_t d = fmt_sfpload(mod0, cell, s->r[vd][l], lc & LC_ENABLE_FP16A_INF);
-            s->r[vd][l] = d;
+            uint32_t cell = dst32 ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col);
+            s->r[vd][l] = fmt_sfpload(mod0, cell, s->r[vd][l], lc & LC_ENABLE_FP16A_INF);
             if (vd < 4 && (lc & LC_ENABLE_DEST_INDEX) && (lc & LC_CAPTURE_DEFAULT_DEST_INDEX))
                 s->r[vd + 4][l] = row << 4 | col;
         }
@@ -100,15 +114,15 @@ static void sfpstore(dp_ctx_t *x) {
     unsigned vd = TT_SFPSTORE_LREG_IND(w), mod0 = resolve_mod0(x, TT_SFPSTORE_INSTR_MOD0(w));
     if (backdoor(x, vd)) return;
     unsigned addr = sfp_addr(x, TT_SFPSTORE_DEST_REG_ADDR(w), mod0, true);
+    uint32_t en = mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : lanes_enabled(s);
+    bool dst32 = fmt_sfpstore_writes_dst32(mod0);
     for (unsigned l = 0; l < LANES; l++) {
         uint32_t lc = s->lane_config[l];
-        if (lc & LC_BLOCK_DEST_WR_FROM_SFPU) continue;
-        if (!lane_enabled(s, l) && mod0 != FMT_MOD0_INT32_ALL) continue;
-        uint32_t d = s->r[vd][l];
+        if ((lc & LC_BLOCK_DEST_WR_FROM_SFPU) || !((en >> l) & 1)) continue;
         unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
         if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_WR_COL_EXCHANGE)) col++;
-        uint32_t v = fmt_sfpstore(mod0, d);
-        if (fmt_sfpstore_writes_dst32(mod0))
+        uint32_t v = fmt_sfpstore(mod0, s->r[vd][l]);
+        if (dst32)
             dp_dst32_write(x, row, col, v);
         else
             dp_dst16_write(x, row, col, (uint16_t)v);
@@ -127,8 +141,9 @@ static void sfploadi(dp_ctx_t *x) {
     uint32_t probe;
     if (!fmt_sfploadi(mod0, (uint16_t)imm, 0, &probe))
         return dp_fail(x, CP_ERR_UNDEFINED, "SFPLOADI with Mod0 %u (SFPLOADI.md: undefined)", mod0);
+    uint32_t en = lanes_enabled(s);
     for (unsigned l = 0; l < LANES; l++)
-        if (lane_enabled(s, l)) fmt_sfploadi(mod0, (uint16_t)imm, s->r[vd][l], &s->r[vd][l]);
+        if ((en >> l) & 1) fmt_sfploadi(mod0, (uint16_t)imm, s->r[vd][l], &s->r[vd][l]);
 }
 
 /* SFPCONFIG.md. Destinations 0..8 configure SFPLOADMACRO (not modelled: refused). */
@@ -206,10 +221,12 @@ static void sfpmad(dp_ctx_t *x) {
         break;
     }
     if (backdoor(x, vd)) return;
+    uint32_t en = lanes_enabled(s), neg_c = (mod1 & 2) ? 0x80000000u : 0;
+    bool indirect_d = (mod1 & 8) && vd != 16;
+    if (!indirect_d && !(vd < 8 || vd == 16)) return; /* the write is dropped in every lane */
     for (unsigned l = 0; l < LANES; l++) {
-        if (!lane_enabled(s, l)) continue;
-        uint32_t c = s->r[vc][l], d;
-        if (mod1 & 2) c ^= 0x80000000u;
+        if (!((en >> l) & 1)) continue;
+        uint32_t c = s->r[vc][l] ^ neg_c, d;
         if (opc == TT_OPC_SFPADDI) {
             d = fma_bh(imm, 0x3F800000u, c);
         } else if (opc == TT_OPC_SFPMULI) {
@@ -219,7 +236,7 @@ static void sfpmad(dp_ctx_t *x) {
             if (mod1 & 1) a ^= 0x80000000u;
             d = fma_bh(a, b, c);
         }
-        unsigned dst = ((mod1 & 8) && vd != 16) ? (s->r[7][l] & 15) : vd;
+        unsigned dst = indirect_d ? (s->r[7][l] & 15) : vd;
         if (dst < 8 || dst == 16) s->r[dst][l] = d;
     }
 }

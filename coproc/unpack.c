@@ -32,11 +32,17 @@ static unsigned ctx_fmt(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned c
     return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
 }
 
-static uint32_t read_l1(const cp_env_t *m, uint32_t addr, unsigned n) {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint32_t)m->l1[addr + i] << (8 * i);
-    return v;
+static inline uint32_t read_l1(const cp_env_t *m, uint32_t addr, unsigned n) {
+    const uint8_t *p = m->l1 + addr;
+    switch (n) {
+    case 1: return p[0];
+    case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default: {
+        uint32_t v; /* L1 is little-endian; a host word read, as mmio/bus.c does */
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
 }
 
 static void unpacr(dp_ctx_t *x) {
@@ -220,6 +226,38 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     uint32_t out = j->out;
     bool out32 = fmt_unpack_writes_dst32(&j->conv);
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    if (j->up_zeros == 0 && (u == 1 || !j->to_dst)) {
+        /* Without upsampling each datum goes to the next position (the common case, faster):
+         * the same addresses and conversions as the general loop below, per destination. */
+        for (uint32_t i = 0; i < j->count; i++, out++) {
+            if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
+            if (datums + j->size > env->l1_size)
+                return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
+            uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
+            datums += j->size;
+            unsigned row = out / 16, col = out & 15;
+            if (u == 1) {
+                dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
+                continue;
+            }
+            if (row < 4 || col < j->col_shift) continue;
+            row -= 4, col -= j->col_shift;
+            if (j->ovrd) {
+                row = (row + j->src_row) & 63;
+            } else {
+                if (row >= 16)
+                    return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
+                row += j->src_row;
+            }
+            if (j->transpose) {
+                unsigned lo = row & 15;
+                row = (row & ~15u) | col, col = lo;
+            }
+            dp->srca.d[bank][row & 63][col] = datum;
+        }
+        if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
+        return;
+    }
     for (uint32_t i = 0; i < j->count;) {
         if (datums + j->size > env->l1_size)
             return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
@@ -333,7 +371,8 @@ void dp_unpack_data(dp_t *dp, const cp_insn_t *in) {
     unp_job_t j = up->jobs[up->jobs_head];
     up->jobs_head = (up->jobs_head + 1) % UNP_JOBS;
     up->jobs_n--;
-    dp_ctx_t x = {.dp = dp, .in = in, .st = in->st, .t = j.thread, .bank = j.cfg_bank, .word = in->word};
+    dp_ctx_t x;
+    dp_ctx_init(&x, dp, in, j.thread, j.cfg_bank);
     if (j.kind == UNP_JOB_UNPACR)
         unpacr_data(&x, &j, u & 1);
     else

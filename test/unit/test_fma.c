@@ -92,10 +92,32 @@ static void test_adds_vs_ieee(void **state) {
     assert_int_equal(checked, 2000000);
 }
 
+/* fma_bh's shortcut for exact results against the model itself, on operand mixes that reach it
+ * and its edges: bf16-like values (as kernels load them), b = 1.0 (SFPADDI), near cancellation
+ * (c close to -a*b), and random bit patterns (denormals, NaN, infinities, overflow). */
+static void test_shortcut_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0xD1B54A32D192ED03ull;
+    for (unsigned i = 0; i < 6000000; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint32_t a = (uint32_t)s, b = (uint32_t)(s >> 32), c = (uint32_t)(s * 0x9E3779B97F4A7C15ull >> 17);
+        switch (i % 6) {
+        case 0: a &= 0xFFFF0000u, b = ONE, c &= 0xFFFF0000u; break;          /* bf16 + bf16 */
+        case 1: a &= 0xFFFF0000u, b &= 0xFFFF0000u, c &= 0xFFFF0000u; break; /* bf16 triples */
+        case 2: c = f2u(-(u2f(a) * u2f(b))) ^ (c & 7); break;                /* cancellation */
+        case 3: a = (a & 0x83FFFFFFu) | 0x3C000000u, c = (c & 0x83FFFFFFu) | 0x3C000000u, b = ONE; break;
+        case 4: (s & 1 ? a : c) &= 0x807FFFFFu; break; /* zero or denormal operands */
+        default: break;                                /* any bits */
+        }
+        uint32_t got = fma_bh(a, b, c), want = fma_bh_model(a, b, c);
+        if (got != want) fail_msg("fma_bh(0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", a, b, c, got, want);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact),    cmocka_unit_test(test_rounding),     cmocka_unit_test(test_denormals),
-        cmocka_unit_test(test_specials), cmocka_unit_test(test_adds_vs_ieee),
+        cmocka_unit_test(test_specials), cmocka_unit_test(test_adds_vs_ieee), cmocka_unit_test(test_shortcut_vs_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
