@@ -1,54 +1,152 @@
-/* coproc/datapath.c — the datapath seam (coproc/datapath.h). It holds no values yet: dp_exec
- * accepts every instruction the timing model routes to it and changes nothing, so the model
- * stays the occupancy model it was. The next issue adds the register files, formats and units
- * behind this entry point. */
-#include "coproc/datapath.h"
-
+/* coproc/datapath.c — the datapath's state, its dispatch by opcode, and what the units share:
+ * configuration field access, address modifiers, Dst row mapping (coproc/datapath.h). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "coproc/dp_internal.h"
 #include "coproc/tt_fields.h"
-
-struct dp {
-    unsigned executed; /* instructions seen since reset (for the seam's tests) */
-};
+#include "coproc/tt_ops.h"
 
 dp_t *dp_create(void) {
-    dp_t *dp = calloc(1, sizeof *dp);
+    dp_t *dp = malloc(sizeof *dp);
     if (dp) dp_reset(dp);
     return dp;
 }
 
 void dp_destroy(dp_t *dp) { free(dp); }
 
-void dp_reset(dp_t *dp) { dp->executed = 0; }
+void dp_reset(dp_t *dp) {
+    /* The ISA gives no power-on values for SrcA/SrcB/Dst/LReg contents (Dst.md: UnpredictableValue);
+     * ttemu's choice is zero, so runs are deterministic. DstRowValid starts true (Dst.md). */
+    memset(dp, 0, sizeof *dp);
+    for (unsigned r = 0; r < DST_ROWS; r++)
+        dp->dst.valid[r] = true;
+    /* The Vector Unit's constant registers (LReg.md): LReg[8] = 0.8373 (the FP32 nearest), LReg[9] =
+     * 0, LReg[10] = 1.0, LReg[15] lane i = 2 * i. */
+    for (unsigned l = 0; l < LANES; l++) {
+        dp->sfpu.r[8][l] = 0x3F56594Bu;
+        dp->sfpu.r[10][l] = 0x3F800000u;
+        dp->sfpu.r[15][l] = 2 * l;
+    }
+    dp->pack.needs_new_addr = true;
+    dp->pack.exp_needs_new_addr = true;
+}
 
-bool dp_handles(const tt_op_t *op) {
-    if (!op) return false;
+void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {
+    if (x->failed) return;
+    x->failed = true;
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    cp_fail(x->in, cat, "%s", what);
+}
+
+/* ---- address modifiers (RWCs.md) ----------------------------------------------------------- */
+
+void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
+    rwc_t *r = &x->dp->rwc[x->t];
+    /* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
+     * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
+    unsigned i = addr_mod & 7;
+    if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAClear, i))
+        r->srca = r->srca_cr = 0;
+    else if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcACR, i))
+        r->srca = r->srca_cr = (uint8_t)((r->srca_cr + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAIncr, i)) & 63);
+    else
+        r->srca = (uint8_t)((r->srca + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAIncr, i)) & 63);
+    if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBClear, i))
+        r->srcb = r->srcb_cr = 0;
+    else if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBCR, i))
+        r->srcb = r->srcb_cr = (uint8_t)((r->srcb_cr + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBIncr, i)) & 63);
+    else
+        r->srcb = (uint8_t)((r->srcb + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBIncr, i)) & 63);
+    unsigned dincr = THCFG_I(x, ADDR_MOD_DST_SEC0_DestIncr, i);
+    if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestClear, i)) {
+        r->dst = r->dst_cr = 0;
+    } else if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestCToCR, i)) {
+        r->dst = (uint16_t)((r->dst + dincr) & 1023);
+        r->dst_cr = r->dst;
+    } else if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestCR, i)) {
+        r->dst = r->dst_cr = (uint16_t)((r->dst_cr + dincr) & 1023);
+    } else {
+        r->dst = (uint16_t)((r->dst + dincr) & 1023);
+    }
+    if (update_fidelity) {
+        if (THCFG_I(x, ADDR_MOD_DST_SEC0_FidelityClear, i))
+            r->fidelity = 0;
+        else
+            r->fidelity = (uint8_t)((r->fidelity + THCFG_I(x, ADDR_MOD_DST_SEC0_FidelityIncr, i)) & 3);
+    }
+    if (THCFG_I(x, ADDR_MOD_BIAS_SEC0_BiasClear, i))
+        r->bias = 0;
+    else if (THCFG_I(x, ADDR_MOD_BIAS_SEC0_BiasIncr, i) & 3)
+        r->bias ^= 1;
+}
+
+/* ---- the context of one instruction ------------------------------------------------------- */
+
+void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigned bank) {
+    *x = (dp_ctx_t){.dp = dp, .in = in, .st = in->st, .t = t, .bank = bank, .word = in->word};
+    /* Dst.md's Adj16/Adj32 (dp_internal.h) read these for every datum: once per instruction. */
+    x->remap = CFG(x, DEST_ACCESS_CFG_remap_addrs);
+    x->swizzle = CFG(x, DEST_ACCESS_CFG_swizzle_32b);
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------- */
+
+typedef void (*dp_unit_fn)(dp_ctx_t *x);
+
+/* The file that computes an opcode: the ADC and RWC families, then by unit. Opcodes of a datapath
+ * unit that the unit's file does not model are refused there (CP_ERR_UNIMPLEMENTED), never a
+ * silent no-op. */
+static dp_unit_fn dp_unit_of(const tt_op_t *op) {
+    switch (op->opcode) {
+    case TT_OPC_SETADC:
+    case TT_OPC_SETADCXX:
+    case TT_OPC_SETADCXY:
+    case TT_OPC_SETADCZW:
+    case TT_OPC_INCADCXY:
+    case TT_OPC_INCADCZW:
+    case TT_OPC_ADDRCRXY:
+    case TT_OPC_ADDRCRZW: return dp_adc_exec;
+    case TT_OPC_SETRWC:
+    case TT_OPC_INCRWC: return dp_rwc_exec;
+    default: break;
+    }
     switch (op->unit) {
-    case TT_UNIT_UNPACK:
-    case TT_UNIT_MATH:
-    case TT_UNIT_SFPU:
-    case TT_UNIT_PACK: return true;
-    case TT_UNIT_MISC:
-        /* ADCs.md: the address counters' instructions; not NOP, not SETDVALID (a hand-over). */
-        switch (op->opcode) {
-        case TT_OPC_SETADC:
-        case TT_OPC_SETADCXY:
-        case TT_OPC_INCADCXY:
-        case TT_OPC_ADDRCRXY:
-        case TT_OPC_SETADCZW:
-        case TT_OPC_INCADCZW:
-        case TT_OPC_ADDRCRZW:
-        case TT_OPC_SETADCXX: return true;
-        default: return false;
-        }
-    default: return false;
+    case TT_UNIT_UNPACK: return dp_unpack_exec;
+    case TT_UNIT_MATH: return dp_fpu_exec;
+    case TT_UNIT_SFPU: return dp_sfpu_exec;
+    case TT_UNIT_PACK: return dp_pack_exec;
+    default: return NULL;
     }
 }
 
+bool dp_handles(const tt_op_t *op) { return op && dp_unit_of(op) != NULL; }
+
 void dp_exec(dp_t *dp, const cp_insn_t *in) {
-    (void)in;
     dp->executed++;
+    dp_unit_fn fn = in->op ? dp_unit_of(in->op) : NULL;
+    if (!fn || in->thread >= DP_THREADS) return;
+    dp_ctx_t x;
+    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    fn(&x);
 }
 
 unsigned dp_executed(const dp_t *dp) { return dp->executed; }
+unsigned dp_unpacks_retired(const dp_t *dp) { return dp->retired; }
+
+const src_regs_t *dp_srca(const dp_t *dp) { return &dp->srca; }
+const src_regs_t *dp_srcb(const dp_t *dp) { return &dp->srcb; }
+const dst_regs_t *dp_dst(const dp_t *dp) { return &dp->dst; }
+const lregs_t *dp_lregs(const dp_t *dp) { return &dp->sfpu; }
+const rwc_t *dp_rwc(const dp_t *dp, unsigned t) { return &dp->rwc[t % DP_THREADS]; }
+const adc_t *dp_adc(const dp_t *dp, unsigned t, unsigned unit) { return &dp->adc[t % DP_THREADS][unit % ADC_UNITS]; }
+src_regs_t *dp_srca_mut(dp_t *dp) { return &dp->srca; }
+src_regs_t *dp_srcb_mut(dp_t *dp) { return &dp->srcb; }
+dst_regs_t *dp_dst_mut(dp_t *dp) { return &dp->dst; }
+lregs_t *dp_lregs_mut(dp_t *dp) { return &dp->sfpu; }

@@ -1,14 +1,18 @@
 /* coproc/datapath.h — the seam where the Tensix datapath's values go: register files, formats,
  * unpackers, Matrix Unit, SFPU, packers, the ADCs (docs/coprocessor-backend.md, "The datapath
- * seam"). Today dp_exec does nothing; the next issue fills it.
+ * seam"). What is modelled, and how exactly: docs/datapath.md.
  *
  * The contract:
- *  - The timing model (coproc/timing.c) calls dp_exec exactly once per datapath instruction, at
- *    the event where it takes effect: UNPACR and UNPACR_NOP when they retire from their
- *    unpacker's queue; Matrix Unit, SFPU and Packer instructions and the Miscellaneous Unit's ADC
- *    family (SETADC*, INCADC*, ADDRCR*) when they leave the Wait Gate (dispatch). It calls it
- *    before the instruction's own SrcA/SrcB hand-over, so the datapath sees the banks the
- *    instruction uses.
+ *  - The timing model (coproc/timing.c) calls dp_exec exactly once per datapath instruction, when
+ *    it leaves the Wait Gate (dispatch): there Matrix Unit, SFPU and Packer instructions and the
+ *    Miscellaneous Unit's ADC family (SETADC*, INCADC*, ADDRCR*) take effect.
+ *  - Unpacker instructions (UNPACR, UNPACR_NOP) take effect in two events, as on silicon
+ *    (UNPACR_Regular.md "Performance": the address is computed when the unpacker takes the
+ *    instruction; the data waits for the bank). dp_exec, at dispatch, reads every configuration
+ *    and counter it depends on and advances the counters; dp_unpack_data, called once per
+ *    unpacker instruction when it retires from its unpacker's queue, in the same order, moves the
+ *    data into the bank the unpacker owns then. Both come before the instruction's own SrcA/SrcB
+ *    hand-over, so the datapath sees the banks the instruction uses.
  *  - The datapath has no clock and never stalls: it computes and writes state at once. Whether an
  *    instruction may start, and how long it occupies its unit, is the timing model's alone.
  *  - It may read and write the architectural state in in->st (GPRs, Config, ThreadConfig, the
@@ -23,6 +27,7 @@
 
 #include <stdbool.h>
 
+#include "coproc/dp_regs.h"
 #include "coproc/insn.h"
 
 typedef struct dp dp_t;
@@ -38,7 +43,24 @@ bool dp_handles(const tt_op_t *op);
 
 /* Execute one datapath instruction (see the contract above). */
 void dp_exec(dp_t *dp, const cp_insn_t *in);
-/* How many instructions dp_exec has seen since reset (the seam's tests count the events). */
+/* The data side of an unpacker instruction dp_exec took at dispatch (see the contract above). */
+void dp_unpack_data(dp_t *dp, const cp_insn_t *in);
+/* How many instructions dp_exec, and how many unpacker instructions dp_unpack_data, has seen
+ * since reset (the seam's tests count the events). */
 unsigned dp_executed(const dp_t *dp);
+unsigned dp_unpacks_retired(const dp_t *dp);
+
+/* Read-only views of the register files and counters (tests, debugging). */
+const src_regs_t *dp_srca(const dp_t *dp);
+const src_regs_t *dp_srcb(const dp_t *dp);
+const dst_regs_t *dp_dst(const dp_t *dp);
+const lregs_t *dp_lregs(const dp_t *dp);
+const rwc_t *dp_rwc(const dp_t *dp, unsigned t);
+const adc_t *dp_adc(const dp_t *dp, unsigned t, unsigned unit);
+/* Write access for the unit tests, which build their inputs in the register files directly. */
+src_regs_t *dp_srca_mut(dp_t *dp);
+src_regs_t *dp_srcb_mut(dp_t *dp);
+dst_regs_t *dp_dst_mut(dp_t *dp);
+lregs_t *dp_lregs_mut(dp_t *dp);
 
 #endif

@@ -6,25 +6,25 @@
 #include <string.h>
 
 const cp_field_t cfg_fields[CFG_FIELD_COUNT] = {
-#define CFG_FIELD(name, word, shift, width) [CFG_##name] = {#name, word, shift, width},
-#define THCFG_FIELD(name, word, shift, width)
+#define CFG_FIELD(name, word, shift, width, stride) [CFG_##name] = {#name, word, shift, width, stride},
+#define THCFG_FIELD(name, word, shift, width, stride)
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD
 #undef THCFG_FIELD
 };
 
 const cp_field_t thcfg_fields[THCFG_FIELD_COUNT] = {
-#define CFG_FIELD(name, word, shift, width)
-#define THCFG_FIELD(name, word, shift, width) [THCFG_##name] = {#name, word, shift, width},
+#define CFG_FIELD(name, word, shift, width, stride)
+#define THCFG_FIELD(name, word, shift, width, stride) [THCFG_##name] = {#name, word, shift, width, stride},
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD
 #undef THCFG_FIELD
 };
 
 /* Every field inside its space's words and bits. */
-#define CFG_FIELD(name, word, shift, width)                                                                            \
+#define CFG_FIELD(name, word, shift, width, stride)                                                                    \
     _Static_assert((word) < CP_CFG_WORDS && (width) >= 1 && (shift) + (width) <= 32, #name " fits Config");
-#define THCFG_FIELD(name, word, shift, width)                                                                          \
+#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
     _Static_assert((word) < CP_THDCFG_WORDS && (width) >= 1 && (shift) + (width) <= 16, #name " fits ThreadConfig");
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD

@@ -49,8 +49,8 @@ void st_reset(cp_state_t *st);
 /* ---- named configuration fields (coproc/cfg_fields.def) ----------------------------------- */
 
 typedef enum {
-#define CFG_FIELD(name, word, shift, width) CFG_##name,
-#define THCFG_FIELD(name, word, shift, width)
+#define CFG_FIELD(name, word, shift, width, stride) CFG_##name,
+#define THCFG_FIELD(name, word, shift, width, stride)
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD
 #undef THCFG_FIELD
@@ -58,18 +58,19 @@ typedef enum {
 } cfg_field_t;
 
 typedef enum {
-#define CFG_FIELD(name, word, shift, width)
-#define THCFG_FIELD(name, word, shift, width) THCFG_##name,
+#define CFG_FIELD(name, word, shift, width, stride)
+#define THCFG_FIELD(name, word, shift, width, stride) THCFG_##name,
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD
 #undef THCFG_FIELD
     THCFG_FIELD_COUNT
 } thcfg_field_t;
 
-/* Where a field lives: word index (ADDR32), first bit (SHAMT), width in bits. */
+/* Where a field lives: word index (ADDR32), first bit (SHAMT), width in bits, and for an array
+ * the bits between its elements (0: not an array). */
 typedef struct {
     const char *name;
-    uint8_t word, shift, width;
+    uint8_t word, shift, width, stride;
 } cp_field_t;
 
 extern const cp_field_t cfg_fields[CFG_FIELD_COUNT];

@@ -5,9 +5,9 @@
  * Model (docs/coprocessor-backend.md has the full story and every assumption):
  *  - A cycle counter `now`. An instruction dispatched at cycle N with latency L occupies its unit
  *    (for its issuing thread) while now < N + L, i.e. it is gone after L calls to tm_cycle.
- *  - Each instruction takes effect at exactly one event, where this file hands it to the value
- *    side (thcon_exec, cfgu_exec, dp_exec): at dispatch, except the unpackers', which queue in
- *    their unpacker and take effect when they retire.
+ *  - Each instruction takes effect at dispatch, where this file hands it to the value side
+ *    (thcon_exec, cfgu_exec, dp_exec); the unpackers' compute their addresses there, queue in
+ *    their unpacker, and move their data when they retire (dp_unpack_data).
  *  - Latencies come from one table (tm_op_lat / tm_unit_lat below) built from the ISA pages
  *    (TensixCoprocessor README, MatrixUnit.md, ScalarUnit.md, ConfigurationUnit.md, VectorUnit.md);
  *    where the docs give none, a stated choice.
@@ -385,8 +385,8 @@ static void tm_unp_try_start(tm_t *tm, unsigned u) {
     up->done_at = tm->now + (op ? tm_latency(op) : 1);
 }
 
-/* The head retires: this is where an unpacker instruction takes effect (the datapath writes
- * SrcA/SrcB or Dst), and then, with SetDatValid / Set_Dvalid, hands its bank over. */
+/* The head retires: this is where an unpacker instruction's data moves (the datapath writes
+ * SrcA/SrcB or Dst, its address computed at dispatch), and then, with SetDatValid / Set_Dvalid, hands its bank over. */
 static void tm_unp_retire(tm_t *tm, unsigned u) {
     tm_unpacker_t *up = &tm->unp[u];
     if (!up->running || tm->now < up->done_at) return;
@@ -394,7 +394,7 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
     const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(e->word));
     if (tm->dp && op) {
         cp_insn_t in = tm_insn(tm, e->thread, op, e->word, e->origin);
-        dp_exec(tm->dp, &in);
+        dp_unpack_data(tm->dp, &in);
     }
     if (tm_unp_sets_dvalid(e->word)) st_src_to_matrix(tm->st, u);
     up->running = false;
@@ -415,8 +415,9 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     if (t >= CP_THREADS || !op) return;
     unsigned lat = tm_latency(op);
     cp_insn_t in = tm_insn(tm, t, op, word, origin);
-    /* The datapath's instructions take effect here, except the unpackers' (at retire). */
-    if (tm->dp && op->unit != TT_UNIT_UNPACK && dp_handles(op)) dp_exec(tm->dp, &in);
+    /* The datapath's instructions take effect here; the unpackers' address side only (their data
+     * moves at retire, tm_unp_retire). */
+    if (tm->dp && dp_handles(op)) dp_exec(tm->dp, &in);
 
     switch (op->unit) {
     case TT_UNIT_THCON:

@@ -9,7 +9,7 @@ RV_PREFIX ?= riscv64-unknown-elf-
 RV_CC := $(RV_PREFIX)gcc
 RV_ARCH ?= rv32ima_zicsr_zba_zbb_zbkb
 RV_CFLAGS := -march=$(RV_ARCH) -mabi=ilp32 -ffreestanding -nostdlib -nostartfiles -static \
-	-O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments -Ifirmware-samples/include -I$(GEN_DIR)
+	-O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments -Ifirmware-samples/include -I$(GEN_DIR) -I.
 FW_DIR := build/fw
 
 fw_base = $(strip $(if $(findstring ncrisc,$(1)),0x20000,$(if $(findstring brisc,$(1)),0x10000,\
@@ -22,10 +22,11 @@ FW_ELFS := $(patsubst firmware-samples/%,$(FW_DIR)/%.elf,$(basename $(FW_SRC)))
 PROG_SRC := $(wildcard test/progs/*.c test/progs/*.S)
 FW_ELFS += $(patsubst test/progs/%,$(FW_DIR)/progs/%.elf,$(basename $(PROG_SRC)))
 FW_COMMON := firmware-samples/common/crt0.S firmware-samples/common/tile.ld
-# ttemu_fw.h includes the generated Tensix encoders (coproc/tt_fields.h in the Makefile's GEN_DIR).
+# ttemu_fw.h includes the generated Tensix encoders (coproc/tt_fields.h in the Makefile's GEN_DIR)
+# and the Config field table (coproc/cfg_fields.def, from the tree: hence -I.).
 # They change with the .def and its generator; any build's copy will do (order-only), so a
 # BUILD=build/asan pass does not rebuild build/fw.
-FW_FIELDS_DEPS := coproc/tt_ops.def scripts/gen_tt_fields.py | $(TT_FIELDS_H)
+FW_FIELDS_DEPS := coproc/tt_ops.def coproc/cfg_fields.def scripts/gen_tt_fields.py | $(TT_FIELDS_H)
 $(FW_ELFS): $(FW_FIELDS_DEPS)
 
 $(FW_DIR)/%.elf: firmware-samples/%.c $(FW_COMMON) $(wildcard firmware-samples/include/*.h)

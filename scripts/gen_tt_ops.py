@@ -59,6 +59,16 @@ VIEWS = [
     ("SETDMAREG", "InputSource", 11, 4, "SETDMAREG_Special.md"),
     ("SETDMAREG", "WhichPackers", 15, 4, "SETDMAREG_Special.md"),
 ]
+# The address-counter family (SETADCXY.md, SETADCZW.md, INCADCXY.md, INCADCZW.md, ADDRCRXY.md,
+# ADDRCRZW.md): four u3 values (X0Val.. or X0Inc..) and the u2 ThreadOverride that assembly.yaml's
+# Ch1_Y field spans.
+for _m, _v in (("SETADCXY", "XY"), ("INCADCXY", "XY"), ("ADDRCRXY", "XY"),
+               ("SETADCZW", "ZW"), ("INCADCZW", "ZW"), ("ADDRCRZW", "ZW")):
+    _a, _b = _v
+    _s = "Val" if _m.startswith("SET") else "Inc"
+    for _name, _lo in ((_a + "0" + _s, 6), (_b + "0" + _s, 9), (_a + "1" + _s, 12), (_b + "1" + _s, 15)):
+        VIEWS.append((_m, _name, _lo, 3, _m + ".md: u3 " + _name))
+    VIEWS.append((_m, "ThreadOverride", 18, 2, _m + ".md: u2 ThreadOverride"))
 
 
 def unit_of(text):

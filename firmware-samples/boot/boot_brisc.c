@@ -69,6 +69,7 @@ int trisc1_main(void) {
 
 /* TRISC2 (pack): after boot, wait for a full half, pack it, give it back; count the pack. */
 int trisc2_main(void) {
+    tt_dp_configure_bf16();
     while (BOOT_FLAG != BOOT_MAGIC) {
     }
     TTI(TT_OP_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));

@@ -25,6 +25,9 @@
 #define TT_REGADDR(mmio) ((((uint32_t)(mmio)) - 0xFFB00000u) >> 2)
 /* UNPACR_NOP's Set_Dvalid mode (tt-llk p_unpacr_nop::SET_DVALID): hand the bank to the Matrix Unit. */
 #define P_UNPACR_NOP_SET_DVALID 1u
+/* UNPACR_NOP's Unpack_Pop mode 1: clear the unpacker's bank (UNPACR_NOP_ZEROSRC.md), the mode
+ * tt-llk's unpack-to-SrcA/SrcB NOPs use and the one ttemu models (docs/datapath.md). */
+#define P_UNPACR_NOP_ZEROSRC 1u
 
 /* tt-llk p_stall (Blackhole): what a wait blocks (B0..B8) ... */
 #define STALL_TDMA   0x001u
@@ -107,6 +110,56 @@ static inline void tt_push(uint32_t word) { *INSTRN_BUF(0) = word; }
  * ThreadConfig[t] (read-only for RISC-V; value in the low 16 bits). */
 #define CFG_WORD(i)       L1_WORD(0xFFEF0000u + 4u * (i))
 #define THDCFG_WORD(t, i) L1_WORD(0xFFEF0A80u + 0x110u * (t) + 4u * (i))
+/* Config fields by their cfg_defines.h names, from ttemu's one table of them
+ * (coproc/cfg_fields.def): NAME_ADDR32 (the word), NAME_SHAMT (its first bit), NAME_WIDTH. */
+enum {
+#define CFG_FIELD(name, word, shift, width, stride)                                                                    \
+    name##_ADDR32 = (word), name##_SHAMT = (shift), name##_WIDTH = (width),
+#define THCFG_FIELD(name, word, shift, width, stride)
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+};
+#define CFG_FIELD_MASK(name) ((((2u << (name##_WIDTH - 1)) - 1u)) << name##_SHAMT)
+/* Set field NAME of Config word NAME_ADDR32 + off (off = 48: unpacker 1's copy of an unpacker 0
+ * field) to v, keeping the word's other bits. */
+#define CFG_SET_AT(name, off, v)                                                                                       \
+    (CFG_WORD(name##_ADDR32 + (off)) = (CFG_WORD(name##_ADDR32 + (off)) & ~CFG_FIELD_MASK(name)) |                     \
+                                       (((uint32_t)(v) << name##_SHAMT) & CFG_FIELD_MASK(name)))
+#define CFG_SET(name, v) CFG_SET_AT(name, 0, v)
+/* Field NAME holding v, in its place in its word (for whole-word stores). */
+#define CFG_VAL(name, v) (((uint32_t)(v) << name##_SHAMT) & CFG_FIELD_MASK(name))
+
+/* Where the samples whose subject is synchronisation, not numbers, let their unpackers read and
+ * their packer write: two scratch buffers in L1, clear of every sample's code (fw.mk). */
+#define TT_DP_SCRATCH_IN  0x100000u
+#define TT_DP_SCRATCH_OUT 0x110000u
+#define TT_FMT_BF16       5u
+/* The least configuration under which the unpackers and the packer move data (what tt-llk's
+ * hw_configure does, cut to one format): both unpackers read uncompressed bf16 from
+ * TT_DP_SCRATCH_IN into bf16, the packer reads 16-bit Dst and writes bf16 to TT_DP_SCRATCH_OUT.
+ * Without it, UNPACR and PACR meet an all-zero configuration, which asks for compressed data, a
+ * mode ttemu refuses (exit 6). Each core that pushes them calls it before it does. Whole-word
+ * stores, one per word (the other fields of these words keep their reset value, 0). */
+static inline void tt_dp_configure_bf16(void) {
+    for (unsigned u = 0; u < 2; u++) {
+        /* Unpacker u (its words 48 apart): the tile descriptor (format, uncompressed, XDim 16),
+         * the output format, the L1 base address (16-byte units, minus one). */
+        CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48 * u) = TT_FMT_BF16 | 1u << 4 | 16u << 16;
+        CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48 * u) =
+            CFG_VAL(THCON_SEC0_REG2_Out_data_format, TT_FMT_BF16);
+        CFG_WORD(THCON_SEC0_REG3_Base_address_ADDR32 + 48 * u) = (TT_DP_SCRATCH_IN >> 4) - 1;
+    }
+    CFG_WORD(THCON_SEC0_REG1_Disable_zero_compress_ADDR32) = CFG_VAL(THCON_SEC0_REG1_Disable_zero_compress, 1) |
+                                                             CFG_VAL(THCON_SEC0_REG1_In_data_format, TT_FMT_BF16) |
+                                                             CFG_VAL(THCON_SEC0_REG1_Out_data_format, TT_FMT_BF16);
+    CFG_WORD(ALU_FORMAT_SPEC_REG2_Dstacc_ADDR32) = CFG_VAL(ALU_FORMAT_SPEC_REG2_Dstacc, TT_FMT_BF16);
+    CFG_WORD(THCON_SEC0_REG1_L1_Dest_addr_ADDR32) = (TT_DP_SCRATCH_OUT >> 4) - 1;
+}
+_Static_assert(THCON_SEC0_REG1_In_data_format_ADDR32 == THCON_SEC0_REG1_Disable_zero_compress_ADDR32 &&
+                   THCON_SEC0_REG1_Out_data_format_ADDR32 == THCON_SEC0_REG1_Disable_zero_compress_ADDR32,
+               "the packer's three fields share one word");
+
 /* This TRISC's Tensix GPRs (ScalarUnit.md). */
 #define GPR(i) L1_WORD(0xFFE00000u + 4u * (i))
 /* RISCV_DEBUG_REG_WALL_CLOCK_L. */

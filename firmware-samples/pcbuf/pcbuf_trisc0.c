@@ -46,6 +46,7 @@ static uint32_t drain_ready(uint32_t seen) {
 }
 
 int main(void) {
+    tt_dp_configure_bf16();
     TTI(TT_OP_SEMINIT(UNPACK_CONTEXTS, 0, T6_SEM(SEM_UNPACK_SYNC)));
     TTI(TT_OP_SEMINIT(15, 0, T6_SEM(SEM_TILE_READY)));
     tensix_sync(); /* the SEMINITs are done before RISC-V touches the semaphores */

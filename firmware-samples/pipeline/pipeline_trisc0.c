@@ -10,6 +10,8 @@
 #include "pipeline.h"
 
 int main(void) {
+    tt_dp_configure_bf16();
+    CFG_SET(THCON_SEC0_REG2_Unpack_If_Sel, 1); /* unpacker 0 writes Dst */
     TTI(TT_OP_SEMINIT(UNPACK_TO_DEST_MAX, 0, T6_SEM(SEM_UNPACK_TO_DEST)));
     for (int i = 0; i < NUM_TILES; i++) {
         TTI(TT_OP_SEMWAIT(STALL_UNPACK, T6_SEM(SEM_UNPACK_TO_DEST), STALL_ON_MAX));

@@ -8,6 +8,7 @@
 #include "pipeline.h"
 
 int main(void) {
+    tt_dp_configure_bf16();
     for (int i = 0; i < NUM_TILES; i++) {
         TTI(TT_OP_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));
         for (int face = 0; face < 4; face++)

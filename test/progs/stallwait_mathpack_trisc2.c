@@ -8,6 +8,7 @@
 #define SECTIONS 6
 
 int main(void) {
+    tt_dp_configure_bf16();
     observe_start(PCBUF_BASE + 0x20u + 4u * SEM_MATH_PACK, 0xF, 0);
     for (int i = 0; i < SECTIONS; i++) {
         TTI(TT_OP_SEMWAIT(STALL_TDMA, T6_SEM(SEM_MATH_PACK), STALL_ON_ZERO));

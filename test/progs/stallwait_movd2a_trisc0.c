@@ -9,10 +9,10 @@ int main(void) {
     spin_cycles(200);
     L1_WORD(0x9000) = SEMAPHORE(3);
     TTI(TT_OP_UNPACR_NOP(0, 0, 0, P_UNPACR_NOP_SET_DVALID, 0, 0, 0, 0,
-                         0)); /* SrcA bank to the Matrix Unit: C7 clears */
+                         P_UNPACR_NOP_ZEROSRC)); /* SrcA bank, zeroed, to the Matrix Unit: C7 clears */
     spin_cycles(200);
     L1_WORD(0x9004) = SEMAPHORE(3);
-    TTI(TT_OP_UNPACR_NOP(1, 0, 0, P_UNPACR_NOP_SET_DVALID, 0, 0, 0, 0, 0)); /* SrcB: C8 clears */
+    TTI(TT_OP_UNPACR_NOP(1, 0, 0, P_UNPACR_NOP_SET_DVALID, 0, 0, 0, 0, P_UNPACR_NOP_ZEROSRC)); /* SrcB: C8 clears */
     while (SEMAPHORE(3) == 0) {
     }
     L1_WORD(0x9008) = SEMAPHORE(3);

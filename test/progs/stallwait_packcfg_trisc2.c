@@ -12,6 +12,7 @@
 #define GPR_TMP0 28
 
 int main(void) {
+    tt_dp_configure_bf16();
     observe_start(0xFFEF0000u + 4u * CFG_A, 0xFFFFFFFFu, BST_PACK);
     TTI(TT_OP_SETDMAREG(0, 0x5678, 0, LO_16(GPR_TMP0)));
     TTI(TT_OP_SETDMAREG(0, 0x1234, 0, HI_16(GPR_TMP0)));

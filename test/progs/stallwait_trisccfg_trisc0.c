@@ -6,49 +6,41 @@
  * (SEMGET) releases the context after the unpack. wait_for_next_context spins while
  * UNPACK_SYNC >= 2 (two config contexts).
  *
- * The loop is software-pipelined: the next tile's configuration (base address and three more
- * words of its context) is written right after this tile's UNPACR is pushed, so those stores are
- * in flight when the UNPACR reaches the gate, and C10 holds it until they have landed. (A store
- * made before the push is already done by then in ttemu: a RISC-V store stays in flight for 2
- * cycles, the push needs 2 to reach the gate — docs/coprocessor-backend.md.)
- * Results (L1 0x9000): [0], [1] the two contexts' base addresses at the end. */
+ * The loop is software-pipelined: the next tile's configuration (its context's base address,
+ * THCON_SEC0_REG3_Base_address / Base_cntx1_address, and offset word) is written right after this tile's UNPACR is
+ * pushed, so those stores are in flight when the UNPACR reaches the gate, and C10 holds it until they have landed. (A
+ * store made before the push is already done by then in ttemu: a RISC-V store stays in flight for 2 cycles, the push
+ * needs 2 to reach the gate — docs/coprocessor-backend.md.) Results (L1 0x9000): [0], [1] the two contexts' base
+ * address fields at the end (in 16-byte units, minus one: the unpacker reads from (Base + 1) * 16). */
 #include "ttemu_fw.h"
 
-#define TILES     4
-#define BASE_CTX0 64 /* stand for THCON_SEC0_REG3_Base_address / _cntx1_ (Config words) */
-#define BASE_CTX1 68
-
-static void write_context(unsigned ctx, uint32_t addr) {
-    volatile uint32_t *w = &CFG_WORD(ctx ? BASE_CTX1 : BASE_CTX0);
-    w[0] = addr; /* base address, */
-    w[1] = 0x40; /* tile size, */
-    w[2] = 0x10; /* face rows, */
-    w[3] = 0x2;  /* format: the rest of this context */
-}
+#define TILES       4
+#define BASE(ctx)   CFG_WORD(THCON_SEC0_REG3_Base_address_ADDR32 + (ctx))
+#define OFFSET(ctx) CFG_WORD(THCON_SEC0_REG7_Offset_address_ADDR32 + (ctx))
 
 int main(void) {
-    write_context(0, 0x20000);
+    tt_dp_configure_bf16();
+    BASE(0) = (0x20000 >> 4) - 1;
+    OFFSET(0) = 0;
     for (unsigned k = 0; k < TILES; k++) {
         while (SEMAPHORE(SEM_UNPACK_SYNC) >= 2) { /* wait_for_next_context(2) */
         }
         SEMAPHORE(SEM_UNPACK_SYNC) = 0; /* semaphore_post(UNPACK_SYNC) */
         /* The next tile's context, computed before the pushes so its stores follow them at once. */
         unsigned next = k + 1;
-        volatile uint32_t *w = &CFG_WORD((next & 1) ? BASE_CTX1 : BASE_CTX0);
-        uint32_t addr = 0x20000 + 0x1000 * next;
-        __asm__ volatile("" : "+r"(w), "+r"(addr));
+        volatile uint32_t *w = &BASE(next & 1), *o = &OFFSET(next & 1);
+        uint32_t addr = ((0x20000 + 0x1000 * next) >> 4) - 1;
+        __asm__ volatile("" : "+r"(w), "+r"(o), "+r"(addr));
         TTI(TT_OP_STALLWAIT(STALL_UNPACK, P_TRISC_CFG));
         TTI(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         if (next < TILES) {
-            w[0] = addr;
-            w[1] = 0x40;
-            w[2] = 0x10;
-            w[3] = 0x2;
+            *w = addr;
+            *o = 0;
         }
         TTI(TT_OP_SEMGET(T6_SEM(SEM_UNPACK_SYNC)));
     }
     tensix_sync();
-    L1_WORD(0x9000) = CFG_WORD(BASE_CTX0);
-    L1_WORD(0x9004) = CFG_WORD(BASE_CTX1);
+    L1_WORD(0x9000) = BASE(0);
+    L1_WORD(0x9004) = BASE(1);
     return 0;
 }

@@ -9,6 +9,7 @@
 #define TILES 3
 
 int main(void) {
+    tt_dp_configure_bf16();
     TTI(TT_OP_SEMINIT(1, 0, T6_SEM(SEM_UNPACK_TO_DEST)));
     /* The observer (TRISC2) records the largest value of semaphore 2: never above Max 1. (The
      * unpacker class of tt_cfg_bstatus also covers UNPACRs merely queued, so it cannot tell a

@@ -43,6 +43,18 @@ inject "an opcode compared as hex" coproc/frontend.c \
     'static int bad(unsigned opc) { return opc == 0xA2; }' opcode-hex
 inject "an encoder by hand in a firmware sample" firmware-samples/demo/trisc2.c \
     '#define BAD_SEMPOST(m) (0xA4u << 24 | (m) << 2)' opcode-shift
+inject "a slice hidden beside a field macro on one line" coproc/dp_addr.c \
+    'static unsigned bad(uint32_t w) { return TT_SETADCXY_BITMASK(w) & 0xF ? (w >> 6) & 0xF : 0; }' word-slice
+
+# A field macro's value masked further is not a hand-made slice; a line that says why it is
+# exempt ("check_fields: not a field": a float constant, a real kernel's words) is exempt.
+copy
+printf 'static unsigned ok_f(uint32_t w) { return TT_SETADCXY_BITMASK(w) & 0xF; }
+static const unsigned ok_c = 0x41000000u; /* check_fields: not a field */
+' \
+    >> "$TMP/t/coproc/dp_addr.c"
+OUT=$(python3 scripts/check_fields.py "$TMP/t" 2>&1); RC=$?
+expect_exit "a field macro masked further, and a line marked as not a field, pass" 0
 
 # Comments and strings may talk about bits; only code counts.
 copy

@@ -334,10 +334,8 @@ hbad "a saved read into a missing directory" "no/x.bin: cannot write it: no dire
     '{"at": "before_boot", "read": {"addr": "0x20000", "bytes": 9, "file": "no/x.bin"}}'
 
 # ---- the add1 kernels (tt-metal firmware): their input tensor and the expectation -------------
-# The expectation is the ISA's arithmetic computed by scripts/make_sample_data.py. It is pending
-# until the datapath computes CB16 (issue 13: today CB16 holds zeros). Switch it on by setting
-# ADD1_EXPECT=on below (or TTEMU_ADD1_EXPECT=on in the environment to try it).
-ADD1_EXPECT=${TTEMU_ADD1_EXPECT:-pending}
+# The expectation is the ISA's arithmetic computed by scripts/make_sample_data.py (never ttemu's
+# own output); the altered expectation below proves the comparison can fail.
 FWD=$SHARED/firmware/blackhole-p100a K=$SHARED/firmware/kernels-add1
 check "add1 reference: hand-worked values (1 -> 2, -1 -> +0, 255 and 256 -> 256, NaN -> +Inf, -0 and subnormals -> 1, 2^24 -> 2^24)" \
     $PY -c "
@@ -362,52 +360,46 @@ tiled = x.reshape(8, 2, 16, 1, 2, 16).transpose(0, 3, 1, 4, 2, 5).ravel()
 assert open('$TMP/add1_in.bin', 'rb').read() == tiled.astype('<u2').tobytes()"
     expect_json "add1: both tensors in the report" "$TMP/add1.json" \
         '[r["tensors"][t]["shape"] + [r["tensors"][t]["format"]] for t in ("in", "out")]' '[[256, 32, "bfloat16"], [256, 32, "bfloat16"]]'
-    # An altered expectation must fail (today any expectation fails: CB16 holds zeros).
+    # An altered expectation must fail: one bit of one element.
     $PY -c "
 import numpy as np
 e = np.load('$DATA/add1_expected.npy'); e[100, 7] ^= 1; np.save('$TMP/add1_off.npy', e)"
     run_ttemu run --config $C --quiet --expect out="$TMP/add1_off.npy"
     expect_exit "add1: an altered expectation fails (exit 5)" 5
-    if [ "$ADD1_EXPECT" = on ]; then
-        run_ttemu run --config $C --quiet --expect out=$DATA/add1_expected.npy --report "$TMP/add1_e.json"
-        expect_exit "add1 N=8: CB16 = bf16(in + 1.0), every element bit for bit (exit 0)" 0
-        # N = 1, 3 and 4 launches of N = 32, each with its own data from the same script.
-        FWA=$(cd "$FWD" && pwd) KA=$(cd "$K" && pwd)
-        for spec in 1:1 3:1 32:4; do
-            n=${spec%:*} l=${spec#*:}
-            $PY scripts/make_sample_data.py "$TMP/add1_$n" --tiles $((n * l))
-            $PY - "$n" "$l" "$FWA" "$KA" "$TMP/add1_$n" <<'EOF' > "$TMP/add1_$n.json"
+    run_ttemu run --config $C --quiet --expect out=$DATA/add1_expected.npy --report "$TMP/add1_e.json"
+    expect_exit "add1 N=8: CB16 = bf16(in + 1.0), every element bit for bit (exit 0)" 0
+    # N = 1, 3 and 4 launches of N = 32, each with its own data from the same script.
+    FWA=$(cd "$FWD" && pwd) KA=$(cd "$K" && pwd)
+    for spec in 1:1 3:1 32:4; do
+        n=${spec%:*} l=${spec#*:}
+        $PY scripts/make_sample_data.py "$TMP/add1_$n" --tiles $((n * l))
+        $PY - "$n" "$l" "$FWA" "$KA" "$TMP/add1_$n" <<'EOF' > "$TMP/add1_$n.json"
 import json, sys
 import numpy as np
 n, launches, fw, k, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 x, e = np.load(d + "/add1_input.npy"), np.load(d + "/add1_expected.npy")
 launch = {"kernels": {"trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
-                      "trisc2": k + "/compute_trisc2_pack.bin"},
-          "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
-          "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
-                               {"id": 16, "addr": "0x40000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
+                  "trisc2": k + "/compute_trisc2_pack.bin"},
+      "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
+      "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
+                           {"id": 16, "addr": "0x40000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
 host, tensors, inputs, expect = [], {}, {}, {}
 for i in range(launches):
     host.append({"at": "after_boot" if i == 0 else "after_launch", **({} if i == 0 else {"launch": i - 1}),
-                 "write": {"addr": "0xFFB48028", "value": n}})
+             "write": {"addr": "0xFFB48028", "value": n}})
     tensors["in%d" % i] = {"addr": "0x20000", "format": "bfloat16", "shape": [32 * n, 32], "layout": "tiles"}
     tensors["out%d" % i] = {"addr": "0x40000", "format": "bfloat16", "shape": [32 * n, 32], "layout": "tiles"}
     np.save("%s/in%d.npy" % (d, i), x[32 * n * i:32 * n * (i + 1)])
     np.save("%s/want%d.npy" % (d, i), e[32 * n * i:32 * n * (i + 1)])
     inputs["in%d" % i] = ({"file": "%s/in%d.npy" % (d, i)} if i == 0 else
-                          {"file": "%s/in%d.npy" % (d, i), "at": "after_launch", "launch": i - 1})
+                      {"file": "%s/in%d.npy" % (d, i), "at": "after_launch", "launch": i - 1})
     expect["out%d" % i] = {"file": "%s/want%d.npy" % (d, i), "at": "kernels_done", "launch": i}
 print(json.dumps({"version": 1, "firmware": fw, "launches": [launch] * launches, "host": host,
-                  "tensors": tensors, "inputs": inputs, "expect": expect, "max_cycles": 50000000}))
+              "tensors": tensors, "inputs": inputs, "expect": expect, "max_cycles": 50000000}))
 EOF
-            run_ttemu run --config "$TMP/add1_$n.json" --quiet
-            expect_exit "add1 N=$n x $l launch(es): CB16 = bf16(in + 1.0) bit for bit (exit 0)" 0
-        done
-    else
-        run_ttemu run --config $C --quiet --expect out=$DATA/add1_expected.npy --report "$TMP/add1_e.json"
-        skip "add1: CB16 = bf16(in + 1.0) (N = 1, 3, 8, 4 x 32)" \
-            "pending the datapath (exit $RC today; $(json_get "$TMP/add1_e.json" 'r["tensors"]["out"]["compare"]["mismatches"]') of 8192 elements differ); ADD1_EXPECT=on in test/sh/t_tensors.sh switches it on"
-    fi
+        run_ttemu run --config "$TMP/add1_$n.json" --quiet
+        expect_exit "add1 N=$n x $l launch(es): CB16 = bf16(in + 1.0) bit for bit (exit 0)" 0
+    done
     # An output at a point the run never reaches is bad input, not a silent nothing.
     FWA=$(cd "$FWD" && pwd)
     printf '{"version": 1, "firmware": "%s", "launches": [{"kernels": {"brisc": "%s"}}], "stop": {"at": "boot"}, "tensors": {"t": {"addr": "0x20000", "format": "uint8", "shape": [16], "layout": "rows"}}, "outputs": {"t": {"file": "%s", "at": "kernels_done"}}}\n' \

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "coproc/formats.h"
 #include "coproc/timing.h"
 #include "coproc/tt_fields.h"
 
@@ -51,7 +52,10 @@ static const cp_origin_t no_origin = {.pc = 0, .core = -1};
 
 static int setup(void **state) {
     memset(&fx, 0, sizeof fx);
-    fx.env = (cp_env_t){.ctx = &fx.tile, .mmio_load = fake_load, .mmio_store = fake_store};
+    static uint8_t l1[4096]; /* enough L1 for the seam test's one-datum UNPACR */
+    memset(l1, 0, sizeof l1);
+    fx.env =
+        (cp_env_t){.ctx = &fx.tile, .mmio_load = fake_load, .mmio_store = fake_store, .l1 = l1, .l1_size = sizeof l1};
     st_reset(&fx.st);
     fx.dp = dp_create();
     fx.tm = fx.dp ? tm_create(&fx.st, fx.dp, &fx.env) : NULL;
@@ -550,8 +554,8 @@ static void test_sync_ops_ignored(void **state) {
 
 /* ---- the datapath seam (coproc/datapath.h) ---- */
 
-/* dp_exec runs once per datapath instruction: at dispatch for the Matrix Unit, SFPU, packers and
- * the ADC family, when it retires from its unpacker for an unpack; never for other units. */
+/* dp_exec runs once per datapath instruction, at dispatch; never for other units. An unpacker
+ * instruction's second event, dp_unpack_data, comes when it retires from its unpacker. */
 static void test_datapath_seam_events(void **state) {
     tm_t *tm = TM(state);
     const dp_t *dp = fx.dp;
@@ -560,6 +564,8 @@ static void test_datapath_seam_events(void **state) {
     assert_int_equal(dp_executed(dp), 1);
     go(tm, 1, TT_OP_ZEROACC(0, 0, 0, 0, 0));
     assert_int_equal(dp_executed(dp), 2);
+    cfg_set(&fx.st, 0, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1); /* a PACR ttemu models: */
+    cfg_set(&fx.st, 0, CFG_PCK_DEST_RD_CTRL_Read_32b_data, 1);        /* FP32 Dst to FP32 */
     go(tm, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
     assert_int_equal(dp_executed(dp), 3);
     go(tm, 2, TT_OP_SETADCXY(7, 0, 0, 0, 0, 0));
@@ -575,17 +581,23 @@ static void test_datapath_seam_events(void **state) {
     tm_dispatch(tm, 2, tt_op(TT_OPC_SEMPOST), TT_OP_SEMPOST(1), no_origin);
     run(tm, 20);
     assert_int_equal(dp_executed(dp), 4);
-    /* An unpack takes effect when it retires from its unpacker, not when it is dispatched. */
+    /* An unpack computes its address at dispatch and moves its data when it retires (one FP32
+     * datum, uncompressed: the tile descriptor's IsUncompressed bit). */
+    assert_int_equal(dp_unpacks_retired(dp), 0);
+    cfg_set(&fx.st, 0, CFG_THCON_SEC0_REG0_TileDescriptor, 0x10);      /* FP32 in L1 */
+    cfg_set(&fx.st, 0, CFG_THCON_SEC0_REG2_Out_data_format, FMT_TF32); /* to TF32 in SrcA */
     go(tm, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    go(tm, 0, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0));
-    assert_int_equal(dp_executed(dp), 4);
-    run(tm, 7);
-    assert_int_equal(dp_executed(dp), 4);
-    run(tm, 1); /* 8 cycles: both unpackers retire their instruction */
+    go(tm, 0, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 1)); /* unpacker 1: zero its bank */
     assert_int_equal(dp_executed(dp), 6);
+    assert_int_equal(dp_unpacks_retired(dp), 0);
+    run(tm, 7);
+    assert_int_equal(dp_unpacks_retired(dp), 0);
+    run(tm, 1); /* 8 cycles: both unpackers retire their instruction */
+    assert_int_equal(dp_unpacks_retired(dp), 2);
     run(tm, 20);
     assert_int_equal(dp_executed(dp), 6);
-    assert_null(tm_error(tm));
+    assert_int_equal(dp_unpacks_retired(dp), 2);
+    if (tm_error(tm)) fail_msg("%s", tm_error(tm)->what);
 }
 
 /* Which opcodes reach the datapath: every unpacker, Matrix Unit, SFPU and packer instruction, and

@@ -1,0 +1,173 @@
+/* coproc/dp_internal.h — what the datapath's unit files share (coproc/datapath.c, dp_addr.c,
+ * unpack.c, fpu.c, sfpu.c, pack.c): the datapath's state, the context of one instruction, and the
+ * configuration field accessors. Nothing outside those files includes it.
+ *
+ * Values only: no clock, no stalls. The timing model (coproc/timing.c) calls dp_exec at exactly
+ * one event per datapath instruction and owns when; these files own what. */
+#ifndef TTEMU_COPROC_DP_INTERNAL_H
+#define TTEMU_COPROC_DP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coproc/datapath.h"
+#include "coproc/dp_regs.h"
+#include "coproc/formats.h"
+#include "coproc/insn.h"
+#include "coproc/state.h"
+
+/* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
+#define UNP_SEC_WORDS 48
+
+/* Per-unpacker state the UNPACR functional model keeps (UNPACR_Regular.md `Unpackers[]`):
+ * SrcRow and ContextCounter per thread. The bank pointer and AllowedClient belong to the
+ * hand-over between units and live with the architectural state (coproc/state.h cp_src_t). */
+typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
+
+/* An unpacker instruction between its two events (coproc/datapath.h): everything its address
+ * side fixed at dispatch that the data side, at retire, needs. */
+typedef struct {
+    uint8_t kind; /* unp_job_kind_t */
+    uint8_t thread, cfg_bank;
+    fmt_unpack_mode_t conv;
+    uint8_t size, up_zeros, col_shift, src_row, out_fmt;
+    bool all_zero, interleave, to_dst, transpose, ovrd, flip, ones;
+    uint64_t datums, limit, fifo; /* first L1 byte; the FIFO's limit and size (bytes) */
+    uint32_t row_stride, count, out;
+} unp_job_t;
+
+/* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
+#define UNP_JOBS 8
+
+typedef struct {
+    uint8_t src_row[DP_THREADS];
+    uint8_t ctx_counter[DP_THREADS];
+    unp_job_t jobs[UNP_JOBS]; /* dispatched, not yet retired, oldest first */
+    unsigned jobs_head, jobs_n;
+} unpacker_t;
+
+/* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next
+ * datum goes to, whether the next PACR takes a fresh address, and the partly filled 16-byte
+ * output buffer (the packer writes L1 in aligned 16-byte units). */
+typedef struct {
+    bool needs_new_addr;
+    uint32_t data_addr;
+    uint8_t buf[16];
+    unsigned buf_n;
+    bool exp_needs_new_addr;
+    uint32_t exp_addr;
+    uint8_t tile_pos; /* edge masking's tile row position (BH PACR.md) */
+} packer_t;
+
+struct dp {
+    unsigned executed; /* instructions dp_exec saw since reset */
+    unsigned retired;  /* unpacker instructions dp_unpack_data saw since reset */
+    src_regs_t srca, srcb;
+    dst_regs_t dst;
+    lregs_t sfpu;
+    rwc_t rwc[DP_THREADS];
+    adc_t adc[DP_THREADS][ADC_UNITS];
+    unpacker_t unp[2];
+    packer_t pack;
+};
+
+/* One instruction's context: the datapath, the instruction as the timing model hands it over
+ * (coproc/insn.h: the architectural state, the tile, the word, the thread, where errors go), and
+ * the thread's config bank (ThreadConfig CFG_STATE_ID_StateID). */
+typedef struct {
+    dp_t *dp;
+    const cp_insn_t *in;
+    const cp_state_t *st;
+    unsigned t;
+    unsigned bank;
+    uint32_t word;
+    bool failed;
+    bool remap, swizzle; /* DEST_ACCESS_CFG remap_addrs, swizzle_32b of the bank (dp_ctx_init) */
+} dp_ctx_t;
+
+/* Element i of a Config field (coproc/cfg_fields.def), word_off words further (UNP_SEC_WORDS for
+ * unpacker 1's copy of an unpacker 0 field). */
+static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, unsigned word_off) {
+    const cp_field_t *d = &cfg_fields[f];
+    unsigned bit = (unsigned)d->shift + i * d->stride;
+    uint32_t v = x->st->cfg[x->bank][d->word + word_off + bit / 32] >> (bit % 32);
+    return v & st_field_mask(d->width);
+}
+#define CFG(x, name)             dp_cfg_i((x), CFG_##name, 0, 0)
+#define CFG_I(x, name, i)        dp_cfg_i((x), CFG_##name, (i), 0)
+#define CFG_UNP(x, name, u)      dp_cfg_i((x), CFG_##name, 0, (u)*UNP_SEC_WORDS)
+#define CFG_UNP_I(x, name, u, i) dp_cfg_i((x), CFG_##name, (i), (u)*UNP_SEC_WORDS)
+
+static inline uint32_t dp_thcfg_i(const dp_ctx_t *x, thcfg_field_t f, unsigned i) {
+    const cp_field_t *d = &thcfg_fields[f];
+    unsigned bit = (unsigned)d->shift + i * d->stride;
+    return ((uint32_t)x->st->thdcfg[x->t][d->word + bit / 16] >> (bit % 16)) & st_field_mask(d->width);
+}
+#define THCFG(x, name)      dp_thcfg_i((x), THCFG_##name, 0)
+#define THCFG_I(x, name, i) dp_thcfg_i((x), THCFG_##name, (i))
+
+/* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and
+ * SrcB (1). Read only: the hand-overs are the timing model's. */
+static inline unsigned dp_unp_bank(const dp_ctx_t *x, unsigned u) { return x->st->src.unp_bank[u & 1]; }
+static inline unsigned dp_fpu_bank(const dp_ctx_t *x, unsigned s) {
+    return s ? x->st->src.fpu_bank_b : x->st->src.fpu_bank_a;
+}
+
+/* L1, as the unpackers read it and the packer writes it (cp_env_t; every write reported). */
+static inline const cp_env_t *dp_env(const dp_ctx_t *x) { return x->in->env; }
+
+/* Stop on this instruction (cp_fail: the category, what, and the where the timing model gave). */
+void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
+
+/* RWC address modifiers (RWCs.md ApplyAddrMod; Blackhole: AddrMod is 3 bits and indexes
+ * ADDR_MOD_*_SEC0..7 directly). update_fidelity: false for SFPLOAD/SFPSTORE/SFPLOADMACRO. */
+void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity);
+
+/* Dst row mapping (BH Dst.md Adj16/Adj32) and the 32-bit view. Inline: every datum of every
+ * Dst access goes through them. */
+static inline unsigned dp_adj16(const dp_ctx_t *x, unsigned r) {
+    r &= 1023;
+    if (x->remap) r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
+    return r;
+}
+static inline unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
+    r = dp_adj16(x, r);
+    if (x->swizzle) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
+    return ((r & 0x1f8) << 1) | (r & 0x207);
+}
+static inline uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col) {
+    unsigned p = dp_adj32(x, row);
+    return (uint32_t)x->dp->dst.bits[p][col] << 16 | x->dp->dst.bits[p + 8][col];
+}
+/* A write makes the row valid again: ZEROACC only marks rows, and "the write performed by these
+ * instructions will then cause the row contents to become well defined" (ZEROACC.md). Dst32b
+ * consults the valid bit of the first physical row only (Dst.md). */
+static inline void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v) {
+    unsigned p = dp_adj32(x, row);
+    x->dp->dst.bits[p][col] = (uint16_t)(v >> 16);
+    x->dp->dst.bits[p + 8][col] = (uint16_t)v;
+    x->dp->dst.valid[p] = true;
+}
+static inline uint16_t dp_dst16_read(const dp_ctx_t *x, unsigned row, unsigned col) {
+    return x->dp->dst.bits[dp_adj16(x, row)][col];
+}
+static inline void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
+    unsigned p = dp_adj16(x, row);
+    x->dp->dst.bits[p][col] = v;
+    x->dp->dst.valid[p] = true;
+}
+
+/* The context of one instruction of thread t, config bank bank. */
+void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigned bank);
+
+/* The units (one file each). Each returns nothing; errors go through dp_fail. */
+void dp_adc_exec(dp_ctx_t *x);    /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */
+void dp_rwc_exec(dp_ctx_t *x);    /* dp_addr.c: SETRWC, INCRWC */
+void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
+unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
+void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
+void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
+void dp_pack_exec(dp_ctx_t *x); /* pack.c: PACR */
+
+#endif

@@ -1,0 +1,70 @@
+/* coproc/dp_regs.h — the Tensix register files and counters the datapath computes on, one struct
+ * each (values only: no clock). Owned by the datapath (coproc/datapath.c), reset with the
+ * coprocessor. Layouts as the ISA documents them:
+ *   SrcA/SrcB: SrcASrcB.md — 2 banks x 64 rows x 16 columns of 19-bit datums;
+ *   Dst:       BH Dst.md — DstBits[1024][16] of 16 bits plus DstRowValid[1024];
+ *   LReg:      LReg.md — 17 x 32 lanes x 32 bits, lane flags and the flag stack (VectorUnit.md);
+ *   RWCs:      RWCs.md — per thread Dst/SrcA/SrcB/fidelity counters (+ BH's SFPU stack pointer);
+ *   ADCs:      ADCs.md — per thread, for unpacker 0, unpacker 1 and the packers, two channels of
+ *              X/Y/Z/W with a _Cr shadow each.
+ */
+#ifndef TTEMU_COPROC_DP_REGS_H
+#define TTEMU_COPROC_DP_REGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SRC_BANKS  2
+#define SRC_ROWS   64
+#define SRC_COLS   16
+#define DST_ROWS   1024
+#define DST_COLS   16
+#define LREG_N     17
+#define LANES      32
+#define DP_THREADS 3
+
+/* SrcA or SrcB. Datums are 19 bits in the register's own layout (formats.h: sign | mantissa(10) |
+ * exponent(8)). implied_fmt: Blackhole's ImpliedSrc{A,B}Fmt per bank, the Out_data_format of the
+ * unpack that handed the bank over (UNPACR_NOP_SETDVALID.md, MOVA2D.md). */
+typedef struct {
+    uint32_t d[SRC_BANKS][SRC_ROWS][SRC_COLS];
+    uint8_t implied_fmt[SRC_BANKS];
+} src_regs_t;
+
+/* Dst: the 16-bit physical cells and the per-row valid bits (ZEROACC clears them). */
+typedef struct {
+    uint16_t bits[DST_ROWS][DST_COLS];
+    bool valid[DST_ROWS];
+} dst_regs_t;
+
+/* The Vector Unit's registers and lane state (LReg.md, VectorUnit.md, SFPCONFIG.md). */
+#define SFPU_FLAG_STACK 8 /* SFPPUSHC.md: the stack's depth (tier 3 uses it) */
+typedef struct {
+    uint32_t r[LREG_N][LANES];
+    bool lane_flags[LANES];
+    bool use_lane_flags[LANES];  /* UseLaneFlagsForLaneEnable */
+    uint32_t lane_config[LANES]; /* 18 bits each (SFPCONFIG.md LaneConfig) */
+} lregs_t;
+
+/* Register-window counters of one thread (RWCs.md; BH adds Sp, SFPLOAD.md). */
+typedef struct {
+    uint16_t dst, dst_cr;                 /* 10 bits */
+    uint8_t srca, srca_cr, srcb, srcb_cr; /* 6 bits */
+    uint8_t fidelity;                     /* 2 bits */
+    uint8_t bias;                         /* ExtraAddrModBit */
+    uint16_t sp;                          /* 10 bits */
+} rwc_t;
+
+/* One channel of an address counter (ADCs.md: X 18 bits, Y 13, Z 8, W 8). */
+typedef struct {
+    uint32_t x, x_cr;
+    uint16_t y, y_cr;
+    uint8_t z, z_cr, w, w_cr;
+} adc_ch_t;
+
+enum { ADC_UNP0 = 0, ADC_UNP1 = 1, ADC_PACK = 2, ADC_UNITS = 3 };
+typedef struct {
+    adc_ch_t ch[2];
+} adc_t;
+
+#endif

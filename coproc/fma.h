@@ -1,0 +1,18 @@
+/* coproc/fma.h — the Vector Unit's fused multiply-add, bit for bit as Blackhole computes it. */
+#ifndef TTEMU_COPROC_FMA_H
+#define TTEMU_COPROC_FMA_H
+
+#include <stdint.h>
+
+/* a * b + c on FP32 bit patterns, as Blackhole's SFPMAD family (and the Baby RISC-V fma.s)
+ * compute it: denormal inputs read as zero; one rounding, to nearest even; denormal results
+ * flushed to signed zero; any NaN produced is 0x7FC00000; a product that on its own overflows is
+ * infinite and one that on its own underflows is zero; the product keeps 3 guard bits beyond
+ * FP32 and is not rounded before the add (SFPMAD.md "IEEE754 conformance", and the bit-exact
+ * model it links, tt-isa-documentation Miscellaneous/FMA). */
+uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c);
+/* The same, always through the bit-level model (fma_bh takes a shortcut where the result is
+ * exact; the tests compare the two). */
+uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);
+
+#endif

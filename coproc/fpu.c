@@ -1,0 +1,252 @@
+/* coproc/fpu.c — the Matrix Unit's (FPU's) values for the data-movement and clearing instructions:
+ * MOVA2D, MOVB2D, MOVD2A, MOVD2B, MOVB2A, ZEROACC, ZEROSRC, CLEARDVALID (each as its ISA page's
+ * functional model describes it; the pages are named above each function). SETRWC and INCRWC are
+ * in dp_addr.c. The arithmetic instructions (ELWADD, ELWSUB, ELWMUL, MVMUL, DOTPV, GAPOOL,
+ * GMPOOL, the legacy CONV/POOL ops, SHIFTX*, TRNSPSRCB) are not modelled yet: dp_exec refuses
+ * them as CP_ERR_UNIMPLEMENTED. The Src bank hand-over (AllowedClient, the bank pointers) is the
+ * timing model's; these functions only read the bank pointers.
+ */
+#include <string.h>
+
+#include "coproc/dp_internal.h"
+#include "coproc/tt_fields.h"
+#include "coproc/tt_ops.h"
+
+/* LaneConfig[col / 2].BLOCK_DEST_MOV.Bit[col & 1] (SFPCONFIG.md LaneConfig bits 9..10). */
+static bool col_blocked(const dp_ctx_t *x, unsigned col) {
+    return (x->dp->sfpu.lane_config[col / 2] >> (9 + (col & 1))) & 1;
+}
+
+/* The SrcA format the FPU assumes: Blackhole takes the bank's implied format unless
+ * DISABLE_IMPLIED_SRCA_FMT_Base (MOVA2D.md, MOVD2A.md). */
+static unsigned srca_fmt(const dp_ctx_t *x, bool implied) {
+    unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcA_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcA_val)
+                                                           : CFG(x, ALU_FORMAT_SPEC_REG0_SrcA);
+    if (implied && !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base)) f = x->dp->srca.implied_fmt[dp_fpu_bank(x, 0)];
+    return f;
+}
+
+/* One datum SrcA/SrcB -> Dst, shared by MOVA2D and MOVB2D (their pages give the same body); the
+ * conversions are coproc/formats.c's. lo: UseDst32bLo. */
+static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_flag, bool lo, unsigned row,
+                       unsigned col) {
+    if (style == FMT_STYLE_TF32) {
+        if (lo) {
+            dp_fail(x, CP_ERR_UNDEFINED, "%s with dest_32b_lo and a TF32 source (HW erratum TEN-4245)",
+                    tt_mnemonic(x->word));
+            return;
+        }
+        dp_dst32_write(x, row, col, fmt_mova2d_dst32(v, zero_flag));
+    } else if (lo) {
+        dp_dst32_write(x, row, col, (dp_dst32_read(x, row, col) & 0xFFFF0000u) | fmt_mova2d_dst16(v, style, zero_flag));
+    } else {
+        dp_dst16_write(x, row, col, fmt_mova2d_dst16(v, style, zero_flag));
+    }
+}
+
+static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) {
+    return imm + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + x->dp->rwc[x->t].dst + CFG(x, DEST_REGW_BASE_Base);
+}
+
+/* MOVA2D.md */
+static void mova2d(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    fmt_style_t style = fmt_src_style(srca_fmt(x, true), THCFG(x, FP16A_FORCE_Enable));
+    bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src), lo = TT_MOVA2D_DEST_32B_LO(w);
+    unsigned drow = dst_row_base(x, TT_MOVA2D_DST(w)), srow = TT_MOVA2D_SRC(w) + x->dp->rwc[x->t].srca, n = 1;
+    if (TT_MOVA2D_INSTR_MOD(w) & 2) {
+        n = 8, drow &= 0x3F8, srow &= 0x38;
+    } else {
+        drow &= 0x3FF, srow &= 0x3F;
+    }
+    const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    for (; n && !dp_failed(x); n--, drow++, srow++)
+        for (unsigned c = 0; c < SRC_COLS; c++)
+            if (!col_blocked(x, c)) src_to_dst(x, bank[srow][c], style, flush, lo, drow, c);
+    dp_apply_addr_mod(x, TT_MOVA2D_ADDR_MODE(w), true);
+}
+
+/* MOVB2D.md (the page uses the configured SrcA format, not an implied one: "not a typo"). */
+static void movb2d(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned mod = TT_MOVB2D_MOVB2D_INSTR_MOD(w);
+    fmt_style_t style = fmt_src_style(srca_fmt(x, false), THCFG(x, FP16A_FORCE_Enable));
+    bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src), lo = TT_MOVB2D_DEST_32B_LO(w);
+    bool bcast_col0 = mod & 1, bcast_row = mod & 2;
+    unsigned drow = dst_row_base(x, TT_MOVB2D_DST(w)), srow = TT_MOVB2D_SRC(w) + x->dp->rwc[x->t].srcb, n = 1;
+    if (bcast_row) {
+        n = 8, drow &= 0x3F8, srow &= 0x3F;
+    } else if (mod & 4) {
+        n = 4, drow &= 0x3FC, srow &= 0x3C;
+    } else {
+        drow &= 0x3FF, srow &= 0x3F;
+    }
+    const uint32_t(*bank)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
+    for (; n && !dp_failed(x); n--, drow++, srow += !bcast_row)
+        for (unsigned c = 0; c < SRC_COLS; c++)
+            if (!col_blocked(x, c)) src_to_dst(x, bank[srow][bcast_col0 ? 0 : c], style, flush, lo, drow, c);
+    dp_apply_addr_mod(x, TT_MOVB2D_ADDR_MODE(w), true);
+}
+
+/* MOVD2A.md / MOVD2B.md: Dst -> SrcA / SrcB. On Blackhole both take their style from the
+ * destination bank's implied format (MOVD2B: "SrcAFmt really is used", then ImpliedSrcBFmt). */
+static void movd2src(dp_ctx_t *x, bool to_b) {
+    uint32_t w = x->word;
+    bool lo = to_b ? TT_MOVD2B_DEST_32B_LO(w) : TT_MOVD2A_DEST_32B_LO(w);
+    bool use32 = false;
+    fmt_style_t style = FMT_STYLE_FP16;
+    if (!THCFG(x, FP16A_FORCE_Enable)) {
+        unsigned f = srca_fmt(x, false);
+        if (to_b ? !THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base) : !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base))
+            f = (to_b ? x->dp->srcb.implied_fmt[dp_fpu_bank(x, 1)] : x->dp->srca.implied_fmt[dp_fpu_bank(x, 0)]);
+        use32 = CFG(x, ALU_ACC_CTRL_Fp32_enabled) || CFG(x, ALU_ACC_CTRL_INT8_math_enabled);
+        style = fmt_src_style(f, false);
+    }
+    unsigned drow = dst_row_base(x, to_b ? TT_MOVD2B_DST(w) : TT_MOVD2A_DST(w));
+    unsigned srow = (to_b ? TT_MOVD2B_SRC(w) + x->dp->rwc[x->t].srcb : TT_MOVD2A_SRC(w) + x->dp->rwc[x->t].srca), n = 1;
+    if ((to_b ? TT_MOVD2B_INSTR_MOD(w) : TT_MOVD2A_INSTR_MOD(w)) & 2) {
+        n = 4, drow &= 0x3FC, srow &= 0x3C;
+    } else {
+        drow &= 0x3FF, srow &= 0x3F;
+    }
+    if (!use32 && (lo || style == FMT_STYLE_TF32))
+        return dp_fail(x, CP_ERR_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
+    uint32_t(*bank)[SRC_COLS] = to_b ? x->dp->srcb.d[dp_fpu_bank(x, 1)] : x->dp->srca.d[dp_fpu_bank(x, 0)];
+    for (; n; n--, drow++, srow++) {
+        for (unsigned c = 0; c < SRC_COLS; c++) {
+            if (col_blocked(x, c)) continue;
+            if (!use32) {
+                bank[srow][c] = fmt_movd2src_dst16(dp_dst16_read(x, drow, c), style);
+                continue;
+            }
+            uint32_t d = dp_dst32_read(x, drow, c);
+            if (lo && style == FMT_STYLE_TF32)
+                bank[srow][c] = d & 0x1FFFu; /* the 13 bits the TF32 truncation drops (MOVD2A.md) */
+            else
+                bank[srow][c] = fmt_movd2src_dst32(lo ? (d << 16) | (d & 0xFFFFu) : d, style);
+        }
+    }
+    dp_apply_addr_mod(x, to_b ? TT_MOVD2B_ADDR_MODE(w) : TT_MOVD2A_ADDR_MODE(w), true);
+}
+
+/* MOVB2A.md. The page applies TruncateSrc(value, SrcBFmt) without defining it; ttemu reads it as
+ * dropping the mantissa bits the format does not have (the low three of the 8-bit-exponent
+ * formats other than TF32), which leaves data an unpacker wrote unchanged [INF, docs/datapath.md]. */
+static void movb2a(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcB_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcB_val)
+                                                           : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
+    if (!THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base)) f = x->dp->srcb.implied_fmt[dp_fpu_bank(x, 1)];
+    bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src);
+    uint32_t keep = (f != FMT_TF32 && fmt_exp8_family(f)) ? ~(7u << 8) : ~0u;
+    unsigned arow = TT_MOVB2A_SRCA(w) + x->dp->rwc[x->t].srca, brow = TT_MOVB2A_SRCB(w) + x->dp->rwc[x->t].srcb, n = 1;
+    if (TT_MOVB2A_INSTR_MOD(w) & 2) {
+        n = 4, arow &= 0x3C, brow &= 0x3C;
+    } else {
+        arow &= 0x3F, brow &= 0x3F;
+    }
+    uint32_t(*a)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    const uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
+    for (; n; n--, arow++, brow++)
+        for (unsigned c = 0; c < SRC_COLS; c++) {
+            if (col_blocked(x, c)) continue;
+            uint32_t v = b[brow][c];
+            if (flush && !(v & 0xFF)) v = 0;
+            a[arow][c] = v & keep;
+        }
+    dp_apply_addr_mod(x, TT_MOVB2A_ADDR_MODE(w), true);
+}
+
+/* ZEROACC.md: mark Dst rows invalid. Blackhole encoding: where = Imm10, clear_mode = Mode,
+ * use_32_bit_mode = UseDst32b, clear_zero_flags = Revert. Revert is UndefinedBehavior on the
+ * page, yet tt-llk uses it (with the 32-bit 16-row mode, as ttsim notes: a hardware-bug
+ * workaround); ttemu does what the page describes that branch doing: set the bits instead. The
+ * 16-row modes move by 32 (16-bit) / 16 (32-bit) blocks when the math offset is in the upper
+ * half unless DEST_ACCESS_CFG_zeroacc_absolute_tile_mode (ttsim, Blackhole; DATAPATH.md §4.4). */
+static void zeroacc(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned imm = TT_ZEROACC_WHERE(w), mode = TT_ZEROACC_CLEAR_MODE(w);
+    bool d32 = TT_ZEROACC_USE_32_BIT_MODE(w), val = TT_ZEROACC_CLEAR_ZERO_FLAGS(w);
+    bool *valid = x->dp->dst.valid;
+    if (mode > 3) return dp_fail(x, CP_ERR_UNSPECIFIED, "ZEROACC clear_mode %u (ZEROACC.md has modes 0..3)", mode);
+    switch (mode) {
+    case 0: { /* one row */
+        unsigned row = dst_row_base(x, imm) & 1023;
+        if (CFG(x, ALU_ACC_CTRL_Fp32_enabled) || CFG(x, ALU_ACC_CTRL_INT8_math_enabled))
+            valid[dp_adj32(x, row)] = val;
+        else
+            valid[row] = val;
+        break;
+    }
+    case 1: { /* 16 rows */
+        unsigned off = THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + x->dp->rwc[x->t].dst;
+        imm &= 0xFF; /* current silicon uses the low 8 bits (ZEROACC.md, non-contractual) */
+        bool absolute = CFG(x, DEST_ACCESS_CFG_zeroacc_absolute_tile_mode);
+        if (d32) {
+            if (!absolute && (off & 768)) imm += 16;
+            if (imm < 32)
+                for (unsigned i = 0; i < 16; i++)
+                    valid[imm * 32 + (i & 8) * 2 + (i & 7)] = val;
+        } else {
+            if (!absolute && (off & 512)) imm += 32;
+            if (imm < 64)
+                for (unsigned i = 0; i < 16; i++)
+                    valid[imm * 16 + i] = val;
+        }
+        break;
+    }
+    case 2: /* half of Dst */ memset(valid + ((imm & 1) ? 512 : 0), val, 512 * sizeof *valid); break;
+    default: /* all of Dst */ memset(valid, val, DST_ROWS * sizeof *valid); break;
+    }
+    if (mode <= 1) dp_apply_addr_mod(x, TT_ZEROACC_ADDR_MODE(w), true);
+}
+
+/* ZEROSRC.md. Blackhole encoding: src_mask = ClearSrcA | ClearSrcB << 1, bank_mask = BothBanks,
+ * write_mode = SingleBankMatrixUnit, zero_val = a wider clear-value field whose bit 0 is
+ * NegativeInfSrcA (UNPACR_NOP_ZEROSRC.md); other clear values are not documented. */
+static void zerosrc(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned mask = TT_ZEROSRC_SRC_MASK(w), zv = TT_ZEROSRC_ZERO_VAL(w);
+    bool both = TT_ZEROSRC_BANK_MASK(w), fpu_side = TT_ZEROSRC_WRITE_MODE(w);
+    if (zv > 1 || (zv && (mask & 2)))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "ZEROSRC with zero_val 0x%x (only 0 and -inf for SrcA are documented)",
+                       zv);
+    for (unsigned s = 0; s < 2; s++) {
+        if (!(mask & (1u << s))) continue;
+        src_regs_t *r = s ? &x->dp->srcb : &x->dp->srca;
+        unsigned pick = fpu_side ? dp_fpu_bank(x, s) : dp_unp_bank(x, s);
+        for (unsigned b = 0; b < SRC_BANKS; b++) {
+            if (!both && b != pick) continue;
+            if (zv)
+                for (unsigned i = 0; i < SRC_ROWS; i++)
+                    for (unsigned c = 0; c < SRC_COLS; c++)
+                        r->d[b][i][c] = 0x7FFFF;
+            else
+                memset(r->d[b], 0, sizeof r->d[b]);
+        }
+    }
+}
+
+void dp_fpu_exec(dp_ctx_t *x) {
+    switch (TT_OPCODE(x->word)) {
+    case TT_OPC_MOVA2D: mova2d(x); break;
+    case TT_OPC_MOVB2D: movb2d(x); break;
+    case TT_OPC_MOVD2A: movd2src(x, false); break;
+    case TT_OPC_MOVD2B: movd2src(x, true); break;
+    case TT_OPC_MOVB2A: movb2a(x); break;
+    case TT_OPC_ZEROACC: zeroacc(x); break;
+    case TT_OPC_ZEROSRC: zerosrc(x); break;
+    case TT_OPC_CLEARDVALID:
+        /* CLEARDVALID.md: with Reset, Blackhole also forgets the implied formats. The bank
+         * pointers and AllowedClient are the timing model's. */
+        if (TT_CLEARDVALID_RESET(x->word) & 1) {
+            memset(x->dp->srca.implied_fmt, 0, sizeof x->dp->srca.implied_fmt);
+            memset(x->dp->srcb.implied_fmt, 0, sizeof x->dp->srcb.implied_fmt);
+        }
+        break;
+    default:
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled yet (Matrix Unit arithmetic: tier 2)",
+                tt_mnemonic(x->word));
+        break;
+    }
+}

@@ -1,0 +1,199 @@
+/* coproc/pack.c — the packer's values: PACR (Dst -> L1).
+ *
+ * Blackhole has one packer with four Dst read interfaces (BH PACR.md); the pipeline is
+ * Wormhole's, packer 0 of it (Packers/InputAddressGenerator.md, EdgeMasking.md, Downsampling.md,
+ * FormatConversion.md, OutputAddressGenerator.md), configured by the SEC0 fields.
+ * Modelled: Dst as the source (16- and 32-bit reads), ReadIntfSel, the ADC X range within a row,
+ * ZeroWrite, Flush and Last, edge masks with row-set mapping, downsampling masks, both format
+ * conversions for every combination coproc/formats.c models (fmt_pack_check: FP32, TF32, BF16,
+ * FP16, FP8, INT32, INT16 and UINT8 paths), the 16-byte output buffer, the exponent-section gap of
+ * sub-16-bit outputs, and the ADC updates of ADDR_MOD_PACK.
+ * Refused (CP_ERR_UNIMPLEMENTED, tier 2): L1 as the source, compression, block floats (their exponent
+ * stream), the INT8 intermediate (INT_DESCALE), ReLU, L1 accumulation, exponent thresholding,
+ * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
+ * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
+ */
+#include <string.h>
+
+#include "coproc/dp_internal.h"
+#include "coproc/tt_fields.h"
+
+static void flush_buf(dp_ctx_t *x) {
+    packer_t *p = &x->dp->pack;
+    if (!p->buf_n) return;
+    memset(p->buf + p->buf_n, 0, 16 - p->buf_n); /* a forced flush pads with zeroes */
+    if ((uint64_t)p->data_addr + 16 > dp_env(x)->l1_size) {
+        dp_fail(x, CP_ERR_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
+    } else {
+        memcpy(dp_env(x)->l1 + p->data_addr, p->buf, 16);
+        if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
+    }
+    p->data_addr += 16;
+    p->buf_n = 0;
+}
+
+static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
+    packer_t *p = &x->dp->pack;
+    for (unsigned i = 0; i < n; i++) {
+        p->buf[p->buf_n++] = (uint8_t)(v >> (8 * i));
+        if (p->buf_n == 16) flush_buf(x);
+    }
+}
+
+void dp_pack_exec(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    dp_t *dp = x->dp;
+    packer_t *p = &dp->pack;
+    if (TT_OPCODE(w) != TT_OPC_PACR) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR_SETREG is not modelled");
+    bool last = TT_PACR_LAST(w), flush = TT_PACR_FLUSH(w), zero = TT_PACR_ZEROWRITE(w);
+    if (TT_PACR_CONCAT(w) || TT_PACR_ROWPADZERO(w) || TT_PACR_DSTACCESSMODE(w) || TT_PACR_CTXTCTRL(w) ||
+        TT_PACR_ADDRCNTCONTEXT(w) || TT_PACR_CFGCONTEXT(w) || TT_PACR_OVRDTHREADID(w))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED,
+                       "PACR with Concat, RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext, "
+                       "CfgContext or OvrdThreadId (not documented for Blackhole)");
+    if (CFG(x, THCON_SEC0_REG1_Source_interface_selection))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
+    if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
+    if (CFG(x, STACC_RELU_ApplyRelu) || CFG(x, THCON_SEC0_REG1_Pack_L1_Acc) || CFG(x, THCON_SEC0_REG1_Exp_threshold_en))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with ReLU, L1 accumulation or exponent thresholding");
+    if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
+    if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with Add_l1_dest_addr_offset");
+
+    /* The two format conversions (FormatConversion.md; coproc/formats.c). */
+    fmt_pack_mode_t c = {.read_32b = CFG(x, PCK_DEST_RD_CTRL_Read_32b_data),
+                         .read_raw = CFG(x, PCK_DEST_RD_CTRL_Read_int8),
+                         .read_unsigned = CFG(x, PCK_DEST_RD_CTRL_Read_unsigned),
+                         .round_10b_mant = CFG(x, PCK_DEST_RD_CTRL_Round_10b_mant),
+                         .fp8_e4m3 = CFG(x, THCON_SEC0_REG1_Pac_LF8_4b_exp),
+                         .out_fmt = (uint8_t)CFG(x, THCON_SEC0_REG1_Out_data_format)};
+    c.intermediate = (uint8_t)(CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                                                                           : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc));
+    if (fmt_is_bfp(c.out_fmt) || fmt_is_bfp(c.intermediate))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with block-float formats (%s through %s)",
+                       fmt_name(c.intermediate), fmt_name(c.out_fmt));
+    if (c.intermediate == FMT_INT8)
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
+    if (!fmt_pack_check(&c))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
+                       fmt_name(c.intermediate), fmt_name(c.out_fmt));
+    unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;
+    /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
+    bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
+    uint32_t neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
+    bool edge_mode = CFG(x, PCK_EDGE_MODE_mode);
+    if (edge_mode && !exp8)
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
+
+    /* Input address generator (packer 0; ADC of the current thread). */
+    adc_t *adc = &dp->adc[x->t][ADC_PACK];
+    const adc_ch_t *a0 = &adc->ch[0];
+    unsigned in_fmt = CFG(x, THCON_SEC0_REG1_In_data_format), bpd, xmask;
+    switch (in_fmt & 3) {
+    case 0: bpd = 4, xmask = 3; break;
+    case 1: bpd = 2, xmask = 7; break;
+    default: bpd = 1, xmask = 15; break;
+    }
+    uint32_t addr = CFG(x, PCK0_ADDR_BASE_REG_0_Base) + a0->x * (CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 15) +
+                    a0->y * CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Ystride) + a0->z * CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
+                    a0->w * CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    uint32_t n = flush ? 0 : adc->ch[1].x - a0->x + 1;
+    addr = ((addr / bpd) & ~xmask) + (a0->x & xmask);
+    addr = (addr + (CFG_I(x, DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0) << 4)) & 0x3FFF;
+    unsigned start_row = addr >> 4, col0 = addr & 15;
+    if (n && col0 + n > 16)
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED,
+                       "PACR with an ADC X range (%u datums from column %u) beyond one Dst row", n, col0);
+
+    /* Output address generator: a fresh address after reset, Last or Flush (BH: YZW in bytes). */
+    const adc_ch_t *a1 = &adc->ch[1];
+    if (p->needs_new_addr) {
+        uint32_t o = CFG(x, THCON_SEC0_REG1_L1_Dest_addr) + !CFG(x, THCON_SEC0_REG1_Sub_l1_tile_header_size);
+        uint32_t yzw = CFG(x, PCK0_ADDR_BASE_REG_1_Base) + a1->y * CFG(x, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
+                       a1->z * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
+                       a1->w * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
+        o += yzw >> 4;
+        /* Out formats under 16 bits (FP8, INT8 here) leave room for an exponent section. */
+        if (c.out_fmt & 2) o += CFG(x, THCON_SEC0_REG1_Exp_section_size);
+        p->data_addr = (o & 0x1FFFF) << 4; /* bit 31 of L1_Dest_addr (tt-llk sets it) falls out here */
+        p->needs_new_addr = false;
+    }
+
+    /* The read interfaces, downsampling and edge masks (BH PACR.md, Downsampling.md, EdgeMasking.md). */
+    unsigned sel = TT_PACR_READINTFSEL(w) ? TT_PACR_READINTFSEL(w) : 15;
+    if ((sel << (start_row & 3)) > 15)
+        return dp_fail(x, CP_ERR_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
+                       start_row);
+    uint16_t ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
+    if (!ds) ds = 0xFFFF;
+    unsigned per_plane = CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
+    unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
+    for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
+        if (!(sel & (1u << i))) continue;
+        unsigned row = ((start_row & ~3u) | i) & 1023;
+        unsigned map = CFG_I(x, TILE_ROW_SET_MAPPING_0_row_set_mapping_0, rowset * 16 + (p->tile_pos & 15));
+        uint16_t edge = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
+        uint16_t dsm = ds;
+        /* The row's physical Dst row and whether it holds data: ZEROACC'd rows read as zero
+         * (ZEROACC.md); Dst32b consults the first physical row's valid bit (Dst.md). */
+        unsigned phys = c.read_32b ? dp_adj32(x, row) : dp_adj16(x, row);
+        bool valid = dp->dst.valid[phys];
+        uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
+        for (unsigned k = 0; k < n; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
+            unsigned col = col0 + k;
+            if (!(dsm & 1)) continue;
+            uint32_t v = masked;
+            if (!zero && (edge >> col) & 1) {
+                v = 0;
+                if (valid) {
+                    uint32_t d = c.read_32b ? (uint32_t)dp->dst.bits[phys][col] << 16 | dp->dst.bits[phys + 8][col]
+                                            : dp->dst.bits[phys][col];
+                    v = fmt_pack_early(&c, d);
+                }
+            }
+            v = fmt_pack_late(&c, v);
+            if (out_bytes == 2 && p->buf_n <= 14) { /* the common case: room for the datum */
+                p->buf[p->buf_n++] = (uint8_t)v;
+                p->buf[p->buf_n++] = (uint8_t)(v >> 8);
+                if (p->buf_n == 16) flush_buf(x);
+            } else {
+                put_bytes(x, v, out_bytes);
+            }
+        }
+        /* The tile row position steps per enabled interface and wraps only when it lands on
+         * pack_reads_per_xy_plane (BH PACR.md). */
+        p->tile_pos = (uint8_t)(p->tile_pos + 1);
+        if (p->tile_pos == per_plane) p->tile_pos = 0;
+    }
+    if (dp_failed(x)) return;
+    if (last || flush) {
+        flush_buf(x);
+        p->needs_new_addr = true;
+    }
+
+    /* ADC updates of ADDR_MOD_PACK[AddrMode] (InputAddressGenerator.md, OutputAddressGenerator.md). */
+    unsigned m = TT_PACR_ADDRMODE(w);
+    adc_ch_t *s0 = &adc->ch[0], *s1 = &adc->ch[1];
+    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcClear, m))
+        s0->y = s0->y_cr = 0;
+    else if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcCR, m))
+        s0->y = s0->y_cr = (uint16_t)((s0->y_cr + THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcIncr, m)) & 0x1FFF);
+    else
+        s0->y = (uint16_t)((s0->y + THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcIncr, m)) & 0x1FFF);
+    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_ZsrcClear, m))
+        s0->z = s0->z_cr = 0;
+    else
+        s0->z = (uint8_t)(s0->z + THCFG_I(x, ADDR_MOD_PACK_SEC0_ZsrcIncr, m));
+    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstClear, m))
+        s1->y = s1->y_cr = 0;
+    else if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstCR, m))
+        s1->y = s1->y_cr = (uint16_t)((s1->y_cr + THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstIncr, m)) & 0x1FFF);
+    else
+        s1->y = (uint16_t)((s1->y + THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstIncr, m)) & 0x1FFF);
+    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_ZdstClear, m))
+        s1->z = s1->z_cr = 0;
+    else
+        s1->z = (uint8_t)(s1->z + THCFG_I(x, ADDR_MOD_PACK_SEC0_ZdstIncr, m));
+}

@@ -1,0 +1,380 @@
+/* coproc/unpack.c — the unpackers' values: UNPACR (L1 -> SrcA / SrcB / Dst) and UNPACR_NOP.
+ *
+ * UNPACR follows the functional model of UNPACR_Regular.md (the Wormhole page Blackhole shares,
+ * with its Blackhole conditionals), field for field; the Blackhole encoding names its fields
+ * differently (DATAPATH.md §3.1): Unpack_block_selection = WhichUnpacker, OvrdThreadId =
+ * MultiContextMode, AutoIncContextID = UseContextCounter, CfgContextId = ContextNumber,
+ * AddrCntContextId = ContextADC, SetDatValid = FlipSrc, ZeroWrite2 = AllDatumsAreZero, AddrMode =
+ * Ch0ZInc | Ch0YInc << 2 | Ch1ZInc << 4 | Ch1YInc << 6.
+ * Modelled: uncompressed input in every non-block-float format, to SrcA (row offset, column shift,
+ * transpose), SrcB and Dst (16- and 32-bit), contexts and the context counter, tileize row
+ * strides, upsampling, the L1 FIFO wrap, the ADC increments and the bank flip's bookkeeping.
+ * Refused with a message (CP_ERR_UNIMPLEMENTED): compressed input, RowSearch, block-float input,
+ * srcb_bcast, CfgContextCntInc. Datum conversions are coproc/formats.c's. The wait for the bank and its hand-over are
+ * the timing model's (coproc/timing.c); the datapath runs once the unpacker owns the bank.
+ */
+#include <string.h>
+
+#include "coproc/dp_internal.h"
+#include "coproc/tt_fields.h"
+#include "coproc/tt_ops.h"
+
+/* A field of context ctx whose contexts 4..7 sit in a second group of bits (cfg_defines.h:
+ * Disable_zero_compress_cntx4 at bit 16, Unpack_if_sel_cntx4 at bit 20 of the same word). */
+static unsigned ctx_bit(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned ctx) {
+    return ctx < 4 ? dp_cfg_i(x, f, ctx, u * UNP_SEC_WORDS) : dp_cfg_i(x, f, ctx + 12, u * UNP_SEC_WORDS);
+}
+/* Unpack_(out_)data_format_cntx: contexts 0..3 in words 92..95 at their field's bit, contexts
+ * 4..7 in the same four words 8 bits higher (cfg_defines.h). */
+static unsigned ctx_fmt(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned ctx) {
+    const cp_field_t *d = &cfg_fields[f];
+    uint32_t word = x->st->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
+    return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
+}
+
+static inline uint32_t read_l1(const cp_env_t *m, uint32_t addr, unsigned n) {
+    const uint8_t *p = m->l1 + addr;
+    switch (n) {
+    case 1: return p[0];
+    case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default: {
+        uint32_t v; /* L1 is little-endian; a host word read, as mmio/bus.c does */
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
+}
+
+static void unpacr(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    dp_t *dp = x->dp;
+    unsigned t = x->t, u = TT_UNPACR_UNPACK_BLOCK_SELECTION(w);
+    bool multi = TT_UNPACR_OVRDTHREADID(w), use_cnt = TT_UNPACR_AUTOINCCONTEXTID(w);
+    bool flip = TT_UNPACR_SETDATVALID(w), all_zero = TT_UNPACR_ZEROWRITE2(w);
+    unsigned am = TT_UNPACR_ADDRMODE(w);
+    unpacker_t *up = &dp->unp[u];
+
+    if (TT_UNPACR_ROWSEARCH(w)) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR with RowSearch");
+    if (TT_UNPACR_SRCB_BCAST(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR with srcb_bcast (no Blackhole page says what it does)");
+    if (TT_UNPACR_CFGCONTEXTCNTINC(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR with CfgContextCntInc (no Blackhole page says what it does)");
+
+    unsigned ctx = 0, which_adc = t;
+    if (multi) {
+        ctx = use_cnt ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
+        ctx = (ctx + THCFG_I(x, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
+        which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
+        if (u == 1 && ctx >= 2) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: unpacker 1 with context %u", ctx);
+        if (which_adc == 3) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ContextADC 3");
+    }
+
+    /* The tile descriptor: 128 bits at THCON_SEC<u>_REG0 (UNPACR_Regular.md "Configuration"). */
+    uint32_t d0 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 0);
+    uint32_t d1 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 1);
+    uint32_t d2 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 2);
+    uint32_t d3 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 3);
+    bool uncompressed = multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, u, ctx) : (d0 >> 4) & 1;
+    uint32_t xdim = (multi && u == 0) ? CFG_I(x, THCON_SEC0_REG5_Tile_x_dim_cntx0, ctx & 3) : d0 >> 16;
+    uint32_t ydim = d1 & 0xFF, zdim = (d1 >> 16) & 0xFF, wdim = d2 & 0xFF;
+    uint32_t digest = d3 >> 24; /* DigestSize, the descriptor's top byte (check_fields: not a field) */
+    if (!zdim) zdim = 1;
+    if (!wdim) wdim = 1;
+    (void)wdim;
+    unsigned in_fmt, out_fmt;
+    if (multi && CFG_UNP(x, THCON_SEC0_REG2_Ovrd_data_format, u)) {
+        in_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
+        out_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_out_data_format_cntx0, u, ctx);
+    } else {
+        in_fmt = d0 & 0xF;
+        out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
+    }
+    if (!uncompressed) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
+    if (fmt_is_bfp(in_fmt))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
+    unsigned size = fmt_datum_bits(in_fmt) / 8;
+
+    uint32_t in_addr;
+    if (multi && ctx != 0)
+        in_addr = CFG_UNP_I(x, THCON_SEC0_REG3_Base_address, u, ctx) +
+                  (CFG_UNP_I(x, THCON_SEC0_REG7_Offset_address, u, ctx & 3) & 0xFFFF);
+    else
+        in_addr =
+            CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
+    in_addr = (in_addr + 1 + digest) * 16;
+
+    const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
+    uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
+    if (xend < xy->x)
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
+    uint64_t first = (((uint64_t)zw->w * zdim + zw->z) * ydim + xy->y) * xdim + xy->x;
+    uint32_t count = xend - xy->x;
+
+    uint64_t limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16;
+    uint64_t fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16;
+#define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    uint64_t datums = WRAP(in_addr + first * size);
+#undef WRAP
+
+    bool tileize = CFG_UNP(x, THCON_SEC0_REG2_Tileize_mode, u);
+    uint32_t row_stride = size * 16;
+    if (tileize)
+        row_stride = CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 0) << 4 |
+                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 1) << 8 |
+                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 2) << 12;
+
+    bool to_dst = false, transpose = false;
+    if (u == 0) {
+        to_dst =
+            multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0, ctx) : CFG(x, THCON_SEC0_REG2_Unpack_If_Sel);
+        transpose = CFG(x, THCON_SEC0_REG2_Haloize_mode);
+    } /* unpacker 1 ignores Haloize_mode on current silicon (UNPACR_Regular.md, non-contractual) */
+
+    /* The format conversion (UNPACR_Regular.md FormatConversion; coproc/formats.c). */
+    fmt_unpack_mode_t conv = {.in_fmt = (uint8_t)in_fmt,
+                              .out_fmt = (uint8_t)out_fmt,
+                              .to_dst = to_dst,
+                              .int8_unsigned = u ? CFG(x, ALU_FORMAT_SPEC_REG0_SrcBUnsigned)
+                                                 : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned),
+                              .fp8_e4m3 = CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)};
+    if (!fmt_unpack_check(&conv))
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)", fmt_name(in_fmt),
+                       fmt_name(out_fmt), to_dst ? "in Dst" : "in Src");
+
+    const adc_ch_t *oc = &dp->adc[t][u].ch[1];
+    uint32_t out =
+        u ? CFG(x, UNP1_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP1_ADDR_CTRL_XY_REG_1_Ystride) +
+                oc->z * CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Zstride) + oc->w * CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Wstride)
+          : CFG(x, UNP0_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP0_ADDR_CTRL_XY_REG_1_Ystride) +
+                oc->z * CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Zstride) + oc->w * CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Wstride);
+    unsigned osize = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 4
+                     : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 2
+                                                                                            : 1;
+    if (out % osize)
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR output byte address 0x%x not aligned to its datum", out);
+    out /= osize;
+    if (multi && u == 0) {
+        uint32_t c = CFG_I(x, THCON_SEC0_REG5_Dest_cntx0_address, ctx & 3);
+        if (to_dst || CFG(x, UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr))
+            out += c;
+        else
+            out = c;
+    }
+
+    unsigned up_zeros = (1u << CFG_UNP(x, THCON_SEC0_REG2_Upsample_rate, u)) - 1;
+    bool interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u);
+    unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
+    if ((transpose || tileize) && (datums % 16))
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
+                       (unsigned long long)datums);
+    if (tileize && up_zeros) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling");
+    if (to_dst && (col_shift || transpose))
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
+
+    /* What the data side needs, fixed now (the address calculation happens when the unpacker
+     * takes the instruction; UNPACR_Regular.md "Performance"). */
+    unp_job_t *j = dp_unp_job_push(x, u);
+    if (!j) return;
+    *j = (unp_job_t){.kind = UNP_JOB_UNPACR,
+                     .thread = (uint8_t)t,
+                     .cfg_bank = (uint8_t)x->bank,
+                     .conv = conv,
+                     .size = (uint8_t)size,
+                     .all_zero = all_zero,
+                     .interleave = interleave,
+                     .to_dst = to_dst,
+                     .transpose = transpose,
+                     .ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr),
+                     .flip = flip,
+                     .up_zeros = (uint8_t)up_zeros,
+                     .col_shift = (uint8_t)col_shift,
+                     .src_row = up->src_row[t],
+                     .out_fmt = (uint8_t)out_fmt,
+                     .datums = datums,
+                     .limit = limit,
+                     .fifo = fifo,
+                     .row_stride = row_stride,
+                     .count = count,
+                     .out = out};
+    /* Counters for the next instruction. */
+    if (multi && use_cnt) {
+        unsigned next = ctx + 1;
+        up->ctx_counter[t] = (uint8_t)(next >= (1u << CFG_UNP(x, THCON_SEC0_REG2_Context_count, u)) ? 0 : next);
+    }
+    for (unsigned th = 0; th < DP_THREADS; th++) {
+        if (th != t && th != which_adc) continue;
+        adc_ch_t *c0 = &dp->adc[th][u].ch[0], *c1 = &dp->adc[th][u].ch[1];
+        c0->z = (uint8_t)(c0->z + (am & 3));
+        c0->y = (uint16_t)((c0->y + ((am >> 2) & 3)) & 0x1FFF);
+        c1->z = (uint8_t)(c1->z + ((am >> 4) & 3));
+        c1->y = (uint16_t)((c1->y + ((am >> 6) & 3)) & 0x1FFF);
+    }
+    unsigned base = (u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4;
+    if (flip) {
+        up->src_row[t] = (uint8_t)base;
+    } else if (CFG_UNP(x, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, u)) {
+        up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + base) & 63);
+    }
+}
+
+/* The data side of one UNPACR: L1 -> SrcA / SrcB / Dst, into the bank the unpacker owns now. */
+static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
+    dp_t *dp = x->dp;
+    unsigned bank = dp_unp_bank(x, u);
+    const cp_env_t *env = dp_env(x);
+    uint64_t datums = j->datums, limit = j->limit, fifo = j->fifo;
+    uint32_t out = j->out;
+    bool out32 = fmt_unpack_writes_dst32(&j->conv);
+#define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    if (j->up_zeros == 0 && (u == 1 || !j->to_dst)) {
+        /* Without upsampling each datum goes to the next position (the common case, faster):
+         * the same addresses and conversions as the general loop below, per destination. */
+        for (uint32_t i = 0; i < j->count; i++, out++) {
+            if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
+            if (datums + j->size > env->l1_size)
+                return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
+            uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
+            datums += j->size;
+            unsigned row = out / 16, col = out & 15;
+            if (u == 1) {
+                dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
+                continue;
+            }
+            if (row < 4 || col < j->col_shift) continue;
+            row -= 4, col -= j->col_shift;
+            if (j->ovrd) {
+                row = (row + j->src_row) & 63;
+            } else {
+                if (row >= 16)
+                    return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
+                row += j->src_row;
+            }
+            if (j->transpose) {
+                unsigned lo = row & 15;
+                row = (row & ~15u) | col, col = lo;
+            }
+            dp->srca.d[bank][row & 63][col] = datum;
+        }
+        if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
+        return;
+    }
+    for (uint32_t i = 0; i < j->count;) {
+        if (datums + j->size > env->l1_size)
+            return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
+        uint32_t datum = fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
+        datums += j->size;
+        if ((++i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
+        if (j->all_zero) datum = 0;
+        for (unsigned k = 0; k <= j->up_zeros; k++, datum = 0, out++) {
+            if (j->interleave && k) continue;
+            unsigned row = out / 16, col = out & 15;
+            if (u == 1) {
+                dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
+            } else if (!j->to_dst) {
+                if (row < 4 || col < j->col_shift) continue;
+                row -= 4, col -= j->col_shift;
+                if (j->ovrd) {
+                    row = (row + j->src_row) & 63;
+                } else {
+                    if (row >= 16)
+                        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
+                    row += j->src_row;
+                }
+                if (j->transpose) {
+                    unsigned lo = row & 15;
+                    row = (row & ~15u) | col, col = lo;
+                }
+                dp->srca.d[bank][row & 63][col] = datum;
+            } else {
+                row = (row - 4) & (j->ovrd ? 15 : 1023);
+                if (out32)
+                    dp_dst32_write(x, row, col, datum);
+                else
+                    dp_dst16_write(x, row, col, (uint16_t)datum);
+            }
+        }
+    }
+#undef WRAP
+    /* Blackhole records the format of the bank it hands over (ImpliedSrc{A,B}Fmt). */
+    if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
+}
+
+/* UNPACR_NOP on Blackhole (its own encoding; DATAPATH.md §3.3): Unpack_Pop = 1 clears the
+ * unpacker-side bank (UNPACR_NOP_ZEROSRC.md: to zero, or SrcA to all ones when Src_ClrVal_Ctrl =
+ * 1), then a nonzero Set_Dvalid hands it to the Matrix Unit (UNPACR_NOP_SETDVALID.md), recording
+ * REG2_Out_data_format as the bank's implied format. ttsim accepts only Unpack_Pop = 1 on
+ * Blackhole; the other modes are refused here too. */
+static void unpacr_nop(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w);
+    if (TT_UNPACR_NOP_UNPACK_POP(w) != 1)
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP with Unpack_Pop %u", TT_UNPACR_NOP_UNPACK_POP(w));
+    if (TT_UNPACR_NOP_BANK_CLR_CTRL(w)) return dp_fail(x, CP_ERR_UNSUPPORTED, "UNPACR_NOP clearing both banks");
+    if (TT_UNPACR_NOP_CLR_TO1_FMT_CTRL(w) || TT_UNPACR_NOP_MSG_CLR_CNT(w) || TT_UNPACR_NOP_STREAM_ID(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP with Clr_to1_fmt_Ctrl, Msg_Clr_Cnt or Stream_Id");
+    unsigned clr = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w);
+    if (clr > 1 || (clr && u == 1))
+        return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP clear value %u on unpacker %u", clr, u);
+    unp_job_t *j = dp_unp_job_push(x, u);
+    if (!j) return;
+    bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
+    *j = (unp_job_t){.kind = UNP_JOB_NOP,
+                     .thread = (uint8_t)x->t,
+                     .cfg_bank = (uint8_t)x->bank,
+                     .ones = clr != 0,
+                     .flip = flip,
+                     .out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u)};
+    if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
+}
+
+static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
+    unsigned bank = dp_unp_bank(x, u);
+    src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
+    if (j->ones) {
+        for (unsigned r = 0; r < SRC_ROWS; r++)
+            for (unsigned c = 0; c < SRC_COLS; c++)
+                s->d[bank][r][c] = 0x7FFFF; /* ~0 in 19 bits */
+    } else {
+        memset(s->d[bank], 0, sizeof s->d[bank]);
+    }
+    if (j->flip) s->implied_fmt[bank] = j->out_fmt;
+}
+
+unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u) {
+    unpacker_t *up = &x->dp->unp[u & 1];
+    if (up->jobs_n == UNP_JOBS) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "unpacker %u has %u instructions in flight, more than ttemu holds", u,
+                UNP_JOBS);
+        return NULL;
+    }
+    unp_job_t *j = &up->jobs[(up->jobs_head + up->jobs_n) % UNP_JOBS];
+    up->jobs_n++;
+    return j;
+}
+
+void dp_unpack_exec(dp_ctx_t *x) {
+    switch (TT_OPCODE(x->word)) {
+    case TT_OPC_UNPACR: unpacr(x); break;
+    case TT_OPC_UNPACR_NOP: unpacr_nop(x); break;
+    default: dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled", tt_mnemonic(x->word)); break;
+    }
+}
+
+void dp_unpack_data(dp_t *dp, const cp_insn_t *in) {
+    if (!in->op || in->op->unit != TT_UNIT_UNPACK) return;
+    dp->retired++;
+    unsigned u = TT_OPCODE(in->word) == TT_OPC_UNPACR ? TT_UNPACR_UNPACK_BLOCK_SELECTION(in->word)
+                                                      : TT_UNPACR_NOP_UNPACKER_SELECT(in->word);
+    unpacker_t *up = &dp->unp[u & 1];
+    /* No job: its address side failed at dispatch, and the run is stopping on that error. */
+    if (up->jobs_n == 0) return;
+    unp_job_t j = up->jobs[up->jobs_head];
+    up->jobs_head = (up->jobs_head + 1) % UNP_JOBS;
+    up->jobs_n--;
+    dp_ctx_t x;
+    dp_ctx_init(&x, dp, in, j.thread, j.cfg_bank);
+    if (j.kind == UNP_JOB_UNPACR)
+        unpacr_data(&x, &j, u & 1);
+    else
+        unpacr_nop_data(&x, &j, u & 1);
+}

@@ -1,0 +1,123 @@
+/* test/unit/test_fma.c — Blackhole's FP32 multiply-add (coproc/fma.c) on vectors whose results
+ * are derived by hand from SFPMAD.md's rules and the FMA model's description (denormals in read as
+ * zero; one rounding to nearest even; denormals out flushed to signed zero; canonical NaN; a
+ * product overflowing or underflowing on its own), and on random additions against the host's
+ * IEEE single-precision add where no denormal or overflow is involved (x * 1.0 + c is exactly an
+ * IEEE add then). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "coproc/fma.h"
+
+#define ONE 0x3F800000u
+
+static void test_exact(void **state) {
+    (void)state;
+    assert_int_equal(fma_bh(ONE, ONE, ONE), 0x40000000u);                 /* 1 * 1 + 1 = 2 */
+    assert_int_equal(fma_bh(0x3FC00000u, 0x40000000u, 0), 0x40400000u);   /* 1.5 * 2 + 0 = 3 */
+    assert_int_equal(fma_bh(0x40400000u, ONE, 0xC0400000u), 0x00000000u); /* 3 - 3 = +0 */
+    assert_int_equal(fma_bh(0x80000000u, ONE, 0x80000000u), 0x80000000u); /* -0 + -0 = -0 */
+    assert_int_equal(fma_bh(0x80000000u, ONE, 0x00000000u), 0x00000000u); /* -0 + +0 = +0 */
+    assert_int_equal(fma_bh(0xBF800000u, ONE, ONE), 0x00000000u);         /* -1 + 1 = +0 */
+}
+
+static void test_rounding(void **state) {
+    (void)state;
+    /* 1 + 2^-24 is halfway between 1 and 1 + 2^-23: ties to even keeps 1. */
+    assert_int_equal(fma_bh(0x33800000u, ONE, ONE), ONE);
+    /* (1 + 2^-23) + 2^-24 is halfway: the even neighbour is 1 + 2^-22. */
+    assert_int_equal(fma_bh(0x33800000u, ONE, 0x3F800001u), 0x3F800002u);
+    /* 1 + 3 * 2^-25 is above halfway: rounds up to 1 + 2^-23. */
+    assert_int_equal(fma_bh(0x33C00000u, ONE, ONE), 0x3F800001u);
+    /* The largest finite plus half an ulp rounds (to even) up to infinity. */
+    assert_int_equal(fma_bh(0x73000000u, ONE, 0x7F7FFFFFu), 0x7F800000u);
+}
+
+static void test_denormals(void **state) {
+    (void)state;
+    assert_int_equal(fma_bh(0x00000001u, ONE, ONE), ONE);               /* a denormal reads as zero */
+    assert_int_equal(fma_bh(ONE, ONE, 0x007FFFFFu), ONE);               /* ... as addend too */
+    assert_int_equal(fma_bh(0x00800000u, 0x3F000000u, 0), 0x00000000u); /* 2^-127 flushes to +0 */
+    assert_int_equal(fma_bh(0x80800000u, 0x3F000000u, 0), 0x80000000u); /* ... signed */
+    /* -2^-100 * 2^-100 underflows on its own: as if exactly -0, and -0 + +0 = +0. */
+    assert_int_equal(fma_bh(0x8D800000u, 0x0D800000u, 0), 0x00000000u);
+}
+
+static void test_specials(void **state) {
+    (void)state;
+    assert_int_equal(fma_bh(0x7F800000u, 0, ONE), 0x7FC00000u);           /* inf * 0 */
+    assert_int_equal(fma_bh(0x7F800000u, 0x00000001u, ONE), 0x7FC00000u); /* inf * denormal (= 0) */
+    assert_int_equal(fma_bh(0x7F800001u, ONE, ONE), 0x7FC00000u);         /* NaN in */
+    assert_int_equal(fma_bh(ONE, ONE, 0xFFC12345u), 0x7FC00000u);         /* NaN addend, canonical out */
+    assert_int_equal(fma_bh(0x7F800000u, ONE, 0xFF800000u), 0x7FC00000u); /* inf - inf */
+    assert_int_equal(fma_bh(0x7F800000u, ONE, ONE), 0x7F800000u);         /* inf + 1 */
+    assert_int_equal(fma_bh(ONE, ONE, 0xFF800000u), 0xFF800000u);         /* 1 - inf */
+    assert_int_equal(fma_bh(0x7F7FFFFFu, 0x40000000u, 0), 0x7F800000u);   /* overflow */
+    /* max * 2 overflows on its own, so - max cannot bring it back (a fused IEEE FMA gives max). */
+    assert_int_equal(fma_bh(0x7F7FFFFFu, 0x40000000u, 0xFF7FFFFFu), 0x7F800000u);
+}
+
+/* Random normal a + c (b = 1.0) against the host's IEEE add; both are round-to-nearest-even with
+ * one rounding when no denormal, infinity or NaN is involved. */
+static uint32_t f2u(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static float u2f(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static void test_adds_vs_ieee(void **state) {
+    (void)state;
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    unsigned checked = 0;
+    for (unsigned i = 0; i < 2000000; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint32_t a = (uint32_t)s, c = (uint32_t)(s >> 32);
+        /* Keep exponents near each other so the add is interesting, and away from the edges. */
+        a = (a & 0x807FFFFFu) | ((100u + (a >> 24) % 50) << 23);
+        c = (c & 0x807FFFFFu) | ((100u + (c >> 24) % 50) << 23);
+        uint32_t want = f2u(u2f(a) + u2f(c));
+        if (((want >> 23) & 0xFF) == 0) want &= 0x80000000u; /* the hardware flushes denormal sums */
+        assert_int_equal(fma_bh(a, ONE, c), want);
+        checked++;
+    }
+    assert_int_equal(checked, 2000000);
+}
+
+/* fma_bh's shortcut for exact results against the model itself, on operand mixes that reach it
+ * and its edges: bf16-like values (as kernels load them), b = 1.0 (SFPADDI), near cancellation
+ * (c close to -a*b), and random bit patterns (denormals, NaN, infinities, overflow). */
+static void test_shortcut_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0xD1B54A32D192ED03ull;
+    for (unsigned i = 0; i < 6000000; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint32_t a = (uint32_t)s, b = (uint32_t)(s >> 32), c = (uint32_t)(s * 0x9E3779B97F4A7C15ull >> 17);
+        switch (i % 6) {
+        case 0: a &= 0xFFFF0000u, b = ONE, c &= 0xFFFF0000u; break;          /* bf16 + bf16 */
+        case 1: a &= 0xFFFF0000u, b &= 0xFFFF0000u, c &= 0xFFFF0000u; break; /* bf16 triples */
+        case 2: c = f2u(-(u2f(a) * u2f(b))) ^ (c & 7); break;                /* cancellation */
+        case 3: a = (a & 0x83FFFFFFu) | 0x3C000000u, c = (c & 0x83FFFFFFu) | 0x3C000000u, b = ONE; break;
+        case 4: (s & 1 ? a : c) &= 0x807FFFFFu; break; /* zero or denormal operands */
+        default: break;                                /* any bits */
+        }
+        uint32_t got = fma_bh(a, b, c), want = fma_bh_model(a, b, c);
+        if (got != want) fail_msg("fma_bh(0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", a, b, c, got, want);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact),    cmocka_unit_test(test_rounding),     cmocka_unit_test(test_denormals),
+        cmocka_unit_test(test_specials), cmocka_unit_test(test_adds_vs_ieee), cmocka_unit_test(test_shortcut_vs_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
