@@ -145,14 +145,13 @@ static bool check_end(run_t *r) {
     }
     if (started == 0) return false;
     if (halted == started) {
-        /* The coprocessor may still be working off what the cores pushed; an instruction held at
-         * a gate keeps the run going (progress detection ends it if nothing can release it). */
-        for (unsigned th = 0; th < CP_THREADS; th++) {
-            cp_thread_state_t s;
-            cp_thread_state(t->cp, th, &s);
-            if (s.held && s.hold != CP_HOLD_WAIT_LAG && s.hold != CP_HOLD_SYNC_SLOT && s.hold != CP_HOLD_UNIT)
-                return false;
-        }
+        /* The coprocessor may still be working off what the cores pushed: a word in a FIFO, an
+         * expansion, a held instruction or a unit still executing keeps the run going until every
+         * thread has drained (CoprocessorDoneCheck), so an exit 0 never leaves work behind. A word
+         * that can never issue makes no progress, and progress detection ends the run as a
+         * deadlock with the diagnosis naming it (issue 20). */
+        for (unsigned th = 0; th < CP_THREADS; th++)
+            if (!cp_thread_idle(t->cp, th)) return false;
         set_exit(r, EXIT_HALTED, "halted");
         snprintf(r->exit.message, sizeof r->exit.message, "all %d started cores halted", started);
         return true;

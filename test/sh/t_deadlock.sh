@@ -87,3 +87,24 @@ run_ttemu run --brisc $FW/progs/longcompute_brisc.elf --peek 0x9200 --report "$T
 expect_exit "a long store-free computation is not cut short as a deadlock" 0
 expect_json "the long computation finishes with its result" "$TMP/long.json" \
     'r["cycles"] > 300000 and r["peek"]["0x00009200"][0] == 7974459' True
+
+# Issue 20, item 1: no work dropped at the end of a run. A TRISC that pushes and halts on the very
+# next instruction must not end the run while its thread still holds work.
+run_ttemu run --trisc0 $P/drop_sempost_trisc0.elf --quiet --report "$TMP/dsp.json"
+expect_exit "SEMPOST pushed just before ebreak: halted (exit 0)" 0
+expect_json "SEMPOST pushed just before ebreak reaches the semaphore" "$TMP/dsp.json" \
+    '[r["semaphores"][1], [(t["pushed"], t["issued"], t["idle"], t["frontend"]) for t in r["threads"]][0]]' \
+    '[{"value": 1, "max": 2}, [2, 2, true, {"fifo1": 0, "fifo2": 0, "fifo3": 0, "mop_busy": false, "replay_busy": false}]]'
+run_ttemu run --trisc0 $P/drop_undef_trisc0.elf --quiet --report "$TMP/dun.json" --deadlock-window 20000
+expect_exit "undefined word pushed just before ebreak: deadlock (exit 1), not halted" 1
+expect_out "undefined word pushed just before ebreak: diagnosed" "T0 \(TRISC0's Tensix thread\) holds \.word 0x06000000"
+expect_json "undefined word pushed just before ebreak: JSON" "$TMP/dun.json" \
+    '[r["diagnosis"]["threads"][0]["cause"], r["threads"][0]["pushed"], r["threads"][0]["issued"]]' '["undefined_opcode", 1, 0]'
+# Every exit-0 report of the samples shows its threads drained.
+for f in firmware-samples/regress/*.json; do
+    n=$(basename "$f" .json)
+    "$TTEMU" run --config "$f" --quiet --report "$TMP/s_$n.json" >/dev/null 2>&1
+    [ "$(json_get "$TMP/s_$n.json" 'r["exit"]["code"]')" = 0 ] || continue
+    expect_json "$n: exit 0 leaves no thread work pending" "$TMP/s_$n.json" \
+        'all(t["idle"] and not any(t["frontend"][k] for k in ("fifo1", "fifo2", "fifo3")) for t in r["threads"])' True
+done
