@@ -266,7 +266,7 @@ static int rg_add_dir(rg_t *rg, const char *dir) {
         n++;
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, rg_cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, rg_cmp_str); /* names is NULL when n is 0 */
     if (n == 0) rc = rg_bad("%s: no run configs (*.json) in this directory", dir);
     for (int i = 0; i < n; i++) {
         if (!rc) rc = rg_add(rg, names[i]);

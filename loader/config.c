@@ -66,7 +66,9 @@ static int check_keys(ctx_t *x, const cJSON *obj, const char *where, const char 
 static int get_u64(ctx_t *x, const cJSON *v, const char *key, uint64_t max, uint64_t *out) {
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (d < 0 || d != (double)(uint64_t)d || d > (double)max)
+        /* Range first: converting a double outside uint64_t's range (1e60, NaN) is undefined
+         * behaviour (C11 6.3.1.4), so the cast that tests for a fraction comes last. */
+        if (!(d >= 0) || d > (double)max || d >= 18446744073709551616.0 || d != (double)(uint64_t)d)
             return fail(x, key, "expected an integer from 0 to %llu, got %g", (unsigned long long)max, d);
         *out = (uint64_t)d;
         return 0;
