@@ -219,11 +219,17 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
                 return fail(x, q,
                             "addr, size and page_size must be multiples of 16 bytes (the TRISCs see 16-byte units)");
             if ((uint64_t)cb->addr + cb->size > TILE_L1_SIZE) return fail(x, q, "the buffer must lie in L1");
-            if (!cb->page_size || cb->size != cb->num_pages * cb->page_size)
+            /* In 64 bits: num_pages 268435457 * page_size 16 wraps to 16 in 32. */
+            if (!cb->page_size || cb->size != (uint64_t)cb->num_pages * cb->page_size)
                 return fail(x, q, "size must equal num_pages * page_size (page_size > 0)");
-            for (int j = 0; j < l->ncbs; j++)
-                if (l->cbs[j].id == (int)id)
+            for (int j = 0; j < l->ncbs; j++) {
+                const cfg_cb_t *o = &l->cbs[j];
+                if (o->id == (int)id)
                     return fail(x, path_of(r, sizeof r, q, "id"), "circular buffer %u given twice", id);
+                if (cb->addr < o->addr + o->size && o->addr < cb->addr + cb->size)
+                    return fail(x, q, "0x%08x..0x%08x overlaps circular buffer %d (%s[%d], 0x%08x..0x%08x)", cb->addr,
+                                cb->addr + cb->size, o->id, p, j, o->addr, o->addr + o->size);
+            }
             cb->id = (int)id;
             l->ncbs++;
         }

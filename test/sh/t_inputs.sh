@@ -25,3 +25,22 @@ run_ttemu regress "$TMP/emptydir"
 expect_exit "regress: an empty directory is bad input (exit 4)" 4
 expect_out "regress: an empty directory is named" "emptydir: no run configs"
 
+# ---- item 5: circular buffer sizes in 64 bits, against L1 and each other --------------------
+L='"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}, "circular_buffers": '
+bad "CB num_pages * page_size wrapping in 32 bits" "circular_buffers\[0\]': size must equal num_pages \* page_size" \
+    "{$L[{\"id\": 0, \"addr\": \"0x20000\", \"size\": 16, \"num_pages\": 268435457, \"page_size\": 16}]}]}"
+bad "CB past the end of L1" "circular_buffers\[0\]': the buffer must lie in L1" \
+    "{$L[{\"id\": 0, \"addr\": \"0x170000\", \"size\": 131072, \"num_pages\": 8, \"page_size\": 16384}]}]}"
+bad "two CBs over each other" "circular_buffers\[1\]': 0x00020800\.\.0x00021000 overlaps circular buffer 0" \
+    "{$L[{\"id\": 0, \"addr\": \"0x20000\", \"size\": 4096, \"num_pages\": 2, \"page_size\": 2048}, {\"id\": 1, \"addr\": \"0x20800\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}]}]}"
+printf '%s\n' "{$L[{\"id\": 0, \"addr\": \"0x20000\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}, {\"id\": 1, \"addr\": \"0x20800\", \"size\": 2048, \"num_pages\": 1, \"page_size\": 2048}]}]}" >"$TMP/cbok.json"
+run_ttemu run --config "$TMP/cbok.json"
+expect_out "two adjacent CBs are accepted (the run fails later, on the missing firmware)" "brisc.elf: cannot open"
+if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
+    FWA=$(cd "$SHARED/firmware/blackhole-p100a" && pwd)
+    bad "CB over the kernel config buffer" "circular_buffers\[0\]': 0x00008400\.\.0x00008800 overlaps the kernel config buffer" \
+        "{\"version\": 1, \"firmware\": \"$FWA\", \"launches\": [{\"kernel_config_base\": \"0x8300\", \"kernels\": {\"brisc\": \"$FWA/../kernels-add1/writer_brisc.bin\"}, \"circular_buffers\": [{\"id\": 0, \"addr\": \"0x8400\", \"size\": 1024, \"num_pages\": 1, \"page_size\": 1024}]}]}"
+else
+    skip "config: CB over the kernel config buffer" "no $SHARED/firmware"
+fi
+
