@@ -45,13 +45,24 @@ static const char *index_of(char *buf, size_t n, const char *parent, int i) {
     return buf;
 }
 
+/* Every key of obj is one of allowed, and none is given twice: cJSON keeps a duplicate as a
+ * sibling and its getters return the first, so {"max_cycles": 1000, "max_cycles": 5} would
+ * silently mean 1000. Every object a config holds passes through here (the rest are refused for
+ * their type), so allowed (at most 32 keys) bounds the work. */
 static int check_keys(ctx_t *x, const cJSON *obj, const char *where, const char *const allowed[]) {
     char p[160];
     if (!cJSON_IsObject(obj)) return fail(x, *where ? where : "(top level)", "expected an object");
+    uint32_t seen = 0;
     for (const cJSON *it = obj->child; it; it = it->next) {
         bool ok = false;
-        for (int i = 0; allowed[i]; i++)
-            ok = ok || !strcmp(it->string, allowed[i]);
+        for (int i = 0; allowed[i] && !ok; i++)
+            if (!strcmp(it->string, allowed[i])) {
+                ok = true;
+                if (seen & (1u << i))
+                    return fail(x, path_of(p, sizeof p, where, it->string),
+                                "given twice (each key may appear once in an object)");
+                seen |= 1u << i;
+            }
         if (!ok) {
             char list[256] = "";
             for (int i = 0; allowed[i]; i++)
@@ -241,7 +252,7 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
     static const char *const keys[] = {"at", "launch", "write", "read", NULL};
     static const char *const wkeys[] = {"addr", "value", "size", NULL};
     static const char *const rkeys[] = {"addr", "words", "name", NULL};
-    char p[160], q[200];
+    char p[160], q[200], nk[220];
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > CFG_MAX_HOST_OPS)
         return fail(x, "host", "expected an array of at most %d host operations", CFG_MAX_HOST_OPS);
     const cJSON *e;
@@ -301,6 +312,13 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
                 snprintf(op->name, sizeof op->name, "%s", nm->valuestring);
             else
                 snprintf(op->name, sizeof op->name, "%s@0x%08x", at_names[a], op->addr);
+            /* The name is the read's key under host_reads: two reads with one name would write
+             * the key twice into the report. */
+            for (int i = 0; i < c->nhost; i++)
+                if (!c->host[i].is_write && !strcmp(c->host[i].name, op->name))
+                    return fail(x, path_of(nk, sizeof nk, q, "name"),
+                                "host[%d].read is already named '%s' (each read's name is its key under host_reads)", i,
+                                op->name);
         }
         c->nhost++;
     }

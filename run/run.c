@@ -59,6 +59,16 @@ bool run_host_readable(tile_t *t, uint32_t addr, uint32_t words, uint32_t *bad) 
 int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t errlen) {
     for (int i = 0; i < n; i++) {
         uint32_t bad;
+        /* A peek's address is its key in the report: two at one address would write it twice. */
+        for (int j = 0; j < r->npeeks; j++)
+            if (r->peeks[j].addr == peeks[i].addr) {
+                snprintf(err, errlen, "--peek 0x%08x given twice (give it once, with the most words)", peeks[i].addr);
+                return -1;
+            }
+        if (r->npeeks == RUN_MAX_PEEKS) {
+            snprintf(err, errlen, "more than %d peeks", RUN_MAX_PEEKS);
+            return -1;
+        }
         if (!run_host_readable(r->tile, peeks[i].addr, peeks[i].words, &bad)) {
             snprintf(err, errlen, "--peek 0x%08x: address 0x%08x is not readable by the host (%s)", peeks[i].addr, bad,
                      tile_region_name(bad));

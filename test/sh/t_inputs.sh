@@ -44,3 +44,17 @@ else
     skip "config: CB over the kernel config buffer" "no $SHARED/firmware"
 fi
 
+# ---- item 6: duplicate keys and names are refused, naming them -------------------------------
+bad "duplicate top-level key" "bad.json: key 'max_cycles': given twice" \
+    '{"version": 1, "cores": {"brisc": "x.elf"}, "max_cycles": 1000, "max_cycles": 5}'
+bad "duplicate nested key" "key 'host\[0\].write.value': given twice" \
+    '{"version": 1, "cores": {"brisc": "x.elf"}, "host": [{"at": "before_boot", "write": {"addr": "0x8000", "value": 1, "value": 2}}]}'
+bad "duplicate core" "key 'cores.brisc': given twice" '{"version": 1, "cores": {"brisc": "x.elf", "brisc": "y.elf"}}'
+bad "two host reads with one name" "key 'host\[1\].read.name': host\[0\].read is already named 'x'" \
+    '{"version": 1, "firmware": "/x", "host": [{"at": "after_boot", "read": {"addr": "0x8000", "name": "x"}}, {"at": "after_boot", "read": {"addr": "0x9000", "name": "x"}}]}'
+bad "two unnamed host reads of one address at one point" "key 'host\[1\].read.name': host\[0\].read is already named 'after_boot@0x00008000'" \
+    '{"version": 1, "firmware": "/x", "host": [{"at": "after_boot", "read": {"addr": "0x8000"}}, {"at": "after_boot", "read": {"addr": "0x8000", "words": 2}}]}'
+run_ttemu run --brisc $D/brisc.elf --peek 0x8000 --peek 0x8000:2
+expect_exit "two peeks at one address: exit 4" 4
+expect_out "two peeks at one address: named" "--peek 0x00008000 given twice"
+
