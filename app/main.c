@@ -40,6 +40,8 @@ static int bad_input(const char *fmt, const char *arg) {
     return EXIT_BAD_INPUT;
 }
 
+_Static_assert(RUN_MAX_PEEKS == 64, "the --peek limit message says 64");
+
 static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
 
 static int cmd_run(int argc, char **argv) {
@@ -78,7 +80,8 @@ static int cmd_run(int argc, char **argv) {
             o.report_path = v;
             i++;
         } else if (!strcmp(a, "--peek")) {
-            if (!v || o.npeeks == RUN_MAX_PEEKS || !run_parse_peek(v, &o.peeks[o.npeeks]))
+            if (v && o.npeeks == RUN_MAX_PEEKS) return bad_input("--peek %s: at most 64 peeks may be given", v);
+            if (!v || !run_parse_peek(v, &o.peeks[o.npeeks]))
                 return bad_input("--peek needs ADDR[:WORDS] (4-byte aligned address, 1..4096 words), got '%s'",
                                  v ? v : "");
             o.npeeks++;

@@ -431,7 +431,7 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     const cJSON *pk = cJSON_GetObjectItemCaseSensitive(root, "peek");
     if (pk) {
         if (!cJSON_IsArray(pk) || cJSON_GetArraySize(pk) > RUN_MAX_PEEKS) {
-            fail(&x, "peek", "expected an array of \"ADDR[:WORDS]\" strings");
+            fail(&x, "peek", "expected an array of at most %d \"ADDR[:WORDS]\" strings", RUN_MAX_PEEKS);
             goto out;
         }
         const cJSON *e;

@@ -58,3 +58,11 @@ run_ttemu run --brisc $D/brisc.elf --peek 0x8000 --peek 0x8000:2
 expect_exit "two peeks at one address: exit 4" 4
 expect_out "two peeks at one address: named" "--peek 0x00008000 given twice"
 
+# ---- item 9: the 65th --peek is refused for what it is ----------------------------------------
+args=()
+for i in $(seq 0 64); do args+=(--peek $((0x8000 + 4 * i))); done
+run_ttemu run --brisc $D/brisc.elf --quiet "${args[@]}"
+expect_exit "65 peeks: exit 4" 4
+expect_out "65 peeks: the limit is named, not the syntax" "--peek 33024: at most 64 peeks may be given"
+run_ttemu run --brisc $D/brisc.elf --quiet "${args[@]:0:128}"
+expect_exit "64 peeks are fine" 0
