@@ -66,3 +66,11 @@ expect_exit "65 peeks: exit 4" 4
 expect_out "65 peeks: the limit is named, not the syntax" "--peek 33024: at most 64 peeks may be given"
 run_ttemu run --brisc $D/brisc.elf --quiet "${args[@]:0:128}"
 expect_exit "64 peeks are fine" 0
+# ---- item 9: a loop that stores every 3 cycles is not said to spin "with no store" -----------
+for w in 100000 0; do
+    run_ttemu run --brisc $FW/progs/storeloop_brisc.elf --max-cycles 50000 --deadlock-window $w --quiet
+    expect_exit "storing loop at --max-cycles (window $w): exit 2" 2
+    if grep -q "no store" <<<"$OUT"; then nok "storing loop (window $w): no claim of 'no store'" "$OUT"
+    else ok "storing loop (window $w): no claim of 'no store'"; fi
+    expect_out "storing loop (window $w): where it was running" "BRISC was running in 0x[0-9a-f]+\.\.0x[0-9a-f]+ \(main\+"
+done
