@@ -277,39 +277,47 @@ static int rg_add_dir(rg_t *rg, const char *dir) {
 }
 
 /* A list file: one config path per line, relative to the list's directory; blank lines and
- * `#` comments are skipped. */
+ * `#` comments are skipped. Read whole, as a regular file of at most LDR_MAX_CONFIG bytes (a list
+ * on /dev/zero would otherwise be read forever, as lines of NULs). */
 static int rg_add_list(rg_t *rg, const char *list) {
-    FILE *f = fopen(list, "r");
-    if (!f) return rg_bad("%s: cannot open: %s", list, strerror(errno));
+    char err[512];
+    size_t size;
+    char *text = ldr_read_file_max(list, LDR_MAX_CONFIG, "a regress list", &size, err, sizeof err);
+    if (!text) return rg_bad("%s", err);
     const char *slash = strrchr(list, '/');
     int dlen = slash ? (int)(slash - list) : 0;
-    char line[4096];
     int lineno = 0, rc = 0, added = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
+    for (char *line = text, *next; !rc && line < text + size; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(text + size - line));
+        next = nl ? nl + 1 : text + size;
+        if (nl) *nl = 0;
         lineno++;
+        if (strlen(line) != (size_t)((nl ? nl : text + size) - line)) {
+            fprintf(stderr, "ttemu regress: %s:%d: a NUL byte in the line (not a list of paths)\n", list, lineno);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
         char *s = line, *hash = strchr(line, '#');
         if (hash) *hash = 0;
         while (*s == ' ' || *s == '\t')
             s++;
         size_t len = strlen(s);
-        while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+        while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
             s[--len] = 0;
         if (!len) continue;
         char path[4200];
-        if (s[0] == '/' || !dlen)
-            snprintf(path, sizeof path, "%s", s);
-        else
-            snprintf(path, sizeof path, "%.*s/%s", dlen, list, s);
+        int w = s[0] == '/' || !dlen ? snprintf(path, sizeof path, "%s", s)
+                                     : snprintf(path, sizeof path, "%.*s/%s", dlen, list, s);
         struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "ttemu regress: %s:%d: no such run config '%s'\n", list, lineno, path);
+        if (w < 0 || (size_t)w >= sizeof path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "ttemu regress: %s:%d: no such run config '%.200s'\n", list, lineno, path);
             rc = EXIT_BAD_INPUT;
             break;
         }
         rc = rg_add(rg, path);
         added++;
     }
-    fclose(f);
+    free(text);
     if (!rc && !added) rc = rg_bad("%s: the list names no run config", list);
     return rc;
 }

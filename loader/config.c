@@ -351,16 +351,24 @@ static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {
 }
 
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
+    size_t len;
+    char *text = ldr_read_file_max(path, LDR_MAX_CONFIG, "a run config", &len, err, errlen);
+    if (!text) {
+        memset(c, 0, sizeof *c);
+        return -1;
+    }
+    int rc = cfg_load_text(path, text, len, c, err, errlen);
+    free(text);
+    return rc;
+}
+
+int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen) {
     static const char *const keys[] = {"version", "firmware",   "cores", "launches", "host",
                                        "stop",    "max_cycles", "peek",  NULL};
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
-    ctx_t x = {c->path, err, errlen};
-    size_t len;
-    char *text = ldr_read_file(path, &len, err, errlen);
-    if (!text) return -1;
+    ctx_t x = {c->path ? c->path : path, err, errlen};
     if (!len) {
-        free(text);
         snprintf(err, errlen, "%s: empty file", path);
         return -1;
     }
@@ -445,7 +453,6 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     rc = 0;
 out:
     cJSON_Delete(root);
-    free(text);
     return rc;
 }
 

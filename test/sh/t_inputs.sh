@@ -74,3 +74,38 @@ for w in 100000 0; do
     else ok "storing loop (window $w): no claim of 'no store'"; fi
     expect_out "storing loop (window $w): where it was running" "BRISC was running in 0x[0-9a-f]+\.\.0x[0-9a-f]+ \(main\+"
 done
+
+# ---- item 2: every input is a regular file of bounded size -----------------------------------
+# A guard for the old behaviour (reading /dev/zero until memory runs out): an address-space limit
+# where the build allows one (ASan reserves terabytes of address space: none there).
+limit() { if ldd "$TTEMU" 2>/dev/null | grep -q libasan; then "$@"; else (ulimit -v 1000000; "$@"); fi; }
+run_limited() { OUT=$(limit timeout 60 "$TTEMU" "$@" 2>&1); RC=$?; }
+run_limited run --brisc /dev/zero
+expect_exit "--brisc /dev/zero: exit 4" 4
+expect_out "--brisc /dev/zero: named, not a regular file" "/dev/zero: not a regular file"
+run_limited run --config /dev/zero
+expect_exit "--config /dev/zero: exit 4" 4
+expect_out "--config /dev/zero: named" "/dev/zero: not a regular file \(a run config is read from a regular file\)"
+mkfifo "$TMP/fifo"
+run_limited run --config "$TMP/fifo"
+expect_exit "--config FIFO: refused at once, not waited on (exit 4)" 4
+run_limited run --brisc "$TMP"
+expect_exit "--brisc DIRECTORY: exit 4" 4
+truncate -s $((64 * 1024 * 1024 + 1)) "$TMP/huge.elf"
+run_limited run --brisc "$TMP/huge.elf"
+expect_exit "an ELF over 64 MiB: exit 4" 4
+expect_out "an ELF over 64 MiB: the limit named" "huge.elf: 67108865 bytes, more than an ELF image may be \(67108864 bytes\)"
+{ printf '{"version": 1, "cores": {"brisc": "x.elf"}}'; head -c $((1024 * 1024)) /dev/zero | tr '\0' ' '; } >"$TMP/big.json"
+run_limited run --config "$TMP/big.json"
+expect_exit "a run config over 1 MiB: exit 4" 4
+expect_out "a run config over 1 MiB: the limit named" "big.json: [0-9]+ bytes, more than a run config may be \(1048576 bytes\)"
+truncate -s $((1536 * 1024 + 4)) "$TMP/big.bin"
+printf '{"version": 1, "cores": {"brisc": {"file": "big.bin", "addr": 0}}}\n' >"$TMP/flat.json"
+run_limited run --config "$TMP/flat.json"
+expect_exit "a flat binary larger than L1: exit 4" 4
+expect_out "a flat binary larger than L1: named" "big.bin: 1572868 bytes, more than a flat binary"
+OUT=$(limit timeout 60 "$TTEMU" regress /dev/zero 2>&1); RC=$?
+expect_exit "regress list /dev/zero: exit 4" 4
+expect_out "regress list /dev/zero: named" "/dev/zero: not a regular file"
+OUT=$(limit timeout 60 "$TTEMU" regress "$TMP/fifo" 2>&1); RC=$?
+expect_exit "regress list FIFO: exit 4" 4
