@@ -6,6 +6,7 @@
 #   make fw         build the RV32 firmware samples and ISA test programs
 #   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
+#   make fuzz       build the libFuzzer targets (fuzz/fuzz.mk, docs/testing.md)
 # Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir.
 
 BUILD ?= build
@@ -120,6 +121,7 @@ $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk
 -include bench/bench.mk
+include fuzz/fuzz.mk
 
 # ---- tests --------------------------------------------------------------------------------------
 # `check` runs everything against one build; `test` does it plain, then under the sanitizers.
@@ -149,7 +151,7 @@ check-layers:
 
 # Every C file of the repository but the ISA programs' header (assembler macros, test/isa/isa.h);
 # generated sources live in $(BUILD) and are not formatted.
-FORMAT_SRC = $(shell find $(LIB_DIRS) app ui test firmware-samples bench -name '*.[ch]' -not -path 'test/isa/*' | sort)
+FORMAT_SRC = $(shell find $(LIB_DIRS) app ui test firmware-samples bench fuzz -name '*.[ch]' -not -path 'test/isa/*' | sort)
 format:
 	$(Q)clang-format -i $(FORMAT_SRC)
 format-check:

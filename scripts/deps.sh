@@ -18,6 +18,7 @@ PKGS=(
   libcmocka-dev                                          # test/: C unit tests
   qemu-system-misc                                       # test/: differential ISA tests
   python3                                                # test/: JSON checks in shell tests
+  clang libclang-rt-dev                                  # fuzz/: libFuzzer targets (make fuzz, t_fuzz.sh)
   gtkwave                                                # test/: vcd2fst checks the VCD traces load
 )
 
