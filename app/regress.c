@@ -27,6 +27,7 @@
 #include "app/regress.h"
 #include "loader/elf.h"
 #include "run/run.h"
+#include "run/utf8.h"
 
 extern char **environ;
 
@@ -543,8 +544,24 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
         jc[i].failure_text = d;
         jc[i].system_err = logs[i];
     }
+    /* XML takes only well-formed UTF-8 without C0 controls: file names are bytes, and a run's
+     * output may hold anything. U+FFFD stands in (run/utf8.h). */
+    char **clean = calloc(5 * (size_t)rg->n + 1, sizeof *clean);
+    ok = ok && clean;
+    for (int i = 0; ok && i < rg->n; i++) {
+        const char **field[5] = {&jc[i].name, &jc[i].file, &jc[i].failure_message, &jc[i].failure_text,
+                                 &jc[i].system_err};
+        for (int k = 0; k < 5; k++) {
+            if (!*field[k] || utf8_valid(*field[k], true)) continue;
+            if (!(clean[5 * i + k] = utf8_clean(*field[k], true))) ok = false;
+            *field[k] = clean[5 * i + k];
+        }
+    }
     junit_suite_t suite = {.name = "ttemu regress", .seconds = total_ms / 1e3, .ncases = rg->n, .cases = jc};
     ok = ok && write(&suite, path);
+    for (int i = 0; clean && i < 5 * rg->n; i++)
+        free(clean[i]);
+    free(clean);
     for (int i = 0; msgs && logs && i < rg->n; i++) {
         free(msgs[i]);
         free(logs[i]);

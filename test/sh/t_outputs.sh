@@ -1,0 +1,42 @@
+# What ttemu writes (issue 20): the report, the traces and the JUnit XML are valid UTF-8 whatever
+# bytes the file names and ELF symbols hold (U+FFFD stands in: docs/report-format.md, "Text"),
+# and no output lands on another output or on an input (exit 4 before anything is written).
+. test/sh/lib.sh
+D=$FW/demo P=$FW/progs
+RV_OBJCOPY=${RV_PREFIX:-riscv64-unknown-elf-}objcopy
+
+# utf8_json NAME FILE EXPR VALUE: FILE decodes as strict UTF-8 JSON and EXPR on it prints VALUE.
+utf8_json() {
+    local got
+    got=$(python3 -c "import json,sys; r=json.loads(open(sys.argv[1],'rb').read().decode('utf-8')); print($3)" "$2" 2>&1)
+    if [ "$got" = "$4" ]; then ok "$1"; else nok "$1" "got: $got" "expected: $4"; fi
+}
+
+# ---- item 7: a file named with bytes 0xFF 0xFE, symbols with such bytes ------------------------
+BADNAME=$TMP/$'\xff\xfe'prog.elf
+cp "$P/storeloop_brisc.elf" "$BADNAME"
+run_ttemu run --brisc "$BADNAME" --max-cycles 3000 --quiet --report "$TMP/u.json" --trace "$TMP/u.trace.json"
+expect_exit "image named with bytes 0xFF 0xFE: runs (exit 2)" 2
+utf8_json "report with a non-UTF-8 image path: valid UTF-8, U+FFFD for each bad byte" "$TMP/u.json" \
+    'r["cores"][0]["image"].endswith("/\ufffd\ufffdprog.elf")' True
+if command -v "$RV_OBJCOPY" >/dev/null; then
+    "$RV_OBJCOPY" --redefine-sym main=$'\xff\xfe\xc0\x80main' "$P/storeloop_brisc.elf" "$TMP/sym.elf"
+    run_ttemu run --brisc "$TMP/sym.elf" --max-cycles 3000 --quiet --report "$TMP/s.json" --trace "$TMP/s.trace.json"
+    utf8_json "report with non-UTF-8 symbol names: valid UTF-8" "$TMP/s.json" \
+        'r["diagnosis"]["cores"][0]["symbol"].startswith("\ufffd\ufffd\ufffd\ufffdmain+")' True
+    utf8_json "trace with non-UTF-8 symbol names: valid UTF-8" "$TMP/s.trace.json" 'len(r["traceEvents"]) > 0' True
+else
+    skip "non-UTF-8 symbol names" "no $RV_OBJCOPY"
+fi
+# JUnit: a case whose file name is not UTF-8, whose run fails and prints that name.
+mkdir -p "$TMP/jcases" "$TMP/jgold"
+printf '{"version": 1, "cores": {"brisc": "missing\xfe.elf"}}\n' >"$TMP/jcases/"$'bad\xff\x01'".json"
+run_ttemu regress "$TMP/jcases" --golden "$TMP/jgold" --junit "$TMP/j.xml"
+expect_exit "regress with a non-UTF-8 case name: the case fails (exit 1), the XML is written" 1
+check "JUnit with a non-UTF-8 case name and output parses as XML, U+FFFD in the name" python3 -c "
+import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1]).getroot()
+c = t.find('testsuite/testcase')
+assert c.get('name') == 'bad\ufffd\ufffd', c.get('name')
+assert 'missing\ufffd.elf: cannot open' in c.find('system-err').text, c.find('system-err').text
+" "$TMP/j.xml"
