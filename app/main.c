@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/outputs.h"
 #include "app/plugin.h"
 #include "app/regress.h"
 #include "app/report.h"
@@ -43,6 +44,40 @@ static int bad_input(const char *fmt, const char *arg) {
 _Static_assert(RUN_MAX_PEEKS == 64, "the --peek limit message says 64");
 
 static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
+
+/* No output on another output or on an input (app/outputs.h): checked before anything is read
+ * or written. */
+static int check_outputs(const run_opts_t *o, const trace_opts_t *tro, const ui_opts_t *ui, const char *config,
+                         const cfg_t *cfg) {
+    char snap[4096] = "";
+    if (ui->shot && !ui->snap_json) snprintf(snap, sizeof snap, "%s.json", ui->shot); /* the panel's default */
+    const outputs_file_t outs[] = {
+        {"--report", o->report_path},     {"--trace", tro->json_path},
+        {"--trace-vcd", tro->vcd_path},   {"--ui-screenshot", ui->shot},
+        {"--ui-snapshot", ui->snap_json}, {"--ui-screenshot's snapshot", *snap ? snap : NULL},
+    };
+    static const char *const what[TILE_NCORES] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2"};
+    char names[TILE_NCORES * (2 + CFG_MAX_LAUNCHES)][48];
+    outputs_file_t ins[1 + TILE_NCORES * (2 + CFG_MAX_LAUNCHES)] = {{"--config", config}};
+    int n = 1;
+    for (int c = 0; c < TILE_NCORES; c++) {
+        snprintf(names[n - 1], sizeof names[0], o->elf[c] ? "--%s" : "cores.%s", what[c]);
+        ins[n] = (outputs_file_t){names[n - 1], cfg->cores[c]};
+        n++;
+        snprintf(names[n - 1], sizeof names[0], "firmware.%s", what[c]);
+        ins[n] = (outputs_file_t){names[n - 1], cfg->firmware[c]};
+        n++;
+        for (int l = 0; l < cfg->nlaunches; l++) {
+            snprintf(names[n - 1], sizeof names[0], "launches[%d].kernels.%s", l, what[c]);
+            ins[n] = (outputs_file_t){names[n - 1], cfg->launches[l].kernel[c]};
+            n++;
+        }
+    }
+    char err[8400];
+    if (outputs_check(outs, (int)(sizeof outs / sizeof outs[0]), ins, n, err, sizeof err) == 0) return 0;
+    fprintf(stderr, "ttemu: %s\n", err);
+    return -1;
+}
 
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
@@ -171,6 +206,11 @@ static int cmd_run(int argc, char **argv) {
     if (!ttmetal && !nimages) {
         cfg_free(&cfg);
         return bad_input("%s", "nothing to run: give --config or at least one of --brisc/--ncrisc/--trisc0/1/2");
+    }
+
+    if (check_outputs(&o, &tro, &ui, config, &cfg) != 0) {
+        cfg_free(&cfg);
+        return EXIT_BAD_INPUT;
     }
 
     run_t r = {0};

@@ -40,3 +40,34 @@ c = t.find('testsuite/testcase')
 assert c.get('name') == 'bad\ufffd\ufffd', c.get('name')
 assert 'missing\ufffd.elf: cannot open' in c.find('system-err').text, c.find('system-err').text
 " "$TMP/j.xml"
+
+# ---- item 10: outputs that collide are refused before anything is written (exit 4) ------------
+cp "$D/brisc.elf" "$TMP/prog.elf"
+sum_before=$(cksum <"$TMP/prog.elf")
+collide() { # NAME REGEX ARGS...
+    local n=$1 re=$2; shift 2
+    run_ttemu run --brisc "$TMP/prog.elf" --quiet "$@"
+    if [ "$RC" -eq 4 ] && grep -qE -- "$re" <<<"$OUT"; then ok "outputs: $n"; else nok "outputs: $n" "exit $RC" "$OUT"; fi
+}
+collide "--report and --trace on one file" "--trace $TMP/x.json is the same file as --report $TMP/x.json" \
+    --report "$TMP/x.json" --trace "$TMP/x.json"
+[ -e "$TMP/x.json" ] && nok "outputs: nothing written when refused" || ok "outputs: nothing written when refused"
+collide "--trace and --trace-vcd on one file (./ spelling)" "--trace-vcd $TMP/./t is the same file as --trace $TMP/t" \
+    --trace "$TMP/t" --trace-vcd "$TMP/./t"
+collide "--report onto the input ELF" "--report $TMP/prog.elf would overwrite the input --brisc $TMP/prog.elf" \
+    --report "$TMP/prog.elf"
+ln -s prog.elf "$TMP/link.elf"
+collide "--trace onto the input through a symlink" "--trace $TMP/link.elf would overwrite the input --brisc" \
+    --trace "$TMP/link.elf"
+ln "$TMP/prog.elf" "$TMP/hard.elf"
+collide "--report onto the input through a hard link (same inode)" "would overwrite the input --brisc" \
+    --report "$TMP/hard.elf"
+[ "$(cksum <"$TMP/prog.elf")" = "$sum_before" ] && ok "outputs: the input ELF is untouched" || nok "outputs: the input ELF is untouched"
+printf '{"version": 1, "cores": {"brisc": "prog.elf"}}\n' >"$TMP/run.json"
+run_ttemu run --config "$TMP/run.json" --quiet --report "$TMP/run.json"
+expect_exit "--report onto the --config file: exit 4" 4
+expect_out "--report onto the --config file: named" "would overwrite the input --config"
+run_ttemu run --config "$TMP/run.json" --quiet --trace-vcd "$TMP/prog.elf"
+expect_out "--trace-vcd onto the config's ELF: named" "--trace-vcd $TMP/prog.elf would overwrite the input cores.brisc"
+run_ttemu run --brisc "$TMP/prog.elf" --quiet --report "$TMP/r.json" --trace "$TMP/r.trace.json" --trace-vcd "$TMP/r.vcd"
+expect_exit "distinct outputs are fine" 0
