@@ -30,6 +30,10 @@ cases=(
     "amo_mmio;0xffb121f0"
     "csr_unknown;csr|illegal"
     "jump_nonl1;0xffb00000;ffb00000"
+    "sb_instrn;1-byte store to INSTRN_BUF.*address 0xffe40000"
+    "lw_instrn;load from INSTRN_BUF.*address 0xffe40004"
+    "sw_mopcfg;MOP config.*address 0xffb80008"
+    "sh_tilectl;2-byte store.*address 0xffb12008"
 )
 
 if [ ! -x "$TTEMU" ]; then nok "ttemu built" "$TTEMU missing"; exit 0; fi
