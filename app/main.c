@@ -24,7 +24,7 @@ static const char usage[] =
     "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
     "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
     "       ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE] [--golden DIR]\n"
-    "                     [--reports DIR]\n"
+    "                     [--reports DIR] [--timeout SECONDS]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -34,7 +35,15 @@ extern char **environ;
 #define RG_DEFAULT_GOLDEN "test/golden"
 #define RG_MAX_DIFF_LINES 40 /* printed per case; the JUnit failure carries them all */
 
-typedef enum { RG_PASS, RG_FAIL, RG_UPDATED } rg_result_t;
+typedef enum { RG_PASS, RG_FAIL, RG_UPDATED, RG_TIMEOUT, RG_STOPPED, RG_NOT_RUN } rg_result_t;
+
+/* Why a case's run did not finish by itself. */
+typedef enum {
+    RG_RAN = 0,
+    RG_KILLED_TIMEOUT, /* ran longer than --timeout: killed (SIGKILL) */
+    RG_KILLED_SIGNAL,  /* ended by the signal forwarded from `ttemu regress` */
+    RG_NEVER_STARTED,  /* the regression was interrupted before its turn */
+} rg_stop_t;
 
 typedef struct {
     char *config; /* the run config, as given or resolved from a list file */
@@ -42,6 +51,7 @@ typedef struct {
     char *report, *log;
     pid_t pid;
     int status; /* the child's exit code, or 128 + signal */
+    rg_stop_t stop;
     struct timespec t0;
     double wall_ms;
     rg_result_t result;
@@ -59,6 +69,8 @@ typedef struct {
     int jobs;
     bool update;
     const char *junit, *golden_dir, *reports_dir;
+    uint64_t timeout_s; /* --timeout: wall-clock seconds per case, 0 none */
+    int signo;          /* SIGINT or SIGTERM received while the cases ran, 0 none */
     char tmpdir[256];
     char exe[4096];
 } rg_t;
@@ -351,8 +363,22 @@ static int rg_spawn(rg_t *rg, rg_case_t *c) {
     posix_spawn_file_actions_addopen(&fa, 1, c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     char *argv[] = {rg->exe, "run", "--config", c->config, "--report", c->report, "--quiet", NULL};
+    /* The child starts with no signal blocked (rg_run_all blocks SIGCHLD, SIGINT and SIGTERM
+     * here) and their default actions, so a forwarded SIGINT ends it even under nohup. */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t none, deflt;
+    sigemptyset(&none);
+    sigemptyset(&deflt);
+    sigaddset(&deflt, SIGINT);
+    sigaddset(&deflt, SIGTERM);
+    sigaddset(&deflt, SIGCHLD);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &deflt);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     clock_gettime(CLOCK_MONOTONIC, &c->t0);
-    int e = posix_spawn(&c->pid, rg->exe, &fa, NULL, argv, environ);
+    int e = posix_spawn(&c->pid, rg->exe, &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     if (e) {
         fprintf(stderr, "ttemu regress: cannot start %s: %s\n", rg->exe, strerror(e));
@@ -361,11 +387,43 @@ static int rg_spawn(rg_t *rg, rg_case_t *c) {
     return 0;
 }
 
-/* Run every case, at most rg->jobs at once. */
+static void rg_on_sigchld(int sig) { (void)sig; } /* only to be sure SIGCHLD is queued */
+
+/* Reap every child that has ended. */
+static void rg_reap(rg_t *rg, int *running) {
+    int st;
+    pid_t p;
+    while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
+        for (int i = 0; i < rg->n; i++) {
+            rg_case_t *c = &rg->c[i];
+            if (c->pid != p) continue;
+            c->wall_ms = rg_ms_since(&c->t0);
+            c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+            if (WIFSIGNALED(st) && rg->signo && c->stop == RG_RAN) c->stop = RG_KILLED_SIGNAL;
+            c->pid = 0;
+            (*running)--;
+        }
+    }
+}
+
+/* Run every case, at most rg->jobs at once. SIGCHLD, SIGINT and SIGTERM are blocked meanwhile
+ * and taken with sigtimedwait, so none can slip in between a check and a wait: SIGINT or SIGTERM
+ * is forwarded to every running child (a second one sends SIGKILL), no case starts after it, and
+ * every child is reaped before this returns; a case past its --timeout is killed. A SIGINT that
+ * this process ignores (nohup, a background job) stays ignored. */
 static int rg_run_all(rg_t *rg) {
-    int next = 0, running = 0;
+    sigset_t set, old;
+    struct sigaction sa = {.sa_handler = rg_on_sigchld}, old_chld, cur_int;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, &old_chld);
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGTERM);
+    if (sigaction(SIGINT, NULL, &cur_int) == 0 && cur_int.sa_handler != SIG_IGN) sigaddset(&set, SIGINT);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    int next = 0, running = 0, forwarded = 0;
     while (next < rg->n || running) {
-        while (running < rg->jobs && next < rg->n) {
+        while (!rg->signo && running < rg->jobs && next < rg->n) {
             if (rg_spawn(rg, &rg->c[next]) != 0) {
                 rg->c[next].pid = 0;
                 rg->c[next].status = -1;
@@ -374,22 +432,45 @@ static int rg_run_all(rg_t *rg) {
             }
             next++;
         }
+        if (rg->signo)
+            for (; next < rg->n; next++)
+                rg->c[next].stop = RG_NEVER_STARTED;
         if (!running) continue;
-        int st;
-        pid_t p = waitpid(-1, &st, 0);
-        if (p < 0) {
-            if (errno == EINTR) continue;
-            return -1;
+        /* Sleep until a child ends, a signal comes or the nearest deadline passes. */
+        struct timespec ts = {0}, *tsp = NULL;
+        if (rg->timeout_s) {
+            double wait_ms = -1;
+            for (int i = 0; i < rg->n; i++) {
+                const rg_case_t *c = &rg->c[i];
+                if (!c->pid || c->stop == RG_KILLED_TIMEOUT) continue;
+                double left = (double)rg->timeout_s * 1e3 - rg_ms_since(&c->t0);
+                if (wait_ms < 0 || left < wait_ms) wait_ms = left > 0 ? left : 0;
+            }
+            if (wait_ms >= 0) {
+                ts.tv_sec = (time_t)(wait_ms / 1e3);
+                ts.tv_nsec = (long)((wait_ms - (double)ts.tv_sec * 1e3) * 1e6) + 1000000; /* past it */
+                if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+                tsp = &ts;
+            }
         }
-        for (int i = 0; i < rg->n; i++) {
+        int sig = tsp ? sigtimedwait(&set, NULL, tsp) : sigwaitinfo(&set, NULL);
+        if (sig == SIGINT || sig == SIGTERM) {
+            if (!rg->signo) rg->signo = sig;
+            int fwd = forwarded++ ? SIGKILL : sig;
+            for (int i = 0; i < rg->n; i++)
+                if (rg->c[i].pid) kill(rg->c[i].pid, fwd);
+        }
+        for (int i = 0; rg->timeout_s && i < rg->n; i++) {
             rg_case_t *c = &rg->c[i];
-            if (c->pid != p) continue;
-            c->wall_ms = rg_ms_since(&c->t0);
-            c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-            c->pid = 0;
-            running--;
+            if (c->pid && c->stop == RG_RAN && rg_ms_since(&c->t0) >= (double)rg->timeout_s * 1e3) {
+                c->stop = RG_KILLED_TIMEOUT;
+                kill(c->pid, SIGKILL);
+            }
         }
+        rg_reap(rg, &running);
     }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGCHLD, &old_chld, NULL);
     return 0;
 }
 
@@ -419,6 +500,18 @@ static void rg_judge(rg_t *rg, rg_case_t *c) {
     c->result = RG_FAIL;
     FILE *out = open_memstream(&buf, &blen);
     if (!out) return;
+    if (c->stop != RG_RAN) { /* no report to judge: say why */
+        c->result = c->stop == RG_KILLED_TIMEOUT ? RG_TIMEOUT : c->stop == RG_KILLED_SIGNAL ? RG_STOPPED : RG_NOT_RUN;
+        if (c->stop == RG_KILLED_TIMEOUT)
+            fprintf(out, "ran longer than --timeout %llu s: killed\n", (unsigned long long)rg->timeout_s);
+        else
+            fprintf(out, "%s: the regression was interrupted by %s\n",
+                    c->stop == RG_KILLED_SIGNAL ? "stopped before it finished" : "never started",
+                    rg->signo == SIGINT ? "SIGINT" : "SIGTERM");
+        fclose(out);
+        c->detail = buf;
+        return;
+    }
     cJSON *report = c->status >= 0 ? rg_read_json(c->report) : NULL;
     cJSON *got = NULL, *golden = NULL;
     char *gpath = rg_strdupf("%s/%s.json", rg->golden_dir, c->name);
@@ -475,8 +568,12 @@ done:
 /* ---- output ---------------------------------------------------------------------------------- */
 
 static const char *rg_result_name(rg_result_t r) {
-    return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : "FAIL";
+    static const char *const names[] = {[RG_PASS] = "pass",       [RG_FAIL] = "FAIL",       [RG_UPDATED] = "updated",
+                                        [RG_TIMEOUT] = "TIMEOUT", [RG_STOPPED] = "STOPPED", [RG_NOT_RUN] = "NOT RUN"};
+    return names[r];
 }
+
+static bool rg_failed(rg_result_t r) { return r != RG_PASS && r != RG_UPDATED; }
 
 static void rg_print_table(const rg_t *rg, FILE *f) {
     int w = 4;
@@ -489,7 +586,7 @@ static void rg_print_table(const rg_t *rg, FILE *f) {
         if (c->exit_code >= 0) snprintf(ex, sizeof ex, "%d %s", c->exit_code, c->exit_reason);
         if (c->cycles >= 0) snprintf(cy, sizeof cy, "%.0f", c->cycles);
         fprintf(f, "%-*s  %-7s  %-14s  %10s  %8.0f\n", w, c->name, rg_result_name(c->result), ex, cy, c->wall_ms);
-        if (c->result == RG_FAIL && c->detail) {
+        if (rg_failed(c->result) && c->result != RG_NOT_RUN && c->detail) {
             int lines = 0;
             for (const char *p = c->detail; *p;) {
                 const char *nl = strchr(p, '\n');
@@ -523,7 +620,7 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
         const rg_case_t *c = &rg->c[i];
         jc[i] = (junit_case_t){
             .name = c->name, .classname = "ttemu.regress", .file = c->config, .seconds = c->wall_ms / 1e3};
-        if (c->result != RG_FAIL) continue;
+        if (!rg_failed(c->result)) continue;
         const char *d = c->detail ? c->detail : "";
         const char *nl = strchr(d, '\n');
         int first = nl ? (int)(nl - d) : (int)strlen(d);
@@ -540,7 +637,9 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
         logs[i] = c->log ? rg_read_file(c->log, NULL) : NULL;
         if (logs[i] && strlen(logs[i]) > 8192) strcpy(logs[i] + 8180, "\n...\n");
         jc[i].failure_message = msgs[i];
-        jc[i].failure_type = c->ndiff ? "golden_mismatch" : "run_error";
+        static const char *const types[] = {
+            [RG_FAIL] = "run_error", [RG_TIMEOUT] = "timeout", [RG_STOPPED] = "interrupted", [RG_NOT_RUN] = "not_run"};
+        jc[i].failure_type = c->ndiff ? "golden_mismatch" : types[c->result];
         jc[i].failure_text = d;
         jc[i].system_err = logs[i];
     }
@@ -575,10 +674,11 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
 /* ---- the command ----------------------------------------------------------------------------- */
 
 static const char usage[] = "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
-                            "                     [--golden DIR] [--reports DIR]\n"
+                            "                     [--golden DIR] [--reports DIR] [--timeout SECONDS]\n"
                             "Runs every run config (a directory's *.json, or a list file of config paths) in parallel\n"
                             "child processes and compares each report with GOLDEN/NAME.json (default test/golden).\n"
-                            "Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
+                            "Exit: 0 all match, 1 any differs, fails to run or times out, 4 bad input;\n"
+                            "interrupted (SIGINT, SIGTERM): 128 + the signal. See docs/regression.md.\n";
 
 static void rg_cleanup(rg_t *rg) {
     for (int i = 0; i < rg->n; i++) {
@@ -610,6 +710,10 @@ int regress_main(int argc, char **argv) {
             if (!run_parse_uint(v, 1024, &n) || n < 1)
                 rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
             rg.jobs = (int)n;
+            i++;
+        } else if (!strcmp(a, "--timeout")) {
+            if (!run_parse_uint(v, 7 * 24 * 3600, &rg.timeout_s) || rg.timeout_s < 1)
+                rc = rg_bad("--timeout needs a number of seconds 1..604800, got '%s'", v ? v : "");
             i++;
         } else if (!strcmp(a, "--update")) {
             rg.update = true;
@@ -674,14 +778,15 @@ int regress_main(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     }
     double total_ms = rg_ms_since(&t0);
-    int passed = 0, failed = 0, written = 0;
+    int passed = 0, failed = 0, written = 0, unfinished = 0;
     for (int i = 0; i < rg.n; i++) {
         rg_judge(&rg, &rg.c[i]);
-        if (rg.c[i].result == RG_FAIL)
+        if (rg_failed(rg.c[i].result))
             failed++;
         else
             passed++;
         written += rg.c[i].result == RG_UPDATED;
+        unfinished += rg.c[i].result == RG_STOPPED || rg.c[i].result == RG_NOT_RUN;
     }
     rg_print_table(&rg, stdout);
     if (rg.update)
@@ -696,5 +801,15 @@ int regress_main(int argc, char **argv) {
         rc = EXIT_BAD_INPUT;
     }
     rg_cleanup(&rg);
+    if (rg.signo) {
+        /* docs/regression.md: interrupted, the command ends by the same signal once its children
+         * are reaped and its files removed (exit status 128 + signal: 130, 143). */
+        fprintf(stderr, "ttemu regress: interrupted by %s: %d case%s did not finish\n",
+                rg.signo == SIGINT ? "SIGINT" : "SIGTERM", unfinished, unfinished == 1 ? "" : "s");
+        fflush(stderr);
+        signal(rg.signo, SIG_DFL);
+        raise(rg.signo);
+        return 128 + rg.signo; /* if the signal is blocked by our caller */
+    }
     return rc;
 }
