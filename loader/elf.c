@@ -285,8 +285,17 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
     size_t len;
     uint8_t *buf = read_all(path, LDR_MAX_ELF, "a kernel image", &len, err, errlen);
     if (!buf) return -1;
+    int rc = ldr_kernel_image_mem(path, buf, len, out, outlen, err, errlen);
+    free(buf);
+    return rc;
+}
+
+int ldr_kernel_image_mem(const char *path, uint8_t *buf, size_t len, uint8_t **out, size_t *outlen, char *err,
+                         size_t errlen) {
     if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) != 0) { /* a flat image */
-        *out = buf;
+        *out = malloc(len ? len : 1);
+        if (!*out) return fail(err, errlen, "%s: out of memory", path);
+        memcpy(*out, buf, len);
         *outlen = len;
         return 0;
     }
@@ -315,7 +324,6 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
         memcpy(img + (ph.p_vaddr - lo), buf + ph.p_offset, ph.p_filesz);
     }
     if (e) elf_end(e);
-    free(buf);
     if (rc) {
         free(img);
         return -1;

@@ -20,6 +20,9 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
  * `.xip.elf`) with its PT_LOAD segments packed contiguously from the lowest address. The caller
  * frees *buf. 0, or -1 with err. */
 int ldr_kernel_image(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
+/* ldr_kernel_image from an image already in memory (in, inlen; not kept): the fuzz target's entry. */
+int ldr_kernel_image_mem(const char *path, uint8_t *in, size_t inlen, uint8_t **buf, size_t *len, char *err,
+                         size_t errlen);
 /* ldr_elf_load from an image already in memory (buf, len; path names it in messages): the fuzz
  * target's entry (fuzz/). buf is not kept. */
 int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint8_t *buf, size_t len,
