@@ -4,6 +4,7 @@
 #   make test       build and run every test (then again under ASan/UBSan)
 #   make test-asan  only the sanitizer pass
 #   make fw         build the RV32 firmware samples and ISA test programs
+#   make data       the samples' tensor data (build/data, NumPy; docs/tensors.md)
 #   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
 #   make fuzz       build the libFuzzer targets (fuzz/fuzz.mk, docs/testing.md)
@@ -76,7 +77,7 @@ MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test test-asan check fw format format-check check-layers clean bench regress
+.PHONY: all deps demo test test-asan check fw data format format-check check-layers clean bench regress
 all: $(BUILD)/ttemu $(UI_PLUGIN) $(JUNIT_PLUGIN)
 
 deps:
@@ -123,9 +124,21 @@ include firmware-samples/fw.mk
 -include bench/bench.mk
 include fuzz/fuzz.mk
 
+# ---- the samples' tensor data ---------------------------------------------------------------------
+# Generated, not committed: the samples' configs read build/data/*.npy (always build/data, whatever
+# BUILD is: configs name it). NumPy is Debian's python3-numpy, hence /usr/bin/python3 rather than
+# whichever python3 is first on PATH.
+DATA_DIR := build/data
+DATA := $(addprefix $(DATA_DIR)/,add1_input.npy add1_expected.npy tensors_a.npy tensors_a_plus_1.npy \
+	tensors_b.npy tensors_minus_b.npy)
+data: $(DATA)
+$(DATA) &: scripts/make_sample_data.py
+	$(if $(filter 1,$(V)),,@echo "  GEN $(DATA_DIR)/*.npy")
+	$(Q)/usr/bin/python3 scripts/make_sample_data.py $(DATA_DIR)
+
 # ---- tests --------------------------------------------------------------------------------------
 # `check` runs everything against one build; `test` does it plain, then under the sanitizers.
-check: $(BUILD)/ttemu $(UNIT_BIN) fw
+check: $(BUILD)/ttemu $(UNIT_BIN) fw data
 	$(Q)BUILD=$(BUILD) test/run.sh
 
 test: deps

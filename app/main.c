@@ -11,6 +11,7 @@
 #include "debug/trace.h"
 #include "loader/config.h"
 #include "loader/elf.h"
+#include "loader/hostio.h"
 #include "loader/ttmetal.h"
 #include "run/run.h"
 
@@ -20,6 +21,7 @@ static const char usage[] =
     "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
     "                 [--max-cycles N] [--deadlock-window N] [--report FILE]\n"
     "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
+    "                 [--input NAME=FILE]... [--output NAME=FILE]... [--expect NAME=FILE[:atol=A][:rtol=R]]...\n"
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
     "                 [--trace-window N | --trace-start CYCLE --trace-stop CYCLE]\n"
     "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
@@ -29,7 +31,8 @@ static const char usage[] =
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
     "launch kernels. Exit: 0 all started cores halted, 1 deadlock, 2 --max-cycles reached,\n"
-    "3 guest fault, 4 bad command line or input. See docs/cli.md.\n"
+    "3 guest fault, 4 bad command line or input, 5 a tensor differs from its expectation.\n"
+    "See docs/cli.md; named tensors in and out: docs/tensors.md.\n"
     "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
     "`regress` runs many run configs in parallel and compares each report with its golden\n"
     "(docs/regression.md).\n";
@@ -79,6 +82,14 @@ static int check_outputs(const run_opts_t *o, const trace_opts_t *tro, const ui_
     return -1;
 }
 
+/* --input, --output, --expect: the kind of tensor flag, or -1. */
+static int tensor_flag(const char *a) {
+    return !strcmp(a, "--input")    ? TIO_INPUT
+           : !strcmp(a, "--output") ? TIO_OUTPUT
+           : !strcmp(a, "--expect") ? TIO_EXPECT
+                                    : -1;
+}
+
 static int cmd_run(int argc, char **argv) {
     static const char *const core_opts[TILE_NCORES] = {"--brisc", "--ncrisc", "--trisc0", "--trisc1", "--trisc2"};
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
@@ -86,6 +97,7 @@ static int cmd_run(int argc, char **argv) {
     bool max_cycles_given = false;
     trace_opts_t tro = {0};
     ui_opts_t ui = {0};
+    int tensor_arg[argc > 0 ? argc : 1], ntensor_args = 0; /* where --input/--output/--expect are */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -135,6 +147,9 @@ static int cmd_run(int argc, char **argv) {
             if (!parse_u64(v, dst) || (dst != &tro.start && *dst == 0))
                 return bad_input("%s needs a positive number of cycles", a);
             i++;
+        } else if (tensor_flag(a) >= 0) {
+            if (!v) return bad_input("%s needs NAME=FILE", a);
+            tensor_arg[ntensor_args++] = i++; /* applied once the config, which declares them, is read */
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = true;
         } else if (!strcmp(a, "--ui")) {
@@ -195,6 +210,14 @@ static int cmd_run(int argc, char **argv) {
         cfg.cores[c] = strdup(o.elf[c]);
         cfg.core_flat[c] = false;
     }
+    for (int t = 0; t < ntensor_args; t++) {
+        int i = tensor_arg[t];
+        if (cfg_add_tensor_arg(&cfg, (cfg_tio_kind_t)tensor_flag(argv[i]), argv[i + 1], err, sizeof err) != 0) {
+            fprintf(stderr, "ttemu: %s\n", err);
+            cfg_free(&cfg);
+            return EXIT_BAD_INPUT;
+        }
+    }
     if (!max_cycles_given && cfg.max_cycles_set) o.max_cycles = cfg.max_cycles;
     if (!o.npeeks) {
         memcpy(o.peeks, cfg.peeks, sizeof o.peeks);
@@ -209,6 +232,13 @@ static int cmd_run(int argc, char **argv) {
     }
 
     if (check_outputs(&o, &tro, &ui, config, &cfg) != 0) {
+        cfg_free(&cfg);
+        return EXIT_BAD_INPUT;
+    }
+
+    /* Files the host moves (host write files, tensors): read and checked before anything runs. */
+    if (hio_prepare(&cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
         cfg_free(&cfg);
         return EXIT_BAD_INPUT;
     }
@@ -268,11 +298,32 @@ static int cmd_run(int argc, char **argv) {
         goto out;
     }
     run_take_peeks(&r);
+    /* Outputs and saved reads written, expectations compared: a file that cannot be written or a
+     * point never reached is bad input (4), a tensor that differs a mismatch (5), each only when
+     * the run itself succeeded (a deadlock stays a deadlock). */
+    int failed = 0;
+    if (hio_finish(&r, &cfg, &failed, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        if (r.exit.code == EXIT_HALTED) {
+            r.exit.code = EXIT_BAD_INPUT;
+            r.exit.reason = "bad_input";
+            snprintf(r.exit.message, sizeof r.exit.message, "%s", err);
+        }
+    } else if (failed && r.exit.code == EXIT_HALTED) {
+        r.exit.code = EXIT_MISMATCH;
+        r.exit.reason = "mismatch";
+        report_mismatch_message(&cfg, r.exit.message, sizeof r.exit.message);
+        fprintf(stderr, "ttemu: %s\n", r.exit.message);
+    }
+    r.tensors_json = report_tensors(&cfg);
     if (r.tile->reference) fprintf(stderr, "ttemu: ran the reference path (TTEMU_REFERENCE)\n");
     rc = r.exit.code;
     if (rc == EXIT_GUEST_FAULT || rc == EXIT_DEADLOCK) fprintf(stderr, "ttemu: %s\n", r.exit.message);
     if (r.diag_text) fputs(r.diag_text, stderr);
-    if (!o.quiet) report_summary(&r, stdout);
+    if (!o.quiet) {
+        report_summary(&r, stdout);
+        report_tensor_summary(&cfg, stdout);
+    }
     if (o.report_path && !report_write(&r, o.report_path)) rc = EXIT_BAD_INPUT;
     if (!trace_ok(tr)) rc = EXIT_BAD_INPUT;
 #ifdef TTEMU_UI

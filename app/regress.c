@@ -56,6 +56,10 @@ typedef struct {
     double wall_ms;
     rg_result_t result;
     char *detail; /* the differences, or why the case failed */
+    /* Tensor goldens (GOLDEN/NAME.TENSOR.npy): one per tensor in the config's "outputs" */
+    char **tensors;
+    int ntensors;
+    bool *tensor_missing; /* comparing: no golden file for it */
     int ndiff;
     int exit_code; /* exit.code of the report, -1 without one */
     const char *exit_reason;
@@ -149,6 +153,17 @@ cJSON *regress_golden_of(const cJSON *report) {
     rg_copy(g, report, "mutexes");
     rg_copy(g, report, "peek");
     rg_copy(g, report, "host_reads");
+    /* Named tensors: what they are; their values are compared with the tensor goldens. */
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(report, "tensors");
+    if (cJSON_IsObject(ts)) {
+        static const char *const tensor_keys[] = {"shape", "format", "layout", NULL};
+        cJSON *gt = cJSON_AddObjectToObject(g, "tensors");
+        for (const cJSON *t = ts->child; t; t = t->next) {
+            cJSON *o = cJSON_AddObjectToObject(gt, t->string);
+            for (int i = 0; tensor_keys[i]; i++)
+                rg_copy(o, t, tensor_keys[i]);
+        }
+    }
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(report, "diagnosis");
     if (cJSON_IsObject(d)) {
         cJSON *gd = cJSON_AddObjectToObject(g, "diagnosis");
@@ -258,7 +273,26 @@ static int rg_add(rg_t *rg, const char *config) {
     c->name = strdup(name);
     c->exit_code = -1;
     c->cycles = -1;
+    /* The tensors the config outputs have goldens of their own. A config that cannot be read has
+     * none here; its run says what is wrong with it. */
+    cJSON *cfg = rg_read_json(config);
+    const cJSON *outs = cJSON_GetObjectItemCaseSensitive(cfg, "outputs");
+    int n = cJSON_IsObject(outs) ? cJSON_GetArraySize(outs) : 0;
+    c->tensors = calloc((size_t)n + 1, sizeof *c->tensors);
+    c->tensor_missing = calloc((size_t)n + 1, sizeof *c->tensor_missing);
+    for (const cJSON *o = n ? outs->child : NULL; o && c->tensors && c->tensor_missing; o = o->next)
+        if (!strchr(o->string, '/') && !strchr(o->string, '=')) c->tensors[c->ntensors++] = strdup(o->string);
+    cJSON_Delete(cfg);
     return 0;
+}
+
+/* GOLDEN/NAME.TENSOR.npy, or (updating) TMP/NAME.TENSOR.npy where the run writes it. */
+static char *rg_tensor_file(const rg_t *rg, const rg_case_t *c, int i, bool fresh) {
+    const char *dir = fresh ? rg->tmpdir : rg->golden_dir;
+    int n = snprintf(NULL, 0, "%s/%s.%s.npy", dir, c->name, c->tensors[i]);
+    char *s = malloc((size_t)n + 1);
+    if (s) snprintf(s, (size_t)n + 1, "%s/%s.%s.npy", dir, c->name, c->tensors[i]);
+    return s;
 }
 
 static int rg_cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -362,7 +396,35 @@ static int rg_spawn(rg_t *rg, rg_case_t *c) {
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    char *argv[] = {rg->exe, "run", "--config", c->config, "--report", c->report, "--quiet", NULL};
+    /* Tensor goldens: compared exactly (--expect), or written afresh when updating (--output). */
+    char **argv = calloc(8 + 2 * (size_t)c->ntensors, sizeof *argv);
+    char **owned = calloc((size_t)c->ntensors + 1, sizeof *owned);
+    int argc = 0;
+    if (!argv || !owned) {
+        free(argv);
+        free(owned);
+        posix_spawn_file_actions_destroy(&fa);
+        return -1;
+    }
+    argv[argc++] = rg->exe;
+    argv[argc++] = "run";
+    argv[argc++] = "--config";
+    argv[argc++] = c->config;
+    argv[argc++] = "--report";
+    argv[argc++] = c->report;
+    argv[argc++] = "--quiet";
+    for (int i = 0; i < c->ntensors; i++) {
+        char *file = rg_tensor_file(rg, c, i, rg->update);
+        if (!file) continue;
+        if (rg->update) unlink(file);
+        c->tensor_missing[i] = !rg->update && access(file, F_OK) != 0;
+        if (!c->tensor_missing[i]) owned[i] = rg_strdupf("%s=%s", c->tensors[i], file);
+        free(file);
+        if (!owned[i]) continue;
+        argv[argc++] = rg->update ? "--output" : "--expect";
+        argv[argc++] = owned[i];
+    }
+    argv[argc] = NULL;
     /* The child starts with no signal blocked (rg_run_all blocks SIGCHLD, SIGINT and SIGTERM
      * here) and their default actions, so a forwarded SIGINT ends it even under nohup. */
     posix_spawnattr_t at;
@@ -380,6 +442,10 @@ static int rg_spawn(rg_t *rg, rg_case_t *c) {
     int e = posix_spawn(&c->pid, rg->exe, &fa, &at, argv, environ);
     posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
+    for (int i = 0; i < c->ntensors; i++)
+        free(owned[i]);
+    free(owned);
+    free(argv);
     if (e) {
         fprintf(stderr, "ttemu regress: cannot start %s: %s\n", rg->exe, strerror(e));
         return -1;
@@ -494,6 +560,75 @@ static bool rg_write_golden(const char *path, const cJSON *g) {
     return ok;
 }
 
+/* Updating: each tensor the run wrote replaces its golden when it differs. The number written, or
+ * -1 when one could not be (reasons to out). */
+static int rg_update_tensors(rg_t *rg, rg_case_t *c, FILE *out) {
+    int written = 0;
+    for (int i = 0; i < c->ntensors; i++) {
+        char *fresh = rg_tensor_file(rg, c, i, true), *gold = rg_tensor_file(rg, c, i, false);
+        size_t nf = 0, ng = 0;
+        char *f = fresh ? rg_read_file(fresh, &nf) : NULL, *g = gold ? rg_read_file(gold, &ng) : NULL;
+        if (!f) {
+            fprintf(out, "the run wrote no tensor %s (%s)\n", c->tensors[i], fresh ? fresh : "?");
+            written = -1;
+        } else if (!g || nf != ng || memcmp(f, g, nf) != 0) {
+            FILE *w = fopen(gold, "wb");
+            bool ok = w && fwrite(f, 1, nf, w) == nf;
+            if (w && fclose(w) != 0) ok = false;
+            if (ok) {
+                fprintf(out, "wrote %s\n", gold);
+                if (written >= 0) written++;
+            } else {
+                fprintf(out, "cannot write %s: %s\n", gold, strerror(errno));
+                written = -1;
+            }
+        }
+        if (fresh) unlink(fresh);
+        free(f);
+        free(g);
+        free(fresh);
+        free(gold);
+    }
+    return written;
+}
+
+/* Comparing: a tensor golden that is missing, or one the run's tensor differs from (the run
+ * compared them: the report's tensors.NAME.compare), is a difference. */
+static int rg_tensor_diffs(const rg_t *rg, const rg_case_t *c, const cJSON *report, FILE *out) {
+    int n = 0;
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(report, "tensors");
+    for (int i = 0; i < c->ntensors; i++) {
+        char *gold = rg_tensor_file(rg, c, i, false);
+        if (c->tensor_missing[i]) {
+            fprintf(out, "no golden %s (run `ttemu regress --update` to create it)\n", gold ? gold : "?");
+            n++;
+            free(gold);
+            continue;
+        }
+        free(gold);
+        const cJSON *cmp =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ts, c->tensors[i]), "compare");
+        const cJSON *mis = cJSON_GetObjectItemCaseSensitive(cmp, "mismatches");
+        if (cJSON_IsNumber(mis) && mis->valuedouble == 0) continue;
+        fprintf(out, "tensors.%s: ", c->tensors[i]);
+        if (!cJSON_IsNumber(mis)) {
+            fputs("not compared (the run did not read it)\n", out);
+        } else {
+            const cJSON *fm = cJSON_GetObjectItemCaseSensitive(cmp, "first_mismatch");
+            fprintf(out, "%.0f of %.0f elements differ from the golden; first at ", mis->valuedouble,
+                    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cmp, "elements")));
+            rg_print_value(out, cJSON_GetObjectItemCaseSensitive(fm, "index"));
+            fputs(": golden ", out);
+            rg_print_value(out, cJSON_GetObjectItemCaseSensitive(fm, "want"));
+            fputs(", got ", out);
+            rg_print_value(out, cJSON_GetObjectItemCaseSensitive(fm, "got"));
+            fputc('\n', out);
+        }
+        n++;
+    }
+    return n;
+}
+
 static void rg_judge(rg_t *rg, rg_case_t *c) {
     char *buf = NULL;
     size_t blen = 0;
@@ -542,7 +677,11 @@ static void rg_judge(rg_t *rg, rg_case_t *c) {
             fprintf(out, "wrote %s\n", gpath);
         } else {
             fprintf(out, "cannot write %s: %s\n", gpath, strerror(errno));
+            goto done;
         }
+        int t = rg_update_tensors(rg, c, out);
+        if (t < 0) c->result = RG_FAIL;
+        if (t > 0) c->result = RG_UPDATED;
         goto done;
     }
     if (access(gpath, F_OK) != 0) {
@@ -555,6 +694,7 @@ static void rg_judge(rg_t *rg, rg_case_t *c) {
         goto done;
     }
     c->ndiff = regress_diff(golden, got, out);
+    c->ndiff += rg_tensor_diffs(rg, c, report, out);
     if (!c->ndiff) c->result = RG_PASS;
 done:
     fclose(out);
@@ -690,6 +830,10 @@ static void rg_cleanup(rg_t *rg) {
         free(c->report);
         free(c->log);
         free(c->detail);
+        for (int t = 0; t < c->ntensors; t++)
+            free(c->tensors[t]);
+        free(c->tensors);
+        free(c->tensor_missing);
     }
     free(rg->c);
     if (rg->tmpdir[0]) rmdir(rg->tmpdir);

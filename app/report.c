@@ -7,6 +7,7 @@
 
 #include "coproc/tt_ops.h"
 #include "app/report.h"
+#include "loader/tensor.h"
 #include "run/utf8.h"
 #include "run/run.h"
 
@@ -98,6 +99,7 @@ bool report_write(const run_t *r, const char *path) {
     cp_report(r->tile->cp, root);
     add_longest_stalls(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
+    if (r->tensors_json) cJSON_AddItemToObject(root, "tensors", cJSON_Duplicate(r->tensors_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
     for (int i = 0; i < r->npeeks; i++) {
         cJSON *arr = cJSON_AddArrayToObject(peek, r->peeks[i].name);
@@ -110,6 +112,12 @@ bool report_write(const run_t *r, const char *path) {
             const run_read_t *rd = &r->reads[i];
             if (!rd->taken) {
                 cJSON_AddNullToObject(hr, rd->name);
+                continue;
+            }
+            if (rd->file) { /* saved to a file: say where, not the bytes */
+                cJSON *o = cJSON_AddObjectToObject(hr, rd->name);
+                cJSON_AddStringToObject(o, "file", rd->file);
+                cJSON_AddNumberToObject(o, "bytes", rd->bytes);
                 continue;
             }
             cJSON *arr = cJSON_AddArrayToObject(hr, rd->name);
@@ -165,4 +173,126 @@ void report_summary(const run_t *r, FILE *f) {
             fprintf(f, "%s 0x%08x", (w && w % 8 == 0) ? "\n                  " : "", r->peeks[i].val[w]);
         fputc('\n', f);
     }
+}
+
+/* ---- tensors (docs/tensors.md) --------------------------------------------------------------- */
+
+/* A value as JSON: a number, or "nan", "inf", "-inf" (JSON has no such numbers). */
+static cJSON *value_json(tns_format_t f, uint32_t bits) {
+    double v = tns_value(f, bits);
+    if (v != v) return cJSON_CreateString("nan");
+    if (v > 1e308 || v < -1e308) return cJSON_CreateString(v > 0 ? "inf" : "-inf");
+    return cJSON_CreateNumber(v);
+}
+
+static cJSON *compare_json(const cfg_t *c, const cfg_tio_t *io) {
+    const tns_desc_t *d = &c->tensors[io->tensor].desc;
+    const tns_cmp_t *k = &io->cmp;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "expect", io->file);
+    cJSON_AddNumberToObject(o, "atol", k->atol);
+    cJSON_AddNumberToObject(o, "rtol", k->rtol);
+    cJSON_AddNumberToObject(o, "elements", (double)k->elements);
+    cJSON_AddNumberToObject(o, "mismatches", (double)k->mismatches);
+    cJSON_AddNumberToObject(o, "max_abs_err", k->max_abs_err);
+    cJSON_AddNumberToObject(o, "max_rel_err", k->max_rel_err);
+    cJSON_AddNumberToObject(o, "max_ulp", (double)k->max_ulp);
+    if (!k->has_first) {
+        cJSON_AddNullToObject(o, "first_mismatch");
+        return o;
+    }
+    cJSON *fm = cJSON_AddObjectToObject(o, "first_mismatch");
+    uint64_t idx[TNS_MAX_DIMS];
+    tns_unravel(d, k->first_index, idx);
+    cJSON *ia = cJSON_AddArrayToObject(fm, "index");
+    for (int i = 0; i < d->ndim; i++)
+        cJSON_AddItemToArray(ia, cJSON_CreateNumber((double)idx[i]));
+    cJSON_AddItemToObject(fm, "got", value_json(d->format, k->first_got));
+    cJSON_AddItemToObject(fm, "want", value_json(d->format, k->first_want));
+    cJSON_AddNumberToObject(fm, "got_bits", k->first_got);
+    cJSON_AddNumberToObject(fm, "want_bits", k->first_want);
+    return o;
+}
+
+cJSON *report_tensors(const cfg_t *c) {
+    static const char *const io_names[] = {"input", "output", NULL};
+    if (!c->ntensors) return NULL;
+    cJSON *root = cJSON_CreateObject();
+    for (int t = 0; t < c->ntensors; t++) {
+        const cfg_tensor_t *ts = &c->tensors[t];
+        cJSON *o = cJSON_AddObjectToObject(root, ts->name);
+        cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+        for (int i = 0; i < ts->desc.ndim; i++)
+            cJSON_AddItemToArray(sh, cJSON_CreateNumber(ts->desc.shape[i]));
+        cJSON_AddStringToObject(o, "format", tns_format_name(ts->desc.format));
+        cJSON_AddStringToObject(o, "layout", ts->desc.tiles ? "tiles" : "rows");
+        cJSON_AddNumberToObject(o, "addr", ts->addr);
+        for (int i = 0; i < c->ntio; i++) {
+            const cfg_tio_t *io = &c->tio[i];
+            if (io->tensor != t) continue;
+            if (io->kind != TIO_EXPECT)
+                cJSON_AddStringToObject(o, io_names[io->kind], io->file);
+            else if (io->taken)
+                cJSON_AddItemToObject(o, "compare", compare_json(c, io));
+            else
+                cJSON_AddNullToObject(o, "compare");
+        }
+    }
+    return root;
+}
+
+/* "2 (0x4000)": a value and its bit pattern. */
+static void value_text(tns_format_t f, uint32_t bits, char *buf, size_t n) {
+    unsigned digits = 2 * tns_format_size(f);
+    if (tns_format_is_float(f))
+        snprintf(buf, n, "%.9g (0x%0*x)", tns_value(f, bits), digits, bits);
+    else
+        snprintf(buf, n, "%.0f", tns_value(f, bits));
+}
+
+static void first_mismatch_text(const cfg_t *c, const cfg_tio_t *io, char *buf, size_t n) {
+    const tns_desc_t *d = &c->tensors[io->tensor].desc;
+    char idx[80], g[64], w[64];
+    tns_index_str(d, io->cmp.first_index, idx, sizeof idx);
+    value_text(d->format, io->cmp.first_got, g, sizeof g);
+    value_text(d->format, io->cmp.first_want, w, sizeof w);
+    snprintf(buf, n, "%llu of %llu elements differ from %s; first at %s: got %s, want %s",
+             (unsigned long long)io->cmp.mismatches, (unsigned long long)io->cmp.elements, io->file, idx, g, w);
+}
+
+void report_tensor_summary(const cfg_t *c, FILE *f) {
+    for (int i = 0; i < c->ntio; i++) {
+        const cfg_tio_t *io = &c->tio[i];
+        if (io->kind != TIO_EXPECT) continue;
+        const char *name = c->tensors[io->tensor].name;
+        char line[512];
+        if (!io->taken)
+            fprintf(f, "  tensor %s: never read (its point was not reached)\n", name);
+        else if (!io->cmp.mismatches)
+            fprintf(f, "  tensor %s: %llu elements match %s (max ulp %llu)\n", name,
+                    (unsigned long long)io->cmp.elements, io->file, (unsigned long long)io->cmp.max_ulp);
+        else {
+            first_mismatch_text(c, io, line, sizeof line);
+            fprintf(f, "  tensor %s: %s\n", name, line);
+        }
+    }
+}
+
+void report_mismatch_message(const cfg_t *c, char *buf, size_t n) {
+    int failed = 0;
+    const cfg_tio_t *first = NULL;
+    for (int i = 0; i < c->ntio; i++) {
+        const cfg_tio_t *io = &c->tio[i];
+        if (io->kind != TIO_EXPECT || !io->taken || !io->cmp.mismatches) continue;
+        failed++;
+        if (!first) first = io;
+    }
+    if (!first) {
+        snprintf(buf, n, "a tensor was never read");
+        return;
+    }
+    char line[400];
+    first_mismatch_text(c, first, line, sizeof line);
+    snprintf(buf, n, "tensor '%s': %s%s", c->tensors[first->tensor].name, line,
+             failed > 1 ? " (and more tensors differ: see the report's tensors)" : "");
 }

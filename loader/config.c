@@ -250,15 +250,19 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
 
 static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
     static const char *const keys[] = {"at", "launch", "write", "read", NULL};
-    static const char *const wkeys[] = {"addr", "value", "size", NULL};
-    static const char *const rkeys[] = {"addr", "words", "name", NULL};
-    char p[160], q[200], nk[220];
-    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > CFG_MAX_HOST_OPS)
-        return fail(x, "host", "expected an array of at most %d host operations", CFG_MAX_HOST_OPS);
+    static const char *const wkeys[] = {"addr", "value", "size", "file", NULL};
+    static const char *const rkeys[] = {"addr", "words", "bytes", "name", "file", NULL};
+    char p[160], q[200], f[240], nk[220];
+    if (!cJSON_IsArray(arr)) return fail(x, "host", "expected an array of host operations");
+    int n = cJSON_GetArraySize(arr);
+    c->host = calloc(n ? (size_t)n : 1, sizeof *c->host);
+    if (!c->host) return fail(x, "host", "out of memory");
     const cJSON *e;
     cJSON_ArrayForEach(e, arr) {
-        cfg_host_op_t *op = &c->host[c->nhost];
-        snprintf(p, sizeof p, "host[%d]", c->nhost);
+        /* Counted before it is parsed: cfg_free then frees what a failed one holds. */
+        int index = c->nhost++;
+        cfg_host_op_t *op = &c->host[index];
+        snprintf(p, sizeof p, "host[%d]", index);
         if (check_keys(x, e, p, keys)) return -1;
         const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at");
         int a = -1;
@@ -290,21 +294,42 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
             path_of(q, sizeof q, p, "write");
             op->is_write = true;
             op->size = 4;
-            if (check_keys(x, w, q, wkeys) || get_u32(x, w, q, "addr", true, &op->addr) ||
-                get_u32(x, w, q, "value", true, &op->value) || get_u32(x, w, q, "size", false, &op->size))
-                return -1;
-            if (op->size != 1 && op->size != 2 && op->size != 4) return fail(x, q, "size must be 1, 2 or 4");
-            if (op->addr % op->size) return fail(x, q, "addr must be aligned to size");
-            if (op->size != 4 && op->addr >= TILE_L1_SIZE)
-                return fail(x, q, "size must be 4 for a device register (sub-word writes reach L1 only)");
+            if (check_keys(x, w, q, wkeys) || get_u32(x, w, q, "addr", true, &op->addr)) return -1;
+            const cJSON *file = cJSON_GetObjectItemCaseSensitive(w, "file");
+            if (file) {
+                /* A file's bytes: any length, checked against L1 or the alias when it is read. */
+                if (cJSON_GetObjectItemCaseSensitive(w, "value") || cJSON_GetObjectItemCaseSensitive(w, "size"))
+                    return fail(x, q, "give either \"value\" (and \"size\") or \"file\"");
+                if (get_path(x, file, path_of(f, sizeof f, q, "file"), &op->file)) return -1;
+            } else {
+                if (get_u32(x, w, q, "value", true, &op->value) || get_u32(x, w, q, "size", false, &op->size))
+                    return -1;
+                if (op->size != 1 && op->size != 2 && op->size != 4) return fail(x, q, "size must be 1, 2 or 4");
+                if (op->addr % op->size) return fail(x, q, "addr must be aligned to size");
+                if (op->size != 4 && op->addr >= TILE_L1_SIZE)
+                    return fail(x, q, "size must be 4 for a device register (sub-word writes reach L1 only)");
+            }
         } else {
             path_of(q, sizeof q, p, "read");
             op->words = 1;
             if (check_keys(x, r, q, rkeys) || get_u32(x, r, q, "addr", true, &op->addr) ||
-                get_u32(x, r, q, "words", false, &op->words))
+                get_u32(x, r, q, "words", false, &op->words) || get_u32(x, r, q, "bytes", false, &op->bytes))
                 return -1;
-            if (op->addr % 4 || op->words == 0 || op->words > 4096)
-                return fail(x, q, "expected an aligned addr and 1..4096 words");
+            const cJSON *file = cJSON_GetObjectItemCaseSensitive(r, "file");
+            if (file && get_path(x, file, path_of(f, sizeof f, q, "file"), &op->file)) return -1;
+            bool has_words = cJSON_GetObjectItemCaseSensitive(r, "words") != NULL;
+            if (cJSON_GetObjectItemCaseSensitive(r, "bytes")) {
+                /* A byte count: read whole words, save the bytes asked for. */
+                if (has_words) return fail(x, q, "give either \"words\" or \"bytes\"");
+                if (!op->file) return fail(x, q, "\"bytes\" goes with \"file\" (the bytes are saved there)");
+                if (op->bytes == 0 || op->bytes > TILE_L1_SIZE) return fail(x, q, "bytes must be 1..%u", TILE_L1_SIZE);
+                op->words = (op->bytes + 3) / 4;
+            } else {
+                op->bytes = 4 * op->words;
+            }
+            uint32_t max_words = op->file ? TILE_L1_SIZE / 4 : 4096; /* reported words stay readable */
+            if (op->addr % 4 || op->words == 0 || op->words > max_words)
+                return fail(x, q, "expected an aligned addr and 1..%u words", max_words);
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(r, "name");
             if (nm && (!cJSON_IsString(nm) || strlen(nm->valuestring) >= sizeof op->name))
                 return fail(x, q, "name must be a string of at most %zu characters", sizeof op->name - 1);
@@ -314,14 +339,273 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
                 snprintf(op->name, sizeof op->name, "%s@0x%08x", at_names[a], op->addr);
             /* The name is the read's key under host_reads: two reads with one name would write
              * the key twice into the report. */
-            for (int i = 0; i < c->nhost; i++)
+            for (int i = 0; i < index; i++)
                 if (!c->host[i].is_write && !strcmp(c->host[i].name, op->name))
                     return fail(x, path_of(nk, sizeof nk, q, "name"),
                                 "host[%d].read is already named '%s' (each read's name is its key under host_reads)", i,
                                 op->name);
         }
-        c->nhost++;
     }
+    return 0;
+}
+
+/* ---- tensors (docs/tensors.md) ------------------------------------------------------------ */
+
+/* Tensor names appear in flags (NAME=FILE) and in golden file names (CASE.NAME.npy). */
+static bool name_ok(const char *s) {
+    size_t n = strlen(s);
+    if (!n || n >= CFG_NAME_MAX) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+              *s == '-'))
+            return false;
+    return true;
+}
+
+int cfg_tensor_find(const cfg_t *c, const char *name) {
+    for (int i = 0; i < c->ntensors; i++)
+        if (!strcmp(c->tensors[i].name, name)) return i;
+    return -1;
+}
+
+/* "a, b, c" (the declared tensors) into buf, for errors about an unknown one. */
+static const char *tensor_list(const cfg_t *c, char *buf, size_t n) {
+    buf[0] = 0;
+    for (int i = 0; i < c->ntensors && strlen(buf) + 1 < n; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", c->tensors[i].name);
+    if (!c->ntensors) snprintf(buf, n, "none: a run config declares them under \"tensors\"");
+    return buf;
+}
+
+static int parse_tensor(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_t *t) {
+    static const char *const keys[] = {"addr", "format", "shape", "layout", NULL};
+    char p[200], err[256];
+    if (check_keys(x, v, where, keys) || get_u32(x, v, where, "addr", true, &t->addr)) return -1;
+    const cJSON *fm = cJSON_GetObjectItemCaseSensitive(v, "format");
+    int f = cJSON_IsString(fm) ? tns_format_by_name(fm->valuestring) : -1;
+    if (f < 0) {
+        path_of(p, sizeof p, where, "format");
+        if (cJSON_IsString(fm) && (!strncmp(fm->valuestring, "bfloat8", 7) || !strncmp(fm->valuestring, "bfloat4", 7)))
+            return fail(x, p, "block-float formats (\"%s\") are not supported yet; expected one of: %s",
+                        fm->valuestring, tns_format_names());
+        return fail(x, p, "expected one of: %s", tns_format_names());
+    }
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(v, "shape");
+    path_of(p, sizeof p, where, "shape");
+    if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > TNS_MAX_DIMS)
+        return fail(x, p, "expected an array of 1 to %d dimensions, such as [32, 64]", TNS_MAX_DIMS);
+    uint32_t shape[TNS_MAX_DIMS];
+    int nd = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, sh) {
+        uint64_t u;
+        if (get_u64(x, e, p, 0xFFFFFFFFull, &u)) return -1;
+        shape[nd++] = (uint32_t)u;
+    }
+    const cJSON *ly = cJSON_GetObjectItemCaseSensitive(v, "layout");
+    bool tiles = cJSON_IsString(ly) && !strcmp(ly->valuestring, "tiles");
+    if (!tiles && !(cJSON_IsString(ly) && !strcmp(ly->valuestring, "rows")))
+        return fail(x, path_of(p, sizeof p, where, "layout"),
+                    "expected \"tiles\" (tt-metal's 32x32 tiles of 16x16 faces) or \"rows\" (row-major)");
+    if (tns_desc_init(&t->desc, (tns_format_t)f, tiles, shape, nd, TILE_L1_SIZE, err, sizeof err))
+        return fail(x, path_of(p, sizeof p, where, "shape"), "%s", err);
+    if ((uint64_t)t->addr + t->desc.bytes > TILE_L1_SIZE)
+        return fail(x, where, "%llu bytes from 0x%08x do not fit in L1 (which ends at 0x%x)",
+                    (unsigned long long)t->desc.bytes, t->addr, TILE_L1_SIZE);
+    return 0;
+}
+
+static int parse_tensors(ctx_t *x, const cJSON *v, cfg_t *c) {
+    if (!cJSON_IsObject(v))
+        return fail(x, "tensors", "expected an object: tensor name -> {addr, format, shape, layout}");
+    int n = cJSON_GetArraySize(v);
+    c->tensors = calloc(n ? (size_t)n : 1, sizeof *c->tensors);
+    if (!c->tensors) return fail(x, "tensors", "out of memory");
+    for (const cJSON *it = v->child; it; it = it->next) {
+        char p[160];
+        path_of(p, sizeof p, "tensors", it->string);
+        if (!name_ok(it->string))
+            return fail(x, p, "a tensor name is 1 to %d letters, digits, '_' or '-'", CFG_NAME_MAX - 1);
+        if (cfg_tensor_find(c, it->string) >= 0) return fail(x, p, "tensor given twice");
+        cfg_tensor_t *t = &c->tensors[c->ntensors];
+        snprintf(t->name, sizeof t->name, "%s", it->string);
+        if (parse_tensor(x, it, p, t)) return -1;
+        c->ntensors++;
+    }
+    return 0;
+}
+
+static const char *const tio_keys[] = {"inputs", "outputs", "expect"};
+
+/* A new entry (zeroed, point defaulted) for tensor ti; NULL when out of memory. */
+static cfg_tio_t *tio_add(cfg_t *c, cfg_tio_kind_t kind, int ti) {
+    cfg_tio_t *n = realloc(c->tio, sizeof *n * (size_t)(c->ntio + 1));
+    if (!n) return NULL;
+    c->tio = n;
+    cfg_tio_t *t = &c->tio[c->ntio++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->tensor = ti;
+    t->launch = -1;
+    /* Inputs go in once boot has settled (before the first launch), or before a bare-mode run's
+     * cores start; outputs and expectations are read when the run ends. */
+    t->at_end = kind != TIO_INPUT;
+    t->at = c->firmware[0] ? AT_AFTER_BOOT : AT_BEFORE_BOOT;
+    return t;
+}
+
+/* "at" and "launch" of an input, output or expectation given as an object. */
+static int parse_tio_point(ctx_t *x, const cJSON *v, const char *where, const cfg_t *c, cfg_tio_t *t) {
+    char p[200];
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(v, "at");
+    if (at) {
+        path_of(p, sizeof p, where, "at");
+        int a = -1;
+        for (int i = 0; i < AT_COUNT; i++)
+            if (cJSON_IsString(at) && !strcmp(at->valuestring, at_names[i])) a = i;
+        bool end = t->kind != TIO_INPUT && cJSON_IsString(at) && !strcmp(at->valuestring, "end");
+        if (a < 0 && !end)
+            return fail(x, p, "expected \"before_boot\", \"after_boot\", \"kernels_done\", \"after_launch\"%s",
+                        t->kind != TIO_INPUT ? " or \"end\" (the default)" : "");
+        t->at_end = end;
+        if (!end) t->at = (cfg_at_t)a;
+        if (!end && !c->firmware[0] && t->at != AT_BEFORE_BOOT)
+            return fail(x, p, "a bare-mode run (\"cores\") has only \"before_boot\"%s",
+                        t->kind != TIO_INPUT ? " and \"end\"" : "");
+    }
+    const cJSON *ln = cJSON_GetObjectItemCaseSensitive(v, "launch");
+    if (ln) {
+        uint64_t u;
+        path_of(p, sizeof p, where, "launch");
+        if (get_u64(x, ln, p, CFG_MAX_LAUNCHES - 1, &u)) return -1;
+        if (t->at_end || (t->at != AT_KERNELS_DONE && t->at != AT_AFTER_LAUNCH))
+            return fail(x, p, "only \"kernels_done\" and \"after_launch\" take a launch");
+        if ((int)u >= c->nlaunches) return fail(x, p, "launch %d does not exist (%d configured)", (int)u, c->nlaunches);
+        t->launch = (int)u;
+    }
+    return 0;
+}
+
+/* A tolerance: a finite number >= 0. */
+static int get_tol(ctx_t *x, const cJSON *v, const char *key, double *out) {
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > 1e300)
+        return fail(x, key, "expected a finite number >= 0");
+    *out = v->valuedouble;
+    return 0;
+}
+
+/* "inputs" / "outputs" / "expect": tensor name -> "FILE", or {"file", "at", "launch"} (and for
+ * expectations "atol", "rtol"). */
+static int parse_tio(ctx_t *x, const cJSON *v, cfg_t *c, cfg_tio_kind_t kind) {
+    static const char *const io_keys[] = {"file", "at", "launch", NULL};
+    static const char *const ex_keys[] = {"file", "at", "launch", "atol", "rtol", NULL};
+    const char *key = tio_keys[kind];
+    char p[160], q[200], list[256];
+    if (!cJSON_IsObject(v)) return fail(x, key, "expected an object: tensor name -> file (or {\"file\": ...})");
+    for (const cJSON *it = v->child; it; it = it->next) {
+        path_of(p, sizeof p, key, it->string);
+        int ti = cfg_tensor_find(c, it->string);
+        if (ti < 0) return fail(x, p, "unknown tensor (declared: %s)", tensor_list(c, list, sizeof list));
+        for (int i = 0; i < c->ntio; i++)
+            if (c->tio[i].kind == kind && c->tio[i].tensor == ti) return fail(x, p, "tensor given twice");
+        cfg_tio_t *t = tio_add(c, kind, ti);
+        if (!t) return fail(x, p, "out of memory");
+        snprintf(t->origin, sizeof t->origin, "%s", p);
+        if (cJSON_IsString(it)) {
+            if (get_path(x, it, p, &t->file)) return -1;
+            continue;
+        }
+        if (!cJSON_IsObject(it)) return fail(x, p, "expected a file path or {\"file\": ...}");
+        if (check_keys(x, it, p, kind == TIO_EXPECT ? ex_keys : io_keys)) return -1;
+        const cJSON *file = cJSON_GetObjectItemCaseSensitive(it, "file");
+        if (!file) return fail(x, path_of(q, sizeof q, p, "file"), "missing (expected a .npy or .bin file)");
+        if (get_path(x, file, path_of(q, sizeof q, p, "file"), &t->file) || parse_tio_point(x, it, p, c, t)) return -1;
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "atol"),
+                    *rt = cJSON_GetObjectItemCaseSensitive(it, "rtol");
+        if (at && get_tol(x, at, path_of(q, sizeof q, p, "atol"), &t->atol)) return -1;
+        if (rt && get_tol(x, rt, path_of(q, sizeof q, p, "rtol"), &t->rtol)) return -1;
+    }
+    return 0;
+}
+
+/* A tolerance suffix's number: finite, >= 0, the whole string. */
+static bool parse_tol(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (!*s || *end || errno || !(d >= 0) || d > 1e300) return false;
+    *out = d;
+    return true;
+}
+
+int cfg_add_tensor_arg(cfg_t *c, cfg_tio_kind_t kind, const char *arg, char *err, size_t errlen) {
+    static const char *const flags[] = {"--input", "--output", "--expect"};
+    const char *flag = flags[kind];
+    char list[256];
+    const char *eq = strchr(arg, '=');
+    size_t nlen = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || !nlen || nlen >= CFG_NAME_MAX || !eq[1]) {
+        snprintf(err, errlen, "%s needs NAME=FILE%s, got '%s'", flag, kind == TIO_EXPECT ? "[:atol=A][:rtol=R]" : "",
+                 arg);
+        return -1;
+    }
+    char name[CFG_NAME_MAX];
+    memcpy(name, arg, nlen);
+    name[nlen] = 0;
+    int ti = cfg_tensor_find(c, name);
+    if (ti < 0) {
+        snprintf(err, errlen, "%s %s: unknown tensor '%s' (declared: %s)", flag, arg, name,
+                 tensor_list(c, list, sizeof list));
+        return -1;
+    }
+    char *file = strdup(eq + 1);
+    if (!file) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    double tol[2] = {0, 0};
+    bool given[2] = {false, false};
+    /* Expectations: ":atol=A" and ":rtol=R" from the end (a file name may hold ':' itself). */
+    for (char *colon; kind == TIO_EXPECT && (colon = strrchr(file, ':'));) {
+        int k = !strncmp(colon + 1, "atol=", 5) ? 0 : !strncmp(colon + 1, "rtol=", 5) ? 1 : -1;
+        if (k < 0) break;
+        if (given[k] || !parse_tol(colon + 6, &tol[k])) {
+            snprintf(err, errlen, "%s %s: '%s' needs a finite number >= 0, once", flag, arg, colon + 1);
+            free(file);
+            return -1;
+        }
+        given[k] = true;
+        *colon = 0;
+    }
+    if (!*file) {
+        snprintf(err, errlen, "%s %s: no file", flag, arg);
+        free(file);
+        return -1;
+    }
+    cfg_tio_t *t = NULL;
+    for (int i = 0; i < c->ntio; i++)
+        if (c->tio[i].kind == kind && c->tio[i].tensor == ti) t = &c->tio[i]; /* flags override the file */
+    if (!t) {
+        if (!(t = tio_add(c, kind, ti))) {
+            snprintf(err, errlen, "out of memory");
+            free(file);
+            return -1;
+        }
+        /* A new output or expectation of a tensor the config reads at some point is read there
+         * too (ttemu regress compares a config's outputs with their goldens so). */
+        for (int i = 0; i + 1 < c->ntio && kind != TIO_INPUT; i++)
+            if (c->tio[i].tensor == ti && c->tio[i].kind != TIO_INPUT) {
+                t->at_end = c->tio[i].at_end;
+                t->at = c->tio[i].at;
+                t->launch = c->tio[i].launch;
+                break;
+            }
+    }
+    free(t->file);
+    t->file = file;
+    t->atol = tol[0];
+    t->rtol = tol[1];
+    snprintf(t->origin, sizeof t->origin, "%s %s", flag, name);
     return 0;
 }
 
@@ -363,8 +647,8 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
 }
 
 int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen) {
-    static const char *const keys[] = {"version", "firmware",   "cores", "launches", "host",
-                                       "stop",    "max_cycles", "peek",  NULL};
+    static const char *const keys[] = {"version", "firmware", "cores",  "launches", "host",   "stop", "max_cycles",
+                                       "peek",    "tensors",  "inputs", "outputs",  "expect", NULL};
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
     ctx_t x = {c->path ? c->path : path, err, errlen};
@@ -416,6 +700,12 @@ int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char
     }
     const cJSON *h = cJSON_GetObjectItemCaseSensitive(root, "host");
     if (h && parse_host(&x, h, c)) goto out;
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(root, "tensors");
+    if (ts && parse_tensors(&x, ts, c)) goto out;
+    for (int k = TIO_INPUT; k <= TIO_EXPECT; k++) {
+        const cJSON *io = cJSON_GetObjectItemCaseSensitive(root, tio_keys[k]);
+        if (io && parse_tio(&x, io, c, (cfg_tio_kind_t)k)) goto out;
+    }
     c->stop.kind = fw ? (c->nlaunches ? STOP_LAUNCHES : STOP_BOOT) : STOP_HALTED;
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "stop");
     if (st && parse_stop(&x, st, c)) goto out;
@@ -463,6 +753,18 @@ void cfg_free(cfg_t *c) {
         for (int l = 0; l < CFG_MAX_LAUNCHES; l++)
             free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
     }
+    for (int i = 0; i < c->nhost; i++) {
+        free(c->host[i].file);
+        free(c->host[i].data);
+    }
+    free(c->host);
+    for (int i = 0; i < c->ntio; i++) {
+        free(c->tio[i].file);
+        free(c->tio[i].l1);
+        free(c->tio[i].want);
+    }
+    free(c->tio);
+    free(c->tensors);
     free(c->path);
     memset(c, 0, sizeof *c);
 }

@@ -8,13 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loader/tensor.h"
 #include "run/run.h"
 
 #define CFG_VERSION      1
 #define CFG_MAX_LAUNCHES 16
 #define CFG_MAX_CBS      32
 #define CFG_MAX_RTAS     64
-#define CFG_MAX_HOST_OPS 64
+#define CFG_NAME_MAX     48 /* tensor names and host read names, with the NUL */
 
 /* Points of a run at which the host acts (host writes and reads). */
 typedef enum {
@@ -36,7 +37,38 @@ typedef struct {
     unsigned size;  /* write: 1, 2 or 4 */
     uint32_t words; /* read */
     char name[48];  /* read: key in the report */
+    /* A write of a file's bytes (any length, L1 or a local-RAM alias), or a read saved to a file:
+     * bytes (default 4 * words) from addr. data holds a write's bytes once loaded (hio_prepare). */
+    char *file;
+    uint32_t bytes;
+    uint8_t *data;
 } cfg_host_op_t;
+
+/* A named tensor in L1 (docs/tensors.md). */
+typedef struct {
+    char name[CFG_NAME_MAX];
+    uint32_t addr;
+    tns_desc_t desc;
+} cfg_tensor_t;
+
+typedef enum { TIO_INPUT = 0, TIO_OUTPUT, TIO_EXPECT } cfg_tio_kind_t;
+
+/* A tensor moved at a point of the run: an input written, an output saved, an expectation
+ * compared. The fields after `origin` are filled before and during the run (loader/hostio.c). */
+typedef struct {
+    cfg_tio_kind_t kind;
+    int tensor;        /* index into cfg_t.tensors */
+    char *file;        /* .npy or .bin */
+    bool at_end;       /* outputs and expectations: when the run ends (the default) */
+    cfg_at_t at;       /* otherwise at this point, as host ops */
+    int launch;        /* -1: inputs at every launch, outputs at the first that reaches the point */
+    double atol, rtol; /* expectations: tolerances (0, 0: exact) */
+    char origin[80];   /* where it was given, for messages: "inputs.x" or "--input x=..." */
+    uint8_t *l1;       /* input: the bytes to write; output and expectation: the bytes read */
+    bool taken;        /* output and expectation: read */
+    uint8_t *want;     /* expectation: the expected elements, row-major, in the tensor's format */
+    tns_cmp_t cmp;     /* expectation: the comparison, after the run */
+} cfg_tio_t;
 
 typedef struct {
     uint32_t addr, size, num_pages, page_size;
@@ -60,8 +92,12 @@ typedef struct cfg {
     uint32_t core_addr[TILE_NCORES];
     cfg_launch_t launches[CFG_MAX_LAUNCHES];
     int nlaunches;
-    cfg_host_op_t host[CFG_MAX_HOST_OPS];
+    cfg_host_op_t *host; /* as many as the config gives */
     int nhost;
+    cfg_tensor_t *tensors;
+    int ntensors;
+    cfg_tio_t *tio;
+    int ntio;
     struct {
         cfg_stop_kind_t kind;
         uint64_t cycles;            /* STOP_CYCLES: run this many cycles; others: extra cycles after */
@@ -79,6 +115,13 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen);
  * the file in messages and anchors relative paths): the fuzz target's entry (fuzz/). */
 int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen);
 void cfg_free(cfg_t *c);
+/* A command-line --input/--output/--expect: "NAME=FILE", and for expect ":atol=A" and ":rtol=R"
+ * suffixes. It replaces the config's entry of that kind for that tensor (keeping its point) or adds
+ * one (an output or expectation at the point of the tensor's other one, if the config has it, else
+ * at the default). 0, or -1 with err naming the flag and the problem. */
+int cfg_add_tensor_arg(cfg_t *c, cfg_tio_kind_t kind, const char *arg, char *err, size_t errlen);
+/* The index of the tensor named name, or -1. */
+int cfg_tensor_find(const cfg_t *c, const char *name);
 const char *cfg_at_name(cfg_at_t at);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "loader/config.h"
 #include "loader/elf.h"
+#include "loader/hostio.h"
 #include "loader/ttmetal.h"
 
 const uint32_t ttm_init_scratch[TILE_NCORES] = {0x82B0, 0xA2B0, 0xC2B0, 0xD2B0, 0xE2B0};
@@ -187,13 +188,16 @@ typedef struct {
     int failed;
 } drv_t;
 
+/* The host's operations at a point, in config order, then the tensors due there (hio_at). */
 static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
     for (int i = 0; i < c->nhost; i++) {
         const cfg_host_op_t *op = &c->host[i];
         if (op->at != at || (op->launch >= 0 && op->launch != launch_index)) continue;
         if (op->is_write) {
             uint32_t a = op->addr;
-            if (a < TILE_L1_SIZE) {
+            if (op->file) {
+                hio_write_bytes(r->tile, a, op->data, op->bytes); /* placed by hio_prepare */
+            } else if (a < TILE_L1_SIZE) {
                 l1_write(r->tile, a, &op->value, op->size);
             } else {
                 tile_host_write(r->tile, a, op->value); /* validated before the run */
@@ -209,6 +213,7 @@ static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
             }
         }
     }
+    hio_at(r, c, at, launch_index);
 }
 
 static bool stop_now(run_t *r, const char *why) {
@@ -310,8 +315,14 @@ static bool drive(run_t *r, void *ctx) {
 
 /* Host reads are declared up front so the report lists them even when a point is never reached. */
 static int prepare_reads(run_t *r, const cfg_t *c, char *err, size_t errlen) {
+    r->reads = calloc(c->nhost ? (size_t)c->nhost : 1, sizeof *r->reads);
+    if (!r->reads) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (int i = 0; i < c->nhost; i++) {
         const cfg_host_op_t *op = &c->host[i];
+        if (op->is_write && op->file) continue; /* checked by hio_prepare */
         uint32_t bad = op->addr;
         bool ok = op->is_write ? (op->addr < TILE_L1_SIZE || mmio_find(op->addr) != NULL)
                                : run_host_readable(r->tile, op->addr, op->words, &bad);
@@ -321,14 +332,12 @@ static int prepare_reads(run_t *r, const cfg_t *c, char *err, size_t errlen) {
             return -1;
         }
         if (op->is_write) continue;
-        if (r->nreads == RUN_MAX_READS) {
-            snprintf(err, errlen, "%s: key 'host': at most %d reads", c->path, RUN_MAX_READS);
-            return -1;
-        }
         run_read_t *rd = &r->reads[r->nreads++];
         snprintf(rd->name, sizeof rd->name, "%s", op->name);
         rd->addr = op->addr;
         rd->words = op->words;
+        rd->file = op->file;
+        rd->bytes = op->bytes;
         rd->val = calloc(op->words, sizeof *rd->val);
         if (!rd->val) return -1;
     }
@@ -347,6 +356,7 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
     drv_t d = {.c = c, .phase = PH_BOOT, .err = err, .errlen = errlen};
     if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
     run_loop(r, max_cycles, drive, &d);
+    hio_end(r, c);
     return d.failed ? -1 : 0;
 }
 
@@ -359,5 +369,6 @@ int ttm_run_bare(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_
     drv_t d = {.c = c, .phase = PH_IDLE, .err = err, .errlen = errlen};
     if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
     run_loop(r, max_cycles, c->stop.kind == STOP_HALTED ? NULL : drive, &d);
+    hio_end(r, c);
     return 0;
 }

@@ -107,8 +107,12 @@ void run_free(run_t *r) {
     r->diag_json = NULL;
     free(r->diag_text);
     r->diag_text = NULL;
+    cJSON_Delete(r->tensors_json);
+    r->tensors_json = NULL;
     for (int i = 0; i < r->nreads; i++)
         free(r->reads[i].val);
+    free(r->reads);
+    r->reads = NULL;
     img_set_free(&r->images);
     tile_destroy(r->tile);
     r->tile = NULL;

@@ -17,6 +17,7 @@ enum {
     EXIT_MAX_CYCLES = 2,  /* --max-cycles reached */
     EXIT_GUEST_FAULT = 3, /* the guest did something the tile does not allow */
     EXIT_BAD_INPUT = 4,   /* bad command line, file or config */
+    EXIT_MISMATCH = 5,    /* the run succeeded but a tensor differs from its expectation (docs/tensors.md) */
 };
 
 #define RUN_MAX_PEEKS               64
@@ -40,7 +41,7 @@ typedef struct {
 typedef struct {
     int code;
     /* "halted", "completed", "deadlock", "max_cycles", "stopped" (the panel ended the run: docs/ui.md),
-     * "guest_fault", "bad_input" */
+     * "guest_fault", "bad_input", "mismatch" */
     const char *reason;
     char message[512];
 } run_exit_t;
@@ -51,9 +52,10 @@ typedef struct {
     uint32_t addr, words;
     uint32_t *val;
     bool taken;
+    const char *file; /* saved to this file after the run (the first `bytes` bytes): reported as such */
+    uint32_t bytes;
 } run_read_t;
 
-#define RUN_MAX_READS    64
 #define RUN_MAX_LAUNCHES 16
 
 /* Progress detection (run/run.c; docs/debugging-stalls.md). Sampled every RUN_PROGRESS_PERIOD
@@ -107,13 +109,14 @@ struct run {
     int64_t boot_cycles;                     /* cycle at which boot completed and settled */
     int64_t launch_cycles[RUN_MAX_LAUNCHES]; /* cycles from GO to the go signal back at DONE */
     int nlaunches;                           /* launches configured */
-    run_read_t reads[RUN_MAX_READS];
+    run_read_t *reads;                       /* as many as the config asks for */
     int nreads;
     /* --peek / "peek": read once when the run ends (run_take_peeks), then reported */
     run_read_t peeks[RUN_MAX_PEEKS];
     int npeeks;
     run_progress_t progress;
-    struct cJSON *diag_json; /* the diagnosis on deadlock or timeout (debug/diag.c), or NULL */
+    struct cJSON *diag_json;    /* the diagnosis on deadlock or timeout (debug/diag.c), or NULL */
+    struct cJSON *tensors_json; /* the named tensors and their comparisons (app/report.c), or NULL */
     char *diag_text;
     /* Called once when the run ends in deadlock or at its cycle limit, before the observers'
      * end(): the command sets it to the stall diagnosis (debug/diag.c diag_build), which fills
