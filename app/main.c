@@ -49,37 +49,60 @@ _Static_assert(RUN_MAX_PEEKS == 64, "the --peek limit message says 64");
 static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
 
 /* No output on another output or on an input (app/outputs.h): checked before anything is read
- * or written. */
+ * or written. Outputs: the report, the traces, the panel's files, tensor outputs and saved host
+ * reads; inputs: the config, the images, the kernels, tensor inputs and expectations, host write
+ * files. */
 static int check_outputs(const run_opts_t *o, const trace_opts_t *tro, const ui_opts_t *ui, const char *config,
                          const cfg_t *cfg) {
+    static const char *const what[TILE_NCORES] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2"};
     char snap[4096] = "";
     if (ui->shot && !ui->snap_json) snprintf(snap, sizeof snap, "%s.json", ui->shot); /* the panel's default */
-    const outputs_file_t outs[] = {
-        {"--report", o->report_path},     {"--trace", tro->json_path},
-        {"--trace-vcd", tro->vcd_path},   {"--ui-screenshot", ui->shot},
-        {"--ui-snapshot", ui->snap_json}, {"--ui-screenshot's snapshot", *snap ? snap : NULL},
-    };
-    static const char *const what[TILE_NCORES] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2"};
-    char names[TILE_NCORES * (2 + CFG_MAX_LAUNCHES)][48];
-    outputs_file_t ins[1 + TILE_NCORES * (2 + CFG_MAX_LAUNCHES)] = {{"--config", config}};
-    int n = 1;
-    for (int c = 0; c < TILE_NCORES; c++) {
-        snprintf(names[n - 1], sizeof names[0], o->elf[c] ? "--%s" : "cores.%s", what[c]);
-        ins[n] = (outputs_file_t){names[n - 1], cfg->cores[c]};
-        n++;
-        snprintf(names[n - 1], sizeof names[0], "firmware.%s", what[c]);
-        ins[n] = (outputs_file_t){names[n - 1], cfg->firmware[c]};
-        n++;
-        for (int l = 0; l < cfg->nlaunches; l++) {
-            snprintf(names[n - 1], sizeof names[0], "launches[%d].kernels.%s", l, what[c]);
-            ins[n] = (outputs_file_t){names[n - 1], cfg->launches[l].kernel[c]};
-            n++;
-        }
-    }
+    size_t cap = 8 + (size_t)TILE_NCORES * (2 + (size_t)cfg->nlaunches) + (size_t)cfg->nhost + (size_t)cfg->ntio;
+    outputs_file_t *outs = calloc(cap, sizeof *outs), *ins = calloc(cap, sizeof *ins);
+    char(*names)[64] = calloc(2 * cap, sizeof *names);
+    int no = 0, ni = 0, nn = 0, rc = -1;
     char err[8400];
-    if (outputs_check(outs, (int)(sizeof outs / sizeof outs[0]), ins, n, err, sizeof err) == 0) return 0;
-    fprintf(stderr, "ttemu: %s\n", err);
-    return -1;
+    if (!outs || !ins || !names) {
+        fprintf(stderr, "ttemu: out of memory\n");
+        goto out;
+    }
+#define NAME(...) (snprintf(names[nn], sizeof names[0], __VA_ARGS__), names[nn++])
+    outs[no++] = (outputs_file_t){"--report", o->report_path};
+    outs[no++] = (outputs_file_t){"--trace", tro->json_path};
+    outs[no++] = (outputs_file_t){"--trace-vcd", tro->vcd_path};
+    outs[no++] = (outputs_file_t){"--ui-screenshot", ui->shot};
+    outs[no++] = (outputs_file_t){"--ui-snapshot", ui->snap_json};
+    outs[no++] = (outputs_file_t){"--ui-screenshot's snapshot", *snap ? snap : NULL};
+    ins[ni++] = (outputs_file_t){"--config", config};
+    for (int c = 0; c < TILE_NCORES; c++) {
+        ins[ni++] = (outputs_file_t){NAME(o->elf[c] ? "--%s" : "cores.%s", what[c]), cfg->cores[c]};
+        ins[ni++] = (outputs_file_t){NAME("firmware.%s", what[c]), cfg->firmware[c]};
+        for (int l = 0; l < cfg->nlaunches; l++)
+            ins[ni++] = (outputs_file_t){NAME("launches[%d].kernels.%s", l, what[c]), cfg->launches[l].kernel[c]};
+    }
+    for (int i = 0; i < cfg->nhost; i++) {
+        const cfg_host_op_t *op = &cfg->host[i];
+        if (!op->file) continue;
+        if (op->is_write)
+            ins[ni++] = (outputs_file_t){NAME("host[%d].write.file", i), op->file};
+        else
+            outs[no++] = (outputs_file_t){NAME("host[%d].read.file", i), op->file};
+    }
+    for (int i = 0; i < cfg->ntio; i++) {
+        const cfg_tio_t *t = &cfg->tio[i];
+        if (t->kind == TIO_OUTPUT)
+            outs[no++] = (outputs_file_t){t->origin, t->file};
+        else
+            ins[ni++] = (outputs_file_t){t->origin, t->file};
+    }
+#undef NAME
+    rc = outputs_check(outs, no, ins, ni, err, sizeof err);
+    if (rc) fprintf(stderr, "ttemu: %s\n", err);
+out:
+    free(outs);
+    free(ins);
+    free(names);
+    return rc;
 }
 
 /* --input, --output, --expect: the kind of tensor flag, or -1. */

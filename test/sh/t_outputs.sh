@@ -71,3 +71,15 @@ run_ttemu run --config "$TMP/run.json" --quiet --trace-vcd "$TMP/prog.elf"
 expect_out "--trace-vcd onto the config's ELF: named" "--trace-vcd $TMP/prog.elf would overwrite the input cores.brisc"
 run_ttemu run --brisc "$TMP/prog.elf" --quiet --report "$TMP/r.json" --trace "$TMP/r.trace.json" --trace-vcd "$TMP/r.vcd"
 expect_exit "distinct outputs are fine" 0
+# Tensor outputs and saved host reads are outputs too; tensor inputs and host write files inputs.
+cp "$D/brisc.elf" "$TMP/tprog.elf"
+printf '{"version": 1, "cores": {"brisc": "tprog.elf"}, "tensors": {"t": {"addr": "0x9000", "format": "int32", "shape": [4], "layout": "rows"}}}\n' >"$TMP/tens.json"
+run_ttemu run --config "$TMP/tens.json" --quiet --output "t=$TMP/tprog.elf"
+expect_exit "--output onto the program: exit 4" 4
+expect_out "--output onto the program: named" "--output t $TMP/tprog.elf would overwrite the input cores.brisc"
+run_ttemu run --config "$TMP/tens.json" --quiet --output "t=$TMP/o.npy" --report "$TMP/o.npy"
+expect_out "--report onto a tensor output: named" "--output t $TMP/o.npy is the same file as --report $TMP/o.npy"
+printf '{"version": 1, "cores": {"brisc": "tprog.elf"}, "host": [{"at": "before_boot", "read": {"addr": "0x8000", "file": "hr.json"}}]}\n' >"$TMP/hr.json"
+run_ttemu run --config "$TMP/hr.json" --quiet
+expect_exit "a saved host read onto the config: exit 4" 4
+expect_out "a saved host read onto the config: named" "host\[0\]\.read\.file $TMP/hr.json would overwrite the input --config $TMP/hr.json"
