@@ -34,6 +34,9 @@ int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint
 #define LDR_MAX_FILE   (64u << 20) /* any other file: reports and goldens in `ttemu regress` */
 #define LDR_MAX_ELF    (64u << 20) /* an ELF image (firmware, bare-mode program, XIP kernel) */
 #define LDR_MAX_CONFIG (1u << 20)  /* a run config; also a regress list file */
+/* A .npy tensor file: L1's 1.5 MiB of one-byte elements given as 8-byte numbers, and a header.
+ * A .bin tensor or a host write file holds L1 bytes: at most TILE_L1_SIZE. */
+#define LDR_MAX_NPY (16u << 20)
 
 /* A whole regular file of at most max bytes, NUL-terminated (len excludes the NUL); NULL with err
  * naming the file when it cannot be opened or read, is not a regular file (a directory, FIFO or

@@ -109,3 +109,19 @@ expect_exit "regress list /dev/zero: exit 4" 4
 expect_out "regress list /dev/zero: named" "/dev/zero: not a regular file"
 OUT=$(limit timeout 60 "$TTEMU" regress "$TMP/fifo" 2>&1); RC=$?
 expect_exit "regress list FIFO: exit 4" 4
+# Tensor files and host write files have their limits too (docs/run-config.md, "Limits").
+cp "$D/brisc.elf" "$TMP/tp.elf"
+ln -s /dev/zero "$TMP/zero.npy"
+truncate -s $((16 * 1024 * 1024 + 1)) "$TMP/huge.npy"
+tens() { printf '{"version": 1, "cores": {"brisc": "tp.elf"}, "tensors": {"t": {"addr": "0x9000", "format": "int32", "shape": [4], "layout": "rows"}}, "inputs": {"t": "%s"}}\n' "$1" >"$TMP/tens.json"; }
+tens zero.npy
+run_limited run --config "$TMP/tens.json" --quiet
+expect_exit "a .npy input on /dev/zero: exit 4" 4
+expect_out "a .npy input on /dev/zero: named" "zero.npy: not a regular file"
+tens huge.npy
+run_limited run --config "$TMP/tens.json" --quiet
+expect_out "a .npy input over 16 MiB: the limit named" "huge.npy: 16777217 bytes, more than a .npy file may be \(16777216 bytes\)"
+printf '{"version": 1, "cores": {"brisc": "tp.elf"}, "host": [{"at": "before_boot", "write": {"addr": "0x8000", "file": "zero.npy"}}]}\n' >"$TMP/hw.json"
+run_limited run --config "$TMP/hw.json" --quiet
+expect_exit "a host write file on /dev/zero: exit 4" 4
+expect_out "a host write file on /dev/zero: named" "zero.npy: not a regular file"
