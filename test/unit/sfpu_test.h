@@ -45,13 +45,13 @@ static inline float u2f(uint32_t u) {
 }
 
 /* A Vector Unit at power-on (sfpu_reset), on the heap for cmocka's state. */
-static int sfpu_setup(void **state) {
+static inline int sfpu_setup(void **state) {
     lregs_t *s = calloc(1, sizeof *s);
     sfpu_reset(s);
     *state = s;
     return 0;
 }
-static int sfpu_teardown(void **state) {
+static inline int sfpu_teardown(void **state) {
     free(*state);
     return 0;
 }
