@@ -28,10 +28,8 @@
     } while (0)
 
 bool sfpu_decode(uint32_t w, sfp_op_t *o) {
-    memset(o, 0, sizeof *o);
-    o->word = w;
-    o->opc = (uint8_t)TT_OPCODE(w);
-    o->vd = o->vc = o->vb = o->va = SFP_NONE;
+    *o = (sfp_op_t){
+        .word = w, .opc = (uint8_t)TT_OPCODE(w), .vd = SFP_NONE, .vc = SFP_NONE, .vb = SFP_NONE, .va = SFP_NONE};
     switch (o->opc) {
     case TT_OPC_SFPLOAD:
         o->vd = (uint8_t)TT_SFPLOAD_LREG_IND(w);

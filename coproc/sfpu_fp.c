@@ -33,15 +33,21 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
     unsigned vc = o->vc != SFP_NONE ? o->vc : o->vd;                         /* SFPADDI/SFPMULI: VC = VD */
     uint32_t neg_a = (!imm && (o->mod & 1)) ? SIGN : 0, neg_c = (o->mod & 2) ? SIGN : 0;
     uint32_t k = (uint32_t)o->imm << 16; /* BF16ToFP32(Imm16) */
+    /* One loop per form, so the lanes do not branch on the opcode. */
+    if (o->opc == TT_OPC_SFPADDI || o->opc == TT_OPC_SFPMULI) {
+        bool add = o->opc == TT_OPC_SFPADDI;
+        for (unsigned l = 0; l < LANES; l++) {
+            if (!((en >> l) & 1)) continue;
+            uint32_t c = s->r[vc][l] ^ neg_c;
+            uint32_t d = add ? fma_bh(k, F32_ONE, c) : fma_bh(k, c, 0);
+            unsigned vd = vd_of(s, o, l, ind_d);
+            if (writable(vd)) s->r[vd][l] = d;
+        }
+        return SFP_OK;
+    }
     for (unsigned l = 0; l < LANES; l++) {
         if (!((en >> l) & 1)) continue;
-        uint32_t c = s->r[vc][l] ^ neg_c, d;
-        if (o->opc == TT_OPC_SFPADDI)
-            d = fma_bh(k, F32_ONE, c);
-        else if (o->opc == TT_OPC_SFPMULI)
-            d = fma_bh(k, c, 0);
-        else
-            d = fma_bh(s->r[ind_a ? (s->r[7][l] & 15) : o->va][l] ^ neg_a, s->r[o->vb][l], c);
+        uint32_t d = fma_bh(s->r[ind_a ? (s->r[7][l] & 15) : o->va][l] ^ neg_a, s->r[o->vb][l], s->r[vc][l] ^ neg_c);
         unsigned vd = vd_of(s, o, l, ind_d);
         if (writable(vd)) s->r[vd][l] = d;
     }

@@ -10,10 +10,9 @@ uint32_t sfpu_lanes_enabled(const lregs_t *s) {
     /* VectorUnit.md IsLaneEnabled: LaneConfig[Lane & 7].ROW_MASK bit Lane / 8 disables a lane; else
      * UseLaneFlagsForLaneEnable && !LaneFlags does. */
     uint32_t dis = 0;
-    for (unsigned c = 0; c < 8; c++) {
+    for (unsigned c = 0; c < 8; c++) { /* ROW_MASK bit r of column c is lane 8r + c: spread 4 bits */
         uint32_t rm = (s->lane_config[c] >> LC_ROW_MASK_SHIFT) & 0xF;
-        for (unsigned r = 0; r < 4; r++)
-            if ((rm >> r) & 1) dis |= 1u << (8 * r + c);
+        dis |= ((rm & 1) | (rm & 2) << 7 | (rm & 4) << 14 | (rm & 8) << 21) << c;
     }
     return ~dis & ~(s->use_flags & ~s->flags);
 }
