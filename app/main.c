@@ -20,7 +20,7 @@
 
 static const char usage[] =
     "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
-    "                 [--max-cycles N] [--deadlock-window N] [--report FILE]\n"
+    "                 [--max-cycles N] [--deadlock-window N] [--gate-policy exact|whole-thread] [--report FILE]\n"
     "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
     "                 [--input NAME=FILE]... [--output NAME=FILE]... [--expect NAME=FILE[:atol=A][:rtol=R]]...\n"
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
@@ -122,6 +122,7 @@ static int cmd_run(int argc, char **argv) {
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
     const char *config = NULL;
     bool max_cycles_given = false;
+    int gate_policy = -1; /* --gate-policy, else the config's */
     trace_opts_t tro = {0};
     ui_opts_t ui = {0};
     const char *gdb_arg = NULL;
@@ -150,6 +151,10 @@ static int cmd_run(int argc, char **argv) {
         } else if (!strcmp(a, "--deadlock-window")) {
             if (!parse_u64(v, &o.deadlock_window))
                 return bad_input("--deadlock-window needs a number of cycles (0 disables), got '%s'", v ? v : "");
+            i++;
+        } else if (!strcmp(a, "--gate-policy")) {
+            if ((gate_policy = cp_gate_policy_parse(v)) < 0)
+                return bad_input("--gate-policy needs exact or whole-thread, got '%s'", v ? v : "");
             i++;
         } else if (!strcmp(a, "--report")) {
             if (!v) return bad_input("%s needs a file", a);
@@ -295,6 +300,8 @@ static int cmd_run(int argc, char **argv) {
         cfg_free(&cfg);
         return EXIT_BAD_INPUT;
     }
+    /* docs/gate-policies.md: how a latched wait holds its thread (the flag, else the config). */
+    cp_set_gate_policy(r.tile->cp, gate_policy >= 0 ? (cp_gate_policy_t)gate_policy : cfg.gate_policy);
     int rc = EXIT_BAD_INPUT;
     trace_t *tr = NULL;
     gdb_t *gdb = NULL;

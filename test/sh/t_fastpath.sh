@@ -103,7 +103,15 @@ c["stop"] = {"at": "cycles", "cycles": 400009}
 json.dump(c, open(sys.argv[2], "w"))
 PY
     same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
+    same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
 fi
+# Under both gate policies (docs/gate-policies.md): the samples where the policy matters, and one
+# where it deadlocks.
+for pol in exact whole-thread; do
+    for c in policy_overlap policy_request pipeline mop_replay; do
+        same "$c, $pol gate policy" --config firmware-samples/regress/$c.json --gate-policy $pol
+    done
+done
 # Issue 20, item 1: the run waits for the coprocessor to drain after every core halted.
 same "halt right after a SEMPOST push (drain)" --trisc0 $P/drop_sempost_trisc0.elf
 same "halt right after an undefined word (deadlock)" --trisc0 $P/drop_undef_trisc0.elf --deadlock-window 20000
