@@ -170,6 +170,10 @@ void gate_step(cp_t *cp, unsigned t) {
             uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
             bool blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
             if (blocked) {
+                /* Held by the latched wait (its conditions or its release lag): count it on the
+                 * wait's site. A mask is non-zero only while a wait is latched, and a latched
+                 * wait always has its site (sync_exec). */
+                g->site->held_cycles++;
                 if (met || !evaluated) {
                     hold = CP_HOLD_WAIT_LAG;
                 } else {
@@ -195,9 +199,6 @@ void gate_step(cp_t *cp, unsigned t) {
             g->hold_detail = detail;
             g->hold_mask = hmask;
             count_stall(&cp->stats[t], hold, detail, hmask);
-            /* Held by the latched wait (its conditions or its release lag): the wait's site. */
-            if (hold >= CP_HOLD_WAIT_COND && hold <= CP_HOLD_WAIT_LAG && g->wait.active && g->site)
-                g->site->held_cycles++;
             note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
         }
     }
