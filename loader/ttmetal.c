@@ -53,6 +53,25 @@ static void l1_u8(tile_t *t, uint32_t a, uint8_t v) { l1_write(t, a, &v, 1); }
 static void l1_u16(tile_t *t, uint32_t a, uint16_t v) { l1_write(t, a, &v, 2); }
 static void l1_u32(tile_t *t, uint32_t a, uint32_t v) { l1_write(t, a, &v, 4); }
 
+void ttm_write_bank_tables(tile_t *t) {
+    uint32_t a = MEM_BANK_TO_NOC_SCRATCH;
+    for (int noc = 0; noc < 2; noc++)
+        for (unsigned b = 0; b < TTM_DRAM_BANKS; b++, a += 2) {
+            unsigned x, y;
+            dram_port_xy(b, 0, &x, &y);
+            l1_u16(t, a, (uint16_t)(y << 6 | x));
+        }
+    for (int noc = 0; noc < 2; noc++)
+        for (unsigned b = 0; b < TTM_L1_BANKS; b++, a += 2)
+            l1_u16(t, a, (uint16_t)((2 + b % 10) << 6 | (1 + b / 10)));
+    for (unsigned b = 0; b < TTM_DRAM_BANKS + TTM_L1_BANKS; b++, a += 4)
+        l1_u32(t, a, 0); /* bank_to_dram_offset, then bank_to_l1_offset */
+    for (unsigned c = 0; c < 20; c++)
+        l1_u8(t, MEM_LOGICAL_TO_VIRTUAL_SCRATCH + c, (uint8_t)(c + 1));
+    for (unsigned y = 0; y < 12; y++)
+        l1_u8(t, MEM_LOGICAL_TO_VIRTUAL_SCRATCH + 20 + y, (uint8_t)(y + 2));
+}
+
 int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errlen) {
     tile_t *t = r->tile;
     tile_soft_reset_write(t, TTM_SOFT_RESET_ALL);
@@ -62,6 +81,7 @@ int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errl
     l1_u8(t, MEM_GO_MESSAGE_SIGNAL, RUN_MSG_INIT);
     l1_u8(t, MEM_CORE_INFO_LOGICAL_X, t->noc_x);
     l1_u8(t, MEM_CORE_INFO_LOGICAL_Y, t->noc_y);
+    ttm_write_bank_tables(t);
     return 0;
 }
 

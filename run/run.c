@@ -144,6 +144,8 @@ static bool check_end(run_t *r) {
         return true;
     }
     if (started == 0) return false;
+    /* Packets in flight still land (DRAM, L1, counters): the run goes on until they have. */
+    if (!noc_idle(&t->noc)) return false;
     if (halted == started) {
         /* The coprocessor may still be working off what the cores pushed; an instruction held at
          * a gate keeps the run going (progress detection ends it if nothing can release it). */
