@@ -230,7 +230,7 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
 }
 
 static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
-    static const char *const keys[] = {"at", "launch", "write", "read", NULL};
+    static const char *const keys[] = {"at", "launch", "write", "read", "dram_write", "dram_read", NULL};
     static const char *const wkeys[] = {"addr", "value", "size", NULL};
     static const char *const rkeys[] = {"addr", "words", "name", NULL};
     char p[160], q[200];
@@ -266,8 +266,15 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
             op->launch = (int)u;
         }
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "write"), *r = cJSON_GetObjectItemCaseSensitive(e, "read");
-        if (!w == !r) return fail(x, p, "expected exactly one of \"write\" or \"read\"");
-        if (w) {
+        const cJSON *dw = cJSON_GetObjectItemCaseSensitive(e, "dram_write");
+        const cJSON *dr = cJSON_GetObjectItemCaseSensitive(e, "dram_read");
+        if ((w != NULL) + (r != NULL) + (dw != NULL) + (dr != NULL) != 1)
+            return fail(x, p, "expected exactly one of \"write\", \"read\", \"dram_write\" or \"dram_read\"");
+        if (dw || dr) { /* loader/dram_ops.c */
+            if (cfg_dram_parse(c, x->err, x->errlen, dw ? dw : dr,
+                               path_of(q, sizeof q, p, dw ? "dram_write" : "dram_read"), dw != NULL, op))
+                return -1;
+        } else if (w) {
             path_of(q, sizeof q, p, "write");
             op->is_write = true;
             op->size = 4;
@@ -322,6 +329,35 @@ static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {
             return fail(x, "stop.addr", "expected an aligned L1 address");
     }
     return 0;
+}
+
+/* ---- the typed getters for loader's other config readers (loader/config.h) ---- */
+
+int cfg_fail(const cfg_t *c, char *err, size_t errlen, const char *key, const char *fmt, ...) {
+    int n = snprintf(err, errlen, "%s: key '%s': ", c->path, key);
+    if (n < 0 || (size_t)n >= errlen) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int cfg_check_keys(const cfg_t *c, char *err, size_t errlen, const cJSON *obj, const char *where,
+                   const char *const allowed[]) {
+    ctx_t x = {c->path, err, errlen};
+    return check_keys(&x, obj, where, allowed);
+}
+
+int cfg_get_u64(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, uint64_t max,
+                uint64_t *out) {
+    ctx_t x = {c->path, err, errlen};
+    return get_u64(&x, v, key, max, out);
+}
+
+int cfg_get_path(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, char **out) {
+    ctx_t x = {c->path, err, errlen};
+    return get_path(&x, v, key, out);
 }
 
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
@@ -430,6 +466,8 @@ void cfg_free(cfg_t *c) {
         for (int l = 0; l < CFG_MAX_LAUNCHES; l++)
             free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
     }
+    for (int i = 0; i < CFG_MAX_HOST_OPS; i++)
+        cfg_dram_free(c->host[i].dram); /* an op may fail half-parsed */
     free(c->path);
     memset(c, 0, sizeof *c);
 }

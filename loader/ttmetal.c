@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "loader/config.h"
+#include "loader/dram_ops.h"
 #include "loader/elf.h"
 #include "loader/ttmetal.h"
 
@@ -198,28 +199,40 @@ typedef struct {
     int failed;
 } drv_t;
 
-static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
+/* The host's operations at one point. False when a device refused a write (a NoC request the
+ * model cannot do, written by the host): the run ends as a guest fault, saying why. */
+static bool host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
     for (int i = 0; i < c->nhost; i++) {
         const cfg_host_op_t *op = &c->host[i];
         if (op->at != at || (op->launch >= 0 && op->launch != launch_index)) continue;
-        if (op->is_write) {
+        if (op->dram && op->is_write) {
+            ldr_dram_op(r->tile, op, NULL);
+        } else if (op->is_write) {
             uint32_t a = op->addr;
             if (a < TILE_L1_SIZE) {
                 l1_write(r->tile, a, &op->value, op->size);
-            } else {
-                tile_host_write(r->tile, a, op->value); /* validated before the run */
+            } else if (!tile_host_write(r->tile, a, op->value)) { /* the address was validated before the run */
+                r->exit.code = EXIT_GUEST_FAULT;
+                r->exit.reason = "guest_fault";
+                snprintf(r->exit.message, sizeof r->exit.message, "host write of 0x%08x to 0x%08x (%s) refused: %s",
+                         op->value, a, tile_region_name(a), r->tile->noc.error);
+                return false;
             }
         } else {
             for (int k = 0; k < r->nreads; k++) {
                 run_read_t *rd = &r->reads[k];
                 if (strcmp(rd->name, op->name) != 0 || rd->taken) continue;
-                for (uint32_t w = 0; w < rd->words; w++)
-                    tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
+                if (op->dram)
+                    ldr_dram_op(r->tile, op, rd->val);
+                else
+                    for (uint32_t w = 0; w < rd->words; w++)
+                        tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
                 rd->taken = true;
                 break;
             }
         }
     }
+    return true;
 }
 
 static bool stop_now(run_t *r, const char *why) {
@@ -284,14 +297,14 @@ static bool drive(run_t *r, void *ctx) {
     case PH_SETTLE_WAIT0: /* ... and TRISC0 answers DONE: boot complete and settled */
         if (trisc0_sync(r) != RUN_SYNC_MSG_DONE) break;
         r->boot_cycles = (int64_t)t->cycle;
-        host_ops(r, c, AT_AFTER_BOOT, -1);
+        if (!host_ops(r, c, AT_AFTER_BOOT, -1)) return true;
         if (c->stop.kind == STOP_BOOT) return stop_after(r, d, "stop condition: boot complete");
         if (c->nlaunches) return start_launch(r, d);
         d->phase = PH_IDLE;
         break;
     case PH_KERNELS: /* all kernels returned: BRISC asks TRISC0 to clear the streams again */
         if (trisc0_sync(r) != RUN_SYNC_MSG_INIT_SYNC_REGISTERS) break;
-        host_ops(r, c, AT_KERNELS_DONE, d->launch);
+        if (!host_ops(r, c, AT_KERNELS_DONE, d->launch)) return true;
         d->phase = PH_DONE_WAIT;
         __attribute__((fallthrough)); /* the go signal may already be DONE */
     case PH_DONE_WAIT:
@@ -301,7 +314,7 @@ static bool drive(run_t *r, void *ctx) {
         __attribute__((fallthrough));
     case PH_LAUNCH_SETTLE: /* TRISC0 has cleared the CB stream registers: host writes now stick */
         if (trisc0_sync(r) != RUN_SYNC_MSG_DONE) break;
-        host_ops(r, c, AT_AFTER_LAUNCH, d->launch);
+        if (!host_ops(r, c, AT_AFTER_LAUNCH, d->launch)) return true;
         if (++d->launch < c->nlaunches) return start_launch(r, d);
         if (c->stop.kind == STOP_LAUNCHES) return stop_after(r, d, "stop condition: every launch complete");
         d->phase = PH_IDLE;
@@ -324,8 +337,8 @@ static int prepare_reads(run_t *r, const cfg_t *c, char *err, size_t errlen) {
     for (int i = 0; i < c->nhost; i++) {
         const cfg_host_op_t *op = &c->host[i];
         uint32_t bad = op->addr;
-        bool ok = op->is_write ? (op->addr < TILE_L1_SIZE || mmio_find(op->addr) != NULL)
-                               : run_host_readable(r->tile, op->addr, op->words, &bad);
+        bool ok = op->dram || (op->is_write ? (op->addr < TILE_L1_SIZE || mmio_find(op->addr) != NULL)
+                                            : run_host_readable(r->tile, op->addr, op->words, &bad));
         if (!ok) {
             snprintf(err, errlen, "%s: key 'host[%d]': address 0x%08x is not reachable by the host (%s)", c->path, i,
                      bad, tile_region_name(bad));
@@ -352,8 +365,10 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
     r->nlaunches = c->nlaunches;
     for (int i = 0; i < RUN_MAX_LAUNCHES; i++)
         r->launch_cycles[i] = -1;
-    if (ttm_boot_stage(r, c->firmware, err, errlen) != 0 || prepare_reads(r, c, err, errlen) != 0) return -1;
-    host_ops(r, c, AT_BEFORE_BOOT, -1);
+    if (ttm_boot_stage(r, c->firmware, err, errlen) != 0 || prepare_reads(r, c, err, errlen) != 0 ||
+        ldr_dram_prepare(c, err, errlen) != 0)
+        return -1;
+    if (!host_ops(r, c, AT_BEFORE_BOOT, -1)) return 0;
     ttm_boot_release(r);
     drv_t d = {.c = c, .phase = PH_BOOT, .err = err, .errlen = errlen};
     if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
@@ -363,8 +378,8 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
 
 int ttm_run_bare(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t errlen) {
     r->boot_cycles = -1;
-    if (prepare_reads(r, c, err, errlen) != 0) return -1;
-    host_ops(r, c, AT_BEFORE_BOOT, -1);
+    if (prepare_reads(r, c, err, errlen) != 0 || ldr_dram_prepare(c, err, errlen) != 0) return -1;
+    if (!host_ops(r, c, AT_BEFORE_BOOT, -1)) return 0;
     for (int i = 0; i < TILE_NCORES; i++)
         if (c->cores[i]) tile_start_core(r->tile, i, r->images.images[i].entry);
     drv_t d = {.c = c, .phase = PH_IDLE, .err = err, .errlen = errlen};
