@@ -338,8 +338,9 @@ static void noc_core_diag(diag_t *d, const run_t *r, int c, int n, unsigned coun
     unsigned k = noc_pending_for(&t->noc, n, counter);
     uint32_t now = u->counter[counter], want = 0;
     bool leave = false, known = loop_known && awaited_value(r, c, lo, hi, rd, &want, &leave);
-    char sym[128], aw[96] = "";
+    char sym[128], at[160], aw[96] = "";
     run_symbol(r, c, lpc, sym, sizeof sym);
+    snprintf(at, sizeof at, "pc 0x%08x%s%s%s", lpc, *sym ? " (" : "", sym, *sym ? ")" : "");
     if (known)
         snprintf(aw, sizeof aw, " to %s %u (now %u)", leave ? "change from" : "reach", want, now);
     else
@@ -355,8 +356,7 @@ static void noc_core_diag(diag_t *d, const run_t *r, int c, int n, unsigned coun
     cJSON_AddStringToObject(nj, "request", req);
     if (k) {
         cJSON_AddStringToObject(o, "state", "noc_wait");
-        line(d, lines, "%s waiting on NOC%d %s (%u outstanding): polls %s at pc 0x%08x (%s)%s", h->name, n, req, k,
-             cname, lpc, sym, aw);
+        line(d, lines, "%s waiting on NOC%d %s (%u outstanding): polls %s at %s%s", h->name, n, req, k, cname, at, aw);
         snprintf(d->why[c], sizeof d->why[c], "waits on NOC%d %s (%u outstanding)", n, req, k);
         return;
     }
@@ -365,8 +365,8 @@ static void noc_core_diag(diag_t *d, const run_t *r, int c, int n, unsigned coun
         issued += u->requests[kind];
     cJSON_AddStringToObject(o, "state", "noc_never_issued");
     cJSON_AddNumberToObject(nj, "requests_issued", (double)issued);
-    line(d, lines, "%s waits for %s of NOC%d%s at pc 0x%08x (%s), but no %s is in flight on NOC%d", h->name, cname, n,
-         aw, lpc, sym, req, n);
+    line(d, lines, "%s waits for %s of NOC%d%s at %s, but no %s is in flight on NOC%d", h->name, cname, n, aw, at, req,
+         n);
     line(d, lines,
          "    the %s it waits for was never issued (NOC_CMD_CTRL not written): NOC%d has issued %llu reads, %llu "
          "writes, %llu inline writes, %llu atomics, all answered%s",
