@@ -55,22 +55,29 @@ static void l1_u16(tile_t *t, uint32_t a, uint16_t v) { l1_write(t, a, &v, 2); }
 static void l1_u32(tile_t *t, uint32_t a, uint32_t v) { l1_write(t, a, &v, 4); }
 
 void ttm_write_bank_tables(tile_t *t) {
-    uint32_t a = MEM_BANK_TO_NOC_SCRATCH;
+    /* One buffer, one write: dram_bank_to_noc_xy[2][7], l1_bank_to_noc_xy[2][110] (u16 each),
+     * bank_to_dram_offset[7], bank_to_l1_offset[110] (i32, all 0). */
+    uint8_t tab[4 * TTM_DRAM_BANKS + 4 * TTM_L1_BANKS + 4 * (TTM_DRAM_BANKS + TTM_L1_BANKS)] = {0};
+    size_t o = 0;
     for (int noc = 0; noc < 2; noc++)
-        for (unsigned b = 0; b < TTM_DRAM_BANKS; b++, a += 2) {
+        for (unsigned b = 0; b < TTM_DRAM_BANKS; b++, o += 2) {
             unsigned x, y;
             dram_port_xy(b, 0, &x, &y);
-            l1_u16(t, a, (uint16_t)(y << 6 | x));
+            uint16_t v = (uint16_t)(y << 6 | x);
+            memcpy(tab + o, &v, 2);
         }
     for (int noc = 0; noc < 2; noc++)
-        for (unsigned b = 0; b < TTM_L1_BANKS; b++, a += 2)
-            l1_u16(t, a, (uint16_t)((2 + b % 10) << 6 | (1 + b / 10)));
-    for (unsigned b = 0; b < TTM_DRAM_BANKS + TTM_L1_BANKS; b++, a += 4)
-        l1_u32(t, a, 0); /* bank_to_dram_offset, then bank_to_l1_offset */
+        for (unsigned b = 0; b < TTM_L1_BANKS; b++, o += 2) {
+            uint16_t v = (uint16_t)((2 + b % 10) << 6 | (1 + b / 10));
+            memcpy(tab + o, &v, 2);
+        }
+    l1_write(t, MEM_BANK_TO_NOC_SCRATCH, tab, sizeof tab);
+    uint8_t lv[32]; /* worker logical column c -> virtual c + 1 (20), row r -> r + 2 (12) */
     for (unsigned c = 0; c < 20; c++)
-        l1_u8(t, MEM_LOGICAL_TO_VIRTUAL_SCRATCH + c, (uint8_t)(c + 1));
+        lv[c] = (uint8_t)(c + 1);
     for (unsigned y = 0; y < 12; y++)
-        l1_u8(t, MEM_LOGICAL_TO_VIRTUAL_SCRATCH + 20 + y, (uint8_t)(y + 2));
+        lv[20 + y] = (uint8_t)(y + 2);
+    l1_write(t, MEM_LOGICAL_TO_VIRTUAL_SCRATCH, lv, sizeof lv);
 }
 
 int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errlen) {

@@ -1,8 +1,8 @@
 /* mmio/dram.c — sparse storage of the DRAM channels (mmio/dram.h, docs/noc.md "DRAM").
  *
- * Each channel is a two-level table: 1024 chunks of 4 MiB, each 1024 pages of 4 KiB, allocated on
- * first write. A page keeps one bit per 64-byte unit that has been written, so that reads of
- * never-written memory can be counted. */
+ * Each channel is a two-level table: 1024 chunks of 4 MiB, each 1024 pages of 4 KiB; the tables
+ * and pages are allocated on first write, so an untouched channel costs one pointer. A page keeps one bit per 64-byte
+ * unit that has been written, so that reads of never-written memory can be counted. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +18,10 @@ typedef struct {
     uint64_t written; /* bit u: unit u (64 bytes) has been written */
 } dram_page_t;
 
+typedef dram_page_t **dram_chunk_t; /* PAGES_PER_CHUNK pages, NULL where never written */
+
 struct dram {
-    dram_page_t **chunk[DRAM_CHANNELS][CHUNKS]; /* NULL: nothing written in that 4 MiB */
+    dram_chunk_t *chunk[DRAM_CHANNELS]; /* CHUNKS per channel, NULL where never written */
     dram_stats_t st;
 };
 
@@ -27,13 +29,16 @@ dram_t *dram_create(void) { return calloc(1, sizeof(dram_t)); }
 
 void dram_destroy(dram_t *d) {
     if (!d) return;
-    for (unsigned c = 0; c < DRAM_CHANNELS; c++)
+    for (unsigned c = 0; c < DRAM_CHANNELS; c++) {
+        if (!d->chunk[c]) continue;
         for (unsigned k = 0; k < CHUNKS; k++) {
             if (!d->chunk[c][k]) continue;
             for (unsigned p = 0; p < PAGES_PER_CHUNK; p++)
                 free(d->chunk[c][k][p]);
             free(d->chunk[c][k]);
         }
+        free(d->chunk[c]);
+    }
     free(d);
 }
 
@@ -52,12 +57,14 @@ void dram_port_xy(unsigned channel, unsigned port, unsigned *x, unsigned *y) {
 
 static dram_page_t *page_of(const dram_t *d, unsigned ch, uint64_t addr) {
     uint64_t p = addr / DRAM_PAGE;
+    if (!d->chunk[ch]) return NULL;
     dram_page_t **chunk = d->chunk[ch][p / PAGES_PER_CHUNK];
     return chunk ? chunk[p % PAGES_PER_CHUNK] : NULL;
 }
 
 static dram_page_t *page_make(dram_t *d, unsigned ch, uint64_t addr) {
     uint64_t p = addr / DRAM_PAGE;
+    if (!d->chunk[ch] && !(d->chunk[ch] = calloc(CHUNKS, sizeof *d->chunk[ch]))) return NULL;
     dram_page_t ***chunk = &d->chunk[ch][p / PAGES_PER_CHUNK];
     if (!*chunk && !(*chunk = calloc(PAGES_PER_CHUNK, sizeof **chunk))) return NULL;
     dram_page_t **pg = &(*chunk)[p % PAGES_PER_CHUNK];
