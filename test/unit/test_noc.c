@@ -384,6 +384,76 @@ static void atomics(void **state) {
     tile_destroy(t);
 }
 
+/* One request of every form to this tile, then every counter of both sides (Counters.md). */
+static void every_counter(void **state) {
+    (void)state;
+    tile_t *t = new_tile();
+    fill_l1(t, 0x3000, 256, 1);
+    req_t rq[] = {
+        {.targ = 0x3000, .targ_hi = SELF, .ret = 0x4000, .ret_hi = SELF, .ctrl = CTRL_RD, .len = 100},
+        {.targ = 0x3000, .targ_hi = SELF, .ret = 0x5000, .ret_hi = SELF, .ctrl = CTRL_WR, .len = 64},
+        {.targ = 0x3000, .targ_hi = SELF, .ret = 0x6000, .ret_hi = SELF, .ctrl = CTRL_WRP, .len = 130},
+        {.targ = 0xFFB48020, .targ_hi = SELF, .ctrl = CTRL_INL, .at_data = 3},
+        {.targ = 0xFFB48024, .targ_hi = SELF, .ctrl = CTRL_INL & ~0x10u, .at_data = 4},
+        {.targ = 0x7000,
+         .targ_hi = SELF,
+         .ret = 0x7010,
+         .ret_hi = SELF,
+         .ctrl = CTRL_AT,
+         .len = INCR(31),
+         .at_data = 1},
+        {.targ = 0x7000, .targ_hi = SELF, .ctrl = 0x01, .len = INCR(31), .at_data = 1},
+    };
+    for (size_t i = 0; i < sizeof rq / sizeof rq[0]; i++) {
+        assert_true(issue(t, 0, (unsigned)i % 4, rq[i]));
+        drain(t);
+    }
+    static const uint32_t mst[16] = {
+        [NIU_MST_ATOMIC_RESP_RECEIVED] = 1,
+        [NIU_MST_WR_ACK_RECEIVED] = 2,
+        [NIU_MST_RD_RESP_RECEIVED] = 1,
+        [NIU_MST_RD_DATA_WORD_RECEIVED] = 2,
+        [NIU_MST_CMD_ACCEPTED] = 7,
+        [NIU_MST_RD_REQ_SENT] = 1,
+        [NIU_MST_NONPOSTED_ATOMIC_SENT] = 1,
+        [NIU_MST_POSTED_ATOMIC_SENT] = 1,
+        [NIU_MST_NONPOSTED_WR_DATA_WORD_SENT] = 1,
+        [NIU_MST_POSTED_WR_DATA_WORD_SENT] = 3,
+        [NIU_MST_NONPOSTED_WR_REQ_SENT] = 2,
+        [NIU_MST_POSTED_WR_REQ_SENT] = 2,
+        [NIU_MST_NONPOSTED_WR_REQ_STARTED] = 2,
+        [NIU_MST_POSTED_WR_REQ_STARTED] = 2,
+        [NIU_MST_RD_REQ_STARTED] = 1,
+        [NIU_MST_NONPOSTED_ATOMIC_STARTED] = 1,
+    };
+    for (unsigned c = 0; c < 16; c++) {
+        if (ctr(t, 0, c) != mst[c]) fail_msg("%s = %u, expected %u", noc_counter_name(c), ctr(t, 0, c), mst[c]);
+        assert_int_equal(ctr(t, 1, c), 0); /* NOC1 saw none of it */
+    }
+    for (unsigned c = NIU_MST_REQS_OUTSTANDING_ID0; c < NIU_SLV_ATOMIC_RESP_SENT; c++)
+        assert_int_equal(ctr(t, 0, c), 0);
+    static const uint32_t slv[14] = {1, 2, 1, 2, 3, 1, 1, 1, 2, 4, 2, 2, 2, 2}; /* from NIU_SLV_ATOMIC_RESP_SENT */
+    for (unsigned c = 0; c < 14; c++)
+        if (ctr(t, 0, NIU_SLV_ATOMIC_RESP_SENT + c) != slv[c])
+            fail_msg("%s = %u, expected %u", noc_counter_name(NIU_SLV_ATOMIC_RESP_SENT + c),
+                     ctr(t, 0, NIU_SLV_ATOMIC_RESP_SENT + c), slv[c]);
+    assert_int_equal(rd(t, 0xFFB48020), 3);
+    assert_int_equal(rd(t, 0xFFB48024), 4);
+    assert_int_equal(rd(t, 0x7000), 2);
+    /* NIU_TRANS_COUNT_RTZ_NUM: the index of an enabled source bit, cleared by the read unless
+     * RC_DISABLE; zero with none enabled */
+    assert_int_equal(rd(t, 0xFFB2037C), 1);
+    assert_int_equal(rd(t, 0xFFB20378), 0);
+    assert_int_equal(rd(t, 0xFFB2037C), 1); /* not enabled: not cleared */
+    assert_true(tile_host_write(t, 0xFFB20178, 1u << 28 | 1));
+    assert_int_equal(rd(t, 0xFFB20378), 0);
+    assert_int_equal(rd(t, 0xFFB2037C), 1); /* RC_DISABLE: kept */
+    assert_true(tile_host_write(t, 0xFFB20178, 1));
+    assert_int_equal(rd(t, 0xFFB20378), 0);
+    assert_int_equal(rd(t, 0xFFB2037C), 0);
+    tile_destroy(t);
+}
+
 /* ---- DRAM ports, broadcasts, clearing, refusals ---------------------------------------------- */
 
 static void dram_ports_alias(void **state) {
@@ -607,6 +677,7 @@ int main(void) {
         cmocka_unit_test(write_posted_and_port_serial),
         cmocka_unit_test(write_inline_and_byte_enable),
         cmocka_unit_test(atomics),
+        cmocka_unit_test(every_counter),
         cmocka_unit_test(dram_ports_alias),
         cmocka_unit_test(multicast_to_self),
         cmocka_unit_test(refusals),
