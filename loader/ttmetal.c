@@ -221,8 +221,9 @@ static bool host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
             } else if (!tile_host_write(r->tile, a, op->value)) { /* the address was validated before the run */
                 r->exit.code = EXIT_GUEST_FAULT;
                 r->exit.reason = "guest_fault";
+                bool niu = a - 0xFFB20000u < 0x20000u; /* the NIUs say why (mmio/noc.c) */
                 snprintf(r->exit.message, sizeof r->exit.message, "host write of 0x%08x to 0x%08x (%s) refused: %s",
-                         op->value, a, tile_region_name(a), r->tile->noc.error);
+                         op->value, a, tile_region_name(a), niu ? r->tile->noc.error : "the device refused it");
                 return false;
             }
         } else {
