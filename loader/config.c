@@ -249,7 +249,7 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
 }
 
 static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
-    static const char *const keys[] = {"at", "launch", "write", "read", NULL};
+    static const char *const keys[] = {"at", "launch", "write", "read", "dram_write", "dram_read", NULL};
     static const char *const wkeys[] = {"addr", "value", "size", "file", NULL};
     static const char *const rkeys[] = {"addr", "words", "bytes", "name", "file", NULL};
     char p[160], q[200], f[240], nk[220];
@@ -289,8 +289,15 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
             op->launch = (int)u;
         }
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "write"), *r = cJSON_GetObjectItemCaseSensitive(e, "read");
-        if (!w == !r) return fail(x, p, "expected exactly one of \"write\" or \"read\"");
-        if (w) {
+        const cJSON *dw = cJSON_GetObjectItemCaseSensitive(e, "dram_write");
+        const cJSON *dr = cJSON_GetObjectItemCaseSensitive(e, "dram_read");
+        if ((w != NULL) + (r != NULL) + (dw != NULL) + (dr != NULL) != 1)
+            return fail(x, p, "expected exactly one of \"write\", \"read\", \"dram_write\" or \"dram_read\"");
+        if (dw || dr) { /* loader/dram_ops.c */
+            if (cfg_dram_parse(c, x->err, x->errlen, dw ? dw : dr,
+                               path_of(q, sizeof q, p, dw ? "dram_write" : "dram_read"), dw != NULL, op))
+                return -1;
+        } else if (w) {
             path_of(q, sizeof q, p, "write");
             op->is_write = true;
             op->size = 4;
@@ -634,6 +641,35 @@ static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {
     return 0;
 }
 
+/* ---- the typed getters for loader's other config readers (loader/config.h) ---- */
+
+int cfg_fail(const cfg_t *c, char *err, size_t errlen, const char *key, const char *fmt, ...) {
+    int n = snprintf(err, errlen, "%s: key '%s': ", c->path, key);
+    if (n < 0 || (size_t)n >= errlen) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int cfg_check_keys(const cfg_t *c, char *err, size_t errlen, const cJSON *obj, const char *where,
+                   const char *const allowed[]) {
+    ctx_t x = {c->path, err, errlen};
+    return check_keys(&x, obj, where, allowed);
+}
+
+int cfg_get_u64(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, uint64_t max,
+                uint64_t *out) {
+    ctx_t x = {c->path, err, errlen};
+    return get_u64(&x, v, key, max, out);
+}
+
+int cfg_get_path(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, char **out) {
+    ctx_t x = {c->path, err, errlen};
+    return get_path(&x, v, key, out);
+}
+
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     size_t len;
     char *text = ldr_read_file_max(path, LDR_MAX_CONFIG, "a run config", &len, err, errlen);
@@ -753,9 +789,10 @@ void cfg_free(cfg_t *c) {
         for (int l = 0; l < CFG_MAX_LAUNCHES; l++)
             free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
     }
-    for (int i = 0; i < c->nhost; i++) {
+    for (int i = 0; i < c->nhost; i++) { /* an op may fail half-parsed: nhost counts it */
         free(c->host[i].file);
         free(c->host[i].data);
+        cfg_dram_free(c->host[i].dram);
     }
     free(c->host);
     for (int i = 0; i < c->ntio; i++) {

@@ -28,15 +28,29 @@ typedef enum {
 
 typedef enum { STOP_HALTED = 0, STOP_BOOT, STOP_LAUNCHES, STOP_CYCLES, STOP_L1 } cfg_stop_kind_t;
 
+/* A host operation on DRAM ("dram_write" / "dram_read" in "host": loader/dram_ops.c,
+ * docs/run-config.md). Where: one channel (bank or a port's coordinates), or tt-metal's
+ * interleaving over every bank (page i in bank i mod DRAM_CHANNELS at addr + (i div
+ * DRAM_CHANNELS) * page_size). A write's bytes come from words, a ramp or a file. */
+typedef struct {
+    int channel;        /* -1: interleaved */
+    uint32_t page_size; /* interleaved */
+    uint64_t addr;
+    uint8_t *data; /* write: the bytes (words, ramp; a file's are read when the run starts) */
+    size_t len;
+    char *file; /* write: raw little-endian bytes, or NULL */
+} cfg_dram_t;
+
 typedef struct {
     cfg_at_t at;
     int launch; /* for kernels_done/after_launch: which launch (-1: every launch) */
     bool is_write;
     uint32_t addr;
-    uint32_t value; /* write */
-    unsigned size;  /* write: 1, 2 or 4 */
-    uint32_t words; /* read */
-    char name[48];  /* read: key in the report */
+    uint32_t value;   /* write */
+    unsigned size;    /* write: 1, 2 or 4 */
+    uint32_t words;   /* read */
+    char name[48];    /* read: key in the report */
+    cfg_dram_t *dram; /* a DRAM write or read (is_write), or NULL for an address of the tile */
     /* A write of a file's bytes (any length, L1 or a local-RAM alias), or a read saved to a file:
      * bytes (default 4 * words) from addr. data holds a write's bytes once loaded (hio_prepare). */
     char *file;
@@ -108,6 +122,21 @@ typedef struct cfg {
     run_peek_t peeks[RUN_MAX_PEEKS];
     int npeeks;
 } cfg_t;
+
+/* The typed getters, for loader's other config readers (loader/dram_ops.c): each error is
+ * "FILE: key 'KEY': ..." in err and returns -1. */
+struct cJSON;
+int cfg_fail(const cfg_t *c, char *err, size_t errlen, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+int cfg_check_keys(const cfg_t *c, char *err, size_t errlen, const struct cJSON *obj, const char *where,
+                   const char *const allowed[]);
+int cfg_get_u64(const cfg_t *c, char *err, size_t errlen, const struct cJSON *v, const char *key, uint64_t max,
+                uint64_t *out);
+int cfg_get_path(const cfg_t *c, char *err, size_t errlen, const struct cJSON *v, const char *key, char **out);
+/* A "dram_write" / "dram_read" object (key: its path) into op (loader/dram_ops.c). */
+int cfg_dram_parse(const cfg_t *c, char *err, size_t errlen, const struct cJSON *v, const char *key, bool write,
+                   cfg_host_op_t *op);
+void cfg_dram_free(cfg_dram_t *d);
 
 /* Parse path into c. 0, or -1 with "FILE: key 'k': expected ..." in err. */
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen);
