@@ -478,7 +478,15 @@ cJSON *report_tensors(const cfg_t *c) {
             cJSON_AddItemToArray(sh, cJSON_CreateNumber(ts->desc.shape[i]));
         cJSON_AddStringToObject(o, "format", tns_format_name(ts->desc.format));
         cJSON_AddStringToObject(o, "layout", ts->desc.tiles ? "tiles" : "rows");
-        cJSON_AddNumberToObject(o, "addr", ts->addr);
+        if (ts->in_dram) {
+            cJSON *dj = cJSON_AddObjectToObject(o, "dram");
+            cJSON_AddNumberToObject(dj, "base", (double)ts->dram_base);
+            cJSON_AddNumberToObject(dj, "page_size", ts->page_size);
+            cJSON_AddBoolToObject(dj, "interleaved", ts->interleaved);
+            if (!ts->interleaved) cJSON_AddNumberToObject(dj, "bank", ts->bank);
+        } else {
+            cJSON_AddNumberToObject(o, "addr", ts->addr);
+        }
         for (int i = 0; i < c->ntio; i++) {
             const cfg_tio_t *io = &c->tio[i];
             if (io->tensor != t) continue;

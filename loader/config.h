@@ -58,12 +58,22 @@ typedef struct {
     uint8_t *data;
 } cfg_host_op_t;
 
-/* A named tensor in L1 (docs/tensors.md). */
+/* A named tensor in L1 or in DRAM (docs/tensors.md). */
 typedef struct {
     char name[CFG_NAME_MAX];
-    uint32_t addr;
+    uint32_t addr; /* in L1 */
     tns_desc_t desc;
+    /* In DRAM ("dram": {base, page_size, interleaved, bank}): the buffer's pages, page i in bank
+     * i mod 7 at base + (i div 7) * page_size when interleaved (tt-metal's layout), else in `bank`
+     * from base (loader/dram_ops.h). */
+    bool in_dram, interleaved;
+    int bank;
+    uint64_t dram_base;
+    uint32_t page_size;
 } cfg_tensor_t;
+
+/* The largest tensor in DRAM ttemu takes (its bytes are held in the host's memory twice). */
+#define CFG_MAX_DRAM_TENSOR (256u << 20)
 
 typedef enum { TIO_INPUT = 0, TIO_OUTPUT, TIO_EXPECT } cfg_tio_kind_t;
 
@@ -80,6 +90,7 @@ typedef struct {
     char origin[80];   /* where it was given, for messages: "inputs.x" or "--input x=..." */
     uint8_t *l1;       /* input: the bytes to write; output and expectation: the bytes read */
     bool taken;        /* output and expectation: read */
+    bool failed;       /* input into DRAM: out of memory for its pages (hio_finish says so) */
     uint8_t *want;     /* expectation: the expected elements, row-major, in the tensor's format */
     tns_cmp_t cmp;     /* expectation: the comparison, after the run */
 } cfg_tio_t;

@@ -111,7 +111,7 @@ PY
     same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
     # The whole add1 program: reader (NOC0 reads of DRAM), compute, writer (NOC1 writes to DRAM),
     # then idle to a cycle-count stop; and 64 tiles.
-    sed -e "s|\.\./\.\./\.\./shared/firmware/blackhole-p100a|$FWA|; s|\.\./\.\./\.\./shared/firmware/kernels-add1|$KA|g" \
+    sed -e "s|\.\./\.\./\.\./shared/firmware/blackhole-p100a|$FWA|; s|\.\./\.\./\.\./shared/firmware/kernels-add1|$KA|g; s|\.\./\.\./build/data|$PWD/build/data|g" \
         firmware-samples/configs/add1-full.json > "$TMP/full.json"
     same "add1 full program, 8 tiles" --config "$TMP/full.json" --peek 0x20000:4096 --peek 0x30000:64
     python3 - "$TMP/full.json" "$TMP/full_idle.json" "$TMP/full64.json" <<'PY'
@@ -123,7 +123,10 @@ c = json.load(open(sys.argv[1]))
 ra = c["launches"][0]["runtime_args"]
 ra["ncrisc"][2] = ra["brisc"][2] = 64
 ra["trisc0"] = ra["trisc1"] = ra["trisc2"] = [64]
-c["host"][0]["dram_write"]["ramp"]["words"] = 64 * 512
+for k in ("tensors", "inputs", "expect"):  # the sample's tensors hold 8 tiles: a ramp of 64 instead
+    c.pop(k)
+c["host"] = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
+                                                  "ramp": {"words": 64 * 512, "start": 0x3f803f80, "step": 0x10001}}}]
 json.dump(c, open(sys.argv[3], "w"))
 PY
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024

@@ -166,6 +166,50 @@ for n in 1 8 64 1000; do
     check "add1 full N=$n: CB0 holds the input pages the reader brought; the writer's output pages in DRAM" \
         check_full $n "$R"
 done
+# The numbers: tensors "in" and "out" in DRAM (tt-metal's interleaved pages), the input from
+# scripts/make_sample_data.py (special values included) through --input, CB16's values back through
+# the writer and compared with the reference written from the ISA's arithmetic (exit 5 if any differ).
+# fullx N DIR: writes DIR.json, the program on N tiles with its tensors.
+fullx() {
+    /usr/bin/python3 scripts/make_sample_data.py "$2" --tiles "$1" >/dev/null &&
+        /usr/bin/python3 - "$1" "$FWA" "$KA" "$2" > "$2.json" <<'PY'
+import json, sys
+n, fw, k, d = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+t = lambda base: {"dram": {"base": base, "page_size": 2048, "interleaved": True}, "format": "bfloat16",
+                  "shape": [32 * n, 32], "layout": "tiles"}
+print(json.dumps({"version": 1, "firmware": fw, "launches": [{
+    "kernels": {"brisc": k + "/writer_brisc.bin", "ncrisc": k + "/reader_ncrisc.bin",
+                "trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
+                "trisc2": k + "/compute_trisc2_pack.bin"},
+    "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n], "trisc0": [n], "trisc1": [n], "trisc2": [n]},
+    "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
+                         {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}],
+    "tensors": {"in": t("0x100000"), "out": t("0x300000")}, "max_cycles": 100000000}))
+PY
+}
+for n in 1 8 64 1000; do
+    fullx $n "$TMP/x$n"
+    run_ttemu run --config "$TMP/x$n.json" --quiet --input in="$TMP/x$n/add1_input.npy" \
+        --expect out="$TMP/x$n/add1_expected.npy" --report "$TMP/x$n.rep.json"
+    expect_exit "add1 full N=$n, tensors in DRAM: out = bf16(in + 1.0) bit for bit (exit 0)" 0
+done
+expect_json "add1 full N=1000: every element compared, none differs" "$TMP/x1000.rep.json" \
+    '[r["tensors"]["out"]["compare"][k] for k in ("elements", "mismatches")] + [r["tensors"]["out"]["dram"]["interleaved"]]' \
+    '[1024000, 0, true]'
+/usr/bin/python3 -c "
+import numpy as np
+e = np.load('$TMP/x8/add1_expected.npy'); e[200, 31] ^= 0x40; np.save('$TMP/x8/wrong.npy', e)"
+run_ttemu run --config "$TMP/x8.json" --quiet --input in="$TMP/x8/add1_input.npy" --expect out="$TMP/x8/wrong.npy"
+expect_exit "add1 full N=8: a wrong expectation fails (exit 5)" 5
+expect_out "... naming the tensor and the element" "tensor 'out': 1 of 8192 elements differ .* first at \\[200, 31\\]"
+# A DRAM tensor's bytes are its pages: the input, read back at the end (the reader leaves it), is
+# the input file's values.
+run_ttemu run --config "$TMP/x8.json" --quiet --input in="$TMP/x8/add1_input.npy" --output in="$TMP/x8/in_back.npy"
+check "add1 full N=8: the input read back from DRAM is the input" /usr/bin/python3 -c "
+import numpy as np
+a, b = np.load('$TMP/x8/add1_input.npy'), np.load('$TMP/x8/in_back.npy')
+assert (a.view(np.uint16) == b.astype(np.float32).view(np.uint32).__rshift__(16).astype(np.uint16)).all()"
+
 check "add1 full: N=1000 takes more cycles than N=64" python3 -c "
 import json; a = json.load(open('$TMP/f64.json')); b = json.load(open('$TMP/f1000.json'))
 assert b['launch_cycles'][0] > 10 * a['launch_cycles'][0], (a['launch_cycles'], b['launch_cycles'])"
