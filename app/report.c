@@ -323,6 +323,39 @@ static void add_cp_error(const run_t *r, cJSON *root) {
     cJSON_AddStringToObject(o, "what", e->what);
 }
 
+/* "noc": per NIU its requests, bytes, packets in flight and non-zero counters; "dram": what the
+ * DRAM channels hold and how they were read. Only in runs that used the NoC or DRAM, so reports of
+ * runs that never did keep their shape (docs/report-format.md). */
+static void add_noc(const tile_t *t, cJSON *root) {
+    dram_stats_t ds;
+    dram_stats(t->dram, &ds);
+    if (!t->noc.used && !ds.pages) return;
+    cJSON *o = cJSON_AddObjectToObject(root, "noc");
+    cJSON *nius = cJSON_AddArrayToObject(o, "niu");
+    static const char *const kinds[NOC_KINDS] = {"read", "write", "inline_write", "atomic"};
+    for (int n = 0; n < NOC_NIUS; n++) {
+        const noc_niu_t *u = &t->noc.niu[n];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddItemToArray(nius, j);
+        cJSON_AddNumberToObject(j, "noc", n);
+        cJSON *req = cJSON_AddObjectToObject(j, "requests"), *by = cJSON_AddObjectToObject(j, "bytes");
+        for (unsigned k = 0; k < NOC_KINDS; k++) {
+            cJSON_AddNumberToObject(req, kinds[k], (double)u->requests[k]);
+            cJSON_AddNumberToObject(by, kinds[k], (double)u->bytes[k]);
+        }
+        cJSON_AddNumberToObject(j, "in_flight", noc_in_flight(&t->noc, n, NOC_KINDS));
+        cJSON *cs = cJSON_AddObjectToObject(j, "counters");
+        for (unsigned c = 0; c < NOC_COUNTERS; c++)
+            if (u->counter[c] && noc_counter_name(c)) cJSON_AddNumberToObject(cs, noc_counter_name(c), u->counter[c]);
+    }
+    cJSON *d = cJSON_AddObjectToObject(o, "dram");
+    cJSON_AddNumberToObject(d, "pages", (double)ds.pages);
+    cJSON_AddNumberToObject(d, "bytes_written", (double)ds.bytes_written);
+    cJSON_AddNumberToObject(d, "bytes_read", (double)ds.bytes_read);
+    cJSON_AddNumberToObject(d, "unwritten_reads", (double)ds.unwritten_reads);
+    cJSON_AddNumberToObject(d, "unwritten_bytes", (double)ds.unwritten_bytes);
+}
+
 bool report_write(const run_t *r, const char *path) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "version", REPORT_VERSION);
@@ -350,6 +383,7 @@ bool report_write(const run_t *r, const char *path) {
     report_coproc(r->tile->cp, root);
     add_longest_stalls(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
     add_wait_sites(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
+    add_noc(r->tile, root);
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     if (r->tensors_json) cJSON_AddItemToObject(root, "tensors", cJSON_Duplicate(r->tensors_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
@@ -421,6 +455,19 @@ void report_summary(const run_t *r, FILE *f) {
         fputc('\n', f);
     }
     report_coproc_summary(t->cp, f);
+    dram_stats_t ds;
+    dram_stats(t->dram, &ds);
+    if (t->noc.used || ds.pages) {
+        fprintf(f, "noc:");
+        for (int n = 0; n < NOC_NIUS; n++) {
+            const noc_niu_t *u = &t->noc.niu[n];
+            fprintf(f, "%s NOC%d %llu reads, %llu writes, %llu inline writes, %llu atomics", n ? ";" : "", n,
+                    (unsigned long long)u->requests[NOC_READ], (unsigned long long)u->requests[NOC_WRITE],
+                    (unsigned long long)u->requests[NOC_WRITE_INLINE], (unsigned long long)u->requests[NOC_ATOMIC]);
+        }
+        fprintf(f, "; DRAM %llu pages, %llu reads of unwritten DRAM\n", (unsigned long long)ds.pages,
+                (unsigned long long)ds.unwritten_reads);
+    }
     for (int i = 0; i < r->npeeks; i++) {
         fprintf(f, "  peek %s:", r->peeks[i].name);
         for (uint32_t w = 0; w < r->peeks[i].words; w++)
@@ -480,7 +527,15 @@ cJSON *report_tensors(const cfg_t *c) {
             cJSON_AddItemToArray(sh, cJSON_CreateNumber(ts->desc.shape[i]));
         cJSON_AddStringToObject(o, "format", tns_format_name(ts->desc.format));
         cJSON_AddStringToObject(o, "layout", ts->desc.tiles ? "tiles" : "rows");
-        cJSON_AddNumberToObject(o, "addr", ts->addr);
+        if (ts->in_dram) {
+            cJSON *dj = cJSON_AddObjectToObject(o, "dram");
+            cJSON_AddNumberToObject(dj, "base", (double)ts->dram_base);
+            cJSON_AddNumberToObject(dj, "page_size", ts->page_size);
+            cJSON_AddBoolToObject(dj, "interleaved", ts->interleaved);
+            if (!ts->interleaved) cJSON_AddNumberToObject(dj, "bank", ts->bank);
+        } else {
+            cJSON_AddNumberToObject(o, "addr", ts->addr);
+        }
         for (int i = 0; i < c->ntio; i++) {
             const cfg_tio_t *io = &c->tio[i];
             if (io->tensor != t) continue;
