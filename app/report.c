@@ -77,6 +77,43 @@ static void add_longest_stalls(const run_t *r, cJSON *threads) {
     }
 }
 
+/* threads[].waits: each wait instruction (by word and place pushed) with how often it latched and
+ * how many cycles it held its thread (docs/report-format.md). */
+static cJSON *wait_site_json(const run_t *r, const cp_wait_site_t *w) {
+    cJSON *o = cJSON_CreateObject();
+    char buf[128];
+    cJSON_AddNumberToObject(o, "word", w->word);
+    tt_disasm(w->word, buf, sizeof buf);
+    cJSON_AddStringToObject(o, "disasm", buf);
+    if (w->origin.core >= 0 && w->origin.core < TILE_NCORES) {
+        cJSON_AddStringToObject(o, "pushed_by", tile_core_names[w->origin.core]);
+        cJSON_AddNumberToObject(o, "push_pc", w->origin.pc);
+        run_symbol(r, w->origin.core, w->origin.pc, buf, sizeof buf);
+        cJSON_AddStringToObject(o, "push_symbol", buf);
+    } else {
+        cJSON_AddNullToObject(o, "pushed_by");
+    }
+    cJSON_AddNumberToObject(o, "latched", (double)w->latched);
+    cJSON_AddNumberToObject(o, "held_cycles", (double)w->held_cycles);
+    return o;
+}
+
+static void add_wait_sites(const run_t *r, cJSON *threads) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        cJSON *th = cJSON_GetArrayItem(threads, (int)t);
+        if (!th) continue;
+        const cp_stats_t *st = cp_stats(r->tile->cp, t);
+        cJSON *arr = cJSON_AddArrayToObject(th, "waits");
+        for (unsigned i = 0; i < st->nwaits; i++)
+            cJSON_AddItemToArray(arr, wait_site_json(r, &st->waits[i]));
+        if (st->waits_other.latched) {
+            cJSON *o = cJSON_AddObjectToObject(th, "waits_other");
+            cJSON_AddNumberToObject(o, "latched", (double)st->waits_other.latched);
+            cJSON_AddNumberToObject(o, "held_cycles", (double)st->waits_other.held_cycles);
+        }
+    }
+}
+
 /* ---- the coprocessor's part: "threads", "semaphores", "mutexes" (docs/coprocessor.md) --------- */
 
 static cJSON *wait_json(const cp_wait_t *w) {
@@ -89,6 +126,7 @@ static cJSON *wait_json(const cp_wait_t *w) {
     cJSON_AddStringToObject(o, "disasm", dis);
     cJSON_AddNumberToObject(o, "cond_mask", w->cond_mask);
     cJSON_AddNumberToObject(o, "block_mask", w->block_mask);
+    cJSON_AddNumberToObject(o, "gate_mask", w->gate_mask);
     if (w->opcode == TT_OPC_SEMWAIT) cJSON_AddNumberToObject(o, "sem_mask", w->sem_mask);
     if (w->opcode == TT_OPC_STREAMWAIT) {
         cJSON_AddNumberToObject(o, "stream_sel", w->stream_sel);
@@ -119,6 +157,10 @@ void report_coproc(const cp_t *cp, cJSON *obj) {
         cJSON_AddNumberToObject(o, "pushed", (double)st->pushed);
         cJSON_AddNumberToObject(o, "issued", (double)st->issued);
         cJSON_AddNumberToObject(o, "consumed", (double)st->consumed);
+        if (st->issued)
+            cJSON_AddNumberToObject(o, "last_issue_cycle", (double)st->last_issue_cycle);
+        else
+            cJSON_AddNullToObject(o, "last_issue_cycle");
         cJSON_AddNumberToObject(o, "fifo_high_water", st->fifo_high_water);
         cJSON_AddNumberToObject(o, "fifo2_high_water", st->fifo2_high_water);
         cJSON *fp = cJSON_AddArrayToObject(o, "first_pushed");
@@ -129,6 +171,9 @@ void report_coproc(const cp_t *cp, cJSON *obj) {
 
         cJSON *stalls = cJSON_AddObjectToObject(o, "stalls");
         cJSON_AddNumberToObject(stalls, "total", (double)st->stall_total);
+        cJSON *bc = cJSON_AddObjectToObject(stalls, "by_cause");
+        for (unsigned h = CP_HOLD_NONE + 1; h < CP_HOLD_COUNT; h++)
+            cJSON_AddNumberToObject(bc, cp_hold_name((cp_hold_t)h), (double)st->stall_cause[h]);
         add_counts(stalls, "cond", st->stall_cond, 13, "C");
         add_counts(stalls, "sem", st->stall_sem, CP_NUM_SEMS, "");
         cJSON *mx = cJSON_AddObjectToObject(stalls, "mutex");
@@ -320,6 +365,7 @@ bool report_write(const run_t *r, const char *path) {
     if (r->exit.category) cJSON_AddStringToObject(ex, "category", r->exit.category);
     cJSON_AddStringToObject(ex, "message", r->exit.message);
     cJSON_AddNumberToObject(root, "cycles", (double)r->tile->cycle);
+    cJSON_AddStringToObject(root, "gate_policy", cp_gate_policy_name(cp_gate_policy(r->tile->cp)));
     if (r->ttmetal) {
         if (r->boot_cycles >= 0)
             cJSON_AddNumberToObject(root, "boot_cycles", (double)r->boot_cycles);
@@ -336,6 +382,7 @@ bool report_write(const run_t *r, const char *path) {
         cJSON_AddItemToArray(cores, core_json(r, c));
     report_coproc(r->tile->cp, root);
     add_longest_stalls(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
+    add_wait_sites(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
     add_noc(r->tile, root);
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     if (r->tensors_json) cJSON_AddItemToObject(root, "tensors", cJSON_Duplicate(r->tensors_json, true));
@@ -382,6 +429,8 @@ void report_summary(const run_t *r, FILE *f) {
     const tile_t *t = r->tile;
     fprintf(f, "ttemu: exit %d (%s) after %llu cycles: %s\n", r->exit.code, r->exit.reason,
             (unsigned long long)t->cycle, r->exit.message);
+    if (cp_gate_policy(t->cp) != CP_GATE_EXACT) /* the default goes unsaid */
+        fprintf(f, "  gate policy: %s (docs/gate-policies.md)\n", cp_gate_policy_name(cp_gate_policy(t->cp)));
     fprintf(f, "  %-7s %-8s %-10s %12s %10s  %s\n", "core", "state", "pc", "instret", "stalled", "symbol");
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];

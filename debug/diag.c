@@ -191,6 +191,16 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
         block_names(w->block_mask, bl, sizeof bl, cJSON_AddArrayToObject(wj, "blocks"));
         cJSON_AddNumberToObject(wj, "cond_mask", w->cond_mask);
         line(d, lines, "    latched %s since cycle %llu blocks %s", wd, (unsigned long long)w->since, bl);
+        if (w->gate_mask != w->block_mask) {
+            /* The whole-thread gate policy (docs/gate-policies.md): the gate applies all nine
+             * bits. Say whether the wait's own mask would have let the held word pass. */
+            const tt_op_t *op = tt_op(TT_OPCODE(s.held_word));
+            bool own = op && (op->gate == TT_GATE_NOP ? w->block_mask == TT_B_ALL : (w->block_mask & op->block) != 0);
+            cJSON_AddNumberToObject(wj, "gate_mask", w->gate_mask);
+            cJSON_AddBoolToObject(wj, "held_by_policy", !own);
+            line(d, lines, "    the gate policy is whole-thread: the wait holds every instruction of T%u%s", th,
+                 own ? "" : "; under exact its block mask would let this one pass");
+        }
         cJSON *still = cJSON_AddArrayToObject(wj, "conditions_true");
         if (s.hold == CP_HOLD_WAIT_SEM) {
             cJSON *sems = cJSON_AddArrayToObject(wj, "semaphores");

@@ -729,8 +729,9 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
 }
 
 int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen) {
-    static const char *const keys[] = {"version", "firmware", "cores",  "launches", "host",   "stop", "max_cycles",
-                                       "peek",    "tensors",  "inputs", "outputs",  "expect", NULL};
+    static const char *const keys[] = {"version", "firmware",   "cores",       "launches", "host",
+                                       "stop",    "max_cycles", "peek",        "tensors",  "inputs",
+                                       "outputs", "expect",     "gate_policy", NULL};
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
     ctx_t x = {c->path ? c->path : path, err, errlen};
@@ -807,6 +808,15 @@ int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char
             goto out;
         }
         c->max_cycles_set = true;
+    }
+    const cJSON *gp = cJSON_GetObjectItemCaseSensitive(root, "gate_policy");
+    if (gp) {
+        int p = cJSON_IsString(gp) ? cp_gate_policy_parse(gp->valuestring) : -1;
+        if (p < 0) {
+            fail(&x, "gate_policy", "expected \"exact\" or \"whole-thread\"");
+            goto out;
+        }
+        c->gate_policy = (cp_gate_policy_t)p;
     }
     const cJSON *pk = cJSON_GetObjectItemCaseSensitive(root, "peek");
     if (pk) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coproc/cp_views.h"
 #include "loader/tensor.h"
 #include "run/run.h"
 
@@ -130,6 +131,7 @@ typedef struct cfg {
     } stop;
     uint64_t max_cycles;
     bool max_cycles_set;
+    cp_gate_policy_t gate_policy; /* "gate_policy" (docs/gate-policies.md); CP_GATE_EXACT when absent */
     run_peek_t peeks[RUN_MAX_PEEKS];
     int npeeks;
 } cfg_t;

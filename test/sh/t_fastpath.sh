@@ -131,7 +131,15 @@ json.dump(c, open(sys.argv[3], "w"))
 PY
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
+    same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
 fi
+# Under both gate policies (docs/gate-policies.md): the samples where the policy matters, and one
+# where it deadlocks.
+for pol in exact whole-thread; do
+    for c in policy_overlap policy_request pipeline mop_replay; do
+        same "$c, $pol gate policy" --config firmware-samples/regress/$c.json --gate-policy $pol
+    done
+done
 # Issue 20, item 1: the run waits for the coprocessor to drain after every core halted.
 same "halt right after a SEMPOST push (drain)" --trisc0 $P/drop_sempost_trisc0.elf
 same "halt right after an undefined word (deadlock)" --trisc0 $P/drop_undef_trisc0.elf --deadlock-window 20000
