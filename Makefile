@@ -9,6 +9,7 @@
 #   make format / format-check
 #   make config     print the build configuration (what $(BUILD)/config.stamp records)
 #   make install    install under PREFIX (/usr/local), staged under DESTDIR; make uninstall
+#   make fuzz       build the libFuzzer targets (fuzz/fuzz.mk, docs/testing.md)
 # Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), BUILD=dir, CC, CFLAGS,
 # LDFLAGS. A build directory remembers the knobs it was built with (config.stamp): changing one
 # rebuilds everything it affects.
@@ -34,9 +35,14 @@ TTEMU_CFLAGS += -I$(GEN_DIR)
 TTEMU_LDFLAGS :=
 LDLIBS :=
 
+# The sanitizer pass: ASan and UBSan, plus the UBSan checks gcc's -fsanitize=undefined leaves out
+# that apply to C: float-cast-overflow (a double out of an integer's range converted to it) and
+# bounds-strict (array bounds including trailing arrays). float-divide-by-zero is not undefined
+# here: gcc follows IEEE 754 (C11 Annex F), where it gives an infinity or NaN a float model may want.
 ifeq ($(SAN),1)
-TTEMU_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-TTEMU_LDFLAGS += -fsanitize=address,undefined
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow,bounds-strict
+TTEMU_CFLAGS += $(SAN_FLAGS) -fno-omit-frame-pointer -fno-sanitize-recover=all
+TTEMU_LDFLAGS += $(SAN_FLAGS)
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf libcjson 2>/dev/null)
@@ -168,6 +174,7 @@ $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(CON
 include firmware-samples/fw.mk
 -include bench/bench.mk
 $(BENCH_ELFS): $(FW_FIELDS_DEPS)
+include fuzz/fuzz.mk
 
 # ---- the samples' tensor data ---------------------------------------------------------------------
 # Generated, not committed: the samples' configs read build/data/*.npy (always build/data, whatever
@@ -254,7 +261,7 @@ check-layers:
 
 # Every C file of the repository but the ISA programs' header (assembler macros, test/isa/isa.h);
 # generated sources live in $(BUILD) and are not formatted.
-FORMAT_SRC = $(shell find $(LIB_DIRS) app ui test firmware-samples bench -name '*.[ch]' -not -path 'test/isa/*' | sort)
+FORMAT_SRC = $(shell find $(LIB_DIRS) app ui test firmware-samples bench fuzz -name '*.[ch]' -not -path 'test/isa/*' | sort)
 format:
 	$(Q)clang-format -i $(FORMAT_SRC)
 format-check:

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/outputs.h"
 #include "app/plugin.h"
 #include "app/regress.h"
 #include "app/report.h"
@@ -27,7 +28,7 @@ static const char usage[] =
     "                 [--ui] [--ui-screenshot FILE.bmp|.png [--ui-snapshot FILE.json]] [--ui-at CYCLE]\n"
     "                 [--gdb [127.0.0.1:]PORT [--gdb-wait]]\n"
     "       ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE] [--golden DIR]\n"
-    "                     [--reports DIR]\n"
+    "                     [--reports DIR] [--timeout SECONDS]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
@@ -47,7 +48,66 @@ static int bad_input(const char *fmt, const char *arg) {
     return EXIT_BAD_INPUT;
 }
 
+_Static_assert(RUN_MAX_PEEKS == 64, "the --peek limit message says 64");
+
 static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
+
+/* No output on another output or on an input (app/outputs.h): checked before anything is read
+ * or written. Outputs: the report, the traces, the panel's files, tensor outputs and saved host
+ * reads; inputs: the config, the images, the kernels, tensor inputs and expectations, host write
+ * files. */
+static int check_outputs(const run_opts_t *o, const trace_opts_t *tro, const ui_opts_t *ui, const char *config,
+                         const cfg_t *cfg) {
+    static const char *const what[TILE_NCORES] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2"};
+    char snap[4096] = "";
+    if (ui->shot && !ui->snap_json) snprintf(snap, sizeof snap, "%s.json", ui->shot); /* the panel's default */
+    size_t cap = 8 + (size_t)TILE_NCORES * (2 + (size_t)cfg->nlaunches) + (size_t)cfg->nhost + (size_t)cfg->ntio;
+    outputs_file_t *outs = calloc(cap, sizeof *outs), *ins = calloc(cap, sizeof *ins);
+    char(*names)[64] = calloc(2 * cap, sizeof *names);
+    int no = 0, ni = 0, nn = 0, rc = -1;
+    char err[8400];
+    if (!outs || !ins || !names) {
+        fprintf(stderr, "ttemu: out of memory\n");
+        goto out;
+    }
+#define NAME(...) (snprintf(names[nn], sizeof names[0], __VA_ARGS__), names[nn++])
+    outs[no++] = (outputs_file_t){"--report", o->report_path};
+    outs[no++] = (outputs_file_t){"--trace", tro->json_path};
+    outs[no++] = (outputs_file_t){"--trace-vcd", tro->vcd_path};
+    outs[no++] = (outputs_file_t){"--ui-screenshot", ui->shot};
+    outs[no++] = (outputs_file_t){"--ui-snapshot", ui->snap_json};
+    outs[no++] = (outputs_file_t){"--ui-screenshot's snapshot", *snap ? snap : NULL};
+    ins[ni++] = (outputs_file_t){"--config", config};
+    for (int c = 0; c < TILE_NCORES; c++) {
+        ins[ni++] = (outputs_file_t){NAME(o->elf[c] ? "--%s" : "cores.%s", what[c]), cfg->cores[c]};
+        ins[ni++] = (outputs_file_t){NAME("firmware.%s", what[c]), cfg->firmware[c]};
+        for (int l = 0; l < cfg->nlaunches; l++)
+            ins[ni++] = (outputs_file_t){NAME("launches[%d].kernels.%s", l, what[c]), cfg->launches[l].kernel[c]};
+    }
+    for (int i = 0; i < cfg->nhost; i++) {
+        const cfg_host_op_t *op = &cfg->host[i];
+        if (!op->file) continue;
+        if (op->is_write)
+            ins[ni++] = (outputs_file_t){NAME("host[%d].write.file", i), op->file};
+        else
+            outs[no++] = (outputs_file_t){NAME("host[%d].read.file", i), op->file};
+    }
+    for (int i = 0; i < cfg->ntio; i++) {
+        const cfg_tio_t *t = &cfg->tio[i];
+        if (t->kind == TIO_OUTPUT)
+            outs[no++] = (outputs_file_t){t->origin, t->file};
+        else
+            ins[ni++] = (outputs_file_t){t->origin, t->file};
+    }
+#undef NAME
+    rc = outputs_check(outs, no, ins, ni, err, sizeof err);
+    if (rc) fprintf(stderr, "ttemu: %s\n", err);
+out:
+    free(outs);
+    free(ins);
+    free(names);
+    return rc;
+}
 
 /* --input, --output, --expect: the kind of tensor flag, or -1. */
 static int tensor_flag(const char *a) {
@@ -96,7 +156,8 @@ static int cmd_run(int argc, char **argv) {
             o.report_path = v;
             i++;
         } else if (!strcmp(a, "--peek")) {
-            if (!v || o.npeeks == RUN_MAX_PEEKS || !run_parse_peek(v, &o.peeks[o.npeeks]))
+            if (v && o.npeeks == RUN_MAX_PEEKS) return bad_input("--peek %s: at most 64 peeks may be given", v);
+            if (!v || !run_parse_peek(v, &o.peeks[o.npeeks]))
                 return bad_input("--peek needs ADDR[:WORDS] (4-byte aligned address, 1..4096 words), got '%s'",
                                  v ? v : "");
             o.npeeks++;
@@ -206,6 +267,11 @@ static int cmd_run(int argc, char **argv) {
     if (!ttmetal && !nimages) {
         cfg_free(&cfg);
         return bad_input("%s", "nothing to run: give --config or at least one of --brisc/--ncrisc/--trisc0/1/2");
+    }
+
+    if (check_outputs(&o, &tro, &ui, config, &cfg) != 0) {
+        cfg_free(&cfg);
+        return EXIT_BAD_INPUT;
     }
 
     /* Files the host moves (host write files, tensors): read and checked before anything runs. */

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,13 +30,22 @@
 #include "app/regress.h"
 #include "loader/elf.h"
 #include "run/run.h"
+#include "run/utf8.h"
 
 extern char **environ;
 
 #define RG_GOLDEN_SUFFIX  ".golden.json" /* a config's golden beside it: NAME.golden.json */
 #define RG_MAX_DIFF_LINES 40             /* printed per case; the JUnit failure carries them all */
 
-typedef enum { RG_PASS, RG_FAIL, RG_UPDATED, RG_SKIP } rg_result_t;
+typedef enum { RG_PASS, RG_FAIL, RG_UPDATED, RG_SKIP, RG_TIMEOUT, RG_STOPPED, RG_NOT_RUN } rg_result_t;
+
+/* Why a case's run did not finish by itself. */
+typedef enum {
+    RG_RAN = 0,
+    RG_KILLED_TIMEOUT, /* ran longer than --timeout: killed (SIGKILL) */
+    RG_KILLED_SIGNAL,  /* ended by the signal forwarded from `ttemu regress` */
+    RG_NEVER_STARTED,  /* the regression was interrupted before its turn */
+} rg_stop_t;
 
 typedef struct {
     char *config; /* the run config, as given or resolved from a list file */
@@ -45,6 +55,7 @@ typedef struct {
     char *report, *log;
     pid_t pid;
     int status; /* the child's exit code, or 128 + signal */
+    rg_stop_t stop;
     struct timespec t0;
     double wall_ms;
     rg_result_t result;
@@ -66,6 +77,8 @@ typedef struct {
     int jobs;
     bool update;
     const char *junit, *golden_dir, *reports_dir; /* golden_dir: NULL, goldens beside the configs */
+    uint64_t timeout_s;                           /* --timeout: wall-clock seconds per case, 0 none */
+    int signo;                                    /* SIGINT or SIGTERM received while the cases ran, 0 none */
     char tmpdir[256];
     char exe[4096];
 } rg_t;
@@ -253,13 +266,12 @@ static bool rg_mkdirs(const char *path) {
     return ok;
 }
 
-/* path as a file beside `beside` names it: relative to beside's directory unless absolute. */
-static void rg_beside(char *out, size_t n, const char *beside, const char *path) {
+/* path as a file beside `beside` names it: relative to beside's directory unless absolute. Returns
+ * snprintf's count (>= n: truncated). */
+static int rg_beside(char *out, size_t n, const char *beside, const char *path) {
     const char *slash = strrchr(beside, '/');
-    if (path[0] == '/' || !slash)
-        snprintf(out, n, "%s", path);
-    else
-        snprintf(out, n, "%.*s/%s", (int)(slash - beside), beside, path);
+    if (path[0] == '/' || !slash) return snprintf(out, n, "%s", path);
+    return snprintf(out, n, "%.*s/%s", (int)(slash - beside), beside, path);
 }
 
 /* A tt-metal run config ("firmware": a directory, or an object naming a file per core) boots
@@ -419,34 +431,44 @@ static int rg_add_dir(rg_t *rg, const char *dir) {
 }
 
 /* A list file: one config path per line, relative to the list's directory; blank lines and
- * `#` comments are skipped. */
+ * `#` comments are skipped. Read whole, as a regular file of at most LDR_MAX_CONFIG bytes (a list
+ * on /dev/zero would otherwise be read forever, as lines of NULs). */
 static int rg_add_list(rg_t *rg, const char *list) {
-    FILE *f = fopen(list, "r");
-    if (!f) return rg_bad("%s: cannot open: %s", list, strerror(errno));
-    char line[4096];
+    char err[512];
+    size_t size;
+    char *text = ldr_read_file_max(list, LDR_MAX_CONFIG, "a regress list", &size, err, sizeof err);
+    if (!text) return rg_bad("%s", err);
     int lineno = 0, rc = 0, added = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
+    for (char *line = text, *next; !rc && line < text + size; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(text + size - line));
+        next = nl ? nl + 1 : text + size;
+        if (nl) *nl = 0;
         lineno++;
+        if (strlen(line) != (size_t)((nl ? nl : text + size) - line)) {
+            fprintf(stderr, "ttemu regress: %s:%d: a NUL byte in the line (not a list of paths)\n", list, lineno);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
         char *s = line, *hash = strchr(line, '#');
         if (hash) *hash = 0;
         while (*s == ' ' || *s == '\t')
             s++;
         size_t len = strlen(s);
-        while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+        while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
             s[--len] = 0;
         if (!len) continue;
         char path[4200];
-        rg_beside(path, sizeof path, list, s);
+        int w = rg_beside(path, sizeof path, list, s);
         struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "ttemu regress: %s:%d: no such run config '%s'\n", list, lineno, path);
+        if (w < 0 || (size_t)w >= sizeof path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "ttemu regress: %s:%d: no such run config '%.200s'\n", list, lineno, path);
             rc = EXIT_BAD_INPUT;
             break;
         }
         rc = rg_add(rg, path, NULL);
         added++;
     }
-    fclose(f);
+    free(text);
     if (!rc && !added) rc = rg_bad("%s: the list names no run config", list);
     return rc;
 }
@@ -510,8 +532,22 @@ static int rg_spawn(rg_t *rg, rg_case_t *c) {
         argv[argc++] = owned[i];
     }
     argv[argc] = NULL;
+    /* The child starts with no signal blocked (rg_run_all blocks SIGCHLD, SIGINT and SIGTERM
+     * here) and their default actions, so a forwarded SIGINT ends it even under nohup. */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t none, deflt;
+    sigemptyset(&none);
+    sigemptyset(&deflt);
+    sigaddset(&deflt, SIGINT);
+    sigaddset(&deflt, SIGTERM);
+    sigaddset(&deflt, SIGCHLD);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &deflt);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     clock_gettime(CLOCK_MONOTONIC, &c->t0);
-    int e = posix_spawn(&c->pid, rg->exe, &fa, NULL, argv, environ);
+    int e = posix_spawn(&c->pid, rg->exe, &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     for (int i = 0; i < c->ntensors; i++)
         free(owned[i]);
@@ -524,11 +560,43 @@ static int rg_spawn(rg_t *rg, rg_case_t *c) {
     return 0;
 }
 
-/* Run every case, at most rg->jobs at once. */
+static void rg_on_sigchld(int sig) { (void)sig; } /* only to be sure SIGCHLD is queued */
+
+/* Reap every child that has ended. */
+static void rg_reap(rg_t *rg, int *running) {
+    int st;
+    pid_t p;
+    while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
+        for (int i = 0; i < rg->n; i++) {
+            rg_case_t *c = &rg->c[i];
+            if (c->pid != p) continue;
+            c->wall_ms = rg_ms_since(&c->t0);
+            c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+            if (WIFSIGNALED(st) && rg->signo && c->stop == RG_RAN) c->stop = RG_KILLED_SIGNAL;
+            c->pid = 0;
+            (*running)--;
+        }
+    }
+}
+
+/* Run every case, at most rg->jobs at once. SIGCHLD, SIGINT and SIGTERM are blocked meanwhile
+ * and taken with sigtimedwait, so none can slip in between a check and a wait: SIGINT or SIGTERM
+ * is forwarded to every running child (a second one sends SIGKILL), no case starts after it, and
+ * every child is reaped before this returns; a case past its --timeout is killed. A SIGINT that
+ * this process ignores (nohup, a background job) stays ignored. */
 static int rg_run_all(rg_t *rg) {
-    int next = 0, running = 0;
+    sigset_t set, old;
+    struct sigaction sa = {.sa_handler = rg_on_sigchld}, old_chld, cur_int;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, &old_chld);
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGTERM);
+    if (sigaction(SIGINT, NULL, &cur_int) == 0 && cur_int.sa_handler != SIG_IGN) sigaddset(&set, SIGINT);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    int next = 0, running = 0, forwarded = 0;
     while (next < rg->n || running) {
-        while (running < rg->jobs && next < rg->n) {
+        while (!rg->signo && running < rg->jobs && next < rg->n) {
             if (rg->c[next].skip) {
                 next++;
                 continue;
@@ -541,22 +609,45 @@ static int rg_run_all(rg_t *rg) {
             }
             next++;
         }
+        if (rg->signo)
+            for (; next < rg->n; next++)
+                rg->c[next].stop = RG_NEVER_STARTED;
         if (!running) continue;
-        int st;
-        pid_t p = waitpid(-1, &st, 0);
-        if (p < 0) {
-            if (errno == EINTR) continue;
-            return -1;
+        /* Sleep until a child ends, a signal comes or the nearest deadline passes. */
+        struct timespec ts = {0}, *tsp = NULL;
+        if (rg->timeout_s) {
+            double wait_ms = -1;
+            for (int i = 0; i < rg->n; i++) {
+                const rg_case_t *c = &rg->c[i];
+                if (!c->pid || c->stop == RG_KILLED_TIMEOUT) continue;
+                double left = (double)rg->timeout_s * 1e3 - rg_ms_since(&c->t0);
+                if (wait_ms < 0 || left < wait_ms) wait_ms = left > 0 ? left : 0;
+            }
+            if (wait_ms >= 0) {
+                ts.tv_sec = (time_t)(wait_ms / 1e3);
+                ts.tv_nsec = (long)((wait_ms - (double)ts.tv_sec * 1e3) * 1e6) + 1000000; /* past it */
+                if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+                tsp = &ts;
+            }
         }
-        for (int i = 0; i < rg->n; i++) {
+        int sig = tsp ? sigtimedwait(&set, NULL, tsp) : sigwaitinfo(&set, NULL);
+        if (sig == SIGINT || sig == SIGTERM) {
+            if (!rg->signo) rg->signo = sig;
+            int fwd = forwarded++ ? SIGKILL : sig;
+            for (int i = 0; i < rg->n; i++)
+                if (rg->c[i].pid) kill(rg->c[i].pid, fwd);
+        }
+        for (int i = 0; rg->timeout_s && i < rg->n; i++) {
             rg_case_t *c = &rg->c[i];
-            if (c->pid != p) continue;
-            c->wall_ms = rg_ms_since(&c->t0);
-            c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-            c->pid = 0;
-            running--;
+            if (c->pid && c->stop == RG_RAN && rg_ms_since(&c->t0) >= (double)rg->timeout_s * 1e3) {
+                c->stop = RG_KILLED_TIMEOUT;
+                kill(c->pid, SIGKILL);
+            }
         }
+        rg_reap(rg, &running);
     }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGCHLD, &old_chld, NULL);
     return 0;
 }
 
@@ -660,6 +751,18 @@ static void rg_judge(rg_t *rg, rg_case_t *c) {
     }
     FILE *out = open_memstream(&buf, &blen);
     if (!out) return;
+    if (c->stop != RG_RAN) { /* no report to judge: say why */
+        c->result = c->stop == RG_KILLED_TIMEOUT ? RG_TIMEOUT : c->stop == RG_KILLED_SIGNAL ? RG_STOPPED : RG_NOT_RUN;
+        if (c->stop == RG_KILLED_TIMEOUT)
+            fprintf(out, "ran longer than --timeout %llu s: killed\n", (unsigned long long)rg->timeout_s);
+        else
+            fprintf(out, "%s: the regression was interrupted by %s\n",
+                    c->stop == RG_KILLED_SIGNAL ? "stopped before it finished" : "never started",
+                    rg->signo == SIGINT ? "SIGINT" : "SIGTERM");
+        fclose(out);
+        c->detail = buf;
+        return;
+    }
     cJSON *report = c->status >= 0 ? rg_read_json(c->report) : NULL;
     cJSON *got = NULL, *golden = NULL;
     const char *gpath = c->golden;
@@ -720,8 +823,13 @@ done:
 /* ---- output ---------------------------------------------------------------------------------- */
 
 static const char *rg_result_name(rg_result_t r) {
-    return r == RG_PASS ? "pass" : r == RG_UPDATED ? "updated" : r == RG_SKIP ? "skip" : "FAIL";
+    static const char *const names[] = {
+        [RG_PASS] = "pass",       [RG_FAIL] = "FAIL",       [RG_UPDATED] = "updated", [RG_SKIP] = "skip",
+        [RG_TIMEOUT] = "TIMEOUT", [RG_STOPPED] = "STOPPED", [RG_NOT_RUN] = "NOT RUN"};
+    return names[r];
 }
+
+static bool rg_failed(rg_result_t r) { return r != RG_PASS && r != RG_UPDATED && r != RG_SKIP; }
 
 static void rg_print_table(const rg_t *rg, FILE *f) {
     int w = 4;
@@ -734,7 +842,7 @@ static void rg_print_table(const rg_t *rg, FILE *f) {
         if (c->exit_code >= 0) snprintf(ex, sizeof ex, "%d %s", c->exit_code, c->exit_reason);
         if (c->cycles >= 0) snprintf(cy, sizeof cy, "%.0f", c->cycles);
         fprintf(f, "%-*s  %-7s  %-14s  %10s  %8.0f\n", w, c->name, rg_result_name(c->result), ex, cy, c->wall_ms);
-        if ((c->result == RG_FAIL || c->result == RG_SKIP) && c->detail) {
+        if (((rg_failed(c->result) && c->result != RG_NOT_RUN) || c->result == RG_SKIP) && c->detail) {
             int lines = 0;
             for (const char *p = c->detail; *p;) {
                 const char *nl = strchr(p, '\n');
@@ -769,7 +877,7 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
         jc[i] = (junit_case_t){
             .name = c->name, .classname = "ttemu.regress", .file = c->config, .seconds = c->wall_ms / 1e3};
         if (c->result == RG_SKIP) jc[i].skipped_message = c->skip;
-        if (c->result != RG_FAIL) continue;
+        if (!rg_failed(c->result)) continue;
         const char *d = c->detail ? c->detail : "";
         const char *nl = strchr(d, '\n');
         int first = nl ? (int)(nl - d) : (int)strlen(d);
@@ -786,12 +894,30 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
         logs[i] = c->log ? rg_read_file(c->log, NULL) : NULL;
         if (logs[i] && strlen(logs[i]) > 8192) strcpy(logs[i] + 8180, "\n...\n");
         jc[i].failure_message = msgs[i];
-        jc[i].failure_type = c->ndiff ? "golden_mismatch" : "run_error";
+        static const char *const types[] = {
+            [RG_FAIL] = "run_error", [RG_TIMEOUT] = "timeout", [RG_STOPPED] = "interrupted", [RG_NOT_RUN] = "not_run"};
+        jc[i].failure_type = c->ndiff ? "golden_mismatch" : types[c->result];
         jc[i].failure_text = d;
         jc[i].system_err = logs[i];
     }
+    /* XML takes only well-formed UTF-8 without C0 controls: file names are bytes, and a run's
+     * output may hold anything. U+FFFD stands in (run/utf8.h). */
+    char **clean = calloc(5 * (size_t)rg->n + 1, sizeof *clean);
+    ok = ok && clean;
+    for (int i = 0; ok && i < rg->n; i++) {
+        const char **field[5] = {&jc[i].name, &jc[i].file, &jc[i].failure_message, &jc[i].failure_text,
+                                 &jc[i].system_err};
+        for (int k = 0; k < 5; k++) {
+            if (!*field[k] || utf8_valid(*field[k], true)) continue;
+            if (!(clean[5 * i + k] = utf8_clean(*field[k], true))) ok = false;
+            *field[k] = clean[5 * i + k];
+        }
+    }
     junit_suite_t suite = {.name = "ttemu regress", .seconds = total_ms / 1e3, .ncases = rg->n, .cases = jc};
     ok = ok && write(&suite, path);
+    for (int i = 0; clean && i < 5 * rg->n; i++)
+        free(clean[i]);
+    free(clean);
     for (int i = 0; msgs && logs && i < rg->n; i++) {
         free(msgs[i]);
         free(logs[i]);
@@ -806,11 +932,12 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
 
 static const char usage[] =
     "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
-    "                     [--golden DIR] [--reports DIR]\n"
+    "                     [--golden DIR] [--reports DIR] [--timeout SECONDS]\n"
     "Runs every run config (each *.json in a directory and below, or a list file of config paths)\n"
     "in parallel child processes and compares each report with its golden: NAME.golden.json beside\n"
     "the config, or GOLDEN/NAME.json with --golden. tt-metal configs whose firmware is absent are\n"
-    "skipped. Exit: 0 all match, 1 any differs or fails to run, 4 bad input. See docs/regression.md.\n";
+    "skipped. Exit: 0 all match, 1 any differs, fails to run or times out, 4 bad input;\n"
+    "interrupted (SIGINT, SIGTERM): 128 + the signal. See docs/regression.md.\n";
 
 static void rg_cleanup(rg_t *rg) {
     for (int i = 0; i < rg->n; i++) {
@@ -848,6 +975,10 @@ int regress_main(int argc, char **argv) {
             if (!run_parse_uint(v, 1024, &n) || n < 1)
                 rc = rg_bad("--jobs needs a number 1..1024, got '%s'", v ? v : "");
             rg.jobs = (int)n;
+            i++;
+        } else if (!strcmp(a, "--timeout")) {
+            if (!run_parse_uint(v, 7 * 24 * 3600, &rg.timeout_s) || rg.timeout_s < 1)
+                rc = rg_bad("--timeout needs a number of seconds 1..604800, got '%s'", v ? v : "");
             i++;
         } else if (!strcmp(a, "--update")) {
             rg.update = true;
@@ -912,16 +1043,17 @@ int regress_main(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     }
     double total_ms = rg_ms_since(&t0);
-    int passed = 0, failed = 0, written = 0, skipped = 0;
+    int passed = 0, failed = 0, written = 0, skipped = 0, unfinished = 0;
     for (int i = 0; i < rg.n; i++) {
         rg_judge(&rg, &rg.c[i]);
-        if (rg.c[i].result == RG_FAIL)
+        if (rg_failed(rg.c[i].result))
             failed++;
         else if (rg.c[i].result == RG_SKIP)
             skipped++;
         else
             passed++;
         written += rg.c[i].result == RG_UPDATED;
+        unfinished += rg.c[i].result == RG_STOPPED || rg.c[i].result == RG_NOT_RUN;
     }
     rg_print_table(&rg, stdout);
     /* The closing line: "N passed, N failed", then what was skipped and written when anything was. */
@@ -938,5 +1070,15 @@ int regress_main(int argc, char **argv) {
         rc = EXIT_BAD_INPUT;
     }
     rg_cleanup(&rg);
+    if (rg.signo) {
+        /* docs/regression.md: interrupted, the command ends by the same signal once its children
+         * are reaped and its files removed (exit status 128 + signal: 130, 143). */
+        fprintf(stderr, "ttemu regress: interrupted by %s: %d case%s did not finish\n",
+                rg.signo == SIGINT ? "SIGINT" : "SIGTERM", unfinished, unfinished == 1 ? "" : "s");
+        fflush(stderr);
+        signal(rg.signo, SIG_DFL);
+        raise(rg.signo);
+        return 128 + rg.signo; /* if the signal is blocked by our caller */
+    }
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 #include "loader/tensor.h"
+#include "run/utf8.h"
 #include "run/run.h"
 
 #define REPORT_VERSION 1
@@ -329,8 +330,11 @@ bool report_write(const run_t *r, const char *path) {
                 cJSON_AddItemToArray(arr, cJSON_CreateNumber(rd->val[w]));
         }
     }
-    char *text = cJSON_Print(root);
+    char *raw = cJSON_Print(root);
     cJSON_Delete(root);
+    /* Paths and symbol names are bytes from files: U+FFFD for what is not UTF-8 (run/utf8.h). */
+    char *text = raw ? utf8_clean(raw, false) : NULL;
+    free(raw);
     if (!text) return false;
     FILE *f = fopen(path, "w");
     bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;

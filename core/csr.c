@@ -127,7 +127,8 @@ bool hart_csr_write(hart_t *h, unsigned csr, uint32_t val) {
     case 0x300:
     case 0x301:
         return true; /* constant (CSRs.md), writes ignored */
-    /* CSRs.md: mcountinhibit cannot inhibit anything; it is kept only to read back. */
+    /* CSRs.md: mcountinhibit cannot inhibit mcycle or minstret; the HPM counters it could
+     * inhibit do not count in ttemu. It is kept only to read back. */
     case 0x320: h->mcountinhibit = val; return true;
     case 0x323:
     case 0x324: h->mhpmevent[csr - 0x323] = val; return true;
@@ -142,14 +143,26 @@ bool hart_csr_write(hart_t *h, unsigned csr, uint32_t val) {
     /* Counter writes. hart_step counts the cycle before executing and retirement adds one to
      * instret after it; the privileged spec has a counter write take effect after the writing
      * instruction completes, so instret is stored one less and the retirement brings it back. */
-    case 0xb00:
-    case 0xc00: h->cycle = set_lo(h->cycle, val); return true;
-    case 0xb80:
-    case 0xc80: h->cycle = set_hi(h->cycle, val); return true;
-    case 0xb02:
-    case 0xc02: h->instret = set_lo(h->instret, val) - 1; return true;
-    case 0xb82:
-    case 0xc82: h->instret = set_hi(h->instret, val) - 1; return true;
+    case 0xb00: h->cycle = set_lo(h->cycle, val); return true;
+    case 0xb80: h->cycle = set_hi(h->cycle, val); return true;
+    case 0xb02: h->instret = set_lo(h->instret, val) - 1; return true;
+    case 0xb82: h->instret = set_hi(h->instret, val) - 1; return true;
+    /* The user counters are read-only (Zicntr): a write is an illegal instruction. Blackhole's
+     * CSRs.md calls cycle/instret(+h) read/write aliases of the m-counters, "not strictly
+     * conformant"; ttemu keeps the standard here, because `unimp`, which compilers emit for
+     * __builtin_trap, is exactly `csrrw x0, cycle, x0`, and on silicon it would silently zero
+     * mcycle and run on. Firmware that means to write a counter writes mcycle/minstret
+     * (docs/riscv.md). */
+    case 0xc00:
+    case 0xc02:
+    case 0xc80:
+    case 0xc82:
+        h->fault.kind = FAULT_CSR;
+        snprintf(h->fault.msg, sizeof h->fault.msg,
+                 "write to read-only CSR %s (0x%03x): the user counters are read-only (Zicntr)%s; write m%s to set it",
+                 rv_csr_name(csr), csr, csr == 0xc00 ? ", and `unimp` (__builtin_trap) is this write" : "",
+                 rv_csr_name(csr));
+        return false;
     case 0xb03:
     case 0xb04: h->mhpmcounter[csr - 0xb03] = set_lo(h->mhpmcounter[csr - 0xb03], val); return true;
     case 0xb83:

@@ -114,6 +114,13 @@ static exec_res_t stop_fault(hart_t *h, bool has_addr, uint32_t addr) {
     h->fault.insn = word_at_pc(h);
     h->fault.addr = has_addr ? addr : 0;
     h->fault.has_addr = has_addr;
+    /* docs/cli.md: a data access's message names its address. Devices say what they refused
+     * ("1-byte store to INSTRN_BUF (32-bit only)") by offset or not at all; add it once here. */
+    char a[16];
+    snprintf(a, sizeof a, "0x%08x", addr);
+    size_t n = strlen(h->fault.msg);
+    if (has_addr && !strstr(h->fault.msg, a) && n < sizeof h->fault.msg)
+        snprintf(h->fault.msg + n, sizeof h->fault.msg - n, " (address %s)", a);
     h->state = HART_FAULTED;
     h->wait = HART_WAIT_NONE;
     return EXEC_STOPPED;

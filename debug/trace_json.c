@@ -18,6 +18,7 @@
 #include "coproc/cp_views.h"
 #include "coproc/tt_ops.h"
 #include "debug/trace.h"
+#include "run/utf8.h"
 
 enum { PID_CORES = 1, PID_THREADS = 2, PID_SYNC = 3, TID_WAIT = 10 };
 
@@ -54,8 +55,11 @@ static double ts(uint64_t cycle) { return (double)cycle / 1000.0; }
 
 /* Write one event object and free it. */
 static void emit(jw_t *w, cJSON *ev) {
-    char *s = cJSON_PrintUnformatted(ev);
+    char *raw = cJSON_PrintUnformatted(ev);
     cJSON_Delete(ev);
+    /* Symbol names are bytes from the ELF: U+FFFD for what is not UTF-8 (run/utf8.h). */
+    char *s = raw ? utf8_clean(raw, false) : NULL;
+    free(raw);
     if (!s) {
         w->ok = false;
         return;

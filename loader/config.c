@@ -45,13 +45,24 @@ static const char *index_of(char *buf, size_t n, const char *parent, int i) {
     return buf;
 }
 
+/* Every key of obj is one of allowed, and none is given twice: cJSON keeps a duplicate as a
+ * sibling and its getters return the first, so {"max_cycles": 1000, "max_cycles": 5} would
+ * silently mean 1000. Every object a config holds passes through here (the rest are refused for
+ * their type), so allowed (at most 32 keys) bounds the work. */
 static int check_keys(ctx_t *x, const cJSON *obj, const char *where, const char *const allowed[]) {
     char p[160];
     if (!cJSON_IsObject(obj)) return fail(x, *where ? where : "(top level)", "expected an object");
+    uint32_t seen = 0;
     for (const cJSON *it = obj->child; it; it = it->next) {
         bool ok = false;
-        for (int i = 0; allowed[i]; i++)
-            ok = ok || !strcmp(it->string, allowed[i]);
+        for (int i = 0; allowed[i] && !ok; i++)
+            if (!strcmp(it->string, allowed[i])) {
+                ok = true;
+                if (seen & (1u << i))
+                    return fail(x, path_of(p, sizeof p, where, it->string),
+                                "given twice (each key may appear once in an object)");
+                seen |= 1u << i;
+            }
         if (!ok) {
             char list[256] = "";
             for (int i = 0; allowed[i]; i++)
@@ -66,7 +77,9 @@ static int check_keys(ctx_t *x, const cJSON *obj, const char *where, const char 
 static int get_u64(ctx_t *x, const cJSON *v, const char *key, uint64_t max, uint64_t *out) {
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (d < 0 || d != (double)(uint64_t)d || d > (double)max)
+        /* Range first: converting a double outside uint64_t's range (1e60, NaN) is undefined
+         * behaviour (C11 6.3.1.4), so the cast that tests for a fraction comes last. */
+        if (!(d >= 0) || d > (double)max || d >= 18446744073709551616.0 || d != (double)(uint64_t)d)
             return fail(x, key, "expected an integer from 0 to %llu, got %g", (unsigned long long)max, d);
         *out = (uint64_t)d;
         return 0;
@@ -217,11 +230,17 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
                 return fail(x, q,
                             "addr, size and page_size must be multiples of 16 bytes (the TRISCs see 16-byte units)");
             if ((uint64_t)cb->addr + cb->size > TILE_L1_SIZE) return fail(x, q, "the buffer must lie in L1");
-            if (!cb->page_size || cb->size != cb->num_pages * cb->page_size)
+            /* In 64 bits: num_pages 268435457 * page_size 16 wraps to 16 in 32. */
+            if (!cb->page_size || cb->size != (uint64_t)cb->num_pages * cb->page_size)
                 return fail(x, q, "size must equal num_pages * page_size (page_size > 0)");
-            for (int j = 0; j < l->ncbs; j++)
-                if (l->cbs[j].id == (int)id)
+            for (int j = 0; j < l->ncbs; j++) {
+                const cfg_cb_t *o = &l->cbs[j];
+                if (o->id == (int)id)
                     return fail(x, path_of(r, sizeof r, q, "id"), "circular buffer %u given twice", id);
+                if (cb->addr < o->addr + o->size && o->addr < cb->addr + cb->size)
+                    return fail(x, q, "0x%08x..0x%08x overlaps circular buffer %d (%s[%d], 0x%08x..0x%08x)", cb->addr,
+                                cb->addr + cb->size, o->id, p, j, o->addr, o->addr + o->size);
+            }
             cb->id = (int)id;
             l->ncbs++;
         }
@@ -233,7 +252,7 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
     static const char *const keys[] = {"at", "launch", "write", "read", NULL};
     static const char *const wkeys[] = {"addr", "value", "size", "file", NULL};
     static const char *const rkeys[] = {"addr", "words", "bytes", "name", "file", NULL};
-    char p[160], q[200], f[240];
+    char p[160], q[200], f[240], nk[220];
     if (!cJSON_IsArray(arr)) return fail(x, "host", "expected an array of host operations");
     int n = cJSON_GetArraySize(arr);
     c->host = calloc(n ? (size_t)n : 1, sizeof *c->host);
@@ -318,6 +337,13 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
                 snprintf(op->name, sizeof op->name, "%s", nm->valuestring);
             else
                 snprintf(op->name, sizeof op->name, "%s@0x%08x", at_names[a], op->addr);
+            /* The name is the read's key under host_reads: two reads with one name would write
+             * the key twice into the report. */
+            for (int i = 0; i < index; i++)
+                if (!c->host[i].is_write && !strcmp(c->host[i].name, op->name))
+                    return fail(x, path_of(nk, sizeof nk, q, "name"),
+                                "host[%d].read is already named '%s' (each read's name is its key under host_reads)", i,
+                                op->name);
         }
     }
     return 0;
@@ -609,16 +635,24 @@ static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {
 }
 
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
+    size_t len;
+    char *text = ldr_read_file_max(path, LDR_MAX_CONFIG, "a run config", &len, err, errlen);
+    if (!text) {
+        memset(c, 0, sizeof *c);
+        return -1;
+    }
+    int rc = cfg_load_text(path, text, len, c, err, errlen);
+    free(text);
+    return rc;
+}
+
+int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen) {
     static const char *const keys[] = {"version", "firmware", "cores",  "launches", "host",   "stop", "max_cycles",
                                        "peek",    "tensors",  "inputs", "outputs",  "expect", NULL};
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
-    ctx_t x = {c->path, err, errlen};
-    size_t len;
-    char *text = ldr_read_file(path, &len, err, errlen);
-    if (!text) return -1;
+    ctx_t x = {c->path ? c->path : path, err, errlen};
     if (!len) {
-        free(text);
         snprintf(err, errlen, "%s: empty file", path);
         return -1;
     }
@@ -695,7 +729,7 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     const cJSON *pk = cJSON_GetObjectItemCaseSensitive(root, "peek");
     if (pk) {
         if (!cJSON_IsArray(pk) || cJSON_GetArraySize(pk) > RUN_MAX_PEEKS) {
-            fail(&x, "peek", "expected an array of \"ADDR[:WORDS]\" strings");
+            fail(&x, "peek", "expected an array of at most %d \"ADDR[:WORDS]\" strings", RUN_MAX_PEEKS);
             goto out;
         }
         const cJSON *e;
@@ -709,7 +743,6 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     rc = 0;
 out:
     cJSON_Delete(root);
-    free(text);
     return rc;
 }
 

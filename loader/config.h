@@ -111,6 +111,9 @@ typedef struct cfg {
 
 /* Parse path into c. 0, or -1 with "FILE: key 'k': expected ..." in err. */
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen);
+/* cfg_load from text already in memory (len bytes, not necessarily NUL-terminated; path names
+ * the file in messages and anchors relative paths): the fuzz target's entry (fuzz/). */
+int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen);
 void cfg_free(cfg_t *c);
 /* A command-line --input/--output/--expect: "NAME=FILE", and for expect ":atol=A" and ":rtol=R"
  * suffixes. It replaces the config's entry of that kind for that tensor (keeping its point) or adds

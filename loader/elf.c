@@ -1,5 +1,6 @@
 /* loader/elf.c — ELF32 RISC-V executables through libelf. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loader/elf.h"
@@ -124,35 +126,57 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
     return 0;
 }
 
-/* The whole file: segments are copied from it, and a short file is caught here. */
-char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+/* The whole file, refused before anything is allocated for it unless it is a regular file of at
+ * most max bytes: `--config /dev/zero` or a FIFO would otherwise read (or wait) forever. Opened
+ * without blocking, so that a FIFO is refused rather than waited on. */
+char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n + 1 >= cap) { /* room for the terminating NUL too */
-            cap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, cap);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fail(err, errlen, "%s: not a regular file (%s is read from a regular file)", path, what);
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > max) {
+        fail(err, errlen, "%s: %llu bytes, more than %s may be (%zu bytes)", path, (unsigned long long)st.st_size, what,
+             max);
+        close(fd);
+        return NULL;
+    }
+    /* Room for the NUL, and one byte more to notice a file that grew past max meanwhile. */
+    size_t cap = (size_t)st.st_size + 2, n = 0;
+    char *buf = malloc(cap);
+    bool oom = !buf;
+    ssize_t got = 0;
+    while (!oom && n <= max) {
+        if (n + 1 >= cap) {
+            size_t ncap = cap * 2 > max + 2 ? max + 2 : cap * 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
-                free(buf);
-                fclose(f);
-                fail(err, errlen, "%s: out of memory reading it", path);
-                return NULL;
+                oom = true;
+                break;
             }
             buf = nb;
+            cap = ncap;
         }
-        got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-    } while (got);
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
+        got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        n += (size_t)got;
+    }
+    int rerr = errno;
+    close(fd);
+    const char *why = oom ? "out of memory reading it" : got < 0 ? strerror(rerr) : NULL;
+    if (why || n > max) {
         free(buf);
-        fail(err, errlen, "%s: read error", path);
+        if (why)
+            fail(err, errlen, "%s: %s", path, why);
+        else
+            fail(err, errlen, "%s: more than %s may be (%zu bytes)", path, what, max);
         return NULL;
     }
     buf[n] = 0;
@@ -160,9 +184,14 @@ char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen) {
     return buf;
 }
 
-/* A whole non-empty file, for the loaders. */
-static uint8_t *read_all(const char *path, size_t *len, char *err, size_t errlen) {
-    char *buf = ldr_read_file(path, len, err, errlen);
+char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen) {
+    return ldr_read_file_max(path, LDR_MAX_FILE, "a file", len, err, errlen);
+}
+
+/* A whole non-empty image file, for the loaders: an ELF (its debug sections may make it much
+ * larger than the memories it loads into) or a flat binary (no larger than L1). */
+static uint8_t *read_all(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
+    char *buf = ldr_read_file_max(path, max, what, len, err, errlen);
     if (buf && !*len) {
         free(buf);
         fail(err, errlen, "%s: empty file", path);
@@ -200,9 +229,17 @@ int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
     img_t *img = &set->images[core];
     if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     size_t len;
-    uint8_t *buf = read_all(path, &len, err, errlen);
+    uint8_t *buf = read_all(path, LDR_MAX_ELF, "an ELF image", &len, err, errlen);
     if (!buf) return -1;
+    int rc = ldr_elf_load_mem(set, t, core, path, buf, len, ldm_scratch, err, errlen);
+    free(buf);
+    return rc;
+}
 
+int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint8_t *buf, size_t len,
+                     uint32_t ldm_scratch, char *err, size_t errlen) {
+    img_t *img = &set->images[core];
+    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     int rc = -1;
     GElf_Ehdr eh;
     Elf *e = open_rv32(path, buf, len, &eh, err, errlen);
@@ -216,7 +253,6 @@ int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
         if (rc == 0) read_symbols(e, img);
     }
     if (e) elf_end(e);
-    free(buf);
     return rc;
 }
 
@@ -225,7 +261,7 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
     if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     if (addr % 4) return fail(err, errlen, "%s: load address 0x%08x is not 4-byte aligned", path, addr);
     size_t len;
-    uint8_t *buf = read_all(path, &len, err, errlen);
+    uint8_t *buf = read_all(path, TILE_L1_SIZE, "a flat binary (it loads into L1)", &len, err, errlen);
     if (!buf) return -1;
     uint64_t hi = (uint64_t)addr + len;
     int rc = 0;
@@ -247,10 +283,19 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
 
 int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err, size_t errlen) {
     size_t len;
-    uint8_t *buf = read_all(path, &len, err, errlen);
+    uint8_t *buf = read_all(path, LDR_MAX_ELF, "a kernel image", &len, err, errlen);
     if (!buf) return -1;
+    int rc = ldr_kernel_image_mem(path, buf, len, out, outlen, err, errlen);
+    free(buf);
+    return rc;
+}
+
+int ldr_kernel_image_mem(const char *path, uint8_t *buf, size_t len, uint8_t **out, size_t *outlen, char *err,
+                         size_t errlen) {
     if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) != 0) { /* a flat image */
-        *out = buf;
+        *out = malloc(len ? len : 1);
+        if (!*out) return fail(err, errlen, "%s: out of memory", path);
+        memcpy(*out, buf, len);
         *outlen = len;
         return 0;
     }
@@ -279,7 +324,6 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
         memcpy(img + (ph.p_vaddr - lo), buf + ph.p_offset, ph.p_filesz);
     }
     if (e) elf_end(e);
-    free(buf);
     if (rc) {
         free(img);
         return -1;

@@ -75,7 +75,8 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, uint8_t *rowmajor, c
     if (!npy && !ends_with(io->file, ".bin"))
         return fail(err, errlen, "%s: expected a .npy or .bin file (%s, %s)", io->file, io->origin, what);
     size_t len;
-    char *buf = ldr_read_file(io->file, &len, why, sizeof why);
+    char *buf = npy ? ldr_read_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
+                    : ldr_read_file_max(io->file, TILE_L1_SIZE, "a .bin tensor (it lies in L1)", &len, why, sizeof why);
     if (!buf) return fail(err, errlen, "%s (%s)", why, io->origin);
     int rc = 0;
     if (npy) {
@@ -106,7 +107,8 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
             continue;
         }
         size_t len;
-        char *buf = ldr_read_file(op->file, &len, why, sizeof why);
+        char *buf =
+            ldr_read_file_max(op->file, TILE_L1_SIZE, "a host write file (it goes into L1)", &len, why, sizeof why);
         if (!buf) return fail(err, errlen, "%s: key '%s': %s", c->path, key, why);
         op->data = (uint8_t *)buf;
         op->bytes = (uint32_t)len;

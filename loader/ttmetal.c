@@ -121,6 +121,15 @@ static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen)
                      c->path, index, i, MEM_MAP_END);
             return -1;
         }
+        /* The config buffer (runtime args, CB records) is read by the firmware at launch: a
+         * buffer over it would be overwritten by its own kernel's data. */
+        if (cb->addr < base + KC_TEXT && base < cb->addr + cb->size) {
+            snprintf(err, errlen,
+                     "%s: key 'launches[%d].circular_buffers[%d]': 0x%08x..0x%08x overlaps the kernel config buffer "
+                     "(0x%08x..0x%08x: runtime args and circular buffer records)",
+                     c->path, index, i, cb->addr, cb->addr + cb->size, base, base + KC_TEXT);
+            return -1;
+        }
     }
     /* Runtime args per core; no common runtime args (crta points just past the rtas). */
     for (int k = 0; k < TILE_NCORES; k++)

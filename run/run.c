@@ -61,6 +61,16 @@ bool run_host_readable(tile_t *t, uint32_t addr, uint32_t words, uint32_t *bad) 
 int run_add_peeks(run_t *r, const run_peek_t *peeks, int n, char *err, size_t errlen) {
     for (int i = 0; i < n; i++) {
         uint32_t bad;
+        /* A peek's address is its key in the report: two at one address would write it twice. */
+        for (int j = 0; j < r->npeeks; j++)
+            if (r->peeks[j].addr == peeks[i].addr) {
+                snprintf(err, errlen, "--peek 0x%08x given twice (give it once, with the most words)", peeks[i].addr);
+                return -1;
+            }
+        if (r->npeeks == RUN_MAX_PEEKS) {
+            snprintf(err, errlen, "more than %d peeks", RUN_MAX_PEEKS);
+            return -1;
+        }
         if (!run_host_readable(r->tile, peeks[i].addr, peeks[i].words, &bad)) {
             snprintf(err, errlen, "--peek 0x%08x: address 0x%08x is not readable by the host (%s)", peeks[i].addr, bad,
                      tile_region_name(bad));
@@ -205,14 +215,13 @@ static bool check_end(run_t *r) {
     }
     if (started == 0) return false;
     if (halted == started) {
-        /* The coprocessor may still be working off what the cores pushed; an instruction held at
-         * a gate keeps the run going (progress detection ends it if nothing can release it). */
-        for (unsigned th = 0; th < CP_THREADS; th++) {
-            cp_thread_state_t s;
-            cp_thread_state(t->cp, th, &s);
-            if (s.held && s.hold != CP_HOLD_WAIT_LAG && s.hold != CP_HOLD_SYNC_SLOT && s.hold != CP_HOLD_UNIT)
-                return false;
-        }
+        /* The coprocessor may still be working off what the cores pushed: a word in a FIFO, an
+         * expansion, a held instruction or a unit still executing keeps the run going until every
+         * thread has drained (CoprocessorDoneCheck), so an exit 0 never leaves work behind. A word
+         * that can never issue makes no progress, and progress detection ends the run as a
+         * deadlock with the diagnosis naming it (issue 20). */
+        for (unsigned th = 0; th < CP_THREADS; th++)
+            if (!cp_thread_idle(t->cp, th)) return false;
         set_exit(r, EXIT_HALTED, "halted");
         snprintf(r->exit.message, sizeof r->exit.message, "all %d started cores halted", started);
         return true;

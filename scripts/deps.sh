@@ -18,6 +18,7 @@ PKGS=(
   libcmocka-dev                                          # test/: C unit tests
   qemu-system-misc                                       # test/: differential ISA tests
   python3                                                # test/: JSON checks in shell tests
+  clang libclang-rt-dev                                  # fuzz/: libFuzzer targets (make fuzz, t_fuzz.sh)
   python3-numpy                                          # scripts/make_add1_data.py, test/sh/t_tensors.sh (/usr/bin/python3)
   gtkwave                                                # test/: vcd2fst checks the VCD traces load
   man-db                                                 # test/: man -l renders docs/ttemu.1 (make install)

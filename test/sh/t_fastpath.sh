@@ -104,3 +104,6 @@ json.dump(c, open(sys.argv[2], "w"))
 PY
     same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
 fi
+# Issue 20, item 1: the run waits for the coprocessor to drain after every core halted.
+same "halt right after a SEMPOST push (drain)" --trisc0 $P/drop_sempost_trisc0.elf
+same "halt right after an undefined word (deadlock)" --trisc0 $P/drop_undef_trisc0.elf --deadlock-window 20000

@@ -36,6 +36,12 @@ cases=(
     "amo_mmio;0xffb121f0;;3;amo"
     "csr_unknown;csr|illegal;;3;csr"
     "jump_nonl1;0xffb00000;ffb00000;3;fetch"
+    "sb_instrn;1-byte store to INSTRN_BUF.*address 0xffe40000;;3;access"
+    "lw_instrn;load from INSTRN_BUF.*address 0xffe40004;;3;access"
+    "sw_mopcfg;MOP config.*address 0xffb80008;;3;unmapped"
+    "sh_tilectl;2-byte store.*address 0xffb12008;;3;access"
+    "unimp;write to read-only CSR cycle \\(0xc00\\).*Zicntr.*unimp;;3;csr"
+    "csrw_instreth;write to read-only CSR instreth \\(0xc82\\).*write minstreth;;3;csr"
 )
 
 if [ ! -x "$TTEMU" ]; then nok "ttemu built" "$TTEMU missing"; exit 0; fi
@@ -102,3 +108,10 @@ expect_out "bad input: missing-file message names the file" "does_not_exist\.elf
 run_ttemu run --brisc "$FW/isa/rv32i.elf" --no-such-option
 expect_exit "bad input: unknown option exits 4" 4
 expect_out "bad input: unknown option named" "no-such-option"
+
+# Issue 20, item 11: the machine counters stay writable (Blackhole CSRs.md); the user aliases
+# read them. mcycle and minstret set to 0x100000 read back just above it.
+run_ttemu run --brisc "$FW/progs/mcycle_write_brisc.elf" --peek 0x9000:4 --quiet --report "$TMP/mcw.json"
+expect_exit "mcycle/minstret writes: halted (exit 0)" 0
+expect_json "mcycle/minstret writable, cycle/instret read them" "$TMP/mcw.json" \
+    'all(0x100000 < v < 0x100010 for v in r["peek"]["0x00009000"])' True

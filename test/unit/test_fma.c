@@ -106,7 +106,12 @@ static void test_shortcut_vs_model(void **state) {
         case 1: a &= 0xFFFF0000u, b &= 0xFFFF0000u, c &= 0xFFFF0000u; break; /* bf16 triples */
         case 2: c = f2u(-(u2f(a) * u2f(b))) ^ (c & 7); break;                /* cancellation */
         case 3: a = (a & 0x83FFFFFFu) | 0x3C000000u, c = (c & 0x83FFFFFFu) | 0x3C000000u, b = ONE; break;
-        case 4: (s & 1 ? a : c) &= 0x807FFFFFu; break; /* zero or denormal operands */
+        case 4: /* zero or denormal operands */
+            if (s & 1)
+                a &= 0x807FFFFFu;
+            else
+                c &= 0x807FFFFFu;
+            break;
         default: break;                                /* any bits */
         }
         uint32_t got = fma_bh(a, b, c), want = fma_bh_model(a, b, c);
