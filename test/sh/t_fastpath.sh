@@ -69,6 +69,12 @@ for elf in $FW/isa-faults/*.elf; do
     same "fault $(basename "$elf" .elf)" --brisc "$elf" --max-cycles 100000
 done
 
+# The sample kernels (firmware-samples/ops/: unpack, Matrix Unit, packer on real data).
+for cfg in firmware-samples/ops/*.json; do
+    case $cfg in *.golden.json) continue ;; esac
+    same "ops $(basename "$cfg" .json)" --config "$cfg"
+done
+
 if [ ! -d "$FWD" ] || [ ! -d "$K" ]; then
     skip "fast = reference: tt-metal boot and add1" "../shared/firmware is absent"
 elif ! "$TTEMU" --help | grep -q -- --config; then
