@@ -4,7 +4,7 @@
 #   make test       build and run every test (then again under ASan/UBSan)
 #   make test-asan  only the sanitizer pass
 #   make fw         build the RV32 firmware samples and ISA test programs
-#   make data       the samples' tensor data (build/data, NumPy; docs/tensors.md)
+#   make data       the samples' tensor data (build/data, NumPy; docs/tensors.md, docs/ops.md)
 #   make regress    run the firmware samples against their goldens (JOBS=n, JUNIT=file, UPDATE=1)
 #   make format / format-check
 #   make config     print the build configuration (what $(BUILD)/config.stamp records)
@@ -183,10 +183,16 @@ include fuzz/fuzz.mk
 DATA_DIR := build/data
 DATA := $(addprefix $(DATA_DIR)/,add1_input.npy add1_expected.npy tensors_a.npy tensors_a_plus_1.npy \
 	tensors_b.npy tensors_minus_b.npy)
-data: $(DATA)
+# The sample kernels' inputs and expectations (firmware-samples/ops/, docs/ops.md): scripts/ops_ref.py
+# and the modules it loads (scripts/ops_ref_*.py) write build/data/ops/NAME.{in0,in1,out}.npy.
+OPS_DATA := $(DATA_DIR)/ops/.stamp
+data: $(DATA) $(OPS_DATA)
 $(DATA) &: scripts/make_sample_data.py
 	$(if $(filter 1,$(V)),,@echo "  GEN $(DATA_DIR)/*.npy")
 	$(Q)/usr/bin/python3 scripts/make_sample_data.py $(DATA_DIR)
+$(OPS_DATA): scripts/ops_ref.py $(wildcard scripts/ops_ref_*.py)
+	$(if $(filter 1,$(V)),,@echo "  GEN $(DATA_DIR)/ops/*.npy")
+	$(Q)/usr/bin/python3 scripts/ops_ref.py data $(DATA_DIR)/ops && touch $@
 
 # ---- tests --------------------------------------------------------------------------------------
 # `check` runs everything against one build; `test` does it plain, then under the sanitizers.

@@ -6,6 +6,8 @@
 #   boot_idle  the real p100a firmware booted the tt-metal way, then IDLE cycles of the five cores
 #              spinning on L1 and MMIO (needs ../shared/firmware and `ttemu run --config`)
 #   add1       the real add1 compute kernels launched LAUNCHES times on N tiles each (same needs)
+#   add1_full  the whole add1 program on 1000 tiles: reader (NOC0 reads of DRAM), the compute
+#              kernels, writer (NOC1 writes to DRAM), the input in DRAM (same needs)
 #   idle_step  boot_idle with the idle fast-forward off (TTEMU_SPIN=0): the spinning cores stepped
 # Columns: guest instructions (the report's instret summed over the cores), Tensix instructions
 # issued (summed over the threads), median wall seconds, M instr/s, host instructions per guest
@@ -66,6 +68,20 @@ def add1_config(n, launches):
     return write_json("add1_%d_%d.json" % (n, launches), {"version": 1, "firmware": fw_dir,
                       "launches": [launch] * launches, "host": host, "max_cycles": 100000000})
 
+def add1_full_config(n):
+    launch = {"kernels": {"brisc": k_dir + "/writer_brisc.bin", "ncrisc": k_dir + "/reader_ncrisc.bin",
+                          "trisc0": k_dir + "/compute_trisc0_unpack.bin",
+                          "trisc1": k_dir + "/compute_trisc1_math.bin",
+                          "trisc2": k_dir + "/compute_trisc2_pack.bin"},
+              "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n],
+                               "trisc0": [n], "trisc1": [n], "trisc2": [n]},
+              "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
+                                   {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}
+    host = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
+                                                 "ramp": {"words": 512 * n, "start": 0x3f803f80, "step": 0x10001}}}]
+    return write_json("add1_full_%d.json" % n, {"version": 1, "firmware": fw_dir, "launches": [launch],
+                      "host": host, "max_cycles": 100000000})
+
 def compute_args(max_cycles=None):
     a = ["--brisc", os.path.join("build", "fw", "bench", "compute.elf")]
     return a + (["--max-cycles", str(max_cycles)] if max_cycles else [])
@@ -78,6 +94,8 @@ WORKLOADS = [
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)]),
     ("add1", "add1 kernels, 32 tiles x 4 launches", firmware_missing,
         lambda: ["--config", add1_config(32, 4)], lambda: ["--config", add1_config(8, 1)]),
+    ("add1_full", "whole add1 program (DRAM, NoC), 1000 tiles", firmware_missing,
+        lambda: ["--config", add1_full_config(1000)], lambda: ["--config", add1_full_config(64)]),
     # The same boot + idle with the idle fast-forward off: what stepping the spinning cores costs.
     ("idle_step", "boot_idle with TTEMU_SPIN=0", firmware_missing,
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)],

@@ -121,6 +121,25 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
 
 bool cp_is_idle(const cp_t *cp) { return !cp->active; }
 
+void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
+    if ((unsigned)p < CP_GATE_POLICIES) cp->policy = p;
+}
+
+cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
+
+static const char *const gate_policy_names[CP_GATE_POLICIES] = {
+    [CP_GATE_EXACT] = "exact", [CP_GATE_WHOLE_THREAD] = "whole-thread"};
+
+const char *cp_gate_policy_name(cp_gate_policy_t p) {
+    return (unsigned)p < CP_GATE_POLICIES ? gate_policy_names[p] : "?";
+}
+
+int cp_gate_policy_parse(const char *s) {
+    for (int p = 0; s && p < CP_GATE_POLICIES; p++)
+        if (!strcmp(s, gate_policy_names[p])) return p;
+    return -1;
+}
+
 /* CoprocessorDoneCheck (ManualTTSync.md): nothing of thread t in a FIFO, an expander, the gate
  * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */
 bool cp_thread_idle(const cp_t *cp, unsigned t) {

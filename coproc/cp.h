@@ -31,8 +31,12 @@ typedef struct {
 
 cp_t *cp_create(const cp_env_t *env);
 void cp_destroy(cp_t *cp);
-/* Put back to power-on state (semaphores, mutexes, FIFOs, gates, GPRs, config). */
+/* Put back to power-on state (semaphores, mutexes, FIFOs, gates, GPRs, config). The gate policy
+ * is the model's setting, not the hardware's state: a reset keeps it. */
 void cp_reset(cp_t *cp);
+/* How latched waits hold their thread from now on (cp_gate_policy_t, coproc/cp_views.h; default
+ * CP_GATE_EXACT). A wait latched before keeps the mask it latched with. */
+void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p);
 
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */

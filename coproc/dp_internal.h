@@ -96,6 +96,7 @@ struct dp {
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];
     packer_t pack;
+    uint8_t fpu_srca_row; /* the last SrcA row an FPU instruction started at (SHIFTXA.md) */
 };
 
 /* One instruction's context: the datapath, the instruction as the timing model hands it over

@@ -1,29 +1,21 @@
-/* coproc/fpu.c — the Matrix Unit's (FPU's) values for the data-movement and clearing instructions:
- * MOVA2D, MOVB2D, MOVD2A, MOVD2B, MOVB2A, ZEROACC, ZEROSRC, CLEARDVALID (each as its ISA page's
- * functional model describes it; the pages are named above each function). SETRWC and INCRWC are
- * in dp_addr.c. The arithmetic instructions (ELWADD, ELWSUB, ELWMUL, MVMUL, DOTPV, GAPOOL,
- * GMPOOL, the legacy CONV/POOL ops, SHIFTX*, TRNSPSRCB) are not modelled yet: dp_exec refuses
- * them as CP_ERR_UNIMPLEMENTED. The Src bank hand-over (AllowedClient, the bank pointers) is the
- * timing model's; these functions only read the bank pointers.
+/* coproc/fpu.c — the Matrix Unit (FPU): its dispatch, the data-movement and clearing instructions
+ * (MOVA2D, MOVB2D, MOVD2A, MOVD2B, MOVB2A, ZEROACC, ZEROSRC, CLEARDVALID), the Src shuffles
+ * (TRNSPSRCB, SHIFTXA, SHIFTXB) and the instructions without values (CLREXPHIST, GATESRCRST),
+ * each as its ISA page's functional model describes it (the pages are named above each function).
+ * The arithmetic is in fpu_elw.c (ELWADD, ELWSUB, ELWMUL) and fpu_mm.c (MVMUL, DOTPV, GAPOOL,
+ * GMPOOL); SETRWC and INCRWC are in dp_addr.c. The legacy CONV/POOL3 instructions are refused
+ * (MatrixUnit.md describes them only loosely). The Src bank hand-over (AllowedClient, the bank
+ * pointers) is the timing model's; these functions only read the bank pointers.
  */
 #include <string.h>
 
-#include "coproc/dp_internal.h"
+#include "coproc/fpu_internal.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
 /* LaneConfig[col / 2].BLOCK_DEST_MOV.Bit[col & 1] (SFPCONFIG.md LaneConfig bits 9..10). */
 static bool col_blocked(const dp_ctx_t *x, unsigned col) {
     return (x->dp->sfpu.lane_config[col / 2] >> (9 + (col & 1))) & 1;
-}
-
-/* The SrcA format the FPU assumes: Blackhole takes the bank's implied format unless
- * DISABLE_IMPLIED_SRCA_FMT_Base (MOVA2D.md, MOVD2A.md). */
-static unsigned srca_fmt(const dp_ctx_t *x, bool implied) {
-    unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcA_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcA_val)
-                                                           : CFG(x, ALU_FORMAT_SPEC_REG0_SrcA);
-    if (implied && !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base)) f = x->dp->srca.implied_fmt[dp_fpu_bank(x, 0)];
-    return f;
 }
 
 /* One datum SrcA/SrcB -> Dst, shared by MOVA2D and MOVB2D (their pages give the same body); the
@@ -44,14 +36,12 @@ static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_fla
     }
 }
 
-static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) {
-    return imm + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + x->dp->rwc[x->t].dst + CFG(x, DEST_REGW_BASE_Base);
-}
+static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) { return fpu_dst_row(x, imm); }
 
 /* MOVA2D.md */
 static void mova2d(dp_ctx_t *x) {
     uint32_t w = x->word;
-    fmt_style_t style = fmt_src_style(srca_fmt(x, true), THCFG(x, FP16A_FORCE_Enable));
+    fmt_style_t style = fmt_src_style(fpu_srca_fmt(x, true), THCFG(x, FP16A_FORCE_Enable));
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src), lo = TT_MOVA2D_DEST_32B_LO(w);
     unsigned drow = dst_row_base(x, TT_MOVA2D_DST(w)), srow = TT_MOVA2D_SRC(w) + x->dp->rwc[x->t].srca, n = 1;
     if (TT_MOVA2D_INSTR_MOD(w) & 2) {
@@ -59,6 +49,7 @@ static void mova2d(dp_ctx_t *x) {
     } else {
         drow &= 0x3FF, srow &= 0x3F;
     }
+    fpu_note_srca_row(x, srow);
     const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
     for (; n && !dp_failed(x); n--, drow++, srow++)
         for (unsigned c = 0; c < SRC_COLS; c++)
@@ -70,7 +61,7 @@ static void mova2d(dp_ctx_t *x) {
 static void movb2d(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned mod = TT_MOVB2D_MOVB2D_INSTR_MOD(w);
-    fmt_style_t style = fmt_src_style(srca_fmt(x, false), THCFG(x, FP16A_FORCE_Enable));
+    fmt_style_t style = fmt_src_style(fpu_srca_fmt(x, false), THCFG(x, FP16A_FORCE_Enable));
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src), lo = TT_MOVB2D_DEST_32B_LO(w);
     bool bcast_col0 = mod & 1, bcast_row = mod & 2;
     unsigned drow = dst_row_base(x, TT_MOVB2D_DST(w)), srow = TT_MOVB2D_SRC(w) + x->dp->rwc[x->t].srcb, n = 1;
@@ -81,6 +72,7 @@ static void movb2d(dp_ctx_t *x) {
     } else {
         drow &= 0x3FF, srow &= 0x3F;
     }
+    fpu_note_srca_row(x, x->dp->rwc[x->t].srca); /* [INF]: no SrcA operand; its RWC */
     const uint32_t(*bank)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
     for (; n && !dp_failed(x); n--, drow++, srow += !bcast_row)
         for (unsigned c = 0; c < SRC_COLS; c++)
@@ -96,7 +88,7 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
     bool use32 = false;
     fmt_style_t style = FMT_STYLE_FP16;
     if (!THCFG(x, FP16A_FORCE_Enable)) {
-        unsigned f = srca_fmt(x, false);
+        unsigned f = fpu_srca_fmt(x, false);
         if (to_b ? !THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base) : !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base))
             f = (to_b ? x->dp->srcb.implied_fmt[dp_fpu_bank(x, 1)] : x->dp->srca.implied_fmt[dp_fpu_bank(x, 0)]);
         use32 = CFG(x, ALU_ACC_CTRL_Fp32_enabled) || CFG(x, ALU_ACC_CTRL_INT8_math_enabled);
@@ -111,6 +103,7 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
     }
     if (!use32 && (lo || style == FMT_STYLE_TF32))
         return dp_fail(x, CP_ERR_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
+    fpu_note_srca_row(x, to_b ? x->dp->rwc[x->t].srca : srow); /* MOVD2B [INF]: its SrcA RWC */
     uint32_t(*bank)[SRC_COLS] = to_b ? x->dp->srcb.d[dp_fpu_bank(x, 1)] : x->dp->srca.d[dp_fpu_bank(x, 0)];
     for (; n; n--, drow++, srow++) {
         for (unsigned c = 0; c < SRC_COLS; c++) {
@@ -145,6 +138,7 @@ static void movb2a(dp_ctx_t *x) {
     } else {
         arow &= 0x3F, brow &= 0x3F;
     }
+    fpu_note_srca_row(x, arow);
     uint32_t(*a)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
     const uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
     for (; n; n--, arow++, brow++)
@@ -227,6 +221,73 @@ static void zerosrc(dp_ctx_t *x) {
     }
 }
 
+/* ---- the arithmetic's formats (fpu_internal.h) --------------------------------------------- */
+
+bool fpu_formats(dp_ctx_t *x, fpu_fmt_t *f) {
+    *f = (fpu_fmt_t){.a = FMT_STYLE_FP16, .b = FMT_STYLE_FP16};
+    if (THCFG(x, FP16A_FORCE_Enable)) return true; /* FP16 operands, 16-bit FP16 Dst */
+    if (CFG(x, ALU_ACC_CTRL_INT8_math_enabled)) {
+        f->int8 = true, f->acc.fp32 = true;
+        return true;
+    }
+    unsigned af = fpu_srca_fmt(x, true), bf = fpu_srcb_fmt(x);
+    f->a = fmt_src_style(af, false), f->b = fmt_src_style(bf, false);
+    f->acc.fp32 = CFG(x, ALU_ACC_CTRL_Fp32_enabled);
+    f->acc.exp8 = f->a != FMT_STYLE_FP16;
+    if ((f->a == FMT_STYLE_FP16) != (f->b == FMT_STYLE_FP16)) {
+        dp_fail(x, CP_ERR_UNSUPPORTED, "%s with SrcA %s and SrcB %s (no page lists a 5-bit with an 8-bit exponent)",
+                tt_mnemonic(x->word), fmt_name(af), fmt_name(bf));
+        return false;
+    }
+    return true;
+}
+
+/* ---- Src shuffles ---------------------------------------------------------------------------- */
+
+/* TRNSPSRCB.md: transpose the 16x16 block in rows 16..31 of the Matrix Unit's SrcB bank. */
+static void trnspsrcb(dp_ctx_t *x) {
+    uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)] + 16;
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < i; j++) {
+            uint32_t t = b[i][j];
+            b[i][j] = b[j][i], b[j][i] = t;
+        }
+}
+
+/* SHIFTXA.md: the 16 rows that start at the last SrcA row address an FPU instruction computed (the
+ * page's HardwareBug()), aligned to 16, shifted one lane right (Direction 2) or left (3) with a zero
+ * shifted in, into rows 0..15. Blackhole's encoding: shift_mode = Direction, log2_amount2 must be
+ * 0 ("allowed only shift by 1", tt-llk assembly.yaml). */
+static void shiftxa(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned dir = TT_SHIFTXA_SHIFT_MODE(w);
+    if (dir < 2 || TT_SHIFTXA_LOG2_AMOUNT2(w))
+        return dp_fail(x, CP_ERR_UNDEFINED, "SHIFTXA with shift_mode %u, log2_amount2 %u (reserved)", dir,
+                       TT_SHIFTXA_LOG2_AMOUNT2(w));
+    uint32_t(*a)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    unsigned in = x->dp->fpu_srca_row & 0x30;
+    uint32_t tmp[16][SRC_COLS];
+    memcpy(tmp, a[in], sizeof tmp);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned c = 0; c < 16; c++)
+            a[i][c] = dir == 2 ? (c ? tmp[i][c - 1] : 0) : (c < 15 ? tmp[i][c + 1] : 0);
+}
+
+/* SHIFTXB.md: one SrcB row (SrcRow + RWC SrcB) shifted one lane left, column 15 getting column 0
+ * (rotate) or zero. The page's loop stops at column 13, which would leave column 14 unchanged and
+ * lose column 15; its own cross-lane diagrams (Diagrams/Src/CrossLane.lua SHIFTXB0/1) move every
+ * lane c + 1 -> c, which ttemu follows [INF]. Blackhole's encoding (tt-llk assembly.yaml):
+ * shift_row = SrcRow, rot_shift = ShiftInZero, addr_mode a 3-bit AddrMod at bit 14. */
+static void shiftxb(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned row = (TT_SHIFTXB_SHIFT_ROW(w) + x->dp->rwc[x->t].srcb) & 63;
+    uint32_t *b = x->dp->srcb.d[dp_fpu_bank(x, 1)][row], c0 = b[0];
+    for (unsigned c = 0; c < 15; c++)
+        b[c] = b[c + 1];
+    b[15] = (TT_SHIFTXB_ROT_SHIFT(w) & 1) ? 0 : c0;
+    dp_apply_addr_mod(x, TT_SHIFTXB_ADDR_MODE(w) & 7, true);
+}
+
 void dp_fpu_exec(dp_ctx_t *x) {
     switch (TT_OPCODE(x->word)) {
     case TT_OPC_MOVA2D: mova2d(x); break;
@@ -244,9 +305,33 @@ void dp_fpu_exec(dp_ctx_t *x) {
             memset(x->dp->srcb.implied_fmt, 0, sizeof x->dp->srcb.implied_fmt);
         }
         break;
-    default:
-        dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled yet (Matrix Unit arithmetic: tier 2)",
+    case TT_OPC_ELWADD:
+    case TT_OPC_ELWSUB:
+    case TT_OPC_ELWMUL: dp_fpu_elw(x); break;
+    case TT_OPC_MVMUL:
+    case TT_OPC_DOTPV:
+    case TT_OPC_GAPOOL: dp_fpu_matmul(x); break;
+    case TT_OPC_GMPOOL: dp_fpu_gmpool(x); break;
+    case TT_OPC_TRNSPSRCB: trnspsrcb(x); break;
+    case TT_OPC_SHIFTXA: shiftxa(x); break;
+    case TT_OPC_SHIFTXB: shiftxb(x); break;
+    /* CLREXPHIST.md resets the packers' exponent histograms, which no value ttemu computes reads
+     * (only SETDMAREG's histogram modes would); GATESRCRST.md invalidates an operand cache that
+     * holds no value of its own. Nothing to compute. */
+    case TT_OPC_CLREXPHIST:
+    case TT_OPC_GATESRCRST: break;
+    case TT_OPC_CONV3S1:
+    case TT_OPC_CONV3S2:
+    case TT_OPC_MFCONV3S1:
+    case TT_OPC_APOOL3S1:
+    case TT_OPC_APOOL3S2:
+    case TT_OPC_MPOOL3S1:
+    case TT_OPC_MPOOL3S2:
+        /* MatrixUnit.md "Legacy instructions": they compute "Dst += 0" (MPOOL3*: "something
+         * similar to" GMPOOL on a zero SrcA) on rows no page gives. */
+        dp_fail(x, CP_ERR_UNSPECIFIED, "%s: a legacy instruction whose Dst rows no page describes (MatrixUnit.md)",
                 tt_mnemonic(x->word));
         break;
+    default: dp_fail(x, CP_ERR_UNIMPLEMENTED, "%s is not modelled", tt_mnemonic(x->word)); break;
     }
 }

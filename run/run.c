@@ -214,6 +214,8 @@ static bool check_end(run_t *r) {
         return true;
     }
     if (started == 0) return false;
+    /* Packets in flight still land (DRAM, L1, counters): the run goes on until they have. */
+    if (!noc_idle(&t->noc)) return false;
     if (halted == started) {
         /* The coprocessor may still be working off what the cores pushed: a word in a FIFO, an
          * expansion, a held instruction or a unit still executing keeps the run going until every

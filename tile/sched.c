@@ -8,6 +8,7 @@ static bool end_one_cycle(void *ctx) {
     tile_t *t = ctx;
     cp_cycle(t->cp);
     t->cycle++;
+    tile_noc_tick(t);
     return false;
 }
 
@@ -24,6 +25,7 @@ void tile_cycle(tile_t *t) {
     }
     cp_cycle(t->cp);
     t->cycle++;
+    tile_noc_tick(t);
 }
 
 /* ---- running fast -------------------------------------------------------------------------------
@@ -31,15 +33,17 @@ void tile_cycle(tile_t *t) {
  * coprocessor. tile_run keeps it exactly, three ways (and uses it as is on the reference path):
  *  - Alone: a hart may run many cycles in one go when nothing else can see or change what it
  *    touches in the meantime: it is the only running hart (the others cannot step, and only a
- *    running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
- *    makes no STOREREG writes and changes no state a hart could read). The hart then treats L1
+ *    running hart's MMIO store can start them), the coprocessor is idle (an idle coprocessor
+ *    makes no STOREREG writes and changes no state a hart could read) and no NoC packet is in
+ *    flight (a packet writes L1 and moves counters at cycles of its own). The hart then treats L1
  *    and its local RAM as private and yields before anything else (MMIO, CSRs: hart_run_alone),
  *    which runs in an ordinary lock-step cycle. The coprocessor's idle cycles run afterwards:
  *    with nothing queued, when they run changes nothing.
  *  - Otherwise the very lock-step schedule, but in one call for many cycles (hart_run_lockstep):
  *    the five harts' turns in core order, then end_cycle below, which is the rest of
  *    tile_cycle.
- *  - When the tile provably spins, the idle fast-forward. */
+ *  - When the tile provably spins, the idle fast-forward (never with a NoC packet in flight).
+ * Every path ends each cycle with tile_noc_tick after the clock moved on, as tile_cycle does. */
 
 /* Cycles another path may run before the next probe is due (so that a run that settles into a
  * spin is noticed), at most m. */
@@ -54,12 +58,12 @@ static bool end_cycle(void *ctx) {
     t->cycle++;
     if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
         t->cp_lag++;
-        return t->harts_changed;
+    } else {
+        cp_cycle(t->cp);
+        t->cp_lazy = cp_is_idle(t->cp);
     }
-    cp_cycle(t->cp);
-    if (cp_error(t->cp)) return true;
-    t->cp_lazy = cp_is_idle(t->cp);
-    return t->harts_changed;
+    tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
+    return t->harts_changed || cp_error(t->cp);
 }
 
 uint64_t tile_run(tile_t *t, uint64_t n) {
@@ -71,7 +75,8 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             before[c] = t->hart[c].state;
             if (before[c] == HART_RUNNING) running++, alone = c;
         }
-        if (running > 0 && t->spin.on && cp_is_idle(t->cp) &&
+        bool quiet = cp_is_idle(t->cp) && noc_idle(&t->noc); /* nothing but the harts can change the tile */
+        if (running > 0 && t->spin.on && quiet &&
             (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at))) {
             t->touches++;
             done += spin_forward(t, n - done);
@@ -79,7 +84,7 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             for (int c = 0; c < TILE_NCORES; c++)
                 if (t->hart[c].state != before[c]) return done;
             continue;
-        } else if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
+        } else if (running == 1 && !t->reference && quiet) {
             /* Not tile_spin_forget: as long as the core keeps running, only L1, its local RAM and
              * its registers change, and the idle coprocessor's clock (t->touches holds). */
             t->spin.cert = false;

@@ -14,6 +14,8 @@
 
 #include "core/hart.h"
 #include "coproc/cp.h"
+#include "mmio/dram.h"
+#include "mmio/noc.h"
 #include "tile/spin.h"
 
 enum { CORE_BRISC = 0, CORE_NCRISC, CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, TILE_NCORES };
@@ -66,7 +68,8 @@ typedef struct tile {
     tile_spin_t spin; /* the idle fast-forward (tile/spin.c) */
 
     tilectl_t ctl;
-    uint32_t *noc[2];          /* NIU register files, 64 KiB each (mmio/noc.c) */
+    noc_t noc;                 /* the NIUs of NOC0 and NOC1, packets in flight (mmio/noc.c) */
+    dram_t *dram;              /* the DRAM channels, the NoC's other endpoint (mmio/dram.c) */
     uint32_t *streams;         /* 64 overlay stream blocks of 4 KiB (mmio/stream.c) */
     uint32_t tdma[0x1000 / 4]; /* TDMA-RISC registers (mmio/tdma.c) */
     uint8_t noc_x, noc_y;      /* this tile's NoC coordinates (NOC_NODE_ID) */
@@ -128,6 +131,13 @@ static inline void tile_cp_sync(tile_t *t) {
 static inline void tile_spin_forget(tile_t *t) {
     t->spin.cert = false;
     t->touches++;
+}
+
+/* The end of a cycle, after the cycle counter moved on: the NoC's stages due by now (mmio/noc.c).
+ * Every way of running cycles calls it at the same point, so all of them see each packet's
+ * effects at the same cycle; a packet in flight keeps the tile from being idle. */
+static inline void tile_noc_tick(tile_t *t) {
+    if (t->noc.next_at <= t->cycle) noc_tick(t);
 }
 
 /* Thread (0..2) of a TRISC hart, or -1. */

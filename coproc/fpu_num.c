@@ -1,0 +1,146 @@
+/* coproc/fpu_num.c — the Matrix Unit's arithmetic (coproc/fpu_num.h has the rules and their
+ * sources). Integer arithmetic on the bit patterns only. */
+#include "coproc/fpu_num.h"
+
+/* Move a magnitude right by d bits, rounding half up; a negative term's ties go toward zero
+ * (ttsim `fpu_accum_normalize_encode`: "+ (1 << (d - 1)) - sign"). Shifts of 31 and more leave
+ * nothing. */
+static uint32_t align(uint32_t man, unsigned d, unsigned sign) {
+    if (d == 0) return man;
+    if (d >= 31) return 0;
+    return (man + (1u << (d - 1)) - sign) >> d;
+}
+
+uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t acc) {
+    unsigned dsign = dst >> 31;
+    int32_t dexp = (int32_t)((dst >> 23) & 0xFFu);
+    uint32_t dman = dexp ? (dst & 0x7FFFFFu) | 0x800000u : 0;
+    int32_t e = dexp;
+    for (unsigned i = 0; i < n; i++)
+        if (t[i].exp > e) e = t[i].exp;
+    if (e <= 0) return 0; /* everything underflows before it is added */
+
+    /* Align to the largest exponent; a 16-bit Dst keeps 11 significant bits of each. */
+    uint32_t m = dexp < e ? align(dman, (unsigned)(e - dexp), 0) : dman;
+    if (!acc.fp32) m = (m + 0x1000u) & ~0x1FFFu;
+    int64_t sum = m;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t tm = t[i].exp < e ? align(t[i].man, (unsigned)(e - t[i].exp), t[i].sign) : t[i].man;
+        if (!acc.fp32) tm = (tm + 0x1000u - t[i].sign) & ~0x1FFFu;
+        sum += t[i].sign == dsign ? (int64_t)tm : -(int64_t)tm;
+    }
+    unsigned sign = dsign;
+    if (sum < 0) sum = -sum, sign ^= 1;
+    if (sum == 0) return 0; /* exact cancellation gives +0 */
+
+    /* Normalise to a leading one at bit 23 (FP32), or round to 8 (BF16) / 11 (FP16) significant
+     * bits first, half away from zero. */
+    uint32_t v = (uint32_t)sum;
+    int32_t shift = __builtin_clz(v) - 8, exp = e - shift;
+    int32_t keep = acc.fp32 ? 0 : acc.exp8 ? 16 : 13;
+    shift -= keep;
+    if (shift < 0)
+        v = (v + (1u << (-shift - 1))) >> -shift;
+    else
+        v <<= shift;
+    v <<= keep;
+    if (v & 0x1000000u) exp++; /* the rounding carried into a new leading bit */
+    uint32_t man = v & 0x7FFFFFu;
+    uint32_t s = (uint32_t)sign << 31;
+    if (exp <= 0) return 0;
+    if (acc.fp32 || acc.exp8) return exp >= 255 ? s | 0x7F800000u : s | (uint32_t)exp << 23 | man;
+    return exp >= 32 ? s | 31u << 23 | 0x3FFu << 13 : s | (uint32_t)exp << 23 | man;
+}
+
+uint32_t fpu_elwadd(uint32_t a, uint32_t b, uint32_t dst, fpu_acc_t acc, unsigned scale) {
+    if ((a & 0x3FFFFu) < (b & 0x3FFFFu)) { /* |a| >= |b| */
+        uint32_t t = a;
+        a = b, b = t;
+    }
+    int32_t ea = (int32_t)((a >> 10) & 0xFFu), eb = (int32_t)((b >> 10) & 0xFFu);
+    uint32_t ma = a ? (a & 0x3FFu) | 0x400u : 0, mb = b ? (b & 0x3FFu) | 0x400u : 0;
+    if (eb < ea) { /* align b, rounding half up; 12 and more bits leave nothing */
+        unsigned d = (unsigned)(ea - eb);
+        mb = d < 12 ? (mb + (1u << (d - 1))) >> d : 0;
+    }
+    fpu_term_t t = {.sign = a >> 18, .exp = ea};
+    t.man = ((a >> 18) == (b >> 18) ? ma + mb : ma - mb) << 13;
+    /* FP16 operands into an FP32 Dst: rebias 15 -> 127 (a zero sum at the smallest exponent). */
+    if (acc.fp32 && !acc.exp8) t.exp = t.exp ? t.exp + 127 - 15 : 127 - 30;
+    t.exp -= (int32_t)scale;
+    return fpu_accumulate(&t, 1, dst, acc);
+}
+
+/* The exponent adjustment of a product: rebias (two 8-bit exponents, two 5-bit ones, or 5-bit ones
+ * into FP32), and the weight of the lower mantissa bits fidelity phases 1..3 use. */
+static int32_t prod_adj(fpu_acc_t acc, unsigned phase) {
+    int32_t adj = acc.exp8 ? -127 : acc.fp32 ? 127 - 30 : -15;
+    if (phase & 1) adj -= 5;
+    if (phase & 2) adj -= 7;
+    return adj;
+}
+
+/* The multipliers' operand bits (SrcASrcB.md "Fidelity phases"): SrcA's implicit one and top four
+ * mantissa bits in even phases, its next five in odd ones; SrcB's implicit one and top six in
+ * phases 0/1, its low four (<< 3) in phases 2/3. */
+static inline uint32_t a_bits(uint32_t a, unsigned phase) {
+    uint32_t m = (a & 0x3FFu) | 0x400u;
+    return (phase & 1) ? (m >> 1) & 31u : m >> 6;
+}
+static inline uint32_t b_bits(uint32_t b, unsigned phase) {
+    uint32_t m = (b & 0x3FFu) | 0x400u;
+    return (phase & 2) ? (m & 15u) << 3 : m >> 4;
+}
+
+uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t acc, unsigned phase) {
+    int32_t adj = prod_adj(acc, phase);
+    fpu_term_t t = {.sign = (a ^ b) >> 18 & 1,
+                    .exp = (int32_t)((a >> 10) & 0xFFu) + (int32_t)((b >> 10) & 0xFFu) + adj};
+    t.man = (a_bits(a, phase) * b_bits(b, phase)) << 13;
+    if (zero || t.exp <= 0) t = (fpu_term_t){.sign = 0, .exp = adj > 0 ? adj : 0, .man = 0};
+    return fpu_accumulate(&t, 1, dst, acc);
+}
+
+uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
+    int32_t adj = prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
+    int32_t exps[16];
+    uint32_t mans[16];
+    unsigned signs[16];
+    for (unsigned k = 0; k < 16; k++) {
+        if (fpu_operand_zero(a[k]) || fpu_operand_zero(b[k])) {
+            signs[k] = 0, exps[k] = zexp, mans[k] = 0;
+            continue;
+        }
+        signs[k] = (a[k] ^ b[k]) >> 18 & 1;
+        exps[k] = (int32_t)((a[k] >> 10) & 0xFFu) + (int32_t)((b[k] >> 10) & 0xFFu) + adj;
+        mans[k] = a_bits(a[k], phase) * b_bits(b[k], phase);
+    }
+    /* Each group of eight products is aligned to its largest exponent (rounding half up) and
+     * summed into one term. */
+    fpu_term_t t[2] = {{0, 0, 0}, {0, 0, 0}};
+    for (unsigned g = 0; g < 2; g++) {
+        const unsigned k0 = 8 * g;
+        int32_t e = exps[k0];
+        for (unsigned k = k0 + 1; k < k0 + 8; k++)
+            if (exps[k] > e) e = exps[k];
+        if (e <= 0) continue;
+        int32_t sum = 0;
+        for (unsigned k = k0; k < k0 + 8; k++) {
+            unsigned d = (unsigned)(e - exps[k]);
+            if (d > 30) d = 30;
+            int32_t m = (int32_t)(((mans[k] << 1) + (1u << d)) >> (d + 1));
+            sum += signs[k] ? -m : m;
+        }
+        t[g].exp = e;
+        if (sum < 0) t[g].sign = 1, sum = -sum;
+        t[g].man = (uint32_t)sum << 13;
+    }
+    return fpu_accumulate(t, 2, dst, acc);
+}
+
+int32_t fpu_dst_int32(uint32_t datum) { return fmt_sm32_to_int32(fmt_dst_decode_fp32(datum)); }
+uint32_t fpu_dst_from_int32(int32_t v) { return fmt_dst_encode_fp32(fmt_int32_to_sm32(v)); }
+int32_t fpu_sat_add(int32_t a, int32_t b) {
+    int64_t r = (int64_t)a + b;
+    return r > INT32_MAX ? INT32_MAX : r < -INT32_MAX ? -INT32_MAX : (int32_t)r;
+}

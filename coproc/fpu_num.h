@@ -1,0 +1,106 @@
+/* coproc/fpu_num.h — the Matrix Unit's (FPU's) floating-point arithmetic, bit for bit, as pure
+ * functions over bit patterns (no state, no C float arithmetic): the adder of ELWADD/ELWSUB, the
+ * multipliers of ELWMUL/MVMUL/DOTPV/GAPOOL with their fidelity phases, and the accumulation into
+ * Dst with its rounding. The units (coproc/fpu_elw.c, fpu_mm.c) read Src and Dst, call these,
+ * and write Dst.
+ *
+ * Sources. The ISA pages give each instruction's functional model (WH ELWADD.md, ELWMUL.md,
+ * MVMUL.md; Blackhole shares them, BH MatrixUnit.md) but say of it "the functional model should
+ * be taken as a rough guide rather than an exact description: operations might be performed in a
+ * different order [...] precision could be either lower or higher than what is shown. Denormals
+ * will be flushed to zero, and handling of NaN/infinity does not conform to IEEE754." What the
+ * pages fix exactly is kept from them: which mantissa bits each fidelity phase feeds to the
+ * multipliers (SrcASrcB.md "Fidelity phases"), that ELWMUL and the matrix products accumulate
+ * into Dst, the data types of each operand and of Dst. Where they are silent — the width of the
+ * sums, where and how each term is rounded — the arithmetic is ttsim's (v1.10.0 src/tensix.cpp,
+ * `elwadd`, `elwmul`, `mvmul`, `fpu_accum_normalize_encode`), restated here from its description
+ * (docs/datapath.md "The Matrix Unit's arithmetic"):
+ *
+ *  - A product or a sum enters the accumulator as a term: sign, exponent, magnitude scaled so that
+ *    1.0 is 1 << 23 (the products of the multipliers' 5 x 7 bits, shifted up by 13).
+ *  - The accumulator aligns the terms and Dst's value to the largest exponent, rounding each
+ *    shifted magnitude half up (a negative term's ties round toward zero), adds them with Dst's
+ *    sign as the reference, and normalises once, rounding half away from zero. With a 16-bit Dst
+ *    the terms are first rounded to 11 significant bits, and the result to 8 (BF16 Dst) or 11
+ *    (FP16 Dst) bits. An exponent at or below 0 gives +0; above the range, infinity (255) for an
+ *    8-bit-exponent Dst, the largest pattern for an FP16 Dst. Inf and NaN are numbers with the
+ *    largest exponent (so a NaN in Dst comes out as an infinity).
+ *  - Inputs whose exponent field is 0 are zero (SrcA always; SrcB when the zero flag is enabled).
+ *
+ * Values travel as follows. A Src operand is a 19-bit "number" sign << 18 | exponent << 10 |
+ * mantissa(10), exponent the Src's 8 bits (or FP16's 5), mantissa already cut to what its format
+ * holds (fpu_operand). Dst values are IEEE-ordered 32-bit patterns in the accumulator's own
+ * exponent range: FP32 for a 32-bit Dst, a bf16 pattern << 16 for a BF16 Dst, and for an FP16 Dst
+ * sign << 31 | exponent(5) << 23 | mantissa(10) << 13 (fpu_dst_in / fpu_dst_out convert). */
+#ifndef TTEMU_COPROC_FPU_NUM_H
+#define TTEMU_COPROC_FPU_NUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coproc/formats.h"
+
+/* How the accumulator works (per instruction). */
+typedef struct {
+    bool fp32; /* Dst is 32-bit (ALU_ACC_CTRL_Fp32_enabled): FP32 accumulation */
+    bool exp8; /* SrcA's style has an 8-bit exponent (BF16 or TF32 style), else FP16 style */
+} fpu_acc_t;
+
+/* One term of a sum: the magnitude is scaled so that 1.0 is 1 << 23. */
+typedef struct {
+    unsigned sign;
+    int32_t exp;
+    uint32_t man;
+} fpu_term_t;
+
+/* A Src datum (the register file's layout, formats.h) as the Matrix Unit reads it under its
+ * format's style: BF16 keeps the top 7 mantissa bits, FP16 the 5-bit exponent, TF32 everything. */
+static inline uint32_t fpu_operand(uint32_t src, fmt_style_t style) {
+    uint32_t man = (src >> 8) & 0x3FFu, exp = src & 0xFFu;
+    if (style == FMT_STYLE_BF16) man &= 0x3F8u;
+    if (style == FMT_STYLE_FP16) exp &= 0x1Fu;
+    return (src & 0x40000u) | exp << 10 | man;
+}
+/* Its exponent field is zero (a zero or a denormal: "Denormals will be flushed to zero"). */
+static inline bool fpu_operand_zero(uint32_t v) { return (v & 0x3FC00u) == 0; }
+
+/* Sum the terms (at most two) and the Dst value, round and encode (see above). */
+uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t acc);
+
+/* ELWADD / ELWSUB (ELWSUB: b's sign flipped by the caller): a + b (+ dst when accumulating; pass
+ * dst = 0 otherwise), scaled by 2^-scale (the page's /32 and /128 in fidelity phases 1..3). An
+ * operand the zero flags make zero is passed as 0. */
+uint32_t fpu_elwadd(uint32_t a, uint32_t b, uint32_t dst, fpu_acc_t acc, unsigned scale);
+/* ELWMUL: dst + the partial product of a and b that fidelity phase `phase` computes; zero: an
+ * operand is zero (the caller's zero flags). */
+uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t acc, unsigned phase);
+/* MVMUL / DOTPV / GAPOOL: dst + sum over k of b[k] * a[k] (one row of SrcB times one column of
+ * SrcA), in fidelity phase `phase`. The 16 products are summed in two groups of eight. */
+uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase);
+
+/* Dst <-> the accumulator's value (see above). cell: the Dst16b cell (Dst.md layout) or the
+ * Dst32b datum; a 32-bit Dst holds FP32 whatever the Src style. */
+static inline uint32_t fpu_dst_in(uint32_t cell, fpu_acc_t acc) {
+    if (acc.fp32) return fmt_dst_decode_fp32(cell);
+    if (acc.exp8) return (uint32_t)fmt_dst_decode_bf16((uint16_t)cell) << 16;
+    uint32_t h = fmt_dst_decode_fp16((uint16_t)cell);
+    return (h & 0x8000u) << 16 | (h & 0x7FFFu) << 13;
+}
+static inline uint32_t fpu_dst_out(uint32_t v, fpu_acc_t acc) {
+    if (acc.fp32) return fmt_dst_encode_fp32(v);
+    if (acc.exp8) return fmt_dst_encode_bf16((uint16_t)(v >> 16));
+    return fmt_dst_encode_fp16((uint16_t)((v >> 16 & 0x8000u) | (v & 0x0FFFE000u) >> 13));
+}
+
+/* Integer "8" (SrcASrcB.md): sign and the 10-bit magnitude of a Src datum (ReadSrcInt8). */
+static inline int32_t fpu_int8(uint32_t src) {
+    int32_t mag = (int32_t)((src >> 8) & 0x3FFu);
+    return (src & 0x40000u) ? -mag : mag;
+}
+/* Integer "32" in Dst (a sign-magnitude datum in the FP32 arrangement) and SaturateAddInt32,
+ * which clamps at +-(2^31 - 1) (ELWADD.md, ELWMUL.md). */
+int32_t fpu_dst_int32(uint32_t datum);
+uint32_t fpu_dst_from_int32(int32_t v);
+int32_t fpu_sat_add(int32_t a, int32_t b);
+
+#endif

@@ -1,0 +1,315 @@
+#!/usr/bin/python3
+"""References for the sample kernels of firmware-samples/ops/ (docs/ops.md), written from the ISA's
+arithmetic with NumPy, never from ttemu's output.
+
+  /usr/bin/python3 scripts/ops_ref.py data OUTDIR            default inputs and expectations
+  /usr/bin/python3 scripts/ops_ref.py gen NAME OUTDIR --seed S   random inputs (and the expectation)
+  /usr/bin/python3 scripts/ops_ref.py check NAME --in0 A [--in1 B] --out C [--perturb]
+  /usr/bin/python3 scripts/ops_ref.py list
+
+`make data` runs the first into build/data/ops (NAME.in0.npy, NAME.in1.npy, NAME.out.npy); the
+samples' run configs read them. `check` recomputes the reference from the inputs, compares it
+with a kernel's output within the sample's tolerance and prints the largest error; it exits 1 on
+a mismatch. `--perturb` moves one output element by twice the tolerance first: test/sh/t_ops.sh
+uses it to prove each comparison can fail.
+
+Each sample is an `Op` in OPS: its inputs' shapes and generators, the reference, the output format
+and the tolerance, with the reason for it (docs/ops.md repeats them). Another module adds its own
+samples without editing this one: every scripts/ops_ref_*.py is imported and may call
+`register(Op(...))` (ops_ref_sfpu.py, for the SFPU samples).
+
+Conventions (the datapath's, ../shared/docs/DATAPATH.md and docs/datapath.md):
+  - Inputs are float32 arrays whose values are exact in the input format (bf16), so the host's
+    conversion into L1 is exact; the generators round with round-to-nearest-even.
+  - The Matrix Unit reads denormal inputs as zero (MatrixUnit.md: "Denormals will be flushed to
+    zero"); the packer writes a bf16 whose magnitude is below 2^-126 as +0 and an fp32 denormal
+    as zero (FormatConversion.md; DATAPATH.md §6.4).
+  - Tolerances are in units in the last place of the output format (ulp: neighbouring values 1
+    apart, -0 = +0, Inf one step past the largest finite) or relative to a bound computed from
+    the inputs; NaN matches only NaN.
+"""
+import argparse
+import glob
+import importlib.util
+import os
+import sys
+
+import numpy as np
+
+# ---- formats ------------------------------------------------------------------------------------
+
+
+def bf16_round(x):
+    """float32 -> the nearest bfloat16 (ties to even), as float32. NaN stays NaN."""
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    out = (r << 16).astype(np.uint32)
+    nan = np.isnan(np.asarray(x, dtype=np.float32))
+    out = np.where(nan, np.uint32(0x7FC00000), out)
+    return out.view(np.float32)
+
+
+def bf16_trunc(x):
+    """float32 -> bfloat16 by dropping the low 16 bits, as float32."""
+    return (np.asarray(x, dtype=np.float32).view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+
+
+def flush(x):
+    """Denormals (and -0) of float32 to +0: what the Matrix Unit reads and the packer writes."""
+    x = np.asarray(x, dtype=np.float32)
+    return np.where(np.abs(x) < np.float32(2.0 ** -126), np.float32(0.0), x).astype(np.float32)
+
+
+def ordered(x, fmt):
+    """Bit patterns on the format's number line (neighbours 1 apart, -0 = +0), as int64."""
+    x = np.asarray(x, dtype=np.float32)
+    if fmt == "bfloat16":
+        u = (x.view(np.uint32) >> 16).astype(np.int64)
+        mag, sign = u & 0x7FFF, u >> 15
+    else:
+        u = x.view(np.uint32).astype(np.int64)
+        mag, sign = u & 0x7FFFFFFF, u >> 31
+    return np.where(sign == 1, -mag, mag)
+
+
+# ---- tolerances ---------------------------------------------------------------------------------
+
+
+class Ulp:
+    """|got - want| <= n units in the last place of fmt."""
+
+    def __init__(self, n, fmt, why):
+        self.n, self.fmt, self.why = n, fmt, why
+
+    def errors(self, got, want, inputs):
+        return np.abs(ordered(got, self.fmt) - ordered(want, self.fmt)).astype(np.float64), float(self.n)
+
+    def describe(self):
+        return "within %d ulp of %s" % (self.n, self.fmt)
+
+
+class Bound:
+    """|got - want| <= bound(inputs) element by element (a bound derived from the arithmetic)."""
+
+    def __init__(self, bound, text, why):
+        self.bound, self.text, self.why = bound, text, why
+
+    def errors(self, got, want, inputs):
+        b = np.asarray(self.bound(*inputs), dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+            ratio = np.where(b > 0, err / np.where(b > 0, b, 1.0), np.where(err > 0, np.inf, 0.0))
+        return ratio, 1.0
+
+    def describe(self):
+        return self.text
+
+
+def compare(got, want, tol, inputs):
+    """(ok, message): NaN matches NaN, an infinity only itself, the rest within tol."""
+    got = np.asarray(got, dtype=np.float32)
+    want = np.asarray(want, dtype=np.float32)
+    if got.shape != want.shape:
+        return False, "shape %s, expected %s" % (got.shape, want.shape)
+    gn, wn = np.isnan(got), np.isnan(want)
+    special = gn | wn | np.isinf(got) | np.isinf(want)
+    bad = (gn != wn) | (special & ~gn & ~wn & (got != want))
+    err, limit = tol.errors(np.where(special, 0, got), np.where(special, 0, want), inputs)
+    err = np.where(special, 0, err)
+    bad |= err > limit
+    worst = float(err.max()) if err.size else 0.0
+    n = int(bad.sum())
+    if n == 0:
+        return True, "%d elements %s (largest error %.3g of %g)" % (got.size, tol.describe(), worst, limit)
+    i = np.unravel_index(int(np.argmax(bad)), bad.shape)
+    return False, "%d of %d elements not %s; first at %s: got %r, want %r" % (
+        n, got.size, tol.describe(), list(i), float(got[i]), float(want[i]))
+
+
+# ---- input generators ---------------------------------------------------------------------------
+
+
+def bf16_values(rng, shape, lo=-20, hi=20):
+    """bf16-exact float32: random signs, exponents 2^lo..2^hi, full mantissas."""
+    mant = rng.uniform(1.0, 2.0, size=shape)
+    exp = rng.integers(lo, hi + 1, size=shape)
+    sign = rng.choice([-1.0, 1.0], size=shape)
+    return bf16_round((sign * mant * np.exp2(exp)).astype(np.float32))
+
+
+def bf16_specials(x, rng):
+    """Put zeros of both signs, denormals (read as zero), the smallest normals, values that
+    cancel and bf16 ties in the first rows."""
+    x = x.copy()
+    flat = x.reshape(-1)
+    special = np.array([0.0, -0.0, 1e-39, -1e-39, 2.0 ** -126, -2.0 ** -126, 1.0, -1.0, 3.0, 0.5,
+                        1.0 + 2 ** -7, 2.0 ** 20, -(2.0 ** 20), 255.0, 0.1, -7.5], dtype=np.float32)
+    n = min(len(special), flat.size)
+    flat[:n] = bf16_round(special[:n])
+    return x
+
+
+# ---- the samples --------------------------------------------------------------------------------
+
+
+class Op:
+    """A sample: name, {input: (shape, generator(rng, default))}, reference(*inputs) -> output,
+    the output's format and tolerance."""
+
+    def __init__(self, name, inputs, ref, out_format, tol, note=""):
+        self.name, self.inputs, self.ref, self.out_format, self.tol, self.note = (
+            name, inputs, ref, out_format, tol, note)
+
+    def generate(self, rng, default):
+        ins = {}
+        for k, (shape, gen) in self.inputs.items():
+            ins[k] = np.asarray(gen(rng, shape, default, ins), dtype=np.float32)
+        return ins
+
+    def reference(self, ins):
+        return np.asarray(self.ref(*[ins[k] for k in self.inputs]), dtype=np.float32)
+
+
+OPS = {}
+
+
+def register(op):
+    OPS[op.name] = op
+
+
+def gen_bf16(rng, shape, default, ins):
+    x = bf16_values(rng, shape)
+    return bf16_specials(x, rng) if default else x
+
+
+def gen_bf16_near(other):
+    """An elementwise op's second input: random, but every fourth element is the first input's
+    negation or the first input itself nudged by a few ulp (cancellation, exact halves)."""
+    def gen(rng, shape, default, ins):
+        x = gen_bf16(rng, shape, default, ins)
+        a = ins[other]
+        pick = (np.arange(x.size) % 4 == 3).reshape(shape)
+        nudge = np.exp2(rng.integers(-9, -6, size=shape)).astype(np.float32)
+        near = bf16_round(a * rng.choice([-1.0, 1.0], size=shape).astype(np.float32) * (1 + nudge))
+        return np.where(pick, near, x)
+    return gen
+
+
+def ref_elw(fn):
+    """Eltwise binary into a BF16 Dst (ELWADD.md/ELWSUB.md: "= SrcA op SrcB"; ELWMUL.md):
+    denormal inputs read as zero, the float32 result rounded to bf16, the packer's flush."""
+    def ref(a, b):
+        a, b = flush(a), flush(b)
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = fn(a.astype(np.float32), b.astype(np.float32)).astype(np.float32)
+        return flush(bf16_round(r))
+    return ref
+
+
+ELW_WHY = ("the adder aligns the smaller operand to 11 significant bits and rounds the sum to "
+           "bf16 half away from zero where the reference rounds to nearest even: at most one "
+           "rounding step apart")
+MUL_WHY = ("HiFi4 is four ELWMULs (SrcA 5 x SrcB 7 bits each) accumulated into the 16-bit Dst, "
+           "which rounds to bf16 after each of the four phases; the last three partial products "
+           "are below 2^-4 of the first, so the four roundings stay within two ulp of the "
+           "correctly rounded product")
+
+register(Op("eltwise_add", {"in0": ((64, 64), gen_bf16), "in1": ((64, 64), gen_bf16_near("in0"))},
+            ref_elw(np.add), "bfloat16", Ulp(1, "bfloat16", ELW_WHY)))
+
+
+# ---- command line -------------------------------------------------------------------------------
+
+
+def load_plugins():
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "ops_ref_*.py"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+
+
+def write_case(op, ins, outdir, stem):
+    os.makedirs(outdir, exist_ok=True)
+    for k, v in ins.items():
+        np.save(os.path.join(outdir, "%s.%s.npy" % (stem, k)), v)
+    np.save(os.path.join(outdir, "%s.out.npy" % stem), op.reference(ins))
+
+
+def seed_of(name, seed):
+    """A per-sample seed: the same inputs whatever other samples exist."""
+    return [seed] + [ord(c) for c in name]
+
+
+def main(argv=None):
+    load_plugins()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("data", help="default inputs and expectations of every sample")
+    d.add_argument("outdir")
+    g = sub.add_parser("gen", help="random inputs with a fixed seed, and their expectation")
+    g.add_argument("name")
+    g.add_argument("outdir")
+    g.add_argument("--seed", type=int, default=1)
+    c = sub.add_parser("check", help="compare a kernel's output with the reference")
+    c.add_argument("name")
+    c.add_argument("--in0")
+    c.add_argument("--in1")
+    c.add_argument("--out", required=True)
+    c.add_argument("--perturb", action="store_true", help="move one element by twice the tolerance")
+    sub.add_parser("list", help="the samples and their tolerances")
+    a = ap.parse_args(argv)
+
+    if a.cmd == "list":
+        for op in OPS.values():
+            print("%-24s %-10s %s" % (op.name, op.out_format, op.tol.describe()))
+        return 0
+    if a.cmd == "data":
+        for op in OPS.values():
+            write_case(op, op.generate(np.random.default_rng(seed_of(op.name, 0)), True), a.outdir, op.name)
+        return 0
+    op = OPS.get(a.name)
+    if op is None:
+        print("ops_ref: no sample %r (have: %s)" % (a.name, ", ".join(OPS)), file=sys.stderr)
+        return 2
+    if a.cmd == "gen":
+        write_case(op, op.generate(np.random.default_rng(seed_of(op.name, a.seed)), False), a.outdir,
+                   "%s.seed%d" % (op.name, a.seed))
+        return 0
+    ins = {}
+    for k in op.inputs:
+        path = getattr(a, k, None)
+        if path is None:
+            print("ops_ref: %s needs --%s" % (op.name, k), file=sys.stderr)
+            return 2
+        ins[k] = np.load(path).astype(np.float32)
+    got = np.load(a.out).astype(np.float32)
+    want = op.reference(ins)
+    if a.perturb:
+        got = perturb(got, want, op)
+    ok, msg = compare(got, want, op.tol, [ins[k] for k in op.inputs])
+    print("%s: %s" % (op.name, msg))
+    return 0 if ok else 1
+
+
+def perturb(got, want, op):
+    """Move the first finite element away from the expectation by twice the tolerance."""
+    got = got.copy()
+    flat, w = got.reshape(-1), want.reshape(-1)
+    i = int(np.argmax(np.isfinite(w) & (w != 0)))
+    if isinstance(op.tol, Ulp):
+        step = 2 * op.tol.n + 1
+        if op.tol.fmt == "bfloat16":
+            bits = (np.float32(w[i]).view(np.uint32) >> 16) + step
+            flat[i] = np.uint32(bits << 16).view(np.float32)
+        else:
+            flat[i] = (np.float32(w[i]).view(np.uint32) + np.uint32(step)).view(np.float32)
+    else:
+        flat[i] = w[i] * np.float32(1.5) + np.float32(1.0)
+    return got
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+/* test/unit/dp_fixture.h — the fixture test_fpu.c, test_unpack.c and test_pack.c share: a
+ * datapath with its architectural state and 1.5 MiB of L1, instructions fed straight to dp_exec
+ * (and, for unpacker instructions, dp_unpack_data right after, as from an idle unpacker), Config
+ * and ThreadConfig fields set by name through coproc/cfg_fields.def. Include after cmocka.h. */
+#ifndef TTEMU_TEST_DP_FIXTURE_H
+#define TTEMU_TEST_DP_FIXTURE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coproc/datapath.h"
+#include "coproc/formats.h"
+#include "coproc/state.h"
+#include "coproc/tt_fields.h"
+
+#define FX_L1_SIZE 0x180000u
+
+typedef struct {
+    dp_t *dp;
+    cp_state_t st;
+    cp_env_t env;
+    cp_error_t err;
+    uint8_t *l1;
+} fx_t;
+
+static int fx_setup(void **state) {
+    fx_t *f = calloc(1, sizeof *f);
+    f->dp = dp_create();
+    f->l1 = calloc(1, FX_L1_SIZE);
+    st_reset(&f->st);
+    f->env = (cp_env_t){.ctx = f, .l1 = f->l1, .l1_size = FX_L1_SIZE};
+    *state = f;
+    return 0;
+}
+
+static int fx_teardown(void **state) {
+    fx_t *f = *state;
+    dp_destroy(f->dp);
+    free(f->l1);
+    free(f);
+    return 0;
+}
+
+/* Thread t's instruction w at its datapath events; the error category (CP_ERR_NONE: none). */
+static cp_err_cat_t fx_run(fx_t *f, unsigned t, uint32_t w) {
+    memset(&f->err, 0, sizeof f->err);
+    cp_insn_t in = {.st = &f->st,
+                    .env = &f->env,
+                    .op = tt_op((uint8_t)TT_OPCODE(w)),
+                    .word = w,
+                    .thread = t,
+                    .origin = {.core = -1},
+                    .err = &f->err};
+    assert_non_null(in.op);
+    dp_exec(f->dp, &in);
+    if (f->err.cat == CP_ERR_NONE && in.op->unit == TT_UNIT_UNPACK) dp_unpack_data(f->dp, &in);
+    if (f->err.cat != CP_ERR_NONE) assert_true(f->err.what[0] != 0);
+    return f->err.cat;
+}
+static void fx_ex(fx_t *f, uint32_t w) {
+    if (fx_run(f, 0, w) != CP_ERR_NONE) fail_msg("0x%08x: %s", w, f->err.what);
+}
+
+/* Config / ThreadConfig fields by their cfg_defines.h names (bank 0, thread 0). */
+#define FX_CFG(f, name, v)   cfg_set(&(f)->st, 0, CFG_##name, (v))
+#define FX_THCFG(f, name, v) thcfg_set(&(f)->st, 0, THCFG_##name, (v))
+
+/* Src datums of IEEE patterns (formats.h layouts). */
+static inline uint32_t src_bf16(uint16_t b) { return fmt_src_encode_bf16(b); }
+static inline uint32_t src_fp16(uint16_t h) { return fmt_src_encode_fp16(h); }
+static inline uint32_t src_tf32(uint32_t f32) { return fmt_src_encode_tf32(f32); }
+/* Integer "8": sign << 18 | magnitude << 8 | exponent 16 (0 for magnitude 0) (SrcASrcB.md). */
+static inline uint32_t src_int8(int v) {
+    uint32_t m = (uint32_t)(v < 0 ? -v : v);
+    return (v < 0 ? 1u << 18 : 0) | m << 8 | (m ? 16u : 0);
+}
+
+#endif

@@ -1,0 +1,477 @@
+/* test/unit/test_fpu.c — the Matrix Unit's arithmetic, instruction by instruction, exact bits:
+ * ELWADD, ELWSUB, ELWMUL (accumulate, broadcasts, fidelity phases, integer "8"), MVMUL, DOTPV,
+ * GAPOOL (the two groups of eight products, fidelity phases, FP32 accumulation, integer "8"),
+ * GMPOOL (scaling, -inf identity, argmax), TRNSPSRCB, SHIFTXA, SHIFTXB, and the refusals.
+ *
+ * Every expected value is worked out by hand in the comment beside it from the rules
+ * coproc/fpu_num.h states (the ISA pages' models, with ttsim's documented arithmetic where the
+ * pages say theirs is a rough guide): operands are sign, exponent, 11-bit mantissa; a product of
+ * the multipliers' 5 x 7 bits (or a sum of 12 bits) enters the accumulator as man << 13 with 1.0 =
+ * 1 << 23; alignment rounds half up; a 16-bit Dst keeps 11 bits of each term and rounds the result
+ * to 8 (BF16) bits half away from zero. Dst cells are written out in Dst.md's layouts here, not
+ * through the formats library. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "dp_fixture.h"
+
+/* Dst.md layouts written out: a BF16 cell is sign | mantissa(7) << 8 | exponent(8); an FP16 cell
+ * sign | mantissa(10) << 5 | exponent(5); a Dst32b datum the BF16 cell of its high half over its
+ * low 16 bits, at physical rows Adj32(r) and Adj32(r) + 8. */
+static uint16_t cell_bf16(uint16_t b) { return (uint16_t)((b & 0x8000) | (b & 0x7F) << 8 | ((b >> 7) & 0xFF)); }
+static uint16_t cell_fp16(uint16_t h) { return (uint16_t)((h & 0x8000) | (h & 0x3FF) << 5 | ((h >> 10) & 0x1F)); }
+static unsigned adj32(unsigned r) { return ((r & 0x1F8) << 1) | (r & 0x207); }
+static uint32_t dst32(fx_t *f, unsigned row, unsigned col) {
+    const dst_regs_t *d = dp_dst(f->dp);
+    uint16_t hi = d->bits[adj32(row)][col], lo = d->bits[adj32(row) + 8][col];
+    /* back to IEEE order: the high half is a BF16 cell */
+    uint16_t b = (uint16_t)((hi & 0x8000) | (hi & 0xFF) << 7 | ((hi >> 8) & 0x7F));
+    return (uint32_t)b << 16 | lo;
+}
+static void put_dst32(fx_t *f, unsigned row, unsigned col, uint32_t v) {
+    dst_regs_t *d = dp_dst_mut(f->dp);
+    d->bits[adj32(row)][col] = cell_bf16((uint16_t)(v >> 16));
+    d->bits[adj32(row) + 8][col] = (uint16_t)v;
+}
+static uint16_t dst16(fx_t *f, unsigned row, unsigned col) { return dp_dst(f->dp)->bits[row][col]; }
+
+/* SrcA and SrcB banks 0 (the Matrix Unit's after reset) in format fmt. */
+static void formats(fx_t *f, unsigned fmt) {
+    dp_srca_mut(f->dp)->implied_fmt[0] = (uint8_t)fmt;
+    dp_srcb_mut(f->dp)->implied_fmt[0] = (uint8_t)fmt;
+}
+static uint32_t *A(fx_t *f, unsigned r) { return dp_srca_mut(f->dp)->d[0][r]; }
+static uint32_t *B(fx_t *f, unsigned r) { return dp_srcb_mut(f->dp)->d[0][r]; }
+
+/* ---- ELWADD / ELWSUB --------------------------------------------------------------------------- */
+
+/* BF16 operands into a BF16 Dst (ELWADD.md): sums rounded half away from zero, special values as
+ * numbers of the largest exponent, exponent-0 operands as zero. */
+static void test_elwadd_bf16(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    static const uint16_t a[] = {0x3F80, 0x3F80, 0xBF80, 0x7F80, 0x7FC0, 0x0001, 0x8000, 0x7F7F, 0x3F80, 0xBF80};
+    static const uint16_t b[] = {0x4000, 0x3B80, 0x3B80, 0x3F80, 0x3F80, 0x3F80, 0x8000, 0x7F7F, 0xBF80, 0xBB80};
+    /* 1 + 2 = 3: 2.0 aligns 1.0 by one bit: 0x400 + 0x200 = 0x600, << 13 = 0xC00000 at exponent 128;
+     * rounded to 8 bits: 0xC0 -> 0x40400000.
+     * 1 + 2^-8: 0x400 + ((0x400 + 0x80) >> 8 = 4) = 0x404 -> 0x808000, rounded (+0x8000) >> 16 = 0x81:
+     *   the tie goes away from zero, 0x3F81 (IEEE's nearest-even would give 0x3F80).
+     * -1 + 2^-8: 0x400 - 4 = 0x3FC -> 0x7F8000, one bit of normalisation (exponent 126), 8 bits
+     *   0xFF: -(1 - 2^-8) = 0xBF7F, exact.
+     * Inf + 1: exponent 255, 1.0 shifted out: 255 -> +Inf. NaN (0x7FC0) + 1: a number of exponent
+     *   255 -> +Inf. A denormal is zero: 0 + 1 = 1. -0 + -0 = +0 (cancellation and zero give +0).
+     * max + max = 0xFF0 << 13, exponent 255 after normalising -> +Inf. 1 + -1 = +0.
+     * -1 + -2^-8 = -(1 + 2^-8) -> the tie away from zero: 0xBF81. */
+    static const uint16_t want[] = {0x4040, 0x3F81, 0xBF7F, 0x7F80, 0x7F80, 0x3F80, 0x0000, 0x7F80, 0x0000, 0xBF81};
+    for (unsigned j = 0; j < 10; j++) {
+        A(f, 0)[j] = src_bf16(a[j]);
+        B(f, 0)[j] = src_bf16(b[j]);
+    }
+    dst_regs_t *d = dp_dst_mut(f->dp);
+    d->bits[0][0] = 0x1234;            /* ELWADD without AddDst overwrites */
+    f->st.thdcfg[0][12] = 8 | 8u << 8; /* ADDR_MOD_AB_SEC0: SrcA += 8, SrcB += 8 */
+    f->st.thdcfg[0][28] = 8;           /* ADDR_MOD_DST_SEC0: Dst += 8 */
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 0));
+    for (unsigned j = 0; j < 10; j++)
+        assert_int_equal(dst16(f, 0, j), cell_bf16(want[j]));
+    assert_int_equal(dst16(f, 1, 0), 0); /* rows 1..7: 0 + 0 */
+    const rwc_t *r = dp_rwc(f->dp, 0);
+    assert_int_equal(r->srca, 8);
+    assert_int_equal(r->srcb, 8);
+    assert_int_equal(r->dst, 8);
+    /* AddDst: Dst += SrcA + SrcB, on rows 8..15 of both and Dst (the RWCs). 0.5 + 0.25 + 3.0: the
+     * sum 0.75 (0x600 << 13 at exponent 126) and Dst 3.0 (0xC00000 at 128): aligned by 2 ->
+     * 0x300000, + 0xC00000 = 0xF00000 -> 3.75 = 0x4070. */
+    A(f, 8)[3] = src_bf16(0x3F00);
+    B(f, 8)[3] = src_bf16(0x3E80);
+    d->bits[8][3] = cell_bf16(0x4040);
+    fx_ex(f, TT_OP_ELWADD(0, 1, 0, 0, 0));
+    assert_int_equal(dst16(f, 8, 3), cell_bf16(0x4070));
+    /* A Dst row ZEROACC left invalid reads as zero: 0.5 + 0.25 + (0) = 0.75 = 0x3F40. */
+    fx_ex(f, TT_OP_SETRWC(0, 0, 0, 0, 0, 7));
+    fx_ex(f, TT_OP_ZEROACC(0, 0, 0, 0, 8)); /* row 8; its AddrMod 0 moves the RWCs to 8 */
+    d->bits[8][3] = cell_bf16(0x4040);      /* contents of an invalid row: not read */
+    fx_ex(f, TT_OP_ELWADD(0, 1, 0, 0, 0));
+    assert_int_equal(dst16(f, 8, 3), cell_bf16(0x3F40));
+}
+
+/* ELWSUB: SrcA - SrcB (the sign of SrcB flipped first); column and row broadcasts of SrcB. */
+static void test_elwsub_bcast(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            A(f, i)[j] = src_bf16(0x4040); /* 3.0 */
+            B(f, i)[j] = src_bf16(0x3F80); /* 1.0 */
+        }
+    B(f, 0)[0] = src_bf16(0x4040); /* 3.0 in SrcB[0][0] */
+    /* Column 0 broadcast (instr_mod19 = 1): every datum subtracts SrcB[row][0]: row 0 3 - 3 = +0,
+     * rows 1..7 3 - 1 = 2. */
+    fx_ex(f, TT_OP_ELWSUB(0, 0, 1, 0, 0));
+    for (unsigned j = 0; j < 16; j++) {
+        assert_int_equal(dst16(f, 0, j), 0);
+        assert_int_equal(dst16(f, 5, j), cell_bf16(0x4000));
+    }
+    /* Row broadcast (instr_mod19 = 2) of SrcB row 1 (SrcB RWC 1: BroadcastSrcBRow takes any row):
+     * every row 3 - 1 = 2, into Dst rows 16..23 (DstRow field 16). */
+    fx_ex(f, TT_OP_SETRWC(0, 0, 0, 1, 0, 2));
+    fx_ex(f, TT_OP_ELWSUB(0, 0, 2, 0, 16));
+    for (unsigned i = 16; i < 24; i++)
+        assert_int_equal(dst16(f, i, 0), cell_bf16(0x4000));
+    /* Both (3): SrcB[1][0] = 1.0 everywhere. */
+    fx_ex(f, TT_OP_ELWSUB(0, 0, 3, 0, 32));
+    assert_int_equal(dst16(f, 39, 15), cell_bf16(0x4000));
+}
+
+/* FP32 Dst (ALU_ACC_CTRL_Fp32_enabled): no 11-bit cut, full FP32 results; FP16 operands into FP16
+ * and FP32 Dst. */
+static void test_elwadd_fp32_fp16(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    A(f, 0)[0] = src_bf16(0x3F80), B(f, 0)[0] = src_bf16(0x3F80);
+    A(f, 0)[1] = src_bf16(0x3F80), B(f, 0)[1] = 0;
+    put_dst32(f, 0, 0, 0x3F800000u);
+    put_dst32(f, 0, 1, 0x3F800008u);
+    /* Col 0: 1 + 1 = 0x800 << 13 = 0x1000000 at 127, + Dst 0x800000 = 0x1800000, one bit right:
+     * (0x1800000 + 1) >> 1 = 0xC00000 at 128 -> 3.0.
+     * Col 1: 1 + 0 = 0x800000 + Dst (1 + 2^-20) 0x800008 = 0x1000008 -> 0x800004 at 128:
+     * 2 + 2^-20 = 0x40000004, every bit kept. */
+    fx_ex(f, TT_OP_ELWADD(0, 1, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 0), 0x40400000u);
+    assert_int_equal(dst32(f, 0, 1), 0x40000004u);
+
+    /* FP16 style: 1 + 2 in a 16-bit FP16 Dst: exponent 16, 0x600 << 13 kept to 11 bits -> fp16
+     * 3.0 (0x4200). */
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 0);
+    formats(f, FMT_FP16);
+    A(f, 0)[2] = src_fp16(0x3C00), B(f, 0)[2] = src_fp16(0x4000);
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 8));
+    assert_int_equal(dst16(f, 8, 2), cell_fp16(0x4200));
+    /* ... into an FP32 Dst the exponent is rebiased by 112: 3.0 = 0x40400000. */
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 16));
+    assert_int_equal(dst32(f, 16, 2), 0x40400000u);
+    /* An FP16 SrcA with a BF16 SrcB is no listed combination. */
+    dp_srcb_mut(f->dp)->implied_fmt[0] = FMT_BF16;
+    assert_int_equal(fx_run(f, 0, TT_OP_ELWADD(0, 0, 0, 0, 0)), CP_ERR_UNSUPPORTED);
+}
+
+/* ELWMUL with the four fidelity phases (SrcASrcB.md): a = b = 1 + 2^-7 (mantissa bit 3 of 10).
+ * Phase 0: a's top five bits 16 x b's top seven 64 = 1024 << 13 = 0x800000 at 127: 1.0.
+ * Phase 1: a's next five (0x408 >> 1) & 31 = 4, x 64 = 256 -> 0x200000 at 127 - 5: 2^-7.
+ * Phase 2: 16 x b's low four (8 << 3 = 64) = 1024 -> 0x800000 at 127 - 7: 2^-7.
+ * Phase 3: 4 x 64 = 256 -> 0x200000 at 127 - 12: 2^-14.
+ * BF16 Dst: 1.0, then 1 + 2^-7 (0x200000 aligned by 5 = 0x10000), then 1 + 2^-6, then the 2^-14
+ * term aligned by 12 is 0x200, which the 11-bit cut drops: 0x3F82.
+ * FP32 Dst keeps it: 0x3F820200 = 1 + 2^-6 + 2^-14, the exact square. */
+static void test_elwmul_fidelity(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    A(f, 0)[0] = src_bf16(0x3F81), B(f, 0)[0] = src_bf16(0x3F81);
+    f->st.thdcfg[0][28] = 1u << 13; /* ADDR_MOD_DST_SEC0: fidelity += 1 */
+    static const uint16_t bf16_after[4] = {0x3F80, 0x3F81, 0x3F82, 0x3F82};
+    for (unsigned p = 0; p < 4; p++) {
+        fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 0)); /* dest_accum_en 0: ELWMUL accumulates anyway */
+        assert_int_equal(dst16(f, 0, 0), cell_bf16(bf16_after[p]));
+    }
+    assert_int_equal(dp_rwc(f->dp, 0)->fidelity, 0); /* 4 phases wrap */
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    static const uint32_t fp32_after[4] = {0x3F800000u, 0x3F810000u, 0x3F820000u, 0x3F820200u};
+    for (unsigned p = 0; p < 4; p++) {
+        fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 8));
+        assert_int_equal(dst32(f, 8, 0), fp32_after[p]);
+    }
+    /* FIDELITY_BASE_Phase is added to the counter: base 3 with counter 0 is phase 3 alone. */
+    f->st.thdcfg[0][28] = 0;
+    FX_THCFG(f, FIDELITY_BASE_Phase, 3);
+    fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 16));
+    assert_int_equal(dst32(f, 16, 0), 0x38800000u); /* 2^-14 */
+    FX_THCFG(f, FIDELITY_BASE_Phase, 0);
+    /* FP16 operands into FP32: 1.5 x 1.5: 24 x 96 = 2304 << 13 = 0x1200000 at 15 + 15 + 97 = 127,
+     * normalised one bit right: 0x900000 at 128 = 2.25. */
+    formats(f, FMT_FP16);
+    A(f, 0)[1] = src_fp16(0x3E00), B(f, 0)[1] = src_fp16(0x3E00);
+    fx_ex(f, TT_OP_ZEROACC(3, 0, 0, 0, 0));
+    fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 24));
+    assert_int_equal(dst32(f, 24, 1), 0x40100000u);
+    /* Underflow: 2^-126 x 0.5 (BF16): exponent 1 + 126 - 127 = 0 -> a zero term: +0. */
+    formats(f, FMT_BF16);
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 0);
+    A(f, 0)[2] = src_bf16(0x0080), B(f, 0)[2] = src_bf16(0x3F00);
+    fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 32));
+    assert_int_equal(dst16(f, 32, 2), 0);
+}
+
+/* Integer "8" operands, integer "32" Dst (ALU_ACC_CTRL_INT8_math_enabled; ELWADD.md, ELWMUL.md). */
+static void test_elw_int8(void **state) {
+    fx_t *f = *state;
+    FX_CFG(f, ALU_ACC_CTRL_INT8_math_enabled, 1);
+    A(f, 0)[0] = src_int8(-5), B(f, 0)[0] = src_int8(3);
+    A(f, 0)[1] = src_int8(100), B(f, 0)[1] = src_int8(100);
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 0));         /* -5 + 3 = -2; 200 */
+    assert_int_equal(dst32(f, 0, 0), 0x80000002u); /* sign-magnitude */
+    assert_int_equal(dst32(f, 0, 1), 200u);
+    fx_ex(f, TT_OP_ELWSUB(0, 1, 0, 0, 0)); /* += -5 - 3: -10; 200 + 0 */
+    assert_int_equal(dst32(f, 0, 0), 0x8000000Au);
+    /* Saturation at 2^31 - 1. */
+    put_dst32(f, 0, 1, 0x7FFFFFF0u);
+    fx_ex(f, TT_OP_ELWADD(0, 1, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 1), 0x7FFFFFFFu);
+    /* ELWMUL 100 x 100 over four phases (the pages' masks): A's bits 5..7 (96) or 0..4 (4), B's
+     * bits 4..9 (96) or 0..3 (4): 9216 + 384 + 384 + 16 = 10000. */
+    f->st.thdcfg[0][28] = 1u << 13;
+    static const uint32_t after[4] = {9216, 9600, 9984, 10000};
+    for (unsigned p = 0; p < 4; p++) {
+        fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 8));
+        assert_int_equal(dst32(f, 8, 1), after[p]);
+    }
+}
+
+/* ---- MVMUL / DOTPV / GAPOOL -------------------------------------------------------------------- */
+
+/* Dst[i][j] += sum_k SrcB[i][k] * SrcA[k][j] (MVMUL.md). */
+static void test_mvmul(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    /* SrcA = the identity: Dst = SrcB (every product but one is zero; one group holds it). Phase 0
+     * multiplies SrcB's implicit one and top six mantissa bits: SrcB values whose seventh bit is 0
+     * (1.0 + n 2^-6, n = 16 i + k, over two exponents) come through exactly: 16 x b7. */
+    for (unsigned k = 0; k < 16; k++)
+        A(f, k)[k] = src_bf16(0x3F80);
+    uint16_t bv[8][16];
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 16; k++) {
+            unsigned n = 16 * i + k;
+            bv[i][k] = (uint16_t)(0x3F80 + (n >> 6) * 0x80 + (n & 63) * 2);
+            B(f, i)[k] = src_bf16(bv[i][k]);
+        }
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++)
+            assert_int_equal(dst32(f, i, j), (uint32_t)bv[i][j] << 16);
+    /* ... and the seventh bit is phase 2's (SrcB's low four bits): 1 + 2^-7 reads as 1.0. */
+    B(f, 0)[0] = src_bf16(0x3F81);
+    /* Accumulating: again, 2 x the value (exact). */
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 0), 0x40000000u);                                /* check_fields: not a field */
+    assert_int_equal(dst32(f, 7, 15), ((uint32_t)bv[7][15] << 16) + 0x00800000u); /* x 2: exponent + 1 */
+    /* The eight products of a group align to the largest, rounding half up: 1.0 (1024 at e) with
+     * 1.5 x 2^-10 (24 x 64 = 1536 at e - 10: ((1536 << 1) + 2^10) >> 11 = 2) in column 0, row 0:
+     * 1026 << 13 = 0x804000 -> 1 + 2^-9 = 0x3F804000 (the exact sum is 0x3F803000). */
+    fx_ex(f, TT_OP_ZEROACC(3, 0, 0, 0, 0));
+    memset(dp_srca_mut(f->dp)->d[0], 0, sizeof dp_srca_mut(f->dp)->d[0]);
+    memset(dp_srcb_mut(f->dp)->d[0], 0, sizeof dp_srcb_mut(f->dp)->d[0]);
+    A(f, 0)[0] = src_bf16(0x3F80), B(f, 0)[0] = src_bf16(0x3F80);
+    A(f, 1)[0] = src_bf16(0x3FC0), B(f, 0)[1] = src_bf16(0x3A80); /* 1.5, 2^-10 */
+    /* Column 1: the same pair split over the two groups (k = 0 and k = 8): each group exact, the
+     * accumulator aligns 0xC00000 at 117 to 127 by 10: (0xC00000 + 2^9) >> 10 = 0x3000:
+     * 0x803000 = 0x3F803000 exactly. */
+    A(f, 0)[1] = src_bf16(0x3F80), A(f, 8)[1] = src_bf16(0x3FC0);
+    B(f, 0)[8] = src_bf16(0x3A80);
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 0), 0x3F804000u);
+    assert_int_equal(dst32(f, 0, 1), 0x3F803000u);
+    /* A BF16 Dst: all-ones SrcA and SrcB rows of 1.0 sum to 16. */
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 0);
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++)
+            A(f, k)[j] = src_bf16(0x3F80);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 16; k++)
+            B(f, 8 + i)[k] = src_bf16(0x3F80);
+    fx_ex(f, TT_OP_SETRWC(0, 0, 0, 8, 0, 3)); /* SrcA rows 0..15, SrcB rows 8..15 */
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 64));
+    assert_int_equal(dst16(f, 64, 0), cell_bf16(0x4180));
+    assert_int_equal(dst16(f, 71, 15), cell_bf16(0x4180));
+    /* DOTPV is MVMUL without the broadcast; GAPOOL writes four rows, Dst aligned to four. */
+    fx_ex(f, TT_OP_DOTPV(0, 0, 0, 0, 80));
+    assert_int_equal(dst16(f, 87, 3), cell_bf16(0x4180));
+    fx_ex(f, TT_OP_GAPOOL(0, 1, 0, 0, 100)); /* 100 & 0x3FC = 100: rows 100..103 */
+    assert_int_equal(dst16(f, 100, 0), cell_bf16(0x4180));
+    assert_int_equal(dst16(f, 103, 15), cell_bf16(0x4180));
+    assert_int_equal(dst16(f, 104, 0), 0);
+    /* MVMUL's row broadcast: SrcB row (RWC 8 + 0) for rows 0, 2, 4, 6 of a block aligned by the
+     * mask 0x3F9 (0x400 - 7): DstRow 128 -> rows 128, 130, 132, 134; 129 untouched. */
+    B(f, 8)[0] = src_bf16(0x4000); /* 2 + 15 = 17 */
+    dp_dst_mut(f->dp)->bits[129][0] = 0x1234;
+    fx_ex(f, TT_OP_MVMUL(0, 1, 0, 128));
+    assert_int_equal(dst16(f, 128, 0), cell_bf16(0x4188));
+    assert_int_equal(dst16(f, 134, 0), cell_bf16(0x4188));
+    assert_int_equal(dst16(f, 129, 0), 0x1234);
+}
+
+/* MVMUL fidelity phases: a = 1 + 2^-7 (SrcA), b = 1 + 2^-7 (SrcB) at k = 0, everything else zero;
+ * the four phases as for ELWMUL: FP32 Dst 1.0, 1 + 2^-7, 1 + 2^-6, 1 + 2^-6 + 2^-14. */
+static void test_mvmul_fidelity(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    A(f, 0)[0] = src_bf16(0x3F81), B(f, 0)[0] = src_bf16(0x3F81);
+    f->st.thdcfg[0][28] = 1u << 13;
+    static const uint32_t after[4] = {0x3F800000u, 0x3F810000u, 0x3F820000u, 0x3F820200u};
+    for (unsigned p = 0; p < 4; p++) {
+        fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
+        assert_int_equal(dst32(f, 0, 0), after[p]);
+    }
+    /* TF32 operands keep all ten mantissa bits: SrcA 1 + 2^-10 in phase 1 gives a's bits 5..1 =
+     * (0x401 >> 1) & 31 = 0: the last bit is in no phase (MVMUL.md (†)): 1.0 after phase 0 and 1. */
+    formats(f, FMT_TF32);
+    f->st.thdcfg[0][28] = 1u << 13;
+    fx_ex(f, TT_OP_SETRWC(0, 0, 0, 0, 0, 8)); /* fidelity := 0 */
+    A(f, 0)[1] = src_tf32(0x3F802000u), B(f, 0)[0] = src_tf32(0x3F800000u);
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 8));
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 8));
+    assert_int_equal(dst32(f, 8, 1), 0x3F800000u);
+}
+
+/* Integer "8" MVMUL (MVMUL.md masks): a row of SrcB [1, 2, ..., 16] by an all-3 SrcA column:
+ * 3 x 136 = 408 in phase 0 (magnitudes below 16 and 32: phase 0 uses SrcA bits 5..7 = 0...).
+ * So: phase 3 alone (low bits of both) gives 408; phase 0 gives 0. */
+static void test_mvmul_int8(void **state) {
+    fx_t *f = *state;
+    FX_CFG(f, ALU_ACC_CTRL_INT8_math_enabled, 1);
+    for (unsigned k = 0; k < 16; k++) {
+        B(f, 0)[k] = src_int8((int)k + 1);
+        for (unsigned j = 0; j < 16; j++)
+            A(f, k)[j] = src_int8(j == 5 ? -3 : 3);
+    }
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0)); /* phase 0: A bits 5..7 (0), B bits 4..9 (16 -> 16): 0 */
+    assert_int_equal(dst32(f, 0, 0), 0);
+    FX_THCFG(f, FIDELITY_BASE_Phase, 3); /* A bits 0..4 (3), B bits 0..3 (1..15, 16 -> 0): 3 x 120 */
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 0), 360u);
+    assert_int_equal(dst32(f, 0, 5), 0x80000000u | 360u);
+    FX_THCFG(f, FIDELITY_BASE_Phase, 1); /* A bits 0..4 (3), B bits 4..9 (16): + 48 */
+    fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 0), 408u);
+}
+
+/* ---- GMPOOL -------------------------------------------------------------------------------------- */
+
+/* GMPOOL.md: column max of a 16x16 SrcA block, scaled by SrcB row 0's exponents, with Dst's row;
+ * rows 1..3 of the Dst block zeroed. */
+static void test_gmpool(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    for (unsigned i = 0; i < 16; i++) {
+        B(f, 0)[i] = src_bf16(0x3F80); /* no scaling */
+        for (unsigned j = 0; j < 16; j++)
+            A(f, i)[j] = src_bf16((uint16_t)(0xC000 + i)); /* negative: the max is row 0's -2.0 */
+    }
+    A(f, 9)[1] = src_bf16(0x4100);          /* 8.0 */
+    A(f, 3)[2] = src_bf16(0x0001);          /* a denormal reads as 0: the max of column 2 */
+    A(f, 12)[3] = src_bf16(0x7F80);         /* +Inf */
+    fx_ex(f, TT_OP_ZEROACC(3, 0, 0, 0, 0)); /* invalid Dst: minus infinity */
+    dp_dst_mut(f->dp)->bits[1][0] = 0x5555;
+    fx_ex(f, TT_OP_GMPOOL(0, 1, 0, 0, 2)); /* DstRow 2 & 0x3FC = 0 */
+    assert_int_equal(dst16(f, 0, 0), cell_bf16(0xC000));
+    assert_int_equal(dst16(f, 0, 1), cell_bf16(0x4100));
+    assert_int_equal(dst16(f, 0, 2), 0);
+    assert_int_equal(dst16(f, 0, 3), cell_bf16(0x7F80));
+    assert_int_equal(dst16(f, 1, 0), 0); /* zeroed */
+    /* Dst takes part: a valid Dst row holding 1.0 beats the negatives. */
+    dp_dst_mut(f->dp)->bits[4][0] = cell_bf16(0x3F80);
+    dp_dst_mut(f->dp)->valid[4] = true;
+    fx_ex(f, TT_OP_GMPOOL(0, 1, 0, 0, 4));
+    assert_int_equal(dst16(f, 4, 0), cell_bf16(0x3F80));
+    assert_int_equal(dst16(f, 4, 1), cell_bf16(0x4100));
+    /* SrcB scaling: an exponent of 0 makes that row minus infinity; 2.0 adds one to the exponent
+     * (column 1's 8.0 in row 9 becomes 16.0). */
+    B(f, 0)[0] = 0;
+    B(f, 0)[9] = src_bf16(0x4000);
+    fx_ex(f, TT_OP_ZEROACC(3, 0, 0, 0, 0));
+    fx_ex(f, TT_OP_GMPOOL(0, 1, 0, 0, 8));
+    assert_int_equal(dst16(f, 8, 0), cell_bf16(0xC001)); /* row 0 excluded: row 1's -2.0078 */
+    assert_int_equal(dst16(f, 8, 1), cell_bf16(0x4180));
+    /* ArgMax with an FP32 Dst (BF16 style): the value in the high half, IndexPhase | MaxIndex in the
+     * low bits. Column 1's max is row 9 (not among the first eight: the index stays that of the
+     * first eight's max, row 0 -> index 0); Dst invalid: all ones -> IndexPhase (0xFFFFFFFF +
+     * 0x100) & 0xF00 = 0; column 4 (all -2.0 - i) picks row 0 first (visit order 4,5,6,7,0,...
+     * with >=: the last equal... values differ: row 0's -2.0 is the max): index transform[0] = 0. */
+    B(f, 0)[0] = src_bf16(0x3F80);
+    B(f, 0)[9] = src_bf16(0x3F80);
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    A(f, 6)[5] = src_bf16(0x4000); /* column 5's max: row 6 -> transform[6] = 2 */
+    fx_ex(f, TT_OP_ZEROACC(3, 0, 0, 0, 0));
+    fx_ex(f, TT_OP_GMPOOL(0, 1, 0, 1, 12));
+    assert_int_equal(dst32(f, 12, 5), 0x40000000u | 2u); /* check_fields: not a field */
+    assert_int_equal(dst32(f, 12, 4), 0xC0000000u | 0u); /* check_fields: not a field */
+    assert_int_equal(dst32(f, 13, 4), 0);                /* (all ones + 0x100) & 0xF00 */
+}
+
+/* ---- Src shuffles -------------------------------------------------------------------------------- */
+
+static void test_src_shuffles(void **state) {
+    fx_t *f = *state;
+    for (unsigned i = 0; i < 64; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            A(f, i)[j] = i * 16 + j;
+            B(f, i)[j] = i * 16 + j;
+        }
+    /* TRNSPSRCB.md: rows 16..31 transposed, others untouched. */
+    fx_ex(f, TT_OP_TRNSPSRCB);
+    assert_int_equal(B(f, 16)[3], (16 + 3) * 16 + 0);
+    assert_int_equal(B(f, 19)[0], 16 * 16 + 3);
+    assert_int_equal(B(f, 0)[3], 3);
+    /* SHIFTXB.md: row (SrcRow 2 + SrcB RWC 0) one lane left; rotate, then shift in zero. */
+    fx_ex(f, TT_OP_SHIFTXB(0, 0, 2));
+    assert_int_equal(B(f, 2)[0], 33);
+    assert_int_equal(B(f, 2)[14], 47);
+    assert_int_equal(B(f, 2)[15], 32);
+    fx_ex(f, TT_OP_SHIFTXB(0, 1, 2));
+    assert_int_equal(B(f, 2)[15], 0);
+    assert_int_equal(B(f, 2)[14], 32);
+    /* SHIFTXA.md: the rows at the last FPU SrcA row address (a MOVA2D from row 37: block 32..47),
+     * one lane right (Direction 2), into rows 0..15. */
+    dp_srca_mut(f->dp)->implied_fmt[0] = FMT_BF16;
+    fx_ex(f, TT_OP_MOVA2D(0, 37, 0, 0, 0));
+    fx_ex(f, TT_OP_SHIFTXA(0, 2));
+    assert_int_equal(A(f, 0)[0], 0);
+    assert_int_equal(A(f, 0)[1], 32 * 16 + 0);
+    assert_int_equal(A(f, 15)[15], 47 * 16 + 14);
+    fx_ex(f, TT_OP_SHIFTXA(0, 3)); /* left, from rows 32..47 again */
+    assert_int_equal(A(f, 0)[0], 32 * 16 + 1);
+    assert_int_equal(A(f, 0)[15], 0);
+    assert_int_equal(fx_run(f, 0, TT_OP_SHIFTXA(0, 1)), CP_ERR_UNDEFINED);
+}
+
+/* Refusals: the legacy instructions, GAPOOL's index mode, a matrix product without the zero flag;
+ * CLREXPHIST and GATESRCRST change no value. */
+static void test_fpu_refusals(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    assert_int_equal(fx_run(f, 0, TT_OP_CONV3S2(0, 0, 0, 0)), CP_ERR_UNSPECIFIED);
+    assert_int_equal(fx_run(f, 0, TT_OP_MPOOL3S1(0, 0, 0, 0)), CP_ERR_UNSPECIFIED);
+    assert_int_equal(fx_run(f, 0, TT_OP_APOOL3S2(0, 0, 0, 0)), CP_ERR_UNSPECIFIED);
+    assert_int_equal(fx_run(f, 0, TT_OP_MFCONV3S1(0, 0, 0, 0)), CP_ERR_UNSPECIFIED);
+    assert_int_equal(fx_run(f, 0, TT_OP_GAPOOL(0, 1, 0, 1, 0)), CP_ERR_UNSPECIFIED);
+    FX_CFG(f, ALU_ACC_CTRL_Zero_Flag_disabled_src, 1);
+    assert_int_equal(fx_run(f, 0, TT_OP_MVMUL(0, 0, 0, 0)), CP_ERR_UNSPECIFIED);
+    dst_regs_t before = *dp_dst(f->dp);
+    fx_ex(f, TT_OP_CLREXPHIST);
+    fx_ex(f, TT_OP_GATESRCRST(1, 1));
+    assert_memory_equal(&before, dp_dst(f->dp), sizeof before);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_elwadd_bf16, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_elwsub_bcast, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_elwadd_fp32_fp16, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_elwmul_fidelity, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_elw_int8, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_mvmul, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_mvmul_fidelity, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_mvmul_int8, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_gmpool, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_src_shuffles, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_fpu_refusals, fx_setup, fx_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
