@@ -78,7 +78,7 @@
 #define SFPU_LOAD(r)         SFPU_I(TT_OP_SFPLOAD((r), 0, SFPU_AM, 0))
 #define SFPU_STORE(r)        SFPU_I(TT_OP_SFPSTORE((r), 0, SFPU_AM, 0))
 /* float_to_fp16b(v, 0): SFPSTOCHRND to 7 mantissa bits, to nearest (ties away). */
-#define SFPU_TO_BF16_RNE(r) SFPU_I(TT_OP_SFP_STOCH_RND(0, 0, (r), (r), (r), 1))
+#define SFPU_TO_BF16_RN(r) SFPU_I(TT_OP_SFP_STOCH_RND(0, 0, (r), (r), (r), 1))
 
 /* The whole tile: four faces of eight iterations of BODY (sfpi::dst_reg++ after each: Dst RWC += 2;
  * after a face, Dst = Dst_Cr + 8 twice: the next face), then the Dst RWC back to 0. */
@@ -163,7 +163,7 @@
         SFPU_SETCC(SFPU_L0, SFPU_CC_LT0);                                                                              \
         SFPU_I(TT_OP_SFPLOADI(SFPU_L1, SFPU_LOADI_BF16, 0x7FC0)); /* quiet_NaN */                                      \
         SFPU_POPC();                                                                                                   \
-        SFPU_TO_BF16_RNE(SFPU_L1);                                                                                     \
+        SFPU_TO_BF16_RN(SFPU_L1);                                                                                      \
         SFPU_STORE(SFPU_L1);                                                                                           \
     } while (0)
 
