@@ -1,5 +1,5 @@
 """References for the SFPU samples of firmware-samples/ops/ (sfpu_relu, sfpu_exp, sfpu_recip,
-sfpu_sqrt, sfpu_sigmoid, sfpu_gelu, sfpu_tanh; docs/ops.md "The SFPU samples"), loaded by
+sfpu_sqrt, sfpu_sigmoid, sfpu_gelu, sfpu_tanh; docs/ops-sfpu.md), loaded by
 scripts/ops_ref.py. Each reference is the exact function (float64), never ttemu's output; the
 tolerance is what the algorithm tt-llk's Blackhole function uses can be away from it
 (firmware-samples/include/ttemu_sfpu.h; test/unit/test_sfpu_kernels.c checks the same bounds on the
@@ -133,7 +133,7 @@ def gen(name):
 def exp_bound(a):
     """_sfpu_exp_: for |x| >= 1, |x| is scaled into [0.5, 1) (exponent 126) and the quadratic's
     value squared k = exponent(|x|) + 1 times; the quadratic v (0.8373 v + 0.859375) + 1 is within
-    1.33% of e^v on [0, 0.5) and 0.80% on [0.5, 1) (found over every float in the ranges: docs/ops.md),
+    1.33% of e^v on [0, 0.5) and 0.80% on [0.5, 1) (on a dense grid of v: docs/ops-sfpu.md),
     and squaring multiplies the error 2^k times. Then the truncations to BF16 (SFPSTORE, and the
     reciprocal's BF16 input for x < 0: one ulp of BF16 each, 2^-7) and the reciprocal's last Newton
     step (at most one more): 3 2^-7. Relative to e^x; exact where the reference is not finite."""
@@ -168,9 +168,9 @@ R.register(R.Op("sfpu_sqrt", {"in0": ((64, 64), gen("sfpu_sqrt"))}, reference("s
 R.register(R.Op("sfpu_exp", {"in0": ((64, 64), gen("sfpu_exp"))}, reference("sfpu_exp", False), "bfloat16",
                 R.Bound(exp_bound, "within _sfpu_exp_'s relative bound (1.33% below |x| = 1, (1.008^(2^k) - 1) "
                         "for k squarings above; plus 3 2^-7)",
-                        "the quadratic's error is squared with the value (docs/ops.md)")))
+                        "the quadratic's error is squared with the value (docs/ops-sfpu.md)")))
 # The LUT kernels: the segments' largest distance from the function over every normal bf16 input
-# (docs/ops.md), rounded up; SFPSTORE's truncation to bf16 loses less than 2^-7 of the output, at
+# (docs/ops-sfpu.md), rounded up; SFPSTORE's truncation to bf16 loses less than 2^-7 of the output, at
 # most 2^-7 for tanh and sigmoid (|out| <= 1, 0.0079 absolute) and 2^-7 (|gelu x| + 0.0235) for gelu.
 R.register(R.Op("sfpu_tanh", {"in0": ((64, 64), gen("sfpu_tanh"))}, reference("sfpu_tanh", False), "bfloat16",
                 R.Bound(abs_rel_bound(0.1447 + 0.0079, 0.0, "sfpu_tanh"),

@@ -1,7 +1,7 @@
 /* ttemu_sfpu.h — tt-llk's Blackhole SFPU functions (tenstorrent/tt-llk tt_llk_blackhole/common/inc/
  * sfpu/ckernel_sfpu_*.h, written with SFPI), restated as the Vector Unit instructions they compute
  * with: the same algorithm, constants, branches (lane predication) and rounding, instruction by
- * instruction in ttemu's own words. docs/ops.md lists each function's source and tolerance.
+ * instruction in ttemu's own words. docs/ops-sfpu.md lists each function's source and tolerance.
  *
  * Everything here is a macro over SFPU_I(word), which pushes one Tensix instruction: TTI (a `.word`
  * in the RISC-V stream) in the firmware samples; the unit test test/unit/test_sfpu_kernels.c defines

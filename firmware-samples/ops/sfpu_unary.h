@@ -1,5 +1,5 @@
 /* sfpu_unary.h — the SFPU samples of firmware-samples/ops/ (sfpu_relu, sfpu_exp, sfpu_recip,
- * sfpu_sqrt, sfpu_sigmoid, sfpu_gelu, sfpu_tanh; docs/ops.md): out = f(in0), bf16 [64, 64] (four
+ * sfpu_sqrt, sfpu_sigmoid, sfpu_gelu, sfpu_tanh; docs/ops-sfpu.md): out = f(in0), bf16 [64, 64] (four
  * tiles), as tt-metal's eltwise unary SFPU ops run. TRISC0 unpacks each tile into SrcA
  * (llk_unpack_A); TRISC1 copies it into a 16-bit (BF16) Dst with MOVA2D (llk_math_eltwise_unary_
  * datacopy), then runs the SFPU function over the tile (llk_math_eltwise_unary_sfpu: the SFPU waits

@@ -1,4 +1,4 @@
-# The SFPU samples (firmware-samples/ops/sfpu_*, docs/ops.md "The SFPU samples") beyond what
+# The SFPU samples (firmware-samples/ops/sfpu_*, docs/ops-sfpu.md) beyond what
 # test/sh/t_ops.sh checks for every sample (default inputs, one seed, a perturbed output):
 #   - more seeded random tiles over each function's useful range (scripts/ops_ref_sfpu.py), each
 #     output within the sample's tolerance of the exact function;
@@ -21,7 +21,7 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
     exit 0
 fi
 
-# The outputs for the first 14 default inputs, worked from the pages (docs/ops.md "Special values"):
+# The outputs for the first 14 default inputs, worked from the pages (docs/ops-sfpu.md "Special values"):
 #   in:     +0   -0   +Inf -Inf +NaN -NaN 1    -1   1e-39 -1e-39 2^-126 -2^-126 max  -max
 # The path first: MOVA2D makes -0 and denormals +0; the packer writes NaN as Inf of its sign and
 # -0 and magnitudes below 2^-126 as +0.

@@ -1,7 +1,7 @@
 /* test/unit/test_sfpu_kernels.c — the SFPU kernels of firmware-samples/include/ttemu_sfpu.h (tt-llk's
  * Blackhole SFPU functions as instruction sequences) run on one BF16 tile in Dst through dp_exec,
  * the same words the sample kernels push. Each result is checked against the exact function
- * (computed here in doubles) within the tolerance its algorithm gives (docs/ops.md), on seeded
+ * (computed here in doubles) within the tolerance its algorithm gives (docs/ops-sfpu.md), on seeded
  * random inputs over the function's useful range, and the special values against what the
  * algorithm does with them, worked out from the instruction pages. */
 #include <math.h>
@@ -106,7 +106,7 @@ static double exp_rtol(double x) {
     return (k == 0 ? 0.0133 : pow(1.0080, ldexp(1, k)) - 1) + 3 * ldexp(1, -7);
 }
 
-/* The tolerance of each kernel against the exact function (docs/ops.md derives them): in BF16 ulps
+/* The tolerance of each kernel against the exact function (docs/ops-sfpu.md derives them): in BF16 ulps
  * at the exact value (relu, recip, sqrt), relative (exp, exp_rtol above) or absolute plus relative
  * (the LUT kernels: the segments' worst error, found over every BF16 input, plus BF16's truncation). */
 typedef struct {
@@ -147,7 +147,7 @@ static void check_random(void **state, kernel_t k, double lo, double hi) {
 }
 
 /* Special inputs and the BF16 patterns the algorithm leaves in Dst for them, worked from the pages
- * (docs/ops.md explains each). */
+ * (docs/ops-sfpu.md explains each). */
 static void check_special(void **state, kernel_t k, const uint16_t *in, const uint16_t *want, unsigned n) {
     dpf_t *f = *state;
     uint16_t tile[1024] = {0};
