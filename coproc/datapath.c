@@ -23,13 +23,7 @@ void dp_reset(dp_t *dp) {
     memset(dp, 0, sizeof *dp);
     for (unsigned r = 0; r < DST_ROWS; r++)
         dp->dst.valid[r] = true;
-    /* The Vector Unit's constant registers (LReg.md): LReg[8] = 0.8373 (the FP32 nearest), LReg[9] =
-     * 0, LReg[10] = 1.0, LReg[15] lane i = 2 * i. */
-    for (unsigned l = 0; l < LANES; l++) {
-        dp->sfpu.r[8][l] = 0x3F56594Bu;
-        dp->sfpu.r[10][l] = 0x3F800000u;
-        dp->sfpu.r[15][l] = 2 * l;
-    }
+    sfpu_reset(&dp->sfpu); /* the Vector Unit's constants and power-on state (coproc/sfpu_lanes.c) */
     dp->pack.needs_new_addr = true;
     dp->pack.exp_needs_new_addr = true;
 }
@@ -134,6 +128,8 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     if (!fn || in->thread >= DP_THREADS) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
+    if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
     fn(&x);
 }
 

@@ -33,7 +33,7 @@ for cfg in firmware-samples/ops/*.json; do
     case $cfg in *.golden.json) continue ;; esac
     name=$(basename "$cfg" .json)
     ins=$(inputs_of "$cfg")
-    if ! "$PY" "$REF" list | grep -q "^$name "; then
+    if ! "$PY" "$REF" list | grep "^$name " >/dev/null; then
         note nok "ops $name: has a reference" "scripts/ops_ref.py has no sample named $name"
         continue
     fi
