@@ -63,7 +63,16 @@ static bool end_cycle(void *ctx) {
         t->cp_lazy = cp_is_idle(t->cp);
     }
     tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
-    return t->harts_changed || cp_error(t->cp);
+    return t->harts_changed || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t));
+}
+
+void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {
+    t->nwatch = n < TILE_MAX_WATCH ? n : TILE_MAX_WATCH;
+    t->watch_hit = false;
+    for (unsigned i = 0; i < t->nwatch; i++) {
+        t->watch_addr[i] = (addr[i] & ~3u) % TILE_L1_SIZE;
+        memcpy(&t->watch_val[i], t->l1 + t->watch_addr[i], 4);
+    }
 }
 
 uint64_t tile_run(tile_t *t, uint64_t n) {
@@ -80,11 +89,11 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at))) {
             t->touches++;
             done += spin_forward(t, n - done);
-            if (done == n || cp_error(t->cp)) return done;
+            if (done == n || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t))) return done;
             for (int c = 0; c < TILE_NCORES; c++)
                 if (t->hart[c].state != before[c]) return done;
             continue;
-        } else if (running == 1 && !t->reference && quiet) {
+        } else if (running == 1 && !t->reference && quiet && !t->nwatch) {
             /* Not tile_spin_forget: as long as the core keeps running, only L1, its local RAM and
              * its registers change, and the idle coprocessor's clock (t->touches holds). */
             t->spin.cert = false;
@@ -109,14 +118,14 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             t->cp_lazy = cp_is_idle(t->cp);
             done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
             tile_cp_sync(t);
-            if (done == n || cp_error(t->cp)) return done;
+            if (done == n || cp_error(t->cp) || t->watch_hit) return done;
             for (int c = 0; c < TILE_NCORES; c++)
                 if (t->hart[c].state != before[c]) return done;
             continue; /* a core was reset and restarted within one cycle: no visible change */
         }
         tile_cycle(t);
         done++;
-        if (running == 0 || cp_error(t->cp)) return done;
+        if (running == 0 || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t))) return done;
         for (int c = 0; c < TILE_NCORES; c++)
             if (t->hart[c].state != before[c]) return done;
     }

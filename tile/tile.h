@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/hart.h"
 #include "coproc/cp.h"
@@ -21,8 +22,9 @@
 enum { CORE_BRISC = 0, CORE_NCRISC, CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, TILE_NCORES };
 _Static_assert(TILE_NCORES == SPIN_CORES, "tile/spin.h sizes its state for five cores");
 
-#define TILE_L1_SIZE 0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
-#define TILE_LDM_MAX 0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
+#define TILE_L1_SIZE   0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
+#define TILE_LDM_MAX   0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
+#define TILE_MAX_WATCH 4         /* L1 words tile_run can watch (tile_watch_arm) */
 
 /* SOFT_RESET_0 (SoftReset.md): bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; reset value 0x47800. */
 #define SOFT_RESET_0_RESET_VALUE 0x47800u
@@ -66,6 +68,12 @@ typedef struct tile {
      * (hart states, MMIO stores, the coprocessor) is too and need not recompute it. */
     uint64_t touches;
     tile_spin_t spin; /* the idle fast-forward (tile/spin.c) */
+    /* Watched L1 words (tile_watch_arm): tile_run returns after a cycle at the end of which one
+     * of them holds another value than when armed (watch_hit). Lets a caller that only reacts
+     * to those words (the tt-metal host's mailboxes) run the tile in batches. */
+    unsigned nwatch;
+    uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
+    bool watch_hit;
 
     tilectl_t ctl;
     noc_t noc;                 /* the NIUs of NOC0 and NOC1, packets in flight (mmio/noc.c) */
@@ -95,6 +103,21 @@ void tile_cycle(tile_t *t);
  * between calls sees every state it would see checking after every cycle. While exactly one
  * hart runs and the coprocessor is idle, that hart runs ahead many cycles in one call. */
 uint64_t tile_run(tile_t *t, uint64_t n);
+/* Watch the n (<= TILE_MAX_WATCH) aligned L1 words at addr[]: until tile_watch_disarm, tile_run
+ * also returns after any cycle at the end of which one of them differs from its value now (and
+ * sets t->watch_hit). While armed, no hart runs ahead alone (its stores would be seen late); the
+ * idle fast-forward is kept (it proves memory unchanged). n = 0 disarms. */
+void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n);
+static inline void tile_watch_disarm(tile_t *t) { t->nwatch = 0; }
+/* Has a watched word changed (at the end of a cycle)? */
+static inline bool tile_watch_changed(tile_t *t) {
+    for (unsigned i = 0; i < t->nwatch; i++) {
+        uint32_t v;
+        memcpy(&v, t->l1 + t->watch_addr[i], 4);
+        if (v != t->watch_val[i]) return t->watch_hit = true;
+    }
+    return false;
+}
 /* Take core c out of reset at pc (clears its SOFT_RESET_0 bit). */
 void tile_start_core(tile_t *t, int c, uint32_t pc);
 /* SOFT_RESET_0 written: start or stop cores on its 1→0 / 0→1 transitions (mmio/tilectl.c). */
