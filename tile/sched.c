@@ -3,12 +3,34 @@
  * idle fast-forward (tile/spin.c). docs/architecture.md "The fast path". */
 #include "tile/tile.h"
 
+void tile_blocks_check(tile_t *t) {
+    for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
+        unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
+        hart_t *h = &t->hart[c];
+        bool still = false;
+        if (h->blocked && h->state == HART_RUNNING) {
+            switch (t->block_kind[c]) {
+            case TILE_BLOCK_PUSH: still = cp_push_full(t->cp, th, false); break;
+            case TILE_BLOCK_PUSH_AFTER_MOP: still = cp_push_full(t->cp, th, true); break;
+            case TILE_BLOCK_SYNC: still = !cp_thread_idle(t->cp, th); break;
+            case TILE_BLOCK_SYNC_MOP: still = !cp_mop_idle(t->cp, th); break;
+            default: break;
+            }
+        }
+        if (!still) {
+            h->blocked = false;
+            t->blocked_mask &= (uint8_t)~(1u << c);
+        }
+    }
+}
+
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
 static bool end_one_cycle(void *ctx) {
     tile_t *t = ctx;
     cp_cycle(t->cp);
     t->cycle++;
     tile_noc_tick(t);
+    if (t->blocked_mask) tile_blocks_check(t);
     return false;
 }
 
@@ -63,6 +85,7 @@ static bool end_cycle(void *ctx) {
         t->cp_lazy = cp_is_idle(t->cp);
     }
     tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
+    if (t->blocked_mask) tile_blocks_check(t);
     return t->harts_changed || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t));
 }
 

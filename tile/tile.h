@@ -74,6 +74,10 @@ typedef struct tile {
     unsigned nwatch;
     uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
     bool watch_hit;
+    /* Harts whose stalled access waits for the coprocessor (hart_t.blocked, tile_block): what
+     * each waits for, checked again at the end of every cycle (tile_blocks_check). */
+    uint8_t blocked_mask;
+    uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
 
     tilectl_t ctl;
     noc_t noc;                 /* the NIUs of NOC0 and NOC1, packets in flight (mmio/noc.c) */
@@ -162,6 +166,22 @@ static inline void tile_spin_forget(tile_t *t) {
 static inline void tile_noc_tick(tile_t *t) {
     if (t->noc.next_at <= t->cycle) noc_tick(t);
 }
+
+/* A hart's access stalled on what only the coprocessor's cycles can lift (mmio/instrn.c,
+ * mmio/pcbuf.c): its FIFO full, or a tensix_sync read while thread th (or its MOP expander) is
+ * busy. Other harts' turns in the next cycle can only push more (the coprocessor is never reset
+ * but with the tile), so if it still holds after this cycle's end, the retry in the next cycle
+ * would stall again: the group's turn skips it (hart_t.blocked). */
+typedef enum { TILE_BLOCK_PUSH = 1, TILE_BLOCK_PUSH_AFTER_MOP, TILE_BLOCK_SYNC, TILE_BLOCK_SYNC_MOP } tile_block_t;
+static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned th) {
+    if (!h) return;
+    t->block_kind[h->id] = (uint8_t)kind;
+    t->block_thread[h->id] = (uint8_t)th;
+    t->blocked_mask |= (uint8_t)(1u << h->id);
+    h->blocked = true;
+}
+/* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */
+void tile_blocks_check(tile_t *t);
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) { return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1; }
