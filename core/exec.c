@@ -565,7 +565,7 @@ static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t
     steps = left = n;
     pc = h->pc;
     h->blocked = false; /* only a group turn acts on it; here the access is retried */
-    h->cycle += steps; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
+    h->cycle += steps;  /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
     if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
 
 fetch: /* pc may be anywhere */

@@ -19,7 +19,7 @@ void tile_blocks_check(tile_t *t) {
         }
         if (!still) {
             h->blocked = false;
-            t->blocked_mask &= (uint8_t)~(1u << c);
+            t->blocked_mask &= (uint8_t) ~(1u << c);
         }
     }
 }
