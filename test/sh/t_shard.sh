@@ -34,7 +34,7 @@ shards() {
         run_ttemu regress $S --jobs 2 --shard "$k/$n" --junit "$TMP/$tag-$k.xml" "$@"
         if [ "$RC" -ne 0 ]; then nok "$tag: shard $k/$n passes" "exit $RC" "$OUT"; return; fi
         local m
-        m=$(grep -cE '^(configs|regress)/' <<<"$OUT")
+        m=$(grep -cE '^[^ ]+/[^ ]+ +(pass|FAIL|skip|updated|TIMEOUT|STOPPED|NOT RUN) ' <<<"$OUT") # a row per case
         if ! grep -qE "^shard $k/$n: $m of $total cases " <<<"$OUT"; then
             nok "$tag: shard $k/$n says how many of the cases it runs" "$(head -1 <<<"$OUT")"; return
         fi
