@@ -51,7 +51,7 @@ void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {
  * (cfg_fields.def): dp_apply_addr_mod runs for most datapath instructions and reads a dozen
  * fields of three ThreadConfig words; each section i is one 16-bit word further (stride 16). */
 #define CFG_FIELD(name, word, shift, width, stride)
-#define THCFG_FIELD(name, word, shift, width, stride)                                                                 \
+#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
     enum { AM_W_##name = (word), AM_S_##name = (shift), AM_N_##name = (width), AM_T_##name = (stride) };
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD

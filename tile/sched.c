@@ -78,15 +78,22 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
 static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
     t->cycle++;
+    bool failed = false;
     if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
         t->cp_lag++;
     } else {
+        /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
+         * retire); one raised earlier already ended the batch. */
         cp_cycle(t->cp);
         t->cp_lazy = cp_is_idle(t->cp);
+        failed = cp_error(t->cp) != NULL;
     }
-    tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
-    if (t->blocked_mask) tile_blocks_check(t);
-    return t->harts_changed || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t));
+    tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
+    if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
+        if (t->blocked_mask) tile_blocks_check(t);
+        if (t->nwatch && tile_watch_changed(t)) return true;
+    }
+    return t->harts_changed || failed;
 }
 
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {
