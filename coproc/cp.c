@@ -84,6 +84,11 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     return true;
 }
 
+bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
+    if (t >= CP_THREADS) return false;
+    return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
+}
+
 static bool all_idle(const cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         if (!cp_thread_idle(cp, t)) return false;

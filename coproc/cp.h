@@ -44,6 +44,10 @@ bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
 /* cp_push, naming the pushing core and the pc of its push (kept for stall statistics). */
 bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin);
 
+/* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
+ * expander taking a word) can change the answer from true to false. */
+bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
+
 /* Advance one cycle (frontends, gates, backend occupancy). */
 void cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */

@@ -27,14 +27,7 @@ void gate_reset(gate_t *g) {
     g->waiting_mutex = -1;
 }
 
-static unsigned lowest_bit(uint32_t m) {
-    unsigned i = 0;
-    while (m && !(m & 1)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-}
+static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
 /* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. */
 static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
@@ -45,14 +38,16 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
-        for (unsigned c = 0; c < 13; c++)
-            if ((w->cond_mask >> c) & 1 && tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
+        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1) { /* the selected conditions only */
+            unsigned c = (unsigned)__builtin_ctz(m);
+            if (tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
+        }
         break;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
         *cause = CP_HOLD_WAIT_SEM;
-        for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
-            if (!((w->sem_mask >> i) & 1)) continue;
+        for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctz(m);
             const sync_sem_t *s = &cp->sync.sem[i];
             if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
         }
@@ -84,12 +79,12 @@ static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_
     st->stall_cause[hold]++;
     switch (hold) {
     case CP_HOLD_WAIT_COND:
-        for (unsigned c = 0; c < 13; c++)
-            if ((mask >> c) & 1) st->stall_cond[c]++;
+        for (uint32_t m = mask & 0x1FFFu; m; m &= m - 1)
+            st->stall_cond[__builtin_ctz(m)]++;
         break;
     case CP_HOLD_WAIT_SEM:
-        for (unsigned i = 0; i < CP_NUM_SEMS; i++)
-            if ((mask >> i) & 1) st->stall_sem[i]++;
+        for (uint32_t m = mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1)
+            st->stall_sem[__builtin_ctz(m)]++;
         break;
     case CP_HOLD_WAIT_STREAM: st->stall_stream++; break;
     case CP_HOLD_WAIT_LAG: st->stall_lag++; break;

@@ -288,8 +288,35 @@ static bool start_launch(run_t *r, drv_t *d) {
     return false;
 }
 
+static bool drive_phase(run_t *r, drv_t *d);
+
+/* The driver reacts to the mailbox words (the go signal, TRISC0's sync byte) and to cycle counts
+ * only, and acts only when it changes phase: a call that leaves its phase, launch and stop point
+ * as they were would do the same nothing at every later cycle until one of those words changes
+ * or a stop cycle comes. So it tells run_loop to run the tile in batches until then
+ * (hook_quiet_until, hook_watch) rather than call it after every cycle; a call that moved on is
+ * followed by one at the next cycle, as before. An L1 stop condition is watched every cycle
+ * (stop_after re-arms while it matches). */
 static bool drive(run_t *r, void *ctx) {
     drv_t *d = ctx;
+    phase_t phase = d->phase;
+    int launch = d->launch;
+    uint64_t stop_at = d->stop_at;
+    if (drive_phase(r, d)) return true;
+    if (d->phase == phase && d->launch == launch && d->stop_at == stop_at && d->c->stop.kind != STOP_L1 &&
+        d->phase != PH_IDLE) {
+        uint64_t quiet = UINT64_MAX;
+        if (d->c->stop.kind == STOP_CYCLES) quiet = d->c->stop.cycles;
+        if (d->stop_at && d->stop_at < quiet) quiet = d->stop_at;
+        r->hook_quiet_until = quiet;
+        r->hook_watch[0] = MEM_GO_MESSAGE_SIGNAL & ~3u;
+        r->hook_watch[1] = (MEM_SUBORDINATE_SYNC + 1) & ~3u;
+        r->hook_nwatch = 2;
+    }
+    return false;
+}
+
+static bool drive_phase(run_t *r, drv_t *d) {
     const cfg_t *c = d->c;
     tile_t *t = r->tile;
     switch (c->stop.kind) {

@@ -69,6 +69,23 @@ for elf in $FW/isa-faults/*.elf; do
     same "fault $(basename "$elf" .elf)" --brisc "$elf" --max-cycles 100000
 done
 
+# Blocked harts (tile_block: the lock-step turn counts a stalled access's retry without running
+# it while the tile proves it would stall again): a TRISC pushing into its full FIFO#1 and its
+# tensix_sync (backpressure); BRISC pushing into a full FIFO#2 after the MOP expander, released by
+# a semaphore post, and the same with its stalled push rewritten by NCRISC meanwhile (the retry
+# must run the new instruction at once), with a tensix_sync of the releasing TRISC.
+same "blocked: TRISC0 on its full FIFO#1, then tensix_sync" --trisc0 $P/backpressure_trisc0.elf \
+    --trisc1 $P/backpressure_trisc1.elf --peek 0x9100:3
+same "blocked: BRISC on a full FIFO#2, released" --brisc $P/blocked_brisc.elf --trisc1 $P/blocked_trisc1.elf \
+    --peek 0x9300:2
+same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --ncrisc $P/blocked_ncrisc.elf \
+    --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2 --peek 0x9200:2
+# Every regression sample (deadlocks and their diagnoses included).
+for cfg in firmware-samples/regress/*.json; do
+    case $cfg in *.golden.json) continue ;; esac
+    same "regress $(basename "$cfg" .json)" --config "$cfg"
+done
+
 # The sample kernels (firmware-samples/ops/: unpack, Matrix Unit, packer on real data).
 for cfg in firmware-samples/ops/*.json; do
     case $cfg in *.golden.json) continue ;; esac
@@ -138,6 +155,24 @@ PY
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
     same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
+    # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
+    # cycle count inside the boot, inside a launch and right after GO, and a launch whose
+    # kernels-done read and next launch follow within cycles of each other (three launches).
+    python3 - "$TMP/add1.json" "$TMP" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+for name, cyc in (("boot", 3001), ("mid", 9001), ("go", 4470)):
+    d = dict(c, stop={"at": "cycles", "cycles": cyc})
+    json.dump(d, open("%s/add1_stop_%s.json" % (sys.argv[2], name), "w"))
+d = dict(c, launches=c["launches"] * 3)
+d["host"] = c["host"] + [{"at": "after_launch", "launch": i, "write": {"addr": "0xFFB48028", "value": 4}} for i in (0, 1)] \
+    + [{"at": "kernels_done", "read": {"addr": "0xFFB48020", "words": 1, "name": "acked"}}]
+json.dump(d, open("%s/add1_three.json" % sys.argv[2], "w"))
+PY
+    for s in boot mid go; do
+        same "add1, cycle-count stop ($s)" --config "$TMP/add1_stop_$s.json"
+    done
+    same "add1, three launches with a kernels-done read" --config "$TMP/add1_three.json"
 fi
 # Under both gate policies (docs/gate-policies.md): the samples where the policy matters, and one
 # where it deadlocks.
