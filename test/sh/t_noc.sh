@@ -109,28 +109,37 @@ expect_exit "add1-full.json: the sample runs to completion (exit 0)" 0
 expect_json "add1-full.json: the writer's 8 pages in DRAM are CB16's pages" "$TMP/sample.json" \
     'r["host_reads"]["out"] == r["peek"]["0x00030000"]' True
 
-# full N: writes $TMP/full_N.json: input page i = a ramp of words from 0x3f803f80 + 512 * i * 0x10001;
-# the output preset to 0xdeadbeef; CB0 and CB16 of 8 pages; dram_reads of sampled output pages.
+# full N MODE OUT: writes OUT, the program on N tiles (CB0 and CB16 of 8 pages). MODE ramp: input
+# page i = a ramp of words from 0x3f803f80 + 512 * i * 0x10001, the output preset to 0xdeadbeef,
+# dram_reads of sampled output pages, CB0 and CB16 peeked. MODE tensors: "in" and "out" as DRAM
+# tensors (the data comes with --input / --expect).
 full() {
-    python3 - "$1" "$FWA" "$KA" > "$TMP/full_$1.json" <<'PY'
+    /usr/bin/python3 - "$1" "$2" "$FWA" "$KA" > "$3" <<'PY'
 import json, sys
-n, fw, k = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-pages = sorted(set(range(n)) if n <= 8 else {0, 1, n // 2, n - 9, n - 2, n - 1} | set(range(n - 8, n)))
-host = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
-                                             "ramp": {"words": 512 * n, "start": 0x3f803f80, "step": 0x10001}}},
-        {"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x300000",
-                                             "ramp": {"words": 512 * n, "start": 0xdeadbeef, "step": 0}}}]
-for p in pages:  # output page p: bank p mod 7, row p div 7
-    host.append({"at": "kernels_done", "dram_read": {"bank": p % 7, "addr": 0x300000 + (p // 7) * 2048,
-                                                     "words": 512, "name": "out%d" % p}})
-print(json.dumps({"version": 1, "firmware": fw, "launches": [{
+n, mode, fw, k = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+c = {"version": 1, "firmware": fw, "launches": [{
     "kernels": {"brisc": k + "/writer_brisc.bin", "ncrisc": k + "/reader_ncrisc.bin",
                 "trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
                 "trisc2": k + "/compute_trisc2_pack.bin"},
     "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n], "trisc0": [n], "trisc1": [n], "trisc2": [n]},
     "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
                          {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}],
-    "host": host, "peek": ["0x20000:4096", "0x30000:4096"], "max_cycles": 100000000}))
+    "max_cycles": 100000000}
+if mode == "ramp":
+    pages = sorted(set(range(n)) if n <= 8 else {0, 1, n // 2, n - 9, n - 2, n - 1} | set(range(n - 8, n)))
+    host = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
+                                                 "ramp": {"words": 512 * n, "start": 0x3f803f80, "step": 0x10001}}},
+            {"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x300000",
+                                                 "ramp": {"words": 512 * n, "start": 0xdeadbeef, "step": 0}}}]
+    for p in pages:  # output page p: bank p mod 7, row p div 7
+        host.append({"at": "kernels_done", "dram_read": {"bank": p % 7, "addr": 0x300000 + (p // 7) * 2048,
+                                                         "words": 512, "name": "out%d" % p}})
+    c.update(host=host, peek=["0x20000:4096", "0x30000:4096"])
+else:
+    t = lambda base: {"dram": {"base": base, "page_size": 2048, "interleaved": True}, "format": "bfloat16",
+                      "shape": [32 * n, 32], "layout": "tiles"}
+    c["tensors"] = {"in": t("0x100000"), "out": t("0x300000")}
+print(json.dumps(c))
 PY
 }
 # check_full N REPORT: CB0's slots hold the last input pages read; every sampled output page was
@@ -155,7 +164,7 @@ for p, v in outs.items():
 PY
 }
 for n in 1 8 64 1000; do
-    full $n
+    full $n ramp "$TMP/full_$n.json"
     run_ttemu run --config "$TMP/full_$n.json" --report "$TMP/f$n.json" --quiet
     R=$TMP/f$n.json
     expect_exit "add1 full N=$n: completes (exit 0)" 0
@@ -169,26 +178,9 @@ done
 # The numbers: tensors "in" and "out" in DRAM (tt-metal's interleaved pages), the input from
 # scripts/make_sample_data.py (special values included) through --input, CB16's values back through
 # the writer and compared with the reference written from the ISA's arithmetic (exit 5 if any differ).
-# fullx N DIR: writes DIR.json, the program on N tiles with its tensors.
-fullx() {
-    /usr/bin/python3 scripts/make_sample_data.py "$2" --tiles "$1" >/dev/null &&
-        /usr/bin/python3 - "$1" "$FWA" "$KA" "$2" > "$2.json" <<'PY'
-import json, sys
-n, fw, k, d = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-t = lambda base: {"dram": {"base": base, "page_size": 2048, "interleaved": True}, "format": "bfloat16",
-                  "shape": [32 * n, 32], "layout": "tiles"}
-print(json.dumps({"version": 1, "firmware": fw, "launches": [{
-    "kernels": {"brisc": k + "/writer_brisc.bin", "ncrisc": k + "/reader_ncrisc.bin",
-                "trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
-                "trisc2": k + "/compute_trisc2_pack.bin"},
-    "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n], "trisc0": [n], "trisc1": [n], "trisc2": [n]},
-    "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
-                         {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}],
-    "tensors": {"in": t("0x100000"), "out": t("0x300000")}, "max_cycles": 100000000}))
-PY
-}
 for n in 1 8 64 1000; do
-    fullx $n "$TMP/x$n"
+    /usr/bin/python3 scripts/make_sample_data.py "$TMP/x$n" --tiles $n >/dev/null
+    full $n tensors "$TMP/x$n.json"
     run_ttemu run --config "$TMP/x$n.json" --quiet --input in="$TMP/x$n/add1_input.npy" \
         --expect out="$TMP/x$n/add1_expected.npy" --report "$TMP/x$n.rep.json"
     expect_exit "add1 full N=$n, tensors in DRAM: out = bf16(in + 1.0) bit for bit (exit 0)" 0
