@@ -216,6 +216,19 @@ MUL_WHY = ("HiFi4 is four ELWMULs (SrcA 5 x SrcB 7 bits each) accumulated into t
 
 register(Op("eltwise_add", {"in0": ((64, 64), gen_bf16), "in1": ((64, 64), gen_bf16_near("in0"))},
             ref_elw(np.add), "bfloat16", Ulp(1, "bfloat16", ELW_WHY)))
+register(Op("eltwise_sub", {"in0": ((64, 64), gen_bf16), "in1": ((64, 64), gen_bf16_near("in0"))},
+            ref_elw(np.subtract), "bfloat16", Ulp(1, "bfloat16", ELW_WHY)))
+register(Op("eltwise_mul", {"in0": ((64, 64), gen_bf16), "in1": ((64, 64), gen_bf16)},
+            ref_elw(np.multiply), "bfloat16", Ulp(2, "bfloat16", MUL_WHY)))
+
+
+def ref_add_bcast_col(a, b):
+    """out[r][c] = in0[r][c] + in1[r][0] (tt-metal's column broadcast: in1's first column)."""
+    return ref_elw(np.add)(a, np.repeat(b[:, :1], a.shape[1], axis=1))
+
+
+register(Op("eltwise_add_bcast_col", {"in0": ((64, 64), gen_bf16), "in1": ((64, 32), gen_bf16)},
+            ref_add_bcast_col, "bfloat16", Ulp(1, "bfloat16", ELW_WHY)))
 
 
 # ---- command line -------------------------------------------------------------------------------

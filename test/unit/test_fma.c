@@ -112,7 +112,7 @@ static void test_shortcut_vs_model(void **state) {
             else
                 c &= 0x807FFFFFu;
             break;
-        default: break;                                /* any bits */
+        default: break; /* any bits */
         }
         uint32_t got = fma_bh(a, b, c), want = fma_bh_model(a, b, c);
         if (got != want) fail_msg("fma_bh(0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", a, b, c, got, want);
