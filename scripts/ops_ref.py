@@ -5,13 +5,16 @@ arithmetic with NumPy, never from ttemu's output.
   /usr/bin/python3 scripts/ops_ref.py data OUTDIR            default inputs and expectations
   /usr/bin/python3 scripts/ops_ref.py gen NAME OUTDIR --seed S   random inputs (and the expectation)
   /usr/bin/python3 scripts/ops_ref.py check NAME --in0 A [--in1 B] --out C [--perturb]
+  /usr/bin/python3 scripts/ops_ref.py runtol NAME --in0 A [--in1 B]
   /usr/bin/python3 scripts/ops_ref.py list
 
 `make data` runs the first into build/data/ops (NAME.in0.npy, NAME.in1.npy, NAME.out.npy); the
 samples' run configs read them. `check` recomputes the reference from the inputs, compares it
 with a kernel's output within the sample's tolerance and prints the largest error; it exits 1 on
 a mismatch. `--perturb` moves one output element by twice the tolerance first: test/sh/t_ops.sh
-uses it to prove each comparison can fail.
+uses it to prove each comparison can fail. `runtol` prints the `--expect` suffix (":rtol=R" or
+":atol=A") that covers the tolerance for these inputs in the run's own comparison, which knows
+only atol and rtol.
 
 Each sample is an `Op` in OPS: its inputs' shapes and generators, the reference, the output format
 and the tolerance, with the reason for it (docs/ops.md repeats them). Another module adds its own
@@ -87,6 +90,10 @@ class Ulp:
     def describe(self):
         return "within %d ulp of %s" % (self.n, self.fmt)
 
+    def runtol(self, inputs):
+        """n ulp is at most n 2^-7 (bf16) or n 2^-23 (fp32) relative to the expectation."""
+        return ":rtol=%r" % (self.n * 2.0 ** (-7 if self.fmt == "bfloat16" else -23))
+
 
 class Bound:
     """|got - want| <= bound(inputs) element by element (a bound derived from the arithmetic)."""
@@ -103,6 +110,10 @@ class Bound:
 
     def describe(self):
         return self.text
+
+    def runtol(self, inputs):
+        """The largest element's bound, as an absolute tolerance."""
+        return ":atol=%r" % float(np.max(self.bound(*inputs)))
 
 
 def compare(got, want, tol, inputs):
@@ -131,7 +142,7 @@ def compare(got, want, tol, inputs):
 
 def bf16_values(rng, shape, lo=-20, hi=20):
     """bf16-exact float32: random signs, exponents 2^lo..2^hi, full mantissas."""
-    mant = rng.uniform(1.0, 2.0, size=shape)
+    mant = 1.0 + rng.integers(0, 128, size=shape) / 128.0  # the 7 stored bits: no rounding up to 2
     exp = rng.integers(lo, hi + 1, size=shape)
     sign = rng.choice([-1.0, 1.0], size=shape)
     return bf16_round((sign * mant * np.exp2(exp)).astype(np.float32))
@@ -231,6 +242,60 @@ register(Op("eltwise_add_bcast_col", {"in0": ((64, 64), gen_bf16), "in1": ((64, 
             ref_add_bcast_col, "bfloat16", Ulp(1, "bfloat16", ELW_WHY)))
 
 
+def ulp_bf16(x):
+    """The spacing of bfloat16 at |x| (2^-133 below the normals)."""
+    x = np.abs(np.asarray(x, dtype=np.float64))
+    e = np.floor(np.log2(np.maximum(x, 2.0 ** -126)))
+    return np.exp2(e - 7)
+
+
+def gen_matmul(rng, shape, default, ins):
+    """A matmul operand in bf16. Default: magnitudes in [1, 2) with random signs and mantissas, so
+    every product of a fidelity phase has the same exponent and MVMUL aligns nothing (the
+    comparison is then as tight as FP32 accumulation). Random: magnitudes 2^-3..2^4, so products
+    are aligned and rounded within their groups of eight."""
+    return bf16_values(rng, shape, 0, 0) if default else bf16_values(rng, shape, -3, 3)
+
+
+def ref_matmul(a, b):
+    """out = in0 @ in1 (MVMUL.md: Dst += SrcB @ SrcA into an FP32 Dst, packed as FP32): the exact
+    product of the flushed bf16 operands, rounded to float32."""
+    return np.matmul(flush(a).astype(np.float64), flush(b).astype(np.float64)).astype(np.float32)
+
+
+def bound_matmul(a, b):
+    """What the hardware's arithmetic may add to the exact result (docs/datapath.md "The Matrix
+    Unit's arithmetic"; docs/ops.md). In each fidelity phase MVMUL aligns the eight products of a
+    group to the group's largest exponent E with 10 bits below it, rounding: a product of a smaller
+    exponent is off by at most half of 2^(E - 10) (times 2^-5, 2^-7, 2^-12 in phases 1..3, which
+    share the alignment) and at most by itself. The FP32 accumulations (8 faces of K times 4
+    phases, two group terms and Dst each) round by at most 2^-24 of their operands. Plus half an
+    ulp of float32 for the reference's own rounding."""
+    a, b = flush(a).astype(np.float64), flush(b).astype(np.float64)
+    ea = np.where(a != 0, np.floor(np.log2(np.where(a != 0, np.abs(a), 1.0))), -np.inf)
+    eb = np.where(b != 0, np.floor(np.log2(np.where(b != 0, np.abs(b), 1.0))), -np.inf)
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    e = (ea[:, :, None] + eb[None, :, :]).reshape(m, k // 8, 8, n)
+    p = (np.abs(a)[:, :, None] * np.abs(b)[None, :, :]).reshape(m, k // 8, 8, n)
+    eg = e.max(axis=2, keepdims=True)
+    half_unit = 0.5 * np.exp2(np.where(np.isfinite(eg), eg, 0) - 10) * (1 + 2.0 ** -5 + 2.0 ** -7 + 2.0 ** -12)
+    align = np.where(e < eg, np.minimum(half_unit, p), 0.0).sum(axis=(1, 2))
+    accum = 2.0 ** -17 * p.sum(axis=(1, 2))
+    want = np.abs(np.matmul(a, b))
+    return align + accum + 2.0 ** -24 * want
+
+
+MATMUL_WHY = ("MVMUL aligns each group of eight products to its largest exponent with 10 bits "
+              "below it (all of a fidelity phase's products share the shifts), and the FP32 Dst "
+              "rounds each accumulation to 24 bits: the bound is computed per element from in0 "
+              "and in1; with the default inputs (all products of one exponent) only the FP32 "
+              "accumulation remains")
+register(Op("matmul", {"in0": ((64, 128), gen_matmul), "in1": ((128, 64), gen_matmul)},
+            ref_matmul, "float32",
+            Bound(bound_matmul, "within the bound of MVMUL's group alignment and FP32 accumulation",
+                  MATMUL_WHY)))
+
+
 # ---- command line -------------------------------------------------------------------------------
 
 
@@ -272,6 +337,10 @@ def main(argv=None):
     c.add_argument("--in1")
     c.add_argument("--out", required=True)
     c.add_argument("--perturb", action="store_true", help="move one element by twice the tolerance")
+    r = sub.add_parser("runtol", help="an --expect tolerance suffix covering the sample's tolerance")
+    r.add_argument("name")
+    r.add_argument("--in0")
+    r.add_argument("--in1")
     sub.add_parser("list", help="the samples and their tolerances")
     a = ap.parse_args(argv)
 
@@ -298,6 +367,9 @@ def main(argv=None):
             print("ops_ref: %s needs --%s" % (op.name, k), file=sys.stderr)
             return 2
         ins[k] = np.load(path).astype(np.float32)
+    if a.cmd == "runtol":
+        print(op.tol.runtol([ins[k] for k in op.inputs]))
+        return 0
     got = np.load(a.out).astype(np.float32)
     want = op.reference(ins)
     if a.perturb:

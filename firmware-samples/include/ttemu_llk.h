@@ -258,6 +258,43 @@ static inline void llk_unpack_AB(llk_state_t *s, uint32_t addr_a, uint32_t addr_
     llk_unpack_end(s);
 }
 
+/* _llk_unpack_AB_matmul_init_ (ct_dim = rt_dim = 1, full 32x32 tiles): each unpacker takes a whole
+ * tile in one UNPACR (X 0..1023: four faces in Src rows 0..63). A replay buffer holds, per config
+ * context, the SrcA UNPACR and the bump of that context's base address by a tile (for the next
+ * tile of a reused row: RDCFG, ADDDMAREG of the tile size in GPR TILE_SIZE_A, WRCFG); a template-0
+ * MOP replays context 0's half (mask bit 0 clear) or context 1's (set). */
+#define LLK_GPR_UNP_TMP0        12u /* p_gpr_unpack::TMP0 */
+#define LLK_GPR_UNP_TILE_SIZE_A 36u /* p_gpr_unpack::TILE_SIZE_A: a tile, 16-byte units */
+static inline void llk_unpack_matmul_replay_half(unsigned base_cfg) {
+    llk_push(TT_OP_UNPACR(0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));
+    llk_push(TT_OP_RDCFG(LLK_GPR_UNP_TMP0, base_cfg));
+    llk_push(TT_OP_ADDDMAREG(0, LLK_GPR_UNP_TMP0, LLK_GPR_UNP_TMP0, LLK_GPR_UNP_TILE_SIZE_A));
+    llk_stallwait(STALL_CFG, P_THCON);
+    llk_push(TT_OP_WRCFG(LLK_GPR_UNP_TMP0, 0, base_cfg));
+    llk_push(TT_OP_NOP);
+}
+static inline void llk_unpack_AB_matmul_init(unsigned a_fmt) {
+    LLK_CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 0);
+    llk_push(TT_OP_SETADCZW(3, 0, 0, 0, 0, 0xF));
+    llk_push(TT_OP_SETADCXX(1, 4 * LLK_FACE_DATUMS - 1, 0));
+    llk_push(TT_OP_SETADCXX(2, 4 * LLK_FACE_DATUMS - 1, 0));
+    llk_push(TT_OP_SETDMAREG(0, llk_tile_bytes(a_fmt) >> 4, 0, LO_16(LLK_GPR_UNP_TILE_SIZE_A)));
+    llk_push(TT_OP_REPLAY(0, 12, 0, 1)); /* load 12 words at 0 */
+    llk_unpack_matmul_replay_half(THCON_SEC0_REG3_Base_address_ADDR32);
+    llk_unpack_matmul_replay_half(THCON_SEC0_REG3_Base_address_ADDR32 + 1);
+    mop_sync(); /* ckernel_unpack_template(false, false, replay ctx 0, 0, 0, 0, replay ctx 1, 0, 0) */
+    MOP_CFG(1) = 0, MOP_CFG(2) = 0, MOP_CFG(3) = TT_OP_REPLAY(0, 6, 0, 0);
+    MOP_CFG(4) = 0, MOP_CFG(5) = 0, MOP_CFG(6) = 0, MOP_CFG(7) = TT_OP_REPLAY(6, 6, 0, 0), MOP_CFG(8) = 0;
+}
+/* _llk_unpack_AB_matmul_: out = in0 @ in1 takes Dst += SrcB @ SrcA, so in0's tile goes to
+ * unpacker 1 (SrcB) and in1's to unpacker 0 (SrcA). */
+static inline void llk_unpack_AB_matmul(llk_state_t *s, uint32_t addr_in0, uint32_t addr_in1) {
+    llk_unpack_begin(s, addr_in1, addr_in0);
+    llk_push(TT_OP_UNPACR(1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)); /* SrcB: the whole tile */
+    llk_push(TT_OP_MOP(0, 0, s->unp_ctx ? 0xFF : 0));              /* SrcA through the replay */
+    llk_unpack_end(s);
+}
+
 /* ---- math (T1) ------------------------------------------------------------------------------ */
 /* _llk_math_hw_configure_: Dst accumulation in 32 bits or 16 (FPU and SFPU), integer math off
  * (int8: on), zeroacc in relative tile mode. */
@@ -369,6 +406,35 @@ static inline void llk_math_eltwise_binary(const llk_state_t *s, unsigned op, un
         llk_mop_run();
     }
     llk_math_clear_dst_rwc();
+}
+
+/* _llk_math_matmul_init_ (32x32 by 32x32, no transpose, ct_dim = rt_dim = 1): sixteen MVMULs (8
+ * rows of SrcB by a 16x16 face of SrcA each) cover out faces 0..3 = B0A0 + B1A2, B0A1 + B1A3,
+ * B2A0 + B3A2, B2A1 + B3A3 (Bn: in0's face n in SrcB, An: in1's in SrcA), walked by the address
+ * modifiers; they sit in the replay buffer at 16 and the MOP replays them once per fidelity phase,
+ * ADDR_MOD_5 on the last one clearing the counters and stepping the phase. */
+static inline void llk_math_matmul_init(unsigned phases) {
+    bool hifi = phases > 1;
+    llk_addr_mod(0, 0, LLK_AM_SRC(8, 0, 0), LLK_AM_DST(8, 0, 0, 0));
+    llk_addr_mod(5, LLK_AM_SRC(0, 1, 1), LLK_AM_SRC(0, 1, 1), LLK_AM_DST(0, 1, 1, 0) | LLK_AM_FID(hifi, 0));
+    llk_addr_mod(1, LLK_AM_SRC(16, 0, 0), LLK_AM_SRC(0, 1, 0), LLK_AM_DST(8, 0, 0, 0));
+    llk_addr_mod(2, LLK_AM_SRC(0, 1, 0), LLK_AM_SRC(32, 1, 0), LLK_AM_DST(8, 0, 0, 0));
+    llk_addr_mod(4, LLK_AM_SRC(32, 1, 0), LLK_AM_SRC(48, 1, 0), LLK_AM_DST(0, 1, 0, 0));
+    static const uint8_t am[15] = {0, 1, 0, 2, 0, 1, 0, 4, 0, 1, 0, 2, 0, 1, 0};
+    llk_push(TT_OP_REPLAY(16, 16, 0, 1));
+    for (unsigned i = 0; i < 15; i++)
+        llk_push(TT_OP_MVMUL(0, 0, am[i], 0));
+    llk_push(TT_OP_MVMUL(hifi ? 0 : 1, 0, 5, 0)); /* LoFi: the last one gives SrcA back */
+    llk_mop_t m = llk_mop(1, hifi ? phases : 1, TT_OP_REPLAY(16, 16, 0, 0), TT_OP_NOP);
+    if (hifi) m.end0 = TT_OP_SETRWC(1, 0, 0, 0, 0, 0xF);
+    llk_mop_program(&m);
+    llk_push(TT_OP_SETRWC(0, 0, 0, 0, 0, 0xF));
+}
+/* _llk_math_matmul_: Dst tile `index` += in0's tile @ in1's tile; then SrcB goes back. */
+static inline void llk_math_matmul(const llk_state_t *s, unsigned index) {
+    llk_math_set_dst(s, index);
+    llk_mop_run();
+    llk_push(TT_OP_SETRWC(2, 0, 0, 0, 0, 0xF));
 }
 
 /* ---- pack (T2) ------------------------------------------------------------------------------ */
