@@ -296,6 +296,61 @@ register(Op("matmul", {"in0": ((64, 128), gen_matmul), "in1": ((128, 64), gen_ma
                   MATMUL_WHY)))
 
 
+def gen_reduce(rng, shape, default, ins):
+    """A sum's input in bf16. Default: positive, magnitudes in [1, 2) (one exponent: GAPOOL aligns
+    nothing); random: both signs, 2^-3..2^4."""
+    return np.abs(bf16_values(rng, shape, 0, 0)) if default else bf16_values(rng, shape, -3, 3)
+
+
+def ref_reduce_sum_row(a):
+    """tt-metal's reduce<SUM, REDUCE_ROW> with a 1.0 scaler: out[r][0] = sum over c of in0[r][c]
+    (exact, rounded to bf16), every other element 0 (the packer's edge mask)."""
+    out = np.zeros((a.shape[0], 32), dtype=np.float32)
+    out[:, 0] = flush(bf16_round(flush(a).astype(np.float64).sum(axis=1).astype(np.float32)))
+    return out
+
+
+def bound_reduce_sum_row(a):
+    """GAPOOL (MVMUL.md's model on four rows) with the scaler 1.0: in phases 0 and 1 the input's
+    top five and next five mantissa bits (phases 2 and 3 multiply by the scaler's zero low bits).
+    Each group of eight is aligned to its largest exponent (half of 2^(E - 10), at most the value
+    itself); each of the 8 GAPOOLs that change Dst (2 tiles x 2 faces x 2 phases) cuts its two
+    terms and Dst to 11 bits (2^-11 of the row's sum of magnitudes S each) and rounds to bf16
+    (2^-8 S); half an ulp for the reference's own rounding."""
+    a = flush(a).astype(np.float64)
+    m, n = a.shape
+    e = np.where(a != 0, np.floor(np.log2(np.where(a != 0, np.abs(a), 1.0))), -np.inf).reshape(m, n // 8, 8)
+    p = np.abs(a).reshape(m, n // 8, 8)
+    eg = e.max(axis=2, keepdims=True)
+    half_unit = 0.5 * np.exp2(np.where(np.isfinite(eg), eg, 0) - 10) * (1 + 2.0 ** -5)
+    align = np.where(e < eg, np.minimum(half_unit, p), 0.0).sum(axis=(1, 2))
+    S = np.abs(a).sum(axis=1)
+    total = align + 8 * (3 * 2.0 ** -11 + 2.0 ** -8) * S + 0.5 * ulp_bf16(np.abs(a.sum(axis=1)))
+    out = np.zeros((m, 32))
+    out[:, 0] = total
+    return out
+
+
+REDUCE_WHY = ("the sums are accumulated in the 16-bit Dst, rounded to bf16 by every GAPOOL, "
+              "after MVMUL's group alignment; the bound is computed per row from the input's "
+              "magnitudes")
+register(Op("reduce_sum_row", {"in0": ((64, 64), gen_reduce)}, ref_reduce_sum_row, "bfloat16",
+            Bound(bound_reduce_sum_row, "within the bound of GAPOOL's alignment and the bf16 Dst's "
+                  "roundings (other columns exactly 0)", REDUCE_WHY)))
+
+
+def ref_reduce_max_col(a):
+    """tt-metal's reduce<MAX, REDUCE_COL>: out[0][c] = max over r of in0[r][c] (GMPOOL.md: exact,
+    denormals read as 0), every other element 0."""
+    out = np.zeros((32, a.shape[1]), dtype=np.float32)
+    out[0, :] = flush(flush(a).max(axis=0))
+    return out
+
+
+register(Op("reduce_max_col", {"in0": ((64, 64), gen_bf16)}, ref_reduce_max_col, "bfloat16",
+            Ulp(0, "bfloat16", "GMPOOL compares exactly (GMPOOL.md's integer model)")))
+
+
 # ---- command line -------------------------------------------------------------------------------
 
 

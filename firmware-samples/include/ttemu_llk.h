@@ -295,6 +295,33 @@ static inline void llk_unpack_AB_matmul(llk_state_t *s, uint32_t addr_in0, uint3
     llk_unpack_end(s);
 }
 
+/* ---- reductions (tt-llk llk_unpack_AB_reduce, llk_math_reduce, llk_pack_reduce_mask_config) --- */
+enum { LLK_REDUCE_ROW, LLK_REDUCE_COL };
+enum { LLK_POOL_SUM, LLK_POOL_MAX };
+/* The scaler tile tt-metal's reduce reads as its second operand (generate_reduce_scaler): zeros
+ * but the first row of each face, which holds the scaler (a bf16 pattern), e.g. 1.0 (0x3F80) for a
+ * sum or a max. Written by the RISC-V, before the unpacker reads it. */
+static inline void llk_reduce_scaler_fill(uint32_t addr, uint16_t bf16) {
+    for (unsigned i = 0; i < 512; i++)
+        L1_WORD(addr + 4 * i) = ((i % 128) < 8) ? ((uint32_t)bf16 | (uint32_t)bf16 << 16) : 0;
+}
+/* _llk_unpack_AB_reduce_init_: SrcA face by face (transposed within the face for a row
+ * reduction), SrcB one row of the scaler tile per face (X 0..15); the pair sits in the replay
+ * buffer and the MOP replays it once per face. */
+static inline void llk_unpack_AB_reduce_init(unsigned dim) {
+    LLK_CFG_RMW(THCON_SEC0_REG2_Haloize_mode, dim == LLK_REDUCE_ROW);
+    llk_push(TT_OP_SETADCXX(1, LLK_FACE_DATUMS - 1, 0));
+    llk_push(TT_OP_SETADCXX(2, 15, 0));
+    llk_push(TT_OP_REPLAY(0, 2, 0, 1));
+    llk_push(LLK_UNPACR_A);
+    llk_push(LLK_UNPACR_B);
+    llk_mop_t m = llk_mop(1, 4, TT_OP_REPLAY(0, 2, 0, 0), TT_OP_NOP);
+    llk_mop_program(&m);
+}
+static inline void llk_unpack_AB_reduce(llk_state_t *s, uint32_t addr, uint32_t scaler) {
+    llk_unpack_AB(s, addr, scaler);
+}
+
 /* ---- math (T1) ------------------------------------------------------------------------------ */
 /* _llk_math_hw_configure_: Dst accumulation in 32 bits or 16 (FPU and SFPU), integer math off
  * (int8: on), zeroacc in relative tile mode. */
@@ -437,6 +464,79 @@ static inline void llk_math_matmul(const llk_state_t *s, unsigned index) {
     llk_push(TT_OP_SETRWC(2, 0, 0, 0, 0, 0xF));
 }
 
+/* _llk_math_reduce_init_: ADDR_MOD 0 changes nothing but clears the fidelity phase, 2 steps SrcB
+ * and Dst by 8 (the transposition's ELWADDs), 3 steps the phase; for a sum in several phases a
+ * MOP of GAPOOLs, one per phase. */
+static inline void llk_math_reduce_init(unsigned phases) {
+    bool hifi = phases > 1;
+    llk_addr_mod(0, 0, 0, LLK_AM_FID(0, 1));
+    llk_addr_mod(1, 0, LLK_AM_SRC(1, 0, 0), LLK_AM_DST(1, 0, 0, 0));
+    llk_addr_mod(2, 0, LLK_AM_SRC(8, 0, 0), LLK_AM_DST(8, 0, 0, 0));
+    if (hifi) {
+        llk_addr_mod(3, 0, 0, LLK_AM_FID(1, 0));
+        llk_mop_t m = llk_mop(1, phases, TT_OP_GAPOOL(0, 1, 3, 0, 0), TT_OP_NOP);
+        m.last_inner = m.last_outer = TT_OP_GAPOOL(0, 1, 0, 0, 0);
+        llk_mop_program(&m);
+    }
+    llk_setc16(CLR_DVALID_SrcA_Disable_ADDR32, 0);
+    llk_push(TT_OP_SETRWC(0, 0, 0, 0, 0, 0xF));
+}
+/* reduce_pool_op: one face. MAX: GMPOOL (column max of SrcA into Dst's row, with Dst's). SUM:
+ * GAPOOL (SrcB's scaler row @ SrcA: column sums), once per phase; `clr` gives the banks back. */
+static inline void llk_math_reduce_pool(unsigned type, unsigned phases, unsigned clr) {
+    if (type == LLK_POOL_MAX) {
+        llk_push(TT_OP_GMPOOL(clr, 1, 0, 0, 0));
+    } else if (phases > 1) {
+        llk_mop_run();
+        if (clr) llk_push(TT_OP_CLEARDVALID(clr, 0));
+    } else {
+        llk_push(TT_OP_GAPOOL(clr, 1, 0, 0, 0));
+    }
+}
+/* reduce_row_perform_transpose (16-bit Dst): the face's row of column sums of the transposed
+ * SrcA — the input's row sums — goes to Dst column 0 through SrcB: MOVD2B to SrcB row 16,
+ * TRNSPSRCB, the row put back, then two ELWADDs of a zeroed SrcA and SrcB rows 16..31 write the
+ * face's 16 Dst rows (column 0: the sums; row 0 keeps them all for the next tile's GAPOOLs). */
+static inline void llk_math_reduce_row_transpose(void) {
+    llk_push(TT_OP_SETRWC(0, 4, 0, 0, 0, 3));
+    llk_push(TT_OP_MOVD2B(0, 16, 0, 0, 0));
+    llk_push(TT_OP_TRNSPSRCB);
+    llk_push(TT_OP_MOVD2B(0, 16, 0, 0, 0));
+    llk_push(TT_OP_SETRWC(0, 2, 0, 8, 0, 2));
+    llk_push(TT_OP_SETRWC(0, 2, 0, 8, 0, 2));
+    llk_push(TT_OP_ZEROSRC(0, 1, 0, 1)); /* SrcA, the Matrix Unit's bank */
+    llk_push(TT_OP_ELWADD(0, 0, 0, 2, 0));
+    llk_push(TT_OP_ELWADD(0, 0, 0, 2, 0));
+}
+/* _llk_math_reduce_ (32x32 tile into Dst tile `index`): ROW sums the faces of each face row into
+ * that face row's first Dst face, column 0; COL takes the max of faces 0 and 2 into Dst face 0's
+ * row 0 and of faces 1 and 3 into face 1's. Repeated tiles accumulate (another tile of the same
+ * rows or columns). */
+static inline void llk_math_reduce(const llk_state_t *s, unsigned type, unsigned dim, unsigned phases, unsigned index) {
+    llk_math_set_dst(s, index);
+    if (dim == LLK_REDUCE_ROW) {
+        llk_math_reduce_pool(type, phases, 3);
+        llk_math_reduce_pool(type, phases, 0);
+        llk_math_reduce_row_transpose();
+        llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+        llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+        llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+        llk_push(TT_OP_SETRWC(3, 4, 8, 0, 0, 6));
+        llk_math_reduce_pool(type, phases, 3);
+        llk_math_reduce_pool(type, phases, 0);
+        llk_math_reduce_row_transpose();
+        llk_push(TT_OP_SETRWC(3, 0, 0, 0, 0, 6));
+    } else {
+        for (unsigned r = 0; r < 2; r++) {
+            llk_math_reduce_pool(type, phases, 0);
+            llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+            llk_push(TT_OP_SETRWC(3, 4, 8, 0, 0, 4));
+            llk_math_reduce_pool(type, phases, 0);
+            llk_push(TT_OP_SETRWC(3, 0, 0, 0, 0, 5));
+        }
+    }
+}
+
 /* ---- pack (T2) ------------------------------------------------------------------------------ */
 /* configure_pack + set_packer_config: the packer reads `src` (the Dst format: FP32 for a 32-bit
  * Dst) and writes `dst` to L1; the strides of a row (16 datums), a face and a tile in Dst bytes;
@@ -522,6 +622,26 @@ static inline void llk_pack_dest_section_done(llk_state_t *s) {
     llk_push(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
     s->dest_id ^= 1;
     llk_pack_select_half(s);
+}
+
+/* _llk_pack_reduce_mask_config_ (not untilize): edge masks that keep only what the reduction
+ * wrote. ROW: every row through edge mask SEC1 = column 0 (row-set mapping 1 all ones). COL: row 0
+ * of each face through SEC1 = all columns, the other rows through SEC0 = none. Written through GPRs
+ * and WRCFG after the packer is idle, in order with the PACRs. */
+static inline void llk_pack_reduce_mask_config(unsigned dim) {
+    uint32_t sec0 = dim == LLK_REDUCE_ROW ? 0x55u << PCK_EDGE_TILE_ROW_SET_SELECT_select_SHAMT
+                                          : 0x05u << PCK_EDGE_TILE_ROW_SET_SELECT_select_SHAMT;
+    uint32_t sec1 = dim == LLK_REDUCE_ROW ? 0x0001 : 0xFFFF;
+    uint32_t map1 = dim == LLK_REDUCE_ROW ? 0x55555555u : 0x00000001u;
+    llk_gpr_set(28, sec0);
+    llk_gpr_set(30, sec1);
+    llk_gpr_set(29, map1);
+    llk_stallwait(STALL_CFG, P_PACK);
+    llk_push(TT_OP_WRCFG(28, 0, PCK_EDGE_OFFSET_SEC0_mask_ADDR32));
+    llk_push(TT_OP_WRCFG(30, 0, PCK_EDGE_OFFSET_SEC0_mask_ADDR32 + 1));
+    llk_push(TT_OP_WRCFG(29, 0, TILE_ROW_SET_MAPPING_0_row_set_mapping_0_ADDR32 + 1));
+    llk_push(TT_OP_NOP);
+    llk_push(TT_OP_NOP);
 }
 
 #endif
