@@ -351,6 +351,18 @@ register(Op("reduce_max_col", {"in0": ((64, 64), gen_bf16)}, ref_reduce_max_col,
             Ulp(0, "bfloat16", "GMPOOL compares exactly (GMPOOL.md's integer model)")))
 
 
+def ref_datacopy_fp32(a):
+    """bf16 -> float32 through SrcA and an FP32 Dst: every bf16 value exactly, denormals read as
+    zero (ELWADD of SrcA and a zero SrcB: "Denormals will be flushed to zero"; the packer writes
+    FP32 denormals as zero and -0 as it is)."""
+    x = np.asarray(a, dtype=np.float32)
+    return np.where(np.abs(x) < np.float32(2.0 ** -126), np.float32(0.0), x).astype(np.float32)
+
+
+register(Op("datacopy_fp32", {"in0": ((64, 64), gen_bf16)}, ref_datacopy_fp32, "float32",
+            Ulp(0, "float32", "every bf16 value is a float32 one: the copy is exact")))
+
+
 # ---- command line -------------------------------------------------------------------------------
 
 
