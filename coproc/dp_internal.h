@@ -32,8 +32,13 @@ typedef struct {
     fmt_unpack_mode_t conv;
     uint8_t size, up_zeros, col_shift, src_row, out_fmt;
     bool all_zero, interleave, to_dst, transpose, ovrd, flip, ones;
-    uint64_t datums, limit, fifo; /* first L1 byte; the FIFO's limit and size (bytes) */
+    uint64_t datums, limit, fifo; /* first L1 byte (block floats: bit); the FIFO's limit and size (bytes) */
     uint32_t row_stride, count, out;
+    /* Block-float input (UNPACR_Regular.md): bits a datum, the exponent stream's position in 1/16
+     * byte (16 datums share a byte), or a forced shared exponent (Force_shared_exp). */
+    bool bfp, force_exp;
+    uint8_t bits, forced_exp;
+    uint64_t exps;
 } unp_job_t;
 
 /* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
@@ -56,6 +61,8 @@ typedef struct {
     unsigned buf_n;
     bool exp_needs_new_addr;
     uint32_t exp_addr;
+    uint8_t ebuf[16]; /* the exponent stream's partly filled 16 bytes (block-float outputs) */
+    unsigned ebuf_n;
     uint8_t tile_pos; /* edge masking's tile row position (BH PACR.md) */
 } packer_t;
 

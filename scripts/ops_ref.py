@@ -363,6 +363,59 @@ register(Op("datacopy_fp32", {"in0": ((64, 64), gen_bf16)}, ref_datacopy_fp32, "
             Ulp(0, "float32", "every bf16 value is a float32 one: the copy is exact")))
 
 
+def bfp8_blocks(t):
+    """bf16 values (float32, a multiple of 16 along the last axis) -> their BFP8 blocks' values,
+    16 consecutive elements a block (FormatConversion.md "To BFP8": one shared 8-bit exponent per
+    16 datums, rounded to nearest, ties away from zero; FloatBitPatterns.md "BFP": sign, 7-bit
+    magnitude m, value m / 64 * 2^(exp - 127)). The shared exponent is the block's largest; each
+    8-bit significand (implicit one included) is shifted right to it and rounded to 7 bits, a
+    carry out of 7 bits saturating to 127 (ttsim's choice where the page is silent; docs/ops.md)."""
+    u = np.asarray(t, dtype=np.float32).view(np.uint32) >> 16
+    shape = u.shape
+    u = u.reshape(-1, 16).astype(np.int64)
+    e = (u >> 7) & 0xFF
+    sig = (u & 0x7F) | np.where(e > 0, 0x80, 0)
+    emax = e.max(axis=1, keepdims=True)
+    shift = emax - e
+    m = np.where(shift >= 8, 0, (sig + (1 << np.minimum(shift, 7))) >> (np.minimum(shift, 7) + 1))
+    m = np.minimum(m, 127)
+    sign = np.where((u >> 15) == 1, -1.0, 1.0)
+    v = sign * m / 64.0 * np.exp2((emax - 127).astype(np.float64))
+    return np.where(m == 0, 0.0, v).reshape(shape).astype(np.float32)
+
+
+def gen_pack_bfp8(rng, shape, default, ins):
+    """float32 with full 23-bit mantissas, random signs, exponents 2^-6..2^6 (so blocks hold
+    shifts of 0 to 12: rounding, ties and whole datums rounded away). Default inputs also carry,
+    in their first rows, zeros, denormals, a block of one exponent, significands of all ones that
+    round up past 7 bits, and exact ties."""
+    mant = 1.0 + rng.integers(0, 1 << 23, size=shape) / float(1 << 23)
+    x = (rng.choice([-1.0, 1.0], size=shape) * mant * np.exp2(rng.integers(-6, 7, size=shape))).astype(np.float32)
+    if default:
+        f = x.reshape(-1)
+        f[:16] = [0.0, -0.0, 1e-39, -1e-39, 1.0, -1.5, 1.9921875, 1.99999988, 0.75, -1.25, 1.0078125, 1.5,
+                  1.0, 1.0, 1.0, 1.0]  # one exponent: 1.9921875 = 0xFF significand rounds to 127
+        f[16:32] = np.float32(4.0) * np.float32(2.0) ** -np.arange(16, dtype=np.float32)  # shifts 0..15
+        f[32:48] = [8.0, 3.0, -3.0, 1.5, 0.75, 0.375, 5.0, -5.0, 0.1875, 2.5, -2.5, 6.0, 7.0, 1.75, 3.5, 0.0625]
+    return x
+
+
+def ref_pack_bfp8(a):
+    """float32 -> bfloat8_b through a TF32 SrcA, an FP32 Dst and the packer: the unpacker keeps
+    TF32's 10 mantissa bits (truncation), the datacopy ELWADD adds zero exactly, denormals become
+    zero, and the packer truncates to bf16 (FormatConversion.md, "To BFP8") before the blocks;
+    out is the blocks' values."""
+    t = bf16_trunc(a)
+    t = np.where(np.abs(t) < np.float32(2.0 ** -126), np.float32(0.0), t).astype(np.float32)
+    # A face row of a tile is 16 consecutive columns of one row: blocks along the last axis.
+    return bfp8_blocks(t)
+
+
+register(Op("pack_bfp8", {"in0": ((64, 64), gen_pack_bfp8)}, ref_pack_bfp8, "bfloat8_b",
+            Ulp(0, "float32", "the packer's rounding to BFP8 is deterministic and the path before "
+                "it exact (truncations): the values match exactly")))
+
+
 # ---- command line -------------------------------------------------------------------------------
 
 
