@@ -24,6 +24,7 @@ samples without editing this one: every scripts/ops_ref_*.py is imported and may
 Conventions (the datapath's, ../shared/docs/DATAPATH.md and docs/datapath.md):
   - Inputs are float32 arrays whose values are exact in the input format (bf16), so the host's
     conversion into L1 is exact; the generators round with round-to-nearest-even.
+    Integer tensors take integer arrays (a generator returns its own dtype).
   - The Matrix Unit reads denormal inputs as zero (MatrixUnit.md: "Denormals will be flushed to
     zero"); the packer writes a bf16 whose magnitude is below 2^-126 as +0 and an fp32 denormal
     as zero (FormatConversion.md; DATAPATH.md §6.4).
@@ -63,8 +64,14 @@ def flush(x):
     return np.where(np.abs(x) < np.float32(2.0 ** -126), np.float32(0.0), x).astype(np.float32)
 
 
+INT_FORMATS = ("int32", "uint32", "int16", "uint16", "int8", "uint8")
+
+
 def ordered(x, fmt):
-    """Bit patterns on the format's number line (neighbours 1 apart, -0 = +0), as int64."""
+    """Bit patterns on the format's number line (neighbours 1 apart, -0 = +0), as int64; integer
+    formats are their values."""
+    if fmt in INT_FORMATS:
+        return np.asarray(x).astype(np.int64)
     x = np.asarray(x, dtype=np.float32)
     if fmt == "bfloat16":
         u = (x.view(np.uint32) >> 16).astype(np.int64)
@@ -91,7 +98,10 @@ class Ulp:
         return "within %d ulp of %s" % (self.n, self.fmt)
 
     def runtol(self, inputs):
-        """n ulp is at most n 2^-7 (bf16) or n 2^-23 (fp32) relative to the expectation."""
+        """n ulp is at most n 2^-7 (bf16) or n 2^-23 (fp32) relative to the expectation; n for an
+        integer format."""
+        if self.fmt in INT_FORMATS:
+            return ":atol=%d" % self.n
         return ":rtol=%r" % (self.n * 2.0 ** (-7 if self.fmt == "bfloat16" else -23))
 
 
@@ -117,9 +127,11 @@ class Bound:
 
 
 def compare(got, want, tol, inputs):
-    """(ok, message): NaN matches NaN, an infinity only itself, the rest within tol."""
-    got = np.asarray(got, dtype=np.float32)
-    want = np.asarray(want, dtype=np.float32)
+    """(ok, message): NaN matches NaN, an infinity only itself, the rest within tol. Integers are
+    compared as float64 (exact for 32 bits)."""
+    exact = np.float64 if np.asarray(want).dtype.kind in "iu" else np.float32
+    got = np.asarray(got).astype(exact)
+    want = np.asarray(want).astype(exact)
     if got.shape != want.shape:
         return False, "shape %s, expected %s" % (got.shape, want.shape)
     gn, wn = np.isnan(got), np.isnan(want)
@@ -172,13 +184,21 @@ class Op:
             name, inputs, ref, out_format, tol, note)
 
     def generate(self, rng, default):
+        """Inputs as float32 arrays, or in their integer type when the generator gives one (an
+        integer tensor takes only integer arrays)."""
         ins = {}
         for k, (shape, gen) in self.inputs.items():
-            ins[k] = np.asarray(gen(rng, shape, default, ins), dtype=np.float32)
+            ins[k] = as_input(gen(rng, shape, default, ins))
         return ins
 
     def reference(self, ins):
-        return np.asarray(self.ref(*[ins[k] for k in self.inputs]), dtype=np.float32)
+        dtype = np.dtype(self.out_format) if self.out_format in INT_FORMATS else np.float32
+        return np.asarray(self.ref(*[ins[k] for k in self.inputs])).astype(dtype)
+
+
+def as_input(a):
+    a = np.asarray(a)
+    return a if a.dtype.kind in "iu" else a.astype(np.float32)
 
 
 OPS = {}
@@ -416,6 +436,24 @@ register(Op("pack_bfp8", {"in0": ((64, 64), gen_pack_bfp8)}, ref_pack_bfp8, "bfl
                 "it exact (truncations): the values match exactly")))
 
 
+def gen_uint8(rng, shape, default, ins):
+    """uint8 values, every one of 0..255 in the default inputs (twice over, then random)."""
+    if default:
+        return (np.arange(np.prod(shape)) % 256).astype(np.uint8).reshape(shape)
+    return rng.integers(0, 256, size=shape, dtype=np.uint8)
+
+
+def ref_typecast_int32(a):
+    """uint8 -> int32: Integer "8" with SrcAUnsigned is the magnitude 0..255 (UNPACR_Regular.md's
+    conversion to Integer "8"), ELWADD with integer math adds a zero SrcB exactly into an Integer
+    "32" (ELWADD.md), and the packer writes INT32 as it is (FormatConversion.md: identity)."""
+    return np.asarray(a).astype(np.int32)
+
+
+register(Op("typecast_int32", {"in0": ((64, 64), gen_uint8)}, ref_typecast_int32, "int32",
+            Ulp(0, "int32", "integer arithmetic: exact")))
+
+
 # ---- command line -------------------------------------------------------------------------------
 
 
@@ -486,11 +524,11 @@ def main(argv=None):
         if path is None:
             print("ops_ref: %s needs --%s" % (op.name, k), file=sys.stderr)
             return 2
-        ins[k] = np.load(path).astype(np.float32)
+        ins[k] = as_input(np.load(path))
     if a.cmd == "runtol":
         print(op.tol.runtol([ins[k] for k in op.inputs]))
         return 0
-    got = np.load(a.out).astype(np.float32)
+    got = np.load(a.out)
     want = op.reference(ins)
     if a.perturb:
         got = perturb(got, want, op)
@@ -506,7 +544,9 @@ def perturb(got, want, op):
     i = int(np.argmax(np.isfinite(w) & (w != 0)))
     if isinstance(op.tol, Ulp):
         step = 2 * op.tol.n + 1
-        if op.tol.fmt == "bfloat16":
+        if op.tol.fmt in INT_FORMATS:
+            flat[i] = w[i] + step
+        elif op.tol.fmt == "bfloat16":
             bits = (np.float32(w[i]).view(np.uint32) >> 16) + step
             flat[i] = np.uint32(bits << 16).view(np.float32)
         else:

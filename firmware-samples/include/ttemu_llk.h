@@ -43,7 +43,13 @@ enum {
     LLK_UINT16 = 9,
     LLK_FP8 = 10,
     LLK_INT8 = 14,
+    /* tt-llk's DataFormat::UInt8: the hardware code INT8 (low four bits) with the Src register's
+     * unsigned flag (ALU_FORMAT_SPEC_REG0_SrcAUnsigned / SrcBUnsigned) and the packer's
+     * Read_unsigned. */
+    LLK_UINT8 = 30,
 };
+/* The hardware's 4-bit format code of an LLK format. */
+static inline unsigned llk_hw_fmt(unsigned fmt) { return fmt & 0xFu; }
 #define LLK_FACE_DATUMS 256u
 #define LLK_TILE_DATUMS 1024u
 /* Bytes of one tile in L1 (no header): datums, plus a BFP format's 64-byte exponent section. */
@@ -56,7 +62,8 @@ static inline uint32_t llk_tile_bytes(unsigned fmt) {
     case LLK_BFP8A: return 1024 + 64;
     case LLK_BFP4: return 512 + 64;
     case LLK_FP8:
-    case LLK_INT8: return 1024;
+    case LLK_INT8:
+    case LLK_UINT8: return 1024;
     default: return 2048;
     }
 }
@@ -166,22 +173,22 @@ static inline void llk_unpack_hw_configure(llk_state_t *s, unsigned a_in, unsign
         CFG_VAL(UNP1_ADDR_CTRL_ZW_REG_1_Zstride, 256 * llk_datum_bytes(b_out));
     llk_push(TT_OP_ATGETM(MUTEX_REG_RMW));
     llk_cfg_rmw(ALU_FORMAT_SPEC_REG_SrcA_val_ADDR32, 0, 15, 0); /* SrcA/SrcB/Dstacc val and override */
-    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcAUnsigned, 0);
-    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcBUnsigned, 0);
+    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcAUnsigned, a_in == LLK_UINT8);
+    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcBUnsigned, b_in == LLK_UINT8);
     llk_cfg_rmw(ALU_FORMAT_SPEC_REG0_SrcA_ADDR32, 0, 3, 0); /* stochastic rounding off everywhere */
     LLK_CFG_RMW(ALU_ACC_CTRL_Zero_Flag_disabled_src, a_out == LLK_UINT16 || b_out == LLK_UINT16);
     LLK_CFG_RMW(THCON_SEC0_REG1_Unp_LF8_4b_exp, 0);
     llk_cfg_rmw(THCON_SEC0_REG1_Unp_LF8_4b_exp_ADDR32 + 48, THCON_SEC0_REG1_Unp_LF8_4b_exp_SHAMT, 1, 0);
     llk_push(TT_OP_ATRELM(MUTEX_REG_RMW));
     /* Tile descriptors: format, uncompressed, XDim (unpacker 1: a face), YDim 1, ZDim 4. */
-    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32) = a_in | 1u << 4;
+    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32) = llk_hw_fmt(a_in) | 1u << 4;
     CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1) = 1u | 4u << 16;
-    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48) = b_in | 1u << 4 | LLK_FACE_DATUMS << 16;
+    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48) = llk_hw_fmt(b_in) | 1u << 4 | LLK_FACE_DATUMS << 16;
     CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48 + 1) = 1u | 4u << 16;
     /* Unpack config: out format, throttle mode 2, every context uncompressed and to Src. */
-    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32) = a_out | 2u << 4;
+    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32) = llk_hw_fmt(a_out) | 2u << 4;
     CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 1) = 0xFu | 0xFu << 16;
-    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48) = b_out | 2u << 4;
+    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48) = llk_hw_fmt(b_out) | 2u << 4;
     CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48 + 1) = 0xFu | 0xFu << 16;
     llk_push(TT_OP_SETADCXX(1, LLK_FACE_DATUMS - 1, 0));
     llk_push(TT_OP_SETADCXX(2, LLK_FACE_DATUMS - 1, 0));

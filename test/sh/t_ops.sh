@@ -67,10 +67,10 @@ for cfg in firmware-samples/ops/*.json; do
             # ... and the run config's own expectation on a perturbed one (exit 5).
             "$PY" - "$DATA/$name.out.npy" "$TMP/$name.bad.npy" <<'PY'
 import sys, numpy as np
-w = np.load(sys.argv[1]).astype(np.float32)
+w = np.load(sys.argv[1])
 f = w.reshape(-1)
 i = int(np.argmax(np.isfinite(f) & (f != 0)))
-f[i] = f[i] * np.float32(2.0) + np.float32(1.0)
+f[i] = f[i] * 2 + 1  # in the array's own type (an integer tensor takes only integers)
 np.save(sys.argv[2], w)
 PY
             run_ttemu run --quiet --config "$cfg" --expect "out=$TMP/$name.bad.npy"
