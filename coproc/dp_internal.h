@@ -36,7 +36,7 @@ typedef struct {
     uint32_t row_stride, count, out;
     /* Block-float input (UNPACR_Regular.md): bits a datum, the exponent stream's position in 1/16
      * byte (16 datums share a byte), or a forced shared exponent (Force_shared_exp). */
-    bool bfp, force_exp;
+    bool bfp, bfp_a, force_exp;
     uint8_t bits, forced_exp;
     uint64_t exps;
 } unp_job_t;

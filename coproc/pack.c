@@ -9,14 +9,16 @@
  * FP16, FP8, INT32, INT16 and UINT8 paths), block-float outputs (BFP8/4/2 and the _a family: one
  * shared exponent per row of 16 datums into the exponent stream, the datums into the data stream),
  * the 16-byte output buffers, and the ADC updates of ADDR_MOD_PACK.
+ * ReLU and exponent thresholding between the two conversions (coproc/pack_stages.c).
  * Refused (CP_ERR_UNIMPLEMENTED): L1 as the source, compression,
- * the INT8 intermediate (INT_DESCALE), ReLU, L1 accumulation, exponent thresholding,
+ * the INT8 intermediate (INT_DESCALE), L1 accumulation,
  * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
  * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
  */
 #include <string.h>
 
 #include "coproc/dp_internal.h"
+#include "coproc/pack_stages.h"
 #include "coproc/tt_fields.h"
 
 static void flush_buf(dp_ctx_t *x) {
@@ -91,8 +93,8 @@ void dp_pack_exec(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
     if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
-    if (CFG(x, STACC_RELU_ApplyRelu) || CFG(x, THCON_SEC0_REG1_Pack_L1_Acc) || CFG(x, THCON_SEC0_REG1_Exp_threshold_en))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with ReLU, L1 accumulation or exponent thresholding");
+    if (CFG(x, THCON_SEC0_REG1_Pack_L1_Acc))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 accumulation (Pack_L1_Acc)");
     if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
     if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
@@ -112,6 +114,8 @@ void dp_pack_exec(dp_ctx_t *x) {
     if (!fmt_pack_check(&c))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
                        fmt_name(c.intermediate), fmt_name(c.out_fmt));
+    pack_stages_t stages;
+    if (!pack_stages_init(x, c.intermediate, &stages)) return;
     unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;
     bool bfp = fmt_is_bfp(c.out_fmt);
     /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
@@ -199,6 +203,7 @@ void dp_pack_exec(dp_ctx_t *x) {
                     v = fmt_pack_early(&c, d);
                 }
             }
+            if (stages.active) v = pack_stages_apply(&stages, v);
             v = fmt_pack_late(&c, v);
             if (bfp) {
                 block[k] = (uint16_t)v;

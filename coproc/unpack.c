@@ -213,6 +213,7 @@ static void unpacr(dp_ctx_t *x) {
                      .count = count,
                      .out = out,
                      .bfp = bfp,
+                     .bfp_a = bfp && (in_fmt == FMT_BFP8A || in_fmt == FMT_BFP4A || in_fmt == FMT_BFP2A),
                      .force_exp = force_exp,
                      .bits = (uint8_t)bits,
                      .forced_exp = (uint8_t)(u ? CFG(x, UNP1_FORCED_SHARED_EXP_shared_exp)
@@ -303,6 +304,11 @@ static void unpacr_data_bfp(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigne
             e = env->l1[exps / 16];
             if ((++exps % 256) == 0 && exps / 16 > j->limit) exps -= j->fifo * 16;
         }
+        if (j->bfp_a && !j->all_zero && !fmt_bfp_unpack_defined(j->conv.in_fmt, (uint8_t)datum, e))
+            return dp_fail(x, CP_ERR_UNDEFINED,
+                           "UNPACR of %s datum 0x%x with exponent %u: the FP16 exponent leaves 5 bits "
+                           "(FloatBitPatterns.md BFP8aToFP16: undefined)",
+                           fmt_name(j->conv.in_fmt), datum, e);
         uint32_t v = j->all_zero ? 0 : fmt_unpack(&j->conv, datum, e);
         for (unsigned k = 0; k <= j->up_zeros; k++, v = 0, out++) {
             if (j->interleave && k) continue;

@@ -568,7 +568,7 @@ static inline void llk_pack_hw_configure(llk_state_t *s, unsigned src, unsigned 
                                                              CFG_VAL(THCON_SEC0_REG1_Out_data_format, dst) |
                                                              CFG_VAL(THCON_SEC0_REG1_In_data_format, src);
     LLK_CFG_RMW(THCON_SEC0_REG1_Exp_threshold_en, 0);
-    llk_cfg_rmw(THCON_SEC0_REG1_Exp_threshold_en_ADDR32, 24, 8, 0); /* THCON_SEC0_REG1_Exp_threshold */
+    LLK_CFG_RMW(THCON_SEC0_REG1_Exp_threshold, 0);
     llk_stallwait(STALL_CFG, P_PACK);
     LLK_CFG_RMW(THCON_SEC0_REG1_Pack_L1_Acc, 0);
     bool read32 = fp32 || src == LLK_FP32 || src == LLK_INT32;
