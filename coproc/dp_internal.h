@@ -64,6 +64,8 @@ typedef struct {
     uint8_t ebuf[16]; /* the exponent stream's partly filled 16 bytes (block-float outputs) */
     unsigned ebuf_n;
     uint8_t tile_pos; /* edge masking's tile row position (BH PACR.md) */
+    bool acc;         /* L1 accumulation of the buffered datums */
+    uint8_t acc_fmt;  /* and their format */
 } packer_t;
 
 struct dp {

@@ -9,17 +9,39 @@
  * FP16, FP8, INT32, INT16 and UINT8 paths), block-float outputs (BFP8/4/2 and the _a family: one
  * shared exponent per row of 16 datums into the exponent stream, the datums into the data stream),
  * the 16-byte output buffers, and the ADC updates of ADDR_MOD_PACK.
- * ReLU and exponent thresholding between the two conversions (coproc/pack_stages.c).
+ * ReLU and exponent thresholding between the two conversions (coproc/pack_stages.c), L1
+ * accumulation into FP32, FP16 and BF16 outputs (coproc/pack_l1acc.c).
  * Refused (CP_ERR_UNIMPLEMENTED): L1 as the source, compression,
- * the INT8 intermediate (INT_DESCALE), L1 accumulation,
+ * the INT8 intermediate (INT_DESCALE), L1 accumulation into other formats,
  * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
  * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
  */
 #include <string.h>
 
 #include "coproc/dp_internal.h"
+#include "coproc/pack_l1acc.h"
 #include "coproc/pack_stages.h"
 #include "coproc/tt_fields.h"
+
+/* L1 accumulation (coproc/pack_l1acc.c): each datum of the 16 bytes added to L1's. The padding of
+ * a forced flush is zeroes added too (L1 += 0) [INF: "padded with zeroes", "L1 += Datum"]. */
+static void accumulate(const uint8_t *l1, uint8_t *buf, unsigned fmt) {
+    if (fmt == FMT_FP32) {
+        for (unsigned i = 0; i < 16; i += 4) {
+            uint32_t a, b;
+            memcpy(&a, l1 + i, 4);
+            memcpy(&b, buf + i, 4);
+            b = pack_l1acc_fp32(a, b);
+            memcpy(buf + i, &b, 4);
+        }
+        return;
+    }
+    for (unsigned i = 0; i < 16; i += 2) {
+        uint16_t a = (uint16_t)(l1[i] | l1[i + 1] << 8), b = (uint16_t)(buf[i] | buf[i + 1] << 8);
+        b = fmt == FMT_BF16 ? pack_l1acc_bf16(a, b) : pack_l1acc_fp16(a, b);
+        buf[i] = (uint8_t)b, buf[i + 1] = (uint8_t)(b >> 8);
+    }
+}
 
 static void flush_buf(dp_ctx_t *x) {
     packer_t *p = &x->dp->pack;
@@ -28,6 +50,7 @@ static void flush_buf(dp_ctx_t *x) {
     if ((uint64_t)p->data_addr + 16 > dp_env(x)->l1_size) {
         dp_fail(x, CP_ERR_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
     } else {
+        if (p->acc) accumulate(dp_env(x)->l1 + p->data_addr, p->buf, p->acc_fmt);
         memcpy(dp_env(x)->l1 + p->data_addr, p->buf, 16);
         if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
     }
@@ -93,8 +116,6 @@ void dp_pack_exec(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
     if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
-    if (CFG(x, THCON_SEC0_REG1_Pack_L1_Acc))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 accumulation (Pack_L1_Acc)");
     if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
     if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
@@ -114,6 +135,14 @@ void dp_pack_exec(dp_ctx_t *x) {
     if (!fmt_pack_check(&c))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
                        fmt_name(c.intermediate), fmt_name(c.out_fmt));
+    /* L1 accumulation: the datums still buffered add to L1 as they are written. */
+    p->acc = CFG(x, THCON_SEC0_REG1_Pack_L1_Acc);
+    if (p->acc) {
+        if (!pack_l1acc_supported(c.out_fmt))
+            return dp_fail(x, CP_ERR_UNIMPLEMENTED,
+                           "PACR with L1 accumulation into %s (FP32, FP16 and BF16 are modelled)", fmt_name(c.out_fmt));
+        p->acc_fmt = (uint8_t)c.out_fmt;
+    }
     pack_stages_t stages;
     if (!pack_stages_init(x, c.intermediate, &stages)) return;
     unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;

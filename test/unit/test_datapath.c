@@ -667,7 +667,7 @@ static void test_pacr_fp32(void **state) {
     ex(f, 2, 0x41000101u);
     assert_int_equal(get16(f, 0x30000) | (uint32_t)get16(f, 0x30002) << 16, 0x3F808000u);
     /* Not modelled: refused. */
-    cfgbits(f, 71, 19, 1, 1); /* THCON_SEC0_REG1_Pack_L1_Acc */
+    cfgbits(f, 19, 8, 1, 1); /* PCK_EDGE_TILE_FACE_SET_SELECT_enable */
     assert_int_equal(ex_err(f, 2, 0x41000101u), CP_ERR_UNIMPLEMENTED);
 }
 

@@ -308,6 +308,75 @@ static void test_bf16_fp32_int32(void **state) {
     assert_int_equal(b, 0x7FFFFFFFu);
 }
 
+/* L1 accumulation (Pack_L1_Acc; the arithmetic ttsim's, coproc/pack_l1acc.h): L1 holds the first
+ * operand, the packer's datum the second, both in the output format. */
+static void put32(fx_t *f, uint32_t addr, uint32_t v) { memcpy(f->l1 + addr, &v, 4); }
+static uint32_t get32(fx_t *f, uint32_t addr) {
+    uint32_t v;
+    memcpy(&v, f->l1 + addr, 4);
+    return v;
+}
+static void put16(fx_t *f, uint32_t addr, uint16_t v) { f->l1[addr] = (uint8_t)v, f->l1[addr + 1] = (uint8_t)(v >> 8); }
+static uint16_t get16(fx_t *f, uint32_t addr) { return (uint16_t)(f->l1[addr] | f->l1[addr + 1] << 8); }
+
+static void test_l1_acc(void **state) {
+    fx_t *f = *state;
+    /* FP32: 1.0 + 2^-24 is a tie, to even: 1.0; (1 + 2^-23) + 2^-24 a tie to 1 + 2^-22; a denormal
+     * in L1 reads as 0; NaN in L1 gives 0x7FC00000, so does Inf + -Inf; -1 + 1 = +0. */
+    static const uint32_t l1[6] = {0x3F800000u, 0x3F800001u, 0x00000001u, 0x7FC12345u, 0x7F800000u, 0xBF800000u};
+    static const uint32_t dv[6] = {0x33800000u, 0x33800000u, 0x3F800000u, 0x3F800000u, 0xFF800000u, 0x3F800000u};
+    static const uint32_t w32[6] = {0x3F800000u, 0x3F800002u, 0x3F800000u, 0x7FC00000u, 0x7FC00000u, 0};
+    pk(f, FMT_FP32, FMT_FP32, FMT_FP32, true, 0);
+    FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
+    for (unsigned c = 0; c < 16; c++) {
+        put_dst32(f, 0, c, c < 6 ? dv[c] : 0);
+        put32(f, OUT + 4 * c, c < 6 ? l1[c] : 0x40000000u);
+    }
+    fx_ex(f, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+    for (unsigned c = 0; c < 6; c++)
+        assert_int_equal(get32(f, OUT + 4 * c), w32[c]);
+    assert_int_equal(get32(f, OUT + 4 * 15), 0x40000000u); /* 2 + 0 */
+
+    /* BF16: 1 + 2^-8 a tie to even, 1.0; 0x3F81 + 2^-8 to 0x3F82; Inf + -Inf = 0x7FC0; a NaN in
+     * L1 is the largest double: + 1 overflows to Inf; a NaN datum is a number of exponent 255:
+     * Inf; -1 + 1 = +0. */
+    static const uint16_t b1[6] = {0x3F80, 0x3F81, 0x7F80, 0x7FC0, 0x3F80, 0xBF80};
+    static const uint16_t bv[6] = {0x3B80, 0x3B80, 0xFF80, 0x3F80, 0x7FC1, 0x3F80};
+    static const uint16_t wb[6] = {0x3F80, 0x3F82, 0x7FC0, 0x7F80, 0x7F80, 0x0000};
+    pk(f, FMT_BF16, FMT_BF16, FMT_BF16, false, 0);
+    FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
+    bf16_row(f, 0, bv, 6);
+    for (unsigned c = 0; c < 16; c++)
+        put16(f, OUT + 2 * c, c < 6 ? b1[c] : 0x4000);
+    fx_ex(f, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+    for (unsigned c = 0; c < 6; c++)
+        assert_int_equal(get16(f, OUT + 2 * c), wb[c]);
+    assert_int_equal(get16(f, OUT + 30), 0x4000);
+
+    /* FP16: 1 + 1 = 2; 65504 + 65504 = 131008 (exponent 31, all mantissa ones: 0x7FFF); exponent
+     * 31 is a number, 65536 + 65536 = 2^17 saturates to 0x7FFF; an exact cancellation with L1's
+     * exponent 30 gives 0x7FFF, with exponent 15 +0; 2^-14 - (2^-14 + 2^-24) = -2^-24, under the
+     * normals: 0xFFFF. */
+    static const uint16_t h1[6] = {0x3C00, 0x7BFF, 0x7C00, 0x7800, 0x3C00, 0x0400};
+    static const uint16_t hv[6] = {0x3C00, 0x7BFF, 0x7C00, 0xF800, 0xBC00, 0x8401};
+    static const uint16_t wh[6] = {0x4000, 0x7FFF, 0x7FFF, 0x7FFF, 0x0000, 0xFFFF};
+    pk(f, FMT_FP16, FMT_FP16, FMT_FP16, false, 0);
+    FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
+    dst_regs_t *d = dp_dst_mut(f->dp);
+    for (unsigned c = 0; c < 16; c++) {
+        d->bits[0][c] = c < 6 ? cell_fp16(hv[c]) : 0;
+        put16(f, OUT + 2 * c, c < 6 ? h1[c] : 0);
+    }
+    fx_ex(f, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+    for (unsigned c = 0; c < 6; c++)
+        assert_int_equal(get16(f, OUT + 2 * c), wh[c]);
+
+    /* Other outputs are not modelled: refused. */
+    pk(f, FMT_BF16, FMT_BF16, FMT_BFP8, false, 1);
+    FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
+    assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNIMPLEMENTED);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bfp8, fx_setup, fx_teardown),
@@ -320,6 +389,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fp32_to_fp16, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_fp16_to_fp8, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_bf16_fp32_int32, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_l1_acc, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
