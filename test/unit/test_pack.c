@@ -319,6 +319,8 @@ static uint32_t get32(fx_t *f, uint32_t addr) {
 static void put16(fx_t *f, uint32_t addr, uint16_t v) { f->l1[addr] = (uint8_t)v, f->l1[addr + 1] = (uint8_t)(v >> 8); }
 static uint16_t get16(fx_t *f, uint32_t addr) { return (uint16_t)(f->l1[addr] | f->l1[addr + 1] << 8); }
 
+#define FP32_TWO 0x40000000u /* 2.0 (check_fields: not a field) */
+
 static void test_l1_acc(void **state) {
     fx_t *f = *state;
     /* FP32: 1.0 + 2^-24 is a tie, to even: 1.0; (1 + 2^-23) + 2^-24 a tie to 1 + 2^-22; a denormal
@@ -330,12 +332,12 @@ static void test_l1_acc(void **state) {
     FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
     for (unsigned c = 0; c < 16; c++) {
         put_dst32(f, 0, c, c < 6 ? dv[c] : 0);
-        put32(f, OUT + 4 * c, c < 6 ? l1[c] : 0x40000000u);
+        put32(f, OUT + 4 * c, c < 6 ? l1[c] : FP32_TWO);
     }
     fx_ex(f, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
     for (unsigned c = 0; c < 6; c++)
         assert_int_equal(get32(f, OUT + 4 * c), w32[c]);
-    assert_int_equal(get32(f, OUT + 4 * 15), 0x40000000u); /* 2 + 0 */
+    assert_int_equal(get32(f, OUT + 4 * 15), FP32_TWO); /* 2 + 0 */
 
     /* BF16: 1 + 2^-8 a tie to even, 1.0; 0x3F81 + 2^-8 to 0x3F82; Inf + -Inf = 0x7FC0; a NaN in
      * L1 is the largest double: + 1 overflows to Inf; a NaN datum is a number of exponent 255:
