@@ -436,6 +436,42 @@ register(Op("pack_bfp8", {"in0": ((64, 64), gen_pack_bfp8)}, ref_pack_bfp8, "bfl
                 "it exact (truncations): the values match exactly")))
 
 
+def bfp8_exact(gen):
+    """Inputs for a bfloat8_b tensor: the generator's values (exponents 2^-3..2^3, so blocks keep
+    most of their bits) made exact in their blocks, so the host's conversion keeps them."""
+    def g(rng, shape, default, ins):
+        x = gen(rng, shape, default, ins)
+        return bfp8_blocks(bf16_round(x))
+    return g
+
+
+def gen_bf16_narrow(rng, shape, default, ins):
+    return bf16_values(rng, shape, -3, 3)
+
+
+def gen_bf16_narrow_near(other):
+    near = gen_bf16_near(other)
+
+    def g(rng, shape, default, ins):
+        x = near(rng, shape, False, ins)
+        far = np.abs(np.log2(np.maximum(np.abs(x), 2.0 ** -126))) > 4
+        return np.where(far, bf16_values(rng, shape, -3, 3), x)
+    return g
+
+
+def ref_add_bfp8(a, b):
+    """in0 + in1 from bfloat8_b tensors: each input is what the host stores (bf16, then blocks by
+    the packer's rule, bfp8_blocks) and the unpacker reads back exactly (BFP8ToBF16); then as
+    eltwise_add."""
+    return ref_elw(np.add)(bfp8_blocks(bf16_round(a)), bfp8_blocks(bf16_round(b)))
+
+
+register(Op("eltwise_add_bfp8", {"in0": ((64, 64), bfp8_exact(gen_bf16_narrow)),
+                                 "in1": ((64, 64), bfp8_exact(gen_bf16_narrow_near("in0")))},
+            ref_add_bfp8, "bfloat16", Ulp(1, "bfloat16", "as eltwise_add: the BFP8 inputs reach SrcA and "
+                                          "SrcB exactly (BFP8ToBF16)")))
+
+
 def gen_uint8(rng, shape, default, ins):
     """uint8 values, every one of 0..255 in the default inputs (twice over, then random)."""
     if default:
