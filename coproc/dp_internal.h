@@ -39,6 +39,12 @@ typedef struct {
     bool bfp, bfp_a, force_exp;
     uint8_t bits, forced_exp;
     uint64_t exps;
+    /* Compressed input (UNPACR_Regular.md, Packers/Compression.md): the row start index array and
+     * the index of this row, whether the whole row is read (else `drop` datums first, then
+     * count), the datums' (and BFP exponents') section starts; addresses from the row start
+     * index are worked out when the data moves (coproc/unpack_z.c). */
+    bool compressed, whole_row;
+    uint32_t rs_addr, rs_index, z_base, z_exp_base, drop;
 } unp_job_t;
 
 /* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */

@@ -11,7 +11,8 @@
  * the 16-byte output buffers, and the ADC updates of ADDR_MOD_PACK.
  * ReLU and exponent thresholding between the two conversions (coproc/pack_stages.c), L1
  * accumulation into FP32, FP16 and BF16 outputs (coproc/pack_l1acc.c).
- * Refused (CP_ERR_UNIMPLEMENTED): L1 as the source, compression,
+ * Refused: compression (CP_ERR_UNSPECIFIED: "The exact compression logic isn't specified",
+ * Compression.md); (CP_ERR_UNIMPLEMENTED) L1 as the source,
  * the INT8 intermediate (INT_DESCALE), L1 accumulation into other formats,
  * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
  * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
@@ -115,7 +116,9 @@ void dp_pack_exec(dp_ctx_t *x) {
     if (CFG(x, THCON_SEC0_REG1_Source_interface_selection))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
     if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
+        return dp_fail(
+            x, CP_ERR_UNSPECIFIED,
+            "PACR with compression (Disable_zero_compress = 0: Compression.md leaves its logic unspecified)");
     if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
     if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))

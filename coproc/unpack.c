@@ -6,17 +6,20 @@
  * MultiContextMode, AutoIncContextID = UseContextCounter, CfgContextId = ContextNumber,
  * AddrCntContextId = ContextADC, SetDatValid = FlipSrc, ZeroWrite2 = AllDatumsAreZero, AddrMode =
  * Ch0ZInc | Ch0YInc << 2 | Ch1ZInc << 4 | Ch1YInc << 6.
- * Modelled: uncompressed input in every format, block floats (BFP8/4/2 and the _a family) with
- * their exponent section or a forced shared exponent, to SrcA (row offset, column shift,
- * transpose), SrcB and Dst (16- and 32-bit), contexts and the context counter, tileize row
- * strides, upsampling, the L1 FIFO wrap, the ADC increments and the bank flip's bookkeeping.
- * Refused with a message (CP_ERR_UNIMPLEMENTED): compressed input, RowSearch, srcb_bcast,
- * CfgContextCntInc. Datum conversions are coproc/formats.c's. The wait for the bank and its hand-over are
- * the timing model's (coproc/timing.c); the datapath runs once the unpacker owns the bank.
+ * Modelled: input in every format, block floats (BFP8/4/2 and the _a family) with their
+ * exponent section or a forced shared exponent, zero-compressed input (its data path in
+ * coproc/unpack_z.c), to SrcA (row offset, column shift, transpose), SrcB and Dst (16- and
+ * 32-bit), contexts and the context counter, tileize row strides, upsampling, the L1 FIFO wrap,
+ * the ADC increments and the bank flip's bookkeeping.
+ * Refused with a message: RowSearch (CP_ERR_UNIMPLEMENTED), srcb_bcast and CfgContextCntInc
+ * (CP_ERR_UNSPECIFIED: no Blackhole page). Datum conversions are coproc/formats.c's. The wait for
+ * the bank and its hand-over are the timing model's (coproc/timing.c); the datapath runs once the
+ * unpacker owns the bank.
  */
 #include <string.h>
 
 #include "coproc/dp_internal.h"
+#include "coproc/unpack_internal.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
@@ -89,7 +92,6 @@ static void unpacr(dp_ctx_t *x) {
         in_fmt = d0 & 0xF;
         out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
     }
-    if (!uncompressed) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
     bool bfp = fmt_is_bfp(in_fmt);
     unsigned bits = fmt_datum_bits(in_fmt), size = bits / 8;
 
@@ -101,6 +103,14 @@ static void unpacr(dp_ctx_t *x) {
         in_addr =
             CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
     in_addr = (in_addr + 1 + digest) * 16;
+    /* Compressed input (Packers/Compression.md's layout): the row start indices first, 16 bits
+     * each, one more than the rows (or blobs), rounded up to 16 bytes. */
+    uint32_t rs_addr = in_addr;
+    if (!uncompressed) {
+        unsigned blobs = (d0 >> 8) & 7; /* BlobsPerXYPlane (check_fields: not a field) */
+        uint64_t n = blobs ? (uint64_t)blobs * zdim * wdim : (uint64_t)ydim * zdim * wdim;
+        in_addr += (uint32_t)(((n + 1) * 2 + 15) / 16 * 16);
+    }
     /* Block floats: the exponent section comes first, one byte per 16 datums of the whole
      * descriptor (XDim YDim ZDim WDim) rounded up to 16 bytes; BFP4/BFP2 may have none
      * (NoBFPExpSection). Force_shared_exp takes the exponent from the config instead. */
@@ -117,6 +127,11 @@ static void unpacr(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
     uint64_t first = (((uint64_t)zw->w * zdim + zw->z) * ydim + xy->y) * xdim + xy->x;
     uint32_t count = xend - xy->x;
+    /* Compressed: the first datum is row start index (W ZDim + Z) YDim + Y, read from L1 when the
+     * data moves; a whole row (X from 0 to XDim - 1) ends at the next index, otherwise X datums
+     * are dropped and Channel1.X + 1 - X kept (UNPACR_Regular.md). */
+    uint32_t rs_index = (uint32_t)(((uint64_t)zw->w * zdim + zw->z) * ydim + (xy->y & 0xFF));
+    bool whole_row = xy->x == 0 && xend - 1 == xdim - 1;
 
     uint64_t limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16;
     uint64_t fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16;
@@ -180,10 +195,11 @@ static void unpacr(dp_ctx_t *x) {
     unsigned up_zeros = (1u << CFG_UNP(x, THCON_SEC0_REG2_Upsample_rate, u)) - 1;
     bool interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u);
     unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
-    if ((transpose || tileize) && (bfp ? datums % 128 : datums % 16))
+    if (uncompressed && (transpose || tileize) && (bfp ? datums % 128 : datums % 16))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
                        (unsigned long long)datums);
-    if (tileize && up_zeros) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling");
+    if (tileize && (up_zeros || !uncompressed))
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling or compressed input");
     if (to_dst && (col_shift || transpose))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
 
@@ -218,7 +234,14 @@ static void unpacr(dp_ctx_t *x) {
                      .bits = (uint8_t)bits,
                      .forced_exp = (uint8_t)(u ? CFG(x, UNP1_FORCED_SHARED_EXP_shared_exp)
                                                : CFG(x, UNP0_FORCED_SHARED_EXP_shared_exp)),
-                     .exps = exps};
+                     .exps = exps,
+                     .compressed = !uncompressed,
+                     .whole_row = whole_row,
+                     .rs_addr = rs_addr,
+                     .rs_index = rs_index,
+                     .z_base = in_addr,
+                     .z_exp_base = (uint32_t)exp_addr,
+                     .drop = xy->x};
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
         unsigned next = ctx + 1;
@@ -244,8 +267,8 @@ static void unpacr(dp_ctx_t *x) {
  * + SrcRow; SrcA dropping the first four rows and the shifted columns, row + SrcRow or the
  * address as is (SetOvrdWithAddr), transposed within 16 rows; Dst rows - 4. False after a
  * failure. */
-static bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
-                      uint32_t datum) {
+bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
+                   uint32_t datum) {
     dp_t *dp = x->dp;
     unsigned row = out / 16, col = out & 15;
     if (u == 1) {
@@ -312,7 +335,7 @@ static void unpacr_data_bfp(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigne
         uint32_t v = j->all_zero ? 0 : fmt_unpack(&j->conv, datum, e);
         for (unsigned k = 0; k <= j->up_zeros; k++, v = 0, out++) {
             if (j->interleave && k) continue;
-            if (!put_datum(x, j, u, bank, out32, out, v)) return;
+            if (!unp_put_datum(x, j, u, bank, out32, out, v)) return;
         }
     }
     if (j->flip) (u ? &x->dp->srcb : &x->dp->srca)->implied_fmt[bank] = j->out_fmt;
@@ -327,6 +350,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     uint32_t out = j->out;
     bool out32 = fmt_unpack_writes_dst32(&j->conv);
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    if (j->compressed) return unp_data_compressed(x, j, u, bank);
     if (j->bfp) return unpacr_data_bfp(x, j, u, bank);
     if (j->up_zeros == 0 && (u == 1 || !j->to_dst)) {
         /* Without upsampling each datum goes to the next position (the common case, faster):

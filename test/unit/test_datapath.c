@@ -322,9 +322,6 @@ static void test_unpacr_nop(void **state) {
 static void test_unpacr_refused(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
-    f->st.cfg[0][64] = 0x06; /* BFP8, compressed */
-    assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-                     CP_ERR_UNIMPLEMENTED); /* compressed */
     f->st.cfg[0][64] = 0x15;
     assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)),
                      CP_ERR_UNIMPLEMENTED); /* RowSearch */

@@ -377,6 +377,10 @@ static void test_l1_acc(void **state) {
     pk(f, FMT_BF16, FMT_BF16, FMT_BFP8, false, 1);
     FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
     assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNIMPLEMENTED);
+    /* Compression: "The exact compression logic isn't specified" (Compression.md). */
+    pk(f, FMT_BF16, FMT_BF16, FMT_BF16, false, 0);
+    FX_CFG(f, THCON_SEC0_REG1_Disable_zero_compress, 0);
+    assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNSPECIFIED);
 }
 
 int main(void) {

@@ -248,6 +248,57 @@ static void test_transpose_tileize(void **state) {
     assert_int_equal(fx_run(f, 0, UNPACR0), CP_ERR_UNDEFINED);
 }
 
+/* Zero-compressed input (Packers/Compression.md; UNPACR_Regular.md): row start indices [0, 3, 30,
+ * 33] (16 bits each, 4 of them, a 16-byte section), then groups of 32 BF16 datums (64 bytes) each
+ * followed by 32 four-bit counts of the zeroes after each datum (16 bytes). Row 0 is 1.0 (2
+ * zeroes), 2.0, 3.0 (1 zero): 1 0 0 2 3 0. Row 1 starts at augmented datum 3: 4.0, 5.0 (3 zeroes).
+ * Row 2 is datums 30, 31 of group 0 (6.0; 7.0 with 1 zero) and 32, the first of group 1 (8.0). */
+static void test_compressed(void **state) {
+    fx_t *f = *state;
+    const uint32_t l1 = 0xB000, grp0 = l1 + 16, grp1 = grp0 + 64 + 16;
+    unp0(f, FMT_BF16, FMT_BF16, 16, 1, l1, 16, 2);
+    fx_cfg_i(f, CFG_THCON_SEC0_REG0_TileDescriptor, 0, 0, FMT_BF16 | 16u << 16); /* IsUncompressed 0 */
+    fx_cfg_i(f, CFG_THCON_SEC0_REG0_TileDescriptor, 1, 0, 3u | 1u << 16);        /* YDim 3 */
+    static const uint16_t rs[4] = {0, 3, 30, 33};
+    memcpy(f->l1 + l1, rs, sizeof rs);
+    static const uint16_t vals[5] = {0x3F80, 0x4000, 0x4040, 0x4080, 0x40A0}; /* 1 .. 5 */
+    memcpy(f->l1 + grp0, vals, sizeof vals);
+    f->l1[grp0 + 64] = 0x02;                          /* counts 2, 0 */
+    f->l1[grp0 + 65] = 0x01;                          /* 1, 0 */
+    f->l1[grp0 + 66] = 0x03;                          /* 3 (datum 4) */
+    f->l1[grp0 + 60] = 0xC0, f->l1[grp0 + 61] = 0x40; /* datum 30: 6.0 */
+    f->l1[grp0 + 62] = 0xE0, f->l1[grp0 + 63] = 0x40; /* datum 31: 7.0 */
+    f->l1[grp0 + 64 + 15] = 0x10;                     /* counts of 30, 31: 0, 1 */
+    f->l1[grp1] = 0x00, f->l1[grp1 + 1] = 0x41;       /* datum 32: 8.0, count 0 */
+    src_regs_t *a = dp_srca_mut(f->dp);
+    for (unsigned c = 0; c < 16; c++)
+        a->d[0][0][c] = 0x12345;
+    fx_ex(f, UNPACR0); /* row 0, whole (X 0..15 = XDim - 1) */
+    static const uint16_t row0[7] = {0x3F80, 0, 0, 0x4000, 0x4040, 0, 0};
+    for (unsigned c = 0; c < 6; c++)
+        assert_int_equal(srca(f, 0, c), row0[c] ? src_bf16(row0[c]) : 0);
+    assert_int_equal(srca(f, 0, 6), 0x12345); /* the row's 6 datums only */
+    /* Row 2 whole: across the group boundary. */
+    fx_ex(f, TT_OP_SETADC(1, 0, 1, 2)); /* Channel 0 Y = 2 */
+    fx_ex(f, UNPACR0);
+    static const uint16_t row2[4] = {0x40C0, 0x40E0, 0, 0x4100};
+    for (unsigned c = 0; c < 4; c++)
+        assert_int_equal(srca(f, 0, c), row2[c] ? src_bf16(row2[c]) : 0);
+    /* Row 1, X 1..2: the first output datum (4.0) dropped, then two kept (5.0 and a zero). */
+    for (unsigned c = 0; c < 16; c++)
+        a->d[0][0][c] = 0x12345;
+    fx_ex(f, TT_OP_SETADC(1, 0, 1, 1));
+    fx_ex(f, TT_OP_SETADC(1, 0, 0, 1)); /* Channel 0 X = 1 */
+    fx_ex(f, TT_OP_SETADCXX(1, 2, 1));  /* Channel 1 X = 2 */
+    fx_ex(f, UNPACR0);
+    assert_int_equal(srca(f, 0, 0), src_bf16(0x40A0));
+    assert_int_equal(srca(f, 0, 1), 0);
+    assert_int_equal(srca(f, 0, 2), 0x12345);
+    /* Tileize with compressed input is undefined. */
+    FX_CFG(f, THCON_SEC0_REG2_Tileize_mode, 1);
+    assert_int_equal(fx_run(f, 0, UNPACR0), CP_ERR_UNDEFINED);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bfp8, fx_setup, fx_teardown),
@@ -258,6 +309,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_integers_to_src, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_to_dst32, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_transpose_tileize, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_compressed, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
