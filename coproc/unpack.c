@@ -200,6 +200,9 @@ static void unpacr(dp_ctx_t *x) {
                        (unsigned long long)datums);
     if (tileize && (up_zeros || !uncompressed))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling or compressed input");
+    if (to_dst && THCFG(x, SRCA_SET_SetOvrdWithAddr))
+        return dp_fail(x, CP_ERR_UNDEFINED,
+                       "UNPACR to Dst with SRCA_SET_SetOvrdWithAddr (UNPACR_Regular.md: undefined; tt-llk clears it)");
     if (to_dst && (col_shift || transpose))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
 
@@ -264,9 +267,9 @@ static void unpacr(dp_ctx_t *x) {
 }
 
 /* Write one converted datum at output position `out` (UNPACR_Regular.md's main loop): SrcB row
- * + SrcRow; SrcA dropping the first four rows and the shifted columns, row + SrcRow or the
- * address as is (SetOvrdWithAddr), transposed within 16 rows; Dst rows - 4. False after a
- * failure. */
+ * + SrcRow; SrcA dropping the first four rows and the shifted columns, row + SrcRow (rows 0..15)
+ * or the address as is (SetOvrdWithAddr; Blackhole wraps it at 64, ttsim), transposed within 16
+ * rows; Dst rows - 4. False after a failure. */
 bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
                    uint32_t datum) {
     dp_t *dp = x->dp;
@@ -276,7 +279,7 @@ bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, b
         return true;
     }
     if (j->to_dst) {
-        row = (row - 4) & (j->ovrd ? 15 : 1023);
+        row = (row - 4) & 1023;
         if (out32)
             dp_dst32_write(x, row, col, datum);
         else
@@ -286,7 +289,7 @@ bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, b
     if (row < 4 || col < j->col_shift) return true;
     row -= 4, col -= j->col_shift;
     if (j->ovrd) {
-        row = (row + j->src_row) & 63;
+        row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
     } else {
         if (row >= 16) {
             dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
@@ -369,7 +372,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
             if (row < 4 || col < j->col_shift) continue;
             row -= 4, col -= j->col_shift;
             if (j->ovrd) {
-                row = (row + j->src_row) & 63;
+                row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
             } else {
                 if (row >= 16)
                     return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
@@ -400,7 +403,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                 if (row < 4 || col < j->col_shift) continue;
                 row -= 4, col -= j->col_shift;
                 if (j->ovrd) {
-                    row = (row + j->src_row) & 63;
+                    row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
                 } else {
                     if (row >= 16)
                         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
@@ -412,7 +415,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                 }
                 dp->srca.d[bank][row & 63][col] = datum;
             } else {
-                row = (row - 4) & (j->ovrd ? 15 : 1023);
+                row = (row - 4) & 1023;
                 if (out32)
                     dp_dst32_write(x, row, col, datum);
                 else

@@ -248,6 +248,27 @@ static void test_transpose_tileize(void **state) {
     assert_int_equal(fx_run(f, 0, UNPACR0), CP_ERR_UNDEFINED);
 }
 
+/* SrcA rows (UNPACR_Regular.md): without SRCA_SET_SetOvrdWithAddr the row (0..15) is offset by
+ * the unpacker's SrcRow, which Unpack_Src_Reg_Set_Upd steps by 16 after each UNPACR; with it the
+ * address is used as is. Unpacking to Dst with it set is undefined. */
+static void test_src_rows(void **state) {
+    fx_t *f = *state;
+    unp0(f, FMT_BF16, FMT_BF16, 16, 1, 0xC000, 16, 2);
+    FX_CFG(f, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 1);
+    f->l1[0xC000] = 0x80, f->l1[0xC001] = 0x3F; /* 1.0 */
+    fx_ex(f, UNPACR0);
+    f->l1[0xC000] = 0x00, f->l1[0xC001] = 0x40; /* 2.0 */
+    fx_ex(f, UNPACR0);
+    assert_int_equal(srca(f, 0, 0), src_bf16(0x3F80));
+    assert_int_equal(srca(f, 16, 0), src_bf16(0x4000)); /* SrcRow 16 */
+    FX_THCFG(f, SRCA_SET_SetOvrdWithAddr, 1);
+    f->l1[0xC001] = 0x40, f->l1[0xC000] = 0x40; /* 3.0 */
+    fx_ex(f, UNPACR0);
+    assert_int_equal(srca(f, 0, 0), src_bf16(0x4040)); /* row 0 whatever SrcRow */
+    FX_CFG(f, THCON_SEC0_REG2_Unpack_If_Sel, 1);
+    assert_int_equal(fx_run(f, 0, UNPACR0), CP_ERR_UNDEFINED);
+}
+
 /* Zero-compressed input (Packers/Compression.md; UNPACR_Regular.md): row start indices [0, 3, 30,
  * 33] (16 bits each, 4 of them, a 16-byte section), then groups of 32 BF16 datums (64 bytes) each
  * followed by 32 four-bit counts of the zeroes after each datum (16 bytes). Row 0 is 1.0 (2
@@ -309,6 +330,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_integers_to_src, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_to_dst32, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_transpose_tileize, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_src_rows, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_compressed, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
