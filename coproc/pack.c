@@ -11,11 +11,13 @@
  * the 16-byte output buffers, and the ADC updates of ADDR_MOD_PACK.
  * ReLU and exponent thresholding between the two conversions (coproc/pack_stages.c), L1
  * accumulation into FP32, FP16 and BF16 outputs (coproc/pack_l1acc.c).
- * Refused: compression (CP_ERR_UNSPECIFIED: "The exact compression logic isn't specified",
- * Compression.md); (CP_ERR_UNIMPLEMENTED) L1 as the source,
- * the INT8 intermediate (INT_DESCALE), L1 accumulation into other formats,
- * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
- * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
+ * Concat is accepted where BH PACR.md gives it no effect (no compression, no RowPadZero).
+ * Refused as unspecified (CP_ERR_UNSPECIFIED): compression ("The exact compression logic isn't
+ * specified", Compression.md), the fields BH PACR.md leaves "not yet documented" (RowPadZero,
+ * DstAccessMode — tt-llk's pack_untilize uses it — CtxtCtrl, AddrCntContext, CfgContext) and
+ * Auto_set_last_pacr_intf_sel; not modelled (CP_ERR_UNIMPLEMENTED): L1 as the source,
+ * OvrdThreadId, the INT8 intermediate (INT_DESCALE), L1 accumulation into other formats, block
+ * floats with fewer than 16 datums a row, and edge-mask face sets.
  */
 #include <string.h>
 
@@ -108,11 +110,17 @@ void dp_pack_exec(dp_ctx_t *x) {
     packer_t *p = &dp->pack;
     if (TT_OPCODE(w) != TT_OPC_PACR) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR_SETREG is not modelled");
     bool last = TT_PACR_LAST(w), flush = TT_PACR_FLUSH(w), zero = TT_PACR_ZEROWRITE(w);
-    if (TT_PACR_CONCAT(w) || TT_PACR_ROWPADZERO(w) || TT_PACR_DSTACCESSMODE(w) || TT_PACR_CTXTCTRL(w) ||
-        TT_PACR_ADDRCNTCONTEXT(w) || TT_PACR_CFGCONTEXT(w) || TT_PACR_OVRDTHREADID(w))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED,
-                       "PACR with Concat, RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext, "
-                       "CfgContext or OvrdThreadId (not documented for Blackhole)");
+    /* BH PACR.md: Concat only matters with compression (refused below) or through RowPadZero. */
+    if (TT_PACR_ROWPADZERO(w) || TT_PACR_DSTACCESSMODE(w) || TT_PACR_CTXTCTRL(w) || TT_PACR_ADDRCNTCONTEXT(w) ||
+        TT_PACR_CFGCONTEXT(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED,
+                       "PACR with RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext or CfgContext "
+                       "(BH PACR.md: not yet documented)");
+    if (TT_PACR_OVRDTHREADID(w)) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with OvrdThreadId");
+    if (CFG(x, THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel))
+        return dp_fail(x, CP_ERR_UNSPECIFIED,
+                       "PACR with Auto_set_last_pacr_intf_sel (BH PACR.md names its effect, not which PACR is the "
+                       "final one of an xy plane)");
     if (CFG(x, THCON_SEC0_REG1_Source_interface_selection))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
     if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))

@@ -377,6 +377,17 @@ static void test_l1_acc(void **state) {
     pk(f, FMT_BF16, FMT_BF16, FMT_BFP8, false, 1);
     FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 1);
     assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNIMPLEMENTED);
+    /* BH PACR.md: Concat has no effect without compression and RowPadZero; DstAccessMode (the
+     * strided read tt-llk's pack_untilize uses) and Auto_set_last_pacr_intf_sel are not specified
+     * closely enough to model. */
+    pk(f, FMT_BF16, FMT_BF16, FMT_BF16, false, 0);
+    FX_CFG(f, THCON_SEC0_REG1_Pack_L1_Acc, 0);
+    bf16_row(f, 0, (const uint16_t[]){0x3F80}, 1);
+    fx_ex(f, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1)); /* Concat */
+    assert_int_equal(get16(f, OUT), 0x3F80);
+    assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNSPECIFIED);
+    FX_CFG(f, THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel, 1);
+    assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNSPECIFIED);
     /* Compression: "The exact compression logic isn't specified" (Compression.md). */
     pk(f, FMT_BF16, FMT_BF16, FMT_BF16, false, 0);
     FX_CFG(f, THCON_SEC0_REG1_Disable_zero_compress, 0);
