@@ -166,7 +166,7 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_STAMP)
 $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(TTEMU_LDFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a \
-		$(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka
+		$(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka -lm
 
 -include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/app/junit.pic.d
 

@@ -5,8 +5,10 @@
 
 #include "app/outputs.h"
 #include "app/plugin.h"
+#include "app/policy.h"
 #include "app/regress.h"
 #include "app/report.h"
+#include "app/runcfg.h"
 #include "debug/diag.h"
 #include "debug/gdb.h"
 #include "debug/trace.h"
@@ -20,7 +22,7 @@
 
 static const char usage[] =
     "usage: ttemu run [--config RUN.json] [--brisc F] [--ncrisc F] [--trisc0 F] [--trisc1 F] [--trisc2 F]\n"
-    "                 [--max-cycles N] [--deadlock-window N] [--report FILE]\n"
+    "                 [--max-cycles N] [--deadlock-window N] [--gate-policy exact|whole-thread] [--report FILE]\n"
     "                 [--peek ADDR[:WORDS]]... [--quiet]\n"
     "                 [--input NAME=FILE]... [--output NAME=FILE]... [--expect NAME=FILE[:atol=A][:rtol=R]]...\n"
     "                 [--trace FILE.json] [--trace-vcd FILE.vcd]\n"
@@ -29,6 +31,8 @@ static const char usage[] =
     "                 [--gdb [127.0.0.1:]PORT [--gdb-wait]]\n"
     "       ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE] [--golden DIR]\n"
     "                     [--reports DIR] [--timeout SECONDS]\n"
+    "       ttemu compare-policies RUN.json [--max-cycles N] [--deadlock-window N] [--json FILE]\n"
+    "                              [--reports DIR] [--quiet]\n"
     "       ttemu --version | --help\n"
     "Runs RV32 ELF images on one Blackhole Tensix tile. Each core given an ELF leaves reset at\n"
     "its entry point; a run config (docs/run-config.md) can instead boot tt-metal firmware and\n"
@@ -39,7 +43,8 @@ static const char usage[] =
     "--ui opens the live panel (docs/ui.md); closing it ends the run (exit 2, \"stopped\").\n"
     "--gdb serves gdb's remote protocol on 127.0.0.1:PORT (docs/gdb.md).\n"
     "`regress` runs many run configs in parallel and compares each report with its golden\n"
-    "(docs/regression.md).\n";
+    "(docs/regression.md). `compare-policies` runs one under each gate policy and compares them\n"
+    "(docs/gate-policies.md).\n";
 
 static int bad_input(const char *fmt, const char *arg) {
     fprintf(stderr, "ttemu: ");
@@ -122,6 +127,7 @@ static int cmd_run(int argc, char **argv) {
     run_opts_t o = {.max_cycles = RUN_DEFAULT_MAX_CYCLES, .deadlock_window = RUN_DEFAULT_DEADLOCK_WINDOW};
     const char *config = NULL;
     bool max_cycles_given = false;
+    int gate_policy = -1; /* --gate-policy, else the config's */
     trace_opts_t tro = {0};
     ui_opts_t ui = {0};
     const char *gdb_arg = NULL;
@@ -150,6 +156,10 @@ static int cmd_run(int argc, char **argv) {
         } else if (!strcmp(a, "--deadlock-window")) {
             if (!parse_u64(v, &o.deadlock_window))
                 return bad_input("--deadlock-window needs a number of cycles (0 disables), got '%s'", v ? v : "");
+            i++;
+        } else if (!strcmp(a, "--gate-policy")) {
+            if ((gate_policy = cp_gate_policy_parse(v)) < 0)
+                return bad_input("--gate-policy needs exact or whole-thread, got '%s'", v ? v : "");
             i++;
         } else if (!strcmp(a, "--report")) {
             if (!v) return bad_input("%s needs a file", a);
@@ -287,14 +297,15 @@ static int cmd_run(int argc, char **argv) {
     /* docs/cli.md "Environment": TTEMU_REFERENCE=1 runs the reference path (hart_step, no decode
      * cache, no run-ahead), which test/sh/t_fastpath.sh compares against the fast one;
      * TTEMU_SPIN=0 the fast path without the idle fast-forward (for measuring the rest). */
-    const char *ref = getenv("TTEMU_REFERENCE"), *spin = getenv("TTEMU_SPIN");
-    tile_opts_t topts = {.reference = ref && *ref && strcmp(ref, "0") != 0, .no_spin = spin && !strcmp(spin, "0")};
+    tile_opts_t topts = runcfg_tile_opts();
     r.tile = tile_create(&topts);
     if (!r.tile) {
         fprintf(stderr, "ttemu: out of memory\n");
         cfg_free(&cfg);
         return EXIT_BAD_INPUT;
     }
+    /* docs/gate-policies.md: how a latched wait holds its thread (the flag, else the config). */
+    cp_set_gate_policy(r.tile->cp, gate_policy >= 0 ? (cp_gate_policy_t)gate_policy : cfg.gate_policy);
     int rc = EXIT_BAD_INPUT;
     trace_t *tr = NULL;
     gdb_t *gdb = NULL;
@@ -302,13 +313,9 @@ static int cmd_run(int argc, char **argv) {
     panel_plugin_t plug = {0};
     ui_t *panel = NULL;
 #endif
-    for (int c = 0; c < TILE_NCORES && !ttmetal; c++) {
-        if (!cfg.cores[c]) continue;
-        if (cfg.core_flat[c] ? ldr_bin_load(&r.images, r.tile, c, cfg.cores[c], cfg.core_addr[c], err, sizeof err)
-                             : ldr_elf_load(&r.images, r.tile, c, cfg.cores[c], 0, err, sizeof err)) {
-            fprintf(stderr, "ttemu: %s\n", err);
-            goto out;
-        }
+    if (runcfg_load_cores(&r, &cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "ttemu: %s\n", err);
+        goto out;
     }
     if (run_add_peeks(&r, o.peeks, o.npeeks, err, sizeof err) != 0) {
         fprintf(stderr, "ttemu: %s\n", err);
@@ -404,6 +411,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(argv[1], "regress")) return regress_main(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "compare-policies")) return policy_main(argc - 2, argv + 2);
     fprintf(stderr, "ttemu: unknown command '%s'\n", argv[1]);
     fputs(usage, stderr);
     return EXIT_BAD_INPUT;

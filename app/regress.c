@@ -78,6 +78,9 @@ typedef struct {
     bool update;
     const char *junit, *golden_dir, *reports_dir; /* golden_dir: NULL, goldens beside the configs */
     uint64_t timeout_s;                           /* --timeout: wall-clock seconds per case, 0 none */
+    unsigned shard, shards;                       /* --shard K/N: 1-based K, N; shards 0: no sharding */
+    const char *shard_timing;                     /* --shard-timing: a JUnit file with recorded times */
+    int total;                                    /* cases before sharding */
     int signo;                                    /* SIGINT or SIGTERM received while the cases ran, 0 none */
     char tmpdir[256];
     char exe[4096];
@@ -913,7 +916,9 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
             *field[k] = clean[5 * i + k];
         }
     }
-    junit_suite_t suite = {.name = "ttemu regress", .seconds = total_ms / 1e3, .ncases = rg->n, .cases = jc};
+    char suite_name[64] = "ttemu regress";
+    if (rg->shards) snprintf(suite_name, sizeof suite_name, "ttemu regress (shard %u/%u)", rg->shard, rg->shards);
+    junit_suite_t suite = {.name = suite_name, .seconds = total_ms / 1e3, .ncases = rg->n, .cases = jc};
     ok = ok && write(&suite, path);
     for (int i = 0; clean && i < 5 * rg->n; i++)
         free(clean[i]);
@@ -933,31 +938,175 @@ static bool rg_write_junit(const rg_t *rg, const char *path, double total_ms) {
 static const char usage[] =
     "usage: ttemu regress DIR|LIST|CONFIG.json... [--jobs N] [--update] [--junit FILE]\n"
     "                     [--golden DIR] [--reports DIR] [--timeout SECONDS]\n"
+    "                     [--shard K/N [--shard-timing JUNIT.xml]]\n"
+    "       ttemu regress --merge-junit OUT.xml IN.xml...\n"
     "Runs every run config (each *.json in a directory and below, or a list file of config paths)\n"
     "in parallel child processes and compares each report with its golden: NAME.golden.json beside\n"
     "the config, or GOLDEN/NAME.json with --golden. tt-metal configs whose firmware is absent are\n"
     "skipped. Exit: 0 all match, 1 any differs, fails to run or times out, 4 bad input;\n"
-    "interrupted (SIGINT, SIGTERM): 128 + the signal. See docs/regression.md.\n";
+    "interrupted (SIGINT, SIGTERM): 128 + the signal. --shard K/N runs only shard K of N (by the\n"
+    "case name's hash, or balanced by the times of a JUnit file); --merge-junit merges the shards'\n"
+    "JUnit files. See docs/regression.md and docs/ci.md.\n";
+
+static void rg_case_free(const rg_t *rg, rg_case_t *c) {
+    if (c->log) unlink(c->log);
+    if (c->report && !rg->reports_dir) unlink(c->report);
+    free(c->config);
+    free(c->name);
+    free(c->golden);
+    free(c->skip);
+    free(c->report);
+    free(c->log);
+    free(c->detail);
+    for (int t = 0; t < c->ntensors; t++)
+        free(c->tensors[t]);
+    free(c->tensors);
+    free(c->tensor_missing);
+}
 
 static void rg_cleanup(rg_t *rg) {
-    for (int i = 0; i < rg->n; i++) {
-        rg_case_t *c = &rg->c[i];
-        if (c->log) unlink(c->log);
-        if (c->report && !rg->reports_dir) unlink(c->report);
-        free(c->config);
-        free(c->name);
-        free(c->golden);
-        free(c->skip);
-        free(c->report);
-        free(c->log);
-        free(c->detail);
-        for (int t = 0; t < c->ntensors; t++)
-            free(c->tensors[t]);
-        free(c->tensors);
-        free(c->tensor_missing);
-    }
+    for (int i = 0; i < rg->n; i++)
+        rg_case_free(rg, &rg->c[i]);
     free(rg->c);
     if (rg->tmpdir[0]) rmdir(rg->tmpdir);
+}
+
+/* ---- sharding -------------------------------------------------------------------------------- */
+
+uint32_t regress_name_hash(const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+typedef struct {
+    const char *name;
+    double s;
+    int i;
+} rg_timed_t;
+
+static int rg_cmp_timed(const void *a, const void *b) {
+    const rg_timed_t *x = a, *y = b;
+    if (x->s != y->s) return x->s > y->s ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+void regress_partition(const char *const *names, const double *seconds, int n, unsigned shards, unsigned *out) {
+    if (!seconds) {
+        for (int i = 0; i < n; i++)
+            out[i] = regress_name_hash(names[i]) % shards;
+        return;
+    }
+    double sum = 0;
+    int known = 0;
+    for (int i = 0; i < n; i++)
+        if (seconds[i] >= 0) sum += seconds[i], known++;
+    double mean = known ? sum / known : 1.0;
+    rg_timed_t *t = calloc((size_t)n + 1, sizeof *t);
+    double *load = calloc(shards, sizeof *load);
+    if (!t || !load) { /* out of memory: the stable partition is still a partition */
+        free(t);
+        free(load);
+        regress_partition(names, NULL, n, shards, out);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        t[i] = (rg_timed_t){names[i], seconds[i] >= 0 ? seconds[i] : mean, i};
+    qsort(t, (size_t)n, sizeof *t, rg_cmp_timed);
+    for (int k = 0; k < n; k++) {
+        unsigned best = 0;
+        for (unsigned s = 1; s < shards; s++)
+            if (load[s] < load[best]) best = s;
+        load[best] += t[k].s;
+        out[t[k].i] = best;
+    }
+    free(t);
+    free(load);
+}
+
+/* Recorded times of the cases from --shard-timing (a JUnit file: a testcase's time by its name), -1
+ * for a case it does not name. 0, or bad input. */
+static int rg_shard_times(const rg_t *rg, double *seconds) {
+    char err[600];
+    size_t len;
+    char *text = ldr_read_file_max(rg->shard_timing, LDR_MAX_FILE, "a JUnit file", &len, err, sizeof err);
+    if (!text) return rg_bad("--shard-timing: %s", err);
+    void *fn = plugin_symbol(JUNIT_PLUGIN, JUNIT_TIMES_SYMBOL, err, sizeof err);
+    junit_time_t *t = NULL;
+    junit_input_t in = {rg->shard_timing, text, len};
+    int nt = fn ? ((junit_times_fn)(uintptr_t)fn)(&in, &t, err, sizeof err) : -1;
+    free(text);
+    if (nt < 0) return rg_bad("--shard-timing: %s", err);
+    for (int i = 0; i < rg->n; i++) {
+        seconds[i] = -1;
+        for (int k = 0; k < nt; k++)
+            if (!strcmp(t[k].name, rg->c[i].name)) seconds[i] = t[k].seconds;
+    }
+    for (int k = 0; k < nt; k++)
+        free(t[k].name);
+    free(t);
+    return 0;
+}
+
+/* Keep only the cases of shard rg->shard (in their order); the others are freed. */
+static int rg_keep_shard(rg_t *rg) {
+    const char **names = calloc((size_t)rg->n + 1, sizeof *names);
+    double *seconds = rg->shard_timing ? calloc((size_t)rg->n + 1, sizeof *seconds) : NULL;
+    unsigned *of = calloc((size_t)rg->n + 1, sizeof *of);
+    int rc = 0;
+    if (!names || !of || (rg->shard_timing && !seconds)) rc = rg_bad("out of memory");
+    if (!rc && rg->shard_timing) rc = rg_shard_times(rg, seconds);
+    if (!rc) {
+        for (int i = 0; i < rg->n; i++)
+            names[i] = rg->c[i].name;
+        regress_partition(names, seconds, rg->n, rg->shards, of);
+        int k = 0;
+        for (int i = 0; i < rg->n; i++) {
+            if (of[i] == rg->shard - 1)
+                rg->c[k++] = rg->c[i];
+            else
+                rg_case_free(rg, &rg->c[i]);
+        }
+        rg->n = k;
+    }
+    free(names);
+    free(seconds);
+    free(of);
+    return rc;
+}
+
+/* ---- merging shards' JUnit ------------------------------------------------------------------- */
+
+/* `ttemu regress --merge-junit OUT IN...`: one JUnit file of every shard's cases, with totals. */
+static int rg_merge_junit(const char *out, const char *const *in, int n) {
+    if (!n) return rg_bad("--merge-junit %s: give the JUnit files to merge", out);
+    junit_input_t *files = calloc((size_t)n, sizeof *files);
+    char err[700];
+    int rc = files ? 0 : rg_bad("out of memory");
+    for (int i = 0; !rc && i < n; i++) {
+        files[i].path = in[i];
+        files[i].data = ldr_read_file_max(in[i], LDR_MAX_FILE, "a JUnit file", &files[i].len, err, sizeof err);
+        if (!files[i].data) rc = rg_bad("--merge-junit: %s", err);
+    }
+    void *fn = rc ? NULL : plugin_symbol(JUNIT_PLUGIN, JUNIT_MERGE_SYMBOL, err, sizeof err);
+    if (!rc && !fn) rc = rg_bad("--merge-junit: %s", err);
+    junit_totals_t tot;
+    if (!rc && !((junit_merge_fn)(uintptr_t)fn)(files, n, "ttemu regress", out, &tot, err, sizeof err))
+        rc = rg_bad("--merge-junit: %s", err);
+    if (!rc) {
+        int failed = tot.failures + tot.errors;
+        printf("merged %d file%s into %s: %d case%s\n", n, n == 1 ? "" : "s", out, tot.tests,
+               tot.tests == 1 ? "" : "s");
+        printf("%d passed, %d failed", tot.tests - failed - tot.skipped, failed);
+        if (tot.skipped) printf(", %d skipped", tot.skipped);
+        printf("\n");
+        rc = failed ? 1 : 0;
+    }
+    for (int i = 0; files && i < n; i++)
+        free((char *)files[i].data);
+    free(files);
+    return rc;
 }
 
 int regress_main(int argc, char **argv) {
@@ -966,7 +1115,8 @@ int regress_main(int argc, char **argv) {
     rg.jobs = cpus > 0 ? (int)cpus : 1;
     int rc = 0;
     const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-    int ninputs = 0;
+    const char *merge_out = NULL; /* --merge-junit OUT: the inputs are JUnit files */
+    int ninputs = 0, nopts = 0;
     if (!inputs) return EXIT_BAD_INPUT;
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -979,6 +1129,23 @@ int regress_main(int argc, char **argv) {
         } else if (!strcmp(a, "--timeout")) {
             if (!run_parse_uint(v, 7 * 24 * 3600, &rg.timeout_s) || rg.timeout_s < 1)
                 rc = rg_bad("--timeout needs a number of seconds 1..604800, got '%s'", v ? v : "");
+            i++;
+        } else if (!strcmp(a, "--shard")) {
+            uint64_t k = 0, n = 0;
+            const char *slash = v ? strchr(v, '/') : NULL;
+            char kb[24] = "";
+            if (slash && (size_t)(slash - v) < sizeof kb) snprintf(kb, sizeof kb, "%.*s", (int)(slash - v), v);
+            if (!slash || !run_parse_uint(kb, 4096, &k) || !run_parse_uint(slash + 1, 4096, &n) || k < 1 || k > n)
+                rc = rg_bad("--shard needs K/N with 1 <= K <= N <= 4096, got '%s'", v ? v : "");
+            rg.shard = (unsigned)k;
+            rg.shards = (unsigned)n;
+            i++;
+        } else if (!strcmp(a, "--shard-timing") || !strcmp(a, "--merge-junit")) {
+            if (!v) {
+                rc = rg_bad("%s needs a file", a);
+                break;
+            }
+            *(a[2] == 's' ? &rg.shard_timing : &merge_out) = v;
             i++;
         } else if (!strcmp(a, "--update")) {
             rg.update = true;
@@ -997,12 +1164,24 @@ int regress_main(int argc, char **argv) {
             rc = rg_bad("unknown option '%s'", a);
         } else {
             inputs[ninputs++] = a;
+            continue;
         }
+        if (strcmp(a, "--merge-junit")) nopts++;
     }
+    if (!rc && merge_out) {
+        /* Merging is a command of its own: it runs nothing. */
+        rc = nopts ? rg_bad("--merge-junit OUT.xml IN.xml... takes no other option")
+                   : rg_merge_junit(merge_out, inputs, ninputs);
+        free(inputs);
+        return rc;
+    }
+    if (!rc && rg.shard_timing && !rg.shards) rc = rg_bad("--shard-timing goes with --shard K/N");
     if (!rc && !ninputs) rc = rg_bad("give a directory of run configs, a list file or configs");
     for (int i = 0; i < ninputs && !rc; i++)
         rc = rg_add_arg(&rg, inputs[i]);
     free(inputs);
+    rg.total = rg.n;
+    if (!rc && rg.shards) rc = rg_keep_shard(&rg);
     struct stat st;
     if (!rc && rg.golden_dir && stat(rg.golden_dir, &st) != 0) {
         if (!rg.update)
@@ -1043,6 +1222,9 @@ int regress_main(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     }
     double total_ms = rg_ms_since(&t0);
+    if (rg.shards)
+        printf("shard %u/%u: %d of %d case%s (%s)\n", rg.shard, rg.shards, rg.n, rg.total, rg.total == 1 ? "" : "s",
+               rg.shard_timing ? "balanced by the times in --shard-timing" : "by the hash of the case name");
     int passed = 0, failed = 0, written = 0, skipped = 0, unfinished = 0;
     for (int i = 0; i < rg.n; i++) {
         rg_judge(&rg, &rg.c[i]);

@@ -77,6 +77,43 @@ static void add_longest_stalls(const run_t *r, cJSON *threads) {
     }
 }
 
+/* threads[].waits: each wait instruction (by word and place pushed) with how often it latched and
+ * how many cycles it held its thread (docs/report-format.md). */
+static cJSON *wait_site_json(const run_t *r, const cp_wait_site_t *w) {
+    cJSON *o = cJSON_CreateObject();
+    char buf[128];
+    cJSON_AddNumberToObject(o, "word", w->word);
+    tt_disasm(w->word, buf, sizeof buf);
+    cJSON_AddStringToObject(o, "disasm", buf);
+    if (w->origin.core >= 0 && w->origin.core < TILE_NCORES) {
+        cJSON_AddStringToObject(o, "pushed_by", tile_core_names[w->origin.core]);
+        cJSON_AddNumberToObject(o, "push_pc", w->origin.pc);
+        run_symbol(r, w->origin.core, w->origin.pc, buf, sizeof buf);
+        cJSON_AddStringToObject(o, "push_symbol", buf);
+    } else {
+        cJSON_AddNullToObject(o, "pushed_by");
+    }
+    cJSON_AddNumberToObject(o, "latched", (double)w->latched);
+    cJSON_AddNumberToObject(o, "held_cycles", (double)w->held_cycles);
+    return o;
+}
+
+static void add_wait_sites(const run_t *r, cJSON *threads) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        cJSON *th = cJSON_GetArrayItem(threads, (int)t);
+        if (!th) continue;
+        const cp_stats_t *st = cp_stats(r->tile->cp, t);
+        cJSON *arr = cJSON_AddArrayToObject(th, "waits");
+        for (unsigned i = 0; i < st->nwaits; i++)
+            cJSON_AddItemToArray(arr, wait_site_json(r, &st->waits[i]));
+        if (st->waits_other.latched) {
+            cJSON *o = cJSON_AddObjectToObject(th, "waits_other");
+            cJSON_AddNumberToObject(o, "latched", (double)st->waits_other.latched);
+            cJSON_AddNumberToObject(o, "held_cycles", (double)st->waits_other.held_cycles);
+        }
+    }
+}
+
 /* ---- the coprocessor's part: "threads", "semaphores", "mutexes" (docs/coprocessor.md) --------- */
 
 static cJSON *wait_json(const cp_wait_t *w) {
@@ -89,6 +126,7 @@ static cJSON *wait_json(const cp_wait_t *w) {
     cJSON_AddStringToObject(o, "disasm", dis);
     cJSON_AddNumberToObject(o, "cond_mask", w->cond_mask);
     cJSON_AddNumberToObject(o, "block_mask", w->block_mask);
+    cJSON_AddNumberToObject(o, "gate_mask", w->gate_mask);
     if (w->opcode == TT_OPC_SEMWAIT) cJSON_AddNumberToObject(o, "sem_mask", w->sem_mask);
     if (w->opcode == TT_OPC_STREAMWAIT) {
         cJSON_AddNumberToObject(o, "stream_sel", w->stream_sel);
@@ -119,6 +157,10 @@ void report_coproc(const cp_t *cp, cJSON *obj) {
         cJSON_AddNumberToObject(o, "pushed", (double)st->pushed);
         cJSON_AddNumberToObject(o, "issued", (double)st->issued);
         cJSON_AddNumberToObject(o, "consumed", (double)st->consumed);
+        if (st->issued)
+            cJSON_AddNumberToObject(o, "last_issue_cycle", (double)st->last_issue_cycle);
+        else
+            cJSON_AddNullToObject(o, "last_issue_cycle");
         cJSON_AddNumberToObject(o, "fifo_high_water", st->fifo_high_water);
         cJSON_AddNumberToObject(o, "fifo2_high_water", st->fifo2_high_water);
         cJSON *fp = cJSON_AddArrayToObject(o, "first_pushed");
@@ -129,6 +171,9 @@ void report_coproc(const cp_t *cp, cJSON *obj) {
 
         cJSON *stalls = cJSON_AddObjectToObject(o, "stalls");
         cJSON_AddNumberToObject(stalls, "total", (double)st->stall_total);
+        cJSON *bc = cJSON_AddObjectToObject(stalls, "by_cause");
+        for (unsigned h = CP_HOLD_NONE + 1; h < CP_HOLD_COUNT; h++)
+            cJSON_AddNumberToObject(bc, cp_hold_name((cp_hold_t)h), (double)st->stall_cause[h]);
         add_counts(stalls, "cond", st->stall_cond, 13, "C");
         add_counts(stalls, "sem", st->stall_sem, CP_NUM_SEMS, "");
         cJSON *mx = cJSON_AddObjectToObject(stalls, "mutex");
@@ -278,6 +323,39 @@ static void add_cp_error(const run_t *r, cJSON *root) {
     cJSON_AddStringToObject(o, "what", e->what);
 }
 
+/* "noc": per NIU its requests, bytes, packets in flight and non-zero counters; "dram": what the
+ * DRAM channels hold and how they were read. Only in runs that used the NoC or DRAM, so reports of
+ * runs that never did keep their shape (docs/report-format.md). */
+static void add_noc(const tile_t *t, cJSON *root) {
+    dram_stats_t ds;
+    dram_stats(t->dram, &ds);
+    if (!t->noc.used && !ds.pages) return;
+    cJSON *o = cJSON_AddObjectToObject(root, "noc");
+    cJSON *nius = cJSON_AddArrayToObject(o, "niu");
+    static const char *const kinds[NOC_KINDS] = {"read", "write", "inline_write", "atomic"};
+    for (int n = 0; n < NOC_NIUS; n++) {
+        const noc_niu_t *u = &t->noc.niu[n];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddItemToArray(nius, j);
+        cJSON_AddNumberToObject(j, "noc", n);
+        cJSON *req = cJSON_AddObjectToObject(j, "requests"), *by = cJSON_AddObjectToObject(j, "bytes");
+        for (unsigned k = 0; k < NOC_KINDS; k++) {
+            cJSON_AddNumberToObject(req, kinds[k], (double)u->requests[k]);
+            cJSON_AddNumberToObject(by, kinds[k], (double)u->bytes[k]);
+        }
+        cJSON_AddNumberToObject(j, "in_flight", noc_in_flight(&t->noc, n, NOC_KINDS));
+        cJSON *cs = cJSON_AddObjectToObject(j, "counters");
+        for (unsigned c = 0; c < NOC_COUNTERS; c++)
+            if (u->counter[c] && noc_counter_name(c)) cJSON_AddNumberToObject(cs, noc_counter_name(c), u->counter[c]);
+    }
+    cJSON *d = cJSON_AddObjectToObject(o, "dram");
+    cJSON_AddNumberToObject(d, "pages", (double)ds.pages);
+    cJSON_AddNumberToObject(d, "bytes_written", (double)ds.bytes_written);
+    cJSON_AddNumberToObject(d, "bytes_read", (double)ds.bytes_read);
+    cJSON_AddNumberToObject(d, "unwritten_reads", (double)ds.unwritten_reads);
+    cJSON_AddNumberToObject(d, "unwritten_bytes", (double)ds.unwritten_bytes);
+}
+
 bool report_write(const run_t *r, const char *path) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "version", REPORT_VERSION);
@@ -287,6 +365,7 @@ bool report_write(const run_t *r, const char *path) {
     if (r->exit.category) cJSON_AddStringToObject(ex, "category", r->exit.category);
     cJSON_AddStringToObject(ex, "message", r->exit.message);
     cJSON_AddNumberToObject(root, "cycles", (double)r->tile->cycle);
+    cJSON_AddStringToObject(root, "gate_policy", cp_gate_policy_name(cp_gate_policy(r->tile->cp)));
     if (r->ttmetal) {
         if (r->boot_cycles >= 0)
             cJSON_AddNumberToObject(root, "boot_cycles", (double)r->boot_cycles);
@@ -303,6 +382,8 @@ bool report_write(const run_t *r, const char *path) {
         cJSON_AddItemToArray(cores, core_json(r, c));
     report_coproc(r->tile->cp, root);
     add_longest_stalls(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
+    add_wait_sites(r, cJSON_GetObjectItemCaseSensitive(root, "threads"));
+    add_noc(r->tile, root);
     if (r->diag_json) cJSON_AddItemToObject(root, "diagnosis", cJSON_Duplicate(r->diag_json, true));
     if (r->tensors_json) cJSON_AddItemToObject(root, "tensors", cJSON_Duplicate(r->tensors_json, true));
     cJSON *peek = cJSON_AddObjectToObject(root, "peek");
@@ -348,6 +429,8 @@ void report_summary(const run_t *r, FILE *f) {
     const tile_t *t = r->tile;
     fprintf(f, "ttemu: exit %d (%s) after %llu cycles: %s\n", r->exit.code, r->exit.reason,
             (unsigned long long)t->cycle, r->exit.message);
+    if (cp_gate_policy(t->cp) != CP_GATE_EXACT) /* the default goes unsaid */
+        fprintf(f, "  gate policy: %s (docs/gate-policies.md)\n", cp_gate_policy_name(cp_gate_policy(t->cp)));
     fprintf(f, "  %-7s %-8s %-10s %12s %10s  %s\n", "core", "state", "pc", "instret", "stalled", "symbol");
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
@@ -372,6 +455,19 @@ void report_summary(const run_t *r, FILE *f) {
         fputc('\n', f);
     }
     report_coproc_summary(t->cp, f);
+    dram_stats_t ds;
+    dram_stats(t->dram, &ds);
+    if (t->noc.used || ds.pages) {
+        fprintf(f, "noc:");
+        for (int n = 0; n < NOC_NIUS; n++) {
+            const noc_niu_t *u = &t->noc.niu[n];
+            fprintf(f, "%s NOC%d %llu reads, %llu writes, %llu inline writes, %llu atomics", n ? ";" : "", n,
+                    (unsigned long long)u->requests[NOC_READ], (unsigned long long)u->requests[NOC_WRITE],
+                    (unsigned long long)u->requests[NOC_WRITE_INLINE], (unsigned long long)u->requests[NOC_ATOMIC]);
+        }
+        fprintf(f, "; DRAM %llu pages, %llu reads of unwritten DRAM\n", (unsigned long long)ds.pages,
+                (unsigned long long)ds.unwritten_reads);
+    }
     for (int i = 0; i < r->npeeks; i++) {
         fprintf(f, "  peek %s:", r->peeks[i].name);
         for (uint32_t w = 0; w < r->peeks[i].words; w++)
@@ -431,7 +527,15 @@ cJSON *report_tensors(const cfg_t *c) {
             cJSON_AddItemToArray(sh, cJSON_CreateNumber(ts->desc.shape[i]));
         cJSON_AddStringToObject(o, "format", tns_format_name(ts->desc.format));
         cJSON_AddStringToObject(o, "layout", ts->desc.tiles ? "tiles" : "rows");
-        cJSON_AddNumberToObject(o, "addr", ts->addr);
+        if (ts->in_dram) {
+            cJSON *dj = cJSON_AddObjectToObject(o, "dram");
+            cJSON_AddNumberToObject(dj, "base", (double)ts->dram_base);
+            cJSON_AddNumberToObject(dj, "page_size", ts->page_size);
+            cJSON_AddBoolToObject(dj, "interleaved", ts->interleaved);
+            if (!ts->interleaved) cJSON_AddNumberToObject(dj, "bank", ts->bank);
+        } else {
+            cJSON_AddNumberToObject(o, "addr", ts->addr);
+        }
         for (int i = 0; i < c->ntio; i++) {
             const cfg_tio_t *io = &c->tio[i];
             if (io->tensor != t) continue;

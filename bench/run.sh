@@ -5,12 +5,21 @@
 #   compute    bench/progs/compute.c on BRISC alone: compute-bound RV32IM (always runs)
 #   boot_idle  the real p100a firmware booted the tt-metal way, then IDLE cycles of the five cores
 #              spinning on L1 and MMIO (needs ../shared/firmware and `ttemu run --config`)
-#   add1       the real add1 compute kernels launched LAUNCHES times on N tiles each (same needs)
+#   add1       the real add1 compute kernels (with the datapath computing) launched 4 times on 32
+#              tiles each (same needs); tiles/s also as the marginal rate: the extra tiles of 16
+#              launches over 4, per extra second (what a long suite pays per tile, start-up and
+#              boot excluded)
+#   add1_full  the whole add1 program on 1000 tiles: reader (NOC0 reads of DRAM), the compute
+#              kernels, writer (NOC1 writes to DRAM), the input in DRAM (same needs)
 #   idle_step  boot_idle with the idle fast-forward off (TTEMU_SPIN=0): the spinning cores stepped
+#   ops_NAME   each sample kernel firmware-samples/ops/NAME.json (eltwise_add; matmul and the SFPU
+#              samples as they land), its tensors from build/data (make data)
 # Columns: guest instructions (the report's instret summed over the cores), Tensix instructions
-# issued (summed over the threads), median wall seconds, M instr/s, host instructions per guest
-# instruction (callgrind's total Ir / instret, on a shorter run of the same workload; "-" without
-# valgrind), peak RSS of the process (getrusage of the child).
+# issued (summed over the threads), median wall seconds, M instr/s, M Tensix instr/s, M tile
+# cycles/s, tiles/s (the workload's 32x32 tiles over the wall time; add1 also marginal, above),
+# host instructions per guest instruction and per tile cycle (callgrind's total Ir / instret and
+# / cycles, on a shorter run of the same workload; "-" without valgrind), peak RSS of the process
+# (getrusage of the child).
 #
 #   BUILD=build RUNS=5 bench/run.sh [WORKLOAD...]
 # Environment: TTEMU_REFERENCE=1 measures the reference path instead, TTEMU_SPIN=0 the fast path
@@ -66,6 +75,20 @@ def add1_config(n, launches):
     return write_json("add1_%d_%d.json" % (n, launches), {"version": 1, "firmware": fw_dir,
                       "launches": [launch] * launches, "host": host, "max_cycles": 100000000})
 
+def add1_full_config(n):
+    launch = {"kernels": {"brisc": k_dir + "/writer_brisc.bin", "ncrisc": k_dir + "/reader_ncrisc.bin",
+                          "trisc0": k_dir + "/compute_trisc0_unpack.bin",
+                          "trisc1": k_dir + "/compute_trisc1_math.bin",
+                          "trisc2": k_dir + "/compute_trisc2_pack.bin"},
+              "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n],
+                               "trisc0": [n], "trisc1": [n], "trisc2": [n]},
+              "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
+                                   {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}
+    host = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
+                                                 "ramp": {"words": 512 * n, "start": 0x3f803f80, "step": 0x10001}}}]
+    return write_json("add1_full_%d.json" % n, {"version": 1, "firmware": fw_dir, "launches": [launch],
+                      "host": host, "max_cycles": 100000000})
+
 def compute_args(max_cycles=None):
     a = ["--brisc", os.path.join("build", "fw", "bench", "compute.elf")]
     return a + (["--max-cycles", str(max_cycles)] if max_cycles else [])
@@ -77,12 +100,40 @@ WORKLOADS = [
     ("boot_idle", "p100a firmware boot + 2M idle cycles", firmware_missing,
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)]),
     ("add1", "add1 kernels, 32 tiles x 4 launches", firmware_missing,
-        lambda: ["--config", add1_config(32, 4)], lambda: ["--config", add1_config(8, 1)]),
+        lambda: ["--config", add1_config(32, 4)], lambda: ["--config", add1_config(8, 1)],
+        None, 4 * 32, lambda: (["--config", add1_config(32, 16)], 16 * 32)),
+    ("add1_full", "whole add1 program (DRAM, NoC), 1000 tiles", firmware_missing,
+        lambda: ["--config", add1_full_config(1000)], lambda: ["--config", add1_full_config(64)], None, 1000),
     # The same boot + idle with the idle fast-forward off: what stepping the spinning cores costs.
     ("idle_step", "boot_idle with TTEMU_SPIN=0", firmware_missing,
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)],
         {"TTEMU_SPIN": "0"}),
 ]
+
+def ops_missing(cfg):
+    def why():
+        c = json.load(open(cfg))
+        for p in list(c.get("cores", {}).values()) + list(c.get("inputs", {}).values()):
+            p = p["file"] if isinstance(p, dict) else p
+            if not os.path.exists(os.path.join(os.path.dirname(cfg), p)):
+                return "no %s (make fw data)" % os.path.normpath(os.path.join(os.path.dirname(cfg), p))
+        return None
+    return why
+
+def ops_tiles(cfg):
+    t = json.load(open(cfg)).get("tensors", {}).get("out")
+    n = 1
+    for d in (t or {}).get("shape", []):
+        n *= d
+    return n // 1024 if t else None
+
+ops_dir = os.path.join("firmware-samples", "ops")
+for f in sorted(os.listdir(ops_dir)) if os.path.isdir(ops_dir) else []:
+    if f.endswith(".json") and not f.endswith(".golden.json"):
+        cfg = os.path.join(ops_dir, f)
+        WORKLOADS.append(("ops_" + f[:-5], "sample kernel ops/" + f, ops_missing(cfg),
+                          (lambda c: lambda: ["--config", c])(cfg), (lambda c: lambda: ["--config", c])(cfg),
+                          None, ops_tiles(cfg)))
 
 def run(args, prefix=(), env=None):
     """One ttemu run: (report, wall seconds, peak RSS in KiB of that process)."""
@@ -105,8 +156,9 @@ def instret(r): return sum(c["instret"] for c in r["cores"])
 def tensix(r): return sum(t.get("issued", 0) for t in r.get("threads", []))
 
 def callgrind_ratio(args, env=None):
+    """(host instructions per guest instruction, per tile cycle, why not)"""
     if not shutil.which("valgrind"):
-        return None, "valgrind not installed"
+        return None, None, "valgrind not installed"
     out = os.path.join(tmp, "callgrind.out")
     r, _, _ = run(args, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out], env)
     ir = None
@@ -114,12 +166,14 @@ def callgrind_ratio(args, env=None):
         for line in f:
             if line.startswith("summary:") or line.startswith("totals:"):
                 ir = int(line.split()[1])
-    return (ir / instret(r) if ir and instret(r) else None), None
+    return (ir / instret(r) if ir and instret(r) else None), (ir / r["cycles"] if ir and r["cycles"] else None), None
 
 only = sys.argv[1:]
 rows = []
 for name, what, missing, timed, short, *extra in WORKLOADS:
     env = extra[0] if extra else None
+    tiles = extra[1] if len(extra) > 1 else None
+    longer = extra[2] if len(extra) > 2 else None
     if only and name not in only:
         continue
     row = {"workload": name, "what": what}
@@ -136,12 +190,27 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
         rss = max(rss, maxrss)
     wall = statistics.median(walls)
     n = instret(r)
+    if tiles:
+        row["tiles"] = tiles
+        row["tiles_per_s"] = tiles / wall
+    if longer:  # the marginal rate: the same workload with more tiles
+        largs, ltiles = longer()
+        lwalls = []
+        for _ in range(RUNS):
+            _, lwall, lrss = run(largs, env=env)
+            lwalls.append(lwall)
+            rss = max(rss, lrss)
+        lw = statistics.median(lwalls)
+        row["marginal"] = {"command": " ".join([TTEMU, "run", "--quiet"] + largs), "tiles": ltiles,
+                           "wall_s": lw, "wall_s_all": lwalls}
+        row["marginal_tiles_per_s"] = (ltiles - tiles) / (lw - wall) if lw > wall else None
     row.update({"command": " ".join(["%s=%s" % kv for kv in (env or {}).items()] + [TTEMU, "run", "--quiet"] + args), "runs": RUNS, "cycles": r["cycles"],
                 "instructions": n, "tensix_instructions": tensix(r), "wall_s": wall, "wall_s_all": walls,
                 "minstr_per_s": n / wall / 1e6, "mtensix_per_s": tensix(r) / wall / 1e6,
-                "peak_rss_mib": rss / 1024.0})
-    ratio, why = callgrind_ratio(short(), env)
+                "mcycles_per_s": r["cycles"] / wall / 1e6, "peak_rss_mib": rss / 1024.0})
+    ratio, per_cycle, why = callgrind_ratio(short(), env)
     row["host_instr_per_guest_instr"] = ratio
+    row["host_instr_per_tile_cycle"] = per_cycle
     if why:
         row["callgrind"] = why
     rows.append(row)
@@ -149,18 +218,21 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
 ref = os.environ.get("TTEMU_REFERENCE", "")
 path = "reference" if ref not in ("", "0") else "fast, no idle fast-forward" if os.environ.get("TTEMU_SPIN") == "0" else "fast"
 print("ttemu bench (%s path, median of %d runs)" % (path, RUNS))
-hdr = "%-10s %13s %10s %9s %9s %11s %9s %8s" % ("workload", "instructions", "tensix", "wall s", "Minstr/s",
-                                              "Mtensix/s", "host/ins", "RSS MiB")
+hdr = "%-16s %12s %9s %8s %8s %9s %8s %9s %9s %8s %8s %7s" % (
+    "workload", "instructions", "tensix", "wall s", "Minstr/s", "Mtensix/s", "Mcyc/s", "tiles/s", "marginal",
+    "host/ins", "host/cyc", "RSS MiB")
 print(hdr)
 print("-" * len(hdr))
 for row in rows:
     if "skipped" in row:
         print("%-10s skipped: %s" % (row["workload"], row["skipped"]))
         continue
-    ratio = row["host_instr_per_guest_instr"]
-    print("%-10s %13d %10d %9.3f %9.1f %11.2f %9s %8.1f" % (row["workload"], row["instructions"],
-          row["tensix_instructions"], row["wall_s"], row["minstr_per_s"], row["mtensix_per_s"],
-          "%.1f" % ratio if ratio else "-", row["peak_rss_mib"]))
+    ratio, per_cycle = row["host_instr_per_guest_instr"], row["host_instr_per_tile_cycle"]
+    tps, mtps = row.get("tiles_per_s"), row.get("marginal_tiles_per_s")
+    print("%-16s %12d %9d %8.3f %8.1f %9.2f %8.2f %9s %9s %8s %8s %7.1f" % (row["workload"], row["instructions"],
+          row["tensix_instructions"], row["wall_s"], row["minstr_per_s"], row["mtensix_per_s"], row["mcycles_per_s"],
+          "%.0f" % tps if tps else "-", "%.0f" % mtps if mtps else "-", "%.1f" % ratio if ratio else "-",
+          "%.0f" % per_cycle if per_cycle else "-", row["peak_rss_mib"]))
 out = {"version": 1, "path": path, "runs": RUNS, "workloads": rows}
 path = os.path.join(BUILD, "bench.json")
 with open(path, "w") as f:

@@ -84,6 +84,11 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     return true;
 }
 
+bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
+    if (t >= CP_THREADS) return false;
+    return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
+}
+
 static bool all_idle(const cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         if (!cp_thread_idle(cp, t)) return false;
@@ -120,6 +125,25 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
 }
 
 bool cp_is_idle(const cp_t *cp) { return !cp->active; }
+
+void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
+    if ((unsigned)p < CP_GATE_POLICIES) cp->policy = p;
+}
+
+cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
+
+static const char *const gate_policy_names[CP_GATE_POLICIES] = {
+    [CP_GATE_EXACT] = "exact", [CP_GATE_WHOLE_THREAD] = "whole-thread"};
+
+const char *cp_gate_policy_name(cp_gate_policy_t p) {
+    return (unsigned)p < CP_GATE_POLICIES ? gate_policy_names[p] : "?";
+}
+
+int cp_gate_policy_parse(const char *s) {
+    for (int p = 0; s && p < CP_GATE_POLICIES; p++)
+        if (!strcmp(s, gate_policy_names[p])) return p;
+    return -1;
+}
 
 /* CoprocessorDoneCheck (ManualTTSync.md): nothing of thread t in a FIFO, an expander, the gate
  * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */

@@ -31,14 +31,22 @@ typedef struct {
 
 cp_t *cp_create(const cp_env_t *env);
 void cp_destroy(cp_t *cp);
-/* Put back to power-on state (semaphores, mutexes, FIFOs, gates, GPRs, config). */
+/* Put back to power-on state (semaphores, mutexes, FIFOs, gates, GPRs, config). The gate policy
+ * is the model's setting, not the hardware's state: a reset keeps it. */
 void cp_reset(cp_t *cp);
+/* How latched waits hold their thread from now on (cp_gate_policy_t, coproc/cp_views.h; default
+ * CP_GATE_EXACT). A wait latched before keeps the mask it latched with. */
+void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p);
 
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
 /* cp_push, naming the pushing core and the pc of its push (kept for stall statistics). */
 bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin);
+
+/* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
+ * expander taking a word) can change the answer from true to false. */
+bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
 
 /* Advance one cycle (frontends, gates, backend occupancy). */
 void cp_cycle(cp_t *cp);

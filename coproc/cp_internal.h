@@ -143,8 +143,9 @@ typedef struct {
     cp_hold_t hold;
     unsigned hold_detail;
     uint32_t hold_mask;
-    int waiting_mutex; /* ATGETM at the head waiting for this mutex, or -1 */
-    cp_stall_t stall;  /* the current stall while held (ongoing) */
+    int waiting_mutex;    /* ATGETM at the head waiting for this mutex, or -1 */
+    cp_stall_t stall;     /* the current stall while held (ongoing) */
+    cp_wait_site_t *site; /* the latched wait's entry in the thread's statistics (stats.waits) */
 } gate_t;
 
 struct cp {
@@ -157,6 +158,7 @@ struct cp {
     gate_t gate[CP_THREADS];
     sync_t sync;
     cp_stats_t stats[CP_THREADS];
+    cp_gate_policy_t policy; /* how latched waits hold their thread (kept by cp_reset) */
     cp_issue_t log[CP_ISSUE_LOG];
     uint64_t log_n; /* entries ever logged since the last clear */
     /* Something may still happen: set by a push, cleared at the end of a cycle after which every
@@ -174,7 +176,7 @@ void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s);
 /* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it
  * does when it passes. */
 bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *detail);
-void sync_exec(cp_t *cp, unsigned t, uint32_t word);
+void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
 /* Overlay stream a STREAMWAIT of thread t with StreamSelect sel watches (STREAMWAIT.md). */
 unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel);
 

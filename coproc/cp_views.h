@@ -30,6 +30,17 @@ typedef struct {
     int8_t core;
 } cp_origin_t;
 
+/* How a latched wait holds its thread (docs/gate-policies.md). EXACT: the instruction classes in
+ * its block mask, as Blackhole does (STALLWAIT.md, SEMWAIT.md, STREAMWAIT.md). WHOLE_THREAD: every
+ * instruction of the thread, as if all nine block bits were set — the coarser wait of simpler
+ * simulators (ttsim's STALLWAIT and SEMWAIT ignore stall_res) and of older designs. */
+typedef enum { CP_GATE_EXACT = 0, CP_GATE_WHOLE_THREAD, CP_GATE_POLICIES } cp_gate_policy_t;
+cp_gate_policy_t cp_gate_policy(const cp_t *cp);
+/* "exact", "whole-thread" (the names of --gate-policy and the report). */
+const char *cp_gate_policy_name(cp_gate_policy_t p);
+/* The policy named s, or -1 when s names none. */
+int cp_gate_policy_parse(const char *s);
+
 /* TTSync (ManualTTSync.md): CoprocessorDoneCheck — nothing of thread t left anywhere;
  * MOPExpanderDoneCheck — nothing queued before thread t's MOP expander and the expander idle. */
 bool cp_thread_idle(const cp_t *cp, unsigned t);
@@ -97,7 +108,9 @@ typedef struct {
     uint8_t opcode;      /* 0xA2 STALLWAIT, 0xA6 SEMWAIT, 0xA7 STREAMWAIT */
     uint16_t cond_mask;  /* STALLWAIT C0..C12; SEMWAIT C0 (Value==0) / C1 (Value>=Max);
                           * STREAMWAIT 1 << ConditionIndex */
-    uint16_t block_mask; /* B0..B8, never 0 (0 latches as B6) */
+    uint16_t block_mask; /* B0..B8 as the instruction encodes them, never 0 (0 latches as B6) */
+    uint16_t gate_mask;  /* what the gate applies: block_mask under the exact policy, all nine
+                          * bits (0x1FF) under whole-thread (cp_gate_policy_t) */
     uint8_t sem_mask;    /* SEMWAIT only */
     uint8_t stream_sel;  /* STREAMWAIT only */
     uint32_t target;     /* STREAMWAIT only: TargetValue */
@@ -139,8 +152,20 @@ typedef struct {
     bool ongoing;       /* still held (cp_longest_stalls only) */
 } cp_stall_t;
 
+/* A wait instruction of one thread, told apart by its word and where it was pushed (the same
+ * SEMWAIT pushed from two places is two sites): how often it latched and how many cycles it held
+ * an instruction of its thread at the gate (its release lag included). The first CP_WAIT_SITES
+ * sites of a thread are kept; later ones are counted together in cp_stats_t.waits_other. */
+#define CP_WAIT_SITES 16
+typedef struct {
+    uint32_t word;
+    cp_origin_t origin;
+    uint64_t latched, held_cycles;
+} cp_wait_site_t;
+
 /* Per-thread statistics. Stall cycles are counted per cycle an instruction sits at the head of
- * the gate, once in stall_total and once under each cause that holds it. */
+ * the gate, once in stall_total, once in stall_cause (the cause that held it: they add up to
+ * stall_total) and once under each condition, semaphore, mutex or unit that holds it. */
 typedef struct {
     uint64_t pushed, issued;                /* pushed into the thread; left the gate */
     uint64_t consumed;                      /* reached the gate but never reach a unit (RESOURCEDECL, stray
@@ -149,17 +174,22 @@ typedef struct {
     unsigned fifo2_high_water;              /* FIFO#2 (before the replay expander; BRISC pushes here) */
     uint32_t first_pushed[CP_FIRST_PUSHED]; /* the first words pushed (min(pushed, 16) valid) */
     uint64_t stall_total;
-    uint64_t stall_cond[13];         /* latched STALLWAIT, per busy condition C0..C12 */
-    uint64_t stall_sem[CP_NUM_SEMS]; /* latched SEMWAIT, per blocking semaphore */
-    uint64_t stall_stream;           /* latched STREAMWAIT */
-    uint64_t stall_lag;              /* the cycle between a wait's release and its block mask lifting */
-    uint64_t stall_mutex[5];         /* ATGETM/ATRELM per mutex index (1 unused) */
+    uint64_t stall_cause[CP_HOLD_COUNT]; /* by cp_hold_t; [CP_HOLD_NONE] stays 0 */
+    uint64_t stall_cond[13];             /* latched STALLWAIT, per busy condition C0..C12 */
+    uint64_t stall_sem[CP_NUM_SEMS];     /* latched SEMWAIT, per blocking semaphore */
+    uint64_t stall_stream;               /* latched STREAMWAIT */
+    uint64_t stall_lag;                  /* the cycle between a wait's release and its block mask lifting */
+    uint64_t stall_mutex[5];             /* ATGETM/ATRELM per mutex index (1 unused) */
     uint64_t stall_mutex_invalid;
     uint64_t stall_sync_slot;
     uint64_t stall_unit[16]; /* tm_can_accept refusals, by tt_unit_t */
     uint64_t stall_undefined;
-    uint64_t sem_writes;  /* RISC-V semaphore-window stores by this TRISC */
-    uint32_t last_pushed; /* the last word pushed (valid when pushed > 0) */
+    uint64_t sem_writes;       /* RISC-V semaphore-window stores by this TRISC */
+    uint32_t last_pushed;      /* the last word pushed (valid when pushed > 0) */
+    uint64_t last_issue_cycle; /* cycle the last instruction left the gate (valid when issued > 0) */
+    cp_wait_site_t waits[CP_WAIT_SITES];
+    unsigned nwaits;
+    cp_wait_site_t waits_other; /* the sites beyond the first CP_WAIT_SITES, summed (word 0) */
     /* The longest finished stalls, longest first (ties: the earlier first). */
     cp_stall_t longest[CP_LONGEST_STALLS];
     unsigned nlongest;

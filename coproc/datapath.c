@@ -23,13 +23,7 @@ void dp_reset(dp_t *dp) {
     memset(dp, 0, sizeof *dp);
     for (unsigned r = 0; r < DST_ROWS; r++)
         dp->dst.valid[r] = true;
-    /* The Vector Unit's constant registers (LReg.md): LReg[8] = 0.8373 (the FP32 nearest), LReg[9] =
-     * 0, LReg[10] = 1.0, LReg[15] lane i = 2 * i. */
-    for (unsigned l = 0; l < LANES; l++) {
-        dp->sfpu.r[8][l] = 0x3F56594Bu;
-        dp->sfpu.r[10][l] = 0x3F800000u;
-        dp->sfpu.r[15][l] = 2 * l;
-    }
+    sfpu_reset(&dp->sfpu); /* the Vector Unit's constants and power-on state (coproc/sfpu_lanes.c) */
     dp->pack.needs_new_addr = true;
     dp->pack.exp_needs_new_addr = true;
 }
@@ -47,43 +41,65 @@ void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {
 
 /* ---- address modifiers (RWCs.md) ----------------------------------------------------------- */
 
+/* The ADDR_MOD_* fields' places as compile-time constants, from the one table of them
+ * (cfg_fields.def): dp_apply_addr_mod runs for most datapath instructions and reads a dozen
+ * fields of three ThreadConfig words; each section i is one 16-bit word further (stride 16). */
+#define CFG_FIELD(name, word, shift, width, stride)
+#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
+    enum { AM_W_##name = (word), AM_S_##name = (shift), AM_N_##name = (width), AM_T_##name = (stride) };
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+_Static_assert((int)AM_T_ADDR_MOD_AB_SEC0_SrcAIncr == 16 && (int)AM_T_ADDR_MOD_DST_SEC0_DestIncr == 16 &&
+                   (int)AM_T_ADDR_MOD_BIAS_SEC0_BiasIncr == 16,
+               "one ThreadConfig word per address modifier section");
+/* Field `name` of the section's word v (the word holding its SEC0 element, i words further). */
+#define AMF(v, name) (((uint32_t)(v) >> AM_S_##name) & ((1u << AM_N_##name) - 1u))
+
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
     rwc_t *r = &x->dp->rwc[x->t];
     /* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
      * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
     unsigned i = addr_mod & 7;
-    if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAClear, i))
+    const uint16_t *tc = x->st->thdcfg[x->t];
+    _Static_assert((int)AM_W_ADDR_MOD_AB_SEC0_SrcAIncr == (int)AM_W_ADDR_MOD_AB_SEC0_SrcBClear &&
+                       (int)AM_W_ADDR_MOD_DST_SEC0_DestIncr == (int)AM_W_ADDR_MOD_DST_SEC0_FidelityClear &&
+                       (int)AM_W_ADDR_MOD_BIAS_SEC0_BiasIncr == (int)AM_W_ADDR_MOD_BIAS_SEC0_BiasClear,
+                   "each section's fields share one word");
+    uint32_t ab = tc[AM_W_ADDR_MOD_AB_SEC0_SrcAIncr + i], ds = tc[AM_W_ADDR_MOD_DST_SEC0_DestIncr + i],
+             bs = tc[AM_W_ADDR_MOD_BIAS_SEC0_BiasIncr + i];
+    if (AMF(ab, ADDR_MOD_AB_SEC0_SrcAClear))
         r->srca = r->srca_cr = 0;
-    else if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcACR, i))
-        r->srca = r->srca_cr = (uint8_t)((r->srca_cr + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAIncr, i)) & 63);
+    else if (AMF(ab, ADDR_MOD_AB_SEC0_SrcACR))
+        r->srca = r->srca_cr = (uint8_t)((r->srca_cr + AMF(ab, ADDR_MOD_AB_SEC0_SrcAIncr)) & 63);
     else
-        r->srca = (uint8_t)((r->srca + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcAIncr, i)) & 63);
-    if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBClear, i))
+        r->srca = (uint8_t)((r->srca + AMF(ab, ADDR_MOD_AB_SEC0_SrcAIncr)) & 63);
+    if (AMF(ab, ADDR_MOD_AB_SEC0_SrcBClear))
         r->srcb = r->srcb_cr = 0;
-    else if (THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBCR, i))
-        r->srcb = r->srcb_cr = (uint8_t)((r->srcb_cr + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBIncr, i)) & 63);
+    else if (AMF(ab, ADDR_MOD_AB_SEC0_SrcBCR))
+        r->srcb = r->srcb_cr = (uint8_t)((r->srcb_cr + AMF(ab, ADDR_MOD_AB_SEC0_SrcBIncr)) & 63);
     else
-        r->srcb = (uint8_t)((r->srcb + THCFG_I(x, ADDR_MOD_AB_SEC0_SrcBIncr, i)) & 63);
-    unsigned dincr = THCFG_I(x, ADDR_MOD_DST_SEC0_DestIncr, i);
-    if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestClear, i)) {
+        r->srcb = (uint8_t)((r->srcb + AMF(ab, ADDR_MOD_AB_SEC0_SrcBIncr)) & 63);
+    unsigned dincr = AMF(ds, ADDR_MOD_DST_SEC0_DestIncr);
+    if (AMF(ds, ADDR_MOD_DST_SEC0_DestClear)) {
         r->dst = r->dst_cr = 0;
-    } else if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestCToCR, i)) {
+    } else if (AMF(ds, ADDR_MOD_DST_SEC0_DestCToCR)) {
         r->dst = (uint16_t)((r->dst + dincr) & 1023);
         r->dst_cr = r->dst;
-    } else if (THCFG_I(x, ADDR_MOD_DST_SEC0_DestCR, i)) {
+    } else if (AMF(ds, ADDR_MOD_DST_SEC0_DestCR)) {
         r->dst = r->dst_cr = (uint16_t)((r->dst_cr + dincr) & 1023);
     } else {
         r->dst = (uint16_t)((r->dst + dincr) & 1023);
     }
     if (update_fidelity) {
-        if (THCFG_I(x, ADDR_MOD_DST_SEC0_FidelityClear, i))
+        if (AMF(ds, ADDR_MOD_DST_SEC0_FidelityClear))
             r->fidelity = 0;
         else
-            r->fidelity = (uint8_t)((r->fidelity + THCFG_I(x, ADDR_MOD_DST_SEC0_FidelityIncr, i)) & 3);
+            r->fidelity = (uint8_t)((r->fidelity + AMF(ds, ADDR_MOD_DST_SEC0_FidelityIncr)) & 3);
     }
-    if (THCFG_I(x, ADDR_MOD_BIAS_SEC0_BiasClear, i))
+    if (AMF(bs, ADDR_MOD_BIAS_SEC0_BiasClear))
         r->bias = 0;
-    else if (THCFG_I(x, ADDR_MOD_BIAS_SEC0_BiasIncr, i) & 3)
+    else if (AMF(bs, ADDR_MOD_BIAS_SEC0_BiasIncr) & 3)
         r->bias ^= 1;
 }
 
@@ -134,6 +150,8 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     if (!fn || in->thread >= DP_THREADS) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
+    if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
     fn(&x);
 }
 

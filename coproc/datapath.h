@@ -14,7 +14,10 @@
  *    data into the bank the unpacker owns then. Both come before the instruction's own SrcA/SrcB
  *    hand-over, so the datapath sees the banks the instruction uses.
  *  - The datapath has no clock and never stalls: it computes and writes state at once. Whether an
- *    instruction may start, and how long it occupies its unit, is the timing model's alone.
+ *    instruction may start, and how long it occupies its unit, is the timing model's alone. The one
+ *    reader of time: SFPLOADMACRO's scheduled instructions execute cycles later, so the Vector Unit
+ *    steps its schedule to in->cycle (the dispatch cycle) before each datapath instruction
+ *    (coproc/sfpu_macro.c).
  *  - It may read and write the architectural state in in->st (GPRs, Config, ThreadConfig, the
  *    Src bank pointers: read only — hand-overs are the timing model's) and its own state in dp_t
  *    (register files, counters); L1 directly through in->env->l1 / l1_size, reporting every

@@ -14,6 +14,7 @@
 #include "coproc/dp_regs.h"
 #include "coproc/formats.h"
 #include "coproc/insn.h"
+#include "coproc/sfpu_ops.h"
 #include "coproc/state.h"
 
 /* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
@@ -74,12 +75,38 @@ typedef struct {
     uint8_t acc_fmt;  /* and their format */
 } packer_t;
 
+/* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):
+ * the instruction with its operands rewritten, its sub-unit, its remaining delay (0: it executes on
+ * the next cycle stepped), whether that delay counts Vector Unit instructions rather than cycles
+ * (UnitDelayKind), the thread that issued the SFPLOADMACRO (an SFPSTORE's configuration) and, for
+ * an SFPSTORE, the Dst address SFPLOADMACRO computed. */
+typedef struct {
+    sfp_op_t op;
+    uint8_t unit, delay, thread;
+    bool by_insn;
+    uint16_t addr;
+} sfp_pending_t;
+
+/* Four sub-units, each with at most one instruction per remaining delay 0..7. */
+#define SFP_PENDING_MAX 32
+
+/* The Vector Unit's cycle-level state, kept only for SFPLOADMACRO (coproc/sfpu_macro.c): what is
+ * scheduled, the first cycle not yet stepped, and the copies a cycle with several instructions
+ * executes from (all read the registers as they were at the cycle's start). */
+typedef struct {
+    sfp_pending_t q[SFP_PENDING_MAX];
+    unsigned n;
+    uint64_t next;
+    lregs_t pre, scratch;
+} sfpu_sched_t;
+
 struct dp {
     unsigned executed; /* instructions dp_exec saw since reset */
     unsigned retired;  /* unpacker instructions dp_unpack_data saw since reset */
     src_regs_t srca, srcb;
     dst_regs_t dst;
     lregs_t sfpu;
+    sfpu_sched_t sched;
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];
@@ -184,6 +211,19 @@ void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side)
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
 void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
+/* sfpu.c: run one decoded SFPU instruction on registers s (the Vector Unit's own, or a cycle's copy:
+ * sfpu_macro.c). addr: an SFPLOADMACRO-scheduled SFPSTORE's address, else -1; *load_addr receives
+ * the Dst address an SFPLOAD or SFPLOADMACRO used. */
+void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned *load_addr);
+/* sfpu_macro.c: a Vector Unit instruction issued now (the cycle dp_exec was given, or the next free
+ * one): step the SFPLOADMACRO schedule to it, run it with whatever is due then, schedule what an
+ * SFPLOADMACRO asks for. */
+void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o);
+/* sfpu_macro.c: another datapath instruction at this cycle: let the scheduled instructions due by
+ * then take effect first (datapath.c calls it while anything is scheduled). */
+void dp_sfpu_catch_up(dp_ctx_t *x);
+/* sfpu.c: reseed the Vector Unit's PRNG if the seed register was written since it last looked. */
+void dp_sfpu_prng_follow(dp_ctx_t *x);
 void dp_pack_exec(dp_ctx_t *x); /* pack.c: PACR */
 
 #endif

@@ -37,13 +37,26 @@ typedef struct {
     bool valid[DST_ROWS];
 } dst_regs_t;
 
-/* The Vector Unit's registers and lane state (LReg.md, VectorUnit.md, SFPCONFIG.md). */
-#define SFPU_FLAG_STACK 8 /* SFPPUSHC.md: the stack's depth (tier 3 uses it) */
+/* The Vector Unit's registers and lane state (LReg.md, VectorUnit.md "Lane Predication Masks" and
+ * "PRNG", SFPCONFIG.md LaneConfig, SFPLOADMACRO.md LoadMacroConfig). A per-lane boolean is a bit
+ * mask: bit L is lane L's. The flag stack (SFPPUSHC.md: at most eight entries) keeps each lane's
+ * depth, and entry k of every lane as bit L of stack_flags[k] / stack_use[k]. */
+#define SFPU_FLAG_STACK 8
+#define SFPU_MACROS     4 /* SFPLOADMACRO.md: four sequences, four instruction templates */
 typedef struct {
     uint32_t r[LREG_N][LANES];
-    bool lane_flags[LANES];
-    bool use_lane_flags[LANES];  /* UseLaneFlagsForLaneEnable */
-    uint32_t lane_config[LANES]; /* 18 bits each (SFPCONFIG.md LaneConfig) */
+    uint32_t flags;     /* LaneFlags */
+    uint32_t use_flags; /* UseLaneFlagsForLaneEnable */
+    uint8_t stack_n[LANES];
+    uint32_t stack_flags[SFPU_FLAG_STACK]; /* FlagStackEntry.LaneFlags */
+    uint32_t stack_use[SFPU_FLAG_STACK];   /* FlagStackEntry.UseLaneFlagsForLaneEnable */
+    uint32_t lane_config[LANES];           /* 18 bits each (SFPCONFIG.md LaneConfig) */
+    uint32_t prng[LANES];                  /* AdvancePRNG's State[Lane] (VectorUnit.md) */
+    uint32_t prng_seeds;                   /* the Config seed writes this state follows (sfpu.c) */
+    /* LoadMacroConfig[Lane] (SFPLOADMACRO.md): Misc (12 bits), Sequence[4], InstructionTemplate[4]. */
+    uint16_t lm_misc[LANES];
+    uint32_t lm_seq[LANES][SFPU_MACROS];
+    uint32_t lm_tmpl[LANES][SFPU_MACROS];
 } lregs_t;
 
 /* Register-window counters of one thread (RWCs.md; BH adds Sp, SFPLOAD.md). */

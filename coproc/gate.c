@@ -4,7 +4,8 @@
  * Each cycle, for thread t:
  *   1. If a wait was latched in an earlier cycle, evaluate its conditions (all must be met).
  *   2. The head of FIFO#3 passes if the latched block mask does not block it (NOP: only a mask of
- *      all nine bits blocks it; STALLWAIT/SEMWAIT/STREAMWAIT: any bit), the Sync Unit admits it
+ *      all nine bits blocks it; STALLWAIT/SEMWAIT/STREAMWAIT: any bit; under the whole-thread
+ *      gate policy the mask is all nine bits, docs/gate-policies.md), the Sync Unit admits it
  *      (mutexes, throughput) and its backend unit accepts it (tm_can_accept). At most one
  *      instruction per thread per cycle; a held instruction holds everything behind it.
  *   3. A wait found satisfied in step 1 is forgotten at the end of the cycle: "there is a one
@@ -26,14 +27,7 @@ void gate_reset(gate_t *g) {
     g->waiting_mutex = -1;
 }
 
-static unsigned lowest_bit(uint32_t m) {
-    unsigned i = 0;
-    while (m && !(m & 1)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-}
+static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
 /* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. */
 static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
@@ -44,14 +38,16 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
-        for (unsigned c = 0; c < 13; c++)
-            if ((w->cond_mask >> c) & 1 && tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
+        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1) { /* the selected conditions only */
+            unsigned c = (unsigned)__builtin_ctz(m);
+            if (tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
+        }
         break;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
         *cause = CP_HOLD_WAIT_SEM;
-        for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
-            if (!((w->sem_mask >> i) & 1)) continue;
+        for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctz(m);
             const sync_sem_t *s = &cp->sync.sem[i];
             if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
         }
@@ -80,14 +76,15 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
 
 static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask) {
     st->stall_total++;
+    st->stall_cause[hold]++;
     switch (hold) {
     case CP_HOLD_WAIT_COND:
-        for (unsigned c = 0; c < 13; c++)
-            if ((mask >> c) & 1) st->stall_cond[c]++;
+        for (uint32_t m = mask & 0x1FFFu; m; m &= m - 1)
+            st->stall_cond[__builtin_ctz(m)]++;
         break;
     case CP_HOLD_WAIT_SEM:
-        for (unsigned i = 0; i < CP_NUM_SEMS; i++)
-            if ((mask >> i) & 1) st->stall_sem[i]++;
+        for (uint32_t m = mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1)
+            st->stall_sem[__builtin_ctz(m)]++;
         break;
     case CP_HOLD_WAIT_STREAM: st->stall_stream++; break;
     case CP_HOLD_WAIT_LAG: st->stall_lag++; break;
@@ -124,8 +121,9 @@ static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin
     e->thread = (uint8_t)t;
     cp->log_n++;
     cp->stats[t].issued++;
+    cp->stats[t].last_issue_cycle = cp->cycle;
     tm_dispatch(cp->tm, t, op, w, origin);
-    if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w);
+    if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
 }
 
 void gate_step(cp_t *cp, unsigned t) {
@@ -164,9 +162,13 @@ void gate_step(cp_t *cp, unsigned t) {
             fifo_pop(in);
             cp->stats[t].consumed++;
         } else {
-            uint16_t mask = g->wait.active ? g->wait.block_mask : 0;
+            uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
             bool blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
             if (blocked) {
+                /* Held by the latched wait (its conditions or its release lag): count it on the
+                 * wait's site. A mask is non-zero only while a wait is latched, and a latched
+                 * wait always has its site (sync_exec). */
+                g->site->held_cycles++;
                 if (met || !evaluated) {
                     hold = CP_HOLD_WAIT_LAG;
                 } else {

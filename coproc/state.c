@@ -51,6 +51,7 @@ void st_reset(cp_state_t *st) {
 }
 
 void st_cfg_store(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
+    if (idx == cfg_fields[CFG_PRNG_SEED_Seed_Val].word) st->prng_seed_writes++;
     if (idx >= CP_GLOBAL_CFG_BASE) {
         st->cfg[0][idx] = val;
         st->cfg[1][idx] = val;
@@ -90,6 +91,7 @@ bool st_cfg_read(const cp_state_t *st, uint32_t byte_off, uint32_t *val) {
 bool st_cfg_write(cp_state_t *st, uint32_t byte_off, uint32_t val) {
     if ((byte_off & 3u) || byte_off >= ST_THDCFG_OFF) return false;
     unsigned region = byte_off / ST_CFG_BANK_BYTES, idx = (byte_off % ST_CFG_BANK_BYTES) / 4;
+    if (idx == cfg_fields[CFG_PRNG_SEED_Seed_Val].word) st->prng_seed_writes++;
     if (region == 2 || idx >= CP_GLOBAL_CFG_BASE) {
         st->cfg[0][idx] = val;
         st->cfg[1][idx] = val;

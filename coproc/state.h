@@ -41,6 +41,9 @@ typedef struct {
     uint32_t cfg[2][CP_CFG_WORDS];
     uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
     cp_src_t src;
+    /* Writes of Config's PRNG_SEED_Seed_Val so far: the Vector Unit reseeds its PRNG from the
+     * register once per write (coproc/sfpu.c), even when the value does not change. */
+    uint32_t prng_seed_writes;
 } cp_state_t;
 
 /* Power-on state: everything zero, every Src bank the Unpackers'. */

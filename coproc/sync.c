@@ -154,7 +154,21 @@ unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel) {
     return thcfg_get(&cp->st, t, THCFG_STREAM_ID_SYNC_SEC0_BankSel + (sel & 3));
 }
 
-void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
+/* The statistics entry of a wait instruction of thread t: the site with this word pushed from
+ * this place, a new one while there is room, else the shared overflow entry. A linear search:
+ * waits latch at most once per cycle per thread, and a kernel has a handful of wait sites. */
+static cp_wait_site_t *wait_site(cp_stats_t *st, uint32_t word, cp_origin_t org) {
+    for (unsigned i = 0; i < st->nwaits; i++) {
+        cp_wait_site_t *w = &st->waits[i];
+        if (w->word == word && w->origin.core == org.core && w->origin.pc == org.pc) return w;
+    }
+    if (st->nwaits == CP_WAIT_SITES) return &st->waits_other;
+    cp_wait_site_t *w = &st->waits[st->nwaits++];
+    *w = (cp_wait_site_t){.word = word, .origin = org};
+    return w;
+}
+
+void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
     sync_t *s = &cp->sync;
     gate_t *g = &cp->gate[t];
     switch (TT_OPCODE(word)) {
@@ -207,6 +221,11 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word) {
         w->word = word;
         w->since = cp->cycle;
         w->block_mask = block_mask(word);
+        /* The gate policy (docs/gate-policies.md): whole-thread holds every instruction of the
+         * thread, NOP included, as a mask of all nine bits does (STALLWAIT.md). */
+        w->gate_mask = cp->policy == CP_GATE_WHOLE_THREAD ? TT_B_ALL : w->block_mask;
+        g->site = wait_site(&cp->stats[t], word, origin);
+        g->site->latched++;
         uint8_t opc = TT_OPCODE(word);
         if (opc == TT_OPC_STALLWAIT) {
             /* STALLWAIT.md: ConditionMask wait_res, 0 means 0x0F (C0..C3). */

@@ -160,8 +160,15 @@ static unsigned tm_latency(const tt_op_t *op) {
 
 /* The instruction as the value side receives it. */
 static cp_insn_t tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    return (cp_insn_t){
-        .st = tm->st, .env = &tm->env, .op = op, .word = word, .thread = t, .origin = origin, .err = &tm->err};
+    /* .cycle: SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c). */
+    return (cp_insn_t){.st = tm->st,
+                       .env = &tm->env,
+                       .op = op,
+                       .word = word,
+                       .thread = t,
+                       .origin = origin,
+                       .err = &tm->err,
+                       .cycle = tm->now};
 }
 
 /* Which unpacker (0 = SrcA, 1 = SrcB) an UNPACR/UNPACR_NOP targets: Unpack_block_selection /

@@ -564,7 +564,8 @@ static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t
     }
     steps = left = n;
     pc = h->pc;
-    h->cycle += steps; /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
+    h->blocked = false; /* only a group turn acts on it; here the access is retried */
+    h->cycle += steps;  /* every cycle out of reset counts, stalled or not (mcycle); refunded by SYNC */
     if (__builtin_expect(pc & 3, 0)) goto fetch_fault;
 
 fetch: /* pc may be anywhere */
@@ -639,9 +640,15 @@ turn:
     while (h != hend && h->state != HART_RUNNING)
         h++;
     if (h != hend) {
+        h->cycle++;
+        /* The stalled access would stall again: its retry, without running it (unless its code
+         * word was written meanwhile, which dropped its record: then it runs). */
+        if (h->blocked && PD[h->pc >> 2].handler) {
+            h->stall_cycles++;
+            goto next_hart;
+        }
         pc = h->pc;
         left = 1; /* one step per turn (steps is not used in a group) */
-        h->cycle++;
         if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;
         goto fetch_l1;
     }

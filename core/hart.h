@@ -98,6 +98,11 @@ typedef struct hart {
     hart_wait_t wait; /* why the last step did not retire */
     uint32_t wait_addr;
     uint64_t stall_cycles; /* cycles spent not retiring because of MEM_STALL */
+    /* Set by the tile: the access that stalled (wait_addr) would stall again if retried now, and
+     * only the tile's end of cycle can change that (it clears this then). A lock-step group turn
+     * (hart_run_lockstep) counts the stalled cycle without re-executing the access; every other
+     * way of running the hart clears it and retries, which gives the same result. */
+    bool blocked;
 
     hart_fault_t fault;
     char hang_reason[160];

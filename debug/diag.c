@@ -191,6 +191,16 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
         block_names(w->block_mask, bl, sizeof bl, cJSON_AddArrayToObject(wj, "blocks"));
         cJSON_AddNumberToObject(wj, "cond_mask", w->cond_mask);
         line(d, lines, "    latched %s since cycle %llu blocks %s", wd, (unsigned long long)w->since, bl);
+        if (w->gate_mask != w->block_mask) {
+            /* The whole-thread gate policy (docs/gate-policies.md): the gate applies all nine
+             * bits. Say whether the wait's own mask would have let the held word pass. */
+            const tt_op_t *op = tt_op(TT_OPCODE(s.held_word));
+            bool own = op && (op->gate == TT_GATE_NOP ? w->block_mask == TT_B_ALL : (w->block_mask & op->block) != 0);
+            cJSON_AddNumberToObject(wj, "gate_mask", w->gate_mask);
+            cJSON_AddBoolToObject(wj, "held_by_policy", !own);
+            line(d, lines, "    the gate policy is whole-thread: the wait holds every instruction of T%u%s", th,
+                 own ? "" : "; under exact its block mask would let this one pass");
+        }
         cJSON *still = cJSON_AddArrayToObject(wj, "conditions_true");
         if (s.hold == CP_HOLD_WAIT_SEM) {
             cJSON *sems = cJSON_AddArrayToObject(wj, "semaphores");
@@ -263,8 +273,9 @@ static void thread_diag(diag_t *d, const run_t *r, unsigned th, cJSON *arr) {
     cJSON_AddItemToObject(o, "text", lines);
 }
 
-/* A load in the loop [lo, hi] of core c, with its address computed from the current registers. */
-static bool polled_word(const run_t *r, int c, uint32_t lo, uint32_t hi, uint32_t *addr, uint32_t *pc) {
+/* A load in the loop [lo, hi] of core c, with its address computed from the current registers;
+ * *rd is the register it loads. */
+static bool polled_word(const run_t *r, int c, uint32_t lo, uint32_t hi, uint32_t *addr, uint32_t *pc, int *rd) {
     const tile_t *t = r->tile;
     const hart_t *h = &t->hart[c];
     for (uint32_t a = lo; a <= hi && a + 4 <= TILE_L1_SIZE; a += 4) {
@@ -277,20 +288,136 @@ static bool polled_word(const run_t *r, int c, uint32_t lo, uint32_t hi, uint32_
             continue;
         *addr = h->x[in.rs1] + (uint32_t)in.imm;
         *pc = a;
+        *rd = in.rd;
         return true;
     }
     return false;
 }
 
+/* The value a polling loop waits for: a `bne` in [lo, hi] (a `beq`: the value it waits to leave)
+ * comparing the loaded register rd with another, whose current value that is. */
+static bool awaited_value(const run_t *r, int c, uint32_t lo, uint32_t hi, int rd, uint32_t *val, bool *leave) {
+    const tile_t *t = r->tile;
+    for (uint32_t a = lo; a <= hi && a + 4 <= TILE_L1_SIZE; a += 4) {
+        uint32_t w;
+        memcpy(&w, t->l1 + a, 4);
+        insn_t in;
+        rv_decode(w, &in);
+        if ((in.op != RV_OP_bne && in.op != RV_OP_beq) || (in.rs1 != rd && in.rs2 != rd) || !rd) continue;
+        *val = t->hart[c].x[in.rs1 == rd ? in.rs2 : in.rs1];
+        *leave = in.op == RV_OP_beq;
+        return true;
+    }
+    return false;
+}
+
+/* What a counter counts, as the request it waits on: "read", "non-posted write", ... */
+static const char *counter_request(unsigned counter, char *buf, size_t len) {
+    switch (counter) {
+    case NIU_MST_RD_RESP_RECEIVED:
+    case NIU_MST_RD_DATA_WORD_RECEIVED:
+    case NIU_MST_RD_REQ_SENT:
+    case NIU_MST_RD_REQ_STARTED: return "read";
+    case NIU_MST_WR_ACK_RECEIVED:
+    case NIU_MST_NONPOSTED_WR_REQ_SENT:
+    case NIU_MST_NONPOSTED_WR_DATA_WORD_SENT:
+    case NIU_MST_NONPOSTED_WR_REQ_STARTED: return "non-posted write";
+    case NIU_MST_POSTED_WR_REQ_SENT:
+    case NIU_MST_POSTED_WR_DATA_WORD_SENT:
+    case NIU_MST_POSTED_WR_REQ_STARTED: return "posted write";
+    case NIU_MST_ATOMIC_RESP_RECEIVED:
+    case NIU_MST_NONPOSTED_ATOMIC_SENT:
+    case NIU_MST_NONPOSTED_ATOMIC_STARTED: return "atomic";
+    case NIU_MST_POSTED_ATOMIC_SENT: return "posted atomic";
+    default:
+        if (counter >= NIU_MST_REQS_OUTSTANDING_ID0 && counter < NIU_MST_REQS_OUTSTANDING_ID0 + 32) {
+            snprintf(buf, len, "%s with transaction ID %u",
+                     counter < NIU_MST_WRITE_REQS_OUTGOING_ID0 ? "request" : "write", counter % 16);
+            return buf;
+        }
+        return "request";
+    }
+}
+
+/* Core c polls NIU counter `counter` of NOC n, the load at lpc: explain it. Waiting on packets in
+ * flight (noc_wait), or, with none that would move it, waiting for a request never issued. */
+static void noc_core_diag(diag_t *d, const run_t *r, int c, int n, unsigned counter, uint32_t lpc, bool loop_known,
+                          uint32_t lo, uint32_t hi, int rd, bool deadlock, cJSON *o, cJSON *lines) {
+    const tile_t *t = r->tile;
+    const hart_t *h = &t->hart[c];
+    const noc_niu_t *u = &t->noc.niu[n];
+    const char *cname = noc_counter_name(counter);
+    char rb[64];
+    const char *req = counter_request(counter, rb, sizeof rb);
+    unsigned k = noc_pending_for(&t->noc, n, counter);
+    uint32_t now = u->counter[counter], want = 0;
+    bool leave = false, known = loop_known && awaited_value(r, c, lo, hi, rd, &want, &leave);
+    char sym[128], at[160], aw[96] = "";
+    run_symbol(r, c, lpc, sym, sizeof sym);
+    snprintf(at, sizeof at, "pc 0x%08x%s%s%s", lpc, *sym ? " (" : "", sym, *sym ? ")" : "");
+    if (known)
+        snprintf(aw, sizeof aw, " to %s %u (now %u)", leave ? "change from" : "reach", want, now);
+    else
+        snprintf(aw, sizeof aw, " (now %u)", now);
+    cJSON *nj = cJSON_AddObjectToObject(o, "noc");
+    cJSON_AddNumberToObject(nj, "noc", n);
+    cJSON_AddStringToObject(nj, "counter", cname);
+    cJSON_AddNumberToObject(nj, "addr", 0xFFB20200u + 0x10000u * (uint32_t)n + 4 * counter);
+    cJSON_AddNumberToObject(nj, "pc", lpc);
+    cJSON_AddNumberToObject(nj, "value", now);
+    if (known) cJSON_AddNumberToObject(nj, leave ? "leaves" : "awaits", want);
+    cJSON_AddNumberToObject(nj, "in_flight", k);
+    cJSON_AddStringToObject(nj, "request", req);
+    if (k) {
+        cJSON_AddStringToObject(o, "state", "noc_wait");
+        line(d, lines, "%s waiting on NOC%d %s (%u outstanding): polls %s at %s%s", h->name, n, req, k, cname, at, aw);
+        snprintf(d->why[c], sizeof d->why[c], "waits on NOC%d %s (%u outstanding)", n, req, k);
+        return;
+    }
+    uint64_t issued = 0;
+    for (unsigned kind = 0; kind < NOC_KINDS; kind++)
+        issued += u->requests[kind];
+    cJSON_AddStringToObject(o, "state", "noc_never_issued");
+    cJSON_AddNumberToObject(nj, "requests_issued", (double)issued);
+    line(d, lines, "%s waits for %s of NOC%d%s at %s, but no %s is in flight on NOC%d", h->name, cname, n, aw, at, req,
+         n);
+    line(d, lines,
+         "    the %s it waits for was never issued (NOC_CMD_CTRL not written): NOC%d has issued %llu reads, %llu "
+         "writes, %llu inline writes, %llu atomics, all answered%s",
+         req, n, (unsigned long long)u->requests[NOC_READ], (unsigned long long)u->requests[NOC_WRITE],
+         (unsigned long long)u->requests[NOC_WRITE_INLINE], (unsigned long long)u->requests[NOC_ATOMIC],
+         deadlock ? "; nothing else can move the counter" : "");
+    snprintf(d->why[c], sizeof d->why[c], "waits on %s of NOC%d for a %s never issued", cname, n, req);
+}
+
 const char *diag_core_wait_name(core_wait_t w) {
-    static const char *const names[] = {"", "fifo_full", "tensix_sync", "mop_sync"};
+    static const char *const names[] = {"", "fifo_full", "tensix_sync", "mop_sync", "noc_wait"};
     return (unsigned)w < sizeof names / sizeof names[0] ? names[w] : "";
+}
+
+bool diag_core_noc_wait(const tile_t *t, int c, int *niu, unsigned *counter, unsigned *in_flight) {
+    if (t->hart[c].state != HART_RUNNING || noc_idle(&t->noc)) return false;
+    for (int n = 0; n < NOC_NIUS; n++) {
+        const noc_niu_t *u = &t->noc.niu[n];
+        if (u->poll[c].counter < 0 || t->cycle - u->poll[c].cycle > DIAG_NOC_POLL_RECENT) continue;
+        unsigned k = noc_pending_for(&t->noc, n, (unsigned)u->poll[c].counter);
+        if (!k) continue;
+        *niu = n;
+        *counter = (unsigned)u->poll[c].counter;
+        *in_flight = k;
+        return true;
+    }
+    return false;
 }
 
 core_wait_t diag_core_wait(const tile_t *t, int c, int *thread) {
     const hart_t *h = &t->hart[c];
     int th = c >= CORE_TRISC0 ? c - CORE_TRISC0 : -1;
     *thread = -1;
+    int niu;
+    unsigned counter, k;
+    if (h->state == HART_RUNNING && h->wait != HART_WAIT_MEM && diag_core_noc_wait(t, c, &niu, &counter, &k))
+        return CORE_WAIT_NOC;
     if (h->state != HART_RUNNING || h->wait != HART_WAIT_MEM) return CORE_WAIT_NONE;
     /* tensix_sync / MOPExpanderDoneCheck: a TRISC's load of its own TTSync word (ManualTTSync.md) */
     if (h->wait_addr - 0xFFE80000u < 0x10u && th >= 0) {
@@ -345,9 +472,22 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
              sym);
         d->edge[c][N_THREAD0 + to] = 1;
         snprintf(d->why[c], sizeof d->why[c], "waits for room in T%d's FIFO", to);
+    } else if (blk == CORE_WAIT_NOC) { /* polling a counter that a packet in flight will move */
+        int n;
+        unsigned counter, k;
+        diag_core_noc_wait(t, c, &n, &counter, &k);
+        noc_core_diag(d, r, c, n, counter, h->pc, false, 0, 0, 0, deadlock, o, lines);
     } else {
-        cJSON_AddStringToObject(o, "state", "spinning");
         uint32_t lo = p->pc_valid[c] ? p->pc_lo[c] : h->pc, hi = p->pc_valid[c] ? p->pc_hi[c] : h->pc;
+        uint32_t a, lpc;
+        int rd, niu, counter;
+        if (polled_word(r, c, lo, hi, &a, &lpc, &rd) && (counter = noc_counter_at(a, &niu)) >= 0) {
+            noc_core_diag(d, r, c, niu, (unsigned)counter, lpc, true, lo, hi, rd, deadlock, o, lines);
+            d->blocked[c] = deadlock;
+            cJSON_AddItemToObject(o, "text", lines);
+            return;
+        }
+        cJSON_AddStringToObject(o, "state", "spinning");
         char slo[128], shi[128];
         run_symbol(r, c, lo, slo, sizeof slo);
         run_symbol(r, c, hi, shi, sizeof shi);
@@ -383,10 +523,9 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
              * the window; at the cycle limit the loop may well store (issue 20). */
             line(d, lines, "%s was running in 0x%08x..0x%08x (%s..%s) when the run stopped", h->name, lo, hi, slo, shi);
         }
-        uint32_t a, lpc;
         if (computes) {
             /* what it computes is its own business: no polled word */
-        } else if (polled_word(r, c, lo, hi, &a, &lpc)) {
+        } else if (polled_word(r, c, lo, hi, &a, &lpc, &rd)) {
             uint32_t v = 0;
             bool rd = tile_host_read((tile_t *)t, a & ~3u, &v);
             cJSON *pj = cJSON_AddObjectToObject(o, "polls");

@@ -187,6 +187,16 @@ void gt_thread_state(const gdb_t *g, int c, char *buf, size_t len) {
     case CORE_WAIT_TENSIX_SYNC: snprintf(buf, len, "blocked in tensix_sync (waits for T%d to drain)", th); return;
     case CORE_WAIT_MOP_SYNC: snprintf(buf, len, "blocked in MOP expander sync (waits for T%d)", th); return;
     case CORE_WAIT_FIFO_FULL: snprintf(buf, len, "blocked: T%d's instruction FIFO is full", th); return;
+    case CORE_WAIT_NOC: {
+        int niu;
+        unsigned counter, in_flight;
+        if (diag_core_noc_wait(t, c, &niu, &counter, &in_flight)) {
+            snprintf(buf, len, "waiting on NOC%d %s (%u in flight)", niu, noc_kind_name(noc_counter_kind(counter)),
+                     in_flight);
+            return;
+        }
+        break;
+    }
     case CORE_WAIT_NONE: break;
     }
     if (h->wait == HART_WAIT_MEM)

@@ -25,7 +25,7 @@ const char *const trace_core_state_names[TRC_STATE_COUNT] = {
     [TRC_FIFO_FULL] = "fifo_full", [TRC_TENSIX_SYNC] = "tensix_sync",
     [TRC_MOP_SYNC] = "mop_sync",   [TRC_STALLED] = "stalled",
     [TRC_HALTED] = "halted",       [TRC_HUNG] = "hung",
-    [TRC_FAULTED] = "faulted",
+    [TRC_FAULTED] = "faulted",     [TRC_NOC_WAIT] = "noc_wait",
 };
 
 struct trace {
@@ -41,7 +41,7 @@ struct trace {
     tr_instant_t *ins;
     size_t nins, icap;
     /* counters at the last sample, for instants */
-    uint64_t pushed[CP_THREADS], issued, sem_writes[CP_THREADS];
+    uint64_t pushed[CP_THREADS], issued, sem_writes[CP_THREADS], noc_requests[NOC_NIUS][NOC_KINDS];
     size_t fold_mark; /* changes + instants kept by the last fold */
 };
 
@@ -57,6 +57,8 @@ void trace_sig_info(unsigned sig, const char **scope, const char **name, unsigne
         {"sem4_value", "sem4_max"}, {"sem5_value", "sem5_max"}, {"sem6_value", "sem6_max"}, {"sem7_value", "sem7_max"},
     };
     static const char *const mutex_sig[TRC_MUTEXES] = {"mutex0_owner", "mutex2_owner", "mutex3_owner", "mutex4_owner"};
+    static const char *const noc_sig[TRC_NOC_N] = {"reads_in_flight", "writes_in_flight", "atomics_in_flight"};
+    static const char *const noc_names[NOC_NIUS] = {"NOC0", "NOC1"};
     if (sig < (unsigned)TRC_SIG_TH(0, 0)) {
         *scope = tile_core_names[sig / TRC_CORE_N];
         *name = core_sig[sig % TRC_CORE_N];
@@ -71,10 +73,15 @@ void trace_sig_info(unsigned sig, const char **scope, const char **name, unsigne
         *scope = "sync";
         *name = sem_sig[k / 2][k % 2];
         *width = 4;
-    } else {
+    } else if (sig < (unsigned)TRC_SIG_NOC(0, 0)) {
         *scope = "sync";
         *name = mutex_sig[sig - TRC_SIG_MUTEX(0)];
         *width = 2;
+    } else {
+        unsigned k = sig - TRC_SIG_NOC(0, 0);
+        *scope = noc_names[k / TRC_NOC_N];
+        *name = noc_sig[k % TRC_NOC_N];
+        *width = 8;
     }
 }
 
@@ -89,13 +96,13 @@ static uint32_t core_state(const tile_t *t, int c) {
     case HART_FAULTED: return TRC_FAULTED;
     case HART_RUNNING: break;
     }
-    if (h->wait != HART_WAIT_MEM) return TRC_RUNNING;
     int th;
     switch (diag_core_wait(t, c, &th)) {
     case CORE_WAIT_TENSIX_SYNC: return TRC_TENSIX_SYNC;
     case CORE_WAIT_MOP_SYNC: return TRC_MOP_SYNC;
     case CORE_WAIT_FIFO_FULL: return TRC_FIFO_FULL;
-    default: return TRC_STALLED;
+    case CORE_WAIT_NOC: return TRC_NOC_WAIT;
+    default: return h->wait == HART_WAIT_MEM ? TRC_STALLED : TRC_RUNNING;
     }
 }
 
@@ -125,6 +132,12 @@ static void sample(const tile_t *t, uint32_t *v) {
         int h = cp_mutex_holder(t->cp, cp_mutex_index[m]);
         v[TRC_SIG_MUTEX(m)] = h < 0 ? TRC_MUTEX_FREE : (uint32_t)h;
     }
+    for (int n = 0; n < NOC_NIUS; n++) {
+        v[TRC_SIG_NOC(n, TRC_NOC_READS)] = noc_in_flight(&t->noc, n, NOC_READ);
+        v[TRC_SIG_NOC(n, TRC_NOC_WRITES)] =
+            noc_in_flight(&t->noc, n, NOC_WRITE) + noc_in_flight(&t->noc, n, NOC_WRITE_INLINE);
+        v[TRC_SIG_NOC(n, TRC_NOC_ATOMICS)] = noc_in_flight(&t->noc, n, NOC_ATOMIC);
+    }
 }
 
 static void counters(trace_t *tr) {
@@ -136,6 +149,8 @@ static void counters(trace_t *tr) {
         tr->issued += st->issued;
         tr->sem_writes[th] = st->sem_writes;
     }
+    for (int n = 0; n < NOC_NIUS; n++)
+        memcpy(tr->noc_requests[n], tr->run->tile->noc.niu[n].requests, sizeof tr->noc_requests[n]);
 }
 
 static void stop_recording(trace_t *tr, uint64_t at, bool truncated) {
@@ -233,6 +248,17 @@ static bool record(trace_t *tr) {
             if (!add_instant(tr, in)) return false;
         }
     }
+    for (int n = 0; n < NOC_NIUS; n++)
+        for (unsigned k = 0; k < NOC_KINDS; k++) {
+            uint64_t d = t->noc.niu[n].requests[k] - tr->noc_requests[n][k];
+            if (!d) continue;
+            tr_instant_t in = {.cycle = now,
+                               .word = k,
+                               .kind = TRI_NOC_ISSUE,
+                               .who = (uint8_t)n,
+                               .count = (uint16_t)(d > 0xFFFF ? 0xFFFF : d)};
+            if (!add_instant(tr, in)) return false;
+        }
     if (issued > tr->issued) {
         /* The issue log holds the last CP_ISSUE_LOG words; at most three leave the gates a cycle. */
         cp_issue_t log[CP_ISSUE_LOG];

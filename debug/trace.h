@@ -8,8 +8,10 @@
  *                  FIFO#1..#3 fill, MOP expander busy, replay expander busy
  *   per semaphore: Value, Max
  *   per mutex:     owner (thread, or free)
+ *   per NIU:       NoC packets in flight: reads, writes (plain and inline), atomics
  * and instant events: words pushed into a thread, Sync Unit instructions leaving a gate
- * (SEMINIT/SEMPOST/SEMGET/SEMWAIT/STALLWAIT/ATGETM/ATRELM), RISC-V semaphore-window stores. */
+ * (SEMINIT/SEMPOST/SEMGET/SEMWAIT/STALLWAIT/ATGETM/ATRELM), RISC-V semaphore-window stores, NoC
+ * requests issued. */
 #ifndef TTEMU_DEBUG_TRACE_H
 #define TTEMU_DEBUG_TRACE_H
 
@@ -54,13 +56,20 @@ enum {
     TRC_TH_REPLAY, /* replay expander busy */
     TRC_TH_N,
 };
+enum {
+    TRC_NOC_READS, /* packets in flight, by kind */
+    TRC_NOC_WRITES,
+    TRC_NOC_ATOMICS,
+    TRC_NOC_N,
+};
 #define TRC_MUTEXES        CP_MUTEXES /* in cp_mutex_index order */
 #define TRC_SIG_CORE(c, k) ((c)*TRC_CORE_N + (k))
 #define TRC_SIG_TH(t, k)   (TILE_NCORES * TRC_CORE_N + (t)*TRC_TH_N + (k))
 #define TRC_SIG_SEM_VAL(i) (TRC_SIG_TH(CP_THREADS, 0) + 2 * (i))
 #define TRC_SIG_SEM_MAX(i) (TRC_SIG_TH(CP_THREADS, 0) + 2 * (i) + 1)
 #define TRC_SIG_MUTEX(m)   (TRC_SIG_SEM_VAL(CP_NUM_SEMS) + (m))
-#define TRC_NSIGS          TRC_SIG_MUTEX(TRC_MUTEXES)
+#define TRC_SIG_NOC(n, k)  (TRC_SIG_MUTEX(TRC_MUTEXES) + (n)*TRC_NOC_N + (k))
+#define TRC_NSIGS          TRC_SIG_NOC(NOC_NIUS, 0)
 #define TRC_MUTEX_FREE     3 /* owner value of a free mutex */
 
 typedef enum {
@@ -73,6 +82,7 @@ typedef enum {
     TRC_HALTED,
     TRC_HUNG,
     TRC_FAULTED,
+    TRC_NOC_WAIT, /* polling an NIU counter that a packet in flight will advance */
     TRC_STATE_COUNT
 } tr_core_state_t;
 
@@ -84,12 +94,12 @@ typedef struct {
     uint16_t sig;
 } tr_change_t;
 
-typedef enum { TRI_PUSH, TRI_ISSUE, TRI_SEM_WINDOW } tr_instant_kind_t;
+typedef enum { TRI_PUSH, TRI_ISSUE, TRI_SEM_WINDOW, TRI_NOC_ISSUE } tr_instant_kind_t;
 typedef struct {
     uint64_t cycle;
-    uint32_t word;  /* pushed or issued word; semaphore index for TRI_SEM_WINDOW */
+    uint32_t word;  /* pushed or issued word; semaphore index for TRI_SEM_WINDOW; noc_kind_t */
     uint8_t kind;   /* tr_instant_kind_t */
-    uint8_t who;    /* thread (push, issue) or core (semaphore window) */
+    uint8_t who;    /* thread (push, issue), core (semaphore window) or NIU (NoC request) */
     uint16_t count; /* pushes in this cycle (word is the last) */
 } tr_instant_t;
 

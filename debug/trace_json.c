@@ -8,6 +8,8 @@
  *                          tid 10 + thread: a slice per latched wait; counters per thread's
  *                          FIFO fills and expanders; instants for pushes and Sync Unit issues
  *   pid 3 "Sync Unit"      tid = mutex index: a slice per holder; a counter per semaphore
+ *   pid 4 "NoC"            tid = NIU: a counter of packets in flight (reads, writes, atomics);
+ *                          instants for requests issued
  * Events are serialised one by one with cJSON and streamed, so a long trace never sits in
  * memory as a JSON tree. */
 #include <cjson/cJSON.h>
@@ -20,7 +22,7 @@
 #include "debug/trace.h"
 #include "run/utf8.h"
 
-enum { PID_CORES = 1, PID_THREADS = 2, PID_SYNC = 3, TID_WAIT = 10 };
+enum { PID_CORES = 1, PID_THREADS = 2, PID_SYNC = 3, PID_NOC = 4, TID_WAIT = 10 };
 
 /* A slice being built on one track: open since start, identified by key. */
 typedef struct {
@@ -226,6 +228,13 @@ static void counters(jw_t *w, uint64_t cycle, const bool *dirty) {
         snprintf(name, sizeof name, "T%u expanders", t);
         counter(w, dirty, cycle, name, PID_THREADS, (int)t, exp_keys, exp, 2);
     }
+    static const char *const noc_keys[TRC_NOC_N] = {"reads", "writes", "atomics"};
+    for (int n = 0; n < NOC_NIUS; n++) {
+        const unsigned sigs[TRC_NOC_N] = {TRC_SIG_NOC(n, TRC_NOC_READS), TRC_SIG_NOC(n, TRC_NOC_WRITES),
+                                          TRC_SIG_NOC(n, TRC_NOC_ATOMICS)};
+        snprintf(name, sizeof name, "NOC%d in flight", n);
+        counter(w, dirty, cycle, name, PID_NOC, n, noc_keys, sigs, TRC_NOC_N);
+    }
 }
 
 static void instant(jw_t *w, const tr_instant_t *in) {
@@ -246,6 +255,14 @@ static void instant(jw_t *w, const tr_instant_t *in) {
         cJSON_AddStringToObject(e, "s", "t");
         tt_disasm(in->word, dis, sizeof dis);
         cJSON_AddStringToObject(cJSON_AddObjectToObject(e, "args"), "disasm", dis);
+        break;
+    }
+    case TRI_NOC_ISSUE: {
+        char name[48];
+        snprintf(name, sizeof name, "NOC%u %s", in->who, noc_kind_name(in->word));
+        e = event(name, "i", PID_NOC, in->who, in->cycle);
+        cJSON_AddStringToObject(e, "s", "t");
+        if (in->count > 1) cJSON_AddNumberToObject(cJSON_AddObjectToObject(e, "args"), "count", in->count);
         break;
     }
     default:
@@ -275,6 +292,9 @@ bool trace_write_json(const tr_rec_t *rec, FILE *f) {
     meta(&w, "process_name", PID_CORES, 0, "RISC-V cores");
     meta(&w, "process_name", PID_THREADS, 0, "Tensix threads");
     meta(&w, "process_name", PID_SYNC, 0, "Sync Unit");
+    meta(&w, "process_name", PID_NOC, 0, "NoC");
+    meta(&w, "thread_name", PID_NOC, 0, "NOC0");
+    meta(&w, "thread_name", PID_NOC, 1, "NOC1");
     for (int c = 0; c < TILE_NCORES; c++)
         meta(&w, "thread_name", PID_CORES, c, tile_core_names[c]);
     for (unsigned t = 0; t < CP_THREADS; t++) {

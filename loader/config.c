@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loader/config.h"
+#include "loader/dram_ops.h"
 #include "loader/elf.h"
 
 static const char *const core_keys[TILE_NCORES + 1] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2", NULL};
@@ -249,7 +250,7 @@ static int parse_launch(ctx_t *x, const cJSON *v, const char *where, cfg_launch_
 }
 
 static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
-    static const char *const keys[] = {"at", "launch", "write", "read", NULL};
+    static const char *const keys[] = {"at", "launch", "write", "read", "dram_write", "dram_read", NULL};
     static const char *const wkeys[] = {"addr", "value", "size", "file", NULL};
     static const char *const rkeys[] = {"addr", "words", "bytes", "name", "file", NULL};
     char p[160], q[200], f[240], nk[220];
@@ -289,8 +290,15 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
             op->launch = (int)u;
         }
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "write"), *r = cJSON_GetObjectItemCaseSensitive(e, "read");
-        if (!w == !r) return fail(x, p, "expected exactly one of \"write\" or \"read\"");
-        if (w) {
+        const cJSON *dw = cJSON_GetObjectItemCaseSensitive(e, "dram_write");
+        const cJSON *dr = cJSON_GetObjectItemCaseSensitive(e, "dram_read");
+        if ((w != NULL) + (r != NULL) + (dw != NULL) + (dr != NULL) != 1)
+            return fail(x, p, "expected exactly one of \"write\", \"read\", \"dram_write\" or \"dram_read\"");
+        if (dw || dr) { /* loader/dram_ops.c */
+            if (cfg_dram_parse(c, x->err, x->errlen, dw ? dw : dr,
+                               path_of(q, sizeof q, p, dw ? "dram_write" : "dram_read"), dw != NULL, op))
+                return -1;
+        } else if (w) {
             path_of(q, sizeof q, p, "write");
             op->is_write = true;
             op->size = 4;
@@ -377,10 +385,46 @@ static const char *tensor_list(const cfg_t *c, char *buf, size_t n) {
     return buf;
 }
 
+/* "dram": {base, page_size, interleaved, bank} (docs/tensors.md). */
+static int parse_tensor_dram(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_t *t) {
+    static const char *const keys[] = {"base", "page_size", "interleaved", "bank", NULL};
+    char p[200], q[240];
+    path_of(p, sizeof p, where, "dram");
+    if (!cJSON_IsObject(v)) return fail(x, p, "expected {base, page_size, interleaved, bank}");
+    if (check_keys(x, v, p, keys)) return -1;
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(v, "base"),
+                *ps = cJSON_GetObjectItemCaseSensitive(v, "page_size");
+    if (!b) return fail(x, p, "missing key 'base' (the buffer's address in its bank, or in every bank)");
+    if (!ps) return fail(x, p, "missing key 'page_size' (tt-metal's page: a tile's bytes for a tiled buffer)");
+    uint64_t u;
+    if (get_u64(x, b, path_of(q, sizeof q, p, "base"), DRAM_CHANNEL_SIZE - 1, &t->dram_base) ||
+        get_u64(x, ps, path_of(q, sizeof q, p, "page_size"), 1u << 30, &u))
+        return -1;
+    if (!u) return fail(x, q, "a page is at least 1 byte");
+    t->page_size = (uint32_t)u;
+    const cJSON *il = cJSON_GetObjectItemCaseSensitive(v, "interleaved"),
+                *bk = cJSON_GetObjectItemCaseSensitive(v, "bank");
+    if (il && !cJSON_IsBool(il)) return fail(x, path_of(q, sizeof q, p, "interleaved"), "expected true or false");
+    t->interleaved = il ? cJSON_IsTrue(il) : !bk;
+    if (t->interleaved && bk)
+        return fail(x, p, "an interleaved buffer spans every bank: give \"bank\" only with \"interleaved\": false");
+    if (!t->interleaved) {
+        if (!bk) return fail(x, p, "a buffer that is not interleaved names its \"bank\" (0..%d)", DRAM_CHANNELS - 1);
+        if (get_u64(x, bk, path_of(q, sizeof q, p, "bank"), DRAM_CHANNELS - 1, &u)) return -1;
+        t->bank = (int)u;
+    }
+    t->in_dram = true;
+    return 0;
+}
+
 static int parse_tensor(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_t *t) {
-    static const char *const keys[] = {"addr", "format", "shape", "layout", NULL};
+    static const char *const keys[] = {"addr", "dram", "format", "shape", "layout", NULL};
     char p[200], err[256];
-    if (check_keys(x, v, where, keys) || get_u32(x, v, where, "addr", true, &t->addr)) return -1;
+    if (check_keys(x, v, where, keys)) return -1;
+    const cJSON *dram = cJSON_GetObjectItemCaseSensitive(v, "dram");
+    if (!dram == !cJSON_GetObjectItemCaseSensitive(v, "addr"))
+        return fail(x, where, "expected exactly one of \"addr\" (in L1) or \"dram\" (a DRAM buffer)");
+    if (dram ? parse_tensor_dram(x, dram, where, t) : get_u32(x, v, where, "addr", true, &t->addr)) return -1;
     const cJSON *fm = cJSON_GetObjectItemCaseSensitive(v, "format");
     int f = cJSON_IsString(fm) ? tns_format_by_name(fm->valuestring) : -1;
     if (f < 0) {
@@ -407,8 +451,17 @@ static int parse_tensor(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_
     if (!tiles && !(cJSON_IsString(ly) && !strcmp(ly->valuestring, "rows")))
         return fail(x, path_of(p, sizeof p, where, "layout"),
                     "expected \"tiles\" (tt-metal's 32x32 tiles of 16x16 faces) or \"rows\" (row-major)");
-    if (tns_desc_init(&t->desc, (tns_format_t)f, tiles, shape, nd, TILE_L1_SIZE, err, sizeof err))
+    if (tns_desc_init(&t->desc, (tns_format_t)f, tiles, shape, nd, t->in_dram ? CFG_MAX_DRAM_TENSOR : TILE_L1_SIZE, err,
+                      sizeof err))
         return fail(x, path_of(p, sizeof p, where, "shape"), "%s", err);
+    if (t->in_dram) {
+        int ch = t->interleaved ? LDR_DRAM_INTERLEAVED : t->bank;
+        if (!ldr_dram_fits(ch, t->page_size, t->dram_base, t->desc.bytes))
+            return fail(x, path_of(p, sizeof p, where, "dram"), "%llu bytes from 0x%llx do not fit in %s",
+                        (unsigned long long)t->desc.bytes, (unsigned long long)t->dram_base,
+                        t->interleaved ? "the DRAM banks" : "the bank");
+        return 0;
+    }
     if ((uint64_t)t->addr + t->desc.bytes > TILE_L1_SIZE)
         return fail(x, where, "%llu bytes from 0x%08x do not fit in L1 (which ends at 0x%x)",
                     (unsigned long long)t->desc.bytes, t->addr, TILE_L1_SIZE);
@@ -417,7 +470,7 @@ static int parse_tensor(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_
 
 static int parse_tensors(ctx_t *x, const cJSON *v, cfg_t *c) {
     if (!cJSON_IsObject(v))
-        return fail(x, "tensors", "expected an object: tensor name -> {addr, format, shape, layout}");
+        return fail(x, "tensors", "expected an object: tensor name -> {addr or dram, format, shape, layout}");
     int n = cJSON_GetArraySize(v);
     c->tensors = calloc(n ? (size_t)n : 1, sizeof *c->tensors);
     if (!c->tensors) return fail(x, "tensors", "out of memory");
@@ -634,6 +687,35 @@ static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {
     return 0;
 }
 
+/* ---- the typed getters for loader's other config readers (loader/config.h) ---- */
+
+int cfg_fail(const cfg_t *c, char *err, size_t errlen, const char *key, const char *fmt, ...) {
+    int n = snprintf(err, errlen, "%s: key '%s': ", c->path, key);
+    if (n < 0 || (size_t)n >= errlen) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int cfg_check_keys(const cfg_t *c, char *err, size_t errlen, const cJSON *obj, const char *where,
+                   const char *const allowed[]) {
+    ctx_t x = {c->path, err, errlen};
+    return check_keys(&x, obj, where, allowed);
+}
+
+int cfg_get_u64(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, uint64_t max,
+                uint64_t *out) {
+    ctx_t x = {c->path, err, errlen};
+    return get_u64(&x, v, key, max, out);
+}
+
+int cfg_get_path(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, char **out) {
+    ctx_t x = {c->path, err, errlen};
+    return get_path(&x, v, key, out);
+}
+
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
     size_t len;
     char *text = ldr_read_file_max(path, LDR_MAX_CONFIG, "a run config", &len, err, errlen);
@@ -647,8 +729,9 @@ int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen) {
 }
 
 int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char *err, size_t errlen) {
-    static const char *const keys[] = {"version", "firmware", "cores",  "launches", "host",   "stop", "max_cycles",
-                                       "peek",    "tensors",  "inputs", "outputs",  "expect", NULL};
+    static const char *const keys[] = {"version", "firmware",   "cores",       "launches", "host",
+                                       "stop",    "max_cycles", "peek",        "tensors",  "inputs",
+                                       "outputs", "expect",     "gate_policy", NULL};
     memset(c, 0, sizeof *c);
     c->path = strdup(path);
     ctx_t x = {c->path ? c->path : path, err, errlen};
@@ -726,6 +809,15 @@ int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char
         }
         c->max_cycles_set = true;
     }
+    const cJSON *gp = cJSON_GetObjectItemCaseSensitive(root, "gate_policy");
+    if (gp) {
+        int p = cJSON_IsString(gp) ? cp_gate_policy_parse(gp->valuestring) : -1;
+        if (p < 0) {
+            fail(&x, "gate_policy", "expected \"exact\" or \"whole-thread\"");
+            goto out;
+        }
+        c->gate_policy = (cp_gate_policy_t)p;
+    }
     const cJSON *pk = cJSON_GetObjectItemCaseSensitive(root, "peek");
     if (pk) {
         if (!cJSON_IsArray(pk) || cJSON_GetArraySize(pk) > RUN_MAX_PEEKS) {
@@ -753,9 +845,10 @@ void cfg_free(cfg_t *c) {
         for (int l = 0; l < CFG_MAX_LAUNCHES; l++)
             free(c->launches[l].kernel[i]); /* a launch may fail half-parsed */
     }
-    for (int i = 0; i < c->nhost; i++) {
+    for (int i = 0; i < c->nhost; i++) { /* an op may fail half-parsed: nhost counts it */
         free(c->host[i].file);
         free(c->host[i].data);
+        cfg_dram_free(c->host[i].dram);
     }
     free(c->host);
     for (int i = 0; i < c->ntio; i++) {

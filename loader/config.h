@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coproc/cp_views.h"
 #include "loader/tensor.h"
 #include "run/run.h"
 
@@ -28,15 +29,29 @@ typedef enum {
 
 typedef enum { STOP_HALTED = 0, STOP_BOOT, STOP_LAUNCHES, STOP_CYCLES, STOP_L1 } cfg_stop_kind_t;
 
+/* A host operation on DRAM ("dram_write" / "dram_read" in "host": loader/dram_ops.c,
+ * docs/run-config.md). Where: one channel (bank or a port's coordinates), or tt-metal's
+ * interleaving over every bank (page i in bank i mod DRAM_CHANNELS at addr + (i div
+ * DRAM_CHANNELS) * page_size). A write's bytes come from words, a ramp or a file. */
+typedef struct {
+    int channel;        /* -1: interleaved */
+    uint32_t page_size; /* interleaved */
+    uint64_t addr;
+    uint8_t *data; /* write: the bytes (words, ramp; a file's are read when the run starts) */
+    size_t len;
+    char *file; /* write: raw little-endian bytes, or NULL */
+} cfg_dram_t;
+
 typedef struct {
     cfg_at_t at;
     int launch; /* for kernels_done/after_launch: which launch (-1: every launch) */
     bool is_write;
     uint32_t addr;
-    uint32_t value; /* write */
-    unsigned size;  /* write: 1, 2 or 4 */
-    uint32_t words; /* read */
-    char name[48];  /* read: key in the report */
+    uint32_t value;   /* write */
+    unsigned size;    /* write: 1, 2 or 4 */
+    uint32_t words;   /* read */
+    char name[48];    /* read: key in the report */
+    cfg_dram_t *dram; /* a DRAM write or read (is_write), or NULL for an address of the tile */
     /* A write of a file's bytes (any length, L1 or a local-RAM alias), or a read saved to a file:
      * bytes (default 4 * words) from addr. data holds a write's bytes once loaded (hio_prepare). */
     char *file;
@@ -44,12 +59,22 @@ typedef struct {
     uint8_t *data;
 } cfg_host_op_t;
 
-/* A named tensor in L1 (docs/tensors.md). */
+/* A named tensor in L1 or in DRAM (docs/tensors.md). */
 typedef struct {
     char name[CFG_NAME_MAX];
-    uint32_t addr;
+    uint32_t addr; /* in L1 */
     tns_desc_t desc;
+    /* In DRAM ("dram": {base, page_size, interleaved, bank}): the buffer's pages, page i in bank
+     * i mod 7 at base + (i div 7) * page_size when interleaved (tt-metal's layout), else in `bank`
+     * from base (loader/dram_ops.h). */
+    bool in_dram, interleaved;
+    int bank;
+    uint64_t dram_base;
+    uint32_t page_size;
 } cfg_tensor_t;
+
+/* The largest tensor in DRAM ttemu takes (its bytes are held in the host's memory twice). */
+#define CFG_MAX_DRAM_TENSOR (256u << 20)
 
 typedef enum { TIO_INPUT = 0, TIO_OUTPUT, TIO_EXPECT } cfg_tio_kind_t;
 
@@ -66,6 +91,7 @@ typedef struct {
     char origin[80];   /* where it was given, for messages: "inputs.x" or "--input x=..." */
     uint8_t *l1;       /* input: the bytes to write; output and expectation: the bytes read */
     bool taken;        /* output and expectation: read */
+    bool failed;       /* input into DRAM: out of memory for its pages (hio_finish says so) */
     uint8_t *want;     /* expectation: the expected elements, row-major, in the tensor's format */
     tns_cmp_t cmp;     /* expectation: the comparison, after the run */
 } cfg_tio_t;
@@ -105,9 +131,25 @@ typedef struct cfg {
     } stop;
     uint64_t max_cycles;
     bool max_cycles_set;
+    cp_gate_policy_t gate_policy; /* "gate_policy" (docs/gate-policies.md); CP_GATE_EXACT when absent */
     run_peek_t peeks[RUN_MAX_PEEKS];
     int npeeks;
 } cfg_t;
+
+/* The typed getters, for loader's other config readers (loader/dram_ops.c): each error is
+ * "FILE: key 'KEY': ..." in err and returns -1. */
+struct cJSON;
+int cfg_fail(const cfg_t *c, char *err, size_t errlen, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+int cfg_check_keys(const cfg_t *c, char *err, size_t errlen, const struct cJSON *obj, const char *where,
+                   const char *const allowed[]);
+int cfg_get_u64(const cfg_t *c, char *err, size_t errlen, const struct cJSON *v, const char *key, uint64_t max,
+                uint64_t *out);
+int cfg_get_path(const cfg_t *c, char *err, size_t errlen, const struct cJSON *v, const char *key, char **out);
+/* A "dram_write" / "dram_read" object (key: its path) into op (loader/dram_ops.c). */
+int cfg_dram_parse(const cfg_t *c, char *err, size_t errlen, const struct cJSON *v, const char *key, bool write,
+                   cfg_host_op_t *op);
+void cfg_dram_free(cfg_dram_t *d);
 
 /* Parse path into c. 0, or -1 with "FILE: key 'k': expected ..." in err. */
 int cfg_load(const char *path, cfg_t *c, char *err, size_t errlen);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "loader/dram_ops.h"
 #include "loader/elf.h"
 #include "loader/hostio.h"
 #include "loader/npy.h"
@@ -75,8 +76,9 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, uint8_t *rowmajor, c
     if (!npy && !ends_with(io->file, ".bin"))
         return fail(err, errlen, "%s: expected a .npy or .bin file (%s, %s)", io->file, io->origin, what);
     size_t len;
-    char *buf = npy ? ldr_read_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
-                    : ldr_read_file_max(io->file, TILE_L1_SIZE, "a .bin tensor (it lies in L1)", &len, why, sizeof why);
+    char *buf =
+        npy ? ldr_read_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
+            : ldr_read_file_max(io->file, d->bytes, "a .bin tensor (the tensor's bytes)", &len, why, sizeof why);
     if (!buf) return fail(err, errlen, "%s (%s)", why, io->origin);
     int rc = 0;
     if (npy) {
@@ -172,13 +174,20 @@ void hio_write_bytes(tile_t *t, uint32_t addr, const uint8_t *data, uint32_t len
 
 static void move(run_t *r, const cfg_t *c, cfg_tio_t *io) {
     const cfg_tensor_t *t = &c->tensors[io->tensor];
+    int ch = t->interleaved ? LDR_DRAM_INTERLEAVED : t->bank;
     if (io->kind == TIO_INPUT) {
-        hio_write_bytes(r->tile, t->addr, io->l1, (uint32_t)t->desc.bytes);
+        if (!t->in_dram)
+            hio_write_bytes(r->tile, t->addr, io->l1, (uint32_t)t->desc.bytes);
+        else if (!ldr_dram_put(r->tile, ch, t->page_size, t->dram_base, io->l1, t->desc.bytes))
+            io->failed = true; /* out of memory: hio_check says so */
         return;
     }
     if (io->taken) return; /* read at the first point that reaches it */
     tile_cp_sync(r->tile);
-    memcpy(io->l1, r->tile->l1 + t->addr, t->desc.bytes);
+    if (t->in_dram)
+        ldr_dram_get(r->tile, ch, t->page_size, t->dram_base, io->l1, t->desc.bytes);
+    else
+        memcpy(io->l1, r->tile->l1 + t->addr, t->desc.bytes);
     io->taken = true;
 }
 
@@ -224,8 +233,13 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
     }
     for (int i = 0; i < c->ntio; i++) {
         cfg_tio_t *io = &c->tio[i];
-        if (io->kind == TIO_INPUT) continue;
         const cfg_tensor_t *t = &c->tensors[io->tensor];
+        if (io->kind == TIO_INPUT) {
+            if (io->failed && !rc)
+                rc = fail(err, errlen, "%s: tensor '%s': out of memory for its DRAM pages (%s)", io->origin, t->name,
+                          io->file);
+            continue;
+        }
         const tns_desc_t *d = &t->desc;
         if (!io->taken) {
             char pt[64];

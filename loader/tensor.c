@@ -59,7 +59,8 @@ int tns_desc_init(tns_desc_t *d, tns_format_t f, bool tiles, const uint32_t *sha
         d->shape[i] = shape[i];
         count *= shape[i];
         if (count * formats[f].size > max_bytes)
-            return fail(err, errlen, "the tensor is larger than the %llu bytes of L1", (unsigned long long)max_bytes);
+            return fail(err, errlen, "the tensor is larger than %llu bytes, the most its memory takes (L1: 1.5 MiB)",
+                        (unsigned long long)max_bytes);
     }
     d->count = count;
     d->cols = shape[ndim - 1];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "loader/config.h"
+#include "loader/dram_ops.h"
 #include "loader/elf.h"
 #include "loader/hostio.h"
 #include "loader/ttmetal.h"
@@ -54,6 +55,32 @@ static void l1_u8(tile_t *t, uint32_t a, uint8_t v) { l1_write(t, a, &v, 1); }
 static void l1_u16(tile_t *t, uint32_t a, uint16_t v) { l1_write(t, a, &v, 2); }
 static void l1_u32(tile_t *t, uint32_t a, uint32_t v) { l1_write(t, a, &v, 4); }
 
+void ttm_write_bank_tables(tile_t *t) {
+    /* One buffer, one write: dram_bank_to_noc_xy[2][7], l1_bank_to_noc_xy[2][110] (u16 each),
+     * bank_to_dram_offset[7], bank_to_l1_offset[110] (i32, all 0). */
+    uint8_t tab[4 * TTM_DRAM_BANKS + 4 * TTM_L1_BANKS + 4 * (TTM_DRAM_BANKS + TTM_L1_BANKS)] = {0};
+    size_t o = 0;
+    for (int noc = 0; noc < 2; noc++)
+        for (unsigned b = 0; b < TTM_DRAM_BANKS; b++, o += 2) {
+            unsigned x, y;
+            dram_port_xy(b, 0, &x, &y);
+            uint16_t v = (uint16_t)(y << 6 | x);
+            memcpy(tab + o, &v, 2);
+        }
+    for (int noc = 0; noc < 2; noc++)
+        for (unsigned b = 0; b < TTM_L1_BANKS; b++, o += 2) {
+            uint16_t v = (uint16_t)((2 + b % 10) << 6 | (1 + b / 10));
+            memcpy(tab + o, &v, 2);
+        }
+    l1_write(t, MEM_BANK_TO_NOC_SCRATCH, tab, sizeof tab);
+    uint8_t lv[32]; /* worker logical column c -> virtual c + 1 (20), row r -> r + 2 (12) */
+    for (unsigned c = 0; c < 20; c++)
+        lv[c] = (uint8_t)(c + 1);
+    for (unsigned y = 0; y < 12; y++)
+        lv[20 + y] = (uint8_t)(y + 2);
+    l1_write(t, MEM_LOGICAL_TO_VIRTUAL_SCRATCH, lv, sizeof lv);
+}
+
 int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errlen) {
     tile_t *t = r->tile;
     tile_soft_reset_write(t, TTM_SOFT_RESET_ALL);
@@ -63,6 +90,7 @@ int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errl
     l1_u8(t, MEM_GO_MESSAGE_SIGNAL, RUN_MSG_INIT);
     l1_u8(t, MEM_CORE_INFO_LOGICAL_X, t->noc_x);
     l1_u8(t, MEM_CORE_INFO_LOGICAL_Y, t->noc_y);
+    ttm_write_bank_tables(t);
     return 0;
 }
 
@@ -188,32 +216,45 @@ typedef struct {
     int failed;
 } drv_t;
 
-/* The host's operations at a point, in config order, then the tensors due there (hio_at). */
-static void host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
+/* The host's operations at a point, in config order, then the tensors due there (hio_at). False
+ * when a device refused a write (a NoC request the model cannot do, written by the host): the run
+ * ends as a guest fault, saying why. */
+static bool host_ops(run_t *r, const cfg_t *c, cfg_at_t at, int launch_index) {
     for (int i = 0; i < c->nhost; i++) {
         const cfg_host_op_t *op = &c->host[i];
         if (op->at != at || (op->launch >= 0 && op->launch != launch_index)) continue;
-        if (op->is_write) {
+        if (op->dram && op->is_write) {
+            ldr_dram_op(r->tile, op, NULL);
+        } else if (op->is_write) {
             uint32_t a = op->addr;
             if (op->file) {
                 hio_write_bytes(r->tile, a, op->data, op->bytes); /* placed by hio_prepare */
             } else if (a < TILE_L1_SIZE) {
                 l1_write(r->tile, a, &op->value, op->size);
-            } else {
-                tile_host_write(r->tile, a, op->value); /* validated before the run */
+            } else if (!tile_host_write(r->tile, a, op->value)) { /* the address was validated before the run */
+                r->exit.code = EXIT_GUEST_FAULT;
+                r->exit.reason = "guest_fault";
+                bool niu = a - 0xFFB20000u < 0x20000u; /* the NIUs say why (mmio/noc.c) */
+                snprintf(r->exit.message, sizeof r->exit.message, "host write of 0x%08x to 0x%08x (%s) refused: %s",
+                         op->value, a, tile_region_name(a), niu ? r->tile->noc.error : "the device refused it");
+                return false;
             }
         } else {
             for (int k = 0; k < r->nreads; k++) {
                 run_read_t *rd = &r->reads[k];
                 if (strcmp(rd->name, op->name) != 0 || rd->taken) continue;
-                for (uint32_t w = 0; w < rd->words; w++)
-                    tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
+                if (op->dram)
+                    ldr_dram_op(r->tile, op, rd->val);
+                else
+                    for (uint32_t w = 0; w < rd->words; w++)
+                        tile_host_read(r->tile, rd->addr + 4 * w, &rd->val[w]);
                 rd->taken = true;
                 break;
             }
         }
     }
     hio_at(r, c, at, launch_index);
+    return true;
 }
 
 static bool stop_now(run_t *r, const char *why) {
@@ -247,8 +288,35 @@ static bool start_launch(run_t *r, drv_t *d) {
     return false;
 }
 
+static bool drive_phase(run_t *r, drv_t *d);
+
+/* The driver reacts to the mailbox words (the go signal, TRISC0's sync byte) and to cycle counts
+ * only, and acts only when it changes phase: a call that leaves its phase, launch and stop point
+ * as they were would do the same nothing at every later cycle until one of those words changes
+ * or a stop cycle comes. So it tells run_loop to run the tile in batches until then
+ * (hook_quiet_until, hook_watch) rather than call it after every cycle; a call that moved on is
+ * followed by one at the next cycle, as before. An L1 stop condition is watched every cycle
+ * (stop_after re-arms while it matches). */
 static bool drive(run_t *r, void *ctx) {
     drv_t *d = ctx;
+    phase_t phase = d->phase;
+    int launch = d->launch;
+    uint64_t stop_at = d->stop_at;
+    if (drive_phase(r, d)) return true;
+    if (d->phase == phase && d->launch == launch && d->stop_at == stop_at && d->c->stop.kind != STOP_L1 &&
+        d->phase != PH_IDLE) {
+        uint64_t quiet = UINT64_MAX;
+        if (d->c->stop.kind == STOP_CYCLES) quiet = d->c->stop.cycles;
+        if (d->stop_at && d->stop_at < quiet) quiet = d->stop_at;
+        r->hook_quiet_until = quiet;
+        r->hook_watch[0] = MEM_GO_MESSAGE_SIGNAL & ~3u;
+        r->hook_watch[1] = (MEM_SUBORDINATE_SYNC + 1) & ~3u;
+        r->hook_nwatch = 2;
+    }
+    return false;
+}
+
+static bool drive_phase(run_t *r, drv_t *d) {
     const cfg_t *c = d->c;
     tile_t *t = r->tile;
     switch (c->stop.kind) {
@@ -278,14 +346,14 @@ static bool drive(run_t *r, void *ctx) {
     case PH_SETTLE_WAIT0: /* ... and TRISC0 answers DONE: boot complete and settled */
         if (trisc0_sync(r) != RUN_SYNC_MSG_DONE) break;
         r->boot_cycles = (int64_t)t->cycle;
-        host_ops(r, c, AT_AFTER_BOOT, -1);
+        if (!host_ops(r, c, AT_AFTER_BOOT, -1)) return true;
         if (c->stop.kind == STOP_BOOT) return stop_after(r, d, "stop condition: boot complete");
         if (c->nlaunches) return start_launch(r, d);
         d->phase = PH_IDLE;
         break;
     case PH_KERNELS: /* all kernels returned: BRISC asks TRISC0 to clear the streams again */
         if (trisc0_sync(r) != RUN_SYNC_MSG_INIT_SYNC_REGISTERS) break;
-        host_ops(r, c, AT_KERNELS_DONE, d->launch);
+        if (!host_ops(r, c, AT_KERNELS_DONE, d->launch)) return true;
         d->phase = PH_DONE_WAIT;
         __attribute__((fallthrough)); /* the go signal may already be DONE */
     case PH_DONE_WAIT:
@@ -295,7 +363,7 @@ static bool drive(run_t *r, void *ctx) {
         __attribute__((fallthrough));
     case PH_LAUNCH_SETTLE: /* TRISC0 has cleared the CB stream registers: host writes now stick */
         if (trisc0_sync(r) != RUN_SYNC_MSG_DONE) break;
-        host_ops(r, c, AT_AFTER_LAUNCH, d->launch);
+        if (!host_ops(r, c, AT_AFTER_LAUNCH, d->launch)) return true;
         if (++d->launch < c->nlaunches) return start_launch(r, d);
         if (c->stop.kind == STOP_LAUNCHES) return stop_after(r, d, "stop condition: every launch complete");
         d->phase = PH_IDLE;
@@ -324,8 +392,8 @@ static int prepare_reads(run_t *r, const cfg_t *c, char *err, size_t errlen) {
         const cfg_host_op_t *op = &c->host[i];
         if (op->is_write && op->file) continue; /* checked by hio_prepare */
         uint32_t bad = op->addr;
-        bool ok = op->is_write ? (op->addr < TILE_L1_SIZE || mmio_find(op->addr) != NULL)
-                               : run_host_readable(r->tile, op->addr, op->words, &bad);
+        bool ok = op->dram || (op->is_write ? (op->addr < TILE_L1_SIZE || mmio_find(op->addr) != NULL)
+                                            : run_host_readable(r->tile, op->addr, op->words, &bad));
         if (!ok) {
             snprintf(err, errlen, "%s: key 'host[%d]': address 0x%08x is not reachable by the host (%s)", c->path, i,
                      bad, tile_region_name(bad));
@@ -350,8 +418,10 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
     r->nlaunches = c->nlaunches;
     for (int i = 0; i < RUN_MAX_LAUNCHES; i++)
         r->launch_cycles[i] = -1;
-    if (ttm_boot_stage(r, c->firmware, err, errlen) != 0 || prepare_reads(r, c, err, errlen) != 0) return -1;
-    host_ops(r, c, AT_BEFORE_BOOT, -1);
+    if (ttm_boot_stage(r, c->firmware, err, errlen) != 0 || prepare_reads(r, c, err, errlen) != 0 ||
+        ldr_dram_prepare(c, err, errlen) != 0)
+        return -1;
+    if (!host_ops(r, c, AT_BEFORE_BOOT, -1)) return 0;
     ttm_boot_release(r);
     drv_t d = {.c = c, .phase = PH_BOOT, .err = err, .errlen = errlen};
     if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
@@ -362,8 +432,8 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
 
 int ttm_run_bare(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t errlen) {
     r->boot_cycles = -1;
-    if (prepare_reads(r, c, err, errlen) != 0) return -1;
-    host_ops(r, c, AT_BEFORE_BOOT, -1);
+    if (prepare_reads(r, c, err, errlen) != 0 || ldr_dram_prepare(c, err, errlen) != 0) return -1;
+    if (!host_ops(r, c, AT_BEFORE_BOOT, -1)) return 0;
     for (int i = 0; i < TILE_NCORES; i++)
         if (c->cores[i]) tile_start_core(r->tile, i, r->images.images[i].entry);
     drv_t d = {.c = c, .phase = PH_IDLE, .err = err, .errlen = errlen};

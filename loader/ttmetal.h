@@ -40,7 +40,16 @@ enum {
     MEM_CORE_INFO_LOGICAL_X = 0x9A0, /* core_info.absolute_logical_x / _y */
     MEM_CORE_INFO_LOGICAL_Y = 0x9A1,
     MEM_MAP_END = 0x82B0, /* kernel config buffer; BRISC's local-data init scratch */
+    /* MEM_BANK_TO_NOC_SCRATCH: the bank tables BRISC and NCRISC copy to local memory at start-up
+     * (dram_bank_to_noc_xy[2][7] u16, l1_bank_to_noc_xy[2][110] u16, bank_to_dram_offset[7] i32,
+     * bank_to_l1_offset[110] i32), and MEM_LOGICAL_TO_VIRTUAL_SCRATCH (worker columns u8[20],
+     * rows u8[12]). */
+    MEM_BANK_TO_NOC_SCRATCH = 0x112B0,
+    MEM_LOGICAL_TO_VIRTUAL_SCRATCH = 0x11AB0,
 };
+
+/* The p100a's banks as this firmware build sizes its tables. */
+enum { TTM_DRAM_BANKS = 7, TTM_L1_BANKS = 110 };
 
 /* Where the host stages each core's local-memory initial data (MEM_*_INIT_LOCAL_L1_BASE_SCRATCH),
  * in tile core order BRISC, NCRISC, TRISC0, TRISC1, TRISC2. */
@@ -54,6 +63,11 @@ extern const uint32_t ttm_init_scratch[TILE_NCORES];
  * reset, text at its address, local-memory data at the core's init scratch, `jal` to BRISC's entry
  * at L1 0, the go signal RUN_MSG_INIT, the logical coordinates. 0, or -1 with err. */
 int ttm_boot_stage(run_t *r, char *const fw[TILE_NCORES], char *err, size_t errlen);
+/* The bank tables a tt-metal host writes before boot (../shared/firmware/README.md "The whole add1
+ * program"): DRAM bank b on channel b at its port 0 coordinates, the same on NOC0 and NOC1,
+ * offset 0; L1 bank b at the worker x = 1 + b / 10, y = 2 + b % 10 (bank 0 is this tile), offset 0;
+ * worker logical column c at virtual x c + 1, row r at y r + 2. */
+void ttm_write_bank_tables(tile_t *t);
 /* Release BRISC only; the firmware releases the other cores. */
 void ttm_boot_release(run_t *r);
 /* The go signal byte (go_messages[0].signal). */

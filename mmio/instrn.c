@@ -22,8 +22,12 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
         if (buf != 0)
             return mmio_hang(h, "%s stored to INSTRN%u_BUF (0x%08x): on silicon a TRISC store there hangs the core",
                              h->name, buf, 0xFFE40000u + off);
-        return cp_push_from(t->cp, (unsigned)th, val, false, origin) ? MEM_OK : MEM_STALL;
+        if (cp_push_from(t->cp, (unsigned)th, val, false, origin)) return MEM_OK;
+        tile_block(t, h, TILE_BLOCK_PUSH, (unsigned)th);
+        return MEM_STALL;
     }
     /* BRISC (or the host): after the MOP expander of thread buf. */
-    return cp_push_from(t->cp, buf, val, true, origin) ? MEM_OK : MEM_STALL;
+    if (cp_push_from(t->cp, buf, val, true, origin)) return MEM_OK;
+    tile_block(t, h, TILE_BLOCK_PUSH_AFTER_MOP, buf);
+    return MEM_STALL;
 }

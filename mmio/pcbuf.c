@@ -37,8 +37,16 @@ mem_res_t pcbuf_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t
     if (r != MEM_OK) return r;
     unsigned th = (unsigned)tile_trisc_thread(h);
     switch (off) {
-    case TTSYNC_COPROC: *val = 0; return cp_thread_idle(t->cp, th) ? MEM_OK : MEM_STALL;
-    case TTSYNC_MOP: *val = 0; return cp_mop_idle(t->cp, th) ? MEM_OK : MEM_STALL;
+    case TTSYNC_COPROC:
+        *val = 0;
+        if (cp_thread_idle(t->cp, th)) return MEM_OK;
+        tile_block(t, h, TILE_BLOCK_SYNC, th);
+        return MEM_STALL;
+    case TTSYNC_MOP:
+        *val = 0;
+        if (cp_mop_idle(t->cp, th)) return MEM_OK;
+        tile_block(t, h, TILE_BLOCK_SYNC_MOP, th);
+        return MEM_STALL;
     default: *val = cp_sem_read(t->cp, (off - SEM_BASE) / 4); return MEM_OK;
     }
 }

@@ -214,6 +214,8 @@ static bool check_end(run_t *r) {
         return true;
     }
     if (started == 0) return false;
+    /* Packets in flight still land (DRAM, L1, counters): the run goes on until they have. */
+    if (!noc_idle(&t->noc)) return false;
     if (halted == started) {
         /* The coprocessor may still be working off what the cores pushed: a word in a FIFO, an
          * expansion, a held instruction or a unit still executing keeps the run going until every
@@ -437,6 +439,7 @@ static bool observe(run_t *r) {
 static bool call_hook(run_t *r, run_hook_t hook, void *ctx) {
     if (!hook) return false;
     r->hook_quiet_until = 0;
+    r->hook_nwatch = 0;
     return hook(r, ctx);
 }
 
@@ -460,7 +463,10 @@ void run_loop(run_t *r, uint64_t max_cycles, run_hook_t hook, void *ctx) {
             if (hook && r->hook_quiet_until < until) until = r->hook_quiet_until;
             for (int i = 0; i < r->nobs; i++)
                 if (r->obs[i].after && r->obs[i].next < until) until = r->obs[i].next;
+            /* The hook reacts to its words only: the batch ends after a cycle that changes one. */
+            if (hook && r->hook_nwatch) tile_watch_arm(t, r->hook_watch, r->hook_nwatch);
             tile_run(t, until > t->cycle ? until - t->cycle : 1);
+            tile_watch_disarm(t);
         }
         if (check_end(r) || call_hook(r, hook, ctx) || observe(r)) goto done;
         if (t->cycle >= p->next_check && progress_check(r)) {

@@ -146,9 +146,15 @@ struct run {
      * return false, so run_loop may run the tile in batches up to it instead of calling the
      * hook after every cycle. Cleared before each call (0: call after every cycle). */
     uint64_t hook_quiet_until;
+    /* Also set by the hook during a call, with hook_quiet_until: the calls before it would do
+     * nothing as long as these L1 words keep their values, so run_loop runs the tile in batches
+     * that end after any cycle that changes one (tile_watch_arm). Cleared before each call. */
+    uint32_t hook_watch[TILE_MAX_WATCH];
+    unsigned hook_nwatch;
 };
 
-/* Called after every cycle (or, when it set r->hook_quiet_until, at least at that cycle);
+/* Called after every cycle (or, when it set r->hook_quiet_until, at least at that cycle and
+ * after any cycle that changes a word of r->hook_watch);
  * returns true to end the run (having set r->exit). */
 typedef bool (*run_hook_t)(run_t *r, void *ctx);
 

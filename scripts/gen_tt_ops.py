@@ -69,6 +69,29 @@ for _m, _v in (("SETADCXY", "XY"), ("INCADCXY", "XY"), ("ADDRCRXY", "XY"),
     for _name, _lo in ((_a + "0" + _s, 6), (_b + "0" + _s, 9), (_a + "1" + _s, 12), (_b + "1" + _s, 15)):
         VIEWS.append((_m, _name, _lo, 3, _m + ".md: u3 " + _name))
     VIEWS.append((_m, "ThreadOverride", 18, 2, _m + ".md: u2 ThreadOverride"))
+# The Vector Unit (SFPU): operands that assembly.yaml's wide fields hold (the pages' Syntax sections).
+for _m in ("SFPAND", "SFPOR", "SFPSHFT2", "SFPARECIP"):
+    VIEWS.append((_m, "VB", 12, 4, _m + ".md: u4 VB in the Imm12 slot"))
+VIEWS += [
+    ("SFPSETCC", "Imm1", 12, 1, "SFPSETCC.md: u1 Imm1"),
+    ("SFPSETSGN", "Imm1", 12, 1, "SFPSETSGN.md: u1 Imm1"),
+    ("SFPENCC", "Imm2", 12, 2, "SFPENCC.md: u2 Imm2"),
+    ("SFPDIVP2", "Imm8", 12, 8, "SFPDIVP2.md: Imm8"),
+    ("SFPSETEXP", "Imm8", 12, 8, "SFPSETEXP.md: u8 Imm8"),
+    ("SFPCAST", "VC", 8, 4, "SFPCAST_IntFloat.md: u4 VC"),
+    ("SFPMAD", "VA", 16, 4, "SFPMAD.md: u4 VA"),
+    ("SFPADD", "VA", 16, 4, "SFPADD.md: u4 VA"),
+    ("SFPMUL", "VA", 16, 4, "SFPMUL.md: u4 VA"),
+    ("SFPMUL24", "VA", 16, 4, "SFPMUL24.md: u4 VA"),
+    ("SFP_STOCH_RND", "Mod1", 0, 3, "SFPSTOCHRND_IntInt.md: u3 Mod1"),
+    ("SFP_STOCH_RND", "UseImm5", 3, 1, "SFPSTOCHRND_IntInt.md: bool UseImm5"),
+    ("SFP_STOCH_RND", "RoundingMode", 21, 2, "SFPSTOCHRND_FloatFloat.md: u2 RoundingMode"),
+    ("SFPLOADMACRO", "VDLo", 20, 2, "SFPLOADMACRO.md: u2 VDLo"),
+    ("SFPLOADMACRO", "MacroIndex", 22, 2, "SFPLOADMACRO.md: u2 MacroIndex"),
+    ("SFPLOADMACRO", "VDHi", 0, 1, "SFPLOADMACRO.md: u1 VDHi"),
+    ("SFPLOADMACRO", "Imm10", 0, 10, "SFPLOADMACRO.md: Imm10 = (Imm9 << 1) | VDHi"),
+    ("SFPLUTFP32", "VD", 4, 4, "SFPLUTFP32.md: u4 VD"),
+]
 
 
 def unit_of(text):

@@ -3,11 +3,34 @@
  * idle fast-forward (tile/spin.c). docs/architecture.md "The fast path". */
 #include "tile/tile.h"
 
+void tile_blocks_check(tile_t *t) {
+    for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
+        unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
+        hart_t *h = &t->hart[c];
+        bool still = false;
+        if (h->blocked && h->state == HART_RUNNING) {
+            switch (t->block_kind[c]) {
+            case TILE_BLOCK_PUSH: still = cp_push_full(t->cp, th, false); break;
+            case TILE_BLOCK_PUSH_AFTER_MOP: still = cp_push_full(t->cp, th, true); break;
+            case TILE_BLOCK_SYNC: still = !cp_thread_idle(t->cp, th); break;
+            case TILE_BLOCK_SYNC_MOP: still = !cp_mop_idle(t->cp, th); break;
+            default: break;
+            }
+        }
+        if (!still) {
+            h->blocked = false;
+            t->blocked_mask &= (uint8_t) ~(1u << c);
+        }
+    }
+}
+
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
 static bool end_one_cycle(void *ctx) {
     tile_t *t = ctx;
     cp_cycle(t->cp);
     t->cycle++;
+    tile_noc_tick(t);
+    if (t->blocked_mask) tile_blocks_check(t);
     return false;
 }
 
@@ -24,6 +47,7 @@ void tile_cycle(tile_t *t) {
     }
     cp_cycle(t->cp);
     t->cycle++;
+    tile_noc_tick(t);
 }
 
 /* ---- running fast -------------------------------------------------------------------------------
@@ -31,15 +55,17 @@ void tile_cycle(tile_t *t) {
  * coprocessor. tile_run keeps it exactly, three ways (and uses it as is on the reference path):
  *  - Alone: a hart may run many cycles in one go when nothing else can see or change what it
  *    touches in the meantime: it is the only running hart (the others cannot step, and only a
- *    running hart's MMIO store can start them) and the coprocessor is idle (an idle coprocessor
- *    makes no STOREREG writes and changes no state a hart could read). The hart then treats L1
+ *    running hart's MMIO store can start them), the coprocessor is idle (an idle coprocessor
+ *    makes no STOREREG writes and changes no state a hart could read) and no NoC packet is in
+ *    flight (a packet writes L1 and moves counters at cycles of its own). The hart then treats L1
  *    and its local RAM as private and yields before anything else (MMIO, CSRs: hart_run_alone),
  *    which runs in an ordinary lock-step cycle. The coprocessor's idle cycles run afterwards:
  *    with nothing queued, when they run changes nothing.
  *  - Otherwise the very lock-step schedule, but in one call for many cycles (hart_run_lockstep):
  *    the five harts' turns in core order, then end_cycle below, which is the rest of
  *    tile_cycle.
- *  - When the tile provably spins, the idle fast-forward. */
+ *  - When the tile provably spins, the idle fast-forward (never with a NoC packet in flight).
+ * Every path ends each cycle with tile_noc_tick after the clock moved on, as tile_cycle does. */
 
 /* Cycles another path may run before the next probe is due (so that a run that settles into a
  * spin is noticed), at most m. */
@@ -52,14 +78,31 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
 static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
     t->cycle++;
+    bool failed = false;
     if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
         t->cp_lag++;
-        return t->harts_changed;
+    } else {
+        /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
+         * retire); one raised earlier already ended the batch. */
+        cp_cycle(t->cp);
+        t->cp_lazy = cp_is_idle(t->cp);
+        failed = cp_error(t->cp) != NULL;
     }
-    cp_cycle(t->cp);
-    if (cp_error(t->cp)) return true;
-    t->cp_lazy = cp_is_idle(t->cp);
-    return t->harts_changed;
+    tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
+    if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
+        if (t->blocked_mask) tile_blocks_check(t);
+        if (t->nwatch && tile_watch_changed(t)) return true;
+    }
+    return t->harts_changed || failed;
+}
+
+void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {
+    t->nwatch = n < TILE_MAX_WATCH ? n : TILE_MAX_WATCH;
+    t->watch_hit = false;
+    for (unsigned i = 0; i < t->nwatch; i++) {
+        t->watch_addr[i] = (addr[i] & ~3u) % TILE_L1_SIZE;
+        memcpy(&t->watch_val[i], t->l1 + t->watch_addr[i], 4);
+    }
 }
 
 uint64_t tile_run(tile_t *t, uint64_t n) {
@@ -71,15 +114,16 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             before[c] = t->hart[c].state;
             if (before[c] == HART_RUNNING) running++, alone = c;
         }
-        if (running > 0 && t->spin.on && cp_is_idle(t->cp) &&
+        bool quiet = cp_is_idle(t->cp) && noc_idle(&t->noc); /* nothing but the harts can change the tile */
+        if (running > 0 && t->spin.on && quiet &&
             (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at))) {
             t->touches++;
             done += spin_forward(t, n - done);
-            if (done == n || cp_error(t->cp)) return done;
+            if (done == n || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t))) return done;
             for (int c = 0; c < TILE_NCORES; c++)
                 if (t->hart[c].state != before[c]) return done;
             continue;
-        } else if (running == 1 && !t->reference && cp_is_idle(t->cp)) {
+        } else if (running == 1 && !t->reference && quiet && !t->nwatch) {
             /* Not tile_spin_forget: as long as the core keeps running, only L1, its local RAM and
              * its registers change, and the idle coprocessor's clock (t->touches holds). */
             t->spin.cert = false;
@@ -104,14 +148,14 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             t->cp_lazy = cp_is_idle(t->cp);
             done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
             tile_cp_sync(t);
-            if (done == n || cp_error(t->cp)) return done;
+            if (done == n || cp_error(t->cp) || t->watch_hit) return done;
             for (int c = 0; c < TILE_NCORES; c++)
                 if (t->hart[c].state != before[c]) return done;
             continue; /* a core was reset and restarted within one cycle: no visible change */
         }
         tile_cycle(t);
         done++;
-        if (running == 0 || cp_error(t->cp)) return done;
+        if (running == 0 || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t))) return done;
         for (int c = 0; c < TILE_NCORES; c++)
             if (t->hart[c].state != before[c]) return done;
     }

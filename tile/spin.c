@@ -7,7 +7,9 @@
  * Idle firmware spins: each core loops on a few instructions that load a mailbox word from L1 and
  * branch back while it holds the same value. Such a tile repeats itself exactly, so its future can
  * be computed rather than stepped, under conditions that make it provable:
- *   - the coprocessor is idle (it stays so: only a core's push can wake it);
+ *   - the coprocessor is idle (it stays so: only a core's push can wake it), and no NoC packet is
+ *     in flight (only a core's NIU store can issue one; a packet in flight writes memory and moves
+ *     the counters a core may poll, at cycles of its own, so the tile is not idle until it lands);
  *   - for a probe of at most SPIN_PROBE cycles the running cores execute only pure instructions
  *     (hart_step_pure: registers and pc change, L1 and local RAM are only read; no store, AMO,
  *     MMIO, CSR), so memory and every device stay unchanged and nothing can start or stop a core;
@@ -42,6 +44,7 @@ static void finish_cycle(tile_t *t, int c) {
         if (t->hart[c].state == HART_RUNNING) hart_step_fast(&t->hart[c]);
     cp_cycle(t->cp);
     t->cycle++;
+    tile_noc_tick(t); /* the impure instruction may have issued a NoC request */
 }
 
 /* One cycle of pure steps (the coprocessor idle). False if a core's instruction was not pure or
@@ -61,6 +64,7 @@ static bool pure_cycle(tile_t *t) {
     }
     cp_cycle(t->cp); /* idle, and nothing pure can wake it */
     t->cycle++;
+    tile_noc_tick(t); /* idle (the probe starts only then), and nothing pure can issue */
     return true;
 }
 
@@ -75,7 +79,7 @@ static void spin_remember(tile_t *t) {
 
 /* Does the proof hold for the tile as it is? */
 bool spin_holds(const tile_t *t) {
-    if (!t->spin.cert || !cp_is_idle(t->cp)) return false;
+    if (!t->spin.cert || !cp_is_idle(t->cp) || !noc_idle(&t->noc)) return false;
     for (int c = 0; c < TILE_NCORES; c++) {
         const hart_t *h = &t->hart[c];
         if (h->state != t->spin.state[c]) return false;

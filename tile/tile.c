@@ -26,8 +26,8 @@ tile_t *tile_create(const tile_opts_t *o) {
     t->l1 = calloc(1, TILE_L1_SIZE);
     /* calloc: the 6 MiB of records cost RSS only for the pages of L1 that hold code that ran. */
     if (!t->reference) t->pd = calloc(TILE_L1_SIZE / 4 + 1, sizeof(hart_pd_t)); /* + 1: see hart_t.pd */
-    t->noc[0] = calloc(1, 0x10000);
-    t->noc[1] = calloc(1, 0x10000);
+    bool noc_ok = noc_init(&t->noc);
+    t->dram = dram_create();
     t->streams = calloc(1, 0x40000);
     cp_env_t env = {.ctx = t,
                     .mmio_load = cp_mmio_load,
@@ -36,7 +36,7 @@ tile_t *tile_create(const tile_opts_t *o) {
                     .l1_size = TILE_L1_SIZE,
                     .l1_written = cp_l1_written};
     t->cp = cp_create(&env);
-    bool ok = t->l1 && t->noc[0] && t->noc[1] && t->streams && t->cp && (t->reference || t->pd);
+    bool ok = t->l1 && noc_ok && t->dram && t->streams && t->cp && (t->reference || t->pd);
     for (int c = 0; c < TILE_NCORES; c++) {
         t->ldm_size[c] = ldm_sizes[c];
         t->ldm[c] = calloc(1, ldm_sizes[c]);
@@ -69,8 +69,8 @@ void tile_destroy(tile_t *t) {
     for (int c = 0; c < TILE_NCORES; c++)
         free(t->ldm[c]);
     free(t->streams);
-    free(t->noc[0]);
-    free(t->noc[1]);
+    noc_free(&t->noc);
+    dram_destroy(t->dram);
     free(t->pd);
     free(t->l1);
     free(t);

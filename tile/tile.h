@@ -11,16 +11,20 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/hart.h"
 #include "coproc/cp.h"
+#include "mmio/dram.h"
+#include "mmio/noc.h"
 #include "tile/spin.h"
 
 enum { CORE_BRISC = 0, CORE_NCRISC, CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, TILE_NCORES };
 _Static_assert(TILE_NCORES == SPIN_CORES, "tile/spin.h sizes its state for five cores");
 
-#define TILE_L1_SIZE 0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
-#define TILE_LDM_MAX 0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
+#define TILE_L1_SIZE   0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
+#define TILE_LDM_MAX   0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
+#define TILE_MAX_WATCH 4         /* L1 words tile_run can watch (tile_watch_arm) */
 
 /* SOFT_RESET_0 (SoftReset.md): bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; reset value 0x47800. */
 #define SOFT_RESET_0_RESET_VALUE 0x47800u
@@ -64,9 +68,20 @@ typedef struct tile {
      * (hart states, MMIO stores, the coprocessor) is too and need not recompute it. */
     uint64_t touches;
     tile_spin_t spin; /* the idle fast-forward (tile/spin.c) */
+    /* Watched L1 words (tile_watch_arm): tile_run returns after a cycle at the end of which one
+     * of them holds another value than when armed (watch_hit). Lets a caller that only reacts
+     * to those words (the tt-metal host's mailboxes) run the tile in batches. */
+    unsigned nwatch;
+    uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
+    bool watch_hit;
+    /* Harts whose stalled access waits for the coprocessor (hart_t.blocked, tile_block): what
+     * each waits for, checked again at the end of every cycle (tile_blocks_check). */
+    uint8_t blocked_mask;
+    uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
 
     tilectl_t ctl;
-    uint32_t *noc[2];          /* NIU register files, 64 KiB each (mmio/noc.c) */
+    noc_t noc;                 /* the NIUs of NOC0 and NOC1, packets in flight (mmio/noc.c) */
+    dram_t *dram;              /* the DRAM channels, the NoC's other endpoint (mmio/dram.c) */
     uint32_t *streams;         /* 64 overlay stream blocks of 4 KiB (mmio/stream.c) */
     uint32_t tdma[0x1000 / 4]; /* TDMA-RISC registers (mmio/tdma.c) */
     uint8_t noc_x, noc_y;      /* this tile's NoC coordinates (NOC_NODE_ID) */
@@ -92,6 +107,21 @@ void tile_cycle(tile_t *t);
  * between calls sees every state it would see checking after every cycle. While exactly one
  * hart runs and the coprocessor is idle, that hart runs ahead many cycles in one call. */
 uint64_t tile_run(tile_t *t, uint64_t n);
+/* Watch the n (<= TILE_MAX_WATCH) aligned L1 words at addr[]: until tile_watch_disarm, tile_run
+ * also returns after any cycle at the end of which one of them differs from its value now (and
+ * sets t->watch_hit). While armed, no hart runs ahead alone (its stores would be seen late); the
+ * idle fast-forward is kept (it proves memory unchanged). n = 0 disarms. */
+void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n);
+static inline void tile_watch_disarm(tile_t *t) { t->nwatch = 0; }
+/* Has a watched word changed (at the end of a cycle)? */
+static inline bool tile_watch_changed(tile_t *t) {
+    for (unsigned i = 0; i < t->nwatch; i++) {
+        uint32_t v;
+        memcpy(&v, t->l1 + t->watch_addr[i], 4);
+        if (v != t->watch_val[i]) return t->watch_hit = true;
+    }
+    return false;
+}
 /* Take core c out of reset at pc (clears its SOFT_RESET_0 bit). */
 void tile_start_core(tile_t *t, int c, uint32_t pc);
 /* SOFT_RESET_0 written: start or stop cores on its 1→0 / 0→1 transitions (mmio/tilectl.c). */
@@ -129,6 +159,29 @@ static inline void tile_spin_forget(tile_t *t) {
     t->spin.cert = false;
     t->touches++;
 }
+
+/* The end of a cycle, after the cycle counter moved on: the NoC's stages due by now (mmio/noc.c).
+ * Every way of running cycles calls it at the same point, so all of them see each packet's
+ * effects at the same cycle; a packet in flight keeps the tile from being idle. */
+static inline void tile_noc_tick(tile_t *t) {
+    if (t->noc.next_at <= t->cycle) noc_tick(t);
+}
+
+/* A hart's access stalled on what only the coprocessor's cycles can lift (mmio/instrn.c,
+ * mmio/pcbuf.c): its FIFO full, or a tensix_sync read while thread th (or its MOP expander) is
+ * busy. Other harts' turns in the next cycle can only push more (the coprocessor is never reset
+ * but with the tile), so if it still holds after this cycle's end, the retry in the next cycle
+ * would stall again: the group's turn skips it (hart_t.blocked). */
+typedef enum { TILE_BLOCK_PUSH = 1, TILE_BLOCK_PUSH_AFTER_MOP, TILE_BLOCK_SYNC, TILE_BLOCK_SYNC_MOP } tile_block_t;
+static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned th) {
+    if (!h) return;
+    t->block_kind[h->id] = (uint8_t)kind;
+    t->block_thread[h->id] = (uint8_t)th;
+    t->blocked_mask |= (uint8_t)(1u << h->id);
+    h->blocked = true;
+}
+/* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */
+void tile_blocks_check(tile_t *t);
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) { return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1; }

@@ -141,7 +141,7 @@ static int draw_cores(pen_t *p, const ui_snap_t *s, int x, int y) {
             text(p, x + 9 * p->cw, y, 0, sc, "%s", u->state);
             int tx = text(p, x + 18 * p->cw, y, 0, C_TEXT, "0x%08x  %10llu   ", u->pc, (unsigned long long)u->instret);
             if (u->blocked[0])
-                text(p, tx, y, 600 - (tx - x), C_WARN, "%s T%d  %s", u->blocked, u->blocked_thread, u->sym);
+                text(p, tx, y, 600 - (tx - x), C_WARN, "%s %s  %s", u->blocked, u->waits_on, u->sym);
             else
                 text(p, tx, y, 600 - (tx - x), C_TEXT, "%s", u->sym);
         }
@@ -207,6 +207,20 @@ static int draw_chains(pen_t *p, const ui_snap_t *s, int x, int y) {
     y += p->lh + 2;
     for (int i = 0; i < s->nchains; i++) {
         text(p, x, y, UI_W - x - 16, C_WARN, "%s", s->chains[i]);
+        y += p->lh + 1;
+    }
+    return y + 6;
+}
+
+/* Per NIU: packets in flight by kind, requests issued. */
+static int draw_noc(pen_t *p, const ui_snap_t *s, int x, int y) {
+    text(p, x, y, 0, C_HEAD, "NoC: packets in flight");
+    y += p->lh + 2;
+    for (int n = 0; n < NOC_NIUS; n++) {
+        const ui_noc_t *u = &s->noc[n];
+        bool busy = u->reads || u->writes || u->atomics;
+        text(p, x, y, 0, busy ? C_OK : C_DIM, "NOC%d  reads %u  writes %u  atomics %u   (%llu requests issued)", n,
+             u->reads, u->writes, u->atomics, (unsigned long long)u->requests);
         y += p->lh + 1;
     }
     return y + 6;
@@ -299,6 +313,7 @@ void ui_draw(SDL_Surface *dst, TTF_Font *font, const ui_snap_t *s, ui_ctl_t *ctl
     y = draw_mutexes(&p, s, 20, y);
     int yl = draw_cores(&p, s, 20, y);
     int yr = draw_threads(&p, s, 660, top);
+    yr = draw_noc(&p, s, 660, yr);
     yr = draw_chains(&p, s, 660, yr);
     y = draw_strip(&p, s, (yl > yr ? yl : yr) + 4);
     if (ctl && ctl->live) draw_controls(&p, ctl, y + 4);

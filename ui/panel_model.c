@@ -156,7 +156,26 @@ void ui_snap_take(ui_snap_t *o, const run_t *r, const ui_strip_t *s) {
         run_symbol(r, c, h->pc, u->sym, sizeof u->sym);
         u->instret = h->instret;
         u->stall_cycles = h->stall_cycles;
-        u->blocked = diag_core_wait_name(diag_core_wait(t, c, &u->blocked_thread));
+        core_wait_t w = diag_core_wait(t, c, &u->blocked_thread);
+        u->blocked = diag_core_wait_name(w);
+        int niu;
+        unsigned counter, k;
+        u->waits_on[0] = 0;
+        if (w == CORE_WAIT_NOC && diag_core_noc_wait(t, c, &niu, &counter, &k))
+            snprintf(u->waits_on, sizeof u->waits_on, "NOC%d %s (%u in flight)", niu,
+                     noc_kind_name(noc_counter_kind(counter)), k);
+        else if (w != CORE_WAIT_NONE)
+            snprintf(u->waits_on, sizeof u->waits_on, "T%d", u->blocked_thread);
+    }
+
+    for (int n = 0; n < NOC_NIUS; n++) {
+        ui_noc_t *u = &o->noc[n];
+        u->reads = noc_in_flight(&t->noc, n, NOC_READ);
+        u->writes = noc_in_flight(&t->noc, n, NOC_WRITE) + noc_in_flight(&t->noc, n, NOC_WRITE_INLINE);
+        u->atomics = noc_in_flight(&t->noc, n, NOC_ATOMIC);
+        u->requests = 0;
+        for (unsigned k = 0; k < NOC_KINDS; k++)
+            u->requests += t->noc.niu[n].requests[k];
     }
 
     /* The stall diagnosis exists once a run has ended in deadlock, timeout or a stop. */
@@ -267,7 +286,18 @@ cJSON *ui_snap_json(const ui_snap_t *s) {
         cJSON_AddStringToObject(o, "symbol", u->sym);
         cJSON_AddNumberToObject(o, "instret", (double)u->instret);
         cJSON_AddStringToObject(o, "blocked", u->blocked);
+        cJSON_AddStringToObject(o, "waits_on", u->waits_on);
         cJSON_AddItemToArray(cores, o);
+    }
+    cJSON *noc = cJSON_AddArrayToObject(root, "noc");
+    for (int n = 0; n < NOC_NIUS; n++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "noc", n);
+        cJSON_AddNumberToObject(o, "reads_in_flight", s->noc[n].reads);
+        cJSON_AddNumberToObject(o, "writes_in_flight", s->noc[n].writes);
+        cJSON_AddNumberToObject(o, "atomics_in_flight", s->noc[n].atomics);
+        cJSON_AddNumberToObject(o, "requests", (double)s->noc[n].requests);
+        cJSON_AddItemToArray(noc, o);
     }
     cJSON *ch = cJSON_AddArrayToObject(root, "chains");
     for (int i = 0; i < s->nchains; i++)

@@ -69,9 +69,16 @@ typedef struct {
     uint32_t pc;
     char sym[96];
     uint64_t instret, stall_cycles;
-    const char *blocked; /* "fifo_full", "tensix_sync", "mop_sync", or "" */
+    const char *blocked; /* "fifo_full", "tensix_sync", "mop_sync", "noc_wait", or "" */
     int blocked_thread;  /* the thread it waits for, or -1 */
+    char waits_on[40];   /* "T1", "NOC0 read (1 in flight)", or "" */
 } ui_core_t;
+
+/* One NIU: its NoC packets in flight, by kind, and the requests it issued so far. */
+typedef struct {
+    unsigned reads, writes, atomics;
+    uint64_t requests;
+} ui_noc_t;
 
 /* The strip: a ring of samples, each the state of the three threads at one cycle. */
 typedef struct {
@@ -91,6 +98,7 @@ typedef struct {
     ui_mutex_t mutex[UI_MUTEXES];
     ui_thread_t th[CP_THREADS];
     ui_core_t core[TILE_NCORES];
+    ui_noc_t noc[NOC_NIUS];
     char chains[UI_CHAINS][200]; /* from r->diag_json once the diagnosis exists */
     int nchains;
     /* the strip, oldest first */

@@ -53,6 +53,12 @@ same "pure spin until the deadlock window" --brisc $FW/broken/soft_sem_spin_bris
 same "pure spin, --deadlock-window 20000" --brisc $FW/broken/soft_sem_spin_brisc.elf --deadlock-window 20000
 same "pure spin until --max-cycles" --brisc $FW/broken/soft_sem_spin_brisc.elf --deadlock-window 0 --max-cycles 300001
 same "hang on INSTRN1_BUF (deadlock)" --trisc0 $P/hang_trisc0.elf --max-cycles 100000
+# The NoC: requests in flight land at the end of a cycle on every path and keep the tile from
+# being idle (no run-ahead, no fast-forward while one is in flight).
+same "NoC round trip (DRAM, loopback, atomics)" --brisc $P/noc_roundtrip_brisc.elf --peek 0x9000:5 --peek 0x24000:256
+same "NoC round trip, cut short with reads in flight" --brisc $P/noc_roundtrip_brisc.elf --max-cycles 7001 --peek 0x24000:256
+same "NoC read never issued (deadlock diagnosis)" --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf
+same "NoC request to another tile (fault)" --ncrisc $P/noc_other_tile_ncrisc.elf
 same "soft reset of another core" --brisc $P/reset_brisc.elf --peek 0x9100:4 --max-cycles 100000
 for elf in $FW/isa/*.elf; do
     [ -f "$elf" ] || continue
@@ -61,6 +67,23 @@ done
 for elf in $FW/isa-faults/*.elf; do
     [ -f "$elf" ] || continue
     same "fault $(basename "$elf" .elf)" --brisc "$elf" --max-cycles 100000
+done
+
+# Blocked harts (tile_block: the lock-step turn counts a stalled access's retry without running
+# it while the tile proves it would stall again): a TRISC pushing into its full FIFO#1 and its
+# tensix_sync (backpressure); BRISC pushing into a full FIFO#2 after the MOP expander, released by
+# a semaphore post, and the same with its stalled push rewritten by NCRISC meanwhile (the retry
+# must run the new instruction at once), with a tensix_sync of the releasing TRISC.
+same "blocked: TRISC0 on its full FIFO#1, then tensix_sync" --trisc0 $P/backpressure_trisc0.elf \
+    --trisc1 $P/backpressure_trisc1.elf --peek 0x9100:3
+same "blocked: BRISC on a full FIFO#2, released" --brisc $P/blocked_brisc.elf --trisc1 $P/blocked_trisc1.elf \
+    --peek 0x9300:2
+same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --ncrisc $P/blocked_ncrisc.elf \
+    --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2 --peek 0x9200:2
+# Every regression sample (deadlocks and their diagnoses included).
+for cfg in firmware-samples/regress/*.json; do
+    case $cfg in *.golden.json) continue ;; esac
+    same "regress $(basename "$cfg" .json)" --config "$cfg"
 done
 
 # The sample kernels (firmware-samples/ops/: unpack, Matrix Unit, packer on real data).
@@ -109,7 +132,55 @@ c["stop"] = {"at": "cycles", "cycles": 400009}
 json.dump(c, open(sys.argv[2], "w"))
 PY
     same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
+    # The whole add1 program: reader (NOC0 reads of DRAM), compute, writer (NOC1 writes to DRAM),
+    # then idle to a cycle-count stop; and 64 tiles.
+    sed -e "s|\.\./\.\./\.\./shared/firmware/blackhole-p100a|$FWA|; s|\.\./\.\./\.\./shared/firmware/kernels-add1|$KA|g; s|\.\./\.\./build/data|$PWD/build/data|g" \
+        firmware-samples/configs/add1-full.json > "$TMP/full.json"
+    same "add1 full program, 8 tiles" --config "$TMP/full.json" --peek 0x20000:4096 --peek 0x30000:64
+    python3 - "$TMP/full.json" "$TMP/full_idle.json" "$TMP/full64.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["stop"] = {"at": "launches", "cycles": 300007}
+json.dump(c, open(sys.argv[2], "w"))
+c = json.load(open(sys.argv[1]))
+ra = c["launches"][0]["runtime_args"]
+ra["ncrisc"][2] = ra["brisc"][2] = 64
+ra["trisc0"] = ra["trisc1"] = ra["trisc2"] = [64]
+for k in ("tensors", "inputs", "expect"):  # the sample's tensors hold 8 tiles: a ramp of 64 instead
+    c.pop(k)
+c["host"] = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
+                                                  "ramp": {"words": 64 * 512, "start": 0x3f803f80, "step": 0x10001}}}]
+json.dump(c, open(sys.argv[3], "w"))
+PY
+    same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
+    same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
+    same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
+    # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
+    # cycle count inside the boot, inside a launch and right after GO, and a launch whose
+    # kernels-done read and next launch follow within cycles of each other (three launches).
+    python3 - "$TMP/add1.json" "$TMP" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+for name, cyc in (("boot", 3001), ("mid", 9001), ("go", 4470)):
+    d = dict(c, stop={"at": "cycles", "cycles": cyc})
+    json.dump(d, open("%s/add1_stop_%s.json" % (sys.argv[2], name), "w"))
+d = dict(c, launches=c["launches"] * 3)
+d["host"] = c["host"] + [{"at": "after_launch", "launch": i, "write": {"addr": "0xFFB48028", "value": 4}} for i in (0, 1)] \
+    + [{"at": "kernels_done", "read": {"addr": "0xFFB48020", "words": 1, "name": "acked"}}]
+json.dump(d, open("%s/add1_three.json" % sys.argv[2], "w"))
+PY
+    for s in boot mid go; do
+        same "add1, cycle-count stop ($s)" --config "$TMP/add1_stop_$s.json"
+    done
+    same "add1, three launches with a kernels-done read" --config "$TMP/add1_three.json"
 fi
+# Under both gate policies (docs/gate-policies.md): the samples where the policy matters, and one
+# where it deadlocks.
+for pol in exact whole-thread; do
+    for c in policy_overlap policy_request pipeline mop_replay; do
+        same "$c, $pol gate policy" --config firmware-samples/regress/$c.json --gate-policy $pol
+    done
+done
 # Issue 20, item 1: the run waits for the coprocessor to drain after every core halted.
 same "halt right after a SEMPOST push (drain)" --trisc0 $P/drop_sempost_trisc0.elf
 same "halt right after an undefined word (deadlock)" --trisc0 $P/drop_undef_trisc0.elf --deadlock-window 20000

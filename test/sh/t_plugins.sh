@@ -15,6 +15,15 @@ expect_exit "regress --junit without its plugin: exit 4" 4
 expect_out "regress --junit without its plugin: names the file" "cannot load the plugin .*/bare/ttemu-junit.so"
 OUT=$("$TMP/bare/ttemu" regress firmware-samples/regress/broken_ring.json 2>&1); RC=$?
 expect_exit "regress without --junit needs no plugin" 0
+# Merging shards and balancing them by a JUnit file's times read XML: the plugin's too.
+"$TTEMU" regress firmware-samples/regress/boot.json --junit "$TMP/boot.xml" >/dev/null
+OUT=$("$TMP/bare/ttemu" regress --merge-junit "$TMP/m.xml" "$TMP/boot.xml" 2>&1); RC=$?
+expect_exit "regress --merge-junit without its plugin: exit 4" 4
+expect_out "regress --merge-junit without its plugin: names the file" "cannot load the plugin .*/bare/ttemu-junit.so"
+OUT=$("$TMP/bare/ttemu" regress firmware-samples/regress/boot.json --shard 1/1 --shard-timing "$TMP/boot.xml" 2>&1); RC=$?
+expect_exit "regress --shard-timing without its plugin: exit 4" 4
+OUT=$("$TMP/bare/ttemu" regress firmware-samples/regress/boot.json --shard 1/1 2>&1); RC=$?
+expect_exit "regress --shard by name needs no plugin" 0
 OUT=$("$TMP/bare/ttemu" run --trisc1 $B/ring_trisc1.elf --trisc2 $B/ring_trisc2.elf --quiet 2>&1); RC=$?
 expect_exit "run needs no plugin (the ring still deadlocks: exit 1)" 1
 if "$TTEMU" --version | grep -qx "features: ui"; then

@@ -166,6 +166,15 @@ altered broken_wrong_instrn_buf broken wrong_instrn_buf_trisc1.c 's/TT_OP_SEMINI
     'semaphores\[1\]\.max: golden 1, got 3'
 altered broken_ring broken ring_trisc2.c 's/TT_OP_SEMINIT\(1, 0,/TT_OP_SEMINIT(2, 0,/' \
     'semaphores\[1\]\.max: golden 1, got 2'
+# The gate-policy samples (docs/gate-policies.md): one tile fewer is one SEMPOST of each semaphore
+# fewer — the consumer counts 7, and under whole-thread the deadlocked consumer has pushed 35
+# words (5 a tile), not 40; the overlap sample's last SETDMAREG value shows in its peek.
+altered policy_request policy request.h 's/^#define NUM_TILES 8$/#define NUM_TILES 7/' \
+    'peek\.0x00009000\[0\]: golden 8, got 7'
+altered policy_request_whole_thread policy request.h 's/^#define NUM_TILES 8$/#define NUM_TILES 7/' \
+    'threads\[1\]\.pushed: golden 40, got 35'
+altered policy_overlap policy overlap_trisc0.c 's/0x8888\);$/0x8889);/' \
+    'peek\.0x00009000\[3\]: golden 2290644855, got 2290710391'
 # Not semaphore counts, but the same gate: the mutex index, the software semaphore's flag.
 altered broken_bad_atgetm broken bad_atgetm_trisc0.c 's/TT_OP_ATGETM\(1\)/TT_OP_ATGETM(0)/' \
     'mutexes\.0: golden null, got 0'

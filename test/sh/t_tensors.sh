@@ -274,8 +274,22 @@ cfg_bad "a tensor past the end of L1" "key 'tensors.t': 4096 bytes from 0x0017f8
     '{"t": {"addr": "0x17F800", "format": "int32", "shape": [32, 32], "layout": "rows"}}'
 cfg_bad "a bad tensor name" "key 'tensors.a b': a tensor name is 1 to 47 letters, digits" \
     '{"a b": {"addr": "0x20000", "format": "int32", "shape": [32, 32], "layout": "rows"}}'
-cfg_bad "an unknown key in a tensor" "key 'tensors.t.dtype': unknown key \(expected one of: addr, format, shape, layout\)" \
+cfg_bad "an unknown key in a tensor" "key 'tensors.t.dtype': unknown key \(expected one of: addr, dram, format, shape, layout\)" \
     '{"t": {"addr": "0x20000", "dtype": "int32", "shape": [32, 32], "layout": "rows"}}'
+# Tensors in DRAM (docs/tensors.md): exactly one of addr and dram, a bank only when not interleaved.
+D='"format": "bfloat16", "shape": [32, 32], "layout": "tiles"'
+cfg_bad "a tensor both in L1 and in DRAM" "key 'tensors.t': expected exactly one of .addr. \(in L1\) or .dram." \
+    "{\"t\": {\"addr\": \"0x20000\", \"dram\": {\"base\": 0, \"page_size\": 2048}, $D}}"
+cfg_bad "an interleaved DRAM tensor with a bank" "key 'tensors.t.dram': an interleaved buffer spans every bank" \
+    "{\"t\": {\"dram\": {\"base\": 0, \"page_size\": 2048, \"interleaved\": true, \"bank\": 2}, $D}}"
+cfg_bad "a DRAM tensor neither interleaved nor in a bank" "key 'tensors.t.dram': a buffer that is not interleaved names its .bank." \
+    "{\"t\": {\"dram\": {\"base\": 0, \"page_size\": 2048, \"interleaved\": false}, $D}}"
+cfg_bad "a DRAM tensor in bank 7" "key 'tensors.t.dram.bank': expected an integer from 0 to 6, got 7" \
+    "{\"t\": {\"dram\": {\"base\": 0, \"page_size\": 2048, \"interleaved\": false, \"bank\": 7}, $D}}"
+cfg_bad "a DRAM tensor without a page size" "key 'tensors.t.dram': missing key 'page_size'" \
+    "{\"t\": {\"dram\": {\"base\": 0}, $D}}"
+cfg_bad "a DRAM tensor past the end of its bank" "key 'tensors.t.dram': 2048 bytes from 0xffffff00 do not fit in the bank" \
+    "{\"t\": {\"dram\": {\"base\": \"0xFFFFFF00\", \"page_size\": 2048, \"bank\": 1}, $D}}"
 T1='{"t": {"addr": "0x20000", "format": "int32", "shape": [32, 32], "layout": "rows"}}'
 cfg_bad "inputs naming an unknown tensor" "key 'inputs.u': unknown tensor \(declared: t\)" "$T1" '"inputs": {"u": "x.npy"}'
 cfg_bad "a bare-mode output after boot" "key 'outputs.t.at': a bare-mode run \(.cores.\) has only .before_boot. and .end." \

@@ -56,7 +56,7 @@ for line in body.splitlines():
 print([len(ids), vals["sync.mutex0_owner"], vals["sync.sem1_value"], vals["sync.sem1_max"], vals["T2.hold"],
        vals["T1.wait_op"], vals["TRISC1.state"], times == sorted(times), times[-1]])
 PY
-if grep -qx "\[57, 1, 1, 1, 5, 166, 3, True, 101909\]" "$TMP/vcd.out"; then ok "VCD: 57 signals; final mutex 0 owner T1, sem 1 1/1, T2 held on a mutex, T1 latched SEMWAIT, TRISC1 in tensix_sync"
+if grep -qx "\[63, 1, 1, 1, 5, 166, 3, True, 101909\]" "$TMP/vcd.out"; then ok "VCD: 63 signals (6 of them the NIUs' packets in flight); final mutex 0 owner T1, sem 1 1/1, T2 held on a mutex, T1 latched SEMWAIT, TRISC1 in tensix_sync"
 else nok "VCD: final values" "$(cat "$TMP/vcd.out")"; fi
 if command -v vcd2fst >/dev/null; then
     check "VCD: GTKWave's vcd2fst converts it" vcd2fst "$TMP/ring.vcd" "$TMP/ring.fst"

@@ -439,11 +439,10 @@ static void test_zerosrc(void **state) {
     assert_int_equal(ex_err(f, 0, TT_OP_ZEROSRC(2, 0, 0, 1)), CP_ERR_UNSPECIFIED);
 }
 
-/* The legacy Matrix Unit ops and most SFPU instructions (tier 3): refused, never a silent no-op. */
+/* The legacy Matrix Unit ops: refused, never a silent no-op. (The SFPU's modes: test_sfpu*.c.) */
 static void test_fpu_refused(void **state) {
     fx_t *f = *state;
     assert_int_equal(ex_err(f, 0, TT_OP_CONV3S1(0, 0, 0, 0)), CP_ERR_UNSPECIFIED); /* legacy (MatrixUnit.md) */
-    assert_int_equal(ex_err(f, 0, TT_OP_SFP_STOCH_RND(0, 0, 0, 0, 0, 0)), CP_ERR_UNIMPLEMENTED); /* SFP_STOCH_RND */
     assert_true(dp_handles(tt_op(TT_OPC_ELWADD)));
     assert_false(dp_handles(tt_op(TT_OPC_SEMPOST))); /* Sync Unit */
 }
@@ -533,9 +532,13 @@ static void test_sfploadi_config_encc(void **state) {
     ex(f, 0, TT_OP_SFPENCC(0, 0, 0, 2)); /* EI with E = 0: predication off */
     ex(f, 0, TT_OP_SFPLOADI(3, 2, 2));
     assert_int_equal(l->r[3][9], 2);
-    /* SFPLOADMACRO configuration is not modelled: refused. */
-    assert_int_equal(ex_err(f, 0, TT_OP_SFPCONFIG(0, 4, 0)), CP_ERR_UNIMPLEMENTED);
-    assert_int_equal(ex_err(f, 0, TT_OP_SFPSTORE(12, 0, 0, 0)), CP_ERR_UNIMPLEMENTED); /* backdoor store */
+    /* SFPSTORE with VD 12 and DISABLE_BACKDOOR_LOAD clear writes SFPLOADMACRO's instruction template 0
+     * (SFPCONFIG.md LaneConfig) instead of Dst. */
+    dst_regs_t *d = dp_dst_mut(f->dp);
+    d->bits[0][0] = 0x1234;
+    ex(f, 0, TT_OP_SFPSTORE(12, 2, 0, 0));
+    assert_int_equal(l->lm_tmpl[5][0], TT_OP_SFPSTORE(12, 2, 0, 0));
+    assert_int_equal(d->bits[0][0], 0x1234);
 }
 
 /* The multiply-add family on lane 0 (SFPMAD.md, SFPADDI.md, SFPMULI.md). */

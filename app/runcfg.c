@@ -1,0 +1,22 @@
+/* app/runcfg.c — shared by `ttemu run` and `ttemu compare-policies` (app/runcfg.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/runcfg.h"
+#include "loader/elf.h"
+
+tile_opts_t runcfg_tile_opts(void) {
+    const char *ref = getenv("TTEMU_REFERENCE"), *spin = getenv("TTEMU_SPIN");
+    return (tile_opts_t){.reference = ref && *ref && strcmp(ref, "0") != 0, .no_spin = spin && !strcmp(spin, "0")};
+}
+
+int runcfg_load_cores(run_t *r, const cfg_t *cfg, char *err, size_t errlen) {
+    if (cfg->firmware[0]) return 0;
+    for (int c = 0; c < TILE_NCORES; c++) {
+        if (!cfg->cores[c]) continue;
+        if (cfg->core_flat[c] ? ldr_bin_load(&r->images, r->tile, c, cfg->cores[c], cfg->core_addr[c], err, errlen)
+                              : ldr_elf_load(&r->images, r->tile, c, cfg->cores[c], 0, err, errlen))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,4 @@
+/* sfpu_recip, unpack (TRISC0): out = 1 / x of in0, bf16 [64, 64] (sfpu_unary.h). */
+#include "sfpu_unary.h"
+
+int main(void) { return sfpu_unary_unpack(); }

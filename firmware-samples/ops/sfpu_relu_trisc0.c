@@ -1,0 +1,4 @@
+/* sfpu_relu, unpack (TRISC0): out = relu (max(x, 0)) of in0, bf16 [64, 64] (sfpu_unary.h). */
+#include "sfpu_unary.h"
+
+int main(void) { return sfpu_unary_unpack(); }

@@ -1,0 +1,4 @@
+/* sfpu_sigmoid, unpack (TRISC0): out = sigmoid 1 / (1 + e^-x) of in0, bf16 [64, 64] (sfpu_unary.h). */
+#include "sfpu_unary.h"
+
+int main(void) { return sfpu_unary_unpack(); }

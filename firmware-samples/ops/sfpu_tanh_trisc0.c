@@ -1,0 +1,4 @@
+/* sfpu_tanh, unpack (TRISC0): out = tanh of in0, bf16 [64, 64] (sfpu_unary.h). */
+#include "sfpu_unary.h"
+
+int main(void) { return sfpu_unary_unpack(); }

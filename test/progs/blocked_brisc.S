@@ -1,0 +1,31 @@
+/* A blocked hart whose stalled instruction is rewritten (t_fastpath.sh: the fast path's blocked
+ * harts, tile_block). BRISC pushes SEMWAIT (all of stall_res, semaphore 0, while zero) and ten
+ * NOPs into thread 1 after the MOP expander: FIFO#3 (2) and FIFO#2 (8) fill with held NOPs, so the
+ * push at `site` stalls. It tells NCRISC where `site` is and what to put there (L1 0x9200, 0x9204);
+ * NCRISC overwrites the stalled push with a store to L1 0x9300, which BRISC then runs at once, long
+ * before TRISC1 posts semaphore 0 and thread 1 drains. Results: L1 0x9300 = 0x5A5A (the
+ * replacement ran), 0x9304 = 0x5A5A (BRISC went on). */
+    .text
+    .globl main
+main:
+    li t0, 0xFFE50000      /* INSTRN1_BUF: thread 1, after the MOP expander */
+    li t4, 0x9300
+    li a2, 0x9200
+    la a0, site
+    lw a1, replacement
+    sw a1, 4(a2)
+    sw a0, 0(a2)
+    li t1, 0xA6FF8005      /* SEMWAIT stall_res 0x1FF, semaphore 0, STALL_ON_ZERO */
+    sw t1, 0(t0)
+    li t1, 0x02000000      /* NOP */
+    li t3, 10
+1:  sw t1, 0(t0)
+    addi t3, t3, -1
+    bnez t3, 1b
+    li t2, 0x5A5A
+site:
+    sw t1, 0(t0)           /* FIFO#2 and #3 full: stalls */
+    sw t2, 4(t4)
+    ebreak
+replacement:
+    sw t2, 0(t4)
