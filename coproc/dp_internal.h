@@ -33,8 +33,19 @@ typedef struct {
     fmt_unpack_mode_t conv;
     uint8_t size, up_zeros, col_shift, src_row, out_fmt;
     bool all_zero, interleave, to_dst, transpose, ovrd, flip, ones;
-    uint64_t datums, limit, fifo; /* first L1 byte; the FIFO's limit and size (bytes) */
+    uint64_t datums, limit, fifo; /* first L1 byte (block floats: bit); the FIFO's limit and size (bytes) */
     uint32_t row_stride, count, out;
+    /* Block-float input (UNPACR_Regular.md): bits a datum, the exponent stream's position in 1/16
+     * byte (16 datums share a byte), or a forced shared exponent (Force_shared_exp). */
+    bool bfp, bfp_a, force_exp;
+    uint8_t bits, forced_exp;
+    uint64_t exps;
+    /* Compressed input (UNPACR_Regular.md, Packers/Compression.md): the row start index array and
+     * the index of this row, whether the whole row is read (else `drop` datums first, then
+     * count), the datums' (and BFP exponents') section starts; addresses from the row start
+     * index are worked out when the data moves (coproc/unpack_z.c). */
+    bool compressed, whole_row;
+    uint32_t rs_addr, rs_index, z_base, z_exp_base, drop;
 } unp_job_t;
 
 /* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
@@ -57,7 +68,11 @@ typedef struct {
     unsigned buf_n;
     bool exp_needs_new_addr;
     uint32_t exp_addr;
+    uint8_t ebuf[16]; /* the exponent stream's partly filled 16 bytes (block-float outputs) */
+    unsigned ebuf_n;
     uint8_t tile_pos; /* edge masking's tile row position (BH PACR.md) */
+    bool acc;         /* L1 accumulation of the buffered datums */
+    uint8_t acc_fmt;  /* and their format */
 } packer_t;
 
 /* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):

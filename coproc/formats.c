@@ -241,7 +241,7 @@ uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned) {
 
 /* FP8 -> FP16 [SIM]: E5M2 is the top byte of an FP16; Blackhole maps the all-ones exponent and
  * mantissa (0x7F / 0xFF) to the all-ones FP16 (the "infinity" pattern). E4M3 (Unp_LF8_4b_exp)
- * rebiases by +8 and maps exponent 15, mantissa 7 to the all-ones FP16 as well. */
+ * rebiases by +8 and pads exponent 15, mantissa 7 with ones below (0x7F -> 0x5FFF). */
 static uint16_t fp8_to_fp16(uint32_t d, bool e4m3) {
     d &= 0xFF;
     if (e4m3) {
@@ -734,7 +734,8 @@ void fmt_bfp_pack(unsigned fmt, const uint16_t in[FMT_BFP_BLOCK], fmt_bfp_block_
 /* BFP8ToBF16 / BFP8aToFP16: normalise the 7-bit magnitude, lowering the exponent by the shift.
  * BFP4 and BFP2 are BFP8 with their bits at the top of the byte. The exponent arithmetic wraps in
  * 8 bits as the page's uint8_t does; for the _a family a result outside 5 bits is undefined
- * behaviour on the page, and we keep its low 5 bits [CHOICE]. */
+ * behaviour on the page (fmt_bfp_unpack_defined; the unpacker refuses it), and we keep its low 5
+ * bits. */
 uint16_t fmt_bfp_unpack(unsigned fmt, uint8_t datum, uint8_t exp) {
     unsigned bits = fmt_datum_bits(fmt);
     bool a = fmt_is_bfp_a(fmt);
@@ -746,6 +747,16 @@ uint16_t fmt_bfp_unpack(unsigned fmt, uint8_t datum, uint8_t exp) {
         mag = (uint8_t)(mag << 1), exp--;
     if (a) return (uint16_t)(sign | ((exp & 0x1Fu) << 10) | ((mag & 0x7Eu) << 3));
     return (uint16_t)(sign | ((uint16_t)exp << 7) | (mag & 0x7E));
+}
+
+bool fmt_bfp_unpack_defined(unsigned fmt, uint8_t datum, uint8_t exp) {
+    if (!fmt_is_bfp_a(fmt)) return true;
+    unsigned bits = fmt_datum_bits(fmt);
+    uint8_t mag = (uint8_t)(((datum & ((1u << bits) - 1)) << (8 - bits)) << 1);
+    if (mag == 0) return true;
+    while (!(mag & 0x80))
+        mag = (uint8_t)(mag << 1), exp--;
+    return !(exp & 0xE0);
 }
 
 /* ---- RISC-V window onto Dst (BH Dst.md Load32/Load16/Load8/Store32/Store16/Store8) ----------- */

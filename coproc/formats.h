@@ -281,8 +281,12 @@ typedef struct {
 void fmt_bfp_pack(unsigned fmt, const uint16_t in[FMT_BFP_BLOCK], fmt_bfp_block_t *out);
 /* Unpacker: one datum and its block's exponent -> bf16 (BFP8/4/2) or fp16 (BFP8a/4a/2a), exact
  * (FloatBitPatterns.md BFP8ToBF16 / BFP8aToFP16). A negative zero datum is -Inf (bf16 0xFF80) or
- * -2^16 (fp16 0xFC00). For the _a family an exponent that leaves 5 bits keeps its low 5 bits. */
+ * -2^16 (fp16 0xFC00). For the _a family an exponent that leaves 5 bits keeps its low 5 bits;
+ * fmt_bfp_unpack_defined says when the page calls that undefined behaviour. */
 uint16_t fmt_bfp_unpack(unsigned fmt, uint8_t datum, uint8_t exp);
+/* False where BFP8aToFP16 (and BFP4a/BFP2a) is undefined: the normalised exponent leaves 5 bits
+ * (`if (ExpBits & 0xe0) UndefinedBehaviour()`). Always true for BFP8/4/2. */
+bool fmt_bfp_unpack_defined(unsigned fmt, uint8_t datum, uint8_t exp);
 
 /* ---- RISC-V window onto Dst (BH Dst.md "RISCV access to Dst") ---------------------------------
  * A load or store of size 4, 2 or 1 bytes through 0xFFBD8000 with RISC_DEST_ACCESS_CTRL_SEC[t]

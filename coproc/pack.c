@@ -6,17 +6,45 @@
  * Modelled: Dst as the source (16- and 32-bit reads), ReadIntfSel, the ADC X range within a row,
  * ZeroWrite, Flush and Last, edge masks with row-set mapping, downsampling masks, both format
  * conversions for every combination coproc/formats.c models (fmt_pack_check: FP32, TF32, BF16,
- * FP16, FP8, INT32, INT16 and UINT8 paths), the 16-byte output buffer, the exponent-section gap of
- * sub-16-bit outputs, and the ADC updates of ADDR_MOD_PACK.
- * Refused (CP_ERR_UNIMPLEMENTED, tier 2): L1 as the source, compression, block floats (their exponent
- * stream), the INT8 intermediate (INT_DESCALE), ReLU, L1 accumulation, exponent thresholding,
- * the fields PACR.md leaves undocumented for Blackhole (Concat, RowPadZero, DstAccessMode,
- * CtxtCtrl, AddrCntContext, CfgContext, OvrdThreadId), and edge-mask face sets.
+ * FP16, FP8, INT32, INT16 and UINT8 paths), block-float outputs (BFP8/4/2 and the _a family: one
+ * shared exponent per row of 16 datums into the exponent stream, the datums into the data stream),
+ * the 16-byte output buffers, and the ADC updates of ADDR_MOD_PACK.
+ * ReLU and exponent thresholding between the two conversions (coproc/pack_stages.c), L1
+ * accumulation into FP32, FP16 and BF16 outputs (coproc/pack_l1acc.c).
+ * Concat is accepted where BH PACR.md gives it no effect (no compression, no RowPadZero).
+ * Refused as unspecified (CP_ERR_UNSPECIFIED): compression ("The exact compression logic isn't
+ * specified", Compression.md), the fields BH PACR.md leaves "not yet documented" (RowPadZero,
+ * DstAccessMode — tt-llk's pack_untilize uses it — CtxtCtrl, AddrCntContext, CfgContext) and
+ * Auto_set_last_pacr_intf_sel; not modelled (CP_ERR_UNIMPLEMENTED): L1 as the source,
+ * OvrdThreadId, the INT8 intermediate (INT_DESCALE), L1 accumulation into other formats, block
+ * floats with fewer than 16 datums a row, and edge-mask face sets.
  */
 #include <string.h>
 
 #include "coproc/dp_internal.h"
+#include "coproc/pack_l1acc.h"
+#include "coproc/pack_stages.h"
 #include "coproc/tt_fields.h"
+
+/* L1 accumulation (coproc/pack_l1acc.c): each datum of the 16 bytes added to L1's. The padding of
+ * a forced flush is zeroes added too (L1 += 0) [INF: "padded with zeroes", "L1 += Datum"]. */
+static void accumulate(const uint8_t *l1, uint8_t *buf, unsigned fmt) {
+    if (fmt == FMT_FP32) {
+        for (unsigned i = 0; i < 16; i += 4) {
+            uint32_t a, b;
+            memcpy(&a, l1 + i, 4);
+            memcpy(&b, buf + i, 4);
+            b = pack_l1acc_fp32(a, b);
+            memcpy(buf + i, &b, 4);
+        }
+        return;
+    }
+    for (unsigned i = 0; i < 16; i += 2) {
+        uint16_t a = (uint16_t)(l1[i] | l1[i + 1] << 8), b = (uint16_t)(buf[i] | buf[i + 1] << 8);
+        b = fmt == FMT_BF16 ? pack_l1acc_bf16(a, b) : pack_l1acc_fp16(a, b);
+        buf[i] = (uint8_t)b, buf[i + 1] = (uint8_t)(b >> 8);
+    }
+}
 
 static void flush_buf(dp_ctx_t *x) {
     packer_t *p = &x->dp->pack;
@@ -25,11 +53,47 @@ static void flush_buf(dp_ctx_t *x) {
     if ((uint64_t)p->data_addr + 16 > dp_env(x)->l1_size) {
         dp_fail(x, CP_ERR_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
     } else {
+        if (p->acc) accumulate(dp_env(x)->l1 + p->data_addr, p->buf, p->acc_fmt);
         memcpy(dp_env(x)->l1 + p->data_addr, p->buf, 16);
         if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
     }
     p->data_addr += 16;
     p->buf_n = 0;
+}
+
+/* The exponent stream's buffer (OutputAddressGenerator.md: every stream writes aligned 16 bytes). */
+static void flush_ebuf(dp_ctx_t *x) {
+    packer_t *p = &x->dp->pack;
+    if (!p->ebuf_n) return;
+    memset(p->ebuf + p->ebuf_n, 0, 16 - p->ebuf_n);
+    if ((uint64_t)p->exp_addr + 16 > dp_env(x)->l1_size) {
+        dp_fail(x, CP_ERR_UNDEFINED, "PACR writes exponents to L1 0x%x, beyond L1", p->exp_addr);
+    } else {
+        memcpy(dp_env(x)->l1 + p->exp_addr, p->ebuf, 16);
+        if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->exp_addr, 16);
+    }
+    p->exp_addr += 16;
+    p->ebuf_n = 0;
+}
+
+/* One row of 16 late-converted datums as a block (FormatConversion.md "To BFP8", "To BFP4 or
+ * BFP2"; coproc/formats.c fmt_bfp_pack): the shared exponent to the exponent stream, the datums
+ * to the data stream, sub-byte datums from the low bits of each byte up (UNPACR_Regular.md's
+ * ReadL1Bytes reads them so; ttsim packs them so). */
+static void put_block(dp_ctx_t *x, unsigned fmt, const uint16_t v[FMT_BFP_BLOCK]) {
+    packer_t *p = &x->dp->pack;
+    fmt_bfp_block_t b;
+    fmt_bfp_pack(fmt, v, &b);
+    p->ebuf[p->ebuf_n++] = b.exp;
+    if (p->ebuf_n == 16) flush_ebuf(x);
+    unsigned bits = fmt_datum_bits(fmt), per = 8 / bits;
+    for (unsigned j = 0; j < FMT_BFP_BLOCK; j += per) {
+        uint32_t byte = 0;
+        for (unsigned k = 0; k < per; k++)
+            byte |= (uint32_t)b.datum[j + k] << (k * bits);
+        p->buf[p->buf_n++] = (uint8_t)byte;
+        if (p->buf_n == 16) flush_buf(x);
+    }
 }
 
 static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
@@ -46,17 +110,23 @@ void dp_pack_exec(dp_ctx_t *x) {
     packer_t *p = &dp->pack;
     if (TT_OPCODE(w) != TT_OPC_PACR) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR_SETREG is not modelled");
     bool last = TT_PACR_LAST(w), flush = TT_PACR_FLUSH(w), zero = TT_PACR_ZEROWRITE(w);
-    if (TT_PACR_CONCAT(w) || TT_PACR_ROWPADZERO(w) || TT_PACR_DSTACCESSMODE(w) || TT_PACR_CTXTCTRL(w) ||
-        TT_PACR_ADDRCNTCONTEXT(w) || TT_PACR_CFGCONTEXT(w) || TT_PACR_OVRDTHREADID(w))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED,
-                       "PACR with Concat, RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext, "
-                       "CfgContext or OvrdThreadId (not documented for Blackhole)");
+    /* BH PACR.md: Concat only matters with compression (refused below) or through RowPadZero. */
+    if (TT_PACR_ROWPADZERO(w) || TT_PACR_DSTACCESSMODE(w) || TT_PACR_CTXTCTRL(w) || TT_PACR_ADDRCNTCONTEXT(w) ||
+        TT_PACR_CFGCONTEXT(w))
+        return dp_fail(x, CP_ERR_UNSPECIFIED,
+                       "PACR with RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext or CfgContext "
+                       "(BH PACR.md: not yet documented)");
+    if (TT_PACR_OVRDTHREADID(w)) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with OvrdThreadId");
+    if (CFG(x, THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel))
+        return dp_fail(x, CP_ERR_UNSPECIFIED,
+                       "PACR with Auto_set_last_pacr_intf_sel (BH PACR.md names its effect, not which PACR is the "
+                       "final one of an xy plane)");
     if (CFG(x, THCON_SEC0_REG1_Source_interface_selection))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
     if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with compression (Disable_zero_compress = 0)");
-    if (CFG(x, STACC_RELU_ApplyRelu) || CFG(x, THCON_SEC0_REG1_Pack_L1_Acc) || CFG(x, THCON_SEC0_REG1_Exp_threshold_en))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with ReLU, L1 accumulation or exponent thresholding");
+        return dp_fail(
+            x, CP_ERR_UNSPECIFIED,
+            "PACR with compression (Disable_zero_compress = 0: Compression.md leaves its logic unspecified)");
     if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
     if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
@@ -71,15 +141,23 @@ void dp_pack_exec(dp_ctx_t *x) {
                          .out_fmt = (uint8_t)CFG(x, THCON_SEC0_REG1_Out_data_format)};
     c.intermediate = (uint8_t)(CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                            : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc));
-    if (fmt_is_bfp(c.out_fmt) || fmt_is_bfp(c.intermediate))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with block-float formats (%s through %s)",
-                       fmt_name(c.intermediate), fmt_name(c.out_fmt));
     if (c.intermediate == FMT_INT8)
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
     if (!fmt_pack_check(&c))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
                        fmt_name(c.intermediate), fmt_name(c.out_fmt));
+    /* L1 accumulation: the datums still buffered add to L1 as they are written. */
+    p->acc = CFG(x, THCON_SEC0_REG1_Pack_L1_Acc);
+    if (p->acc) {
+        if (!pack_l1acc_supported(c.out_fmt))
+            return dp_fail(x, CP_ERR_UNIMPLEMENTED,
+                           "PACR with L1 accumulation into %s (FP32, FP16 and BF16 are modelled)", fmt_name(c.out_fmt));
+        p->acc_fmt = (uint8_t)c.out_fmt;
+    }
+    pack_stages_t stages;
+    if (!pack_stages_init(x, c.intermediate, &stages)) return;
     unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;
+    bool bfp = fmt_is_bfp(c.out_fmt);
     /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
     bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
     uint32_t neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
@@ -106,6 +184,12 @@ void dp_pack_exec(dp_ctx_t *x) {
     if (n && col0 + n > 16)
         return dp_fail(x, CP_ERR_UNIMPLEMENTED,
                        "PACR with an ADC X range (%u datums from column %u) beyond one Dst row", n, col0);
+    uint16_t ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
+    if (!ds) ds = 0xFFFF;
+    /* A block is one row's 16 datums (ttsim requires whole blocks per PACR too). */
+    if (bfp && n && (n != 16 || ds != 0xFFFF))
+        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR to %s with %u datums a row%s (blocks of 16 across rows)",
+                       fmt_name(c.out_fmt), n, ds != 0xFFFF ? " and downsampling" : "");
 
     /* Output address generator: a fresh address after reset, Last or Flush (BH: YZW in bytes). */
     const adc_ch_t *a1 = &adc->ch[1];
@@ -115,8 +199,15 @@ void dp_pack_exec(dp_ctx_t *x) {
                        a1->z * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
                        a1->w * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
         o += yzw >> 4;
-        /* Out formats under 16 bits (FP8, INT8 here) leave room for an exponent section. */
-        if (c.out_fmt & 2) o += CFG(x, THCON_SEC0_REG1_Exp_section_size);
+        /* Out formats under 16 bits (BFP*, FP8, INT8) have an exponent section first; only the
+         * block floats write to it. */
+        if (c.out_fmt & 2) {
+            if (p->exp_needs_new_addr) {
+                p->exp_addr = (o & 0x1FFFF) << 4;
+                p->exp_needs_new_addr = false;
+            }
+            o += CFG(x, THCON_SEC0_REG1_Exp_section_size);
+        }
         p->data_addr = (o & 0x1FFFF) << 4; /* bit 31 of L1_Dest_addr (tt-llk sets it) falls out here */
         p->needs_new_addr = false;
     }
@@ -126,8 +217,6 @@ void dp_pack_exec(dp_ctx_t *x) {
     if ((sel << (start_row & 3)) > 15)
         return dp_fail(x, CP_ERR_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
                        start_row);
-    uint16_t ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
-    if (!ds) ds = 0xFFFF;
     unsigned per_plane = CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
     unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
@@ -141,6 +230,7 @@ void dp_pack_exec(dp_ctx_t *x) {
         unsigned phys = c.read_32b ? dp_adj32(x, row) : dp_adj16(x, row);
         bool valid = dp->dst.valid[phys];
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
+        uint16_t block[FMT_BFP_BLOCK];
         for (unsigned k = 0; k < n; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
             unsigned col = col0 + k;
             if (!(dsm & 1)) continue;
@@ -153,7 +243,12 @@ void dp_pack_exec(dp_ctx_t *x) {
                     v = fmt_pack_early(&c, d);
                 }
             }
+            if (stages.active) v = pack_stages_apply(&stages, v);
             v = fmt_pack_late(&c, v);
+            if (bfp) {
+                block[k] = (uint16_t)v;
+                continue;
+            }
             if (out_bytes == 2 && p->buf_n <= 14) { /* the common case: room for the datum */
                 p->buf[p->buf_n++] = (uint8_t)v;
                 p->buf[p->buf_n++] = (uint8_t)(v >> 8);
@@ -162,6 +257,7 @@ void dp_pack_exec(dp_ctx_t *x) {
                 put_bytes(x, v, out_bytes);
             }
         }
+        if (bfp && n) put_block(x, c.out_fmt, block);
         /* The tile row position steps per enabled interface and wraps only when it lands on
          * pack_reads_per_xy_plane (BH PACR.md). */
         p->tile_pos = (uint8_t)(p->tile_pos + 1);
@@ -170,7 +266,9 @@ void dp_pack_exec(dp_ctx_t *x) {
     if (dp_failed(x)) return;
     if (last || flush) {
         flush_buf(x);
+        flush_ebuf(x);
         p->needs_new_addr = true;
+        p->exp_needs_new_addr = true;
     }
 
     /* ADC updates of ADDR_MOD_PACK[AddrMode] (InputAddressGenerator.md, OutputAddressGenerator.md). */

@@ -6,16 +6,20 @@
  * MultiContextMode, AutoIncContextID = UseContextCounter, CfgContextId = ContextNumber,
  * AddrCntContextId = ContextADC, SetDatValid = FlipSrc, ZeroWrite2 = AllDatumsAreZero, AddrMode =
  * Ch0ZInc | Ch0YInc << 2 | Ch1ZInc << 4 | Ch1YInc << 6.
- * Modelled: uncompressed input in every non-block-float format, to SrcA (row offset, column shift,
- * transpose), SrcB and Dst (16- and 32-bit), contexts and the context counter, tileize row
- * strides, upsampling, the L1 FIFO wrap, the ADC increments and the bank flip's bookkeeping.
- * Refused with a message (CP_ERR_UNIMPLEMENTED): compressed input, RowSearch, block-float input,
- * srcb_bcast, CfgContextCntInc. Datum conversions are coproc/formats.c's. The wait for the bank and its hand-over are
- * the timing model's (coproc/timing.c); the datapath runs once the unpacker owns the bank.
+ * Modelled: input in every format, block floats (BFP8/4/2 and the _a family) with their
+ * exponent section or a forced shared exponent, zero-compressed input (its data path in
+ * coproc/unpack_z.c), to SrcA (row offset, column shift, transpose), SrcB and Dst (16- and
+ * 32-bit), contexts and the context counter, tileize row strides, upsampling, the L1 FIFO wrap,
+ * the ADC increments and the bank flip's bookkeeping.
+ * Refused with a message: RowSearch (CP_ERR_UNIMPLEMENTED), srcb_bcast and CfgContextCntInc
+ * (CP_ERR_UNSPECIFIED: no Blackhole page). Datum conversions are coproc/formats.c's. The wait for
+ * the bank and its hand-over are the timing model's (coproc/timing.c); the datapath runs once the
+ * unpacker owns the bank.
  */
 #include <string.h>
 
 #include "coproc/dp_internal.h"
+#include "coproc/unpack_internal.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
@@ -80,7 +84,6 @@ static void unpacr(dp_ctx_t *x) {
     uint32_t digest = d3 >> 24; /* DigestSize, the descriptor's top byte (check_fields: not a field) */
     if (!zdim) zdim = 1;
     if (!wdim) wdim = 1;
-    (void)wdim;
     unsigned in_fmt, out_fmt;
     if (multi && CFG_UNP(x, THCON_SEC0_REG2_Ovrd_data_format, u)) {
         in_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
@@ -89,10 +92,8 @@ static void unpacr(dp_ctx_t *x) {
         in_fmt = d0 & 0xF;
         out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
     }
-    if (!uncompressed) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of compressed input (IsUncompressed = 0)");
-    if (fmt_is_bfp(in_fmt))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "UNPACR of block-float input (%s)", fmt_name(in_fmt));
-    unsigned size = fmt_datum_bits(in_fmt) / 8;
+    bool bfp = fmt_is_bfp(in_fmt);
+    unsigned bits = fmt_datum_bits(in_fmt), size = bits / 8;
 
     uint32_t in_addr;
     if (multi && ctx != 0)
@@ -102,6 +103,23 @@ static void unpacr(dp_ctx_t *x) {
         in_addr =
             CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
     in_addr = (in_addr + 1 + digest) * 16;
+    /* Compressed input (Packers/Compression.md's layout): the row start indices first, 16 bits
+     * each, one more than the rows (or blobs), rounded up to 16 bytes. */
+    uint32_t rs_addr = in_addr;
+    if (!uncompressed) {
+        unsigned blobs = (d0 >> 8) & 7; /* BlobsPerXYPlane (check_fields: not a field) */
+        uint64_t n = blobs ? (uint64_t)blobs * zdim * wdim : (uint64_t)ydim * zdim * wdim;
+        in_addr += (uint32_t)(((n + 1) * 2 + 15) / 16 * 16);
+    }
+    /* Block floats: the exponent section comes first, one byte per 16 datums of the whole
+     * descriptor (XDim YDim ZDim WDim) rounded up to 16 bytes; BFP4/BFP2 may have none
+     * (NoBFPExpSection). Force_shared_exp takes the exponent from the config instead. */
+    bool force_exp = bfp && CFG_UNP(x, THCON_SEC0_REG2_Force_shared_exp, u);
+    uint64_t exp_addr = in_addr;
+    if (bfp && !force_exp && (in_fmt == FMT_BFP8 || in_fmt == FMT_BFP8A || !((d0 >> 5) & 1))) { /* NoBFPExpSection */
+        uint64_t nexp = ((uint64_t)xdim * ydim * zdim * wdim + 15) / 16;
+        in_addr += (uint32_t)(((nexp + 15) / 16) * 16);
+    }
 
     const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
     uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
@@ -109,15 +127,28 @@ static void unpacr(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
     uint64_t first = (((uint64_t)zw->w * zdim + zw->z) * ydim + xy->y) * xdim + xy->x;
     uint32_t count = xend - xy->x;
+    /* Compressed: the first datum is row start index (W ZDim + Z) YDim + Y, read from L1 when the
+     * data moves; a whole row (X from 0 to XDim - 1) ends at the next index, otherwise X datums
+     * are dropped and Channel1.X + 1 - X kept (UNPACR_Regular.md). */
+    uint32_t rs_index = (uint32_t)(((uint64_t)zw->w * zdim + zw->z) * ydim + (xy->y & 0xFF));
+    bool whole_row = xy->x == 0 && xend - 1 == xdim - 1;
 
     uint64_t limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16;
     uint64_t fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16;
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
-    uint64_t datums = WRAP(in_addr + first * size);
+    /* Block floats: datums addressed in bits, exponents in 1/16 bytes (InAddr_Exponents +=
+     * FirstDatum / 16). */
+    uint64_t datums = WRAP(in_addr + first * size), exps = 0;
+    if (bfp) {
+        datums = (uint64_t)in_addr * 8 + (uint64_t)first * bits;
+        if (datums > limit * 8) datums -= fifo * 8;
+        exps = exp_addr * 16 + first;
+        if (exps > limit * 16) exps -= fifo * 16;
+    }
 #undef WRAP
 
     bool tileize = CFG_UNP(x, THCON_SEC0_REG2_Tileize_mode, u);
-    uint32_t row_stride = size * 16;
+    uint32_t row_stride = bits * 2; /* 16 datums */
     if (tileize)
         row_stride = CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 0) << 4 |
                      CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 1) << 8 |
@@ -164,10 +195,14 @@ static void unpacr(dp_ctx_t *x) {
     unsigned up_zeros = (1u << CFG_UNP(x, THCON_SEC0_REG2_Upsample_rate, u)) - 1;
     bool interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u);
     unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
-    if ((transpose || tileize) && (datums % 16))
+    if (uncompressed && (transpose || tileize) && (bfp ? datums % 128 : datums % 16))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
                        (unsigned long long)datums);
-    if (tileize && up_zeros) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling");
+    if (tileize && (up_zeros || !uncompressed))
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling or compressed input");
+    if (to_dst && THCFG(x, SRCA_SET_SetOvrdWithAddr))
+        return dp_fail(x, CP_ERR_UNDEFINED,
+                       "UNPACR to Dst with SRCA_SET_SetOvrdWithAddr (UNPACR_Regular.md: undefined; tt-llk clears it)");
     if (to_dst && (col_shift || transpose))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
 
@@ -195,7 +230,21 @@ static void unpacr(dp_ctx_t *x) {
                      .fifo = fifo,
                      .row_stride = row_stride,
                      .count = count,
-                     .out = out};
+                     .out = out,
+                     .bfp = bfp,
+                     .bfp_a = bfp && (in_fmt == FMT_BFP8A || in_fmt == FMT_BFP4A || in_fmt == FMT_BFP2A),
+                     .force_exp = force_exp,
+                     .bits = (uint8_t)bits,
+                     .forced_exp = (uint8_t)(u ? CFG(x, UNP1_FORCED_SHARED_EXP_shared_exp)
+                                               : CFG(x, UNP0_FORCED_SHARED_EXP_shared_exp)),
+                     .exps = exps,
+                     .compressed = !uncompressed,
+                     .whole_row = whole_row,
+                     .rs_addr = rs_addr,
+                     .rs_index = rs_index,
+                     .z_base = in_addr,
+                     .z_exp_base = (uint32_t)exp_addr,
+                     .drop = xy->x};
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
         unsigned next = ctx + 1;
@@ -217,6 +266,84 @@ static void unpacr(dp_ctx_t *x) {
     }
 }
 
+/* Write one converted datum at output position `out` (UNPACR_Regular.md's main loop): SrcB row
+ * + SrcRow; SrcA dropping the first four rows and the shifted columns, row + SrcRow (rows 0..15)
+ * or the address as is (SetOvrdWithAddr; Blackhole wraps it at 64, ttsim), transposed within 16
+ * rows; Dst rows - 4. False after a failure. */
+bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
+                   uint32_t datum) {
+    dp_t *dp = x->dp;
+    unsigned row = out / 16, col = out & 15;
+    if (u == 1) {
+        dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
+        return true;
+    }
+    if (j->to_dst) {
+        row = (row - 4) & 1023;
+        if (out32)
+            dp_dst32_write(x, row, col, datum);
+        else
+            dp_dst16_write(x, row, col, (uint16_t)datum);
+        return true;
+    }
+    if (row < 4 || col < j->col_shift) return true;
+    row -= 4, col -= j->col_shift;
+    if (j->ovrd) {
+        row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
+    } else {
+        if (row >= 16) {
+            dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
+            return false;
+        }
+        row += j->src_row;
+    }
+    if (j->transpose) {
+        unsigned lo = row & 15;
+        row = (row & ~15u) | col, col = lo;
+    }
+    dp->srca.d[bank][row & 63][col] = datum;
+    return true;
+}
+
+/* The data side of a block-float UNPACR (UNPACR_Regular.md): datums read bit by bit from the
+ * bottom of each byte up (ReadL1Bytes), the exponent byte of each 16 (its stream wraps at the FIFO
+ * limit on 16-byte boundaries), then the format conversion and the output as for any datum. */
+static void unpacr_data_bfp(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank) {
+    const cp_env_t *env = dp_env(x);
+    uint64_t bitpos = j->datums, exps = j->exps, limit = j->limit * 8, fifo = j->fifo * 8;
+    uint32_t out = j->out, mask = (1u << j->bits) - 1;
+    bool out32 = fmt_unpack_writes_dst32(&j->conv);
+    for (uint32_t i = 0; i < j->count;) {
+        if (bitpos / 8 >= env->l1_size)
+            return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)(bitpos / 8));
+        uint32_t datum = (env->l1[bitpos / 8] >> (bitpos % 8)) & mask;
+        bitpos += j->bits;
+        if ((++i % 16) == 0) {
+            bitpos = bitpos - j->bits * 16u + (uint64_t)j->row_stride * 8;
+            if (bitpos > limit) bitpos -= fifo;
+        }
+        uint8_t e = j->forced_exp;
+        if (!j->force_exp) {
+            if (exps / 16 >= env->l1_size)
+                return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads exponents at L1 0x%llx, beyond L1",
+                               (unsigned long long)(exps / 16));
+            e = env->l1[exps / 16];
+            if ((++exps % 256) == 0 && exps / 16 > j->limit) exps -= j->fifo * 16;
+        }
+        if (j->bfp_a && !j->all_zero && !fmt_bfp_unpack_defined(j->conv.in_fmt, (uint8_t)datum, e))
+            return dp_fail(x, CP_ERR_UNDEFINED,
+                           "UNPACR of %s datum 0x%x with exponent %u: the FP16 exponent leaves 5 bits "
+                           "(FloatBitPatterns.md BFP8aToFP16: undefined)",
+                           fmt_name(j->conv.in_fmt), datum, e);
+        uint32_t v = j->all_zero ? 0 : fmt_unpack(&j->conv, datum, e);
+        for (unsigned k = 0; k <= j->up_zeros; k++, v = 0, out++) {
+            if (j->interleave && k) continue;
+            if (!unp_put_datum(x, j, u, bank, out32, out, v)) return;
+        }
+    }
+    if (j->flip) (u ? &x->dp->srcb : &x->dp->srca)->implied_fmt[bank] = j->out_fmt;
+}
+
 /* The data side of one UNPACR: L1 -> SrcA / SrcB / Dst, into the bank the unpacker owns now. */
 static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     dp_t *dp = x->dp;
@@ -226,6 +353,8 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     uint32_t out = j->out;
     bool out32 = fmt_unpack_writes_dst32(&j->conv);
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
+    if (j->compressed) return unp_data_compressed(x, j, u, bank);
+    if (j->bfp) return unpacr_data_bfp(x, j, u, bank);
     if (j->up_zeros == 0 && (u == 1 || !j->to_dst)) {
         /* Without upsampling each datum goes to the next position (the common case, faster):
          * the same addresses and conversions as the general loop below, per destination. */
@@ -243,7 +372,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
             if (row < 4 || col < j->col_shift) continue;
             row -= 4, col -= j->col_shift;
             if (j->ovrd) {
-                row = (row + j->src_row) & 63;
+                row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
             } else {
                 if (row >= 16)
                     return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
@@ -274,7 +403,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                 if (row < 4 || col < j->col_shift) continue;
                 row -= 4, col -= j->col_shift;
                 if (j->ovrd) {
-                    row = (row + j->src_row) & 63;
+                    row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
                 } else {
                     if (row >= 16)
                         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
@@ -286,7 +415,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                 }
                 dp->srca.d[bank][row & 63][col] = datum;
             } else {
-                row = (row - 4) & (j->ovrd ? 15 : 1023);
+                row = (row - 4) & 1023;
                 if (out32)
                     dp_dst32_write(x, row, col, datum);
                 else

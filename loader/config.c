@@ -429,8 +429,8 @@ static int parse_tensor(ctx_t *x, const cJSON *v, const char *where, cfg_tensor_
     int f = cJSON_IsString(fm) ? tns_format_by_name(fm->valuestring) : -1;
     if (f < 0) {
         path_of(p, sizeof p, where, "format");
-        if (cJSON_IsString(fm) && (!strncmp(fm->valuestring, "bfloat8", 7) || !strncmp(fm->valuestring, "bfloat4", 7)))
-            return fail(x, p, "block-float formats (\"%s\") are not supported yet; expected one of: %s",
+        if (cJSON_IsString(fm) && !strncmp(fm->valuestring, "bfloat", 6) && strcmp(fm->valuestring, "bfloat16"))
+            return fail(x, p, "block-float format \"%s\" is not supported (bfloat8_b is); expected one of: %s",
                         fm->valuestring, tns_format_names());
         return fail(x, p, "expected one of: %s", tns_format_names());
     }

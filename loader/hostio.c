@@ -137,7 +137,7 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
             if (check_writable(io->file, io->origin, err, errlen)) return -1;
             continue;
         }
-        uint8_t *rm = malloc(d->bytes);
+        uint8_t *rm = malloc(d->elem_bytes);
         if (!rm) return fail(err, errlen, "out of memory (%s)", io->origin);
         if (load_tensor(c, io, rm, err, errlen)) {
             free(rm);
@@ -254,7 +254,7 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
                 rc = fail(err, errlen, "%s (%s)", e, io->origin);
             continue;
         }
-        uint8_t *rm = malloc(d->bytes);
+        uint8_t *rm = malloc(d->elem_bytes);
         if (!rm) {
             if (!rc) rc = fail(err, errlen, "out of memory (%s)", io->origin);
             continue;

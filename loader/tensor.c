@@ -19,7 +19,7 @@ static const struct {
     [TNS_FP32] = {"float32", 4, true, true, NPY_F4},    [TNS_INT32] = {"int32", 4, false, true, NPY_I4},
     [TNS_UINT32] = {"uint32", 4, false, false, NPY_U4}, [TNS_INT16] = {"int16", 2, false, true, NPY_I2},
     [TNS_UINT16] = {"uint16", 2, false, false, NPY_U2}, [TNS_INT8] = {"int8", 1, false, true, NPY_I1},
-    [TNS_UINT8] = {"uint8", 1, false, false, NPY_U1},
+    [TNS_UINT8] = {"uint8", 1, false, false, NPY_U1},   [TNS_BFP8] = {"bfloat8_b", 2, true, true, NPY_F4},
 };
 
 int tns_format_by_name(const char *name) {
@@ -31,7 +31,9 @@ const char *tns_format_name(tns_format_t f) { return formats[f].name; }
 unsigned tns_format_size(tns_format_t f) { return formats[f].size; }
 bool tns_format_is_float(tns_format_t f) { return formats[f].is_float; }
 npy_type_t tns_output_type(tns_format_t f) { return formats[f].out; }
-const char *tns_format_names(void) { return "bfloat16, float16, float32, int32, uint32, int16, uint16, int8, uint8"; }
+const char *tns_format_names(void) {
+    return "bfloat16, float16, float32, int32, uint32, int16, uint16, int8, uint8, bfloat8_b";
+}
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...) {
@@ -63,7 +65,10 @@ int tns_desc_init(tns_desc_t *d, tns_format_t f, bool tiles, const uint32_t *sha
     d->count = count;
     d->cols = shape[ndim - 1];
     d->rows = count / d->cols;
-    d->bytes = count * formats[f].size;
+    d->bytes = d->elem_bytes = count * formats[f].size;
+    if (f == TNS_BFP8) d->bytes = count + count / 16; /* a byte an element, an exponent per 16 */
+    if (f == TNS_BFP8 && !tiles)
+        return fail(err, errlen, "bfloat8_b needs \"layout\": \"tiles\" (its exponents are per face row)");
     if (tiles) {
         char s[80];
         tns_shape_str(d, s, sizeof s);
@@ -97,21 +102,53 @@ uint64_t tns_stored_index(const tns_desc_t *d, uint64_t row, uint64_t col) {
     return tile * TNS_TILE * TNS_TILE + face * TNS_FACE * TNS_FACE + (tr % TNS_FACE) * TNS_FACE + tc % TNS_FACE;
 }
 
+/* bfloat8_b's stored form of one face row (one block of 16): per tile, the exponent section (a
+ * byte a face row, 64 bytes) then a byte an element. The host's elements are bf16 patterns,
+ * rounded into blocks by the packer's rule (fmt_bfp_pack) and decoded exactly (fmt_bfp_unpack).
+ * st is the block's first stored index. */
+static size_t bfp8_tile(uint64_t st) { return (size_t)(st / (TNS_TILE * TNS_TILE)) * (TNS_TILE * TNS_TILE + 64); }
+static unsigned bfp8_row(uint64_t st) { return (unsigned)(st % (TNS_TILE * TNS_TILE)) / TNS_FACE; }
+
+static void bfp8_store(uint8_t *l1, uint64_t st, const uint8_t *rm) {
+    uint8_t *tile = l1 + bfp8_tile(st);
+    unsigned b = bfp8_row(st);
+    uint16_t v[FMT_BFP_BLOCK];
+    fmt_bfp_block_t blk;
+    for (unsigned k = 0; k < FMT_BFP_BLOCK; k++)
+        v[k] = (uint16_t)(rm[2 * k] | rm[2 * k + 1] << 8);
+    fmt_bfp_pack(FMT_BFP8, v, &blk);
+    tile[b] = blk.exp;
+    memcpy(tile + 64 + FMT_BFP_BLOCK * b, blk.datum, FMT_BFP_BLOCK);
+}
+
+static void bfp8_load(const uint8_t *l1, uint64_t st, uint8_t *rm) {
+    const uint8_t *tile = l1 + bfp8_tile(st);
+    unsigned b = bfp8_row(st);
+    for (unsigned k = 0; k < FMT_BFP_BLOCK; k++) {
+        uint16_t x = fmt_bfp_unpack(FMT_BFP8, tile[64 + FMT_BFP_BLOCK * b + k], tile[b]);
+        rm[2 * k] = (uint8_t)x, rm[2 * k + 1] = (uint8_t)(x >> 8);
+    }
+}
+
 /* A face row (16 elements) is contiguous in both layouts: move one at a time. */
 static void relayout(const tns_desc_t *d, const uint8_t *from, uint8_t *to, bool to_stored) {
     if (!d->tiles) {
         memcpy(to, from, d->bytes);
         return;
     }
-    size_t run = (size_t)TNS_FACE * formats[d->format].size;
+    size_t size = formats[d->format].size, run = (size_t)TNS_FACE * size;
     for (uint64_t r = 0; r < d->rows; r++)
         for (uint64_t c = 0; c < d->cols; c += TNS_FACE) {
-            size_t rm = (size_t)(r * d->cols + c) * formats[d->format].size;
-            size_t st = (size_t)tns_stored_index(d, r, c) * formats[d->format].size;
-            if (to_stored)
-                memcpy(to + st, from + rm, run);
+            size_t rm = (size_t)(r * d->cols + c) * size;
+            uint64_t si = tns_stored_index(d, r, c);
+            if (d->format == TNS_BFP8 && to_stored)
+                bfp8_store(to, si, from + rm);
+            else if (d->format == TNS_BFP8)
+                bfp8_load(from, si, to + rm);
+            else if (to_stored)
+                memcpy(to + si * size, from + rm, run);
             else
-                memcpy(to + rm, from + st, run);
+                memcpy(to + rm, from + si * size, run);
         }
 }
 
@@ -161,7 +198,7 @@ uint32_t tns_bits(tns_format_t f, const uint8_t *elems, uint64_t i) {
 /* The sign bit and the exponent mask of a float format's pattern. */
 static void float_masks(tns_format_t f, uint32_t *sign, uint32_t *exp) {
     *sign = f == TNS_FP32 ? 0x80000000u : 0x8000u;
-    *exp = f == TNS_FP32 ? 0x7F800000u : f == TNS_BF16 ? 0x7F80u : 0x7C00u;
+    *exp = f == TNS_FP32 ? 0x7F800000u : (f == TNS_BF16 || f == TNS_BFP8) ? 0x7F80u : 0x7C00u;
 }
 
 bool tns_is_nan(tns_format_t f, uint32_t bits) {
@@ -188,9 +225,9 @@ static int64_t int_value(tns_format_t f, uint32_t bits) {
 
 double tns_value(tns_format_t f, uint32_t bits) {
     if (!formats[f].is_float) return (double)int_value(f, bits);
-    uint32_t f32 = f == TNS_FP32   ? bits
-                   : f == TNS_BF16 ? fmt_bf16_to_fp32((uint16_t)bits)
-                                   : fmt_fp16_to_fp32((uint16_t)bits);
+    uint32_t f32 = f == TNS_FP32                      ? bits
+                   : (f == TNS_BF16 || f == TNS_BFP8) ? fmt_bf16_to_fp32((uint16_t)bits)
+                                                      : fmt_fp16_to_fp32((uint16_t)bits);
     float v;
     memcpy(&v, &f32, 4); /* the host's float is IEEE binary32; widening to double is exact */
     return v;
@@ -260,10 +297,10 @@ int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err,
             uint32_t v = (uint32_t)le(a->data + npy_pos(a, k) * a->itemsize, a->itemsize);
             if (!raw) {
                 uint32_t f32 = t == NPY_F4 ? v : fmt_fp16_to_fp32((uint16_t)v); /* float16 is exact in fp32 */
-                v = f == TNS_FP32   ? f32
-                    : f == TNS_BF16 ? fmt_fp32_to_bf16(f32, FMT_RNE)
-                    : t == NPY_F2   ? v /* float16 into float16: as is */
-                                    : fmt_fp32_to_fp16(f32, FMT_RNE);
+                v = f == TNS_FP32                      ? f32
+                    : (f == TNS_BF16 || f == TNS_BFP8) ? fmt_fp32_to_bf16(f32, FMT_RNE)
+                    : t == NPY_F2                      ? v /* float16 into float16: as is */
+                                                       : fmt_fp32_to_fp16(f32, FMT_RNE);
             }
             put_le(elems + k * size, size, v);
         }
@@ -310,7 +347,7 @@ void tns_to_output(const tns_desc_t *d, const uint8_t *elems, uint8_t *out) {
     }
     for (uint64_t k = 0; k < d->count; k++) {
         uint16_t b = (uint16_t)tns_bits(f, elems, k);
-        put_le(out + 4 * k, 4, f == TNS_BF16 ? fmt_bf16_to_fp32(b) : fmt_fp16_to_fp32(b));
+        put_le(out + 4 * k, 4, f == TNS_FP16 ? fmt_fp16_to_fp32(b) : fmt_bf16_to_fp32(b));
     }
 }
 

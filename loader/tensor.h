@@ -23,6 +23,7 @@ typedef enum {
     TNS_UINT16,
     TNS_INT8,
     TNS_UINT8,
+    TNS_BFP8, /* "bfloat8_b": tiles only; elements travel as bf16 patterns (below) */
     TNS_NFORMATS
 } tns_format_t;
 
@@ -49,6 +50,8 @@ typedef struct {
     uint64_t rows, cols; /* cols: the last dimension; rows: the product of the others */
     uint64_t count;      /* elements */
     uint64_t bytes;      /* in L1 */
+    uint64_t elem_bytes; /* the row-major elements the host converts (count x the format's size;
+                            bytes but for bfloat8_b, whose elements are bf16 patterns) */
 } tns_desc_t;
 
 /* Describe a tensor; -1 with the reason in err when the shape is empty, has a zero, is too large
@@ -63,8 +66,12 @@ void tns_shape_str(const tns_desc_t *d, char *buf, size_t n);
  * row * cols + col for rows; for tiles, tt-metal's order: 32 x 32 tiles row-major, in each tile
  * four 16 x 16 faces (0, 1 across the top half, 2, 3 across the bottom), each face row-major. */
 uint64_t tns_stored_index(const tns_desc_t *d, uint64_t row, uint64_t col);
-/* Row-major elements -> the tensor's L1 bytes (d->bytes each), and back. For rows both are copies;
- * tilize then untilize is the identity. */
+/* Row-major elements (d->elem_bytes) -> the tensor's L1 bytes (d->bytes), and back. For rows both
+ * are copies; tilize then untilize is the identity. bfloat8_b (tt-metal's Bfp8_b): per tile, the
+ * exponent section (one byte per face row of 16 elements, 64 bytes) then one byte per element;
+ * the host's bf16 elements become blocks with the packer's rounding (coproc/formats.c
+ * fmt_bfp_pack) and come back exactly (fmt_bfp_unpack), so values that are exact in bfloat8_b
+ * survive the round trip. */
 void tns_tilize(const tns_desc_t *d, const uint8_t *rowmajor, uint8_t *stored);
 void tns_untilize(const tns_desc_t *d, const uint8_t *stored, uint8_t *rowmajor);
 

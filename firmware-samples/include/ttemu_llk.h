@@ -43,7 +43,13 @@ enum {
     LLK_UINT16 = 9,
     LLK_FP8 = 10,
     LLK_INT8 = 14,
+    /* tt-llk's DataFormat::UInt8: the hardware code INT8 (low four bits) with the Src register's
+     * unsigned flag (ALU_FORMAT_SPEC_REG0_SrcAUnsigned / SrcBUnsigned) and the packer's
+     * Read_unsigned. */
+    LLK_UINT8 = 30,
 };
+/* The hardware's 4-bit format code of an LLK format. */
+static inline unsigned llk_hw_fmt(unsigned fmt) { return fmt & 0xFu; }
 #define LLK_FACE_DATUMS 256u
 #define LLK_TILE_DATUMS 1024u
 /* Bytes of one tile in L1 (no header): datums, plus a BFP format's 64-byte exponent section. */
@@ -56,7 +62,8 @@ static inline uint32_t llk_tile_bytes(unsigned fmt) {
     case LLK_BFP8A: return 1024 + 64;
     case LLK_BFP4: return 512 + 64;
     case LLK_FP8:
-    case LLK_INT8: return 1024;
+    case LLK_INT8:
+    case LLK_UINT8: return 1024;
     default: return 2048;
     }
 }
@@ -166,22 +173,22 @@ static inline void llk_unpack_hw_configure(llk_state_t *s, unsigned a_in, unsign
         CFG_VAL(UNP1_ADDR_CTRL_ZW_REG_1_Zstride, 256 * llk_datum_bytes(b_out));
     llk_push(TT_OP_ATGETM(MUTEX_REG_RMW));
     llk_cfg_rmw(ALU_FORMAT_SPEC_REG_SrcA_val_ADDR32, 0, 15, 0); /* SrcA/SrcB/Dstacc val and override */
-    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcAUnsigned, 0);
-    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcBUnsigned, 0);
+    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcAUnsigned, a_in == LLK_UINT8);
+    LLK_CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcBUnsigned, b_in == LLK_UINT8);
     llk_cfg_rmw(ALU_FORMAT_SPEC_REG0_SrcA_ADDR32, 0, 3, 0); /* stochastic rounding off everywhere */
     LLK_CFG_RMW(ALU_ACC_CTRL_Zero_Flag_disabled_src, a_out == LLK_UINT16 || b_out == LLK_UINT16);
     LLK_CFG_RMW(THCON_SEC0_REG1_Unp_LF8_4b_exp, 0);
     llk_cfg_rmw(THCON_SEC0_REG1_Unp_LF8_4b_exp_ADDR32 + 48, THCON_SEC0_REG1_Unp_LF8_4b_exp_SHAMT, 1, 0);
     llk_push(TT_OP_ATRELM(MUTEX_REG_RMW));
     /* Tile descriptors: format, uncompressed, XDim (unpacker 1: a face), YDim 1, ZDim 4. */
-    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32) = a_in | 1u << 4;
+    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32) = llk_hw_fmt(a_in) | 1u << 4;
     CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1) = 1u | 4u << 16;
-    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48) = b_in | 1u << 4 | LLK_FACE_DATUMS << 16;
+    CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48) = llk_hw_fmt(b_in) | 1u << 4 | LLK_FACE_DATUMS << 16;
     CFG_WORD(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 48 + 1) = 1u | 4u << 16;
     /* Unpack config: out format, throttle mode 2, every context uncompressed and to Src. */
-    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32) = a_out | 2u << 4;
+    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32) = llk_hw_fmt(a_out) | 2u << 4;
     CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 1) = 0xFu | 0xFu << 16;
-    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48) = b_out | 2u << 4;
+    CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48) = llk_hw_fmt(b_out) | 2u << 4;
     CFG_WORD(THCON_SEC0_REG2_Out_data_format_ADDR32 + 48 + 1) = 0xFu | 0xFu << 16;
     llk_push(TT_OP_SETADCXX(1, LLK_FACE_DATUMS - 1, 0));
     llk_push(TT_OP_SETADCXX(2, LLK_FACE_DATUMS - 1, 0));
@@ -256,6 +263,70 @@ static inline void llk_unpack_AB(llk_state_t *s, uint32_t addr_a, uint32_t addr_
     llk_unpack_begin(s, addr_a, addr_b);
     llk_mop_run();
     llk_unpack_end(s);
+}
+
+/* _llk_unpack_AB_matmul_init_ (ct_dim = rt_dim = 1, full 32x32 tiles): each unpacker takes a whole
+ * tile in one UNPACR (X 0..1023: four faces in Src rows 0..63). A replay buffer holds, per config
+ * context, the SrcA UNPACR and the bump of that context's base address by a tile (for the next
+ * tile of a reused row: RDCFG, ADDDMAREG of the tile size in GPR TILE_SIZE_A, WRCFG); a template-0
+ * MOP replays context 0's half (mask bit 0 clear) or context 1's (set). */
+#define LLK_GPR_UNP_TMP0        12u /* p_gpr_unpack::TMP0 */
+#define LLK_GPR_UNP_TILE_SIZE_A 36u /* p_gpr_unpack::TILE_SIZE_A: a tile, 16-byte units */
+static inline void llk_unpack_matmul_replay_half(unsigned base_cfg) {
+    llk_push(TT_OP_UNPACR(0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));
+    llk_push(TT_OP_RDCFG(LLK_GPR_UNP_TMP0, base_cfg));
+    llk_push(TT_OP_ADDDMAREG(0, LLK_GPR_UNP_TMP0, LLK_GPR_UNP_TMP0, LLK_GPR_UNP_TILE_SIZE_A));
+    llk_stallwait(STALL_CFG, P_THCON);
+    llk_push(TT_OP_WRCFG(LLK_GPR_UNP_TMP0, 0, base_cfg));
+    llk_push(TT_OP_NOP);
+}
+static inline void llk_unpack_AB_matmul_init(unsigned a_fmt) {
+    LLK_CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 0);
+    llk_push(TT_OP_SETADCZW(3, 0, 0, 0, 0, 0xF));
+    llk_push(TT_OP_SETADCXX(1, 4 * LLK_FACE_DATUMS - 1, 0));
+    llk_push(TT_OP_SETADCXX(2, 4 * LLK_FACE_DATUMS - 1, 0));
+    llk_push(TT_OP_SETDMAREG(0, llk_tile_bytes(a_fmt) >> 4, 0, LO_16(LLK_GPR_UNP_TILE_SIZE_A)));
+    llk_push(TT_OP_REPLAY(0, 12, 0, 1)); /* load 12 words at 0 */
+    llk_unpack_matmul_replay_half(THCON_SEC0_REG3_Base_address_ADDR32);
+    llk_unpack_matmul_replay_half(THCON_SEC0_REG3_Base_address_ADDR32 + 1);
+    mop_sync(); /* ckernel_unpack_template(false, false, replay ctx 0, 0, 0, 0, replay ctx 1, 0, 0) */
+    MOP_CFG(1) = 0, MOP_CFG(2) = 0, MOP_CFG(3) = TT_OP_REPLAY(0, 6, 0, 0);
+    MOP_CFG(4) = 0, MOP_CFG(5) = 0, MOP_CFG(6) = 0, MOP_CFG(7) = TT_OP_REPLAY(6, 6, 0, 0), MOP_CFG(8) = 0;
+}
+/* _llk_unpack_AB_matmul_: out = in0 @ in1 takes Dst += SrcB @ SrcA, so in0's tile goes to
+ * unpacker 1 (SrcB) and in1's to unpacker 0 (SrcA). */
+static inline void llk_unpack_AB_matmul(llk_state_t *s, uint32_t addr_in0, uint32_t addr_in1) {
+    llk_unpack_begin(s, addr_in1, addr_in0);
+    llk_push(TT_OP_UNPACR(1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)); /* SrcB: the whole tile */
+    llk_push(TT_OP_MOP(0, 0, s->unp_ctx ? 0xFF : 0));              /* SrcA through the replay */
+    llk_unpack_end(s);
+}
+
+/* ---- reductions (tt-llk llk_unpack_AB_reduce, llk_math_reduce, llk_pack_reduce_mask_config) --- */
+enum { LLK_REDUCE_ROW, LLK_REDUCE_COL };
+enum { LLK_POOL_SUM, LLK_POOL_MAX };
+/* The scaler tile tt-metal's reduce reads as its second operand (generate_reduce_scaler): zeros
+ * but the first row of each face, which holds the scaler (a bf16 pattern), e.g. 1.0 (0x3F80) for a
+ * sum or a max. Written by the RISC-V, before the unpacker reads it. */
+static inline void llk_reduce_scaler_fill(uint32_t addr, uint16_t bf16) {
+    for (unsigned i = 0; i < 512; i++)
+        L1_WORD(addr + 4 * i) = ((i % 128) < 8) ? ((uint32_t)bf16 | (uint32_t)bf16 << 16) : 0;
+}
+/* _llk_unpack_AB_reduce_init_: SrcA face by face (transposed within the face for a row
+ * reduction), SrcB one row of the scaler tile per face (X 0..15); the pair sits in the replay
+ * buffer and the MOP replays it once per face. */
+static inline void llk_unpack_AB_reduce_init(unsigned dim) {
+    LLK_CFG_RMW(THCON_SEC0_REG2_Haloize_mode, dim == LLK_REDUCE_ROW);
+    llk_push(TT_OP_SETADCXX(1, LLK_FACE_DATUMS - 1, 0));
+    llk_push(TT_OP_SETADCXX(2, 15, 0));
+    llk_push(TT_OP_REPLAY(0, 2, 0, 1));
+    llk_push(LLK_UNPACR_A);
+    llk_push(LLK_UNPACR_B);
+    llk_mop_t m = llk_mop(1, 4, TT_OP_REPLAY(0, 2, 0, 0), TT_OP_NOP);
+    llk_mop_program(&m);
+}
+static inline void llk_unpack_AB_reduce(llk_state_t *s, uint32_t addr, uint32_t scaler) {
+    llk_unpack_AB(s, addr, scaler);
 }
 
 /* ---- math (T1) ------------------------------------------------------------------------------ */
@@ -371,6 +442,108 @@ static inline void llk_math_eltwise_binary(const llk_state_t *s, unsigned op, un
     llk_math_clear_dst_rwc();
 }
 
+/* _llk_math_matmul_init_ (32x32 by 32x32, no transpose, ct_dim = rt_dim = 1): sixteen MVMULs (8
+ * rows of SrcB by a 16x16 face of SrcA each) cover out faces 0..3 = B0A0 + B1A2, B0A1 + B1A3,
+ * B2A0 + B3A2, B2A1 + B3A3 (Bn: in0's face n in SrcB, An: in1's in SrcA), walked by the address
+ * modifiers; they sit in the replay buffer at 16 and the MOP replays them once per fidelity phase,
+ * ADDR_MOD_5 on the last one clearing the counters and stepping the phase. */
+static inline void llk_math_matmul_init(unsigned phases) {
+    bool hifi = phases > 1;
+    llk_addr_mod(0, 0, LLK_AM_SRC(8, 0, 0), LLK_AM_DST(8, 0, 0, 0));
+    llk_addr_mod(5, LLK_AM_SRC(0, 1, 1), LLK_AM_SRC(0, 1, 1), LLK_AM_DST(0, 1, 1, 0) | LLK_AM_FID(hifi, 0));
+    llk_addr_mod(1, LLK_AM_SRC(16, 0, 0), LLK_AM_SRC(0, 1, 0), LLK_AM_DST(8, 0, 0, 0));
+    llk_addr_mod(2, LLK_AM_SRC(0, 1, 0), LLK_AM_SRC(32, 1, 0), LLK_AM_DST(8, 0, 0, 0));
+    llk_addr_mod(4, LLK_AM_SRC(32, 1, 0), LLK_AM_SRC(48, 1, 0), LLK_AM_DST(0, 1, 0, 0));
+    static const uint8_t am[15] = {0, 1, 0, 2, 0, 1, 0, 4, 0, 1, 0, 2, 0, 1, 0};
+    llk_push(TT_OP_REPLAY(16, 16, 0, 1));
+    for (unsigned i = 0; i < 15; i++)
+        llk_push(TT_OP_MVMUL(0, 0, am[i], 0));
+    llk_push(TT_OP_MVMUL(hifi ? 0 : 1, 0, 5, 0)); /* LoFi: the last one gives SrcA back */
+    llk_mop_t m = llk_mop(1, hifi ? phases : 1, TT_OP_REPLAY(16, 16, 0, 0), TT_OP_NOP);
+    if (hifi) m.end0 = TT_OP_SETRWC(1, 0, 0, 0, 0, 0xF);
+    llk_mop_program(&m);
+    llk_push(TT_OP_SETRWC(0, 0, 0, 0, 0, 0xF));
+}
+/* _llk_math_matmul_: Dst tile `index` += in0's tile @ in1's tile; then SrcB goes back. */
+static inline void llk_math_matmul(const llk_state_t *s, unsigned index) {
+    llk_math_set_dst(s, index);
+    llk_mop_run();
+    llk_push(TT_OP_SETRWC(2, 0, 0, 0, 0, 0xF));
+}
+
+/* _llk_math_reduce_init_: ADDR_MOD 0 changes nothing but clears the fidelity phase, 2 steps SrcB
+ * and Dst by 8 (the transposition's ELWADDs), 3 steps the phase; for a sum in several phases a
+ * MOP of GAPOOLs, one per phase. */
+static inline void llk_math_reduce_init(unsigned phases) {
+    bool hifi = phases > 1;
+    llk_addr_mod(0, 0, 0, LLK_AM_FID(0, 1));
+    llk_addr_mod(1, 0, LLK_AM_SRC(1, 0, 0), LLK_AM_DST(1, 0, 0, 0));
+    llk_addr_mod(2, 0, LLK_AM_SRC(8, 0, 0), LLK_AM_DST(8, 0, 0, 0));
+    if (hifi) {
+        llk_addr_mod(3, 0, 0, LLK_AM_FID(1, 0));
+        llk_mop_t m = llk_mop(1, phases, TT_OP_GAPOOL(0, 1, 3, 0, 0), TT_OP_NOP);
+        m.last_inner = m.last_outer = TT_OP_GAPOOL(0, 1, 0, 0, 0);
+        llk_mop_program(&m);
+    }
+    llk_setc16(CLR_DVALID_SrcA_Disable_ADDR32, 0);
+    llk_push(TT_OP_SETRWC(0, 0, 0, 0, 0, 0xF));
+}
+/* reduce_pool_op: one face. MAX: GMPOOL (column max of SrcA into Dst's row, with Dst's). SUM:
+ * GAPOOL (SrcB's scaler row @ SrcA: column sums), once per phase; `clr` gives the banks back. */
+static inline void llk_math_reduce_pool(unsigned type, unsigned phases, unsigned clr) {
+    if (type == LLK_POOL_MAX) {
+        llk_push(TT_OP_GMPOOL(clr, 1, 0, 0, 0));
+    } else if (phases > 1) {
+        llk_mop_run();
+        if (clr) llk_push(TT_OP_CLEARDVALID(clr, 0));
+    } else {
+        llk_push(TT_OP_GAPOOL(clr, 1, 0, 0, 0));
+    }
+}
+/* reduce_row_perform_transpose (16-bit Dst): the face's row of column sums of the transposed
+ * SrcA — the input's row sums — goes to Dst column 0 through SrcB: MOVD2B to SrcB row 16,
+ * TRNSPSRCB, the row put back, then two ELWADDs of a zeroed SrcA and SrcB rows 16..31 write the
+ * face's 16 Dst rows (column 0: the sums; row 0 keeps them all for the next tile's GAPOOLs). */
+static inline void llk_math_reduce_row_transpose(void) {
+    llk_push(TT_OP_SETRWC(0, 4, 0, 0, 0, 3));
+    llk_push(TT_OP_MOVD2B(0, 16, 0, 0, 0));
+    llk_push(TT_OP_TRNSPSRCB);
+    llk_push(TT_OP_MOVD2B(0, 16, 0, 0, 0));
+    llk_push(TT_OP_SETRWC(0, 2, 0, 8, 0, 2));
+    llk_push(TT_OP_SETRWC(0, 2, 0, 8, 0, 2));
+    llk_push(TT_OP_ZEROSRC(0, 1, 0, 1)); /* SrcA, the Matrix Unit's bank */
+    llk_push(TT_OP_ELWADD(0, 0, 0, 2, 0));
+    llk_push(TT_OP_ELWADD(0, 0, 0, 2, 0));
+}
+/* _llk_math_reduce_ (32x32 tile into Dst tile `index`): ROW sums the faces of each face row into
+ * that face row's first Dst face, column 0; COL takes the max of faces 0 and 2 into Dst face 0's
+ * row 0 and of faces 1 and 3 into face 1's. Repeated tiles accumulate (another tile of the same
+ * rows or columns). */
+static inline void llk_math_reduce(const llk_state_t *s, unsigned type, unsigned dim, unsigned phases, unsigned index) {
+    llk_math_set_dst(s, index);
+    if (dim == LLK_REDUCE_ROW) {
+        llk_math_reduce_pool(type, phases, 3);
+        llk_math_reduce_pool(type, phases, 0);
+        llk_math_reduce_row_transpose();
+        llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+        llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+        llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+        llk_push(TT_OP_SETRWC(3, 4, 8, 0, 0, 6));
+        llk_math_reduce_pool(type, phases, 3);
+        llk_math_reduce_pool(type, phases, 0);
+        llk_math_reduce_row_transpose();
+        llk_push(TT_OP_SETRWC(3, 0, 0, 0, 0, 6));
+    } else {
+        for (unsigned r = 0; r < 2; r++) {
+            llk_math_reduce_pool(type, phases, 0);
+            llk_push(TT_OP_SETRWC(0, 4, 8, 0, 0, 4));
+            llk_push(TT_OP_SETRWC(3, 4, 8, 0, 0, 4));
+            llk_math_reduce_pool(type, phases, 0);
+            llk_push(TT_OP_SETRWC(3, 0, 0, 0, 0, 5));
+        }
+    }
+}
+
 /* ---- pack (T2) ------------------------------------------------------------------------------ */
 /* configure_pack + set_packer_config: the packer reads `src` (the Dst format: FP32 for a 32-bit
  * Dst) and writes `dst` to L1; the strides of a row (16 datums), a face and a tile in Dst bytes;
@@ -395,7 +568,7 @@ static inline void llk_pack_hw_configure(llk_state_t *s, unsigned src, unsigned 
                                                              CFG_VAL(THCON_SEC0_REG1_Out_data_format, dst) |
                                                              CFG_VAL(THCON_SEC0_REG1_In_data_format, src);
     LLK_CFG_RMW(THCON_SEC0_REG1_Exp_threshold_en, 0);
-    llk_cfg_rmw(THCON_SEC0_REG1_Exp_threshold_en_ADDR32, 24, 8, 0); /* THCON_SEC0_REG1_Exp_threshold */
+    LLK_CFG_RMW(THCON_SEC0_REG1_Exp_threshold, 0);
     llk_stallwait(STALL_CFG, P_PACK);
     LLK_CFG_RMW(THCON_SEC0_REG1_Pack_L1_Acc, 0);
     bool read32 = fp32 || src == LLK_FP32 || src == LLK_INT32;
@@ -456,6 +629,26 @@ static inline void llk_pack_dest_section_done(llk_state_t *s) {
     llk_push(TT_OP_SEMGET(T6_SEM(SEM_MATH_PACK)));
     s->dest_id ^= 1;
     llk_pack_select_half(s);
+}
+
+/* _llk_pack_reduce_mask_config_ (not untilize): edge masks that keep only what the reduction
+ * wrote. ROW: every row through edge mask SEC1 = column 0 (row-set mapping 1 all ones). COL: row 0
+ * of each face through SEC1 = all columns, the other rows through SEC0 = none. Written through GPRs
+ * and WRCFG after the packer is idle, in order with the PACRs. */
+static inline void llk_pack_reduce_mask_config(unsigned dim) {
+    uint32_t sec0 = dim == LLK_REDUCE_ROW ? 0x55u << PCK_EDGE_TILE_ROW_SET_SELECT_select_SHAMT
+                                          : 0x05u << PCK_EDGE_TILE_ROW_SET_SELECT_select_SHAMT;
+    uint32_t sec1 = dim == LLK_REDUCE_ROW ? 0x0001 : 0xFFFF;
+    uint32_t map1 = dim == LLK_REDUCE_ROW ? 0x55555555u : 0x00000001u;
+    llk_gpr_set(28, sec0);
+    llk_gpr_set(30, sec1);
+    llk_gpr_set(29, map1);
+    llk_stallwait(STALL_CFG, P_PACK);
+    llk_push(TT_OP_WRCFG(28, 0, PCK_EDGE_OFFSET_SEC0_mask_ADDR32));
+    llk_push(TT_OP_WRCFG(30, 0, PCK_EDGE_OFFSET_SEC0_mask_ADDR32 + 1));
+    llk_push(TT_OP_WRCFG(29, 0, TILE_ROW_SET_MAPPING_0_row_set_mapping_0_ADDR32 + 1));
+    llk_push(TT_OP_NOP);
+    llk_push(TT_OP_NOP);
 }
 
 #endif

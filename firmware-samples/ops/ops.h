@@ -10,6 +10,8 @@
 #define OPS_IN0 0x80000u /* up to 128 KiB each */
 #define OPS_IN1 0xA0000u
 #define OPS_OUT 0xC0000u
+/* A tile the kernels build themselves (a reduction's scaler), not a tensor. */
+#define OPS_SCRATCH 0xE0000u
 
 /* L1 address of tile t of a tensor at base in format fmt. */
 static inline uint32_t ops_tile(uint32_t base, unsigned t, unsigned fmt) { return base + t * llk_tile_bytes(fmt); }

@@ -262,8 +262,10 @@ cfg_bad "tiles shape not a multiple of 32" "bad.json: key 'tensors.t.shape': sha
     '{"t": {"addr": "0x20000", "format": "bfloat16", "shape": [30, 64], "layout": "tiles"}}'
 cfg_bad "unknown format" "key 'tensors.t.format': expected one of: bfloat16, float16, float32" \
     '{"t": {"addr": "0x20000", "format": "half", "shape": [32, 32], "layout": "rows"}}'
-cfg_bad "block-float format" "key 'tensors.t.format': block-float formats \(.bfloat8_b.\) are not supported yet" \
-    '{"t": {"addr": "0x20000", "format": "bfloat8_b", "shape": [32, 32], "layout": "tiles"}}'
+cfg_bad "block-float format" "key 'tensors.t.format': block-float format .bfloat4_b. is not supported \(bfloat8_b is\)" \
+    '{"t": {"addr": "0x20000", "format": "bfloat4_b", "shape": [32, 32], "layout": "tiles"}}'
+cfg_bad "bfloat8_b in rows" "key 'tensors.t.shape': bfloat8_b needs .layout.: .tiles." \
+    '{"t": {"addr": "0x20000", "format": "bfloat8_b", "shape": [32, 32], "layout": "rows"}}'
 cfg_bad "layout missing" "key 'tensors.t.layout': expected .tiles." \
     '{"t": {"addr": "0x20000", "format": "int32", "shape": [32, 32]}}'
 cfg_bad "a zero dimension" "key 'tensors.t.shape': dimension 0 is 0" \

@@ -322,14 +322,10 @@ static void test_unpacr_nop(void **state) {
 static void test_unpacr_refused(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
-    f->st.cfg[0][64] = 0x06; /* BFP8, compressed */
-    assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-                     CP_ERR_UNIMPLEMENTED); /* compressed */
-    f->st.cfg[0][64] = 0x16;                /* BFP8 uncompressed */
-    assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-                     CP_ERR_UNIMPLEMENTED); /* block float: tier 2 */
     f->st.cfg[0][64] = 0x15;
-    f->st.cfg[0][72] = 0x0; /* BF16 in, FP32 out: undefined (UNPACR_Regular.md) */
+    assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)),
+                     CP_ERR_UNIMPLEMENTED); /* RowSearch */
+    f->st.cfg[0][72] = 0x0;                 /* BF16 in, FP32 out: undefined (UNPACR_Regular.md) */
     assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), CP_ERR_UNDEFINED);
 }
 
@@ -670,8 +666,8 @@ static void test_pacr_fp32(void **state) {
     ex(f, 2, 0x5180000Bu);
     ex(f, 2, 0x41000101u);
     assert_int_equal(get16(f, 0x30000) | (uint32_t)get16(f, 0x30002) << 16, 0x3F808000u);
-    /* Not modelled (tier 2): refused. */
-    f->st.cfg[0][70] = 0x061; /* BFP8 out */
+    /* Not modelled: refused. */
+    cfgbits(f, 19, 8, 1, 1); /* PCK_EDGE_TILE_FACE_SET_SELECT_enable */
     assert_int_equal(ex_err(f, 2, 0x41000101u), CP_ERR_UNIMPLEMENTED);
 }
 

@@ -19,26 +19,6 @@
 
 #include "dp_fixture.h"
 
-/* Dst.md layouts written out: a BF16 cell is sign | mantissa(7) << 8 | exponent(8); an FP16 cell
- * sign | mantissa(10) << 5 | exponent(5); a Dst32b datum the BF16 cell of its high half over its
- * low 16 bits, at physical rows Adj32(r) and Adj32(r) + 8. */
-static uint16_t cell_bf16(uint16_t b) { return (uint16_t)((b & 0x8000) | (b & 0x7F) << 8 | ((b >> 7) & 0xFF)); }
-static uint16_t cell_fp16(uint16_t h) { return (uint16_t)((h & 0x8000) | (h & 0x3FF) << 5 | ((h >> 10) & 0x1F)); }
-static unsigned adj32(unsigned r) { return ((r & 0x1F8) << 1) | (r & 0x207); }
-static uint32_t dst32(fx_t *f, unsigned row, unsigned col) {
-    const dst_regs_t *d = dp_dst(f->dp);
-    uint16_t hi = d->bits[adj32(row)][col], lo = d->bits[adj32(row) + 8][col];
-    /* back to IEEE order: the high half is a BF16 cell */
-    uint16_t b = (uint16_t)((hi & 0x8000) | (hi & 0xFF) << 7 | ((hi >> 8) & 0x7F));
-    return (uint32_t)b << 16 | lo;
-}
-static void put_dst32(fx_t *f, unsigned row, unsigned col, uint32_t v) {
-    dst_regs_t *d = dp_dst_mut(f->dp);
-    d->bits[adj32(row)][col] = cell_bf16((uint16_t)(v >> 16));
-    d->bits[adj32(row) + 8][col] = (uint16_t)v;
-}
-static uint16_t dst16(fx_t *f, unsigned row, unsigned col) { return dp_dst(f->dp)->bits[row][col]; }
-
 /* SrcA and SrcB banks 0 (the Matrix Unit's after reset) in format fmt. */
 static void formats(fx_t *f, unsigned fmt) {
     dp_srca_mut(f->dp)->implied_fmt[0] = (uint8_t)fmt;
@@ -459,6 +439,36 @@ static void test_fpu_refusals(void **state) {
     assert_memory_equal(&before, dp_dst(f->dp), sizeof before);
 }
 
+/* Blackhole: each Src bank carries the format its unpacker wrote (implied_fmt, DATAPATH.md §9;
+ * MOVA2D.md's SrcAFmt), so one datum reads differently from bank to bank. The pattern
+ * src_fp16(0x3E00) (1.5 as FP16: exponent 15 in the low exponent bits, mantissa 0x200) is, read as
+ * BF16, exponent 15 with the mantissa's top seven bits 0x40: 1.5 x 2^-112 = 0x07C0. ELWADD with a
+ * zero SrcB copies it: bank 0 (implied BF16) gives the BF16 cell of 0x07C0, bank 1 (implied FP16)
+ * the FP16 cell of 0x3E00 (the Dst type follows SrcA's style). DISABLE_IMPLIED_SRCA_FMT_Base falls
+ * back to ALU_FORMAT_SPEC_REG0_SrcA. */
+static void test_implied_formats(void **state) {
+    fx_t *f = *state;
+    src_regs_t *a = dp_srca_mut(f->dp), *b = dp_srcb_mut(f->dp);
+    for (unsigned k = 0; k < 2; k++) {
+        a->d[k][0][0] = src_fp16(0x3E00);
+        b->d[k][0][0] = 0;
+    }
+    a->implied_fmt[0] = FMT_BF16, b->implied_fmt[0] = FMT_BF16;
+    a->implied_fmt[1] = FMT_FP16, b->implied_fmt[1] = FMT_FP16;
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 0));
+    assert_int_equal(dst16(f, 0, 0), cell_bf16(0x07C0));
+    f->st.src.fpu_bank_a = f->st.src.fpu_bank_b = 1;
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 0));
+    assert_int_equal(dst16(f, 0, 0), cell_fp16(0x3E00));
+    f->st.src.fpu_bank_a = f->st.src.fpu_bank_b = 0;
+    FX_THCFG(f, DISABLE_IMPLIED_SRCA_FMT_Base, 1);
+    FX_THCFG(f, DISABLE_IMPLIED_SRCB_FMT_Base, 1);
+    FX_CFG(f, ALU_FORMAT_SPEC_REG0_SrcA, FMT_FP16);
+    FX_CFG(f, ALU_FORMAT_SPEC_REG1_SrcB, FMT_FP16);
+    fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 0));
+    assert_int_equal(dst16(f, 0, 0), cell_fp16(0x3E00));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_elwadd_bf16, fx_setup, fx_teardown),
@@ -472,6 +482,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gmpool, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_src_shuffles, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refusals, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_implied_formats, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

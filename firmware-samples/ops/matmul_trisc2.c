@@ -1,0 +1,19 @@
+/* matmul, pack (TRISC2): each output tile from the FP32 Dst to L1 as float32 (every bit the
+ * accumulation kept), the tiles in the order (i, j) row-major. */
+#include "ops.h"
+
+#define TILES 4
+
+int main(void) {
+    llk_state_t s = {0};
+    llk_pack_hw_configure(&s, LLK_FP32, LLK_FP32, true);
+    llk_pack_init();
+    llk_pack_dest_init(&s);
+    for (unsigned t = 0; t < TILES; t++) {
+        llk_packer_wait_for_math_done();
+        llk_pack(&s, 0, ops_tile(OPS_OUT, t, LLK_FP32));
+        llk_pack_dest_section_done(&s);
+    }
+    tensix_sync();
+    return 0;
+}
