@@ -266,6 +266,13 @@ static int cmd_run(int argc, char **argv) {
             return EXIT_BAD_INPUT;
         }
     }
+    char stale[256];
+    cfg_drop_stale_expectations(&cfg, stale, sizeof stale);
+    if (stale[0])
+        fprintf(stderr,
+                "ttemu: note: %s: the config's expectation of %s is for its own inputs; not checked, since --input "
+                "replaced an input (give --expect to compare)\n",
+                cfg.path, stale);
     if (!max_cycles_given && cfg.max_cycles_set) o.max_cycles = cfg.max_cycles;
     if (!o.npeeks) {
         memcpy(o.peeks, cfg.peeks, sizeof o.peeks);

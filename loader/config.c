@@ -659,7 +659,25 @@ int cfg_add_tensor_arg(cfg_t *c, cfg_tio_kind_t kind, const char *arg, char *err
     t->atol = tol[0];
     t->rtol = tol[1];
     snprintf(t->origin, sizeof t->origin, "%s %s", flag, name);
+    if (kind == TIO_INPUT) c->inputs_from_flags = true;
     return 0;
+}
+
+void cfg_drop_stale_expectations(cfg_t *c, char *note, size_t n) {
+    note[0] = 0;
+    if (!c->inputs_from_flags) return;
+    int k = 0;
+    for (int i = 0; i < c->ntio; i++) {
+        cfg_tio_t *t = &c->tio[i];
+        if (t->kind == TIO_EXPECT && strncmp(t->origin, "--expect", 8) != 0) { /* the config's own */
+            size_t len = strlen(note);
+            snprintf(note + len, n - len, "%s%s", len ? ", " : "", c->tensors[t->tensor].name);
+            free(t->file);
+            continue;
+        }
+        c->tio[k++] = *t;
+    }
+    c->ntio = k;
 }
 
 static int parse_stop(ctx_t *x, const cJSON *v, cfg_t *c) {

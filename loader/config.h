@@ -124,6 +124,7 @@ typedef struct cfg {
     int ntensors;
     cfg_tio_t *tio;
     int ntio;
+    bool inputs_from_flags; /* an --input replaced or added an input (cfg_drop_stale_expectations) */
     struct {
         cfg_stop_kind_t kind;
         uint64_t cycles;            /* STOP_CYCLES: run this many cycles; others: extra cycles after */
@@ -162,6 +163,10 @@ void cfg_free(cfg_t *c);
  * one (an output or expectation at the point of the tensor's other one, if the config has it, else
  * at the default). 0, or -1 with err naming the flag and the problem. */
 int cfg_add_tensor_arg(cfg_t *c, cfg_tio_kind_t kind, const char *arg, char *err, size_t errlen);
+/* After the flags: a config's own expectations were computed for its own inputs, so once an
+ * --input has replaced an input they no longer apply; they are dropped (an --expect stays) and
+ * named in note ("out, out2"; empty when none was dropped). */
+void cfg_drop_stale_expectations(cfg_t *c, char *note, size_t n);
 /* The index of the tensor named name, or -1. */
 int cfg_tensor_find(const cfg_t *c, const char *name);
 const char *cfg_at_name(cfg_at_t at);

@@ -376,6 +376,17 @@ tiled = x.reshape(8, 2, 16, 1, 2, 16).transpose(0, 3, 1, 4, 2, 5).ravel()
 assert open('$TMP/add1_in.bin', 'rb').read() == tiled.astype('<u2').tobytes()"
     expect_json "add1: both tensors in the report" "$TMP/add1.json" \
         '[r["tensors"][t]["shape"] + [r["tensors"][t]["format"]] for t in ("in", "out")]' '[[256, 32, "bfloat16"], [256, 32, "bfloat16"]]'
+    # A config's expectation is for the config's inputs: with an input replaced by --input it is not
+    # checked (said on stderr), and an --expect given with it is.
+    $PY -c "
+import numpy as np
+x = np.load('$DATA/add1_input.npy'); np.save('$TMP/add1_other.npy', x[::-1].copy())"
+    run_ttemu run --config $C --quiet --input in="$TMP/add1_other.npy" --report "$TMP/add1_other.json"
+    expect_exit "add1 with another input: the config's expectation is not checked (exit 0)" 0
+    expect_out "... and the run says so" "note: .*add1-compute.json: the config's expectation of out is for its own inputs; not checked"
+    expect_json "... and the report has no comparison" "$TMP/add1_other.json" '"compare" in r["tensors"]["out"]' False
+    run_ttemu run --config $C --quiet --input in="$TMP/add1_other.npy" --expect out=$DATA/add1_expected.npy
+    expect_exit "add1 with another input and the old expectation given as --expect: compared, differs (exit 5)" 5
     # An altered expectation must fail: one bit of one element.
     $PY -c "
 import numpy as np
