@@ -43,6 +43,23 @@ static cJSON *core_json(const run_t *r, int c) {
     return o;
 }
 
+/* A Tensix instruction word in the report: "word", "disasm", then who pushed it ("pushed_by",
+ * "push_pc", "push_symbol"; pushed_by null for the host or a test). */
+static void add_pushed_word(const run_t *r, cJSON *o, uint32_t word, cp_origin_t origin) {
+    char buf[128];
+    cJSON_AddNumberToObject(o, "word", word);
+    tt_disasm(word, buf, sizeof buf);
+    cJSON_AddStringToObject(o, "disasm", buf);
+    if (origin.core >= 0 && origin.core < TILE_NCORES) {
+        cJSON_AddStringToObject(o, "pushed_by", tile_core_names[origin.core]);
+        cJSON_AddNumberToObject(o, "push_pc", origin.pc);
+        run_symbol(r, origin.core, origin.pc, buf, sizeof buf);
+        cJSON_AddStringToObject(o, "push_symbol", buf);
+    } else {
+        cJSON_AddNullToObject(o, "pushed_by");
+    }
+}
+
 /* threads[].stalls.longest: the top stalls with the pushing core's pc and symbol. */
 static void add_longest_stalls(const run_t *r, cJSON *threads) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
@@ -62,17 +79,7 @@ static void add_longest_stalls(const run_t *r, cJSON *threads) {
             cJSON_AddStringToObject(o, "cause", cp_hold_name(s->cause));
             cp_hold_label(s->cause, s->detail, buf, sizeof buf);
             cJSON_AddStringToObject(o, "on", buf);
-            cJSON_AddNumberToObject(o, "word", s->word);
-            tt_disasm(s->word, buf, sizeof buf);
-            cJSON_AddStringToObject(o, "disasm", buf);
-            if (s->origin.core >= 0 && s->origin.core < TILE_NCORES) {
-                cJSON_AddStringToObject(o, "pushed_by", tile_core_names[s->origin.core]);
-                cJSON_AddNumberToObject(o, "push_pc", s->origin.pc);
-                run_symbol(r, s->origin.core, s->origin.pc, buf, sizeof buf);
-                cJSON_AddStringToObject(o, "push_symbol", buf);
-            } else {
-                cJSON_AddNullToObject(o, "pushed_by");
-            }
+            add_pushed_word(r, o, s->word, s->origin);
         }
     }
 }
@@ -81,18 +88,7 @@ static void add_longest_stalls(const run_t *r, cJSON *threads) {
  * how many cycles it held its thread (docs/report-format.md). */
 static cJSON *wait_site_json(const run_t *r, const cp_wait_site_t *w) {
     cJSON *o = cJSON_CreateObject();
-    char buf[128];
-    cJSON_AddNumberToObject(o, "word", w->word);
-    tt_disasm(w->word, buf, sizeof buf);
-    cJSON_AddStringToObject(o, "disasm", buf);
-    if (w->origin.core >= 0 && w->origin.core < TILE_NCORES) {
-        cJSON_AddStringToObject(o, "pushed_by", tile_core_names[w->origin.core]);
-        cJSON_AddNumberToObject(o, "push_pc", w->origin.pc);
-        run_symbol(r, w->origin.core, w->origin.pc, buf, sizeof buf);
-        cJSON_AddStringToObject(o, "push_symbol", buf);
-    } else {
-        cJSON_AddNullToObject(o, "pushed_by");
-    }
+    add_pushed_word(r, o, w->word, w->origin);
     cJSON_AddNumberToObject(o, "latched", (double)w->latched);
     cJSON_AddNumberToObject(o, "held_cycles", (double)w->held_cycles);
     return o;
@@ -304,22 +300,11 @@ static void add_cp_error(const run_t *r, cJSON *root) {
     const cp_error_t *e = cp_fault(r->tile->cp);
     if (!e || (r->exit.code != EXIT_GUEST_FAULT && r->exit.code != EXIT_UNIMPLEMENTED)) return;
     cJSON *o = cJSON_AddObjectToObject(root, "error");
-    char buf[128];
     cJSON_AddStringToObject(o, "source", "coprocessor");
     cJSON_AddStringToObject(o, "category", cp_err_cat_name(e->cat));
     cJSON_AddStringToObject(o, "unit", tt_unit_name((tt_unit_t)e->unit));
     cJSON_AddNumberToObject(o, "thread", e->thread);
-    cJSON_AddNumberToObject(o, "word", e->word);
-    tt_disasm(e->word, buf, sizeof buf);
-    cJSON_AddStringToObject(o, "disasm", buf);
-    if (e->origin.core >= 0 && e->origin.core < TILE_NCORES) {
-        cJSON_AddStringToObject(o, "pushed_by", tile_core_names[e->origin.core]);
-        cJSON_AddNumberToObject(o, "push_pc", e->origin.pc);
-        run_symbol(r, e->origin.core, e->origin.pc, buf, sizeof buf);
-        cJSON_AddStringToObject(o, "push_symbol", buf);
-    } else {
-        cJSON_AddNullToObject(o, "pushed_by");
-    }
+    add_pushed_word(r, o, e->word, e->origin);
     cJSON_AddStringToObject(o, "what", e->what);
 }
 
