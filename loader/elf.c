@@ -13,15 +13,7 @@
 #include <unistd.h>
 
 #include "loader/elf.h"
-
-static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "loader/fail.h"
 
 static int sym_cmp(const void *a, const void *b) {
     const img_sym_t *x = a, *y = b;
@@ -59,11 +51,11 @@ static int claim_l1(img_set_t *set, int core, uint64_t lo, uint64_t hi, const ch
     for (int r = 0; r < set->nranges; r++) {
         const img_range_t *o = &set->ranges[r];
         if (lo < o->hi && o->lo < hi)
-            return fail(err, errlen, "%s (0x%08llx..0x%08llx) overlaps %s's image %s (0x%08x..0x%08x)", what,
-                        (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo,
-                        o->hi);
+            return loader_fail(err, errlen, "%s (0x%08llx..0x%08llx) overlaps %s's image %s (0x%08x..0x%08x)", what,
+                               (unsigned long long)lo, (unsigned long long)hi, tile_core_names[o->core], o->path, o->lo,
+                               o->hi);
     }
-    if (set->nranges == IMG_MAX_RANGES) return fail(err, errlen, "%s: too many segments", what);
+    if (set->nranges == IMG_MAX_RANGES) return loader_fail(err, errlen, "%s: too many segments", what);
     set->ranges[set->nranges++] = (img_range_t){(uint32_t)lo, (uint32_t)hi, core, set->images[core].path};
     return 0;
 }
@@ -82,16 +74,17 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
                          size_t filesz, uint32_t ldm_scratch, char *err, size_t errlen) {
     size_t nph;
     if (elf_getphdrnum(e, &nph) != 0)
-        return fail(err, errlen, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
+        return loader_fail(err, errlen, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
     int loaded = 0;
     for (size_t i = 0; i < nph; i++) {
         GElf_Phdr ph;
-        if (!gelf_getphdr(e, (int)i, &ph)) return fail(err, errlen, "%s: bad program header %zu", path, i);
+        if (!gelf_getphdr(e, (int)i, &ph)) return loader_fail(err, errlen, "%s: bad program header %zu", path, i);
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         uint64_t lo = ph.p_vaddr, hi = ph.p_vaddr + ph.p_memsz;
         if (!segment_ok(&ph, filesz))
-            return fail(err, errlen, "%s: segment %zu (0x%08llx, %llu bytes) has file data past the end of the file",
-                        path, i, (unsigned long long)lo, (unsigned long long)ph.p_memsz);
+            return loader_fail(err, errlen,
+                               "%s: segment %zu (0x%08llx, %llu bytes) has file data past the end of the file", path, i,
+                               (unsigned long long)lo, (unsigned long long)ph.p_memsz);
         uint8_t *dst;
         uint64_t zero_fill = ph.p_memsz - ph.p_filesz;
         bool ldm = lo >= HART_LDM_BASE && hi <= (uint64_t)HART_LDM_BASE + t->ldm_size[core];
@@ -112,17 +105,17 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
             dst = t->ldm[core] + (lo - HART_LDM_BASE);
             tile_spin_forget(t); /* local RAM has no env_l1_written: drop the idle proof here */
         } else {
-            return fail(err, errlen,
-                        "%s: segment %zu (0x%08llx..0x%08llx) is outside every memory %s can load "
-                        "(L1 0x00000000..0x%08x, %s local RAM 0x%08x..0x%08x)",
-                        path, i, (unsigned long long)lo, (unsigned long long)hi, tile_core_names[core], TILE_L1_SIZE,
-                        tile_core_names[core], HART_LDM_BASE, HART_LDM_BASE + t->ldm_size[core]);
+            return loader_fail(err, errlen,
+                               "%s: segment %zu (0x%08llx..0x%08llx) is outside every memory %s can load "
+                               "(L1 0x00000000..0x%08x, %s local RAM 0x%08x..0x%08x)",
+                               path, i, (unsigned long long)lo, (unsigned long long)hi, tile_core_names[core],
+                               TILE_L1_SIZE, tile_core_names[core], HART_LDM_BASE, HART_LDM_BASE + t->ldm_size[core]);
         }
         memcpy(dst, file + ph.p_offset, ph.p_filesz);
         memset(dst + ph.p_filesz, 0, zero_fill);
         loaded++;
     }
-    if (!loaded) return fail(err, errlen, "%s: no loadable segment", path);
+    if (!loaded) return loader_fail(err, errlen, "%s: no loadable segment", path);
     return 0;
 }
 
@@ -132,18 +125,18 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
 char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        loader_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fail(err, errlen, "%s: not a regular file (%s is read from a regular file)", path, what);
+        loader_fail(err, errlen, "%s: not a regular file (%s is read from a regular file)", path, what);
         close(fd);
         return NULL;
     }
     if ((uint64_t)st.st_size > max) {
-        fail(err, errlen, "%s: %llu bytes, more than %s may be (%zu bytes)", path, (unsigned long long)st.st_size, what,
-             max);
+        loader_fail(err, errlen, "%s: %llu bytes, more than %s may be (%zu bytes)", path,
+                    (unsigned long long)st.st_size, what, max);
         close(fd);
         return NULL;
     }
@@ -174,9 +167,9 @@ char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *
     if (why || n > max) {
         free(buf);
         if (why)
-            fail(err, errlen, "%s: %s", path, why);
+            loader_fail(err, errlen, "%s: %s", path, why);
         else
-            fail(err, errlen, "%s: more than %s may be (%zu bytes)", path, what, max);
+            loader_fail(err, errlen, "%s: more than %s may be (%zu bytes)", path, what, max);
         return NULL;
     }
     buf[n] = 0;
@@ -194,7 +187,7 @@ static uint8_t *read_all(const char *path, size_t max, const char *what, size_t 
     char *buf = ldr_read_file_max(path, max, what, len, err, errlen);
     if (buf && !*len) {
         free(buf);
-        fail(err, errlen, "%s: empty file", path);
+        loader_fail(err, errlen, "%s: empty file", path);
         return NULL;
     }
     return (uint8_t *)buf;
@@ -203,7 +196,7 @@ static uint8_t *read_all(const char *path, size_t max, const char *what, size_t 
 /* Opens buf as an ELF32 RISC-V little-endian file of the given type, or explains why not. */
 static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen) {
     if (elf_version(EV_CURRENT) == EV_NONE) {
-        fail(err, errlen, "libelf: %s", elf_errmsg(-1));
+        loader_fail(err, errlen, "libelf: %s", elf_errmsg(-1));
         return NULL;
     }
     Elf *e = elf_memory((char *)buf, len);
@@ -219,7 +212,7 @@ static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh,
     else if (eh->e_type != ET_EXEC)
         why = "not an executable; link it first";
     if (!why) return e;
-    fail(err, errlen, "%s: %s", path, why);
+    loader_fail(err, errlen, "%s: %s", path, why);
     if (e) elf_end(e);
     return NULL;
 }
@@ -227,7 +220,8 @@ static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh,
 int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
                  size_t errlen) {
     img_t *img = &set->images[core];
-    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
+    if (img->path)
+        return loader_fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     size_t len;
     uint8_t *buf = read_all(path, LDR_MAX_ELF, "an ELF image", &len, err, errlen);
     if (!buf) return -1;
@@ -239,7 +233,8 @@ int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
 int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint8_t *buf, size_t len,
                      uint32_t ldm_scratch, char *err, size_t errlen) {
     img_t *img = &set->images[core];
-    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
+    if (img->path)
+        return loader_fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     int rc = -1;
     GElf_Ehdr eh;
     Elf *e = open_rv32(path, buf, len, &eh, err, errlen);
@@ -249,7 +244,8 @@ int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint
         img->entry = (uint32_t)eh.e_entry;
         rc = load_segments(set, t, core, path, e, buf, len, ldm_scratch, err, errlen);
         if (rc == 0 && img->entry >= TILE_L1_SIZE)
-            rc = fail(err, errlen, "%s: entry point 0x%08x is outside L1 (cores fetch only from L1)", path, img->entry);
+            rc = loader_fail(err, errlen, "%s: entry point 0x%08x is outside L1 (cores fetch only from L1)", path,
+                             img->entry);
         if (rc == 0) read_symbols(e, img);
     }
     if (e) elf_end(e);
@@ -258,15 +254,16 @@ int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint
 
 int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t addr, char *err, size_t errlen) {
     img_t *img = &set->images[core];
-    if (img->path) return fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
-    if (addr % 4) return fail(err, errlen, "%s: load address 0x%08x is not 4-byte aligned", path, addr);
+    if (img->path)
+        return loader_fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
+    if (addr % 4) return loader_fail(err, errlen, "%s: load address 0x%08x is not 4-byte aligned", path, addr);
     size_t len;
     uint8_t *buf = read_all(path, TILE_L1_SIZE, "a flat binary (it loads into L1)", &len, err, errlen);
     if (!buf) return -1;
     uint64_t hi = (uint64_t)addr + len;
     int rc = 0;
     if (hi > TILE_L1_SIZE)
-        rc = fail(err, errlen, "%s: 0x%08x..0x%08llx is outside L1", path, addr, (unsigned long long)hi);
+        rc = loader_fail(err, errlen, "%s: 0x%08x..0x%08llx is outside L1", path, addr, (unsigned long long)hi);
     if (!rc) {
         img->path = strdup(path);
         rc = claim_l1(set, core, addr, hi, path, err, errlen);
@@ -294,7 +291,7 @@ int ldr_kernel_image_mem(const char *path, uint8_t *buf, size_t len, uint8_t **o
                          size_t errlen) {
     if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) != 0) { /* a flat image */
         *out = malloc(len ? len : 1);
-        if (!*out) return fail(err, errlen, "%s: out of memory", path);
+        if (!*out) return loader_fail(err, errlen, "%s: out of memory", path);
         memcpy(*out, buf, len);
         *outlen = len;
         return 0;
@@ -304,20 +301,21 @@ int ldr_kernel_image_mem(const char *path, uint8_t *buf, size_t len, uint8_t **o
     size_t nph = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
     int rc = e && elf_getphdrnum(e, &nph) == 0 ? 0 : -1;
-    if (e && rc) fail(err, errlen, "%s: cannot read program headers", path);
+    if (e && rc) loader_fail(err, errlen, "%s: cannot read program headers", path);
     /* Execute-in-place: the L1 segments, packed from the lowest address (tt-metal's XIP layout). */
     for (size_t i = 0; !rc && i < nph; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(e, (int)i, &ph) || !kernel_segment(&ph)) continue;
         if (!segment_ok(&ph, len))
-            rc = fail(err, errlen, "%s: segment %zu has file data past the end of the file or of the segment", path, i);
+            rc = loader_fail(err, errlen, "%s: segment %zu has file data past the end of the file or of the segment",
+                             path, i);
         if (ph.p_vaddr < lo) lo = ph.p_vaddr;
         if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
     }
-    if (!rc && hi <= lo) rc = fail(err, errlen, "%s: no loadable L1 segment", path);
-    if (!rc && hi - lo > TILE_L1_SIZE) rc = fail(err, errlen, "%s: kernel spans more than L1", path);
+    if (!rc && hi <= lo) rc = loader_fail(err, errlen, "%s: no loadable L1 segment", path);
+    if (!rc && hi - lo > TILE_L1_SIZE) rc = loader_fail(err, errlen, "%s: kernel spans more than L1", path);
     uint8_t *img = rc ? NULL : calloc(1, hi - lo);
-    if (!rc && !img) rc = fail(err, errlen, "%s: out of memory", path);
+    if (!rc && !img) rc = loader_fail(err, errlen, "%s: out of memory", path);
     for (size_t i = 0; !rc && i < nph; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(e, (int)i, &ph) || !kernel_segment(&ph)) continue;

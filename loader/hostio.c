@@ -11,15 +11,7 @@
 #include "loader/elf.h"
 #include "loader/hostio.h"
 #include "loader/npy.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "loader/fail.h"
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
@@ -31,28 +23,29 @@ static bool ends_with(const char *s, const char *suffix) {
 static int check_writable(const char *path, const char *origin, char *err, size_t errlen) {
     struct stat st;
     if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) return fail(err, errlen, "%s: cannot write it: a directory (%s)", path, origin);
+        if (S_ISDIR(st.st_mode)) return loader_fail(err, errlen, "%s: cannot write it: a directory (%s)", path, origin);
         if (access(path, W_OK) != 0)
-            return fail(err, errlen, "%s: cannot write it: %s (%s)", path, strerror(errno), origin);
+            return loader_fail(err, errlen, "%s: cannot write it: %s (%s)", path, strerror(errno), origin);
         return 0;
     }
     const char *slash = strrchr(path, '/');
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return fail(err, errlen, "%s: cannot write it: no directory %s (%s)", path, dir, origin);
+        return loader_fail(err, errlen, "%s: cannot write it: no directory %s (%s)", path, dir, origin);
     if (access(dir, W_OK | X_OK) != 0)
-        return fail(err, errlen, "%s: cannot write it: directory %s: %s (%s)", path, dir, strerror(errno), origin);
+        return loader_fail(err, errlen, "%s: cannot write it: directory %s: %s (%s)", path, dir, strerror(errno),
+                           origin);
     return 0;
 }
 
 static int write_file(const char *path, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, char *err,
                       size_t errlen) {
     FILE *f = fopen(path, "wb");
-    if (!f) return fail(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
+    if (!f) return loader_fail(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
     bool ok = fwrite(a, 1, alen, f) == alen && (!blen || fwrite(b, 1, blen, f) == blen);
     if (fclose(f) != 0) ok = false;
-    if (!ok) return fail(err, errlen, "%s: write error", path);
+    if (!ok) return loader_fail(err, errlen, "%s: write error", path);
     return 0;
 }
 
@@ -74,20 +67,20 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, uint8_t *rowmajor, c
     describe(c, io->tensor, what, sizeof what);
     bool npy = ends_with(io->file, ".npy");
     if (!npy && !ends_with(io->file, ".bin"))
-        return fail(err, errlen, "%s: expected a .npy or .bin file (%s, %s)", io->file, io->origin, what);
+        return loader_fail(err, errlen, "%s: expected a .npy or .bin file (%s, %s)", io->file, io->origin, what);
     size_t len;
     char *buf =
         npy ? ldr_read_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
             : ldr_read_file_max(io->file, d->bytes, "a .bin tensor (the tensor's bytes)", &len, why, sizeof why);
-    if (!buf) return fail(err, errlen, "%s (%s)", why, io->origin);
+    if (!buf) return loader_fail(err, errlen, "%s (%s)", why, io->origin);
     int rc = 0;
     if (npy) {
         npy_t a;
         if (npy_parse((const uint8_t *)buf, len, &a, why, sizeof why) || tns_from_npy(d, &a, rowmajor, why, sizeof why))
-            rc = fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
+            rc = loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
     } else if (len != d->bytes) {
-        rc = fail(err, errlen, "%s: %zu bytes, but the %s holds %llu (%s)", io->file, len, what,
-                  (unsigned long long)d->bytes, io->origin);
+        rc = loader_fail(err, errlen, "%s: %zu bytes, but the %s holds %llu (%s)", io->file, len, what,
+                         (unsigned long long)d->bytes, io->origin);
     } else {
         tns_untilize(d, (const uint8_t *)buf, rowmajor); /* raw bytes are in the tensor's layout */
     }
@@ -111,34 +104,34 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
         size_t len;
         char *buf =
             ldr_read_file_max(op->file, TILE_L1_SIZE, "a host write file (it goes into L1)", &len, why, sizeof why);
-        if (!buf) return fail(err, errlen, "%s: key '%s': %s", c->path, key, why);
+        if (!buf) return loader_fail(err, errlen, "%s: key '%s': %s", c->path, key, why);
         op->data = (uint8_t *)buf;
         op->bytes = (uint32_t)len;
         uint64_t a = op->addr, end = a + len;
         bool in_l1 = end <= TILE_L1_SIZE;
         bool in_alias = a >= HIO_LDM_ALIAS_BASE && end <= HIO_LDM_ALIAS_END;
         if (!len || len > TILE_L1_SIZE || !(in_l1 || in_alias))
-            return fail(err, errlen,
-                        "%s: key '%s': %s: %zu bytes from 0x%08x %s (a file goes into L1, 0..0x%x, or a "
-                        "local-RAM alias, 0x%08x..0x%08x)",
-                        c->path, key, op->file, len, op->addr, len ? "do not fit" : "(an empty file)", TILE_L1_SIZE,
-                        HIO_LDM_ALIAS_BASE, HIO_LDM_ALIAS_END);
+            return loader_fail(err, errlen,
+                               "%s: key '%s': %s: %zu bytes from 0x%08x %s (a file goes into L1, 0..0x%x, or a "
+                               "local-RAM alias, 0x%08x..0x%08x)",
+                               c->path, key, op->file, len, op->addr, len ? "do not fit" : "(an empty file)",
+                               TILE_L1_SIZE, HIO_LDM_ALIAS_BASE, HIO_LDM_ALIAS_END);
     }
     for (int i = 0; i < c->ntio; i++) {
         cfg_tio_t *io = &c->tio[i];
         const tns_desc_t *d = &c->tensors[io->tensor].desc;
         io->l1 = malloc(d->bytes); /* inputs: the bytes to write; the others: the bytes they read */
-        if (!io->l1) return fail(err, errlen, "out of memory (%s)", io->origin);
+        if (!io->l1) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
         if (io->kind == TIO_OUTPUT) {
             char what[160];
             if (!ends_with(io->file, ".npy") && !ends_with(io->file, ".bin"))
-                return fail(err, errlen, "%s: expected a .npy or .bin file (%s, %s)", io->file, io->origin,
-                            describe(c, io->tensor, what, sizeof what));
+                return loader_fail(err, errlen, "%s: expected a .npy or .bin file (%s, %s)", io->file, io->origin,
+                                   describe(c, io->tensor, what, sizeof what));
             if (check_writable(io->file, io->origin, err, errlen)) return -1;
             continue;
         }
         uint8_t *rm = malloc(d->elem_bytes);
-        if (!rm) return fail(err, errlen, "out of memory (%s)", io->origin);
+        if (!rm) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
         if (load_tensor(c, io, rm, err, errlen)) {
             free(rm);
             return -1;
@@ -224,20 +217,21 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
         if (!rd->file) continue;
         if (!rd->taken) {
             if (!rc)
-                rc = fail(err, errlen, "%s: host read '%s' never happened (its point was not reached): %s not written",
-                          c->path, rd->name, rd->file);
+                rc = loader_fail(err, errlen,
+                                 "%s: host read '%s' never happened (its point was not reached): %s not written",
+                                 c->path, rd->name, rd->file);
             continue;
         }
         if (write_file(rd->file, (const uint8_t *)rd->val, rd->bytes, NULL, 0, e, sizeof e) && !rc)
-            rc = fail(err, errlen, "%s (%s: host read '%s')", e, c->path, rd->name);
+            rc = loader_fail(err, errlen, "%s (%s: host read '%s')", e, c->path, rd->name);
     }
     for (int i = 0; i < c->ntio; i++) {
         cfg_tio_t *io = &c->tio[i];
         const cfg_tensor_t *t = &c->tensors[io->tensor];
         if (io->kind == TIO_INPUT) {
             if (io->failed && !rc)
-                rc = fail(err, errlen, "%s: tensor '%s': out of memory for its DRAM pages (%s)", io->origin, t->name,
-                          io->file);
+                rc = loader_fail(err, errlen, "%s: tensor '%s': out of memory for its DRAM pages (%s)", io->origin,
+                                 t->name, io->file);
             continue;
         }
         const tns_desc_t *d = &t->desc;
@@ -245,18 +239,18 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
             char pt[64];
             if (io->kind == TIO_EXPECT) ++*failed;
             if (!rc)
-                rc = fail(err, errlen, "%s: tensor '%s' was never read: the run did not reach %s (%s)", io->origin,
-                          t->name, point_name(io, pt, sizeof pt), io->file);
+                rc = loader_fail(err, errlen, "%s: tensor '%s' was never read: the run did not reach %s (%s)",
+                                 io->origin, t->name, point_name(io, pt, sizeof pt), io->file);
             continue;
         }
         if (io->kind == TIO_OUTPUT && ends_with(io->file, ".bin")) {
             if (write_file(io->file, io->l1, d->bytes, NULL, 0, e, sizeof e) && !rc)
-                rc = fail(err, errlen, "%s (%s)", e, io->origin);
+                rc = loader_fail(err, errlen, "%s (%s)", e, io->origin);
             continue;
         }
         uint8_t *rm = malloc(d->elem_bytes);
         if (!rm) {
-            if (!rc) rc = fail(err, errlen, "out of memory (%s)", io->origin);
+            if (!rc) rc = loader_fail(err, errlen, "out of memory (%s)", io->origin);
             continue;
         }
         tns_untilize(d, io->l1, rm);
@@ -273,11 +267,11 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
             shape[k] = d->shape[k];
         size_t hlen = npy_header(ty, shape, d->ndim, hdr);
         if (!data) {
-            if (!rc) rc = fail(err, errlen, "out of memory (%s)", io->origin);
+            if (!rc) rc = loader_fail(err, errlen, "out of memory (%s)", io->origin);
         } else {
             tns_to_output(d, rm, data);
             if (write_file(io->file, hdr, hlen, data, d->count * npy_itemsize(ty), e, sizeof e) && !rc)
-                rc = fail(err, errlen, "%s (%s)", e, io->origin);
+                rc = loader_fail(err, errlen, "%s (%s)", e, io->origin);
         }
         free(data);
         free(rm);

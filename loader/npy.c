@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/npy.h"
+#include "loader/fail.h"
 
 static const struct {
     const char *descr, *name;
@@ -20,15 +21,6 @@ static const struct {
 const char *npy_descr(npy_type_t t) { return types[t].descr; }
 const char *npy_type_name(npy_type_t t) { return types[t].name; }
 unsigned npy_itemsize(npy_type_t t) { return types[t].size; }
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- the header: a Python dict literal ---------------------------------------------------------
  * NumPy reads it with ast.literal_eval, so any literal spelling is valid; NumPy itself writes
@@ -59,15 +51,15 @@ static bool take(hdr_t *h, char c) {
 static int string_lit(hdr_t *h, char *buf, size_t n, const char *what) {
     skip_ws(h);
     if (h->p >= h->end || (*h->p != '\'' && *h->p != '"'))
-        return fail(h->err, h->errlen, "malformed header: expected a quoted %s", what);
+        return loader_fail(h->err, h->errlen, "malformed header: expected a quoted %s", what);
     char q = *h->p++;
     size_t i = 0;
     while (h->p < h->end && *h->p != q) {
         if (*h->p == '\\' || (unsigned char)*h->p < 0x20 || i + 1 >= n)
-            return fail(h->err, h->errlen, "malformed header: unexpected %s string", what);
+            return loader_fail(h->err, h->errlen, "malformed header: unexpected %s string", what);
         buf[i++] = *h->p++;
     }
-    if (h->p >= h->end) return fail(h->err, h->errlen, "malformed header: unterminated %s string", what);
+    if (h->p >= h->end) return loader_fail(h->err, h->errlen, "malformed header: unterminated %s string", what);
     h->p++;
     buf[i] = 0;
     return 0;
@@ -77,22 +69,23 @@ static int parse_descr(hdr_t *h, npy_t *out) {
     char d[32];
     skip_ws(h);
     if (h->p < h->end && (*h->p == '[' || *h->p == '('))
-        return fail(h->err, h->errlen,
-                    "a structured dtype (record array) is not supported: save a plain numeric array");
+        return loader_fail(h->err, h->errlen,
+                           "a structured dtype (record array) is not supported: save a plain numeric array");
     if (string_lit(h, d, sizeof d, "descr")) return -1;
     if (d[0] == '>')
-        return fail(h->err, h->errlen, "dtype '%s' is big-endian: save a little-endian array (a.astype('<%s'))", d,
-                    d + 1);
+        return loader_fail(h->err, h->errlen, "dtype '%s' is big-endian: save a little-endian array (a.astype('<%s'))",
+                           d, d + 1);
     if (d[0] != '<' && d[0] != '|')
-        return fail(h->err, h->errlen, "dtype '%s': expected a little-endian type such as '<f4' or '|u1'", d);
+        return loader_fail(h->err, h->errlen, "dtype '%s': expected a little-endian type such as '<f4' or '|u1'", d);
     for (int t = 0; t < NPY_NTYPES; t++)
         if (!strcmp(d + 1, types[t].descr + 1) && (d[0] == '<' || types[t].size == 1)) {
             out->type = (npy_type_t)t;
             out->itemsize = types[t].size;
             return 0;
         }
-    return fail(h->err, h->errlen,
-                "dtype '%s' is not supported (float32, float16, and 8- to 64-bit signed or unsigned integers are)", d);
+    return loader_fail(
+        h->err, h->errlen,
+        "dtype '%s' is not supported (float32, float16, and 8- to 64-bit signed or unsigned integers are)", d);
 }
 
 static int parse_bool(hdr_t *h, bool *v) {
@@ -108,36 +101,37 @@ static int parse_bool(hdr_t *h, bool *v) {
         h->p += 5;
         return 0;
     }
-    return fail(h->err, h->errlen, "malformed header: 'fortran_order' must be True or False");
+    return loader_fail(h->err, h->errlen, "malformed header: 'fortran_order' must be True or False");
 }
 
 /* (d0, d1, ...): a tuple of non-negative integers; () is a scalar. */
 static int parse_shape(hdr_t *h, npy_t *out) {
-    if (!take(h, '(')) return fail(h->err, h->errlen, "malformed header: 'shape' must be a tuple such as (32, 64)");
+    if (!take(h, '('))
+        return loader_fail(h->err, h->errlen, "malformed header: 'shape' must be a tuple such as (32, 64)");
     out->ndim = 0;
     for (;;) {
         if (take(h, ')')) return 0;
         skip_ws(h);
         if (h->p >= h->end || *h->p < '0' || *h->p > '9')
-            return fail(h->err, h->errlen, "malformed header: 'shape' must hold non-negative integers");
+            return loader_fail(h->err, h->errlen, "malformed header: 'shape' must hold non-negative integers");
         uint64_t v = 0;
         while (h->p < h->end && *h->p >= '0' && *h->p <= '9') {
-            if (v > (UINT64_MAX - 9) / 10) return fail(h->err, h->errlen, "shape dimension too large");
+            if (v > (UINT64_MAX - 9) / 10) return loader_fail(h->err, h->errlen, "shape dimension too large");
             v = v * 10 + (uint64_t)(*h->p++ - '0');
         }
         if (h->p < h->end && *h->p == 'L') h->p++; /* Python 2 long */
         if (out->ndim == NPY_MAX_DIMS)
-            return fail(h->err, h->errlen, "more than %d dimensions are not supported", NPY_MAX_DIMS);
+            return loader_fail(h->err, h->errlen, "more than %d dimensions are not supported", NPY_MAX_DIMS);
         out->shape[out->ndim++] = v;
         if (take(h, ')')) return 0;
-        if (!take(h, ',')) return fail(h->err, h->errlen, "malformed header: expected ',' or ')' in 'shape'");
+        if (!take(h, ',')) return loader_fail(h->err, h->errlen, "malformed header: expected ',' or ')' in 'shape'");
     }
 }
 
 static int parse_dict(hdr_t *h, npy_t *out) {
     bool seen[3] = {false, false, false};
     static const char *const keys[3] = {"descr", "fortran_order", "shape"};
-    if (!take(h, '{')) return fail(h->err, h->errlen, "malformed header: expected a dict '{...}'");
+    if (!take(h, '{')) return loader_fail(h->err, h->errlen, "malformed header: expected a dict '{...}'");
     for (;;) {
         if (take(h, '}')) break;
         char key[32];
@@ -146,60 +140,65 @@ static int parse_dict(hdr_t *h, npy_t *out) {
         for (int i = 0; i < 3; i++)
             if (!strcmp(key, keys[i])) k = i;
         if (k < 0)
-            return fail(h->err, h->errlen,
-                        "malformed header: unknown key '%s' (expected 'descr', 'fortran_order', 'shape')", key);
-        if (seen[k]) return fail(h->err, h->errlen, "malformed header: key '%s' given twice", key);
+            return loader_fail(h->err, h->errlen,
+                               "malformed header: unknown key '%s' (expected 'descr', 'fortran_order', 'shape')", key);
+        if (seen[k]) return loader_fail(h->err, h->errlen, "malformed header: key '%s' given twice", key);
         seen[k] = true;
-        if (!take(h, ':')) return fail(h->err, h->errlen, "malformed header: expected ':' after '%s'", key);
+        if (!take(h, ':')) return loader_fail(h->err, h->errlen, "malformed header: expected ':' after '%s'", key);
         int rc = k == 0 ? parse_descr(h, out) : k == 1 ? parse_bool(h, &out->fortran_order) : parse_shape(h, out);
         if (rc) return -1;
         if (take(h, '}')) break;
-        if (!take(h, ',')) return fail(h->err, h->errlen, "malformed header: expected ',' or '}' after '%s'", key);
+        if (!take(h, ','))
+            return loader_fail(h->err, h->errlen, "malformed header: expected ',' or '}' after '%s'", key);
     }
     for (int i = 0; i < 3; i++)
-        if (!seen[i]) return fail(h->err, h->errlen, "malformed header: key '%s' missing", keys[i]);
+        if (!seen[i]) return loader_fail(h->err, h->errlen, "malformed header: key '%s' missing", keys[i]);
     skip_ws(h);
-    if (h->p != h->end) return fail(h->err, h->errlen, "malformed header: text after the dict");
+    if (h->p != h->end) return loader_fail(h->err, h->errlen, "malformed header: text after the dict");
     return 0;
 }
 
 int npy_parse(const uint8_t *buf, size_t len, npy_t *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0)
-        return fail(err, errlen, "not a .npy file (no \\x93NUMPY magic at the start)");
+        return loader_fail(err, errlen, "not a .npy file (no \\x93NUMPY magic at the start)");
     unsigned major = buf[6], minor = buf[7];
     size_t hlen, off;
     if (major == 1) {
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
         off = 10;
     } else if (major == 2 || major == 3) { /* 3.0 differs from 2.0 only in allowing UTF-8 headers */
-        if (len < 12) return fail(err, errlen, "truncated .npy preamble");
+        if (len < 12) return loader_fail(err, errlen, "truncated .npy preamble");
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
         off = 12;
     } else {
-        return fail(err, errlen, ".npy format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", major, minor);
+        return loader_fail(err, errlen, ".npy format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", major,
+                           minor);
     }
     if (minor != 0)
-        return fail(err, errlen, ".npy format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", major, minor);
-    if (hlen > len - off) return fail(err, errlen, "truncated .npy header (%zu bytes announced)", hlen);
+        return loader_fail(err, errlen, ".npy format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", major,
+                           minor);
+    if (hlen > len - off) return loader_fail(err, errlen, "truncated .npy header (%zu bytes announced)", hlen);
     hdr_t h = {(const char *)buf + off, (const char *)buf + off + hlen, err, errlen};
     if (parse_dict(&h, out)) return -1;
     off += hlen;
     uint64_t count = 1;
     for (int i = 0; i < out->ndim; i++) {
         if (out->shape[i] && count > UINT64_MAX / out->shape[i])
-            return fail(err, errlen, "shape too large (its element count overflows)");
+            return loader_fail(err, errlen, "shape too large (its element count overflows)");
         count *= out->shape[i];
     }
-    if (count > (uint64_t)(SIZE_MAX / 8)) return fail(err, errlen, "shape too large (its element count overflows)");
+    if (count > (uint64_t)(SIZE_MAX / 8))
+        return loader_fail(err, errlen, "shape too large (its element count overflows)");
     out->count = count;
     size_t need = (size_t)count * out->itemsize, have = len - off;
     if (have < need)
-        return fail(err, errlen, "truncated data: the shape needs %zu bytes, the file has %zu after its header", need,
-                    have);
+        return loader_fail(err, errlen, "truncated data: the shape needs %zu bytes, the file has %zu after its header",
+                           need, have);
     if (have > need)
-        return fail(err, errlen, "%zu bytes after the array's data (the shape needs %zu): not a single .npy array",
-                    have - need, need);
+        return loader_fail(err, errlen,
+                           "%zu bytes after the array's data (the shape needs %zu): not a single .npy array",
+                           have - need, need);
     out->data = buf + off;
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "coproc/formats.h"
 #include "loader/tensor.h"
+#include "loader/fail.h"
 
 static const struct {
     const char *name;
@@ -35,15 +36,6 @@ const char *tns_format_names(void) {
     return "bfloat16, float16, float32, int32, uint32, int16, uint16, int8, uint8, bfloat8_b";
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* ---- shapes and layouts ------------------------------------------------------------------------ */
 
 int tns_desc_init(tns_desc_t *d, tns_format_t f, bool tiles, const uint32_t *shape, int ndim, uint64_t max_bytes,
@@ -51,16 +43,17 @@ int tns_desc_init(tns_desc_t *d, tns_format_t f, bool tiles, const uint32_t *sha
     memset(d, 0, sizeof *d);
     d->format = f;
     d->tiles = tiles;
-    if (ndim < 1 || ndim > TNS_MAX_DIMS) return fail(err, errlen, "expected 1 to %d dimensions", TNS_MAX_DIMS);
+    if (ndim < 1 || ndim > TNS_MAX_DIMS) return loader_fail(err, errlen, "expected 1 to %d dimensions", TNS_MAX_DIMS);
     d->ndim = ndim;
     uint64_t count = 1;
     for (int i = 0; i < ndim; i++) {
-        if (!shape[i]) return fail(err, errlen, "dimension %d is 0 (every dimension must be at least 1)", i);
+        if (!shape[i]) return loader_fail(err, errlen, "dimension %d is 0 (every dimension must be at least 1)", i);
         d->shape[i] = shape[i];
         count *= shape[i];
         if (count * formats[f].size > max_bytes)
-            return fail(err, errlen, "the tensor is larger than %llu bytes, the most its memory takes (L1: 1.5 MiB)",
-                        (unsigned long long)max_bytes);
+            return loader_fail(err, errlen,
+                               "the tensor is larger than %llu bytes, the most its memory takes (L1: 1.5 MiB)",
+                               (unsigned long long)max_bytes);
     }
     d->count = count;
     d->cols = shape[ndim - 1];
@@ -68,17 +61,18 @@ int tns_desc_init(tns_desc_t *d, tns_format_t f, bool tiles, const uint32_t *sha
     d->bytes = d->elem_bytes = count * formats[f].size;
     if (f == TNS_BFP8) d->bytes = count + count / 16; /* a byte an element, an exponent per 16 */
     if (f == TNS_BFP8 && !tiles)
-        return fail(err, errlen, "bfloat8_b needs \"layout\": \"tiles\" (its exponents are per face row)");
+        return loader_fail(err, errlen, "bfloat8_b needs \"layout\": \"tiles\" (its exponents are per face row)");
     if (tiles) {
         char s[80];
         tns_shape_str(d, s, sizeof s);
         if (ndim < 2)
-            return fail(err, errlen, "shape %s: the tiles layout needs at least two dimensions (rows, columns)", s);
+            return loader_fail(err, errlen, "shape %s: the tiles layout needs at least two dimensions (rows, columns)",
+                               s);
         if (shape[ndim - 1] % TNS_TILE || shape[ndim - 2] % TNS_TILE)
-            return fail(err, errlen,
-                        "shape %s: the tiles layout needs the last two dimensions to be multiples of 32 "
-                        "(use \"layout\": \"rows\", or pad the tensor)",
-                        s);
+            return loader_fail(err, errlen,
+                               "shape %s: the tiles layout needs the last two dimensions to be multiples of 32 "
+                               "(use \"layout\": \"rows\", or pad the tensor)",
+                               s);
     }
     return 0;
 }
@@ -281,18 +275,19 @@ int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err,
     char ds[80], as[200];
     tns_shape_str(d, ds, sizeof ds);
     npy_shape_str(a, as, sizeof as);
-    if (!same_shape(d, a)) return fail(err, errlen, "array shape %s does not match the tensor's shape %s", as, ds);
+    if (!same_shape(d, a))
+        return loader_fail(err, errlen, "array shape %s does not match the tensor's shape %s", as, ds);
     const npy_type_t t = a->type;
     const bool t_float = t == NPY_F2 || t == NPY_F4 || t == NPY_F8;
     if (t == NPY_F8)
-        return fail(err, errlen, "a float64 array is not accepted: save it as float32 (a.astype(np.float32))");
+        return loader_fail(err, errlen, "a float64 array is not accepted: save it as float32 (a.astype(np.float32))");
     if (formats[f].is_float) {
         bool raw = (t == NPY_U2 && size == 2) || (t == NPY_U4 && f == TNS_FP32);
         if (!t_float && !raw)
-            return fail(err, errlen,
-                        "the tensor's format %s needs float32 or float16 values (or raw bits as %s); the array "
-                        "holds %s",
-                        formats[f].name, size == 2 ? "uint16" : "uint32", npy_type_name(t));
+            return loader_fail(err, errlen,
+                               "the tensor's format %s needs float32 or float16 values (or raw bits as %s); the array "
+                               "holds %s",
+                               formats[f].name, size == 2 ? "uint16" : "uint32", npy_type_name(t));
         for (uint64_t k = 0; k < d->count; k++) {
             uint32_t v = (uint32_t)le(a->data + npy_pos(a, k) * a->itemsize, a->itemsize);
             if (!raw) {
@@ -307,8 +302,8 @@ int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err,
         return 0;
     }
     if (t_float)
-        return fail(err, errlen, "the tensor's format %s needs integer values; the array holds %s", formats[f].name,
-                    npy_type_name(t));
+        return loader_fail(err, errlen, "the tensor's format %s needs integer values; the array holds %s",
+                           formats[f].name, npy_type_name(t));
     /* Integers: every value must fit the tensor's type. */
     const int64_t lo = formats[f].is_signed ? -(int64_t)(1ull << (8 * size - 1)) : 0;
     const int64_t hi =
@@ -330,9 +325,10 @@ int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err,
             char idx[80];
             tns_index_str(d, k, idx, sizeof idx);
             if (a_signed)
-                return fail(err, errlen, "element %s = %lld does not fit %s", idx, (long long)v, formats[f].name);
-            return fail(err, errlen, "element %s = %llu does not fit %s", idx, (unsigned long long)raw,
-                        formats[f].name);
+                return loader_fail(err, errlen, "element %s = %lld does not fit %s", idx, (long long)v,
+                                   formats[f].name);
+            return loader_fail(err, errlen, "element %s = %llu does not fit %s", idx, (unsigned long long)raw,
+                               formats[f].name);
         }
         put_le(elems + k * size, size, (uint64_t)v);
     }
