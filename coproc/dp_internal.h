@@ -101,6 +101,10 @@ typedef struct {
 } sfpu_sched_t;
 
 struct dp {
+    /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
+     * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
+     * run both ways and compare (test/unit/test_dp_fast.c). */
+    bool reference;
     unsigned executed; /* instructions dp_exec saw since reset */
     unsigned retired;  /* unpacker instructions dp_unpack_data saw since reset */
     src_regs_t srca, srcb;

@@ -11,6 +11,11 @@
 
 #include <stddef.h>
 
+/* A conversion rule shared by a per-datum function and its row (or lanes) form: always inlined, so
+ * the row form's loop, given a constant mode, compiles to that mode's rule alone (and the compiler
+ * may vectorise it). The per-datum function is the rule with the mode as it comes. */
+#define FMT_RULE static inline __attribute__((always_inline))
+
 /* ---- Format codes (DATAPATH.md §2.2; WH Packers/FormatConversion.md encoding table) ---------- */
 
 static const char *const fmt_names[16] = {
@@ -69,10 +74,6 @@ static fmt_class_t classify(uint32_t exp, uint32_t exp_max, uint32_t man) {
 fmt_class_t fmt_fp32_class(uint32_t f) { return classify((f >> 23) & 0xFF, 0xFF, f & 0x7FFFFF); }
 fmt_class_t fmt_bf16_class(uint16_t b) { return classify((b >> 7) & 0xFF, 0xFF, b & 0x7F); }
 fmt_class_t fmt_fp16_class(uint16_t h) { return classify((h >> 10) & 0x1F, 0x1F, h & 0x3FF); }
-
-uint32_t fmt_fp32_flush(uint32_t f) { return (f & 0x7F800000u) ? f : (f & 0x80000000u); }
-uint16_t fmt_bf16_flush(uint16_t b) { return (b & 0x7F80) ? b : (uint16_t)(b & 0x8000); }
-uint16_t fmt_fp16_flush(uint16_t h) { return (h & 0x7C00) ? h : (uint16_t)(h & 0x8000); }
 
 /* ---- IEEE conversions -------------------------------------------------------------------------
  * fp32 -> bf16 / tf32 keep the exponent and drop `drop` mantissa bits. Because the IEEE encoding
@@ -172,47 +173,7 @@ int8_t fmt_sm8_to_int8(uint8_t sm) {
  * WriteSrcBF16 / WriteSrcFP16 and the INT16 case; WH MOVA2D.md RemoveLowMantissa /
  * RemoveHighExponent): sign at 18, mantissa(10) at 8..17, exponent(8) at 0..7. -------------- */
 
-uint32_t fmt_src_encode_tf32(uint32_t f) { return ((f >> 31) << 18) | (((f >> 13) & 0x3FF) << 8) | ((f >> 23) & 0xFF); }
-
-uint32_t fmt_src_decode_tf32(uint32_t s) {
-    return (((s >> 18) & 1) << 31) | ((s & 0xFF) << 23) | (((s >> 8) & 0x3FF) << 13);
-}
-
-/* BF16 is TF32 with the 3 low mantissa bits zero (SrcASrcB.md "overlaid onto TF32"). */
-uint32_t fmt_src_encode_bf16(uint16_t b) { return fmt_src_encode_tf32((uint32_t)b << 16); }
-uint16_t fmt_src_decode_bf16(uint32_t s) { return (uint16_t)(fmt_src_decode_tf32(s) >> 16); }
-
-/* FP16: the 5-bit exponent sits in the low 5 exponent bits, the high 3 are zero. */
-uint32_t fmt_src_encode_fp16(uint16_t h) {
-    return ((uint32_t)(h >> 15) << 18) | ((uint32_t)(h & 0x3FF) << 8) | ((h >> 10) & 0x1F);
-}
-
-uint16_t fmt_src_decode_fp16(uint32_t s) {
-    return (uint16_t)((((s >> 18) & 1) << 15) | ((s & 0x1F) << 10) | ((s >> 8) & 0x3FF));
-}
-
-/* Integer "16": raw bits 0..7 in the exponent field, bits 8..15 (sign included) from bit 11. */
-uint32_t fmt_src_encode_int16(uint16_t raw) { return ((uint32_t)(raw & 0xFF00) << 3) | (raw & 0xFF); }
-uint16_t fmt_src_decode_int16(uint32_t s) { return (uint16_t)(((s >> 3) & 0xFF00) | (s & 0xFF)); }
-
 /* ---- Dst layout (BH Dst.md DstEncodeBF16 / DstDecodeBF16 / ...FP16 / ...FP32) -------------- */
-
-uint16_t fmt_dst_encode_bf16(uint16_t b) { return (uint16_t)((b & 0x8000) | ((b & 0x7F) << 8) | ((b >> 7) & 0xFF)); }
-
-uint16_t fmt_dst_decode_bf16(uint16_t c) { return (uint16_t)((c & 0x8000) | ((c & 0xFF) << 7) | ((c >> 8) & 0x7F)); }
-
-uint16_t fmt_dst_encode_fp16(uint16_t h) { return (uint16_t)((h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)); }
-
-uint16_t fmt_dst_decode_fp16(uint16_t c) { return (uint16_t)((c & 0x8000) | ((c & 0x1F) << 10) | ((c >> 5) & 0x3FF)); }
-
-/* "Note that the "FP32" encoding is also used for INT32" (Dst.md): the BF16 shuffle of the high
- * half, the low half as is. */
-uint32_t fmt_dst_encode_fp32(uint32_t f) {
-    return ((uint32_t)fmt_dst_encode_bf16((uint16_t)(f >> 16)) << 16) | (f & 0xFFFF);
-}
-uint32_t fmt_dst_decode_fp32(uint32_t d) {
-    return ((uint32_t)fmt_dst_decode_bf16((uint16_t)(d >> 16)) << 16) | (d & 0xFFFF);
-}
 
 /* ---- Shared narrowing rules of the units ------------------------------------------------------ */
 
@@ -360,7 +321,7 @@ bool fmt_sfpload_reads_dst32(unsigned mod0) {
 
 /* ReadFP16: rebias a non-zero exponent by +112; exponent 0 keeps its mantissa bits (an fp32
  * denormal that later arithmetic reads as zero); optionally the largest pattern is ±Inf. */
-static uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
+FMT_RULE uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
     uint32_t s = c >> 15, m = (c >> 5) & 0x3FF, e = c & 0x1F;
     if (fp16a_inf && e == 0x1F && m == 0x3FF) {
         e = 255, m = 0;
@@ -370,7 +331,7 @@ static uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
     return (s << 31) | (e << 23) | (m << 13);
 }
 
-uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) {
+FMT_RULE uint32_t sfpload_rule(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) {
     uint16_t c = (uint16_t)dst;
     uint32_t sign = (uint32_t)(c >> 15) << 31;
     switch (mod0) {
@@ -393,13 +354,33 @@ uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) 
     }
 }
 
+uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) {
+    return sfpload_rule(mod0, dst, old, fp16a_inf);
+}
+
+/* The modes kernels use get a loop of their own (the rule with a constant mode); the others share
+ * one. */
+void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
+                       uint32_t *restrict out) {
+#define SFPLOAD_LANES(mode)                                                                                            \
+    for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
+        out[l] = sfpload_rule((mode), dst[l], old[l], fp16a_inf);
+    switch (mod0) {
+    case FMT_MOD0_BF16: SFPLOAD_LANES(FMT_MOD0_BF16) break;
+    case FMT_MOD0_FP16: SFPLOAD_LANES(FMT_MOD0_FP16) break;
+    case FMT_MOD0_FP32: SFPLOAD_LANES(FMT_MOD0_FP32) break;
+    default: SFPLOAD_LANES(mod0) break;
+    }
+#undef SFPLOAD_LANES
+}
+
 bool fmt_sfpstore_writes_dst32(unsigned mod0) {
     return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
 }
 
 /* SFPSTORE.md ToFP16: exponent -112; <= 0 flushes to signed zero, > 31 saturates (NaN and Inf
  * included) to the largest pattern; the mantissa is truncated. */
-static uint16_t sfp_to_fp16(uint32_t x) {
+FMT_RULE uint16_t sfp_to_fp16(uint32_t x) {
     uint32_t s = x >> 31, m = x & 0x7FFFFF;
     int32_t e = (int32_t)((x >> 23) & 0xFF) - 112;
     if (e <= 0) {
@@ -410,7 +391,7 @@ static uint16_t sfp_to_fp16(uint32_t x) {
     return (uint16_t)((s << 15) | ((uint32_t)e << 10) | (m >> 13));
 }
 
-uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) {
+FMT_RULE uint32_t sfpstore_rule(unsigned mod0, uint32_t x) {
     switch (mod0) {
     case FMT_MOD0_FP16: return fmt_dst_encode_fp16(sfp_to_fp16(x));
     case FMT_MOD0_BF16: return fmt_dst_encode_bf16((uint16_t)(fmt_fp32_flush(x) >> 16)); /* ToBF16 */
@@ -431,6 +412,21 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) {
     case FMT_MOD0_HI16: return x;
     default: return 0; /* ZERO, and an unresolved SRCB */
     }
+}
+
+uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x); }
+
+void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t *restrict out) {
+#define SFPSTORE_LANES(mode)                                                                                           \
+    for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
+        out[l] = sfpstore_rule((mode), lreg[l]);
+    switch (mod0) {
+    case FMT_MOD0_BF16: SFPSTORE_LANES(FMT_MOD0_BF16) break;
+    case FMT_MOD0_FP16: SFPSTORE_LANES(FMT_MOD0_FP16) break;
+    case FMT_MOD0_FP32: SFPSTORE_LANES(FMT_MOD0_FP32) break;
+    default: SFPSTORE_LANES(mod0) break;
+    }
+#undef SFPSTORE_LANES
 }
 
 bool fmt_sfploadi(unsigned mod0, uint16_t imm, uint32_t old, uint32_t *out) {

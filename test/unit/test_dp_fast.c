@@ -1,0 +1,271 @@
+/* test/unit/test_dp_fast.c — the datapath's fast paths against its general path. The fast paths
+ * (the unit files of coproc/: whole Dst rows, Src rows and the Vector Unit's 32 lanes at once, the conversions of
+ * coproc/formats.c over a row, Blackhole's FMA over 32 lanes) must give exactly what the
+ * datum-by-datum path gives. Two ways:
+ *  - the row and lane forms of the conversions against their per-datum functions, for every mode,
+ *    on random and edge inputs (NaN, infinities, denormals, signed zeros, rounding ties);
+ *  - twin datapaths, one with dp_set_reference (every instruction through its general path), given
+ *    the same register files, L1 and configuration, random where a fast path's conditions allow it
+ *    and sometimes where they do not; every instruction word run on both must leave the same
+ *    register files, counters, L1 and error.
+ * Breaking a fast path (a wrong rule, a missed condition) fails these; see the commit messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "coproc/datapath.h"
+#include "coproc/fma.h"
+#include "coproc/formats.h"
+#include "coproc/state.h"
+#include "coproc/tt_fields.h"
+
+/* ---- random inputs -------------------------------------------------------------------------- */
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint32_t rnd(void) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static uint32_t rnd_below(uint32_t n) { return rnd() % n; }
+
+/* FP32 patterns worth a test: zeros, denormals, the normal range's ends, infinities, NaNs (quiet,
+ * signalling, negative), one and its neighbours, and values whose sums tie (2^-24, 3 * 2^-25). */
+static const uint32_t edge32[] = {
+    0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00400000u, 0x00800000u, 0x80800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+    0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFBFFFFFu, 0x3F800000u, 0xBF800000u, 0x3F800001u,
+    0x3F7FFFFFu, 0x33800000u, 0x33C00000u, 0xB3800000u, 0x4B000000u, 0x4B7FFFFFu, /* check_fields: not a field */
+    0x3F808000u, 0x3F818000u, 0x477FE000u, 0x38800000u, 0x387FE000u, 0x37800000u, 0xC7800000u, 0x3FFFFFFFu,
+};
+
+/* A 32-bit datum: an edge value, a bf16-like pattern (kernels load those), one near 1.0, or any bits. */
+static uint32_t rnd32(void) {
+    switch (rnd_below(5)) {
+    case 0: return edge32[rnd_below(sizeof edge32 / sizeof edge32[0])] ^ (rnd_below(4) == 0 ? rnd() & 0x80000000u : 0);
+    case 1: return rnd() & 0xFFFF0000u;
+    case 2: return (rnd() & 0x807FFFFFu) | ((118u + rnd_below(20)) << 23);
+    default: return rnd();
+    }
+}
+
+/* ---- the conversions' lane forms against their per-datum functions ------------------------- */
+
+static void test_sfpload_lanes(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 4000; iter++) {
+        unsigned mod0 = iter % 16;
+        bool inf = (iter / 16) & 1;
+        uint32_t dst[FMT_LANES], old[FMT_LANES], out[FMT_LANES];
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            dst[l] = rnd32(), old[l] = rnd32();
+        fmt_sfpload_lanes(mod0, dst, old, inf, out);
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            if (out[l] != fmt_sfpload(mod0, dst[l], old[l], inf))
+                fail_msg("fmt_sfpload_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0, l, dst[l],
+                         out[l], fmt_sfpload(mod0, dst[l], old[l], inf));
+    }
+}
+
+static void test_sfpstore_lanes(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 4000; iter++) {
+        unsigned mod0 = iter % 16;
+        uint32_t in[FMT_LANES], out[FMT_LANES];
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            in[l] = rnd32();
+        fmt_sfpstore_lanes(mod0, in, out);
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            if (out[l] != fmt_sfpstore(mod0, in[l]))
+                fail_msg("fmt_sfpstore_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0, l, in[l],
+                         out[l], fmt_sfpstore(mod0, in[l]));
+    }
+}
+
+/* ---- twin datapaths ------------------------------------------------------------------------- */
+
+#define TW_L1 0x40000u
+
+typedef struct {
+    dp_t *dp;
+    cp_state_t st;
+    cp_env_t env;
+    cp_error_t err;
+    uint8_t *l1;
+} side_t;
+
+/* s[0] takes the fast paths, s[1] the general path. */
+typedef struct {
+    side_t s[2];
+} tw_t;
+
+static int tw_setup(void **state) {
+    tw_t *w = calloc(1, sizeof *w);
+    for (unsigned i = 0; i < 2; i++) {
+        side_t *s = &w->s[i];
+        s->dp = dp_create();
+        dp_set_reference(s->dp, i == 1);
+        s->l1 = calloc(1, TW_L1);
+        st_reset(&s->st);
+        s->env = (cp_env_t){.ctx = s, .l1 = s->l1, .l1_size = TW_L1};
+    }
+    *state = w;
+    return 0;
+}
+
+static int tw_teardown(void **state) {
+    tw_t *w = *state;
+    for (unsigned i = 0; i < 2; i++) {
+        dp_destroy(w->s[i].dp);
+        free(w->s[i].l1);
+    }
+    free(w);
+    return 0;
+}
+
+/* The fast side's state copied to the general side: both start from the same. */
+static void tw_sync(tw_t *w) {
+    side_t *a = &w->s[0], *b = &w->s[1];
+    *dp_srca_mut(b->dp) = *dp_srca(a->dp);
+    *dp_srcb_mut(b->dp) = *dp_srcb(a->dp);
+    *dp_dst_mut(b->dp) = *dp_dst(a->dp);
+    *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
+    b->st = a->st;
+    memcpy(b->l1, a->l1, TW_L1);
+}
+
+/* Compare everything either side could have changed. */
+static void tw_compare(tw_t *w, uint32_t word) {
+    side_t *a = &w->s[0], *b = &w->s[1];
+    if (a->err.cat != b->err.cat || strcmp(a->err.what, b->err.what) != 0)
+        fail_msg("0x%08x: error %d \"%s\" fast, %d \"%s\" general", word, a->err.cat, a->err.what, b->err.cat,
+                 b->err.what);
+    if (memcmp(dp_srca(a->dp), dp_srca(b->dp), sizeof(src_regs_t))) fail_msg("0x%08x: SrcA differs", word);
+    if (memcmp(dp_srcb(a->dp), dp_srcb(b->dp), sizeof(src_regs_t))) fail_msg("0x%08x: SrcB differs", word);
+    const dst_regs_t *da = dp_dst(a->dp), *db = dp_dst(b->dp);
+    for (unsigned r = 0; r < DST_ROWS; r++) {
+        if (da->valid[r] != db->valid[r])
+            fail_msg("0x%08x: Dst row %u valid %d fast, %d general", word, r, da->valid[r], db->valid[r]);
+        for (unsigned c = 0; c < DST_COLS; c++)
+            if (da->bits[r][c] != db->bits[r][c])
+                fail_msg("0x%08x: Dst[%u][%u] 0x%04x fast, 0x%04x general", word, r, c, da->bits[r][c], db->bits[r][c]);
+    }
+    const lregs_t *la = dp_lregs(a->dp), *lb = dp_lregs(b->dp);
+    for (unsigned i = 0; i < LREG_N; i++)
+        for (unsigned l = 0; l < LANES; l++)
+            if (la->r[i][l] != lb->r[i][l])
+                fail_msg("0x%08x: LReg[%u] lane %u 0x%08x fast, 0x%08x general", word, i, l, la->r[i][l], lb->r[i][l]);
+    if (memcmp(la, lb, sizeof *la)) fail_msg("0x%08x: Vector Unit state differs", word);
+    for (unsigned t = 0; t < DP_THREADS; t++) {
+        if (memcmp(dp_rwc(a->dp, t), dp_rwc(b->dp, t), sizeof(rwc_t))) fail_msg("0x%08x: RWCs differ", word);
+        for (unsigned u = 0; u < ADC_UNITS; u++)
+            if (memcmp(dp_adc(a->dp, t, u), dp_adc(b->dp, t, u), sizeof(adc_t))) fail_msg("0x%08x: ADCs differ", word);
+    }
+    if (memcmp(&a->st, &b->st, sizeof a->st)) fail_msg("0x%08x: architectural state differs", word);
+    if (memcmp(a->l1, b->l1, TW_L1)) fail_msg("0x%08x: L1 differs", word);
+}
+
+/* Run word as thread t's instruction on both sides (unpacker instructions: both events), compare. */
+static void tw_run(tw_t *w, unsigned t, uint32_t word) {
+    for (unsigned i = 0; i < 2; i++) {
+        side_t *s = &w->s[i];
+        memset(&s->err, 0, sizeof s->err);
+        cp_insn_t in = {.st = &s->st,
+                        .env = &s->env,
+                        .op = tt_op((uint8_t)TT_OPCODE(word)),
+                        .word = word,
+                        .thread = t,
+                        .origin = {.core = -1},
+                        .err = &s->err};
+        assert_non_null(in.op);
+        dp_exec(s->dp, &in);
+        if (s->err.cat == CP_ERR_NONE && in.op->unit == TT_UNIT_UNPACK) dp_unpack_data(s->dp, &in);
+    }
+    tw_compare(w, word);
+}
+
+/* Config (both banks) and thread t's ThreadConfig on the fast side (tw_sync copies them). */
+static void tw_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
+    cfg_set(&w->s[0].st, 0, f, v);
+    cfg_set(&w->s[0].st, 1, f, v);
+}
+static void tw_thcfg(tw_t *w, unsigned t, thcfg_field_t f, uint32_t v) { thcfg_set(&w->s[0].st, t, f, v); }
+
+/* Random Dst contents and row valid bits (mostly valid). */
+static void rnd_dst(tw_t *w) {
+    dst_regs_t *d = dp_dst_mut(w->s[0].dp);
+    for (unsigned r = 0; r < DST_ROWS; r++) {
+        d->valid[r] = rnd_below(8) != 0;
+        for (unsigned c = 0; c < DST_COLS; c++)
+            d->bits[r][c] = (uint16_t)(c & 1 ? rnd32() : rnd32() >> 16);
+    }
+}
+
+/* Random LRegs; LaneConfig and the lane flags clear (the fast paths' case) or, with `odd`, random
+ * bits in a few lanes. */
+static void rnd_lregs(tw_t *w, bool odd) {
+    lregs_t *s = dp_lregs_mut(w->s[0].dp);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned l = 0; l < LANES; l++)
+            s->r[i][l] = rnd32();
+    memset(s->lane_config, 0, sizeof s->lane_config);
+    s->use_flags = s->flags = 0;
+    if (!odd) return;
+    switch (rnd_below(3)) {
+    case 0: s->lane_config[rnd_below(LANES)] = 1u << rnd_below(16); break;
+    case 1: s->use_flags = rnd(), s->flags = rnd(); break;
+    default:
+        for (unsigned l = 0; l < LANES; l++)
+            s->lane_config[l] = rnd() & rnd() & 0x3FFFFu;
+        break;
+    }
+}
+
+/* A random configuration of what the SFPU's Dst instructions read. */
+static void rnd_sfpu_cfg(tw_t *w) {
+    tw_cfg(w, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled, rnd_below(3) == 0);
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, rnd_below(16));
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcB_override, rnd_below(4) == 0);
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcB_val, rnd_below(16));
+    tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+    tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
+    tw_cfg(w, CFG_DEST_REGW_BASE_Base, rnd_below(4) == 0 ? rnd_below(1024) : 0);
+    tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
+    tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Enable, rnd_below(4) == 0);
+    tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Base, rnd_below(16));
+    /* The address modifiers: random words for the eight AB and DST sections, mostly zero. */
+    for (unsigned i = 0; i < 8; i++) {
+        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
+            (uint16_t)(rnd_below(2) ? rnd() : 0);
+        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
+            (uint16_t)(rnd_below(2) ? rnd() : 0);
+    }
+}
+
+static void test_twin_sfpu_dst(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_dst(w);
+        rnd_lregs(w, rnd_below(4) == 0);
+        tw_sync(w);
+        for (unsigned k = 0; k < 8; k++) {
+            unsigned vd = rnd_below(4) ? rnd_below(8) : rnd_below(16), mod0 = rnd_below(16), am = rnd_below(8);
+            unsigned addr = rnd_below(4) ? rnd_below(1024) : rnd_below(0x2000);
+            tw_run(w, 1, rnd_below(2) ? TT_OP_SFPLOAD(vd, mod0, am, addr) : TT_OP_SFPSTORE(vd, mod0, am, addr));
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sfpload_lanes),
+        cmocka_unit_test(test_sfpstore_lanes),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
