@@ -149,6 +149,8 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
     }
     case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
     default: {
+        sfp_op_t g;
+        if (x->dp->reference) g = *o, g.general = true, o = &g;
         sfp_res_t r = sfpu_exec(s, o);
         if (r.cat != CP_ERR_NONE)
             dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);

@@ -261,11 +261,37 @@ static void test_twin_sfpu_dst(void **state) {
     }
 }
 
+/* The MAD family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI: fma_bh_lanes over the 32 lanes) on
+ * random operands, modifiers (negations, indirection) and enabled lanes. */
+static void test_twin_sfpu_mad(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_dst(w);
+        rnd_lregs(w, rnd_below(4) == 0);
+        tw_sync(w);
+        for (unsigned k = 0; k < 8; k++) {
+            unsigned va = rnd_below(16), vb = rnd_below(16), vc = rnd_below(16),
+                     vd = rnd_below(4) ? rnd_below(8) : rnd_below(16);
+            unsigned mod = rnd_below(3) ? 0 : rnd_below(16), imm = rnd_below(2) ? 0x3F80 : rnd32() >> 16;
+            uint32_t word;
+            switch (rnd_below(5)) {
+            case 0: word = TT_OP_SFPMAD(va, vb, vc, vd, mod); break;
+            case 1: word = TT_OP_SFPADD(va, vb, vc, vd, mod); break;
+            case 2: word = TT_OP_SFPMUL(va, vb, vc, vd, mod); break;
+            case 3: word = TT_OP_SFPADDI(imm, vd, mod); break;
+            default: word = TT_OP_SFPMULI(imm, vd, mod); break;
+            }
+            tw_run(w, 1, word);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,10 +119,51 @@ static void test_shortcut_vs_model(void **state) {
     }
 }
 
+/* fma_bh_lanes (32 lanes at once: SFPMAD, SFPADDI, ...) against the model lane by lane: b = 1.0
+ * in every lane (its single-precision shortcut), b = 1.0 but for one lane, and any b; operands from
+ * edge values (zeros, denormals, infinities, NaNs, one and its neighbours, ties) and random bits. */
+static const uint32_t edge[] = {
+    0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u, 0x80800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+    0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u, ONE,         0xBF800000u, 0x3F800001u,
+    0x3F7FFFFFu, 0x33800000u, 0x33C00000u, 0xB3800000u, 0x4B000000u, 0x4B7FFFFFu, 0xCB800000u, 0x00FFFFFFu,
+}; /* check_fields: not a field */
+static uint32_t pick(uint64_t *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    uint32_t r = (uint32_t)(*s >> 11);
+    switch (*s % 5) {
+    case 0: return edge[r % (sizeof edge / sizeof edge[0])];
+    case 1: return r & 0xFFFF0000u;                                     /* bf16 */
+    case 2: return (r & 0x807FFFFFu) | ((120u + (r >> 24) % 16) << 23); /* near 1.0 */
+    case 3: return (r & 0x807FFFFFu) | ((1u + (r >> 23) % 3) << 23);    /* near the denormals */
+    default: return r;
+    }
+}
+static void test_lanes_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0x6A09E667F3BCC909ull;
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+        unsigned kind = iter % 3;
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            a[l] = pick(&s), c[l] = pick(&s);
+            b[l] = kind == 2 ? pick(&s) : ONE;
+            if (iter % 7 == 0) c[l] = f2u(-u2f(a[l])) ^ (uint32_t)(s & 3); /* cancellation */
+        }
+        if (kind == 1) b[s % FMA_LANES] = pick(&s);
+        fma_bh_lanes(a, b, c, d);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d[l] != fma_bh_model(a[l], b[l], c[l]))
+                fail_msg("fma_bh_lanes lane %u (0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", l, a[l], b[l], c[l],
+                         d[l], fma_bh_model(a[l], b[l], c[l]));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact),    cmocka_unit_test(test_rounding),     cmocka_unit_test(test_denormals),
-        cmocka_unit_test(test_specials), cmocka_unit_test(test_adds_vs_ieee), cmocka_unit_test(test_shortcut_vs_model),
+        cmocka_unit_test(test_exact),          cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_denormals),      cmocka_unit_test(test_specials),
+        cmocka_unit_test(test_adds_vs_ieee),   cmocka_unit_test(test_shortcut_vs_model),
+        cmocka_unit_test(test_lanes_vs_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
