@@ -183,7 +183,7 @@ int8_t fmt_sm8_to_int8(uint8_t sm) {
  * in 2^-15 < |x| < 2^-14 are "mishandled" while |x| <= 2^-15 flush, which is exactly this rule.
  * NaN and Inf saturate to the largest pattern, which Dst/FPU treat as infinity
  * (FloatBitPatterns.md FP16). */
-static uint16_t fp32_to_fp16_sat(uint32_t f) {
+FMT_RULE uint16_t fp32_to_fp16_sat(uint32_t f) {
     uint16_t s = (uint16_t)((f >> 16) & 0x8000);
     int32_t e = (int32_t)((f >> 23) & 0xFF) - 112;
     if (e < 0) return s;
@@ -566,30 +566,32 @@ bool fmt_pack_check(const fmt_pack_mode_t *m) {
 }
 
 /* NaN -> Inf of the same sign (FormatConversion.md: rounding with an 8-bit exponent). */
-static uint32_t nan_to_inf(uint32_t f) { return (f & 0x7FFFFFFFu) > 0x7F800000u ? (f & 0x80000000u) | 0x7F800000u : f; }
+FMT_RULE uint32_t nan_to_inf(uint32_t f) {
+    return (f & 0x7FFFFFFFu) > 0x7F800000u ? (f & 0x80000000u) | 0x7F800000u : f;
+}
 
 /* Early rounding of an fp32 to TF32 / BF16: NaN -> Inf, add half (ties away from zero, on the
  * magnitude), then denormals and -0 become +0 ("Minus zero converted to positive zero"). The
  * arithmetic is ttsim's (value + 0x1000 >> 13, value + 0x8000 >> 16). */
-static uint32_t pack_round_tf32(uint32_t f) {
+FMT_RULE uint32_t pack_round_tf32(uint32_t f) {
     uint32_t v = (nan_to_inf(f) + 0x1000) & 0xFFFFE000u;
     return (v & 0x7FFFFFFFu) < 0x00800000u ? 0 : v;
 }
 
-static uint16_t pack_round_bf16(uint32_t f) {
+FMT_RULE uint16_t pack_round_bf16(uint32_t f) {
     uint32_t v = (nan_to_inf(f) + 0x8000) >> 16;
     return (uint16_t)((v & 0x7FFF) < 0x80 ? 0 : v);
 }
 
 /* The FP16 intermediate from a TF32 (19 meaningful bits) or a BF16: rebias by -112, < 0 -> signed
  * zero, > 31 -> the largest pattern, else keep the mantissa [SIM]. */
-static uint16_t pack_to_fp16(uint32_t f) { return fp32_to_fp16_sat(f); }
+FMT_RULE uint16_t pack_to_fp16(uint32_t f) { return fp32_to_fp16_sat(f); }
 
 /* INT8 from a sign-magnitude Integer "32": raw takes the low bits; otherwise shift the magnitude
  * right with rounding to nearest, ties away from zero (FormatConversion.md "The shifted-out bits
  * (if any) are used for rounding"), then saturate. A negative value that rounds to 0 keeps its
  * sign bit (0x80) [SIM]; UINT8 clamps negatives to 0 [SIM]. */
-static uint32_t pack_int8(const fmt_pack_mode_t *m, uint32_t sm) {
+FMT_RULE uint32_t pack_int8(const fmt_pack_mode_t *m, uint32_t sm) {
     uint32_t sign = sm >> 31;
     uint64_t mag = sm & 0x7FFFFFFFu;
     if (m->read_raw) return m->read_unsigned ? (uint32_t)(mag & 0xFF) : (sign << 7) | (uint32_t)(mag & 0x7F);
@@ -598,7 +600,7 @@ static uint32_t pack_int8(const fmt_pack_mode_t *m, uint32_t sm) {
     return (sign << 7) | (uint32_t)(mag > 127 ? 127 : mag);
 }
 
-uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst) {
+FMT_RULE uint32_t pack_early_rule(const fmt_pack_mode_t *m, uint32_t dst) {
     if (m->read_32b) {
         if (m->intermediate == FMT_INT16) return dst >> 16; /* raw high half [SIM] */
         uint32_t f = fmt_dst_decode_fp32(dst);
@@ -652,14 +654,14 @@ uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst) {
 /* FP16 -> FP32 widening [SIM]: a non-zero exponent is rebiased; exponent 0 only widens the
  * mantissa, giving fp32 zero or a (wrong) denormal, which FormatConversion.md calls "Denormals
  * mishandled" for this widening. */
-static uint32_t pack_fp16_to_fp32(uint32_t h) {
+FMT_RULE uint32_t pack_fp16_to_fp32(uint32_t h) {
     uint32_t s = (h & 0x8000) << 16;
     if (h & 0x7C00) return s | (((h & 0x7FFF) + (112u << 10)) << 13);
     return s | ((h & 0x3FF) << 13);
 }
 
 /* FP16 -> BF16 [SIM]: exponent 0 -> +0, else rebias and truncate the mantissa to 7 bits. */
-static uint32_t pack_fp16_to_bf16(uint32_t h) {
+FMT_RULE uint32_t pack_fp16_to_bf16(uint32_t h) {
     uint32_t e = (h >> 10) & 0x1F;
     if (e == 0) return 0;
     return (h & 0x8000) | ((e + 112) << 7) | ((h & 0x3FF) >> 3);
@@ -667,7 +669,7 @@ static uint32_t pack_fp16_to_bf16(uint32_t h) {
 
 /* FP16 -> FP8: E5M2 truncates the mantissa (FormatConversion.md late conversion); E4M3 (BH
  * Pac_LF8_4b_exp) flushes exponents <= 8 to signed zero and saturates >= 24 [SIM]. */
-static uint32_t pack_fp16_to_fp8(uint32_t h, bool e4m3) {
+FMT_RULE uint32_t pack_fp16_to_fp8(uint32_t h, bool e4m3) {
     if (!e4m3) return (h >> 8) & 0xFF;
     uint32_t s = (h >> 15) & 1, e = (h >> 10) & 0x1F, mm = h & 0x3FF;
     if (e <= 8) return s << 7;
@@ -675,7 +677,7 @@ static uint32_t pack_fp16_to_fp8(uint32_t h, bool e4m3) {
     return (s << 7) | ((e - 8) << 3) | (mm >> 7);
 }
 
-uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v) {
+FMT_RULE uint32_t pack_late_rule(const fmt_pack_mode_t *m, uint32_t v) {
     unsigned o = m->out_fmt;
     switch (m->intermediate) {
     case FMT_FP32:
@@ -696,6 +698,37 @@ uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v) {
     case FMT_FP8: return (v >> 8) & 0xFF;
     default: return v; /* identities: TF32, INT32, INT16, INT8 */
     }
+}
+
+uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst) { return pack_early_rule(m, dst); }
+uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v) { return pack_late_rule(m, v); }
+
+/* The modes kernels use, each with a constant mode (so its loop is that mode's rule alone); the
+ * condition before each names every field its two rules read. */
+void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32_t *restrict out) {
+    static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
+    static const fmt_pack_mode_t fp16 = {.intermediate = FMT_FP16, .out_fmt = FMT_FP16};
+    static const fmt_pack_mode_t fp32 = {.intermediate = FMT_FP32, .out_fmt = FMT_FP32, .read_32b = true};
+    static const fmt_pack_mode_t fp32_bf16 = {.intermediate = FMT_FP32, .out_fmt = FMT_BF16, .read_32b = true};
+    static const fmt_pack_mode_t bf16_32 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16, .read_32b = true};
+#define PACK_ROW(mode)                                                                                                 \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = pack_late_rule((mode), pack_early_rule((mode), dst[k]));
+    unsigned in = m->intermediate, o = m->out_fmt;
+    if (!m->read_32b && !m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
+        PACK_ROW(&bf16)
+    } else if (!m->read_32b && !m->read_raw && !m->round_10b_mant && in == FMT_FP16 && o == FMT_FP16) {
+        PACK_ROW(&fp16)
+    } else if (m->read_32b && !m->round_10b_mant && in == FMT_FP32 && o == FMT_FP32) {
+        PACK_ROW(&fp32)
+    } else if (m->read_32b && !m->round_10b_mant && in == FMT_FP32 && o == FMT_BF16) {
+        PACK_ROW(&fp32_bf16)
+    } else if (m->read_32b && !m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
+        PACK_ROW(&bf16_32)
+    } else {
+        PACK_ROW(m)
+    }
+#undef PACK_ROW
 }
 
 /* ---- Block floats (FloatBitPatterns.md "BFP"; packing rounding [SIM]) ------------------------ */

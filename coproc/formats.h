@@ -305,6 +305,10 @@ uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst);
 /* Late conversion: the L1 bits (right-aligned). For a BFP out format the result is the bf16
  * (or, for the _a family, fp16) pattern that fmt_bfp_pack takes, 16 at a time. */
 uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v);
+/* Both conversions over a row of 16 with nothing between them: out[k] = fmt_pack_late(m,
+ * fmt_pack_early(m, dst[k])) (the same rules; test_formats.c compares them). */
+#define FMT_ROW 16
+void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32_t *restrict out);
 
 /* ---- Block floats -----------------------------------------------------------------------------
  * 16 datums share one exponent byte (FloatBitPatterns.md "BFP"). Each datum is sign | magnitude,

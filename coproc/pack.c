@@ -104,6 +104,31 @@ static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
     }
 }
 
+/* A row's converted datums into the output buffer, out_bytes each (little-endian), flushing each
+ * 16 bytes as put_bytes does. */
+static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
+    packer_t *p = &x->dp->pack;
+    uint8_t b[4 * FMT_ROW];
+    unsigned len = out_bytes * FMT_ROW;
+    if (out_bytes == 2) {
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            b[2 * k] = (uint8_t)v[k], b[2 * k + 1] = (uint8_t)(v[k] >> 8);
+    } else if (out_bytes == 4) {
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            for (unsigned i = 0; i < 4; i++)
+                b[4 * k + i] = (uint8_t)(v[k] >> (8 * i));
+    } else {
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            b[k] = (uint8_t)v[k];
+    }
+    for (unsigned at = 0; at < len;) {
+        unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
+        memcpy(p->buf + p->buf_n, b + at, take);
+        p->buf_n += take, at += take;
+        if (p->buf_n == 16) flush_buf(x);
+    }
+}
+
 void dp_pack_exec(dp_ctx_t *x) {
     uint32_t w = x->word;
     dp_t *dp = x->dp;
@@ -218,6 +243,9 @@ void dp_pack_exec(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
                        start_row);
     unsigned per_plane = CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
+    /* A whole row of 16 with nothing between the conversions and every datum kept goes through
+     * fmt_pack_row and out at once (the same rules; test_dp_fast.c compares the two paths). */
+    bool row_at_once = !x->dp->reference && n == FMT_ROW && !stages.active && !bfp && !zero && ds == 0xFFFF;
     unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
@@ -231,7 +259,27 @@ void dp_pack_exec(dp_ctx_t *x) {
         bool valid = dp->dst.valid[phys];
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         uint16_t block[FMT_BFP_BLOCK];
-        for (unsigned k = 0; k < n; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
+        unsigned todo = n; /* datums left for the datum-by-datum loop */
+        if (row_at_once && edge == 0xFFFF) {
+            uint32_t d[FMT_ROW], v[FMT_ROW];
+            if (valid) {
+                const uint16_t *hi = dp->dst.bits[phys], *lo = dp->dst.bits[(phys + 8) & 1023];
+                if (c.read_32b)
+                    for (unsigned k = 0; k < FMT_ROW; k++)
+                        d[k] = (uint32_t)hi[k] << 16 | lo[k];
+                else
+                    for (unsigned k = 0; k < FMT_ROW; k++)
+                        d[k] = hi[k];
+                fmt_pack_row(&c, d, v);
+            } else {
+                uint32_t undef = fmt_pack_late(&c, 0);
+                for (unsigned k = 0; k < FMT_ROW; k++)
+                    v[k] = undef;
+            }
+            put_row(x, v, out_bytes);
+            todo = 0;
+        }
+        for (unsigned k = 0; k < todo; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
             unsigned col = col0 + k;
             if (!(dsm & 1)) continue;
             uint32_t v = masked;

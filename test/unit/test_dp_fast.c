@@ -86,6 +86,37 @@ static void test_sfpstore_lanes(void **state) {
     }
 }
 
+/* fmt_pack_row against fmt_pack_late(fmt_pack_early()) for every mode fmt_pack_check accepts. */
+static void test_pack_row(void **state) {
+    (void)state;
+    unsigned modes = 0;
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        fmt_pack_mode_t m = {.intermediate = (uint8_t)rnd_below(16),
+                             .out_fmt = (uint8_t)rnd_below(16),
+                             .read_32b = rnd_below(2),
+                             .read_raw = rnd_below(4) == 0,
+                             .read_unsigned = rnd_below(4) == 0,
+                             .round_10b_mant = rnd_below(4) == 0,
+                             .fp8_e4m3 = rnd_below(2),
+                             .int_shift = (uint8_t)(rnd_below(2) ? 0 : rnd_below(32))};
+        if (iter % 4 == 0) m.intermediate = m.out_fmt = FMT_BF16, m.read_32b = m.read_raw = false; /* add1's */
+        if (!fmt_pack_check(&m)) continue;
+        modes++;
+        uint32_t d[FMT_ROW], out[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            d[k] = m.read_32b ? rnd32() : (rnd32() >> (rnd_below(2) ? 16 : 0)) & 0xFFFF;
+        fmt_pack_row(&m, d, out);
+        for (unsigned k = 0; k < FMT_ROW; k++) {
+            uint32_t want = fmt_pack_late(&m, fmt_pack_early(&m, d[k]));
+            if (out[k] != want)
+                fail_msg("fmt_pack_row %s -> %s -> %s (32b %d raw %d r10 %d): 0x%08x -> 0x%08x, per datum 0x%08x",
+                         m.read_32b ? "Dst32" : "Dst16", fmt_name(m.intermediate), fmt_name(m.out_fmt), m.read_32b,
+                         m.read_raw, m.round_10b_mant, d[k], out[k], want);
+        }
+    }
+    assert_true(modes > 20000);
+}
+
 /* ---- twin datapaths ------------------------------------------------------------------------- */
 
 #define TW_L1 0x40000u
@@ -286,12 +317,66 @@ static void test_twin_sfpu_mad(void **state) {
     }
 }
 
+/* PACR: a format pair (the fast path's and others), Dst rows valid or not, edge masks, downsampling,
+ * ReLU, ZeroWrite, partial X ranges, read interfaces, Dst remapping, the pack offset; a run of
+ * PACRs, the last one flushing (L1 compared after each). */
+static void test_twin_pack(void **state) {
+    tw_t *w = *state;
+    /* intermediate (Dstacc), In_data_format, Out_data_format, Read_32b_data */
+    static const uint8_t pairs[][4] = {
+        {FMT_BF16, FMT_BF16, FMT_BF16, 0}, {FMT_FP16, FMT_FP16, FMT_FP16, 0},    {FMT_FP32, FMT_FP32, FMT_FP32, 1},
+        {FMT_FP32, FMT_FP32, FMT_BF16, 1}, {FMT_BF16, FMT_BF16, FMT_BF16, 1},    {FMT_FP32, FMT_FP32, FMT_FP16, 1},
+        {FMT_BF16, FMT_BF16, FMT_FP32, 0}, {FMT_FP16, FMT_FP16, FMT_FP32, 0},    {FMT_FP16, FMT_FP16, FMT_BF16, 0},
+        {FMT_FP16, FMT_FP16, FMT_FP8, 0},  {FMT_INT32, FMT_INT32, FMT_INT32, 1}, {FMT_INT16, FMT_INT16, FMT_INT16, 0},
+        {FMT_TF32, FMT_TF32, FMT_TF32, 1}, {FMT_BF16, FMT_BF16, FMT_BFP8, 0},    {FMT_FP8, FMT_FP8, FMT_FP8, 0},
+        {FMT_BFP8, FMT_BFP8, FMT_BF16, 0}, {FMT_FP16, FMT_FP16, FMT_FP16, 1},
+    };
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        const uint8_t *pr = pairs[rnd_below(3) ? rnd_below(5) : rnd_below(sizeof pairs / sizeof pairs[0])];
+        unsigned bytes = (pr[1] & 3) == 0 ? 4 : (pr[1] & 3) == 1 ? 2 : 1;
+        bool odd = rnd_below(3) == 0;
+        memset(w->s[0].l1, 0, TW_L1);
+        rnd_dst(w);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * bytes);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 256 * bytes);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, pr[0]);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, pr[1]);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, pr[2]);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, pr[3]);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_int8, odd && rnd_below(3) == 0);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Round_10b_mant, (odd && rnd_below(3) == 0) || (pr[3] && pr[0] == FMT_FP16));
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
+        tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, odd && rnd_below(2) ? rnd() & 0xFFFF : 0xFFFF);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, odd && rnd_below(3) == 0 ? rnd() & 0xFFFF : 0);
+        tw_cfg(w, CFG_STACC_RELU_ApplyRelu, odd && rnd_below(3) == 0 ? 1 : 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
+        cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, rnd_below(2) ? 0 : rnd_below(64));
+        tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
+        tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
+        tw_sync(w);
+        unsigned x0 = odd && rnd_below(2) ? rnd_below(16) : 0,
+                 x1 = x0 + (odd && rnd_below(2) ? rnd_below(16 - x0) : 15 - x0);
+        tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCZW(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCXX(4, x1, x0));
+        for (unsigned k = 0, n = 1 + rnd_below(12); k < n; k++) {
+            unsigned sel = rnd_below(3) ? 0 : rnd_below(16), zero = odd && rnd_below(4) == 0;
+            tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, zero, sel, 0, 0, 0, 0, k == n - 1 || rnd_below(8) == 0));
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
+        cmocka_unit_test(test_pack_row),
+        cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
