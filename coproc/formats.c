@@ -193,17 +193,19 @@ FMT_RULE uint16_t fp32_to_fp16_sat(uint32_t f) {
 
 /* ---- Unpacker (WH UNPACR_Regular.md FormatConversion) ----------------------------------------- */
 
-uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned) {
+FMT_RULE uint16_t unpack_int8_rule(uint8_t byte, bool is_unsigned) {
     unsigned sign = is_unsigned ? 0 : (byte & 0x80u);
     unsigned mag = byte - sign;
     unsigned v = mag ? (mag | (16u << 10)) : 0; /* dummy exponent 16; 0 when the magnitude is 0 */
     return (uint16_t)(v | (sign << 8));
 }
 
+uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned) { return unpack_int8_rule(byte, is_unsigned); }
+
 /* FP8 -> FP16 [SIM]: E5M2 is the top byte of an FP16; Blackhole maps the all-ones exponent and
  * mantissa (0x7F / 0xFF) to the all-ones FP16 (the "infinity" pattern). E4M3 (Unp_LF8_4b_exp)
  * rebiases by +8 and pads exponent 15, mantissa 7 with ones below (0x7F -> 0x5FFF). */
-static uint16_t fp8_to_fp16(uint32_t d, bool e4m3) {
+FMT_RULE uint16_t fp8_to_fp16(uint32_t d, bool e4m3) {
     d &= 0xFF;
     if (e4m3) {
         uint32_t s = d & 0x80, e = (d >> 3) & 15, m = d & 7;
@@ -239,7 +241,7 @@ bool fmt_unpack_writes_dst32(const fmt_unpack_mode_t *m) {
     return m->to_dst && (m->out_fmt == FMT_FP32 || m->out_fmt == FMT_TF32 || m->out_fmt == FMT_INT32);
 }
 
-uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) {
+FMT_RULE uint32_t unpack_rule(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) {
     uint16_t v; /* the datum normalised to IEEE-order BF16 or FP16 */
     bool exp8;
     switch (m->in_fmt) {
@@ -262,11 +264,55 @@ uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) {
     case FMT_BFP4A:
     case FMT_BFP2A: v = fmt_bfp_unpack(m->in_fmt, (uint8_t)d, exp), exp8 = false; break;
     case FMT_FP8: v = fp8_to_fp16(d, m->fp8_e4m3), exp8 = false; break;
-    case FMT_INT8: v = fmt_unpack_int8((uint8_t)d, m->int8_unsigned), exp8 = false; break;
+    case FMT_INT8: v = unpack_int8_rule((uint8_t)d, m->int8_unsigned), exp8 = false; break;
     default: v = (uint16_t)d, exp8 = false; break; /* FP16 */
     }
     if (exp8) return m->to_dst ? fmt_dst_encode_bf16(v) : fmt_src_encode_bf16(v);
     return m->to_dst ? fmt_dst_encode_fp16(v) : fmt_src_encode_fp16(v);
+}
+
+uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) { return unpack_rule(m, d, exp); }
+
+/* The datums of a row, little-endian in L1, 1, 2 or 4 bytes each. */
+FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
+    if (size == 1) return p[k];
+    if (size == 2) return (uint32_t)p[2 * k] | (uint32_t)p[2 * k + 1] << 8;
+    return (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 | (uint32_t)p[4 * k + 2] << 16 |
+           (uint32_t)p[4 * k + 3] << 24;
+}
+
+/* The modes kernels use, each with a constant mode (its loop is that mode's rule alone); the
+ * condition before each names every field its rule reads. */
+void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out) {
+    static const fmt_unpack_mode_t bf16_src = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16};
+    static const fmt_unpack_mode_t bf16_dst = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16, .to_dst = true};
+    static const fmt_unpack_mode_t fp16_src = {.in_fmt = FMT_FP16, .out_fmt = FMT_FP16};
+    static const fmt_unpack_mode_t fp32_dst = {.in_fmt = FMT_FP32, .out_fmt = FMT_FP32, .to_dst = true};
+    static const fmt_unpack_mode_t fp32_tf32 = {.in_fmt = FMT_FP32, .out_fmt = FMT_TF32};
+    static const fmt_unpack_mode_t fp32_bf16 = {.in_fmt = FMT_FP32, .out_fmt = FMT_BF16};
+#define UNPACK_ROW(mode, size)                                                                                         \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
+    unsigned in = m->in_fmt, o = m->out_fmt;
+    if (in == FMT_BF16 && o == FMT_BF16) {
+        if (m->to_dst) {
+            UNPACK_ROW(&bf16_dst, 2)
+        } else {
+            UNPACK_ROW(&bf16_src, 2)
+        }
+    } else if (in == FMT_FP16 && o == FMT_FP16 && !m->to_dst) {
+        UNPACK_ROW(&fp16_src, 2)
+    } else if (in == FMT_FP32 && o == FMT_FP32 && m->to_dst) {
+        UNPACK_ROW(&fp32_dst, 4)
+    } else if (in == FMT_FP32 && o == FMT_TF32 && !m->to_dst) {
+        UNPACK_ROW(&fp32_tf32, 4)
+    } else if (in == FMT_FP32 && o == FMT_BF16 && !m->to_dst) {
+        UNPACK_ROW(&fp32_bf16, 4)
+    } else {
+        unsigned size = fmt_datum_bits(in) / 8;
+        UNPACK_ROW(m, size)
+    }
+#undef UNPACK_ROW
 }
 
 /* ---- Matrix Unit moves (WH MOVA2D.md, MOVB2D.md, MOVD2A.md, MOVD2B.md) ------------------------ */

@@ -185,6 +185,11 @@ bool fmt_unpack_writes_dst32(const fmt_unpack_mode_t *m);
 /* Convert one datum: datum holds the L1 bits right-aligned (32, 16, 8, 4 or 2 of them), exp the
  * shared exponent for BFP formats (ignored otherwise). The combination must pass the check. */
 uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t datum, uint8_t exp);
+/* The same for a row of 16 datums of 8, 16 or 32 bits (not a block float) in L1 order
+ * (little-endian) from l1: out[k] = fmt_unpack(m, datum k, 0) (one rule; test_dp_fast.c
+ * compares them). */
+#define FMT_ROW 16
+void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out);
 /* An L1 INT8 byte as Integer "8" (IEEE-order FP16 overlay: sign | 16 << 10 | magnitude, exponent
  * 0 when the magnitude is 0), signed sign-magnitude or, with is_unsigned, 0..255. */
 uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned);
@@ -248,7 +253,7 @@ bool fmt_sfpload_reads_dst32(unsigned mod0);
  * becomes ±Inf). MOD0_SRCB must be resolved first (it yields 0 here). */
 uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf);
 /* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l], old[l],
- * fp16a_inf) (one rule, test_formats.c compares them). out may not overlap the inputs. */
+ * fp16a_inf) (one rule; test_dp_fast.c compares them). out may not overlap the inputs. */
 #define FMT_LANES 32
 void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
                        uint32_t *restrict out);
@@ -305,9 +310,8 @@ uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst);
 /* Late conversion: the L1 bits (right-aligned). For a BFP out format the result is the bf16
  * (or, for the _a family, fp16) pattern that fmt_bfp_pack takes, 16 at a time. */
 uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v);
-/* Both conversions over a row of 16 with nothing between them: out[k] = fmt_pack_late(m,
- * fmt_pack_early(m, dst[k])) (the same rules; test_formats.c compares them). */
-#define FMT_ROW 16
+/* Both conversions over a row of FMT_ROW with nothing between them: out[k] = fmt_pack_late(m,
+ * fmt_pack_early(m, dst[k])) (the same rules; test_dp_fast.c compares them). */
 void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32_t *restrict out);
 
 /* ---- Block floats -----------------------------------------------------------------------------

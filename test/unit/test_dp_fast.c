@@ -117,6 +117,42 @@ static void test_pack_row(void **state) {
     assert_true(modes > 20000);
 }
 
+/* fmt_unpack_row against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
+ * they have their own path). */
+static void test_unpack_row(void **state) {
+    (void)state;
+    unsigned modes = 0;
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        fmt_unpack_mode_t m = {.in_fmt = (uint8_t)rnd_below(16),
+                               .out_fmt = (uint8_t)rnd_below(16),
+                               .to_dst = rnd_below(2),
+                               .int8_unsigned = rnd_below(2),
+                               .fp8_e4m3 = rnd_below(2)};
+        if (iter % 4 == 0) m.in_fmt = m.out_fmt = FMT_BF16; /* add1's */
+        if (!fmt_unpack_check(&m) || fmt_is_bfp(m.in_fmt)) continue;
+        modes++;
+        unsigned size = fmt_datum_bits(m.in_fmt) / 8;
+        uint8_t l1[4 * FMT_ROW];
+        uint32_t out[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++) {
+            uint32_t v = size == 2 && rnd_below(2) ? rnd32() >> 16 : rnd32();
+            for (unsigned i = 0; i < 4; i++)
+                l1[4 * k + i] = (uint8_t)(v >> (8 * i));
+        }
+        fmt_unpack_row(&m, l1, out);
+        for (unsigned k = 0; k < FMT_ROW; k++) {
+            uint32_t d = 0;
+            for (unsigned i = 0; i < size; i++)
+                d |= (uint32_t)l1[size * k + i] << (8 * i);
+            uint32_t want = fmt_unpack(&m, d, 0);
+            if (out[k] != want)
+                fail_msg("fmt_unpack_row %s -> %s %s: 0x%08x -> 0x%08x, fmt_unpack 0x%08x", fmt_name(m.in_fmt),
+                         fmt_name(m.out_fmt), m.to_dst ? "Dst" : "Src", d, out[k], want);
+        }
+    }
+    assert_true(modes > 20000);
+}
+
 /* ---- twin datapaths ------------------------------------------------------------------------- */
 
 #define TW_L1 0x40000u
@@ -369,6 +405,65 @@ static void test_twin_pack(void **state) {
     }
 }
 
+/* Element i of a Config field word_off words further (unpacker 1's copy: + 48), both banks. */
+static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, uint32_t v) {
+    const cp_field_t *d = &cfg_fields[fld];
+    unsigned bit = (unsigned)d->shift + i * d->stride, wd = d->word + word_off + bit / 32;
+    uint32_t m = st_field_mask(d->width) << (bit % 32);
+    for (unsigned b = 0; b < 2; b++)
+        w->s[0].st.cfg[b][wd] = (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m);
+}
+
+/* UNPACR (not multi-context) from random L1: formats with and without a conversion (and a block
+ * float), either unpacker, SrcA row offsets and SetOvrdWithAddr, transpose, column shift, tileize,
+ * upsampling, ZeroWrite2, to Dst, partial X ranges and faces, address counters stepping. */
+static void test_twin_unpack(void **state) {
+    tw_t *w = *state;
+    /* in, out */
+    static const uint8_t fmts[][2] = {
+        {FMT_BF16, FMT_BF16}, {FMT_FP16, FMT_FP16}, {FMT_FP32, FMT_TF32},   {FMT_FP32, FMT_BF16}, {FMT_FP32, FMT_FP16},
+        {FMT_INT8, FMT_INT8}, {FMT_FP8, FMT_FP8},   {FMT_INT16, FMT_INT16}, {FMT_FP32, FMT_FP32}, {FMT_BFP8, FMT_BFP8},
+    };
+    for (unsigned i = 0; i < TW_L1; i++)
+        w->s[0].l1[i] = (uint8_t)rnd32();
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        unsigned u = rnd_below(4) == 0, off = u * 48;
+        const uint8_t *fm = fmts[rnd_below(3) ? 0 : rnd_below(sizeof fmts / sizeof fmts[0])];
+        bool odd = rnd_below(3) == 0;
+        unsigned size = fmt_datum_bits(fm[1]) / 8, osize = size == 4 ? 4 : size == 2 ? 2 : 1;
+        unsigned xdim = odd && rnd_below(2) ? 1 + rnd_below(300) : 256, zdim = 1 + rnd_below(4);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, fm[0] | 1u << 4 | xdim << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | zdim << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, fm[1]);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, off, rnd_below(TW_L1 / 16 - 1024));
+        tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base,
+               odd && rnd_below(2) ? rnd_below(256) * osize : 64 * osize);
+        tw_cfg(w, u ? CFG_UNP1_ADDR_CTRL_ZW_REG_1_Zstride : CFG_UNP0_ADDR_CTRL_ZW_REG_1_Zstride,
+               rnd_below(2) ? 0 : 256 * osize);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Haloize_mode, 0, off, odd && rnd_below(4) == 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Tileize_mode, 0, off, odd && rnd_below(4) == 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Shift_amount_cntx0, 0, off, odd && rnd_below(4) == 0 ? rnd_below(16) : 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Shift_amount_cntx0, 1, off, rnd_below(2));
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Upsample_rate, 0, off, odd && rnd_below(4) == 0 ? rnd_below(4) : 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Upsample_and_interleave, 0, off, rnd_below(2));
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 0, off, rnd_below(2));
+        tw_cfg(w, CFG_THCON_SEC0_REG2_Unpack_If_Sel, odd && rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_thcfg(w, 0, THCFG_SRCA_SET_SetOvrdWithAddr, rnd_below(3) == 0);
+        tw_thcfg(w, 0, THCFG_SRCA_SET_Base, rnd_below(4));
+        tw_thcfg(w, 0, THCFG_SRCB_SET_Base, rnd_below(4));
+        tw_sync(w);
+        unsigned x0 = odd && rnd_below(2) ? rnd_below(64) : 0, x1 = odd && rnd_below(2) ? x0 + rnd_below(256) : 255;
+        tw_run(w, 0, TT_OP_SETADCXY(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+        tw_run(w, 0, TT_OP_SETADCZW(u ? 2 : 1, 0, 0, 0, rnd_below(zdim), 0xF));
+        tw_run(w, 0, TT_OP_SETADCXX(u ? 2 : 1, x1, x0));
+        for (unsigned k = 0, n = 1 + rnd_below(4); k < n; k++) {
+            unsigned flip = rnd_below(2), zero = odd && rnd_below(4) == 0;
+            tw_run(w, 0, TT_OP_UNPACR(u, rnd_below(2), 0, 0, 0, 0, flip, 0, zero, 0, 0, 0, 0));
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sfpload_lanes),
@@ -376,6 +471,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test(test_pack_row),
+        cmocka_unit_test(test_unpack_row),
+        cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
