@@ -324,9 +324,9 @@ fmt_style_t fmt_src_style(unsigned code, bool fp16a_force) {
 }
 
 /* `if (FlushDenormals && !(SrcAVal & 0xff)) SrcAVal = 0;` — the whole datum, sign included. */
-static uint32_t zero_flag_rule(uint32_t src, bool zero_flag) { return (zero_flag && !(src & 0xFF)) ? 0 : src; }
+FMT_RULE uint32_t zero_flag_rule(uint32_t src, bool zero_flag) { return (zero_flag && !(src & 0xFF)) ? 0 : src; }
 
-uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
+FMT_RULE uint16_t mova2d_dst16_rule(uint32_t src, fmt_style_t style, bool zero_flag) {
     src = zero_flag_rule(src, zero_flag);
     uint32_t sign = (src >> 3) & 0x8000;
     if (style == FMT_STYLE_FP16)
@@ -334,9 +334,36 @@ uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
     return (uint16_t)(sign | ((src >> 3) & 0x7F00) | (src & 0xFF));     /* RemoveLowMantissa */
 }
 
+uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
+    return mova2d_dst16_rule(src, style, zero_flag);
+}
+
+/* Each style and zero flag a loop of its own (the rule with constants). */
+void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out) {
+#define MOVA2D_ROW(st, zf)                                                                                             \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = mova2d_dst16_rule(src[k], (st), (zf));
+    if (style == FMT_STYLE_FP16) {
+        if (zero_flag) {
+            MOVA2D_ROW(FMT_STYLE_FP16, true)
+        } else {
+            MOVA2D_ROW(FMT_STYLE_FP16, false)
+        }
+    } else if (style == FMT_STYLE_BF16) {
+        if (zero_flag) {
+            MOVA2D_ROW(FMT_STYLE_BF16, true)
+        } else {
+            MOVA2D_ROW(FMT_STYLE_BF16, false)
+        }
+    } else {
+        MOVA2D_ROW(style, zero_flag)
+    }
+#undef MOVA2D_ROW
+}
+
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag) {
     src = zero_flag_rule(src, zero_flag);
-    uint32_t hi = fmt_mova2d_dst16(src, FMT_STYLE_TF32, false);
+    uint32_t hi = mova2d_dst16_rule(src, FMT_STYLE_TF32, false);
     return (hi << 16) | (((src >> 8) & 7) << 13); /* the 3 bits RemoveLowMantissa dropped */
 }
 

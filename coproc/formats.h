@@ -210,6 +210,8 @@ fmt_style_t fmt_src_style(unsigned code, bool fp16a_force);
  * style keeps 10 mantissa bits and the low 5 exponent bits, the others 7 mantissa bits and 8
  * exponent bits. */
 uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag);
+/* The same for a row of FMT_ROW: out[k] = fmt_mova2d_dst16(src[k], style, zero_flag). */
+void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out);
 /* MOVA2D/MOVB2D with a TF32 Src format: the Dst32b datum (the 3 low Src mantissa bits land in bits
  * 13..15 of the low half). UseDst32bLo variants are the caller's (see MOVA2D.md). */
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag);

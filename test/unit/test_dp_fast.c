@@ -153,6 +153,24 @@ static void test_unpack_row(void **state) {
     assert_true(modes > 20000);
 }
 
+/* fmt_mova2d_dst16_row against fmt_mova2d_dst16, every style, with and without the zero flag. */
+static void test_mova2d_row(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 30000; iter++) {
+        fmt_style_t style = (fmt_style_t)(iter % 3);
+        bool zf = (iter / 3) & 1;
+        uint32_t src[FMT_ROW];
+        uint16_t out[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            src[k] = rnd_below(4) ? rnd32() & 0x7FFFF : (rnd32() & 0x7FF00); /* 19 bits; exponent 0 */
+        fmt_mova2d_dst16_row(src, style, zf, out);
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            if (out[k] != fmt_mova2d_dst16(src[k], style, zf))
+                fail_msg("fmt_mova2d_dst16_row style %d zf %d: 0x%05x -> 0x%04x, per datum 0x%04x", style, zf, src[k],
+                         out[k], fmt_mova2d_dst16(src[k], style, zf));
+    }
+}
+
 /* ---- twin datapaths ------------------------------------------------------------------------- */
 
 #define TW_L1 0x40000u
@@ -464,12 +482,63 @@ static void test_twin_unpack(void **state) {
     }
 }
 
+/* Random 19-bit Src contents in both banks, random implied formats. */
+static void rnd_src(tw_t *w) {
+    src_regs_t *s[2] = {dp_srca_mut(w->s[0].dp), dp_srcb_mut(w->s[0].dp)};
+    for (unsigned i = 0; i < 2; i++) {
+        for (unsigned b = 0; b < SRC_BANKS; b++) {
+            s[i]->implied_fmt[b] = (uint8_t)(rnd_below(2) ? FMT_BF16 : rnd_below(16));
+            for (unsigned r = 0; r < SRC_ROWS; r++)
+                for (unsigned c = 0; c < SRC_COLS; c++)
+                    s[i]->d[b][r][c] = rnd_below(8) ? rnd32() & 0x7FFFF : rnd32() & 0x7FF00;
+        }
+    }
+}
+
+/* MOVA2D and MOVB2D: every instruction mode, Src formats (configured, implied, FP16A_FORCE), the
+ * zero flag, dest_32b_lo, Dst remapping, the math offset, columns blocked by LaneConfig. */
+static void test_twin_mova2d(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        bool odd = rnd_below(3) == 0;
+        rnd_dst(w);
+        rnd_src(w);
+        rnd_lregs(w, false);
+        if (odd && rnd_below(2)) dp_lregs_mut(w->s[0].dp)->lane_config[rnd_below(8)] = (1u + rnd_below(3)) << 9;
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd_below(2) ? FMT_BF16 : rnd_below(16));
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_override, rnd_below(4) == 0);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_val, rnd_below(16));
+        tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(2));
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
+        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, odd && rnd_below(3) == 0);
+        tw_thcfg(w, 1, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base, rnd_below(2));
+        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
+        for (unsigned i = 0; i < 8; i++) {
+            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
+                (uint16_t)(rnd_below(2) ? rnd() : 0);
+            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
+                (uint16_t)(rnd_below(2) ? rnd() : 0);
+        }
+        tw_sync(w);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned lo = odd && rnd_below(3) == 0, src = rnd_below(64), am = rnd_below(8), dst = rnd_below(1024);
+            if (rnd_below(2))
+                tw_run(w, 1, TT_OP_MOVA2D(lo, src, am, rnd_below(4), dst));
+            else
+                tw_run(w, 1, TT_OP_MOVB2D(lo, src, am, rnd_below(8), dst));
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
+        cmocka_unit_test(test_mova2d_row),
+        cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
