@@ -46,18 +46,30 @@ static void accumulate(const uint8_t *l1, uint8_t *buf, unsigned fmt) {
     }
 }
 
-static void flush_buf(dp_ctx_t *x) {
+/* One aligned 16-byte write of the data stream at its address (L1 accumulation adding to what is
+ * there), then the next address. */
+static void emit16(dp_ctx_t *x, const uint8_t *bytes) {
     packer_t *p = &x->dp->pack;
-    if (!p->buf_n) return;
-    memset(p->buf + p->buf_n, 0, 16 - p->buf_n); /* a forced flush pads with zeroes */
     if ((uint64_t)p->data_addr + 16 > dp_env(x)->l1_size) {
         dp_fail(x, CP_ERR_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
     } else {
-        if (p->acc) accumulate(dp_env(x)->l1 + p->data_addr, p->buf, p->acc_fmt);
-        memcpy(dp_env(x)->l1 + p->data_addr, p->buf, 16);
+        uint8_t *l1 = dp_env(x)->l1 + p->data_addr, sum[16];
+        if (p->acc) {
+            memcpy(sum, bytes, 16);
+            accumulate(l1, sum, p->acc_fmt);
+            bytes = sum;
+        }
+        memcpy(l1, bytes, 16);
         if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
     }
     p->data_addr += 16;
+}
+
+static void flush_buf(dp_ctx_t *x) {
+    packer_t *p = &x->dp->pack;
+    if (!p->buf_n) return;
+    if (p->buf_n < 16) memset(p->buf + p->buf_n, 0, 16 - p->buf_n); /* a forced flush pads with zeroes */
+    emit16(x, p->buf);
     p->buf_n = 0;
 }
 
@@ -104,24 +116,32 @@ static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
     }
 }
 
-/* A row's converted datums into the output buffer, out_bytes each (little-endian), flushing each
- * 16 bytes as put_bytes does. */
+/* A row's converted datums out, out_bytes each (little-endian in L1): whole 16-byte units straight
+ * to L1 while the output buffer is empty, the rest through the buffer, flushing each 16 bytes as
+ * put_bytes does. */
 static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
     packer_t *p = &x->dp->pack;
     uint8_t b[4 * FMT_ROW];
-    unsigned len = out_bytes * FMT_ROW;
+    unsigned len = out_bytes * FMT_ROW, at = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (out_bytes == 2) {
+        uint16_t h[FMT_ROW];
         for (unsigned k = 0; k < FMT_ROW; k++)
-            b[2 * k] = (uint8_t)v[k], b[2 * k + 1] = (uint8_t)(v[k] >> 8);
+            h[k] = (uint16_t)v[k];
+        memcpy(b, h, sizeof h);
     } else if (out_bytes == 4) {
+        memcpy(b, v, 4 * FMT_ROW);
+    } else
+#endif
+    {
         for (unsigned k = 0; k < FMT_ROW; k++)
-            for (unsigned i = 0; i < 4; i++)
-                b[4 * k + i] = (uint8_t)(v[k] >> (8 * i));
-    } else {
-        for (unsigned k = 0; k < FMT_ROW; k++)
-            b[k] = (uint8_t)v[k];
+            for (unsigned i = 0; i < out_bytes; i++)
+                b[out_bytes * k + i] = (uint8_t)(v[k] >> (8 * i));
     }
-    for (unsigned at = 0; at < len;) {
+    if (!p->buf_n)
+        for (; len - at >= 16; at += 16)
+            emit16(x, b + at);
+    while (at < len) {
         unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
         memcpy(p->buf + p->buf_n, b + at, take);
         p->buf_n += take, at += take;

@@ -372,7 +372,7 @@ static void test_twin_sfpu_mad(void **state) {
 }
 
 /* PACR: a format pair (the fast path's and others), Dst rows valid or not, edge masks, downsampling,
- * ReLU, ZeroWrite, partial X ranges, read interfaces, Dst remapping, the pack offset; a run of
+ * ReLU, L1 accumulation, ZeroWrite, partial X ranges, read interfaces, Dst remapping, the pack offset; a run of
  * PACRs, the last one flushing (L1 compared after each). */
 static void test_twin_pack(void **state) {
     tw_t *w = *state;
@@ -389,7 +389,8 @@ static void test_twin_pack(void **state) {
         const uint8_t *pr = pairs[rnd_below(3) ? rnd_below(5) : rnd_below(sizeof pairs / sizeof pairs[0])];
         unsigned bytes = (pr[1] & 3) == 0 ? 4 : (pr[1] & 3) == 1 ? 2 : 1;
         bool odd = rnd_below(3) == 0;
-        memset(w->s[0].l1, 0, TW_L1);
+        for (unsigned i = 0x10000; i < 0x12000; i++) /* what L1 accumulation adds to */
+            w->s[0].l1[i] = (uint8_t)rnd32();
         rnd_dst(w);
         tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * bytes);
         tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 256 * bytes);
@@ -405,6 +406,7 @@ static void test_twin_pack(void **state) {
         tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, odd && rnd_below(2) ? rnd() & 0xFFFF : 0xFFFF);
         tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, odd && rnd_below(3) == 0 ? rnd() & 0xFFFF : 0);
         tw_cfg(w, CFG_STACC_RELU_ApplyRelu, odd && rnd_below(3) == 0 ? 1 : 0);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Pack_L1_Acc, rnd_below(4) == 0);
         tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
         tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
         cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, rnd_below(2) ? 0 : rnd_below(64));
