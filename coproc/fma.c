@@ -144,15 +144,19 @@ FMA_RULE uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
  * a normal or zero c is exact when TwoSum's error is zero (an overflow makes it NaN). A denormal
  * or non-finite a is replaced by zero before the add, which the host may do slowly. */
 FMA_RULE uint32_t fma_add_exact(uint32_t a, uint32_t c, uint32_t *ok) {
-    uint32_t ea = (a >> 23) & 0xFF, ec = (c >> 23) & 0xFF;
-    uint32_t a_normal = is_normal(ea), c_normal = is_normal(ec);
-    float fa = a_normal ? f32_of(a) : 0.0f, fc = c_normal ? f32_of(c) : 0.0f;
+    /* Conditions as masks (all ones or zero), which SSE2's compares give directly. */
+    uint32_t ea = a & 0x7F800000u, ec = c & 0x7F800000u;
+    uint32_t a_zero = -(uint32_t)(ea == 0), a_max = -(uint32_t)(ea == 0x7F800000u);
+    uint32_t c_zero = -(uint32_t)(ec == 0), c_max = -(uint32_t)(ec == 0x7F800000u);
+    uint32_t a_normal = ~(a_zero | a_max), c_normal = ~(c_zero | c_max);
+    float fa = f32_of(a & a_normal), fc = f32_of(c & c_normal); /* zero where not normal */
     float s = fa + fc, bb = s - fa, err = (fa - (s - bb)) + (fc - bb);
-    uint32_t r = bits_of(s);
-    uint32_t exact = a_normal & (c_normal | (ec == 0)) & (err == 0.0f) & is_normal((r >> 23) & 0xFF);
-    uint32_t zero_product = (ea == 0) & c_normal;
-    *ok = FMA_HOST_EXACT & (exact | zero_product);
-    return zero_product ? c : r;
+    uint32_t r = bits_of(s), er = r & 0x7F800000u;
+    uint32_t exact =
+        a_normal & ~c_max & -(uint32_t)(err == 0.0f) & -(uint32_t)(er != 0) & -(uint32_t)(er != 0x7F800000u);
+    uint32_t zero_product = a_zero & c_normal;
+    *ok = FMA_HOST_EXACT & (exact | zero_product) & 1;
+    return (c & zero_product) | (r & ~zero_product);
 }
 
 #define FMA_ONE 0x3F800000u

@@ -51,6 +51,35 @@ _Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
  * (addr & ~3) + L / 8, column 2 (L % 8) + odd. */
 static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u) + l / 8; }
 
+/* Eight cells of a Dst row, every second one from column odd: lanes 8r..8r+7 of an SFPLOAD or
+ * SFPSTORE. On a little-endian host the row is read and written as eight 32-bit words, each two
+ * cells (column 2i low), which the compiler does four at a time. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
+    uint32_t w[8];
+    memcpy(w, row, sizeof w);
+    for (unsigned i = 0; i < 8; i++)
+        out[i] = (w[i] >> (16 * odd)) & 0xFFFF;
+}
+static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
+    uint32_t w[8], keep = 0xFFFF0000u >> (16 * odd);
+    memcpy(w, row, sizeof w);
+    for (unsigned i = 0; i < 8; i++)
+        w[i] = (w[i] & keep) | (in[i] & 0xFFFF) << (16 * odd);
+    memcpy(row, w, sizeof w);
+}
+#else
+static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
+    for (unsigned i = 0; i < 8; i++)
+        out[i] = row[2 * i + odd];
+}
+static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
+    for (unsigned i = 0; i < 8; i++)
+        row[2 * i + odd] = (uint16_t)in[i];
+}
+#endif
+_Static_assert(DST_COLS == 16, "a Dst row is eight pairs of cells");
+
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
  * The common case, every lane enabled and no LaneConfig bit that changes a lane's read, is done
@@ -70,13 +99,13 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
             for (unsigned r = 0; r < 4; r++) {
                 unsigned row = lane_row(addr, r * 8);
                 unsigned p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
-                const uint16_t *hi = x->dp->dst.bits[p] + odd, *lo = x->dp->dst.bits[(p + 8) & 1023] + odd;
-                if (dst32)
+                row_cells_get(x->dp->dst.bits[p], odd, cells + r * 8);
+                if (dst32) {
+                    uint32_t lo[8];
+                    row_cells_get(x->dp->dst.bits[(p + 8) & 1023], odd, lo);
                     for (unsigned i = 0; i < 8; i++)
-                        cells[r * 8 + i] = (uint32_t)hi[2 * i] << 16 | lo[2 * i];
-                else
-                    for (unsigned i = 0; i < 8; i++)
-                        cells[r * 8 + i] = hi[2 * i];
+                        cells[r * 8 + i] = cells[r * 8 + i] << 16 | lo[i];
+                }
             }
             fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
             memcpy(s->r[vd], out, sizeof out);
@@ -112,15 +141,15 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
         fmt_sfpstore_lanes(mod0, s->r[vd], out);
         for (unsigned r = 0; r < 4; r++) {
             unsigned row = lane_row(addr, r * 8), p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
-            uint16_t *hi = x->dp->dst.bits[p] + odd, *lo = x->dp->dst.bits[(p + 8) & 1023] + odd;
-            if (dst32)
-                for (unsigned i = 0; i < 8; i++) {
-                    hi[2 * i] = (uint16_t)(out[r * 8 + i] >> 16);
-                    lo[2 * i] = (uint16_t)out[r * 8 + i];
-                }
-            else
+            if (dst32) {
+                uint32_t hi[8];
                 for (unsigned i = 0; i < 8; i++)
-                    hi[2 * i] = (uint16_t)out[r * 8 + i];
+                    hi[i] = out[r * 8 + i] >> 16;
+                row_cells_put(x->dp->dst.bits[p], odd, hi);
+                row_cells_put(x->dp->dst.bits[(p + 8) & 1023], odd, out + r * 8);
+            } else {
+                row_cells_put(x->dp->dst.bits[p], odd, out + r * 8);
+            }
             x->dp->dst.valid[p] = true;
         }
     } else {
