@@ -16,8 +16,8 @@ uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c);
 #define FMA_LANES 32
 void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
                   uint32_t *restrict d);
-/* The same, always through the bit-level model (fma_bh takes a shortcut where the result is
- * exact; the tests compare the two). */
+/* The same, always through the bit-level model (fma_bh takes shortcuts where the result is exact,
+ * and for b = 1.0 where it is the IEEE sum; the tests compare the two). */
 uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);
 
 #endif

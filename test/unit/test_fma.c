@@ -158,12 +158,52 @@ static void test_lanes_vs_model(void **state) {
     }
 }
 
+/* b = 1.0 (SFPADD, SFPADDI), where fma_bh takes the host's IEEE sum whenever it is normal, exact
+ * or not: against the model on sums of every exponent difference (both signs, random and short
+ * mantissas), near cancellation, and constructed ties (c an odd multiple of half an ulp of a, or
+ * of a finer power of two). */
+static void test_add_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0xBB67AE8584CAA73Bull;
+    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        b[l] = ONE;
+    for (unsigned iter = 0; iter < 150000; iter++) {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32);
+            int ea = 1 + (int)(r % 254), ec = ea + (int)(q % 64) - 32;
+            ec = ec < 1 ? 1 : ec > 254 ? 254 : ec;
+            a[l] = (q & 0x807FFFFFu) | (uint32_t)ea << 23;
+            c[l] = ((r * 0x9E3779B9u) & 0x807FFFFFu) | (uint32_t)ec << 23;
+            switch (iter % 5) {
+            case 0: c[l] = (a[l] ^ 0x80000000u) + (r & 7) - 3; break; /* near cancellation */
+            case 1: a[l] &= 0xFFFF0000u, c[l] &= 0xFFFF0000u; break;  /* bf16 */
+            case 2: {                                                 /* a tie, or a finer multiple */
+                int e = ea - 24 - (int)(q % 4) + 6;                   /* c = m * 2^(e - 6), m odd < 64 */
+                if (e < 1 || e > 254) break;
+                c[l] = (r & 0x80000000u) | (uint32_t)e << 23 | ((q >> 8) & 0x7E0000u);
+                break;
+            }
+            default: break;
+            }
+        }
+        fma_bh_lanes(a, b, c, d);
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            uint32_t want = fma_bh_model(a[l], ONE, c[l]);
+            if (d[l] != want || fma_bh(a[l], ONE, c[l]) != want)
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], c[l], d[l],
+                         fma_bh(a[l], ONE, c[l]), want);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact),          cmocka_unit_test(test_rounding),
         cmocka_unit_test(test_denormals),      cmocka_unit_test(test_specials),
         cmocka_unit_test(test_adds_vs_ieee),   cmocka_unit_test(test_shortcut_vs_model),
-        cmocka_unit_test(test_lanes_vs_model),
+        cmocka_unit_test(test_lanes_vs_model), cmocka_unit_test(test_add_vs_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
