@@ -11,6 +11,12 @@
  * bf16/fp16 and Dst16b cells, uint8_t for 8-bit formats), never as C floats, so no host rounding
  * mode or x87 excess precision can touch them. "IEEE order" means sign | exponent | mantissa as
  * IEEE 754 lays them out; the register files use other orders (the *_encode/_decode pairs).
+ *
+ * The conversions the units apply to every datum also come as row forms (FMT_ROW datums:
+ * fmt_unpack_row, fmt_mova2d_dst16_row, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
+ * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
+ * function in formats.c, not a copy), looped with the common modes as constants so that the
+ * compiler can vectorise the loop; test/unit/test_dp_fast.c compares the two forms.
  */
 #ifndef TTEMU_COPROC_FORMATS_H
 #define TTEMU_COPROC_FORMATS_H
