@@ -198,12 +198,41 @@ static void test_add_vs_model(void **state) {
     }
 }
 
+/* A zero or denormal addend (SFPMUL: c = LReg[9] = 0), where fma_bh takes the host's product
+ * rounded once whenever it is normal: against the model on products of normal factors (random,
+ * bf16, short mantissas) with +0, -0 and denormal addends. */
+static void test_mul_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0x3C6EF372FE94F82Bull;
+    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+    for (unsigned iter = 0; iter < 150000; iter++) {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32);
+            a[l] = (q & 0x807FFFFFu) | (1u + r % 254) << 23;
+            b[l] = ((r * 0x9E3779B9u) & 0x807FFFFFu) | (1u + (q >> 3) % 254) << 23;
+            c[l] = (iter & 1) ? (r & 0x80000000u) : (q & 0x807FFFFFu);
+            if (iter % 3 == 0) a[l] &= 0xFFFF0000u, b[l] &= 0xFFFF0000u;
+            if (iter % 5 == 0) b[l] &= 0xFF80FFFFu;
+        }
+        if (iter % 7 == 0) b[0] = ONE; /* not every b 1.0: the general rule */
+        fma_bh_lanes(a, b, c, d);
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            uint32_t want = fma_bh_model(a[l], b[l], c[l]);
+            if (d[l] != want || fma_bh(a[l], b[l], c[l]) != want)
+                fail_msg("(0x%08x * 0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], b[l],
+                         c[l], d[l], fma_bh(a[l], b[l], c[l]), want);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact),          cmocka_unit_test(test_rounding),
         cmocka_unit_test(test_denormals),      cmocka_unit_test(test_specials),
         cmocka_unit_test(test_adds_vs_ieee),   cmocka_unit_test(test_shortcut_vs_model),
         cmocka_unit_test(test_lanes_vs_model), cmocka_unit_test(test_add_vs_model),
+        cmocka_unit_test(test_mul_vs_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
