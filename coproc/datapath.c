@@ -10,7 +10,7 @@
 #include "coproc/tt_ops.h"
 
 dp_t *dp_create(void) {
-    dp_t *dp = malloc(sizeof *dp);
+    dp_t *dp = calloc(1, sizeof *dp);
     if (dp) dp_reset(dp);
     return dp;
 }
@@ -20,7 +20,9 @@ void dp_destroy(dp_t *dp) { free(dp); }
 void dp_reset(dp_t *dp) {
     /* The ISA gives no power-on values for SrcA/SrcB/Dst/LReg contents (Dst.md: UnpredictableValue);
      * ttemu's choice is zero, so runs are deterministic. DstRowValid starts true (Dst.md). */
+    bool reference = dp->reference;
     memset(dp, 0, sizeof *dp);
+    dp->reference = reference;
     for (unsigned r = 0; r < DST_ROWS; r++)
         dp->dst.valid[r] = true;
     sfpu_reset(&dp->sfpu); /* the Vector Unit's constants and power-on state (coproc/sfpu_lanes.c) */
@@ -154,6 +156,8 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
     fn(&x);
 }
+
+void dp_set_reference(dp_t *dp, bool on) { dp->reference = on; }
 
 unsigned dp_executed(const dp_t *dp) { return dp->executed; }
 unsigned dp_unpacks_retired(const dp_t *dp) { return dp->retired; }

@@ -48,6 +48,9 @@ bool dp_handles(const tt_op_t *op);
 void dp_exec(dp_t *dp, const cp_insn_t *in);
 /* The data side of an unpacker instruction dp_exec took at dispatch (see the contract above). */
 void dp_unpack_data(dp_t *dp, const cp_insn_t *in);
+/* on: every instruction through its general, datum-by-datum path, with none of the shortcuts
+ * that compute whole rows or lanes at once (the same values; the unit tests compare the two). */
+void dp_set_reference(dp_t *dp, bool on);
 /* How many instructions dp_exec, and how many unpacker instructions dp_unpack_data, has seen
  * since reset (the seam's tests count the events). */
 unsigned dp_executed(const dp_t *dp);

@@ -101,6 +101,10 @@ typedef struct {
 } sfpu_sched_t;
 
 struct dp {
+    /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
+     * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
+     * run both ways and compare (test/unit/test_dp_fast.c). */
+    bool reference;
     unsigned executed; /* instructions dp_exec saw since reset */
     unsigned retired;  /* unpacker instructions dp_unpack_data saw since reset */
     src_regs_t srca, srcb;
@@ -136,18 +140,37 @@ static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, un
     uint32_t v = x->st->cfg[x->bank][d->word + word_off + bit / 32] >> (bit % 32);
     return v & st_field_mask(d->width);
 }
-#define CFG(x, name)             dp_cfg_i((x), CFG_##name, 0, 0)
-#define CFG_I(x, name, i)        dp_cfg_i((x), CFG_##name, (i), 0)
-#define CFG_UNP(x, name, u)      dp_cfg_i((x), CFG_##name, 0, (u)*UNP_SEC_WORDS)
-#define CFG_UNP_I(x, name, u, i) dp_cfg_i((x), CFG_##name, (i), (u)*UNP_SEC_WORDS)
 
-static inline uint32_t dp_thcfg_i(const dp_ctx_t *x, thcfg_field_t f, unsigned i) {
-    const cp_field_t *d = &thcfg_fields[f];
-    unsigned bit = (unsigned)d->shift + i * d->stride;
-    return ((uint32_t)x->st->thdcfg[x->t][d->word + bit / 16] >> (bit % 16)) & st_field_mask(d->width);
+/* The fields' places as compile-time constants, from the same table (cfg_fields.def): the CFG and
+ * THCFG macros below read a named field in a few instructions, without looking it up in
+ * cfg_fields[] (the datapath reads dozens of fields per instruction). */
+#define CFG_FIELD(name, word, shift, width, stride)                                                                    \
+    enum { DPC_W_##name = (word), DPC_S_##name = (shift), DPC_N_##name = (width), DPC_T_##name = (stride) };
+#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
+    enum { DPT_W_##name = (word), DPT_S_##name = (shift), DPT_N_##name = (width), DPT_T_##name = (stride) };
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+
+static inline __attribute__((always_inline)) uint32_t dp_cfg_at(const dp_ctx_t *x, unsigned word, unsigned shift,
+                                                                unsigned width, unsigned stride, unsigned i,
+                                                                unsigned word_off) {
+    unsigned bit = shift + i * stride;
+    return (x->st->cfg[x->bank][word + word_off + bit / 32] >> (bit % 32)) & st_field_mask(width);
 }
-#define THCFG(x, name)      dp_thcfg_i((x), THCFG_##name, 0)
-#define THCFG_I(x, name, i) dp_thcfg_i((x), THCFG_##name, (i))
+#define DPC_AT(x, name, i, off)  dp_cfg_at((x), DPC_W_##name, DPC_S_##name, DPC_N_##name, DPC_T_##name, (i), (off))
+#define CFG(x, name)             DPC_AT((x), name, 0, 0)
+#define CFG_I(x, name, i)        DPC_AT((x), name, (i), 0)
+#define CFG_UNP(x, name, u)      DPC_AT((x), name, 0, (u)*UNP_SEC_WORDS)
+#define CFG_UNP_I(x, name, u, i) DPC_AT((x), name, (i), (u)*UNP_SEC_WORDS)
+
+static inline __attribute__((always_inline)) uint32_t dp_thcfg_at(const dp_ctx_t *x, unsigned word, unsigned shift,
+                                                                  unsigned width, unsigned stride, unsigned i) {
+    unsigned bit = shift + i * stride;
+    return ((uint32_t)x->st->thdcfg[x->t][word + bit / 16] >> (bit % 16)) & st_field_mask(width);
+}
+#define THCFG(x, name)      dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, 0)
+#define THCFG_I(x, name, i) dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, (i))
 
 /* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and
  * SrcB (1). Read only: the hand-overs are the timing model's. */

@@ -7,6 +7,7 @@
  * the product is cut back to the addend's precision with a sticky bit; an operand aligned right
  * by its whole width becomes 0 rather than sticky; the final normalising shift's sticky bit looks
  * only at the bits (shift | 1) selects — this follows the hardware, as that model does. */
+#include <float.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -78,43 +79,133 @@ uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c) {
     return sr | r;
 }
 
-static inline double f32_to_double(uint32_t v) {
+/* The shortcuts below compute with the host's float and double arithmetic, which must round each
+ * operation once, to its own type (C's FLT_EVAL_METHOD 0: SSE on x86-64, AArch64). Elsewhere
+ * (x87) they are off and every operation goes through the model. */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define FMA_HOST_EXACT 1
+#else
+#define FMA_HOST_EXACT 0
+#endif
+
+/* A rule shared by fma_bh and fma_bh_lanes: always inlined, so each is the same code. */
+#define FMA_RULE static inline __attribute__((always_inline))
+
+FMA_RULE double f32_to_double(uint32_t v) {
     float f;
     memcpy(&f, &v, sizeof f);
     return f;
 }
+FMA_RULE float f32_of(uint32_t v) {
+    float f;
+    memcpy(&f, &v, sizeof f);
+    return f;
+}
+FMA_RULE uint32_t bits_of(float f) {
+    uint32_t v;
+    memcpy(&v, &f, sizeof v);
+    return v;
+}
+/* An 8-bit exponent field neither 0 nor 255 (in a form SSE2 compares directly). */
+FMA_RULE uint32_t is_normal(uint32_t e) { return ((e + 1) & 0xFE) != 0; }
 
-/* The common cases, faster: a zero product (a zero or denormal factor) with a normal addend,
- * which the model returns as it is; and normal finite factors whose product is exactly a normal
- * FP32 value, with a normal or zero addend, whose exact sum is a normal FP32 value too. Then no bit is lost anywhere in
- * the model — the product keeps all its bits, an alignment that drops nonzero bits of the smaller operand cannot end in
- * an exact 24-bit sum (that would need cancellation, which needs exponents at most one apart: a shift within the 3
- * guard bits), and rounding has nothing to do — so the result is the exact value, which the host's doubles give (a 24 x
- * 24-bit product is exact in a double; the sum's exactness is checked with TwoSum). Everything else goes to the model.
+/* The model's result where it is exact, or a product alone, faster: *ok = 0 where this rule does
+ * not know it.
+ *
+ * A zero or denormal factor makes the product zero, and a normal addend then comes out as it is.
+ * Normal finite factors whose product is exactly a normal FP32 value, with a normal or zero addend,
+ * whose exact sum is a normal FP32 value too: then no bit is lost anywhere in the model — the
+ * product keeps all its bits, an alignment that drops nonzero bits of the smaller operand cannot
+ * end in an exact 24-bit sum (that would need cancellation, which needs exponents at most one
+ * apart: a shift within the 3 guard bits), and rounding has nothing to do — so the result is the
+ * exact value, which the host's doubles give (a 24 x 24-bit product is exact in a double; the
+ * sum's exactness is checked with TwoSum).
+ *
+ * Normal factors with a zero or denormal addend (SFPMUL's c is LReg[9] = 0) whose product,
+ * rounded to FP32, is normal: the model's product keeps 3 guard bits and a sticky bit, adding zero
+ * shifts nothing, normalising moves it at most one place right with its sticky mask (n | 1 = 1)
+ * taking exactly the bit lost, and it rounds once to nearest even: IEEE's multiply, which the
+ * exact double product rounded once to float gives, exact or not. test_fma.c checks this against
+ * the model on millions of products. */
+FMA_RULE uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
+    uint32_t ea = (a >> 23) & 0xFF, eb = (b >> 23) & 0xFF, ec = (c >> 23) & 0xFF;
+    bool c_normal = is_normal(ec);
+    *ok = 0;
+    if (!FMA_HOST_EXACT || ea == 255 || eb == 255 || !(c_normal || ec == 0)) return 0;
+    if (!ea || !eb) {
+        *ok = c_normal;
+        return c;
+    }
+    /* A zero or denormal addend reads as zero. */
+    double p = f32_to_double(a) * f32_to_double(b), cd = c_normal ? f32_to_double(c) : 0.0;
+    float pf = (float)p;
+    uint32_t pb = bits_of(pf);
+    if (!c_normal) { /* the product alone, rounded once */
+        *ok = is_normal((pb >> 23) & 0xFF);
+        return pb;
+    }
+    if ((double)pf != p || !is_normal((pb >> 23) & 0xFF)) return 0;
+    double s = p + cd, bb = s - p, err = (p - (s - bb)) + (cd - bb);
+    float sf = (float)s;
+    uint32_t r = bits_of(sf);
+    *ok = err == 0 && (double)sf == s && is_normal((r >> 23) & 0xFF);
+    return r;
+}
+
+/* The rule for b = 1.0 (SFPADD, SFPADDI), in single precision and without branches, so that the
+ * compiler can do four lanes in one instruction. For a normal a and a normal or zero c whose sum
+ * is a normal number, Blackhole's result is the IEEE single-precision sum rounded to nearest even,
+ * which the host's float add gives, exact or not: the product a * 1.0 is a itself, unrounded; the
+ * smaller operand is aligned keeping 3 guard bits and a sticky bit, and one shifted out entirely
+ * (27 places or more) is below a quarter of an ulp of the other, which IEEE rounding also
+ * returns unchanged; after the add the normalising shift is one place right (its sticky mask,
+ * n | 1 = 1, takes exactly the bit lost) or, for a cancellation, left by one place with guard,
+ * round and sticky bits enough, or more places only when the exponents are at most one apart and
+ * the difference is exact; then one rounding to nearest even, as IEEE's. Where the sum is zero,
+ * denormal or infinite (flushes, signs, overflow) or an operand is not normal, the model decides.
+ * test_fma.c checks this against the model on millions of sums: every exponent difference, near
+ * cancellation, constructed ties. A denormal or non-finite operand is replaced by zero before the
+ * add (which the host may do slowly). */
+FMA_RULE uint32_t fma_add_rule(uint32_t a, uint32_t c, uint32_t *ok) {
+    /* Conditions as masks (all ones or zero), which SSE2's compares give directly. */
+    uint32_t ea = a & 0x7F800000u, ec = c & 0x7F800000u;
+    uint32_t a_zero = -(uint32_t)(ea == 0), a_max = -(uint32_t)(ea == 0x7F800000u);
+    uint32_t c_zero = -(uint32_t)(ec == 0), c_max = -(uint32_t)(ec == 0x7F800000u);
+    uint32_t a_normal = ~(a_zero | a_max), c_normal = ~(c_zero | c_max);
+    float fa = f32_of(a & a_normal), fc = f32_of(c & c_normal); /* zero where not normal */
+    uint32_t r = bits_of(fa + fc), er = r & 0x7F800000u;
+    uint32_t sum = a_normal & ~c_max & -(uint32_t)(er != 0) & -(uint32_t)(er != 0x7F800000u);
+    uint32_t zero_product = a_zero & c_normal;
+    *ok = FMA_HOST_EXACT & (sum | zero_product) & 1;
+    return (c & zero_product) | (r & ~zero_product);
+}
+
+#define FMA_ONE 0x3F800000u
+
+/* The common cases through the rules above, everything else through the model.
  * test/unit/test_fma.c checks fma_bh against fma_bh_model on millions of operands. */
 uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t ea = (a >> 23) & 0xFF, eb = (b >> 23) & 0xFF, ec = (c >> 23) & 0xFF;
-    bool c_normal = ec - 1u < 254u;
-    if (ea < 255 && eb < 255 && (c_normal || ec == 0)) {
-        /* A zero or denormal factor makes the product zero: a normal addend comes out as it is. */
-        if (!ea || !eb) {
-            if (c_normal) return c;
-        } else {
-            /* A zero or denormal addend reads as zero. */
-            double p = f32_to_double(a) * f32_to_double(b), cd = c_normal ? f32_to_double(c) : 0.0;
-            float pf = (float)p;
-            uint32_t pb;
-            memcpy(&pb, &pf, sizeof pb);
-            if ((double)pf == p && ((pb >> 23) & 0xFF) - 1u < 254u) {
-                double s = p + cd, bb = s - p, err = (p - (s - bb)) + (cd - bb);
-                float sf = (float)s;
-                if (err == 0 && (double)sf == s) {
-                    uint32_t r;
-                    memcpy(&r, &sf, sizeof r);
-                    if (((r >> 23) & 0xFF) - 1u < 254u) return r;
-                }
-            }
+    uint32_t ok, r = b == FMA_ONE ? fma_add_rule(a, c, &ok) : fma_exact(a, b, c, &ok);
+    return ok ? r : fma_bh_model(a, b, c);
+}
+
+void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
+                  uint32_t *restrict d) {
+    uint32_t ok[FMA_LANES], ones = 0, all_ok = 1;
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        ones |= b[l] ^ FMA_ONE;
+    if (!ones) {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            d[l] = fma_add_rule(a[l], c[l], &ok[l]);
+            all_ok &= ok[l];
+        }
+    } else {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            d[l] = fma_exact(a[l], b[l], c[l], &ok[l]);
+            all_ok &= ok[l];
         }
     }
-    return fma_bh_model(a, b, c);
+    if (all_ok) return;
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        if (!ok[l]) d[l] = fma_bh_model(a[l], b[l], c[l]);
 }

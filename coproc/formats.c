@@ -11,6 +11,11 @@
 
 #include <stddef.h>
 
+/* A conversion rule shared by a per-datum function and its row (or lanes) form: always inlined, so
+ * the row form's loop, given a constant mode, compiles to that mode's rule alone (and the compiler
+ * may vectorise it). The per-datum function is the rule with the mode as it comes. */
+#define FMT_RULE static inline __attribute__((always_inline))
+
 /* ---- Format codes (DATAPATH.md §2.2; WH Packers/FormatConversion.md encoding table) ---------- */
 
 static const char *const fmt_names[16] = {
@@ -69,10 +74,6 @@ static fmt_class_t classify(uint32_t exp, uint32_t exp_max, uint32_t man) {
 fmt_class_t fmt_fp32_class(uint32_t f) { return classify((f >> 23) & 0xFF, 0xFF, f & 0x7FFFFF); }
 fmt_class_t fmt_bf16_class(uint16_t b) { return classify((b >> 7) & 0xFF, 0xFF, b & 0x7F); }
 fmt_class_t fmt_fp16_class(uint16_t h) { return classify((h >> 10) & 0x1F, 0x1F, h & 0x3FF); }
-
-uint32_t fmt_fp32_flush(uint32_t f) { return (f & 0x7F800000u) ? f : (f & 0x80000000u); }
-uint16_t fmt_bf16_flush(uint16_t b) { return (b & 0x7F80) ? b : (uint16_t)(b & 0x8000); }
-uint16_t fmt_fp16_flush(uint16_t h) { return (h & 0x7C00) ? h : (uint16_t)(h & 0x8000); }
 
 /* ---- IEEE conversions -------------------------------------------------------------------------
  * fp32 -> bf16 / tf32 keep the exponent and drop `drop` mantissa bits. Because the IEEE encoding
@@ -172,47 +173,7 @@ int8_t fmt_sm8_to_int8(uint8_t sm) {
  * WriteSrcBF16 / WriteSrcFP16 and the INT16 case; WH MOVA2D.md RemoveLowMantissa /
  * RemoveHighExponent): sign at 18, mantissa(10) at 8..17, exponent(8) at 0..7. -------------- */
 
-uint32_t fmt_src_encode_tf32(uint32_t f) { return ((f >> 31) << 18) | (((f >> 13) & 0x3FF) << 8) | ((f >> 23) & 0xFF); }
-
-uint32_t fmt_src_decode_tf32(uint32_t s) {
-    return (((s >> 18) & 1) << 31) | ((s & 0xFF) << 23) | (((s >> 8) & 0x3FF) << 13);
-}
-
-/* BF16 is TF32 with the 3 low mantissa bits zero (SrcASrcB.md "overlaid onto TF32"). */
-uint32_t fmt_src_encode_bf16(uint16_t b) { return fmt_src_encode_tf32((uint32_t)b << 16); }
-uint16_t fmt_src_decode_bf16(uint32_t s) { return (uint16_t)(fmt_src_decode_tf32(s) >> 16); }
-
-/* FP16: the 5-bit exponent sits in the low 5 exponent bits, the high 3 are zero. */
-uint32_t fmt_src_encode_fp16(uint16_t h) {
-    return ((uint32_t)(h >> 15) << 18) | ((uint32_t)(h & 0x3FF) << 8) | ((h >> 10) & 0x1F);
-}
-
-uint16_t fmt_src_decode_fp16(uint32_t s) {
-    return (uint16_t)((((s >> 18) & 1) << 15) | ((s & 0x1F) << 10) | ((s >> 8) & 0x3FF));
-}
-
-/* Integer "16": raw bits 0..7 in the exponent field, bits 8..15 (sign included) from bit 11. */
-uint32_t fmt_src_encode_int16(uint16_t raw) { return ((uint32_t)(raw & 0xFF00) << 3) | (raw & 0xFF); }
-uint16_t fmt_src_decode_int16(uint32_t s) { return (uint16_t)(((s >> 3) & 0xFF00) | (s & 0xFF)); }
-
 /* ---- Dst layout (BH Dst.md DstEncodeBF16 / DstDecodeBF16 / ...FP16 / ...FP32) -------------- */
-
-uint16_t fmt_dst_encode_bf16(uint16_t b) { return (uint16_t)((b & 0x8000) | ((b & 0x7F) << 8) | ((b >> 7) & 0xFF)); }
-
-uint16_t fmt_dst_decode_bf16(uint16_t c) { return (uint16_t)((c & 0x8000) | ((c & 0xFF) << 7) | ((c >> 8) & 0x7F)); }
-
-uint16_t fmt_dst_encode_fp16(uint16_t h) { return (uint16_t)((h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)); }
-
-uint16_t fmt_dst_decode_fp16(uint16_t c) { return (uint16_t)((c & 0x8000) | ((c & 0x1F) << 10) | ((c >> 5) & 0x3FF)); }
-
-/* "Note that the "FP32" encoding is also used for INT32" (Dst.md): the BF16 shuffle of the high
- * half, the low half as is. */
-uint32_t fmt_dst_encode_fp32(uint32_t f) {
-    return ((uint32_t)fmt_dst_encode_bf16((uint16_t)(f >> 16)) << 16) | (f & 0xFFFF);
-}
-uint32_t fmt_dst_decode_fp32(uint32_t d) {
-    return ((uint32_t)fmt_dst_decode_bf16((uint16_t)(d >> 16)) << 16) | (d & 0xFFFF);
-}
 
 /* ---- Shared narrowing rules of the units ------------------------------------------------------ */
 
@@ -222,7 +183,7 @@ uint32_t fmt_dst_decode_fp32(uint32_t d) {
  * in 2^-15 < |x| < 2^-14 are "mishandled" while |x| <= 2^-15 flush, which is exactly this rule.
  * NaN and Inf saturate to the largest pattern, which Dst/FPU treat as infinity
  * (FloatBitPatterns.md FP16). */
-static uint16_t fp32_to_fp16_sat(uint32_t f) {
+FMT_RULE uint16_t fp32_to_fp16_sat(uint32_t f) {
     uint16_t s = (uint16_t)((f >> 16) & 0x8000);
     int32_t e = (int32_t)((f >> 23) & 0xFF) - 112;
     if (e < 0) return s;
@@ -232,17 +193,19 @@ static uint16_t fp32_to_fp16_sat(uint32_t f) {
 
 /* ---- Unpacker (WH UNPACR_Regular.md FormatConversion) ----------------------------------------- */
 
-uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned) {
+FMT_RULE uint16_t unpack_int8_rule(uint8_t byte, bool is_unsigned) {
     unsigned sign = is_unsigned ? 0 : (byte & 0x80u);
     unsigned mag = byte - sign;
     unsigned v = mag ? (mag | (16u << 10)) : 0; /* dummy exponent 16; 0 when the magnitude is 0 */
     return (uint16_t)(v | (sign << 8));
 }
 
+uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned) { return unpack_int8_rule(byte, is_unsigned); }
+
 /* FP8 -> FP16 [SIM]: E5M2 is the top byte of an FP16; Blackhole maps the all-ones exponent and
  * mantissa (0x7F / 0xFF) to the all-ones FP16 (the "infinity" pattern). E4M3 (Unp_LF8_4b_exp)
  * rebiases by +8 and pads exponent 15, mantissa 7 with ones below (0x7F -> 0x5FFF). */
-static uint16_t fp8_to_fp16(uint32_t d, bool e4m3) {
+FMT_RULE uint16_t fp8_to_fp16(uint32_t d, bool e4m3) {
     d &= 0xFF;
     if (e4m3) {
         uint32_t s = d & 0x80, e = (d >> 3) & 15, m = d & 7;
@@ -278,7 +241,7 @@ bool fmt_unpack_writes_dst32(const fmt_unpack_mode_t *m) {
     return m->to_dst && (m->out_fmt == FMT_FP32 || m->out_fmt == FMT_TF32 || m->out_fmt == FMT_INT32);
 }
 
-uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) {
+FMT_RULE uint32_t unpack_rule(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) {
     uint16_t v; /* the datum normalised to IEEE-order BF16 or FP16 */
     bool exp8;
     switch (m->in_fmt) {
@@ -301,11 +264,55 @@ uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) {
     case FMT_BFP4A:
     case FMT_BFP2A: v = fmt_bfp_unpack(m->in_fmt, (uint8_t)d, exp), exp8 = false; break;
     case FMT_FP8: v = fp8_to_fp16(d, m->fp8_e4m3), exp8 = false; break;
-    case FMT_INT8: v = fmt_unpack_int8((uint8_t)d, m->int8_unsigned), exp8 = false; break;
+    case FMT_INT8: v = unpack_int8_rule((uint8_t)d, m->int8_unsigned), exp8 = false; break;
     default: v = (uint16_t)d, exp8 = false; break; /* FP16 */
     }
     if (exp8) return m->to_dst ? fmt_dst_encode_bf16(v) : fmt_src_encode_bf16(v);
     return m->to_dst ? fmt_dst_encode_fp16(v) : fmt_src_encode_fp16(v);
+}
+
+uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) { return unpack_rule(m, d, exp); }
+
+/* The datums of a row, little-endian in L1, 1, 2 or 4 bytes each. */
+FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
+    if (size == 1) return p[k];
+    if (size == 2) return (uint32_t)p[2 * k] | (uint32_t)p[2 * k + 1] << 8;
+    return (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 | (uint32_t)p[4 * k + 2] << 16 |
+           (uint32_t)p[4 * k + 3] << 24;
+}
+
+/* The modes kernels use, each with a constant mode (its loop is that mode's rule alone); the
+ * condition before each names every field its rule reads. */
+void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out) {
+    static const fmt_unpack_mode_t bf16_src = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16};
+    static const fmt_unpack_mode_t bf16_dst = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16, .to_dst = true};
+    static const fmt_unpack_mode_t fp16_src = {.in_fmt = FMT_FP16, .out_fmt = FMT_FP16};
+    static const fmt_unpack_mode_t fp32_dst = {.in_fmt = FMT_FP32, .out_fmt = FMT_FP32, .to_dst = true};
+    static const fmt_unpack_mode_t fp32_tf32 = {.in_fmt = FMT_FP32, .out_fmt = FMT_TF32};
+    static const fmt_unpack_mode_t fp32_bf16 = {.in_fmt = FMT_FP32, .out_fmt = FMT_BF16};
+#define UNPACK_ROW(mode, size)                                                                                         \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
+    unsigned in = m->in_fmt, o = m->out_fmt;
+    if (in == FMT_BF16 && o == FMT_BF16) {
+        if (m->to_dst) {
+            UNPACK_ROW(&bf16_dst, 2)
+        } else {
+            UNPACK_ROW(&bf16_src, 2)
+        }
+    } else if (in == FMT_FP16 && o == FMT_FP16 && !m->to_dst) {
+        UNPACK_ROW(&fp16_src, 2)
+    } else if (in == FMT_FP32 && o == FMT_FP32 && m->to_dst) {
+        UNPACK_ROW(&fp32_dst, 4)
+    } else if (in == FMT_FP32 && o == FMT_TF32 && !m->to_dst) {
+        UNPACK_ROW(&fp32_tf32, 4)
+    } else if (in == FMT_FP32 && o == FMT_BF16 && !m->to_dst) {
+        UNPACK_ROW(&fp32_bf16, 4)
+    } else {
+        unsigned size = fmt_datum_bits(in) / 8;
+        UNPACK_ROW(m, size)
+    }
+#undef UNPACK_ROW
 }
 
 /* ---- Matrix Unit moves (WH MOVA2D.md, MOVB2D.md, MOVD2A.md, MOVD2B.md) ------------------------ */
@@ -317,9 +324,9 @@ fmt_style_t fmt_src_style(unsigned code, bool fp16a_force) {
 }
 
 /* `if (FlushDenormals && !(SrcAVal & 0xff)) SrcAVal = 0;` — the whole datum, sign included. */
-static uint32_t zero_flag_rule(uint32_t src, bool zero_flag) { return (zero_flag && !(src & 0xFF)) ? 0 : src; }
+FMT_RULE uint32_t zero_flag_rule(uint32_t src, bool zero_flag) { return (zero_flag && !(src & 0xFF)) ? 0 : src; }
 
-uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
+FMT_RULE uint16_t mova2d_dst16_rule(uint32_t src, fmt_style_t style, bool zero_flag) {
     src = zero_flag_rule(src, zero_flag);
     uint32_t sign = (src >> 3) & 0x8000;
     if (style == FMT_STYLE_FP16)
@@ -327,9 +334,36 @@ uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
     return (uint16_t)(sign | ((src >> 3) & 0x7F00) | (src & 0xFF));     /* RemoveLowMantissa */
 }
 
+uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
+    return mova2d_dst16_rule(src, style, zero_flag);
+}
+
+/* Each style and zero flag a loop of its own (the rule with constants). */
+void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out) {
+#define MOVA2D_ROW(st, zf)                                                                                             \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = mova2d_dst16_rule(src[k], (st), (zf));
+    if (style == FMT_STYLE_FP16) {
+        if (zero_flag) {
+            MOVA2D_ROW(FMT_STYLE_FP16, true)
+        } else {
+            MOVA2D_ROW(FMT_STYLE_FP16, false)
+        }
+    } else if (style == FMT_STYLE_BF16) {
+        if (zero_flag) {
+            MOVA2D_ROW(FMT_STYLE_BF16, true)
+        } else {
+            MOVA2D_ROW(FMT_STYLE_BF16, false)
+        }
+    } else {
+        MOVA2D_ROW(style, zero_flag)
+    }
+#undef MOVA2D_ROW
+}
+
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag) {
     src = zero_flag_rule(src, zero_flag);
-    uint32_t hi = fmt_mova2d_dst16(src, FMT_STYLE_TF32, false);
+    uint32_t hi = mova2d_dst16_rule(src, FMT_STYLE_TF32, false);
     return (hi << 16) | (((src >> 8) & 7) << 13); /* the 3 bits RemoveLowMantissa dropped */
 }
 
@@ -360,7 +394,7 @@ bool fmt_sfpload_reads_dst32(unsigned mod0) {
 
 /* ReadFP16: rebias a non-zero exponent by +112; exponent 0 keeps its mantissa bits (an fp32
  * denormal that later arithmetic reads as zero); optionally the largest pattern is ±Inf. */
-static uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
+FMT_RULE uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
     uint32_t s = c >> 15, m = (c >> 5) & 0x3FF, e = c & 0x1F;
     if (fp16a_inf && e == 0x1F && m == 0x3FF) {
         e = 255, m = 0;
@@ -370,7 +404,7 @@ static uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
     return (s << 31) | (e << 23) | (m << 13);
 }
 
-uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) {
+FMT_RULE uint32_t sfpload_rule(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) {
     uint16_t c = (uint16_t)dst;
     uint32_t sign = (uint32_t)(c >> 15) << 31;
     switch (mod0) {
@@ -393,13 +427,33 @@ uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) 
     }
 }
 
+uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) {
+    return sfpload_rule(mod0, dst, old, fp16a_inf);
+}
+
+/* The modes kernels use get a loop of their own (the rule with a constant mode); the others share
+ * one. */
+void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
+                       uint32_t *restrict out) {
+#define SFPLOAD_LANES(mode)                                                                                            \
+    for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
+        out[l] = sfpload_rule((mode), dst[l], old[l], fp16a_inf);
+    switch (mod0) {
+    case FMT_MOD0_BF16: SFPLOAD_LANES(FMT_MOD0_BF16) break;
+    case FMT_MOD0_FP16: SFPLOAD_LANES(FMT_MOD0_FP16) break;
+    case FMT_MOD0_FP32: SFPLOAD_LANES(FMT_MOD0_FP32) break;
+    default: SFPLOAD_LANES(mod0) break;
+    }
+#undef SFPLOAD_LANES
+}
+
 bool fmt_sfpstore_writes_dst32(unsigned mod0) {
     return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
 }
 
 /* SFPSTORE.md ToFP16: exponent -112; <= 0 flushes to signed zero, > 31 saturates (NaN and Inf
  * included) to the largest pattern; the mantissa is truncated. */
-static uint16_t sfp_to_fp16(uint32_t x) {
+FMT_RULE uint16_t sfp_to_fp16(uint32_t x) {
     uint32_t s = x >> 31, m = x & 0x7FFFFF;
     int32_t e = (int32_t)((x >> 23) & 0xFF) - 112;
     if (e <= 0) {
@@ -410,7 +464,7 @@ static uint16_t sfp_to_fp16(uint32_t x) {
     return (uint16_t)((s << 15) | ((uint32_t)e << 10) | (m >> 13));
 }
 
-uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) {
+FMT_RULE uint32_t sfpstore_rule(unsigned mod0, uint32_t x) {
     switch (mod0) {
     case FMT_MOD0_FP16: return fmt_dst_encode_fp16(sfp_to_fp16(x));
     case FMT_MOD0_BF16: return fmt_dst_encode_bf16((uint16_t)(fmt_fp32_flush(x) >> 16)); /* ToBF16 */
@@ -431,6 +485,21 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) {
     case FMT_MOD0_HI16: return x;
     default: return 0; /* ZERO, and an unresolved SRCB */
     }
+}
+
+uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x); }
+
+void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t *restrict out) {
+#define SFPSTORE_LANES(mode)                                                                                           \
+    for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
+        out[l] = sfpstore_rule((mode), lreg[l]);
+    switch (mod0) {
+    case FMT_MOD0_BF16: SFPSTORE_LANES(FMT_MOD0_BF16) break;
+    case FMT_MOD0_FP16: SFPSTORE_LANES(FMT_MOD0_FP16) break;
+    case FMT_MOD0_FP32: SFPSTORE_LANES(FMT_MOD0_FP32) break;
+    default: SFPSTORE_LANES(mod0) break;
+    }
+#undef SFPSTORE_LANES
 }
 
 bool fmt_sfploadi(unsigned mod0, uint16_t imm, uint32_t old, uint32_t *out) {
@@ -570,30 +639,32 @@ bool fmt_pack_check(const fmt_pack_mode_t *m) {
 }
 
 /* NaN -> Inf of the same sign (FormatConversion.md: rounding with an 8-bit exponent). */
-static uint32_t nan_to_inf(uint32_t f) { return (f & 0x7FFFFFFFu) > 0x7F800000u ? (f & 0x80000000u) | 0x7F800000u : f; }
+FMT_RULE uint32_t nan_to_inf(uint32_t f) {
+    return (f & 0x7FFFFFFFu) > 0x7F800000u ? (f & 0x80000000u) | 0x7F800000u : f;
+}
 
 /* Early rounding of an fp32 to TF32 / BF16: NaN -> Inf, add half (ties away from zero, on the
  * magnitude), then denormals and -0 become +0 ("Minus zero converted to positive zero"). The
  * arithmetic is ttsim's (value + 0x1000 >> 13, value + 0x8000 >> 16). */
-static uint32_t pack_round_tf32(uint32_t f) {
+FMT_RULE uint32_t pack_round_tf32(uint32_t f) {
     uint32_t v = (nan_to_inf(f) + 0x1000) & 0xFFFFE000u;
     return (v & 0x7FFFFFFFu) < 0x00800000u ? 0 : v;
 }
 
-static uint16_t pack_round_bf16(uint32_t f) {
+FMT_RULE uint16_t pack_round_bf16(uint32_t f) {
     uint32_t v = (nan_to_inf(f) + 0x8000) >> 16;
     return (uint16_t)((v & 0x7FFF) < 0x80 ? 0 : v);
 }
 
 /* The FP16 intermediate from a TF32 (19 meaningful bits) or a BF16: rebias by -112, < 0 -> signed
  * zero, > 31 -> the largest pattern, else keep the mantissa [SIM]. */
-static uint16_t pack_to_fp16(uint32_t f) { return fp32_to_fp16_sat(f); }
+FMT_RULE uint16_t pack_to_fp16(uint32_t f) { return fp32_to_fp16_sat(f); }
 
 /* INT8 from a sign-magnitude Integer "32": raw takes the low bits; otherwise shift the magnitude
  * right with rounding to nearest, ties away from zero (FormatConversion.md "The shifted-out bits
  * (if any) are used for rounding"), then saturate. A negative value that rounds to 0 keeps its
  * sign bit (0x80) [SIM]; UINT8 clamps negatives to 0 [SIM]. */
-static uint32_t pack_int8(const fmt_pack_mode_t *m, uint32_t sm) {
+FMT_RULE uint32_t pack_int8(const fmt_pack_mode_t *m, uint32_t sm) {
     uint32_t sign = sm >> 31;
     uint64_t mag = sm & 0x7FFFFFFFu;
     if (m->read_raw) return m->read_unsigned ? (uint32_t)(mag & 0xFF) : (sign << 7) | (uint32_t)(mag & 0x7F);
@@ -602,7 +673,7 @@ static uint32_t pack_int8(const fmt_pack_mode_t *m, uint32_t sm) {
     return (sign << 7) | (uint32_t)(mag > 127 ? 127 : mag);
 }
 
-uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst) {
+FMT_RULE uint32_t pack_early_rule(const fmt_pack_mode_t *m, uint32_t dst) {
     if (m->read_32b) {
         if (m->intermediate == FMT_INT16) return dst >> 16; /* raw high half [SIM] */
         uint32_t f = fmt_dst_decode_fp32(dst);
@@ -656,14 +727,14 @@ uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst) {
 /* FP16 -> FP32 widening [SIM]: a non-zero exponent is rebiased; exponent 0 only widens the
  * mantissa, giving fp32 zero or a (wrong) denormal, which FormatConversion.md calls "Denormals
  * mishandled" for this widening. */
-static uint32_t pack_fp16_to_fp32(uint32_t h) {
+FMT_RULE uint32_t pack_fp16_to_fp32(uint32_t h) {
     uint32_t s = (h & 0x8000) << 16;
     if (h & 0x7C00) return s | (((h & 0x7FFF) + (112u << 10)) << 13);
     return s | ((h & 0x3FF) << 13);
 }
 
 /* FP16 -> BF16 [SIM]: exponent 0 -> +0, else rebias and truncate the mantissa to 7 bits. */
-static uint32_t pack_fp16_to_bf16(uint32_t h) {
+FMT_RULE uint32_t pack_fp16_to_bf16(uint32_t h) {
     uint32_t e = (h >> 10) & 0x1F;
     if (e == 0) return 0;
     return (h & 0x8000) | ((e + 112) << 7) | ((h & 0x3FF) >> 3);
@@ -671,7 +742,7 @@ static uint32_t pack_fp16_to_bf16(uint32_t h) {
 
 /* FP16 -> FP8: E5M2 truncates the mantissa (FormatConversion.md late conversion); E4M3 (BH
  * Pac_LF8_4b_exp) flushes exponents <= 8 to signed zero and saturates >= 24 [SIM]. */
-static uint32_t pack_fp16_to_fp8(uint32_t h, bool e4m3) {
+FMT_RULE uint32_t pack_fp16_to_fp8(uint32_t h, bool e4m3) {
     if (!e4m3) return (h >> 8) & 0xFF;
     uint32_t s = (h >> 15) & 1, e = (h >> 10) & 0x1F, mm = h & 0x3FF;
     if (e <= 8) return s << 7;
@@ -679,7 +750,7 @@ static uint32_t pack_fp16_to_fp8(uint32_t h, bool e4m3) {
     return (s << 7) | ((e - 8) << 3) | (mm >> 7);
 }
 
-uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v) {
+FMT_RULE uint32_t pack_late_rule(const fmt_pack_mode_t *m, uint32_t v) {
     unsigned o = m->out_fmt;
     switch (m->intermediate) {
     case FMT_FP32:
@@ -700,6 +771,37 @@ uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v) {
     case FMT_FP8: return (v >> 8) & 0xFF;
     default: return v; /* identities: TF32, INT32, INT16, INT8 */
     }
+}
+
+uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst) { return pack_early_rule(m, dst); }
+uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v) { return pack_late_rule(m, v); }
+
+/* The modes kernels use, each with a constant mode (so its loop is that mode's rule alone); the
+ * condition before each names every field its two rules read. */
+void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32_t *restrict out) {
+    static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
+    static const fmt_pack_mode_t fp16 = {.intermediate = FMT_FP16, .out_fmt = FMT_FP16};
+    static const fmt_pack_mode_t fp32 = {.intermediate = FMT_FP32, .out_fmt = FMT_FP32, .read_32b = true};
+    static const fmt_pack_mode_t fp32_bf16 = {.intermediate = FMT_FP32, .out_fmt = FMT_BF16, .read_32b = true};
+    static const fmt_pack_mode_t bf16_32 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16, .read_32b = true};
+#define PACK_ROW(mode)                                                                                                 \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = pack_late_rule((mode), pack_early_rule((mode), dst[k]));
+    unsigned in = m->intermediate, o = m->out_fmt;
+    if (!m->read_32b && !m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
+        PACK_ROW(&bf16)
+    } else if (!m->read_32b && !m->read_raw && !m->round_10b_mant && in == FMT_FP16 && o == FMT_FP16) {
+        PACK_ROW(&fp16)
+    } else if (m->read_32b && !m->round_10b_mant && in == FMT_FP32 && o == FMT_FP32) {
+        PACK_ROW(&fp32)
+    } else if (m->read_32b && !m->round_10b_mant && in == FMT_FP32 && o == FMT_BF16) {
+        PACK_ROW(&fp32_bf16)
+    } else if (m->read_32b && !m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
+        PACK_ROW(&bf16_32)
+    } else {
+        PACK_ROW(m)
+    }
+#undef PACK_ROW
 }
 
 /* ---- Block floats (FloatBitPatterns.md "BFP"; packing rounding [SIM]) ------------------------ */

@@ -11,6 +11,12 @@
  * bf16/fp16 and Dst16b cells, uint8_t for 8-bit formats), never as C floats, so no host rounding
  * mode or x87 excess precision can touch them. "IEEE order" means sign | exponent | mantissa as
  * IEEE 754 lays them out; the register files use other orders (the *_encode/_decode pairs).
+ *
+ * The conversions the units apply to every datum also come as row forms (FMT_ROW datums:
+ * fmt_unpack_row, fmt_mova2d_dst16_row, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
+ * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
+ * function in formats.c, not a copy), looped with the common modes as constants so that the
+ * compiler can vectorise the loop; test/unit/test_dp_fast.c compares the two forms.
  */
 #ifndef TTEMU_COPROC_FORMATS_H
 #define TTEMU_COPROC_FORMATS_H
@@ -68,9 +74,9 @@ fmt_class_t fmt_fp32_class(uint32_t f);
 fmt_class_t fmt_bf16_class(uint16_t b);
 fmt_class_t fmt_fp16_class(uint16_t h); /* IEEE fp16; the coprocessor has no fp16 Inf/NaN */
 /* A denormal becomes zero of the same sign; every other pattern is returned unchanged. */
-uint32_t fmt_fp32_flush(uint32_t f);
-uint16_t fmt_bf16_flush(uint16_t b);
-uint16_t fmt_fp16_flush(uint16_t h);
+static inline uint32_t fmt_fp32_flush(uint32_t f) { return (f & 0x7F800000u) ? f : (f & 0x80000000u); }
+static inline uint16_t fmt_bf16_flush(uint16_t b) { return (b & 0x7F80) ? b : (uint16_t)(b & 0x8000); }
+static inline uint16_t fmt_fp16_flush(uint16_t h) { return (h & 0x7C00) ? h : (uint16_t)(h & 0x8000); }
 
 /* ---- IEEE conversions (host side: tensors in and out) -----------------------------------------
  * Narrowing (to bf16, fp16, tf32) under FMT_RNE rounds to nearest, ties to even; under FMT_TRUNC
@@ -109,14 +115,31 @@ int8_t fmt_sm8_to_int8(uint8_t sm);
  * 11..17 (the BF16 arrangement of the raw 16 bits). The ISA describes the layout directly (it is
  * the bit pattern MOVA2D and the FPU read), so encode = IEEE order -> Src, decode = the inverse.
  * Encoders take IEEE-order inputs; tf32 travels in an fp32 container (low 13 bits ignored). */
-uint32_t fmt_src_encode_tf32(uint32_t f);
-uint32_t fmt_src_decode_tf32(uint32_t s); /* fp32 container, low 13 bits zero */
-uint32_t fmt_src_encode_bf16(uint16_t b);
-uint16_t fmt_src_decode_bf16(uint32_t s); /* the low 3 mantissa bits are dropped */
-uint32_t fmt_src_encode_fp16(uint16_t h);
-uint16_t fmt_src_decode_fp16(uint32_t s); /* the high 3 exponent bits are dropped */
-uint32_t fmt_src_encode_int16(uint16_t raw);
-uint16_t fmt_src_decode_int16(uint32_t s);
+/* Inline: the unpackers and the Matrix Unit apply them to every datum. */
+static inline uint32_t fmt_src_encode_tf32(uint32_t f) {
+    return ((f >> 31) << 18) | (((f >> 13) & 0x3FF) << 8) | ((f >> 23) & 0xFF);
+}
+
+static inline uint32_t fmt_src_decode_tf32(uint32_t s) {
+    return (((s >> 18) & 1) << 31) | ((s & 0xFF) << 23) | (((s >> 8) & 0x3FF) << 13);
+}
+
+/* BF16 is TF32 with the 3 low mantissa bits zero (SrcASrcB.md "overlaid onto TF32"). */
+static inline uint32_t fmt_src_encode_bf16(uint16_t b) { return fmt_src_encode_tf32((uint32_t)b << 16); }
+static inline uint16_t fmt_src_decode_bf16(uint32_t s) { return (uint16_t)(fmt_src_decode_tf32(s) >> 16); }
+
+/* FP16: the 5-bit exponent sits in the low 5 exponent bits, the high 3 are zero. */
+static inline uint32_t fmt_src_encode_fp16(uint16_t h) {
+    return ((uint32_t)(h >> 15) << 18) | ((uint32_t)(h & 0x3FF) << 8) | ((h >> 10) & 0x1F);
+}
+
+static inline uint16_t fmt_src_decode_fp16(uint32_t s) {
+    return (uint16_t)((((s >> 18) & 1) << 15) | ((s & 0x1F) << 10) | ((s >> 8) & 0x3FF));
+}
+
+/* Integer "16": raw bits 0..7 in the exponent field, bits 8..15 (sign included) from bit 11. */
+static inline uint32_t fmt_src_encode_int16(uint16_t raw) { return ((uint32_t)(raw & 0xFF00) << 3) | (raw & 0xFF); }
+static inline uint16_t fmt_src_decode_int16(uint32_t s) { return (uint16_t)(((s >> 3) & 0xFF00) | (s & 0xFF)); }
 
 /* Dst (BH Dst.md "Data type bit layout" and its DstEncode/DstDecode helpers): a Dst16b cell
  * holds BF16 as sign | mantissa(7) << 8 | exponent(8) and FP16 (and Integer "8") as sign |
@@ -124,12 +147,30 @@ uint16_t fmt_src_decode_int16(uint32_t s);
  * high 16 bits in the BF16 arrangement and the low 16 mantissa bits as they are; Integer "32"
  * (sign-magnitude) uses the same arrangement. The ISA names both directions: encode = IEEE order
  * -> Dst (DstEncodeBF16/FP16/FP32), decode = Dst -> IEEE order. */
-uint16_t fmt_dst_encode_bf16(uint16_t b);
-uint16_t fmt_dst_decode_bf16(uint16_t cell);
-uint16_t fmt_dst_encode_fp16(uint16_t h);
-uint16_t fmt_dst_decode_fp16(uint16_t cell);
-uint32_t fmt_dst_encode_fp32(uint32_t f); /* also Integer "32" */
-uint32_t fmt_dst_decode_fp32(uint32_t d);
+static inline uint16_t fmt_dst_encode_bf16(uint16_t b) {
+    return (uint16_t)((b & 0x8000) | ((b & 0x7F) << 8) | ((b >> 7) & 0xFF));
+}
+
+static inline uint16_t fmt_dst_decode_bf16(uint16_t c) {
+    return (uint16_t)((c & 0x8000) | ((c & 0xFF) << 7) | ((c >> 8) & 0x7F));
+}
+
+static inline uint16_t fmt_dst_encode_fp16(uint16_t h) {
+    return (uint16_t)((h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F));
+}
+
+static inline uint16_t fmt_dst_decode_fp16(uint16_t c) {
+    return (uint16_t)((c & 0x8000) | ((c & 0x1F) << 10) | ((c >> 5) & 0x3FF));
+}
+
+/* "Note that the "FP32" encoding is also used for INT32" (Dst.md): the BF16 shuffle of the high
+ * half, the low half as is. */
+static inline uint32_t fmt_dst_encode_fp32(uint32_t f) {
+    return ((uint32_t)fmt_dst_encode_bf16((uint16_t)(f >> 16)) << 16) | (f & 0xFFFF);
+}
+static inline uint32_t fmt_dst_decode_fp32(uint32_t d) {
+    return ((uint32_t)fmt_dst_decode_bf16((uint16_t)(d >> 16)) << 16) | (d & 0xFFFF);
+}
 
 /* ---- Unpacker: L1 datum -> Src datum or Dst cell ----------------------------------------------
  * WH UNPACR_Regular.md FormatConversion (BH shares the page), FloatBitPatterns.md BFP routines;
@@ -150,6 +191,11 @@ bool fmt_unpack_writes_dst32(const fmt_unpack_mode_t *m);
 /* Convert one datum: datum holds the L1 bits right-aligned (32, 16, 8, 4 or 2 of them), exp the
  * shared exponent for BFP formats (ignored otherwise). The combination must pass the check. */
 uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t datum, uint8_t exp);
+/* The same for a row of 16 datums of 8, 16 or 32 bits (not a block float) in L1 order
+ * (little-endian) from l1: out[k] = fmt_unpack(m, datum k, 0) (one rule; test_dp_fast.c
+ * compares them). */
+#define FMT_ROW 16
+void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out);
 /* An L1 INT8 byte as Integer "8" (IEEE-order FP16 overlay: sign | 16 << 10 | magnitude, exponent
  * 0 when the magnitude is 0), signed sign-magnitude or, with is_unsigned, 0..255. */
 uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned);
@@ -170,6 +216,8 @@ fmt_style_t fmt_src_style(unsigned code, bool fp16a_force);
  * style keeps 10 mantissa bits and the low 5 exponent bits, the others 7 mantissa bits and 8
  * exponent bits. */
 uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag);
+/* The same for a row of FMT_ROW: out[k] = fmt_mova2d_dst16(src[k], style, zero_flag). */
+void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out);
 /* MOVA2D/MOVB2D with a TF32 Src format: the Dst32b datum (the 3 low Src mantissa bits land in bits
  * 13..15 of the low half). UseDst32bLo variants are the caller's (see MOVA2D.md). */
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag);
@@ -212,11 +260,18 @@ bool fmt_sfpload_reads_dst32(unsigned mod0);
  * modes keep half of it); fp16a_inf is LaneConfig ENABLE_FP16A_INF (FP16: the largest pattern
  * becomes ±Inf). MOD0_SRCB must be resolved first (it yields 0 here). */
 uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf);
+/* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l], old[l],
+ * fp16a_inf) (one rule; test_dp_fast.c compares them). out may not overlap the inputs. */
+#define FMT_LANES 32
+void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
+                       uint32_t *restrict out);
 /* SFPSTORE: true if this (resolved) Mod0 writes a Dst32b datum, else a Dst16b cell. */
 bool fmt_sfpstore_writes_dst32(unsigned mod0);
 /* SFPSTORE: the Dst cell/datum from the LReg value. BF16/FP16/FP32 flush denormals to signed zero
  * and truncate; FP16 saturates large magnitudes (and NaN) to the largest pattern. */
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
+/* The same for 32 lanes: out[l] = fmt_sfpstore(mod0, lreg[l]). */
+void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t *restrict out);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16
  * with the exponent rebiased by +112 always), 2 (UINT16), 4 (INT16 sign-extended), 8 (upper half,
@@ -263,6 +318,9 @@ uint32_t fmt_pack_early(const fmt_pack_mode_t *m, uint32_t dst);
 /* Late conversion: the L1 bits (right-aligned). For a BFP out format the result is the bf16
  * (or, for the _a family, fp16) pattern that fmt_bfp_pack takes, 16 at a time. */
 uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v);
+/* Both conversions over a row of FMT_ROW with nothing between them: out[k] = fmt_pack_late(m,
+ * fmt_pack_early(m, dst[k])) (the same rules; test_dp_fast.c compares them). */
+void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32_t *restrict out);
 
 /* ---- Block floats -----------------------------------------------------------------------------
  * 16 datums share one exponent byte (FloatBitPatterns.md "BFP"). Each datum is sign | magnitude,

@@ -38,6 +38,22 @@ static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_fla
 
 static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) { return fpu_dst_row(x, imm); }
 
+/* MOVA2D/MOVB2D's whole rows at once (the common case: no column blocked, a 16-bit Dst cell per
+ * datum): fmt_mova2d_dst16_row into the physical row, which becomes valid, as src_to_dst does
+ * datum by datum. */
+static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
+    if (x->dp->reference || lo || style == FMT_STYLE_TF32) return false;
+    uint32_t any = 0;
+    for (unsigned c = 0; c < SRC_COLS / 2; c++)
+        any |= x->dp->sfpu.lane_config[c];
+    return !((any >> 9) & 3); /* BLOCK_DEST_MOV */
+}
+static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_t style, bool zero_flag, unsigned row) {
+    unsigned p = dp_adj16(x, row);
+    fmt_mova2d_dst16_row(src, style, zero_flag, x->dp->dst.bits[p]);
+    x->dp->dst.valid[p] = true;
+}
+
 /* MOVA2D.md */
 static void mova2d(dp_ctx_t *x) {
     uint32_t w = x->word;
@@ -51,6 +67,10 @@ static void mova2d(dp_ctx_t *x) {
     }
     fpu_note_srca_row(x, srow);
     const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    if (rows_at_once(x, style, lo)) {
+        for (; n; n--, drow++, srow++)
+            src_row_to_dst(x, bank[srow], style, flush, drow);
+    }
     for (; n && !dp_failed(x); n--, drow++, srow++)
         for (unsigned c = 0; c < SRC_COLS; c++)
             if (!col_blocked(x, c)) src_to_dst(x, bank[srow][c], style, flush, lo, drow, c);
@@ -74,6 +94,14 @@ static void movb2d(dp_ctx_t *x) {
     }
     fpu_note_srca_row(x, x->dp->rwc[x->t].srca); /* [INF]: no SrcA operand; its RWC */
     const uint32_t(*bank)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
+    if (rows_at_once(x, style, lo)) {
+        for (; n; n--, drow++, srow += !bcast_row) {
+            uint32_t col0[SRC_COLS];
+            for (unsigned c = 0; c < SRC_COLS; c++)
+                col0[c] = bank[srow][0];
+            src_row_to_dst(x, bcast_col0 ? col0 : bank[srow], style, flush, drow);
+        }
+    }
     for (; n && !dp_failed(x); n--, drow++, srow += !bcast_row)
         for (unsigned c = 0; c < SRC_COLS; c++)
             if (!col_blocked(x, c)) src_to_dst(x, bank[srow][bcast_col0 ? 0 : c], style, flush, lo, drow, c);

@@ -103,17 +103,19 @@ uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t a
 
 uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
     int32_t adj = prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
+    /* a_bits and b_bits for this phase as shifts and masks (an 11-bit significand >> 6 keeps 5
+     * bits, >> 4 keeps 7), so that the loop below has no branch. */
+    unsigned as = (phase & 1) ? 1 : 6, bs = (phase & 2) ? 0 : 4, bl = (phase & 2) ? 3 : 0;
+    uint32_t bm = (phase & 2) ? 15u : 0x7Fu;
     int32_t exps[16];
-    uint32_t mans[16];
-    unsigned signs[16];
+    uint32_t mans[16], signs[16];
     for (unsigned k = 0; k < 16; k++) {
-        if (fpu_operand_zero(a[k]) || fpu_operand_zero(b[k])) {
-            signs[k] = 0, exps[k] = zexp, mans[k] = 0;
-            continue;
-        }
-        signs[k] = (a[k] ^ b[k]) >> 18 & 1;
-        exps[k] = (int32_t)((a[k] >> 10) & 0xFFu) + (int32_t)((b[k] >> 10) & 0xFFu) + adj;
-        mans[k] = a_bits(a[k], phase) * b_bits(b[k], phase);
+        uint32_t ak = a[k], bk = b[k];
+        bool zero = fpu_operand_zero(ak) || fpu_operand_zero(bk);
+        uint32_t ma = (((ak & 0x3FFu) | 0x400u) >> as) & 31u, mb = ((((bk & 0x3FFu) | 0x400u) >> bs) & bm) << bl;
+        exps[k] = zero ? zexp : (int32_t)((ak >> 10) & 0xFFu) + (int32_t)((bk >> 10) & 0xFFu) + adj;
+        mans[k] = zero ? 0 : ma * mb;
+        signs[k] = zero ? 0 : ((ak ^ bk) >> 18) & 1;
     }
     /* Each group of eight products is aligned to its largest exponent (rounding half up) and
      * summed into one term. */
@@ -122,14 +124,14 @@ uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu
         const unsigned k0 = 8 * g;
         int32_t e = exps[k0];
         for (unsigned k = k0 + 1; k < k0 + 8; k++)
-            if (exps[k] > e) e = exps[k];
+            e = exps[k] > e ? exps[k] : e;
         if (e <= 0) continue;
         int32_t sum = 0;
         for (unsigned k = k0; k < k0 + 8; k++) {
             unsigned d = (unsigned)(e - exps[k]);
-            if (d > 30) d = 30;
-            int32_t m = (int32_t)(((mans[k] << 1) + (1u << d)) >> (d + 1));
-            sum += signs[k] ? -m : m;
+            d = d > 30 ? 30 : d;
+            uint32_t m = ((mans[k] << 1) + (1u << d)) >> (d + 1);
+            sum += (int32_t)((m ^ -signs[k]) + signs[k]); /* -m for a negative product */
         }
         t[g].exp = e;
         if (sum < 0) t[g].sign = 1, sum = -sum;

@@ -46,18 +46,30 @@ static void accumulate(const uint8_t *l1, uint8_t *buf, unsigned fmt) {
     }
 }
 
-static void flush_buf(dp_ctx_t *x) {
+/* One aligned 16-byte write of the data stream at its address (L1 accumulation adding to what is
+ * there), then the next address. */
+static void emit16(dp_ctx_t *x, const uint8_t *bytes) {
     packer_t *p = &x->dp->pack;
-    if (!p->buf_n) return;
-    memset(p->buf + p->buf_n, 0, 16 - p->buf_n); /* a forced flush pads with zeroes */
     if ((uint64_t)p->data_addr + 16 > dp_env(x)->l1_size) {
         dp_fail(x, CP_ERR_UNDEFINED, "PACR writes L1 0x%x, beyond L1", p->data_addr);
     } else {
-        if (p->acc) accumulate(dp_env(x)->l1 + p->data_addr, p->buf, p->acc_fmt);
-        memcpy(dp_env(x)->l1 + p->data_addr, p->buf, 16);
+        uint8_t *l1 = dp_env(x)->l1 + p->data_addr, sum[16];
+        if (p->acc) {
+            memcpy(sum, bytes, 16);
+            accumulate(l1, sum, p->acc_fmt);
+            bytes = sum;
+        }
+        memcpy(l1, bytes, 16);
         if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
     }
     p->data_addr += 16;
+}
+
+static void flush_buf(dp_ctx_t *x) {
+    packer_t *p = &x->dp->pack;
+    if (!p->buf_n) return;
+    if (p->buf_n < 16) memset(p->buf + p->buf_n, 0, 16 - p->buf_n); /* a forced flush pads with zeroes */
+    emit16(x, p->buf);
     p->buf_n = 0;
 }
 
@@ -100,6 +112,39 @@ static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
     packer_t *p = &x->dp->pack;
     for (unsigned i = 0; i < n; i++) {
         p->buf[p->buf_n++] = (uint8_t)(v >> (8 * i));
+        if (p->buf_n == 16) flush_buf(x);
+    }
+}
+
+/* A row's converted datums out, out_bytes each (little-endian in L1): whole 16-byte units straight
+ * to L1 while the output buffer is empty, the rest through the buffer, flushing each 16 bytes as
+ * put_bytes does. */
+static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
+    packer_t *p = &x->dp->pack;
+    uint8_t b[4 * FMT_ROW];
+    unsigned len = out_bytes * FMT_ROW, at = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (out_bytes == 2) {
+        uint16_t h[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            h[k] = (uint16_t)v[k];
+        memcpy(b, h, sizeof h);
+    } else if (out_bytes == 4) {
+        memcpy(b, v, 4 * FMT_ROW);
+    } else
+#endif
+    {
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            for (unsigned i = 0; i < out_bytes; i++)
+                b[out_bytes * k + i] = (uint8_t)(v[k] >> (8 * i));
+    }
+    if (!p->buf_n)
+        for (; len - at >= 16; at += 16)
+            emit16(x, b + at);
+    while (at < len) {
+        unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
+        memcpy(p->buf + p->buf_n, b + at, take);
+        p->buf_n += take, at += take;
         if (p->buf_n == 16) flush_buf(x);
     }
 }
@@ -218,6 +263,9 @@ void dp_pack_exec(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
                        start_row);
     unsigned per_plane = CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
+    /* A whole row of 16 with nothing between the conversions and every datum kept goes through
+     * fmt_pack_row and out at once (the same rules; test_dp_fast.c compares the two paths). */
+    bool row_at_once = !x->dp->reference && n == FMT_ROW && !stages.active && !bfp && !zero && ds == 0xFFFF;
     unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
@@ -231,7 +279,27 @@ void dp_pack_exec(dp_ctx_t *x) {
         bool valid = dp->dst.valid[phys];
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         uint16_t block[FMT_BFP_BLOCK];
-        for (unsigned k = 0; k < n; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
+        unsigned todo = n; /* datums left for the datum-by-datum loop */
+        if (row_at_once && edge == 0xFFFF) {
+            uint32_t d[FMT_ROW], v[FMT_ROW];
+            if (valid) {
+                const uint16_t *hi = dp->dst.bits[phys], *lo = dp->dst.bits[(phys + 8) & 1023];
+                if (c.read_32b)
+                    for (unsigned k = 0; k < FMT_ROW; k++)
+                        d[k] = (uint32_t)hi[k] << 16 | lo[k];
+                else
+                    for (unsigned k = 0; k < FMT_ROW; k++)
+                        d[k] = hi[k];
+                fmt_pack_row(&c, d, v);
+            } else {
+                uint32_t undef = fmt_pack_late(&c, 0);
+                for (unsigned k = 0; k < FMT_ROW; k++)
+                    v[k] = undef;
+            }
+            put_row(x, v, out_bytes);
+            todo = 0;
+        }
+        for (unsigned k = 0; k < todo; k++, dsm = (uint16_t)((dsm << 15) | (dsm >> 1))) {
             unsigned col = col0 + k;
             if (!(dsm & 1)) continue;
             uint32_t v = masked;

@@ -37,23 +37,89 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
     return addr & 1023;
 }
 
+/* Every lane's LaneConfig OR'ed together: the lanes' bits a fast path needs clear. */
+static uint32_t lane_config_any(const lregs_t *s) {
+    uint32_t any = 0;
+    for (unsigned l = 0; l < LANES; l++)
+        any |= s->lane_config[l];
+    return any;
+}
+
+_Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
+
+/* The Dst cells of the 32 lanes of an SFPLOAD/SFPSTORE at addr (see sfp_load): lane L is row
+ * (addr & ~3) + L / 8, column 2 (L % 8) + odd. */
+static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u) + l / 8; }
+
+/* Eight cells of a Dst row, every second one from column odd: lanes 8r..8r+7 of an SFPLOAD or
+ * SFPSTORE. On a little-endian host the row is read and written as eight 32-bit words, each two
+ * cells (column 2i low), which the compiler does four at a time. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
+    uint32_t w[8];
+    memcpy(w, row, sizeof w);
+    for (unsigned i = 0; i < 8; i++)
+        out[i] = (w[i] >> (16 * odd)) & 0xFFFF;
+}
+static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
+    uint32_t w[8], keep = 0xFFFF0000u >> (16 * odd);
+    memcpy(w, row, sizeof w);
+    for (unsigned i = 0; i < 8; i++)
+        w[i] = (w[i] & keep) | (in[i] & 0xFFFF) << (16 * odd);
+    memcpy(row, w, sizeof w);
+}
+#else
+static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
+    for (unsigned i = 0; i < 8; i++)
+        out[i] = row[2 * i + odd];
+}
+static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
+    for (unsigned i = 0; i < 8; i++)
+        row[2 * i + odd] = (uint16_t)in[i];
+}
+#endif
+_Static_assert(DST_COLS == 16, "a Dst row is eight pairs of cells");
+
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
- * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled. */
+ * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
+ * The common case, every lane enabled and no LaneConfig bit that changes a lane's read, is done
+ * four rows of eight at a time, the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
+ * same rule as fmt_sfpload); test_dp_fast.c compares it with the lane-by-lane loop. */
 static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
     unsigned addr = sfp_addr(x, o->imm, mod0, false);
     if (vd < 8) {
         uint32_t en = mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
         bool dst32 = fmt_sfpload_reads_dst32(mod0);
-        for (unsigned l = 0; l < LANES; l++) {
-            uint32_t lc = s->lane_config[l];
-            if ((lc & LC_BLOCK_SFPU_RD_FROM_DEST) || !((en >> l) & 1)) continue;
-            unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
-            if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_RD_COL_EXCHANGE)) col++;
-            uint32_t cell = dst32 ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col);
-            s->r[vd][l] = fmt_sfpload(mod0, cell, s->r[vd][l], lc & LC_ENABLE_FP16A_INF);
-            if (vd < 4 && (lc & LC_ENABLE_DEST_INDEX) && (lc & LC_CAPTURE_DEFAULT_DEST_INDEX))
-                s->r[vd + 4][l] = row << 4 | col;
+        uint32_t slow =
+            LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
+        if (!x->dp->reference && en == 0xFFFFFFFFu && !(lane_config_any(s) & slow)) {
+            uint32_t cells[LANES], out[LANES];
+            unsigned odd = (addr >> 1) & 1;
+            for (unsigned r = 0; r < 4; r++) {
+                unsigned row = lane_row(addr, r * 8);
+                unsigned p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
+                row_cells_get(x->dp->dst.bits[p], odd, cells + r * 8);
+                if (dst32) {
+                    uint32_t lo[8];
+                    row_cells_get(x->dp->dst.bits[(p + 8) & 1023], odd, lo);
+                    for (unsigned i = 0; i < 8; i++)
+                        cells[r * 8 + i] = cells[r * 8 + i] << 16 | lo[i];
+                }
+            }
+            fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
+            memcpy(s->r[vd], out, sizeof out);
+        } else {
+            for (unsigned l = 0; l < LANES; l++) {
+                uint32_t lc = s->lane_config[l];
+                if ((lc & LC_BLOCK_SFPU_RD_FROM_DEST) || !((en >> l) & 1)) continue;
+                unsigned row = lane_row(addr, l), col = (l & 7) * 2;
+                if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_RD_COL_EXCHANGE)) col++;
+                uint32_t cell = dst32 ? dp_dst32_read(x, row, col) : dp_dst16_read(x, row, col);
+                s->r[vd][l] = fmt_sfpload(mod0, cell, s->r[vd][l], lc & LC_ENABLE_FP16A_INF);
+                if (vd < 4 && (lc & LC_ENABLE_DEST_INDEX) && (lc & LC_CAPTURE_DEFAULT_DEST_INDEX))
+                    s->r[vd + 4][l] = row << 4 | col;
+            }
         }
     }
     dp_apply_addr_mod(x, o->addr_mod, false);
@@ -61,22 +127,43 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
 }
 
 /* SFPSTORE.md. addr >= 0: an SFPSTORE SFPLOADMACRO scheduled, whose address is the one SFPLOADMACRO
- * computed and which advances no counter (SFPLOADMACRO.md "extra considerations"). */
+ * computed and which advances no counter (SFPLOADMACRO.md "extra considerations"). The common case
+ * (every lane enabled, no LaneConfig bit that changes a lane's write) as SFPLOAD's. */
 static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
     unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, o->imm, mod0, true);
     uint32_t en = (mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & sfpu_backdoor_ok(s, o);
     bool dst32 = fmt_sfpstore_writes_dst32(mod0);
-    for (unsigned l = 0; l < LANES; l++) {
-        uint32_t lc = s->lane_config[l];
-        if ((lc & LC_BLOCK_DEST_WR_FROM_SFPU) || !((en >> l) & 1)) continue;
-        unsigned row = (addr & ~3u) + l / 8, col = (l & 7) * 2;
-        if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_WR_COL_EXCHANGE)) col++;
-        uint32_t v = fmt_sfpstore(mod0, s->r[vd][l]);
-        if (dst32)
-            dp_dst32_write(x, row, col, v);
-        else
-            dp_dst16_write(x, row, col, (uint16_t)v);
+    if (!x->dp->reference && en == 0xFFFFFFFFu &&
+        !(lane_config_any(s) & (LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE))) {
+        uint32_t out[LANES];
+        unsigned odd = (addr >> 1) & 1;
+        fmt_sfpstore_lanes(mod0, s->r[vd], out);
+        for (unsigned r = 0; r < 4; r++) {
+            unsigned row = lane_row(addr, r * 8), p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
+            if (dst32) {
+                uint32_t hi[8];
+                for (unsigned i = 0; i < 8; i++)
+                    hi[i] = out[r * 8 + i] >> 16;
+                row_cells_put(x->dp->dst.bits[p], odd, hi);
+                row_cells_put(x->dp->dst.bits[(p + 8) & 1023], odd, out + r * 8);
+            } else {
+                row_cells_put(x->dp->dst.bits[p], odd, out + r * 8);
+            }
+            x->dp->dst.valid[p] = true;
+        }
+    } else {
+        for (unsigned l = 0; l < LANES; l++) {
+            uint32_t lc = s->lane_config[l];
+            if ((lc & LC_BLOCK_DEST_WR_FROM_SFPU) || !((en >> l) & 1)) continue;
+            unsigned row = lane_row(addr, l), col = (l & 7) * 2;
+            if ((addr & 2) || (s->lane_config[l & 7] & LC_DEST_WR_COL_EXCHANGE)) col++;
+            uint32_t v = fmt_sfpstore(mod0, s->r[vd][l]);
+            if (dst32)
+                dp_dst32_write(x, row, col, v);
+            else
+                dp_dst16_write(x, row, col, (uint16_t)v);
+        }
     }
     if (addr_in < 0) dp_apply_addr_mod(x, o->addr_mod, false);
 }
@@ -91,6 +178,8 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
     }
     case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
     default: {
+        sfp_op_t g;
+        if (x->dp->reference) g = *o, g.general = true, o = &g;
         sfp_res_t r = sfpu_exec(s, o);
         if (r.cat != CP_ERR_NONE)
             dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);

@@ -7,6 +7,8 @@
 #include "coproc/sfpu_ops.h"
 #include "coproc/tt_fields.h"
 
+_Static_assert(LANES == FMA_LANES, "the Vector Unit's lanes are fma_bh_lanes's");
+
 #define SIGN      0x80000000u
 #define F32_ONE   0x3F800000u
 #define F32_HALF  0x3F000000u /* 0.5 (check_fields: not a field) */
@@ -33,6 +35,29 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
     unsigned vc = o->vc != SFP_NONE ? o->vc : o->vd;                         /* SFPADDI/SFPMULI: VC = VD */
     uint32_t neg_a = (!imm && (o->mod & 1)) ? SIGN : 0, neg_c = (o->mod & 2) ? SIGN : 0;
     uint32_t k = (uint32_t)o->imm << 16; /* BF16ToFP32(Imm16) */
+    /* Without indirection, all 32 lanes at once (fma_bh_lanes; the same rules as fma_bh), then the
+     * enabled lanes written. */
+    if (!ind_d && !ind_a && !o->general) {
+        uint32_t a[LANES], b[LANES], c[LANES], d[LANES];
+        if (o->opc == TT_OPC_SFPADDI) {
+            for (unsigned l = 0; l < LANES; l++)
+                a[l] = k, b[l] = F32_ONE, c[l] = s->r[vc][l] ^ neg_c;
+        } else if (o->opc == TT_OPC_SFPMULI) {
+            for (unsigned l = 0; l < LANES; l++)
+                a[l] = k, b[l] = s->r[vc][l] ^ neg_c, c[l] = 0;
+        } else {
+            for (unsigned l = 0; l < LANES; l++)
+                a[l] = s->r[o->va][l] ^ neg_a, b[l] = s->r[o->vb][l], c[l] = s->r[vc][l] ^ neg_c;
+        }
+        fma_bh_lanes(a, b, c, d);
+        if (en == 0xFFFFFFFFu) {
+            memcpy(s->r[o->vd], d, sizeof d);
+        } else {
+            for (unsigned l = 0; l < LANES; l++)
+                if ((en >> l) & 1) s->r[o->vd][l] = d[l];
+        }
+        return SFP_OK;
+    }
     /* One loop per form, so the lanes do not branch on the opcode. */
     if (o->opc == TT_OPC_SFPADDI || o->opc == TT_OPC_SFPMULI) {
         bool add = o->opc == TT_OPC_SFPADDI;

@@ -9,7 +9,10 @@
 uint32_t sfpu_lanes_enabled(const lregs_t *s) {
     /* VectorUnit.md IsLaneEnabled: LaneConfig[Lane & 7].ROW_MASK bit Lane / 8 disables a lane; else
      * UseLaneFlagsForLaneEnable && !LaneFlags does. */
-    uint32_t dis = 0;
+    uint32_t any = 0, dis = 0;
+    for (unsigned c = 0; c < 8; c++)
+        any |= s->lane_config[c];
+    if (!((any >> LC_ROW_MASK_SHIFT) & 0xF)) return ~(s->use_flags & ~s->flags); /* no ROW_MASK bit set */
     for (unsigned c = 0; c < 8; c++) { /* ROW_MASK bit r of column c is lane 8r + c: spread 4 bits */
         uint32_t rm = (s->lane_config[c] >> LC_ROW_MASK_SHIFT) & 0xF;
         dis |= ((rm & 1) | (rm & 2) << 7 | (rm & 4) << 14 | (rm & 8) << 21) << c;

@@ -34,6 +34,7 @@ typedef struct {
     uint16_t imm;     /* Imm16, Imm12 (raw 12 bits), Imm10, Imm5, as the page names it */
     bool use_imm5;    /* SFPSTOCHRND IntInt */
     bool macro;       /* scheduled by SFPLOADMACRO: DISABLE_BACKDOOR_LOAD reads as true */
+    bool general;     /* lane by lane, none of the 32-lane shortcuts (dp_set_reference) */
 } sfp_op_t;
 
 /* What an instruction did wrong, if anything: a category and a static sentence. */

@@ -358,8 +358,29 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     if (j->up_zeros == 0 && (u == 1 || !j->to_dst)) {
         /* Without upsampling each datum goes to the next position (the common case, faster):
          * the same addresses and conversions as the general loop below, per destination. */
+        /* Whole rows at once where a row of 16 L1 datums lands in one Src row as it is (no
+         * column shift, no transpose): fmt_unpack_row, the same rule as fmt_unpack. */
+        bool rows = !x->dp->reference && !j->col_shift && !j->transpose;
         for (uint32_t i = 0; i < j->count; i++, out++) {
             if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
+            if (rows && (i % 16) == 0 && (out & 15) == 0 && j->count - i >= FMT_ROW &&
+                datums + FMT_ROW * j->size <= env->l1_size) {
+                unsigned row = out / 16;
+                uint32_t *to = NULL;
+                if (u == 1)
+                    to = dp->srcb.d[bank][(row + j->src_row) & 63];
+                else if (row >= 4 && (j->ovrd || row - 4 < 16))
+                    to = dp->srca.d[bank][(j->ovrd ? (row - 4) & 63 : row - 4 + j->src_row) & 63];
+                if (to || row < 4) { /* SrcA rows 0..3 of the output are dropped */
+                    if (to && j->all_zero)
+                        memset(to, 0, FMT_ROW * sizeof *to);
+                    else if (to)
+                        fmt_unpack_row(&j->conv, env->l1 + datums, to);
+                    datums += FMT_ROW * j->size;
+                    i += FMT_ROW - 1, out += FMT_ROW - 1;
+                    continue;
+                }
+            }
             if (datums + j->size > env->l1_size)
                 return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
             uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);

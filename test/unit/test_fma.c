@@ -119,10 +119,120 @@ static void test_shortcut_vs_model(void **state) {
     }
 }
 
+/* fma_bh_lanes (32 lanes at once: SFPMAD, SFPADDI, ...) against the model lane by lane: b = 1.0
+ * in every lane (its single-precision shortcut), b = 1.0 but for one lane, and any b; operands from
+ * edge values (zeros, denormals, infinities, NaNs, one and its neighbours, ties) and random bits. */
+static const uint32_t edge[] = {
+    0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u, 0x80800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+    0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u, ONE,         0xBF800000u, 0x3F800001u,
+    0x3F7FFFFFu, 0x33800000u, 0x33C00000u, 0xB3800000u, 0x4B000000u, 0x4B7FFFFFu, 0xCB800000u, 0x00FFFFFFu,
+}; /* check_fields: not a field */
+static uint32_t pick(uint64_t *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    uint32_t r = (uint32_t)(*s >> 11);
+    switch (*s % 5) {
+    case 0: return edge[r % (sizeof edge / sizeof edge[0])];
+    case 1: return r & 0xFFFF0000u;                                     /* bf16 */
+    case 2: return (r & 0x807FFFFFu) | ((120u + (r >> 24) % 16) << 23); /* near 1.0 */
+    case 3: return (r & 0x807FFFFFu) | ((1u + (r >> 23) % 3) << 23);    /* near the denormals */
+    default: return r;
+    }
+}
+static void test_lanes_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0x6A09E667F3BCC909ull;
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+        unsigned kind = iter % 3;
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            a[l] = pick(&s), c[l] = pick(&s);
+            b[l] = kind == 2 ? pick(&s) : ONE;
+            if (iter % 7 == 0) c[l] = f2u(-u2f(a[l])) ^ (uint32_t)(s & 3); /* cancellation */
+        }
+        if (kind == 1) b[s % FMA_LANES] = pick(&s);
+        fma_bh_lanes(a, b, c, d);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d[l] != fma_bh_model(a[l], b[l], c[l]))
+                fail_msg("fma_bh_lanes lane %u (0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", l, a[l], b[l], c[l],
+                         d[l], fma_bh_model(a[l], b[l], c[l]));
+    }
+}
+
+/* b = 1.0 (SFPADD, SFPADDI), where fma_bh takes the host's IEEE sum whenever it is normal, exact
+ * or not: against the model on sums of every exponent difference (both signs, random and short
+ * mantissas), near cancellation, and constructed ties (c an odd multiple of half an ulp of a, or
+ * of a finer power of two). */
+static void test_add_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0xBB67AE8584CAA73Bull;
+    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        b[l] = ONE;
+    for (unsigned iter = 0; iter < 150000; iter++) {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32);
+            int ea = 1 + (int)(r % 254), ec = ea + (int)(q % 64) - 32;
+            ec = ec < 1 ? 1 : ec > 254 ? 254 : ec;
+            a[l] = (q & 0x807FFFFFu) | (uint32_t)ea << 23;
+            c[l] = ((r * 0x9E3779B9u) & 0x807FFFFFu) | (uint32_t)ec << 23;
+            switch (iter % 5) {
+            case 0: c[l] = (a[l] ^ 0x80000000u) + (r & 7) - 3; break; /* near cancellation */
+            case 1: a[l] &= 0xFFFF0000u, c[l] &= 0xFFFF0000u; break;  /* bf16 */
+            case 2: {                                                 /* a tie, or a finer multiple */
+                int e = ea - 24 - (int)(q % 4) + 6;                   /* c = m * 2^(e - 6), m odd < 64 */
+                if (e < 1 || e > 254) break;
+                c[l] = (r & 0x80000000u) | (uint32_t)e << 23 | ((q >> 8) & 0x7E0000u);
+                break;
+            }
+            default: break;
+            }
+        }
+        fma_bh_lanes(a, b, c, d);
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            uint32_t want = fma_bh_model(a[l], ONE, c[l]);
+            if (d[l] != want || fma_bh(a[l], ONE, c[l]) != want)
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], c[l], d[l],
+                         fma_bh(a[l], ONE, c[l]), want);
+        }
+    }
+}
+
+/* A zero or denormal addend (SFPMUL: c = LReg[9] = 0), where fma_bh takes the host's product
+ * rounded once whenever it is normal: against the model on products of normal factors (random,
+ * bf16, short mantissas) with +0, -0 and denormal addends. */
+static void test_mul_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0x3C6EF372FE94F82Bull;
+    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+    for (unsigned iter = 0; iter < 150000; iter++) {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32);
+            a[l] = (q & 0x807FFFFFu) | (1u + r % 254) << 23;
+            b[l] = ((r * 0x9E3779B9u) & 0x807FFFFFu) | (1u + (q >> 3) % 254) << 23;
+            c[l] = (iter & 1) ? (r & 0x80000000u) : (q & 0x807FFFFFu);
+            if (iter % 3 == 0) a[l] &= 0xFFFF0000u, b[l] &= 0xFFFF0000u;
+            if (iter % 5 == 0) b[l] &= 0xFF80FFFFu;
+        }
+        if (iter % 7 == 0) b[0] = ONE; /* not every b 1.0: the general rule */
+        fma_bh_lanes(a, b, c, d);
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            uint32_t want = fma_bh_model(a[l], b[l], c[l]);
+            if (d[l] != want || fma_bh(a[l], b[l], c[l]) != want)
+                fail_msg("(0x%08x * 0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], b[l],
+                         c[l], d[l], fma_bh(a[l], b[l], c[l]), want);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact),    cmocka_unit_test(test_rounding),     cmocka_unit_test(test_denormals),
-        cmocka_unit_test(test_specials), cmocka_unit_test(test_adds_vs_ieee), cmocka_unit_test(test_shortcut_vs_model),
+        cmocka_unit_test(test_exact),          cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_denormals),      cmocka_unit_test(test_specials),
+        cmocka_unit_test(test_adds_vs_ieee),   cmocka_unit_test(test_shortcut_vs_model),
+        cmocka_unit_test(test_lanes_vs_model), cmocka_unit_test(test_add_vs_model),
+        cmocka_unit_test(test_mul_vs_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,550 @@
+/* test/unit/test_dp_fast.c — the datapath's fast paths against its general path. The fast paths
+ * (the unit files of coproc/: whole Dst rows, Src rows and the Vector Unit's 32 lanes at once, the conversions of
+ * coproc/formats.c over a row, Blackhole's FMA over 32 lanes) must give exactly what the
+ * datum-by-datum path gives. Two ways:
+ *  - the row and lane forms of the conversions against their per-datum functions, for every mode,
+ *    on random and edge inputs (NaN, infinities, denormals, signed zeros, rounding ties);
+ *  - twin datapaths, one with dp_set_reference (every instruction through its general path), given
+ *    the same register files, L1 and configuration, random where a fast path's conditions allow it
+ *    and sometimes where they do not; every instruction word run on both must leave the same
+ *    register files, counters, L1 and error.
+ * Breaking a fast path (a wrong rule, a missed condition) fails these; see the commit messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "coproc/datapath.h"
+#include "coproc/fma.h"
+#include "coproc/formats.h"
+#include "coproc/state.h"
+#include "coproc/tt_fields.h"
+
+/* ---- random inputs -------------------------------------------------------------------------- */
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint32_t rnd(void) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static uint32_t rnd_below(uint32_t n) { return rnd() % n; }
+
+/* FP32 patterns worth a test: zeros, denormals, the normal range's ends, infinities, NaNs (quiet,
+ * signalling, negative), one and its neighbours, and values whose sums tie (2^-24, 3 * 2^-25). */
+static const uint32_t edge32[] = {
+    0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00400000u, 0x00800000u, 0x80800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+    0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFBFFFFFu, 0x3F800000u, 0xBF800000u, 0x3F800001u,
+    0x3F7FFFFFu, 0x33800000u, 0x33C00000u, 0xB3800000u, 0x4B000000u, 0x4B7FFFFFu, /* check_fields: not a field */
+    0x3F808000u, 0x3F818000u, 0x477FE000u, 0x38800000u, 0x387FE000u, 0x37800000u, 0xC7800000u, 0x3FFFFFFFu,
+};
+
+/* A 32-bit datum: an edge value, a bf16-like pattern (kernels load those), one near 1.0, or any bits. */
+static uint32_t rnd32(void) {
+    switch (rnd_below(5)) {
+    case 0: return edge32[rnd_below(sizeof edge32 / sizeof edge32[0])] ^ (rnd_below(4) == 0 ? rnd() & 0x80000000u : 0);
+    case 1: return rnd() & 0xFFFF0000u;
+    case 2: return (rnd() & 0x807FFFFFu) | ((118u + rnd_below(20)) << 23);
+    default: return rnd();
+    }
+}
+
+/* ---- the conversions' lane forms against their per-datum functions ------------------------- */
+
+static void test_sfpload_lanes(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 4000; iter++) {
+        unsigned mod0 = iter % 16;
+        bool inf = (iter / 16) & 1;
+        uint32_t dst[FMT_LANES], old[FMT_LANES], out[FMT_LANES];
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            dst[l] = rnd32(), old[l] = rnd32();
+        fmt_sfpload_lanes(mod0, dst, old, inf, out);
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            if (out[l] != fmt_sfpload(mod0, dst[l], old[l], inf))
+                fail_msg("fmt_sfpload_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0, l, dst[l],
+                         out[l], fmt_sfpload(mod0, dst[l], old[l], inf));
+    }
+}
+
+static void test_sfpstore_lanes(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 4000; iter++) {
+        unsigned mod0 = iter % 16;
+        uint32_t in[FMT_LANES], out[FMT_LANES];
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            in[l] = rnd32();
+        fmt_sfpstore_lanes(mod0, in, out);
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            if (out[l] != fmt_sfpstore(mod0, in[l]))
+                fail_msg("fmt_sfpstore_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0, l, in[l],
+                         out[l], fmt_sfpstore(mod0, in[l]));
+    }
+}
+
+/* fmt_pack_row against fmt_pack_late(fmt_pack_early()) for every mode fmt_pack_check accepts. */
+static void test_pack_row(void **state) {
+    (void)state;
+    unsigned modes = 0;
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        fmt_pack_mode_t m = {.intermediate = (uint8_t)rnd_below(16),
+                             .out_fmt = (uint8_t)rnd_below(16),
+                             .read_32b = rnd_below(2),
+                             .read_raw = rnd_below(4) == 0,
+                             .read_unsigned = rnd_below(4) == 0,
+                             .round_10b_mant = rnd_below(4) == 0,
+                             .fp8_e4m3 = rnd_below(2),
+                             .int_shift = (uint8_t)(rnd_below(2) ? 0 : rnd_below(32))};
+        if (iter % 4 == 0) m.intermediate = m.out_fmt = FMT_BF16, m.read_32b = m.read_raw = false; /* add1's */
+        if (!fmt_pack_check(&m)) continue;
+        modes++;
+        uint32_t d[FMT_ROW], out[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            d[k] = m.read_32b ? rnd32() : (rnd32() >> (rnd_below(2) ? 16 : 0)) & 0xFFFF;
+        fmt_pack_row(&m, d, out);
+        for (unsigned k = 0; k < FMT_ROW; k++) {
+            uint32_t want = fmt_pack_late(&m, fmt_pack_early(&m, d[k]));
+            if (out[k] != want)
+                fail_msg("fmt_pack_row %s -> %s -> %s (32b %d raw %d r10 %d): 0x%08x -> 0x%08x, per datum 0x%08x",
+                         m.read_32b ? "Dst32" : "Dst16", fmt_name(m.intermediate), fmt_name(m.out_fmt), m.read_32b,
+                         m.read_raw, m.round_10b_mant, d[k], out[k], want);
+        }
+    }
+    assert_true(modes > 20000);
+}
+
+/* fmt_unpack_row against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
+ * they have their own path). */
+static void test_unpack_row(void **state) {
+    (void)state;
+    unsigned modes = 0;
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        fmt_unpack_mode_t m = {.in_fmt = (uint8_t)rnd_below(16),
+                               .out_fmt = (uint8_t)rnd_below(16),
+                               .to_dst = rnd_below(2),
+                               .int8_unsigned = rnd_below(2),
+                               .fp8_e4m3 = rnd_below(2)};
+        if (iter % 4 == 0) m.in_fmt = m.out_fmt = FMT_BF16; /* add1's */
+        if (!fmt_unpack_check(&m) || fmt_is_bfp(m.in_fmt)) continue;
+        modes++;
+        unsigned size = fmt_datum_bits(m.in_fmt) / 8;
+        uint8_t l1[4 * FMT_ROW];
+        uint32_t out[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++) {
+            uint32_t v = size == 2 && rnd_below(2) ? rnd32() >> 16 : rnd32();
+            for (unsigned i = 0; i < 4; i++)
+                l1[4 * k + i] = (uint8_t)(v >> (8 * i));
+        }
+        fmt_unpack_row(&m, l1, out);
+        for (unsigned k = 0; k < FMT_ROW; k++) {
+            uint32_t d = 0;
+            for (unsigned i = 0; i < size; i++)
+                d |= (uint32_t)l1[size * k + i] << (8 * i);
+            uint32_t want = fmt_unpack(&m, d, 0);
+            if (out[k] != want)
+                fail_msg("fmt_unpack_row %s -> %s %s: 0x%08x -> 0x%08x, fmt_unpack 0x%08x", fmt_name(m.in_fmt),
+                         fmt_name(m.out_fmt), m.to_dst ? "Dst" : "Src", d, out[k], want);
+        }
+    }
+    assert_true(modes > 20000);
+}
+
+/* fmt_mova2d_dst16_row against fmt_mova2d_dst16, every style, with and without the zero flag. */
+static void test_mova2d_row(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 30000; iter++) {
+        fmt_style_t style = (fmt_style_t)(iter % 3);
+        bool zf = (iter / 3) & 1;
+        uint32_t src[FMT_ROW];
+        uint16_t out[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            src[k] = rnd_below(4) ? rnd32() & 0x7FFFF : (rnd32() & 0x7FF00); /* 19 bits; exponent 0 */
+        fmt_mova2d_dst16_row(src, style, zf, out);
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            if (out[k] != fmt_mova2d_dst16(src[k], style, zf))
+                fail_msg("fmt_mova2d_dst16_row style %d zf %d: 0x%05x -> 0x%04x, per datum 0x%04x", style, zf, src[k],
+                         out[k], fmt_mova2d_dst16(src[k], style, zf));
+    }
+}
+
+/* ---- twin datapaths ------------------------------------------------------------------------- */
+
+#define TW_L1 0x40000u
+
+typedef struct {
+    dp_t *dp;
+    cp_state_t st;
+    cp_env_t env;
+    cp_error_t err;
+    uint8_t *l1;
+} side_t;
+
+/* s[0] takes the fast paths, s[1] the general path. */
+typedef struct {
+    side_t s[2];
+} tw_t;
+
+static int tw_setup(void **state) {
+    tw_t *w = calloc(1, sizeof *w);
+    for (unsigned i = 0; i < 2; i++) {
+        side_t *s = &w->s[i];
+        s->dp = dp_create();
+        dp_set_reference(s->dp, i == 1);
+        s->l1 = calloc(1, TW_L1);
+        st_reset(&s->st);
+        s->env = (cp_env_t){.ctx = s, .l1 = s->l1, .l1_size = TW_L1};
+    }
+    *state = w;
+    return 0;
+}
+
+static int tw_teardown(void **state) {
+    tw_t *w = *state;
+    for (unsigned i = 0; i < 2; i++) {
+        dp_destroy(w->s[i].dp);
+        free(w->s[i].l1);
+    }
+    free(w);
+    return 0;
+}
+
+/* The fast side's state copied to the general side: both start from the same. */
+static void tw_sync(tw_t *w) {
+    side_t *a = &w->s[0], *b = &w->s[1];
+    *dp_srca_mut(b->dp) = *dp_srca(a->dp);
+    *dp_srcb_mut(b->dp) = *dp_srcb(a->dp);
+    *dp_dst_mut(b->dp) = *dp_dst(a->dp);
+    *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
+    b->st = a->st;
+    memcpy(b->l1, a->l1, TW_L1);
+}
+
+/* Compare everything either side could have changed. */
+static void tw_compare(tw_t *w, uint32_t word) {
+    side_t *a = &w->s[0], *b = &w->s[1];
+    if (a->err.cat != b->err.cat || strcmp(a->err.what, b->err.what) != 0)
+        fail_msg("0x%08x: error %d \"%s\" fast, %d \"%s\" general", word, a->err.cat, a->err.what, b->err.cat,
+                 b->err.what);
+    if (memcmp(dp_srca(a->dp), dp_srca(b->dp), sizeof(src_regs_t))) fail_msg("0x%08x: SrcA differs", word);
+    if (memcmp(dp_srcb(a->dp), dp_srcb(b->dp), sizeof(src_regs_t))) fail_msg("0x%08x: SrcB differs", word);
+    const dst_regs_t *da = dp_dst(a->dp), *db = dp_dst(b->dp);
+    for (unsigned r = 0; r < DST_ROWS; r++) {
+        if (da->valid[r] != db->valid[r])
+            fail_msg("0x%08x: Dst row %u valid %d fast, %d general", word, r, da->valid[r], db->valid[r]);
+        for (unsigned c = 0; c < DST_COLS; c++)
+            if (da->bits[r][c] != db->bits[r][c])
+                fail_msg("0x%08x: Dst[%u][%u] 0x%04x fast, 0x%04x general", word, r, c, da->bits[r][c], db->bits[r][c]);
+    }
+    const lregs_t *la = dp_lregs(a->dp), *lb = dp_lregs(b->dp);
+    for (unsigned i = 0; i < LREG_N; i++)
+        for (unsigned l = 0; l < LANES; l++)
+            if (la->r[i][l] != lb->r[i][l])
+                fail_msg("0x%08x: LReg[%u] lane %u 0x%08x fast, 0x%08x general", word, i, l, la->r[i][l], lb->r[i][l]);
+    if (memcmp(la, lb, sizeof *la)) fail_msg("0x%08x: Vector Unit state differs", word);
+    for (unsigned t = 0; t < DP_THREADS; t++) {
+        if (memcmp(dp_rwc(a->dp, t), dp_rwc(b->dp, t), sizeof(rwc_t))) fail_msg("0x%08x: RWCs differ", word);
+        for (unsigned u = 0; u < ADC_UNITS; u++)
+            if (memcmp(dp_adc(a->dp, t, u), dp_adc(b->dp, t, u), sizeof(adc_t))) fail_msg("0x%08x: ADCs differ", word);
+    }
+    if (memcmp(&a->st, &b->st, sizeof a->st)) fail_msg("0x%08x: architectural state differs", word);
+    if (memcmp(a->l1, b->l1, TW_L1)) fail_msg("0x%08x: L1 differs", word);
+}
+
+/* Run word as thread t's instruction on both sides (unpacker instructions: both events), compare. */
+static void tw_run(tw_t *w, unsigned t, uint32_t word) {
+    for (unsigned i = 0; i < 2; i++) {
+        side_t *s = &w->s[i];
+        memset(&s->err, 0, sizeof s->err);
+        cp_insn_t in = {.st = &s->st,
+                        .env = &s->env,
+                        .op = tt_op((uint8_t)TT_OPCODE(word)),
+                        .word = word,
+                        .thread = t,
+                        .origin = {.core = -1},
+                        .err = &s->err};
+        assert_non_null(in.op);
+        dp_exec(s->dp, &in);
+        if (s->err.cat == CP_ERR_NONE && in.op->unit == TT_UNIT_UNPACK) dp_unpack_data(s->dp, &in);
+    }
+    tw_compare(w, word);
+}
+
+/* Config (both banks) and thread t's ThreadConfig on the fast side (tw_sync copies them). */
+static void tw_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
+    cfg_set(&w->s[0].st, 0, f, v);
+    cfg_set(&w->s[0].st, 1, f, v);
+}
+static void tw_thcfg(tw_t *w, unsigned t, thcfg_field_t f, uint32_t v) { thcfg_set(&w->s[0].st, t, f, v); }
+
+/* Random Dst contents and row valid bits (mostly valid). */
+static void rnd_dst(tw_t *w) {
+    dst_regs_t *d = dp_dst_mut(w->s[0].dp);
+    for (unsigned r = 0; r < DST_ROWS; r++) {
+        d->valid[r] = rnd_below(8) != 0;
+        for (unsigned c = 0; c < DST_COLS; c++)
+            d->bits[r][c] = (uint16_t)(c & 1 ? rnd32() : rnd32() >> 16);
+    }
+}
+
+/* Random LRegs; LaneConfig and the lane flags clear (the fast paths' case) or, with `odd`, random
+ * bits in a few lanes. */
+static void rnd_lregs(tw_t *w, bool odd) {
+    lregs_t *s = dp_lregs_mut(w->s[0].dp);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned l = 0; l < LANES; l++)
+            s->r[i][l] = rnd32();
+    memset(s->lane_config, 0, sizeof s->lane_config);
+    s->use_flags = s->flags = 0;
+    if (!odd) return;
+    switch (rnd_below(3)) {
+    case 0: s->lane_config[rnd_below(LANES)] = 1u << rnd_below(16); break;
+    case 1: s->use_flags = rnd(), s->flags = rnd(); break;
+    default:
+        for (unsigned l = 0; l < LANES; l++)
+            s->lane_config[l] = rnd() & rnd() & 0x3FFFFu;
+        break;
+    }
+}
+
+/* A random configuration of what the SFPU's Dst instructions read. */
+static void rnd_sfpu_cfg(tw_t *w) {
+    tw_cfg(w, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled, rnd_below(3) == 0);
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, rnd_below(16));
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcB_override, rnd_below(4) == 0);
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcB_val, rnd_below(16));
+    tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+    tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
+    tw_cfg(w, CFG_DEST_REGW_BASE_Base, rnd_below(4) == 0 ? rnd_below(1024) : 0);
+    tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
+    tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Enable, rnd_below(4) == 0);
+    tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Base, rnd_below(16));
+    /* The address modifiers: random words for the eight AB and DST sections, mostly zero. */
+    for (unsigned i = 0; i < 8; i++) {
+        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
+            (uint16_t)(rnd_below(2) ? rnd() : 0);
+        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
+            (uint16_t)(rnd_below(2) ? rnd() : 0);
+    }
+}
+
+static void test_twin_sfpu_dst(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_dst(w);
+        rnd_lregs(w, rnd_below(4) == 0);
+        tw_sync(w);
+        for (unsigned k = 0; k < 8; k++) {
+            unsigned vd = rnd_below(4) ? rnd_below(8) : rnd_below(16), mod0 = rnd_below(16), am = rnd_below(8);
+            unsigned addr = rnd_below(4) ? rnd_below(1024) : rnd_below(0x2000);
+            tw_run(w, 1, rnd_below(2) ? TT_OP_SFPLOAD(vd, mod0, am, addr) : TT_OP_SFPSTORE(vd, mod0, am, addr));
+        }
+    }
+}
+
+/* The MAD family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI: fma_bh_lanes over the 32 lanes) on
+ * random operands, modifiers (negations, indirection) and enabled lanes. */
+static void test_twin_sfpu_mad(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_dst(w);
+        rnd_lregs(w, rnd_below(4) == 0);
+        tw_sync(w);
+        for (unsigned k = 0; k < 8; k++) {
+            unsigned va = rnd_below(16), vb = rnd_below(16), vc = rnd_below(16),
+                     vd = rnd_below(4) ? rnd_below(8) : rnd_below(16);
+            unsigned mod = rnd_below(3) ? 0 : rnd_below(16), imm = rnd_below(2) ? 0x3F80 : rnd32() >> 16;
+            uint32_t word;
+            switch (rnd_below(5)) {
+            case 0: word = TT_OP_SFPMAD(va, vb, vc, vd, mod); break;
+            case 1: word = TT_OP_SFPADD(va, vb, vc, vd, mod); break;
+            case 2: word = TT_OP_SFPMUL(va, vb, vc, vd, mod); break;
+            case 3: word = TT_OP_SFPADDI(imm, vd, mod); break;
+            default: word = TT_OP_SFPMULI(imm, vd, mod); break;
+            }
+            tw_run(w, 1, word);
+        }
+    }
+}
+
+/* PACR: a format pair (the fast path's and others), Dst rows valid or not, edge masks, downsampling,
+ * ReLU, L1 accumulation, ZeroWrite, partial X ranges, read interfaces, Dst remapping, the pack offset; a run of
+ * PACRs, the last one flushing (L1 compared after each). */
+static void test_twin_pack(void **state) {
+    tw_t *w = *state;
+    /* intermediate (Dstacc), In_data_format, Out_data_format, Read_32b_data */
+    static const uint8_t pairs[][4] = {
+        {FMT_BF16, FMT_BF16, FMT_BF16, 0}, {FMT_FP16, FMT_FP16, FMT_FP16, 0},    {FMT_FP32, FMT_FP32, FMT_FP32, 1},
+        {FMT_FP32, FMT_FP32, FMT_BF16, 1}, {FMT_BF16, FMT_BF16, FMT_BF16, 1},    {FMT_FP32, FMT_FP32, FMT_FP16, 1},
+        {FMT_BF16, FMT_BF16, FMT_FP32, 0}, {FMT_FP16, FMT_FP16, FMT_FP32, 0},    {FMT_FP16, FMT_FP16, FMT_BF16, 0},
+        {FMT_FP16, FMT_FP16, FMT_FP8, 0},  {FMT_INT32, FMT_INT32, FMT_INT32, 1}, {FMT_INT16, FMT_INT16, FMT_INT16, 0},
+        {FMT_TF32, FMT_TF32, FMT_TF32, 1}, {FMT_BF16, FMT_BF16, FMT_BFP8, 0},    {FMT_FP8, FMT_FP8, FMT_FP8, 0},
+        {FMT_BFP8, FMT_BFP8, FMT_BF16, 0}, {FMT_FP16, FMT_FP16, FMT_FP16, 1},
+    };
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        const uint8_t *pr = pairs[rnd_below(3) ? rnd_below(5) : rnd_below(sizeof pairs / sizeof pairs[0])];
+        unsigned bytes = (pr[1] & 3) == 0 ? 4 : (pr[1] & 3) == 1 ? 2 : 1;
+        bool odd = rnd_below(3) == 0;
+        for (unsigned i = 0x10000; i < 0x12000; i++) /* what L1 accumulation adds to */
+            w->s[0].l1[i] = (uint8_t)rnd32();
+        rnd_dst(w);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * bytes);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 256 * bytes);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, pr[0]);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, pr[1]);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, pr[2]);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, pr[3]);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_int8, odd && rnd_below(3) == 0);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Round_10b_mant, (odd && rnd_below(3) == 0) || (pr[3] && pr[0] == FMT_FP16));
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
+        tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, odd && rnd_below(2) ? rnd() & 0xFFFF : 0xFFFF);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, odd && rnd_below(3) == 0 ? rnd() & 0xFFFF : 0);
+        tw_cfg(w, CFG_STACC_RELU_ApplyRelu, odd && rnd_below(3) == 0 ? 1 : 0);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Pack_L1_Acc, rnd_below(4) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
+        cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, rnd_below(2) ? 0 : rnd_below(64));
+        tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
+        tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
+        tw_sync(w);
+        unsigned x0 = odd && rnd_below(2) ? rnd_below(16) : 0,
+                 x1 = x0 + (odd && rnd_below(2) ? rnd_below(16 - x0) : 15 - x0);
+        tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCZW(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCXX(4, x1, x0));
+        for (unsigned k = 0, n = 1 + rnd_below(12); k < n; k++) {
+            unsigned sel = rnd_below(3) ? 0 : rnd_below(16), zero = odd && rnd_below(4) == 0;
+            tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, zero, sel, 0, 0, 0, 0, k == n - 1 || rnd_below(8) == 0));
+        }
+    }
+}
+
+/* Element i of a Config field word_off words further (unpacker 1's copy: + 48), both banks. */
+static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, uint32_t v) {
+    const cp_field_t *d = &cfg_fields[fld];
+    unsigned bit = (unsigned)d->shift + i * d->stride, wd = d->word + word_off + bit / 32;
+    uint32_t m = st_field_mask(d->width) << (bit % 32);
+    for (unsigned b = 0; b < 2; b++)
+        w->s[0].st.cfg[b][wd] = (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m);
+}
+
+/* UNPACR (not multi-context) from random L1: formats with and without a conversion (and a block
+ * float), either unpacker, SrcA row offsets and SetOvrdWithAddr, transpose, column shift, tileize,
+ * upsampling, ZeroWrite2, to Dst, partial X ranges and faces, address counters stepping. */
+static void test_twin_unpack(void **state) {
+    tw_t *w = *state;
+    /* in, out */
+    static const uint8_t fmts[][2] = {
+        {FMT_BF16, FMT_BF16}, {FMT_FP16, FMT_FP16}, {FMT_FP32, FMT_TF32},   {FMT_FP32, FMT_BF16}, {FMT_FP32, FMT_FP16},
+        {FMT_INT8, FMT_INT8}, {FMT_FP8, FMT_FP8},   {FMT_INT16, FMT_INT16}, {FMT_FP32, FMT_FP32}, {FMT_BFP8, FMT_BFP8},
+    };
+    for (unsigned i = 0; i < TW_L1; i++)
+        w->s[0].l1[i] = (uint8_t)rnd32();
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        unsigned u = rnd_below(4) == 0, off = u * 48;
+        const uint8_t *fm = fmts[rnd_below(3) ? 0 : rnd_below(sizeof fmts / sizeof fmts[0])];
+        bool odd = rnd_below(3) == 0;
+        unsigned size = fmt_datum_bits(fm[1]) / 8, osize = size == 4 ? 4 : size == 2 ? 2 : 1;
+        unsigned xdim = odd && rnd_below(2) ? 1 + rnd_below(300) : 256, zdim = 1 + rnd_below(4);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, fm[0] | 1u << 4 | xdim << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | zdim << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, fm[1]);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, off, rnd_below(TW_L1 / 16 - 1024));
+        tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base,
+               odd && rnd_below(2) ? rnd_below(256) * osize : 64 * osize);
+        tw_cfg(w, u ? CFG_UNP1_ADDR_CTRL_ZW_REG_1_Zstride : CFG_UNP0_ADDR_CTRL_ZW_REG_1_Zstride,
+               rnd_below(2) ? 0 : 256 * osize);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Haloize_mode, 0, off, odd && rnd_below(4) == 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Tileize_mode, 0, off, odd && rnd_below(4) == 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Shift_amount_cntx0, 0, off, odd && rnd_below(4) == 0 ? rnd_below(16) : 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Shift_amount_cntx0, 1, off, rnd_below(2));
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Upsample_rate, 0, off, odd && rnd_below(4) == 0 ? rnd_below(4) : 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Upsample_and_interleave, 0, off, rnd_below(2));
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 0, off, rnd_below(2));
+        tw_cfg(w, CFG_THCON_SEC0_REG2_Unpack_If_Sel, odd && rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_thcfg(w, 0, THCFG_SRCA_SET_SetOvrdWithAddr, rnd_below(3) == 0);
+        tw_thcfg(w, 0, THCFG_SRCA_SET_Base, rnd_below(4));
+        tw_thcfg(w, 0, THCFG_SRCB_SET_Base, rnd_below(4));
+        tw_sync(w);
+        unsigned x0 = odd && rnd_below(2) ? rnd_below(64) : 0, x1 = odd && rnd_below(2) ? x0 + rnd_below(256) : 255;
+        tw_run(w, 0, TT_OP_SETADCXY(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+        tw_run(w, 0, TT_OP_SETADCZW(u ? 2 : 1, 0, 0, 0, rnd_below(zdim), 0xF));
+        tw_run(w, 0, TT_OP_SETADCXX(u ? 2 : 1, x1, x0));
+        for (unsigned k = 0, n = 1 + rnd_below(4); k < n; k++) {
+            unsigned flip = rnd_below(2), zero = odd && rnd_below(4) == 0;
+            tw_run(w, 0, TT_OP_UNPACR(u, rnd_below(2), 0, 0, 0, 0, flip, 0, zero, 0, 0, 0, 0));
+        }
+    }
+}
+
+/* Random 19-bit Src contents in both banks, random implied formats. */
+static void rnd_src(tw_t *w) {
+    src_regs_t *s[2] = {dp_srca_mut(w->s[0].dp), dp_srcb_mut(w->s[0].dp)};
+    for (unsigned i = 0; i < 2; i++) {
+        for (unsigned b = 0; b < SRC_BANKS; b++) {
+            s[i]->implied_fmt[b] = (uint8_t)(rnd_below(2) ? FMT_BF16 : rnd_below(16));
+            for (unsigned r = 0; r < SRC_ROWS; r++)
+                for (unsigned c = 0; c < SRC_COLS; c++)
+                    s[i]->d[b][r][c] = rnd_below(8) ? rnd32() & 0x7FFFF : rnd32() & 0x7FF00;
+        }
+    }
+}
+
+/* MOVA2D and MOVB2D: every instruction mode, Src formats (configured, implied, FP16A_FORCE), the
+ * zero flag, dest_32b_lo, Dst remapping, the math offset, columns blocked by LaneConfig. */
+static void test_twin_mova2d(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        bool odd = rnd_below(3) == 0;
+        rnd_dst(w);
+        rnd_src(w);
+        rnd_lregs(w, false);
+        if (odd && rnd_below(2)) dp_lregs_mut(w->s[0].dp)->lane_config[rnd_below(8)] = (1u + rnd_below(3)) << 9;
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd_below(2) ? FMT_BF16 : rnd_below(16));
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_override, rnd_below(4) == 0);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_val, rnd_below(16));
+        tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(2));
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
+        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, odd && rnd_below(3) == 0);
+        tw_thcfg(w, 1, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base, rnd_below(2));
+        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
+        for (unsigned i = 0; i < 8; i++) {
+            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
+                (uint16_t)(rnd_below(2) ? rnd() : 0);
+            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
+                (uint16_t)(rnd_below(2) ? rnd() : 0);
+        }
+        tw_sync(w);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned lo = odd && rnd_below(3) == 0, src = rnd_below(64), am = rnd_below(8), dst = rnd_below(1024);
+            if (rnd_below(2))
+                tw_run(w, 1, TT_OP_MOVA2D(lo, src, am, rnd_below(4), dst));
+            else
+                tw_run(w, 1, TT_OP_MOVB2D(lo, src, am, rnd_below(8), dst));
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sfpload_lanes),
+        cmocka_unit_test(test_sfpstore_lanes),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
+        cmocka_unit_test(test_mova2d_row),
+        cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
+        cmocka_unit_test(test_pack_row),
+        cmocka_unit_test(test_unpack_row),
+        cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
