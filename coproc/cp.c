@@ -132,6 +132,8 @@ void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
 
 cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 
+void cp_set_stepwise(cp_t *cp, bool on) { cp->stepwise = on; }
+
 static const char *const gate_policy_names[CP_GATE_POLICIES] = {
     [CP_GATE_EXACT] = "exact", [CP_GATE_WHOLE_THREAD] = "whole-thread"};
 
@@ -287,7 +289,14 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
     out->replay_left = fe->rp.mode != RP_PASS ? fe->rp.len - fe->rp.k : 0;
 }
 
-const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) { return t < CP_THREADS ? &cp->stats[t] : NULL; }
+/* The views settle the repeated held cycles first (gate_settle): that changes how the counts are
+ * kept, not what they are, so the view stays a view of a const cp_t (never a const object: cp_create
+ * allocates it). */
+const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
+    if (t >= CP_THREADS) return NULL;
+    gate_settle((cp_t *)cp, t);
+    return &cp->stats[t];
+}
 
 uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }
 
@@ -325,7 +334,7 @@ void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s) {
 
 unsigned cp_longest_stalls(const cp_t *cp, unsigned t, cp_stall_t out[CP_LONGEST_STALLS]) {
     if (t >= CP_THREADS) return 0;
-    const cp_stats_t *st = &cp->stats[t];
+    const cp_stats_t *st = cp_stats(cp, t);
     unsigned n = st->nlongest;
     memcpy(out, st->longest, n * sizeof *out);
     if (cp->gate[t].stall.ongoing) cp_stall_rank(out, &n, &cp->gate[t].stall);

@@ -38,6 +38,10 @@ void cp_reset(cp_t *cp);
  * CP_GATE_EXACT). A wait latched before keeps the mask it latched with. */
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p);
 
+/* The reference path (TTEMU_REFERENCE=1): no shortcuts, every cycle of every thread stepped and
+ * counted on its own, to compare the shortcuts against (test/sh/t_fastpath.sh). A reset keeps it. */
+void cp_set_stepwise(cp_t *cp, bool on);
+
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);

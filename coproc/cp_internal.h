@@ -146,6 +146,12 @@ typedef struct {
     int waiting_mutex;    /* ATGETM at the head waiting for this mutex, or -1 */
     cp_stall_t stall;     /* the current stall while held (ongoing) */
     cp_wait_site_t *site; /* the latched wait's entry in the thread's statistics (stats.waits) */
+    /* The held cycles that repeat the last counted one, counted in bulk (gate_settle): a held
+     * instruction costs a re-check per cycle, not its bookkeeping. */
+    const tt_op_t *held_op; /* the held word's opcode entry (NULL: undefined) */
+    bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
+    bool repeatable;        /* the hold may repeat unchanged (gate_repeat decides) */
+    uint64_t repeats;       /* held cycles since, exactly like the last counted one, not counted yet */
 } gate_t;
 
 struct cp {
@@ -159,6 +165,7 @@ struct cp {
     sync_t sync;
     cp_stats_t stats[CP_THREADS];
     cp_gate_policy_t policy; /* how latched waits hold their thread (kept by cp_reset) */
+    bool stepwise;           /* no shortcuts: every cycle stepped and counted on its own (kept by cp_reset) */
     cp_issue_t log[CP_ISSUE_LOG];
     uint64_t log_n; /* entries ever logged since the last clear */
     /* Something may still happen: set by a push, cleared at the end of a cycle after which every
@@ -171,6 +178,9 @@ struct cp {
  * head of FIFO#3, then forget a satisfied wait. */
 void gate_step(cp_t *cp, unsigned t);
 void gate_reset(gate_t *g);
+/* Count thread t's repeated held cycles into its statistics and stall record. Every view of them
+ * (cp_stats, cp_longest_stalls) settles first; nothing else reads them. */
+void gate_settle(cp_t *cp, unsigned t);
 /* Rank a finished stall among a thread's longest (cp.c). */
 void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s);
 /* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it

@@ -74,31 +74,44 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     return *busy == 0;
 }
 
-static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask) {
-    st->stall_total++;
-    st->stall_cause[hold]++;
+/* n more held cycles of one hold, counted where stats says (cp_stats_t). */
+static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask, uint64_t n) {
+    st->stall_total += n;
+    st->stall_cause[hold] += n;
     switch (hold) {
     case CP_HOLD_WAIT_COND:
         for (uint32_t m = mask & 0x1FFFu; m; m &= m - 1)
-            st->stall_cond[__builtin_ctz(m)]++;
+            st->stall_cond[__builtin_ctz(m)] += n;
         break;
     case CP_HOLD_WAIT_SEM:
         for (uint32_t m = mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1)
-            st->stall_sem[__builtin_ctz(m)]++;
+            st->stall_sem[__builtin_ctz(m)] += n;
         break;
-    case CP_HOLD_WAIT_STREAM: st->stall_stream++; break;
-    case CP_HOLD_WAIT_LAG: st->stall_lag++; break;
+    case CP_HOLD_WAIT_STREAM: st->stall_stream += n; break;
+    case CP_HOLD_WAIT_LAG: st->stall_lag += n; break;
     case CP_HOLD_MUTEX:
-        if (detail < SYNC_MUTEXES) st->stall_mutex[detail]++;
+        if (detail < SYNC_MUTEXES) st->stall_mutex[detail] += n;
         break;
-    case CP_HOLD_MUTEX_INVALID: st->stall_mutex_invalid++; break;
-    case CP_HOLD_SYNC_SLOT: st->stall_sync_slot++; break;
+    case CP_HOLD_MUTEX_INVALID: st->stall_mutex_invalid += n; break;
+    case CP_HOLD_SYNC_SLOT: st->stall_sync_slot += n; break;
     case CP_HOLD_UNIT:
-        if (detail < sizeof st->stall_unit / sizeof st->stall_unit[0]) st->stall_unit[detail]++;
+        if (detail < sizeof st->stall_unit / sizeof st->stall_unit[0]) st->stall_unit[detail] += n;
         break;
-    case CP_HOLD_UNDEFINED: st->stall_undefined++; break;
+    case CP_HOLD_UNDEFINED: st->stall_undefined += n; break;
     default: break;
     }
+}
+
+/* Count the repeated held cycles that gate_repeat let pass uncounted (gate_t.repeats): each was
+ * held exactly as the cycle before it, so each adds what that cycle added. */
+void gate_settle(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    uint64_t n = g->repeats;
+    if (!n) return;
+    g->repeats = 0;
+    count_stall(&cp->stats[t], g->hold, g->hold_detail, g->hold_mask, n);
+    if (g->held_by_wait) g->site->held_cycles += n;
+    g->stall.cycles += n;
 }
 
 /* One more held cycle of the instruction at the head (a stall starts with its first). */
@@ -126,9 +139,36 @@ static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin
     if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
 }
 
+/* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
+ * the holds that stay put until what they depend on changes (gate_t.repeatable), and only after
+ * asking that again: the latched wait's conditions (not met), and the unit's admission when the
+ * wait's mask does not block the head. No side effects: a false answer leaves the cycle to the
+ * full step. (A STREAMWAIT reads the tile's MMIO, and Sync Unit instructions depend on this
+ * cycle's use of the Sync Unit: neither is repeatable.) */
+static bool gate_repeat(const cp_t *cp, unsigned t, const gate_t *g) {
+    if (g->wait.active) {
+        cp_hold_t cause;
+        unsigned detail;
+        uint32_t busy;
+        if (g->wait.since >= cp->cycle || wait_met(cp, t, &cause, &detail, &busy)) return false;
+        if (g->held_by_wait) return cause == g->hold && detail == g->hold_detail && busy == g->hold_mask;
+    }
+    /* Not blocked by a wait: still refused by its unit (the hold's detail is the unit), or an
+     * undefined opcode (held forever). */
+    return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
+}
+
 void gate_step(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
+
+    /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
+    if (g->repeatable && gate_repeat(cp, t, g)) {
+        g->repeats++;
+        return;
+    }
+    gate_settle(cp, t);
+    g->repeatable = false;
 
     /* 1. The latched wait, from the cycle after it latched on. */
     bool met = false;
@@ -151,6 +191,7 @@ void gate_step(cp_t *cp, unsigned t) {
         cp_hold_t hold = CP_HOLD_NONE;
         unsigned detail = 0;
         uint32_t hmask = 0;
+        bool blocked = false;
         if (!op) {
             /* Not a Blackhole opcode: UndefinedBehavior. Hold it so the report names it. */
             hold = CP_HOLD_UNDEFINED;
@@ -163,7 +204,7 @@ void gate_step(cp_t *cp, unsigned t) {
             cp->stats[t].consumed++;
         } else {
             uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
-            bool blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
+            blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
             if (blocked) {
                 /* Held by the latched wait (its conditions or its release lag): count it on the
                  * wait's site. A mask is non-zero only while a wait is latched, and a latched
@@ -190,11 +231,18 @@ void gate_step(cp_t *cp, unsigned t) {
         if (hold != CP_HOLD_NONE) {
             g->held = true;
             g->held_word = w;
+            g->held_op = op;
+            g->held_by_wait = blocked;
             g->hold = hold;
             g->hold_detail = detail;
             g->hold_mask = hmask;
-            count_stall(&cp->stats[t], hold, detail, hmask);
+            count_stall(&cp->stats[t], hold, detail, hmask, 1);
             note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
+            /* gate_repeat may stand in for the next cycles (a met wait is forgotten below). */
+            bool stream = g->wait.active && g->wait.opcode == TT_OPC_STREAMWAIT;
+            g->repeatable = !met && !stream && !cp->stepwise &&
+                            (blocked ? hold == CP_HOLD_WAIT_COND || hold == CP_HOLD_WAIT_SEM
+                                     : hold == CP_HOLD_UNDEFINED || (hold == CP_HOLD_UNIT && op->unit != TT_UNIT_SYNC));
         }
     }
     if (!g->held && g->stall.ongoing) {
