@@ -119,6 +119,7 @@ typedef struct {
     sync_sem_t sem[CP_NUM_SEMS];
     int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
+    uint64_t sem_gen;            /* counts the changes of any semaphore (a latched SEMWAIT asks again) */
     bool sem_slot_used;          /* this cycle: SEM* / *WAIT / RISC-V semaphore write */
     uint8_t mutex_used;          /* this cycle: mutexes touched by ATGETM/ATRELM (bit per index) */
     /* History for stall diagnosis (cp_sem_history, cp_mutex_since). */
@@ -152,6 +153,8 @@ typedef struct {
     bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
     bool repeatable;        /* the hold may repeat unchanged (gate_repeat decides) */
     uint64_t repeats;       /* held cycles since, exactly like the last counted one, not counted yet */
+    uint64_t recheck_at;    /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
+    uint64_t sem_seen;      /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
 } gate_t;
 
 struct cp {

@@ -29,23 +29,23 @@ void gate_reset(gate_t *g) {
 
 static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
-/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. */
-static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
-    const cp_wait_t *w = &cp->gate[t].wait;
+/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. Notes
+ * until when the answer stands if nothing it reads changes (wait_unchanged). */
+static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
+    gate_t *g = &cp->gate[t];
+    const cp_wait_t *w = &g->wait;
     *busy = 0;
     *detail = 0;
     switch (w->opcode) {
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
-        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1) { /* the selected conditions only */
-            unsigned c = (unsigned)__builtin_ctz(m);
-            if (tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
-        }
+        *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
         break;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
         *cause = CP_HOLD_WAIT_SEM;
+        g->sem_seen = cp->sync.sem_gen;
         for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
             const sync_sem_t *s = &cp->sync.sem[i];
@@ -72,6 +72,18 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     }
     *detail = lowest_bit(*busy);
     return *busy == 0;
+}
+
+/* Would wait_met give the answer it gave last time? Yes while nothing it read has changed: for a
+ * STALLWAIT, none of its conditions' inputs (tm_cond_changed) and no busy one ran out; for a
+ * SEMWAIT, no semaphore. A STREAMWAIT reads the tile's MMIO: always ask again. */
+static bool wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    switch (g->wait.opcode) {
+    case TT_OPC_STALLWAIT:
+        return cp->cycle < g->recheck_at && !(tm_cond_changed(cp->tm, t) & g->wait.cond_mask & 0x1FFFu);
+    case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
+    default: return false;
+    }
 }
 
 /* n more held cycles of one hold, counted where stats says (cp_stats_t). */
@@ -141,18 +153,19 @@ static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin
 
 /* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
  * the holds that stay put until what they depend on changes (gate_t.repeatable), and only after
- * asking that again: the latched wait's conditions (not met), and the unit's admission when the
- * wait's mask does not block the head. No side effects: a false answer leaves the cycle to the
- * full step. (A STREAMWAIT reads the tile's MMIO, and Sync Unit instructions depend on this
- * cycle's use of the Sync Unit: neither is repeatable.) */
-static bool gate_repeat(const cp_t *cp, unsigned t, const gate_t *g) {
-    if (g->wait.active) {
+ * asking that again: the latched wait's conditions (not met; asked again only when something
+ * they read changed, wait_unchanged), and the unit's admission when the wait's mask does not
+ * block the head. A false answer leaves the cycle to the full step (which asks again). (A STREAMWAIT reads the tile's
+ * MMIO, and Sync Unit instructions depend on this cycle's use of the Sync Unit: neither is repeatable.) */
+static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
+    if (g->wait.active && !wait_unchanged(cp, t, g)) {
         cp_hold_t cause;
         unsigned detail;
         uint32_t busy;
         if (g->wait.since >= cp->cycle || wait_met(cp, t, &cause, &detail, &busy)) return false;
-        if (g->held_by_wait) return cause == g->hold && detail == g->hold_detail && busy == g->hold_mask;
+        if (g->held_by_wait && (cause != g->hold || detail != g->hold_detail || busy != g->hold_mask)) return false;
     }
+    if (g->held_by_wait) return true;
     /* Not blocked by a wait: still refused by its unit (the hold's detail is the unit), or an
      * undefined opcode (held forever). */
     return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);

@@ -143,6 +143,10 @@ struct tm {
     uint64_t pack_until;   /* packers, serialised across threads */
     uint64_t mover_until;  /* C9 */
     tm_unpacker_t unp[2];
+    uint8_t unp_n[2][CP_THREADS]; /* entries of thread t in unpacker u's queue (conditions C1, C2) */
+    /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
+     * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
+    uint32_t chg[CP_THREADS];
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -150,6 +154,15 @@ struct tm {
 };
 
 /* ---- helpers ------------------------------------------------------------------------------ */
+
+/* Conditions whose inputs every thread shares: C5..C8 (who owns SrcA/SrcB), C9 (the mover) and C12
+ * (the Configuration Unit, any thread). */
+enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL = 0x1FFFu };
+
+static void tm_changed_all(tm_t *tm, uint32_t conds) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        tm->chg[t] |= conds;
+}
 
 static uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -239,6 +252,7 @@ void tm_reset(tm_t *tm) {
     tm->env = env;
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
+    tm_changed_all(tm, TM_C_ALL);
 }
 
 const cp_error_t *tm_error(const tm_t *tm) { return tm->err.cat != CP_ERR_NONE ? &tm->err : NULL; }
@@ -362,6 +376,7 @@ enum { TM_CLEARDVALID_RESET = 1u << 0, TM_CLEARDVALID_KEEP_READING_SAME_SRC = 1u
 
 /* The Matrix Unit instruction's bank hand-back, which happens as it is dispatched. */
 static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    tm_changed_all(tm, TM_C_SRC);
     switch (op->opcode) {
     case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
         unsigned reset = TT_CLEARDVALID_RESET(word);
@@ -403,18 +418,18 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
         cp_insn_t in = tm_insn(tm, e->thread, op, e->word, e->origin);
         dp_unpack_data(tm->dp, &in);
     }
-    if (tm_unp_sets_dvalid(e->word)) st_src_to_matrix(tm->st, u);
+    if (tm_unp_sets_dvalid(e->word)) {
+        st_src_to_matrix(tm->st, u);
+        tm_changed_all(tm, TM_C_SRC);
+    }
+    tm->unp_n[u][e->thread]--;
+    tm->chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
     up->running = false;
     up->head = (up->head + 1) % TM_UNPACK_QDEPTH;
     up->count--;
 }
 
-static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) {
-    const tm_unpacker_t *up = &tm->unp[u];
-    for (unsigned i = 0; i < up->count; i++)
-        if (up->q[(up->head + i) % TM_UNPACK_QDEPTH].thread == t) return true;
-    return false;
-}
+static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return tm->unp_n[u][t] != 0; }
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
@@ -422,6 +437,8 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     if (t >= CP_THREADS || !op) return;
     unsigned lat = tm_latency(op);
     cp_insn_t in = tm_insn(tm, t, op, word, origin);
+    /* Thread t's own trackers move; the shared ones below say so themselves. */
+    tm->chg[t] = TM_C_ALL;
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
     if (tm->dp && dp_handles(op)) dp_exec(tm->dp, &in);
@@ -436,6 +453,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm->last_unit[t] = TT_UNIT_CONFIG;
         cfgu_exec(&in);
         tm_dispatch_config(tm, t, op);
+        tm_changed_all(tm, TM_C_CFGEXU);
         break;
     case TT_UNIT_MATH:
         tm->last_unit[t] = TT_UNIT_MATH;
@@ -454,6 +472,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         }
         up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
         up->count++;
+        tm->unp_n[u][t]++;
         tm_unp_try_start(tm, u);
         break;
     }
@@ -471,12 +490,14 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm->last_unit[t] = TT_UNIT_MOVER;
         /* XMOV: asynchronous, one mover shared by all threads (C9). */
         tm->mover_until = tm_max(tm->mover_until, tm->now) + lat;
+        tm_changed_all(tm, TM_C_XMOV);
         tm->until[t][TM_TR_MOVER] = tm->mover_until;
         break;
     case TT_UNIT_MISC:
         tm->last_unit[t] = TT_UNIT_MISC;
         if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
             unsigned flips = TT_SETDVALID_SETVALID(word);
+            tm_changed_all(tm, TM_C_SRC);
             if (flips & 1u) st_src_to_matrix(tm->st, 0);
             if (flips & 2u) st_src_to_matrix(tm->st, 1);
         }
@@ -533,6 +554,45 @@ bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond) {
     }
 }
 
+/* A condition "now < until" that is busy runs out at until: the earliest of them is when the
+ * answer can change without a change of its inputs. */
+static uint32_t tm_busy_until(uint64_t now, uint64_t until, uint64_t *next) {
+    if (now >= until) return 0;
+    if (until < *next) *next = until;
+    return 1;
+}
+
+uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
+    *next = UINT64_MAX;
+    if (t >= CP_THREADS) return 0;
+    /* The same conditions as tm_cond_busy, the selected ones at once (a latched STALLWAIT asks
+     * again whenever one of its inputs changed or a busy one ran out). */
+    uint64_t now = tm->now;
+    const uint64_t *u = tm->until[t];
+    uint32_t b = 0;
+    tm->chg[t] &= ~sel;
+    if (sel & (1u << 0)) b |= tm_busy_until(now, u[TM_TR_MEM], next) << 0;
+    if (sel & (1u << 1)) b |= (uint32_t)(tm->unp_n[0][t] != 0) << 1;
+    if (sel & (1u << 2)) b |= (uint32_t)(tm->unp_n[1][t] != 0) << 2;
+    if (sel & (1u << 3)) b |= tm_busy_until(now, u[TM_TR_PACK], next) << 3;
+    if (sel & (1u << 4)) b |= tm_busy_until(now, u[TM_TR_MATH], next) << 4;
+    if (sel & TM_C_SRC) {
+        b |= (uint32_t)!st_src_unpacker_owns(tm->st, 0) << 5;
+        b |= (uint32_t)!st_src_unpacker_owns(tm->st, 1) << 6;
+        b |= (uint32_t)!st_src_matrix_owns_a(tm->st) << 7;
+        b |= (uint32_t)!st_src_matrix_owns_b(tm->st) << 8;
+    }
+    if (sel & TM_C_XMOV) b |= tm_busy_until(now, tm->mover_until, next) << 9;
+    if (sel & (1u << 10)) b |= tm_busy_until(now, u[TM_TR_RISCV_CFG], next) << 10;
+    if (sel & (1u << 11)) b |= tm_busy_until(now, u[TM_TR_SFPU], next) << 11;
+    if (sel & TM_C_CFGEXU)
+        for (unsigned x = 0; x < CP_THREADS; x++)
+            b |= tm_busy_until(now, tm->until[x][TM_TR_CFG], next) << 12;
+    return b & sel;
+}
+
+uint32_t tm_cond_changed(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->chg[t] : TM_C_ALL; }
+
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;
     for (unsigned k = 0; k < TM_TR_COUNT; k++)
@@ -562,6 +622,8 @@ uint32_t tm_busy_classes(const tm_t *tm, unsigned t) {
 int tm_last_unit(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->last_unit[t] : -1; }
 
 void tm_note_riscv_cfg_write(tm_t *tm, unsigned t) {
-    if (t < CP_THREADS)
+    if (t < CP_THREADS) {
         tm->until[t][TM_TR_RISCV_CFG] = tm_max(tm->until[t][TM_TR_RISCV_CFG], tm->now + TM_LAT_RISCV_CFG);
+        tm->chg[t] |= 1u << 10; /* C10 */
+    }
 }
