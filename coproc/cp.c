@@ -103,8 +103,18 @@ void cp_cycle(cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
         gate_step(cp, t);
-        fe_replay_step(fe);
-        fe_mop_step(fe);
+        /* The expanders, unless they would do again what they did last cycle: nothing. Every
+         * step that does something moves a word (a FIFO count changes) or ends the MOP
+         * expander's bubble; with the counts as they were after a cycle in which neither
+         * happened, the same state gives the same nothing. */
+        uint32_t counts = fe_counts(fe);
+        if (!fe->stuck || counts != fe->stuck_counts) {
+            bool bubble = fe->mop.bubble;
+            fe_replay_step(fe);
+            fe_mop_step(fe);
+            fe->stuck = fe_counts(fe) == counts && fe->mop.bubble == bubble;
+            fe->stuck_counts = counts;
+        }
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);

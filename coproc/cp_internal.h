@@ -92,7 +92,15 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
+    /* The expanders did nothing in a cycle that started with these FIFO counts (fe_counts):
+     * until a push, the gate or they themselves move a word, they would do nothing again. */
+    bool stuck;
+    uint32_t stuck_counts;
 } fe_thread_t;
+
+static inline uint32_t fe_counts(const fe_thread_t *fe) {
+    return fe->fifo1.count | (uint32_t)fe->fifo2.count << 8 | (uint32_t)fe->fifo3.count << 16;
+}
 
 void fe_reset(fe_thread_t *fe);
 /* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full. */

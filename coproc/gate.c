@@ -171,15 +171,26 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
 }
 
+static void gate_step_full(cp_t *cp, unsigned t);
+
 void gate_step(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    fe_fifo_t *in = &cp->fe[t].fifo3;
-
-    /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
-    if (g->repeatable && gate_repeat(cp, t, g)) {
+    if (!g->held) {
+        /* Nothing latched, nothing at the head: the full step would find nothing to do (and
+         * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
+        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return;
+    } else if (g->repeatable && gate_repeat(cp, t, g)) {
+        /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
         return;
     }
+    gate_step_full(cp, t);
+}
+
+/* The Wait Gate's cycle, as the header of this file says. */
+__attribute__((noinline)) static void gate_step_full(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    fe_fifo_t *in = &cp->fe[t].fifo3;
     gate_settle(cp, t);
     g->repeatable = false;
 

@@ -127,6 +127,9 @@ typedef struct {
     unsigned head, count;
     bool running;     /* q[head] is executing */
     uint64_t done_at; /* ... until this cycle */
+    /* q[head] could not start for want of its bank when the Src banks had moved this many times
+     * (tm_t.src_moves); UINT64_MAX: not waiting for a bank. Until they move again it cannot. */
+    uint64_t bank_wait;
 } tm_unpacker_t;
 
 struct tm {
@@ -147,6 +150,7 @@ struct tm {
     /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
      * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
     uint32_t chg[CP_THREADS];
+    uint64_t src_moves; /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -162,6 +166,7 @@ enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL 
 static void tm_changed_all(tm_t *tm, uint32_t conds) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->chg[t] |= conds;
+    if (conds & TM_C_SRC) tm->src_moves++;
 }
 
 static uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -252,6 +257,8 @@ void tm_reset(tm_t *tm) {
     tm->env = env;
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
+    for (unsigned u = 0; u < 2; u++)
+        tm->unp[u].bank_wait = UINT64_MAX;
     tm_changed_all(tm, TM_C_ALL);
 }
 
@@ -399,9 +406,13 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
 /* Start the head of unpacker u's queue if it can go. */
 static void tm_unp_try_start(tm_t *tm, unsigned u) {
     tm_unpacker_t *up = &tm->unp[u];
-    if (up->running || up->count == 0) return;
+    if (up->running || up->count == 0 || up->bank_wait == tm->src_moves) return;
     uint32_t word = up->q[up->head].word;
-    if (tm_unp_needs_bank(word) && !st_src_unpacker_owns(tm->st, u)) return;
+    if (tm_unp_needs_bank(word) && !st_src_unpacker_owns(tm->st, u)) {
+        up->bank_wait = tm->src_moves;
+        return;
+    }
+    up->bank_wait = UINT64_MAX;
     const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
     up->running = true;
     up->done_at = tm->now + (op ? tm_latency(op) : 1);
@@ -425,6 +436,7 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
     tm->unp_n[u][e->thread]--;
     tm->chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
     up->running = false;
+    up->bank_wait = UINT64_MAX; /* a new head */
     up->head = (up->head + 1) % TM_UNPACK_QDEPTH;
     up->count--;
 }
@@ -521,6 +533,10 @@ void tm_advance_idle(tm_t *tm, uint64_t n) {
 void tm_cycle(tm_t *tm) {
     tm->now++;
     for (unsigned u = 0; u < 2; u++) {
+        const tm_unpacker_t *up = &tm->unp[u];
+        /* Nothing due: the head runs on, or the queue is empty, or its head still waits for a
+         * bank (tm_unp_try_start). */
+        if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) continue;
         tm_unp_retire(tm, u);
         tm_unp_try_start(tm, u);
     }
