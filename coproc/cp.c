@@ -40,6 +40,7 @@ cp_t *cp_create(const cp_env_t *env) {
         cp_destroy(cp);
         return NULL;
     }
+    cp->tm_chg = tm_cond_changes(cp->tm);
     cp_reset(cp);
     return cp;
 }
@@ -74,6 +75,7 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
+    fe->moves++;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
@@ -105,17 +107,18 @@ void cp_cycle(cp_t *cp) {
         gate_step(cp, t);
         /* The expanders, unless they would do again what they did last cycle: nothing. Every
          * step that does something moves a word (a FIFO count changes) or ends the MOP
-         * expander's bubble; with the counts as they were after a cycle in which neither
-         * happened, the same state gives the same nothing. */
-        uint32_t counts = fe_counts(fe);
-        if (!fe->stuck || counts != fe->stuck_counts) {
+         * expander's bubble; after a cycle in which neither happened, only a push or the gate
+         * can give them something else to do (fe_thread_t.moves). */
+        if (!fe->stuck || fe->moves != fe->stuck_moves) {
+            uint32_t counts = fe_counts(fe);
             bool bubble = fe->mop.bubble;
             fe_replay_step(fe);
             fe_mop_step(fe);
             fe->stuck = fe_counts(fe) == counts && fe->mop.bubble == bubble;
-            fe->stuck_counts = counts;
+            fe->stuck_moves = fe->moves;
+            /* (A push counts its own high water.) */
+            if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
         }
-        if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);
     sync_end_cycle(&cp->sync);

@@ -92,10 +92,11 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
-    /* The expanders did nothing in a cycle that started with these FIFO counts (fe_counts):
-     * until a push, the gate or they themselves move a word, they would do nothing again. */
+    /* The expanders did nothing in a cycle (no FIFO count changed, no bubble ended): until a
+     * push or the gate moves a word (moves), the same state gives the same nothing. */
     bool stuck;
-    uint32_t stuck_counts;
+    uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
+    uint32_t stuck_moves; /* moves when they got stuck */
 } fe_thread_t;
 
 static inline uint32_t fe_counts(const fe_thread_t *fe) {
@@ -167,9 +168,10 @@ typedef struct {
 
 struct cp {
     cp_env_t env;
-    cp_state_t st; /* the backend's architectural state (coproc/state.h) */
-    tm_t *tm;      /* the backend's timing model (coproc/timing.h) */
-    dp_t *dp;      /* the datapath (coproc/datapath.h) */
+    cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
+    tm_t *tm;               /* the backend's timing model (coproc/timing.h) */
+    const uint32_t *tm_chg; /* tm_cond_changes(tm), read by the gates every cycle */
+    dp_t *dp;               /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
@@ -186,8 +188,36 @@ struct cp {
 };
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
- * head of FIFO#3, then forget a satisfied wait. */
-void gate_step(cp_t *cp, unsigned t);
+ * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
+ * itself, gate_step_slow the rest. */
+void gate_step_slow(cp_t *cp, unsigned t);
+
+/* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
+ * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
+ * (tm_cond_changed) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
+ * tile's MMIO: always ask again. */
+static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    switch (g->wait.opcode) {
+    case TT_OPC_STALLWAIT: return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
+    case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
+    default: return false;
+    }
+}
+
+static inline void gate_step(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    if (!g->held) {
+        /* Nothing latched, nothing at the head: the full step would find nothing to do (and
+         * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
+        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return;
+    } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
+        /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
+         * (gate_settle). */
+        g->repeats++;
+        return;
+    }
+    gate_step_slow(cp, t);
+}
 void gate_reset(gate_t *g);
 /* Count thread t's repeated held cycles into its statistics and stall record. Every view of them
  * (cp_stats, cp_longest_stalls) settles first; nothing else reads them. */

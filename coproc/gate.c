@@ -74,18 +74,6 @@ static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, u
     return *busy == 0;
 }
 
-/* Would wait_met give the answer it gave last time? Yes while nothing it read has changed: for a
- * STALLWAIT, none of its conditions' inputs (tm_cond_changed) and no busy one ran out; for a
- * SEMWAIT, no semaphore. A STREAMWAIT reads the tile's MMIO: always ask again. */
-static bool wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    switch (g->wait.opcode) {
-    case TT_OPC_STALLWAIT:
-        return cp->cycle < g->recheck_at && !(tm_cond_changed(cp->tm, t) & g->wait.cond_mask & 0x1FFFu);
-    case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
-    default: return false;
-    }
-}
-
 /* n more held cycles of one hold, counted where stats says (cp_stats_t). */
 static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask, uint64_t n) {
     st->stall_total += n;
@@ -158,7 +146,7 @@ static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin
  * block the head. A false answer leaves the cycle to the full step (which asks again). (A STREAMWAIT reads the tile's
  * MMIO, and Sync Unit instructions depend on this cycle's use of the Sync Unit: neither is repeatable.) */
 static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
-    if (g->wait.active && !wait_unchanged(cp, t, g)) {
+    if (g->wait.active && !gate_wait_unchanged(cp, t, g)) {
         cp_hold_t cause;
         unsigned detail;
         uint32_t busy;
@@ -171,26 +159,16 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
 }
 
-static void gate_step_full(cp_t *cp, unsigned t);
-
-void gate_step(cp_t *cp, unsigned t) {
+/* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
+ * then the Wait Gate's cycle as the header of this file says. */
+void gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    if (!g->held) {
-        /* Nothing latched, nothing at the head: the full step would find nothing to do (and
-         * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
-        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return;
-    } else if (g->repeatable && gate_repeat(cp, t, g)) {
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+    if (g->held && g->repeatable && gate_repeat(cp, t, g)) {
         /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
         return;
     }
-    gate_step_full(cp, t);
-}
-
-/* The Wait Gate's cycle, as the header of this file says. */
-__attribute__((noinline)) static void gate_step_full(cp_t *cp, unsigned t) {
-    gate_t *g = &cp->gate[t];
-    fe_fifo_t *in = &cp->fe[t].fifo3;
     gate_settle(cp, t);
     g->repeatable = false;
 
@@ -225,6 +203,7 @@ __attribute__((noinline)) static void gate_step_full(cp_t *cp, unsigned t) {
              * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into
              * the replay buffer has no unit to go to. None of them reaches a backend unit. */
             fifo_pop(in);
+            cp->fe[t].moves++;
             cp->stats[t].consumed++;
         } else {
             uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
@@ -249,6 +228,7 @@ __attribute__((noinline)) static void gate_step_full(cp_t *cp, unsigned t) {
             } else {
                 cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
+                cp->fe[t].moves++;
                 issue(cp, t, op, w, org);
             }
         }

@@ -151,6 +151,7 @@ struct tm {
      * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
     uint32_t chg[CP_THREADS];
     uint64_t src_moves; /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
+    bool dp_op[256];    /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -255,6 +256,8 @@ void tm_reset(tm_t *tm) {
     tm->st = st;
     tm->dp = dp;
     tm->env = env;
+    for (unsigned opc = 0; opc < 256; opc++)
+        tm->dp_op[opc] = dp && dp_handles(tt_op((uint8_t)opc));
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
     for (unsigned u = 0; u < 2; u++)
@@ -453,7 +456,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     tm->chg[t] = TM_C_ALL;
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
-    if (tm->dp && dp_handles(op)) dp_exec(tm->dp, &in);
+    if (tm->dp_op[op->opcode]) dp_exec(tm->dp, &in);
 
     switch (op->unit) {
     case TT_UNIT_THCON:
@@ -608,6 +611,8 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
 }
 
 uint32_t tm_cond_changed(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->chg[t] : TM_C_ALL; }
+
+const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
 
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;

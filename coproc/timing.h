@@ -53,6 +53,9 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next);
  * Cn): until one of the selected ones shows up here or *next comes, tm_cond_eval would answer the
  * same. */
 uint32_t tm_cond_changed(const tm_t *tm, unsigned t);
+/* The same for every thread at once: the model's own array of CP_THREADS masks, which stays
+ * where it is for the model's life (the gates read it every cycle without a call). */
+const uint32_t *tm_cond_changes(const tm_t *tm);
 /* Anything of thread t still executing in any unit. */
 bool tm_thread_busy(const tm_t *tm, unsigned t);
 /* tt_cfg_bstatus class bits (CSRs.md) of what thread t has executing in the backend. */
