@@ -65,6 +65,7 @@ void cp_reset(cp_t *cp) {
     cp->cycle = 0;
     cp->log_n = 0;
     cp->active = false;
+    cp->quiet_until = 0;
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
@@ -76,6 +77,7 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
     fe->moves++;
+    cp->quiet_until = 0;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
@@ -97,14 +99,41 @@ static bool all_idle(const cp_t *cp) {
     return true;
 }
 
+/* A cycle of a quiet stretch (cp_t.quiet_until): what the full cycle would do, as it did in the
+ * cycle before. */
+static void cp_quiet_cycle(cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        if (cp->gate[t].held) cp->gate[t].repeats++;
+    tm_advance_idle(cp->tm, 1); /* the clock: nothing is due before quiet_until */
+    sync_end_cycle(&cp->sync);
+    cp->cycle++;
+}
+
+/* When the quiet stretch that starts now ends (cp_t.quiet_until): the first cycle at which a time
+ * the timing model or a latched STALLWAIT's answer compares with is reached. */
+static uint64_t cp_quiet_end(const cp_t *cp) {
+    uint64_t end = tm_next_change(cp->tm);
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const gate_t *g = &cp->gate[t];
+        if (g->held && g->held_by_wait && g->wait.opcode == TT_OPC_STALLWAIT && g->recheck_at < end)
+            end = g->recheck_at;
+    }
+    return end;
+}
+
 void cp_cycle(cp_t *cp) {
     if (!cp->active) { /* idle: nothing to step, only time passes */
         cp_advance_idle(cp, 1);
         return;
     }
+    if (cp->cycle < cp->quiet_until) {
+        cp_quiet_cycle(cp);
+        return;
+    }
+    bool quiet = !cp->stepwise;
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
-        gate_step(cp, t);
+        quiet &= gate_step(cp, t);
         /* The expanders, unless they would do again what they did last cycle: nothing. Every
          * step that does something moves a word (a FIFO count changes) or ends the MOP
          * expander's bubble; after a cycle in which neither happened, only a push or the gate
@@ -114,16 +143,19 @@ void cp_cycle(cp_t *cp) {
             bool bubble = fe->mop.bubble;
             fe_replay_step(fe);
             fe_mop_step(fe);
+            quiet = false;
             fe->stuck = fe_counts(fe) == counts && fe->mop.bubble == bubble;
             fe->stuck_moves = fe->moves;
             /* (A push counts its own high water.) */
             if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
         }
     }
-    tm_cycle(cp->tm);
+    if (tm_cycle(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
+    /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
+    if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
@@ -141,11 +173,15 @@ bool cp_is_idle(const cp_t *cp) { return !cp->active; }
 
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
     if ((unsigned)p < CP_GATE_POLICIES) cp->policy = p;
+    cp->quiet_until = 0;
 }
 
 cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 
-void cp_set_stepwise(cp_t *cp, bool on) { cp->stepwise = on; }
+void cp_set_stepwise(cp_t *cp, bool on) {
+    cp->stepwise = on;
+    cp->quiet_until = 0;
+}
 
 static const char *const gate_policy_names[CP_GATE_POLICIES] = {
     [CP_GATE_EXACT] = "exact", [CP_GATE_WHOLE_THREAD] = "whole-thread"};
@@ -177,6 +213,7 @@ uint32_t cp_sem_read(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->
  * SEMPOST (saturates at 15; Max untouched). The write takes this cycle's semaphore slot. */
 void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
     if (i >= CP_NUM_SEMS) return;
+    cp->quiet_until = 0;
     if (val & 1)
         sync_sem_get(&cp->sync, (uint8_t)(1u << i));
     else
@@ -191,14 +228,17 @@ uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) {
 }
 
 void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
+    cp->quiet_until = 0;
     if (t < CP_THREADS && i < CP_NUM_GPRS) cp->st.gpr[t][i] = val;
 }
 
 void cp_note_riscv_write(cp_t *cp, unsigned t) {
+    cp->quiet_until = 0;
     if (t < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, t);
 }
 
 void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val) {
+    cp->quiet_until = 0;
     if (t < CP_THREADS && idx < FE_MOPCFG_WORDS) cp->fe[t].mop.cfg[idx] = val;
 }
 
@@ -207,6 +247,7 @@ bool cp_cfg_read(const cp_t *cp, uint32_t byte_off, uint32_t *val) { return st_c
 /* BackendConfiguration.md: RISC-V may write Config (and ConfigDualWrite) with sw, never
  * ThreadConfig (that takes SETC16). A TRISC's write feeds condition C10. */
 bool cp_cfg_write(cp_t *cp, int from_thread, uint32_t byte_off, uint32_t val) {
+    cp->quiet_until = 0;
     if (st_cfg_is_thdcfg(byte_off)) return false;
     if (from_thread >= 0 && from_thread < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, (unsigned)from_thread);
     return st_cfg_write(&cp->st, byte_off, val);

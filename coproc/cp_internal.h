@@ -185,12 +185,19 @@ struct cp {
      * thread is idle (nothing queued, latched or executing). While clear, a cycle only advances
      * the clocks (cp_cycle's fast path, cp_advance_idle). */
     bool active;
+    /* A quiet stretch: the last full cycle only counted repeated holds (every gate idle or
+     * repeating, the expanders stuck, no unpacker due), so every cycle before quiet_until does
+     * the same, unless something from outside changes the coprocessor: every call that does
+     * ends the stretch (quiet_until = 0). quiet_until: the first cycle at which a time the
+     * model compares with can give another answer (tm_next_change, the latched waits'
+     * recheck_at). */
+    uint64_t quiet_until;
 };
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
  * itself, gate_step_slow the rest. */
-void gate_step_slow(cp_t *cp, unsigned t);
+bool gate_step_slow(cp_t *cp, unsigned t);
 
 /* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
@@ -204,19 +211,22 @@ static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t 
     }
 }
 
-static inline void gate_step(cp_t *cp, unsigned t) {
+/* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,
+ * or a held head held as it was (then the same happens again until something the hold depends
+ * on changes: cp_cycle's quiet stretch). */
+static inline bool gate_step(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     if (!g->held) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
-        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return;
+        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return true;
     } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
         /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
          * (gate_settle). */
         g->repeats++;
-        return;
+        return true;
     }
-    gate_step_slow(cp, t);
+    return gate_step_slow(cp, t);
 }
 void gate_reset(gate_t *g);
 /* Count thread t's repeated held cycles into its statistics and stall record. Every view of them

@@ -161,13 +161,13 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 
 /* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
  * then the Wait Gate's cycle as the header of this file says. */
-void gate_step_slow(cp_t *cp, unsigned t) {
+bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
     if (g->held && g->repeatable && gate_repeat(cp, t, g)) {
         /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
-        return;
+        return true;
     }
     gate_settle(cp, t);
     g->repeatable = false;
@@ -258,4 +258,5 @@ void gate_step_slow(cp_t *cp, unsigned t) {
     /* 3. Forget a satisfied wait (unless a new one latched this cycle, which cannot happen while
      * one is latched, but keep the check local). */
     if (met && g->wait.since == latched_at) g->wait.active = false;
+    return false;
 }

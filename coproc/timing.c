@@ -533,8 +533,9 @@ void tm_advance_idle(tm_t *tm, uint64_t n) {
     tm->now += n;
 }
 
-void tm_cycle(tm_t *tm) {
+bool tm_cycle(tm_t *tm) {
     tm->now++;
+    bool did = false;
     for (unsigned u = 0; u < 2; u++) {
         const tm_unpacker_t *up = &tm->unp[u];
         /* Nothing due: the head runs on, or the queue is empty, or its head still waits for a
@@ -542,7 +543,34 @@ void tm_cycle(tm_t *tm) {
         if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) continue;
         tm_unp_retire(tm, u);
         tm_unp_try_start(tm, u);
+        did = true;
     }
+    return did;
+}
+
+uint64_t tm_next_change(const tm_t *tm) {
+    /* A time x is compared with the clock before it moves in a cycle (the gates: now < x first
+     * differs in cycle x) and after (tm_cycle's unpackers, whether a thread is busy at the end of
+     * the cycle: in cycle x - 1). */
+    uint64_t now = tm->now, next = UINT64_MAX;
+#define TM_AT(x)                                                                                                       \
+    do {                                                                                                               \
+        uint64_t x_ = (x);                                                                                             \
+        if (x_ > now) x_--;                                                                                            \
+        if (x_ >= now && x_ < next) next = x_;                                                                         \
+    } while (0)
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        for (unsigned k = 0; k < TM_TR_COUNT; k++)
+            TM_AT(tm->until[t][k]);
+    TM_AT(tm->thcon_until);
+    TM_AT(tm->fpu_start);
+    TM_AT(tm->cfg_entry_at);
+    TM_AT(tm->pack_until);
+    TM_AT(tm->mover_until);
+    for (unsigned u = 0; u < 2; u++)
+        if (tm->unp[u].running) TM_AT(tm->unp[u].done_at);
+#undef TM_AT
+    return next;
 }
 
 /* ---- conditions and status ---------------------------------------------------------------- */
