@@ -25,6 +25,9 @@ _Static_assert(TILE_NCORES == SPIN_CORES, "tile/spin.h sizes its state for five 
 #define TILE_L1_SIZE   0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
 #define TILE_LDM_MAX   0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
 #define TILE_MAX_WATCH 4         /* L1 words tile_run can watch (tile_watch_arm) */
+/* The MMIO devices lie in 0xFFB00000..0xFFEFFFFF, in whole 4 KiB pages (mmio/bus.c). */
+#define TILE_MMIO_PAGE_BASE 0xFFB00000u
+#define TILE_MMIO_PAGES     0x400u
 
 /* SOFT_RESET_0 (SoftReset.md): bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; reset value 0x47800. */
 #define SOFT_RESET_0_RESET_VALUE 0x47800u
@@ -79,6 +82,7 @@ typedef struct tile {
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
 
+    uint8_t mmio_page[TILE_MMIO_PAGES]; /* the device map by 4 KiB page (mmio_pages_fill) */
     tilectl_t ctl;
     noc_t noc;                 /* the NIUs of NOC0 and NOC1, packets in flight (mmio/noc.c) */
     dram_t *dram;              /* the DRAM channels, the NoC's other endpoint (mmio/dram.c) */
@@ -129,6 +133,9 @@ void tile_soft_reset_write(tile_t *t, uint32_t val);
 
 /* The device map (mmio/bus.c). */
 const mmio_dev_t *mmio_find(uint32_t addr);
+/* The tile's page table of that map (tile_t.mmio_page): device index + 1 per 4 KiB page from
+ * TILE_MMIO_PAGE_BASE, 0 where none. */
+void mmio_pages_fill(uint8_t page[TILE_MMIO_PAGES]);
 /* Host access (loader, peeks, STOREREG): L1, the local-RAM aliases and MMIO, no core checks.
  * Return false on an address nothing claims. */
 bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val);
