@@ -41,6 +41,8 @@ cp_t *cp_create(const cp_env_t *env) {
         return NULL;
     }
     cp->tm_chg = tm_cond_changes(cp->tm);
+    for (unsigned opc = 0; opc < 256; opc++)
+        cp->op[opc] = tt_op((uint8_t)opc);
     cp_reset(cp);
     return cp;
 }

@@ -171,6 +171,7 @@ struct cp {
     cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
     tm_t *tm;               /* the backend's timing model (coproc/timing.h) */
     const uint32_t *tm_chg; /* tm_cond_changes(tm), read by the gates every cycle */
+    const tt_op_t *op[256]; /* tt_op of each opcode, asked once */
     dp_t *dp;               /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];

@@ -164,12 +164,27 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
-    if (g->held && g->repeatable && gate_repeat(cp, t, g)) {
+    if (!g->held) {
+        if (!g->wait.active) {
+            /* Nothing held or latched before (so nothing to settle or undo) and nothing latched
+             * now: the head passes if its unit takes it, which is the full step's answer too for
+             * everything but the Sync Unit's instructions and those that never pass. */
+            uint32_t w = fifo_peek(in);
+            const tt_op_t *op = cp->op[TT_OPCODE(w)];
+            if (op && op->gate != TT_GATE_NEVER && op->unit != TT_UNIT_SYNC && tm_can_accept(cp->tm, t, op, w)) {
+                cp_origin_t org = fifo_peek_org(in);
+                fifo_pop(in);
+                cp->fe[t].moves++;
+                issue(cp, t, op, w, org);
+                return false;
+            }
+        }
+    } else if (g->repeatable && gate_repeat(cp, t, g)) {
         /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
         return true;
     }
-    gate_settle(cp, t);
+    if (g->repeats) gate_settle(cp, t);
     g->repeatable = false;
 
     /* 1. The latched wait, from the cycle after it latched on. */
@@ -189,7 +204,7 @@ bool gate_step_slow(cp_t *cp, unsigned t) {
     g->waiting_mutex = -1;
     if (!fifo_empty(in)) {
         uint32_t w = fifo_peek(in);
-        const tt_op_t *op = tt_op(TT_OPCODE(w));
+        const tt_op_t *op = cp->op[TT_OPCODE(w)];
         cp_hold_t hold = CP_HOLD_NONE;
         unsigned detail = 0;
         uint32_t hmask = 0;
