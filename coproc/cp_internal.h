@@ -109,7 +109,12 @@ bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org);
 /* One cycle of each expander (call the replay expander before the MOP expander). */
 void fe_replay_step(fe_thread_t *fe);
 void fe_mop_step(fe_thread_t *fe);
-bool fe_idle(const fe_thread_t *fe);     /* every FIFO empty, both expanders idle */
+/* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
+ * holds nothing in flight. */
+static inline bool fe_idle(const fe_thread_t *fe) {
+    return fifo_empty(&fe->fifo1) && fifo_empty(&fe->fifo2) && fifo_empty(&fe->fifo3) && fe->mop.kind == MOP_IDLE &&
+           fe->rp.mode != RP_REPLAY;
+}
 bool fe_mop_idle(const fe_thread_t *fe); /* no MOP in FIFO#1 and the MOP expander idle */
 /* tt_cfg_qstatus class bits (CSRs.md) of what the frontend of this thread holds. */
 uint32_t fe_classes(const fe_thread_t *fe);

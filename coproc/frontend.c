@@ -266,12 +266,6 @@ void fe_replay_step(fe_thread_t *fe) {
 
 /* ---- status ----------------------------------------------------------------------------------- */
 
-bool fe_idle(const fe_thread_t *fe) {
-    /* A replay expander still waiting for words to record holds nothing in flight. */
-    return fifo_empty(&fe->fifo1) && fifo_empty(&fe->fifo2) && fifo_empty(&fe->fifo3) && fe->mop.kind == MOP_IDLE &&
-           fe->rp.mode != RP_REPLAY;
-}
-
 /* ManualTTSync.md MOPExpanderDoneCheck: no MOP queued before the expander, expander idle. */
 bool fe_mop_idle(const fe_thread_t *fe) {
     if (fe->mop.kind != MOP_IDLE) return false;

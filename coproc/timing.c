@@ -139,12 +139,13 @@ struct tm {
     uint64_t now;
 
     uint64_t until[CP_THREADS][TM_TR_COUNT];
-    uint64_t thcon_until;  /* Scalar Unit busy (not pipelined, shared by all threads) */
-    unsigned thcon_thread; /* ... with an instruction of this thread */
-    uint64_t fpu_start;    /* cycle + 1 of the last FPU start (0 = never) */
-    uint64_t cfg_entry_at; /* earliest cycle a Config-group instruction may enter */
-    uint64_t pack_until;   /* packers, serialised across threads */
-    uint64_t mover_until;  /* C9 */
+    uint64_t busy_until[CP_THREADS]; /* the latest of until[t][], RISC-V stores aside (tm_thread_busy) */
+    uint64_t thcon_until;            /* Scalar Unit busy (not pipelined, shared by all threads) */
+    unsigned thcon_thread;           /* ... with an instruction of this thread */
+    uint64_t fpu_start;              /* cycle + 1 of the last FPU start (0 = never) */
+    uint64_t cfg_entry_at;           /* earliest cycle a Config-group instruction may enter */
+    uint64_t pack_until;             /* packers, serialised across threads */
+    uint64_t mover_until;            /* C9 */
     tm_unpacker_t unp[2];
     uint8_t unp_n[2][CP_THREADS]; /* entries of thread t in unpacker u's queue (conditions C1, C2) */
     /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
@@ -171,6 +172,13 @@ static void tm_changed_all(tm_t *tm, uint32_t conds) {
 }
 
 static uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* A unit's tracker of thread t moves on (they only move forward: each instruction ends after
+ * the one before it in that class). */
+static void tm_set_until(tm_t *tm, unsigned t, unsigned k, uint64_t at) {
+    tm->until[t][k] = at;
+    if (at > tm->busy_until[t]) tm->busy_until[t] = at;
+}
 
 static unsigned tm_latency(const tt_op_t *op) {
     unsigned l = tm_op_lat[op->opcode];
@@ -344,13 +352,13 @@ static void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t 
     unsigned lat = tm_thcon_lat(tm, t, op, word);
     tm->thcon_until = tm->now + lat;
     tm->thcon_thread = t;
-    tm->until[t][TM_TR_THCON] = tm->thcon_until;
+    tm_set_until(tm, t, TM_TR_THCON, tm->thcon_until);
     if (tm_thcon_mem(op->opcode))
-        tm->until[t][TM_TR_MEM] = tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA);
+        tm_set_until(tm, t, TM_TR_MEM, tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA));
 }
 
 static void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op) {
-    tm->until[t][TM_TR_CFG] = tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op));
+    tm_set_until(tm, t, TM_TR_CFG, tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op)));
     if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
 }
 
@@ -473,7 +481,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     case TT_UNIT_MATH:
         tm->last_unit[t] = TT_UNIT_MATH;
         tm_math_handback(tm, t, op, word);
-        tm->until[t][TM_TR_MATH] = tm_max(tm->until[t][TM_TR_MATH], tm->now + lat);
+        tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
         tm->fpu_start = tm->now + 1;
         break;
     case TT_UNIT_UNPACK: {
@@ -495,18 +503,18 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
         tm->pack_until = tm_max(tm->pack_until, tm->now) + lat;
-        tm->until[t][TM_TR_PACK] = tm->pack_until;
+        tm_set_until(tm, t, TM_TR_PACK, tm->pack_until);
         break;
     case TT_UNIT_SFPU:
         tm->last_unit[t] = TT_UNIT_SFPU;
-        tm->until[t][TM_TR_SFPU] = tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat);
+        tm_set_until(tm, t, TM_TR_SFPU, tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat));
         break;
     case TT_UNIT_MOVER:
         tm->last_unit[t] = TT_UNIT_MOVER;
         /* XMOV: asynchronous, one mover shared by all threads (C9). */
         tm->mover_until = tm_max(tm->mover_until, tm->now) + lat;
         tm_changed_all(tm, TM_C_XMOV);
-        tm->until[t][TM_TR_MOVER] = tm->mover_until;
+        tm_set_until(tm, t, TM_TR_MOVER, tm->mover_until);
         break;
     case TT_UNIT_MISC:
         tm->last_unit[t] = TT_UNIT_MISC;
@@ -517,7 +525,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
             if (flips & 2u) st_src_to_matrix(tm->st, 1);
         }
         /* NOP, SETDVALID and the ADC family (values: the datapath, above): one cycle. */
-        tm->until[t][TM_TR_MISC] = tm_max(tm->until[t][TM_TR_MISC], tm->now + lat);
+        tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->now + lat));
         break;
     default:
         /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
@@ -644,9 +652,7 @@ const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
 
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;
-    for (unsigned k = 0; k < TM_TR_COUNT; k++)
-        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
-    return tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
+    return tm->now < tm->busy_until[t] || tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
 }
 
 /* CSRs.md tt_cfg_bstatus class bits: 2 ThCon, 3 Mover, 4 Unpacker, 5 Packer, 6 Config, 7 Sync,
