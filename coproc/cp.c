@@ -41,6 +41,7 @@ cp_t *cp_create(const cp_env_t *env) {
         return NULL;
     }
     cp->tm_chg = tm_cond_changes(cp->tm);
+    cp->err_slot = tm_error_slot(cp->tm);
     for (unsigned opc = 0; opc < 256; opc++)
         cp->op[opc] = tt_op((uint8_t)opc);
     cp_reset(cp);
@@ -123,14 +124,18 @@ static uint64_t cp_quiet_end(const cp_t *cp) {
     return end;
 }
 
-void cp_cycle(cp_t *cp) {
+static unsigned cp_cycle_status(const cp_t *cp) {
+    return (cp->active ? 0 : CP_CYCLE_IDLE) | (cp->err_slot->cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
+}
+
+unsigned cp_cycle(cp_t *cp) {
     if (!cp->active) { /* idle: nothing to step, only time passes */
         cp_advance_idle(cp, 1);
-        return;
+        return cp_cycle_status(cp);
     }
     if (cp->cycle < cp->quiet_until) {
         cp_quiet_cycle(cp);
-        return;
+        return cp_cycle_status(cp);
     }
     bool quiet = !cp->stepwise;
     for (unsigned t = 0; t < CP_THREADS; t++) {
@@ -158,6 +163,7 @@ void cp_cycle(cp_t *cp) {
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
+    return cp_cycle_status(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {

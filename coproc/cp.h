@@ -52,8 +52,11 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
  * expander taking a word) can change the answer from true to false. */
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
 
-/* Advance one cycle (frontends, gates, backend occupancy). */
-void cp_cycle(cp_t *cp);
+/* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
+ * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
+ * every cycle. */
+enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1 };
+unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
 

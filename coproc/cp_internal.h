@@ -198,6 +198,7 @@ struct cp {
      * model compares with can give another answer (tm_next_change, the latched waits'
      * recheck_at). */
     uint64_t quiet_until;
+    const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
 };
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the

@@ -275,6 +275,8 @@ void tm_reset(tm_t *tm) {
 
 const cp_error_t *tm_error(const tm_t *tm) { return tm->err.cat != CP_ERR_NONE ? &tm->err : NULL; }
 
+const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
+
 /* ---- admission ---------------------------------------------------------------------------- */
 
 bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {

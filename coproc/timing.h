@@ -75,5 +75,7 @@ void tm_note_riscv_cfg_write(tm_t *tm, unsigned t);
 
 /* The first error since reset (coproc/cp_views.h), or NULL. */
 const cp_error_t *tm_error(const tm_t *tm);
+/* Where the model keeps it, for the model's life (category CP_ERR_NONE while there is none). */
+const cp_error_t *tm_error_slot(const tm_t *tm);
 
 #endif

@@ -84,9 +84,9 @@ static bool end_cycle(void *ctx) {
     } else {
         /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
          * retire); one raised earlier already ended the batch. */
-        cp_cycle(t->cp);
-        t->cp_lazy = cp_is_idle(t->cp);
-        failed = cp_error(t->cp) != NULL;
+        unsigned s = cp_cycle(t->cp);
+        t->cp_lazy = s & CP_CYCLE_IDLE;
+        failed = s & CP_CYCLE_FAILED;
     }
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
