@@ -119,9 +119,15 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
     tile_t *t = env;
     tile_spin_forget(t);
     t->progress++;
-    if (addr >= TILE_L1_SIZE) return;
+    if (addr >= TILE_L1_SIZE || !size) return;
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
-    hart_pd_invalidate(t->pd, addr, size);
+    /* Only the pages that ever held decoded code can hold records (a packer's or the NoC's
+     * kilobytes of data are never code). */
+    for (uint32_t a = addr, end = addr + size; a < end;) {
+        uint32_t next = (a | 0xFFFu) + 1, n = (next < end ? next : end) - a;
+        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, a, n);
+        a += n;
+    }
 }
 
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {

@@ -52,6 +52,7 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->ldm_size = ldm_sizes[c];
         h->env = t;
         h->pd = t->pd;
+        h->pd_pages = t->pd ? t->pd_pages : NULL;
         hart_reset(h);
     }
     if (!ok) {

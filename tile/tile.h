@@ -55,9 +55,10 @@ typedef struct tile {
     uint8_t *ldm[TILE_NCORES];
     uint32_t ldm_size[TILE_NCORES];
     hart_t hart[TILE_NCORES];
-    hart_pd_t *pd;             /* L1 decode cache shared by the harts; NULL on the reference path */
-    bool reference;            /* the reference path: hart_step only, one cycle at a time */
-    bool started[TILE_NCORES]; /* has left reset at least once */
+    hart_pd_t *pd;                        /* L1 decode cache shared by the harts; NULL on the reference path */
+    uint8_t pd_pages[TILE_L1_SIZE >> 12]; /* its pages that ever held a record (hart_t.pd_pages) */
+    bool reference;                       /* the reference path: hart_step only, one cycle at a time */
+    bool started[TILE_NCORES];            /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
     uint64_t progress;  /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
