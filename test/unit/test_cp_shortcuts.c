@@ -47,7 +47,7 @@ static uint32_t random_word(void) {
         TT_OP_ATRELM(0),
         TT_OP_ATGETM(2),
         TT_OP_ATRELM(2),
-        0xFF000000u, /* not a Blackhole opcode: held for good (rarely drawn) */
+        TT_WORD(0x06, 0), /* no opcode 0x06 on Blackhole: held for good (rarely drawn) */
     };
     switch (pick(8)) {
     case 0: return TT_OP_SEMPOST(1u << pick(3));
