@@ -97,8 +97,11 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
 }
 
 static bool all_idle(const cp_t *cp) {
+    /* cp_thread_idle of every thread, the frontends and gates of all first (no calls). */
     for (unsigned t = 0; t < CP_THREADS; t++)
-        if (!cp_thread_idle(cp, t)) return false;
+        if (!fe_idle(&cp->fe[t]) || cp->gate[t].wait.active) return false;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        if (tm_thread_busy(cp->tm, t)) return false;
     return true;
 }
 

@@ -543,6 +543,12 @@ void tm_advance_idle(tm_t *tm, uint64_t n) {
     tm->now += n;
 }
 
+/* Out of line: most cycles have nothing due, and their tm_cycle stays small. */
+__attribute__((noinline)) static void tm_unp_step(tm_t *tm, unsigned u) {
+    tm_unp_retire(tm, u);
+    tm_unp_try_start(tm, u);
+}
+
 bool tm_cycle(tm_t *tm) {
     tm->now++;
     bool did = false;
@@ -551,8 +557,7 @@ bool tm_cycle(tm_t *tm) {
         /* Nothing due: the head runs on, or the queue is empty, or its head still waits for a
          * bank (tm_unp_try_start). */
         if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) continue;
-        tm_unp_retire(tm, u);
-        tm_unp_try_start(tm, u);
+        tm_unp_step(tm, u);
         did = true;
     }
     return did;
