@@ -69,6 +69,7 @@ void cp_reset(cp_t *cp) {
     cp->log_n = 0;
     cp->active = false;
     cp->quiet_until = 0;
+    cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
@@ -89,6 +90,12 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
     if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
     return true;
+}
+
+uint32_t cp_fifo_freed(cp_t *cp) {
+    uint32_t m = cp->fifo_freed;
+    cp->fifo_freed = 0;
+    return m;
 }
 
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
@@ -154,7 +161,10 @@ unsigned cp_cycle(cp_t *cp) {
             fe_replay_step(fe);
             fe_mop_step(fe);
             quiet = false;
-            fe->stuck = fe_counts(fe) == counts && fe->mop.bubble == bubble;
+            uint32_t after = fe_counts(fe);
+            fe->stuck = after == counts && fe->mop.bubble == bubble;
+            if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;                    /* FIFO#1 */
+            if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t); /* FIFO#2 */
             fe->stuck_moves = fe->moves;
             /* (A push counts its own high water.) */
             if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;

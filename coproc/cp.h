@@ -51,6 +51,10 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 /* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
  * expander taking a word) can change the answer from true to false. */
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
+/* The FIFOs that had fewer words at the end of a cycle than at its start since the last call
+ * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
+ * have been full and not be any more. */
+uint32_t cp_fifo_freed(cp_t *cp);
 
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks

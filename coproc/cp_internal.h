@@ -199,6 +199,7 @@ struct cp {
      * recheck_at). */
     uint64_t quiet_until;
     const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
+    uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
 };
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the

@@ -4,14 +4,18 @@
 #include "tile/tile.h"
 
 void tile_blocks_check(tile_t *t) {
+    /* A full FIFO has room again only after a cycle that took words out of it. */
+    uint32_t freed = cp_fifo_freed(t->cp);
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
         bool still = false;
         if (h->blocked && h->state == HART_RUNNING) {
             switch (t->block_kind[c]) {
-            case TILE_BLOCK_PUSH: still = cp_push_full(t->cp, th, false); break;
-            case TILE_BLOCK_PUSH_AFTER_MOP: still = cp_push_full(t->cp, th, true); break;
+            case TILE_BLOCK_PUSH: still = !(freed >> th & 1) || cp_push_full(t->cp, th, false); break;
+            case TILE_BLOCK_PUSH_AFTER_MOP:
+                still = !(freed >> (CP_THREADS + th) & 1) || cp_push_full(t->cp, th, true);
+                break;
             case TILE_BLOCK_SYNC: still = !cp_thread_idle(t->cp, th); break;
             case TILE_BLOCK_SYNC_MOP: still = !cp_mop_idle(t->cp, th); break;
             default: break;
