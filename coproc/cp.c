@@ -42,8 +42,10 @@ cp_t *cp_create(const cp_env_t *env) {
     }
     cp->tm_chg = tm_cond_changes(cp->tm);
     cp->err_slot = tm_error_slot(cp->tm);
-    for (unsigned opc = 0; opc < 256; opc++)
-        cp->op[opc] = tt_op((uint8_t)opc);
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops); /* (cp_t is calloc'd: the other opcodes stay NULL) */
+    for (unsigned i = 0; i < nops; i++)
+        cp->op[ops[i].opcode] = &ops[i];
     cp_reset(cp);
     return cp;
 }

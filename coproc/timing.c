@@ -264,8 +264,10 @@ void tm_reset(tm_t *tm) {
     tm->st = st;
     tm->dp = dp;
     tm->env = env;
-    for (unsigned opc = 0; opc < 256; opc++)
-        tm->dp_op[opc] = dp && dp_handles(tt_op((uint8_t)opc));
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops); /* (undefined opcodes: false, as the memset left them) */
+    for (unsigned i = 0; i < nops && dp; i++)
+        tm->dp_op[ops[i].opcode] = dp_handles(&ops[i]);
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
     for (unsigned u = 0; u < 2; u++)
