@@ -6,6 +6,9 @@
 void tile_blocks_check(tile_t *t) {
     /* A full FIFO has room again only after a cycle that took words out of it. */
     uint32_t freed = cp_fifo_freed(t->cp);
+    if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
+    uint8_t wake = 0;
+    bool sync = false;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
@@ -24,8 +27,16 @@ void tile_blocks_check(tile_t *t) {
         if (!still) {
             h->blocked = false;
             t->blocked_mask &= (uint8_t) ~(1u << c);
+        } else if (t->block_kind[c] == TILE_BLOCK_PUSH) {
+            wake |= (uint8_t)(1u << th);
+        } else if (t->block_kind[c] == TILE_BLOCK_PUSH_AFTER_MOP) {
+            wake |= (uint8_t)(1u << (CP_THREADS + th));
+        } else {
+            sync = true;
         }
     }
+    t->block_wake = wake;
+    t->block_sync = sync;
 }
 
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
