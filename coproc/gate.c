@@ -127,7 +127,8 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
 }
 
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin_t origin) {
+static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
+                                                        cp_origin_t origin) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
     e->cycle = cp->cycle;
     e->word = w;
@@ -161,6 +162,8 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 
 /* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
  * then the Wait Gate's cycle as the header of this file says. */
+static bool gate_step_full(cp_t *cp, unsigned t);
+
 bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
@@ -184,6 +187,13 @@ bool gate_step_slow(cp_t *cp, unsigned t) {
         g->repeats++;
         return true;
     }
+    return gate_step_full(cp, t);
+}
+
+/* Out of line: the cycles above are the common ones and stay small. */
+__attribute__((noinline)) static bool gate_step_full(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    fe_fifo_t *in = &cp->fe[t].fifo3;
     if (g->repeats) gate_settle(cp, t);
     g->repeatable = false;
 
