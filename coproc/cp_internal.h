@@ -104,8 +104,17 @@ static inline uint32_t fe_counts(const fe_thread_t *fe) {
 }
 
 void fe_reset(fe_thread_t *fe);
-/* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full. */
-bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org);
+/* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full.
+ * PushTensixInstruction.md: TRISC t pushes into FIFO#1 (before the MOP expander); BRISC's
+ * INSTRN(t)_BUF pushes enter the mux after the MOP expander, i.e. FIFO#2. On silicon a BRISC word
+ * and a MOP-expander word arriving in the same cycle drop the TRISC one; here the two are
+ * serialised instead (the push happens during the RISC-V step, the expander's in cp_cycle). */
+static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org) {
+    fe_fifo_t *f = after_mop ? &fe->fifo2 : &fe->fifo1;
+    if (fifo_full(f)) return false;
+    fifo_push(f, word, org);
+    return true;
+}
 /* One cycle of each expander (call the replay expander before the MOP expander). */
 void fe_replay_step(fe_thread_t *fe);
 void fe_mop_step(fe_thread_t *fe);

@@ -19,17 +19,6 @@ void fe_reset(fe_thread_t *fe) {
      * documented; a zero word is not a valid instruction, so software must program them). */
 }
 
-/* PushTensixInstruction.md: TRISC t pushes into FIFO#1 (before the MOP expander); BRISC's
- * INSTRN(t)_BUF pushes enter the mux after the MOP expander, i.e. FIFO#2. On silicon a BRISC word
- * and a MOP-expander word arriving in the same cycle drop the TRISC one; here the two are
- * serialised instead (the push happens during the RISC-V step, the expander's in cp_cycle). */
-bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org) {
-    fe_fifo_t *f = after_mop ? &fe->fifo2 : &fe->fifo1;
-    if (fifo_full(f)) return false;
-    fifo_push(f, word, org);
-    return true;
-}
-
 /* ---- MOP expander (MOPExpander.md) ----------------------------------------------------------- */
 
 /* MOPExpander.md IsNop: plain NOP only (opcode 0x02), not DMANOP nor SFPNOP. */
