@@ -143,9 +143,10 @@ static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, co
 /* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
  * the holds that stay put until what they depend on changes (gate_t.repeatable), and only after
  * asking that again: the latched wait's conditions (not met; asked again only when something
- * they read changed, wait_unchanged), and the unit's admission when the wait's mask does not
- * block the head. A false answer leaves the cycle to the full step (which asks again). (A STREAMWAIT reads the tile's
- * MMIO, and Sync Unit instructions depend on this cycle's use of the Sync Unit: neither is repeatable.) */
+ * they read changed, gate_wait_unchanged), and the unit's admission when the wait's mask does
+ * not block the head. A false answer leaves the cycle to the full step (which asks again). A
+ * STREAMWAIT reads the tile's MMIO, and the Sync Unit's instructions depend on this cycle's use
+ * of the Sync Unit: neither is repeatable. */
 static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     if (g->wait.active && !gate_wait_unchanged(cp, t, g)) {
         cp_hold_t cause;
