@@ -157,17 +157,17 @@ unsigned cp_cycle(cp_t *cp) {
          * step that does something moves a word (a FIFO count changes) or ends the MOP
          * expander's bubble; after a cycle in which neither happened, only a push or the gate
          * can give them something else to do (fe_thread_t.moves). */
-        if (!fe->stuck || fe->moves != fe->stuck_moves) {
+        if (fe->moves != fe->stuck_moves) {
             uint32_t counts = fe_counts(fe);
             bool bubble = fe->mop.bubble;
             fe_replay_step(fe);
             fe_mop_step(fe);
             quiet = false;
             uint32_t after = fe_counts(fe);
-            fe->stuck = after == counts && fe->mop.bubble == bubble;
+            bool stuck = after == counts && fe->mop.bubble == bubble;
             if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;                    /* FIFO#1 */
             if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t); /* FIFO#2 */
-            fe->stuck_moves = fe->moves;
+            fe->stuck_moves = stuck ? fe->moves : fe->moves - 1;
             /* (A push counts its own high water.) */
             if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
         }

@@ -93,10 +93,10 @@ typedef struct {
     fe_mop_t mop;
     fe_replay_t rp;
     /* The expanders did nothing in a cycle (no FIFO count changed, no bubble ended): until a
-     * push or the gate moves a word (moves), the same state gives the same nothing. */
-    bool stuck;
+     * push or the gate moves a word (moves), the same state gives the same nothing. Stuck while
+     * stuck_moves == moves (as after a reset, when they have nothing to do either). */
     uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
-    uint32_t stuck_moves; /* moves when they got stuck */
+    uint32_t stuck_moves; /* moves when they got stuck; moves - 1 while they are not */
 } fe_thread_t;
 
 static inline uint32_t fe_counts(const fe_thread_t *fe) {
@@ -155,7 +155,11 @@ static inline bool sync_mutex_valid(unsigned idx) { return idx == 0 || (idx >= 2
 void sync_sem_post(sync_t *s, uint8_t mask);
 void sync_sem_get(sync_t *s, uint8_t mask);
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max);
-void sync_end_cycle(sync_t *s);
+/* The end of a cycle: its semaphore slot and mutex ports are free again. */
+static inline void sync_end_cycle(sync_t *s) {
+    s->sem_slot_used = false;
+    s->mutex_used = 0;
+}
 /* Record a post (post) or get of the semaphores in mask by thread t at cycle (history only). */
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 

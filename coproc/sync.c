@@ -21,11 +21,6 @@ void sync_reset(sync_t *s) {
     }
 }
 
-void sync_end_cycle(sync_t *s) {
-    s->sem_slot_used = false;
-    s->mutex_used = 0;
-}
-
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle) {
     if (t >= CP_THREADS) return;
     for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
