@@ -105,7 +105,7 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
     return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
 }
 
-static bool all_idle(const cp_t *cp) {
+static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
     /* cp_thread_idle of every thread, the frontends and gates of all first (no calls). */
     for (unsigned t = 0; t < CP_THREADS; t++)
         if (!fe_idle(&cp->fe[t]) || cp->gate[t].wait.active) return false;
@@ -140,16 +140,39 @@ static unsigned cp_cycle_status(const cp_t *cp) {
     return (cp->active ? 0 : CP_CYCLE_IDLE) | (cp->err_slot->cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
 }
 
+/* The reference path's cycle (cp_t.stepwise): every gate and expander stepped in full, as
+ * before any of the shortcuts, for test/sh/t_fastpath.sh to compare them with. */
+static unsigned cp_cycle_plain(cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        fe_thread_t *fe = &cp->fe[t];
+        gate_step_full(cp, t);
+        uint32_t counts = fe_counts(fe);
+        fe_replay_step(fe);
+        fe_mop_step(fe);
+        uint32_t after = fe_counts(fe);
+        if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;
+        if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t);
+        fe->stuck_moves = fe->moves - 1; /* not known to be stuck */
+        if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
+    }
+    tm_cycle(cp->tm);
+    sync_end_cycle(&cp->sync);
+    cp->cycle++;
+    cp->active = !all_idle(cp);
+    return cp_cycle_status(cp);
+}
+
 unsigned cp_cycle(cp_t *cp) {
     if (!cp->active) { /* idle: nothing to step, only time passes */
         cp_advance_idle(cp, 1);
         return cp_cycle_status(cp);
     }
+    if (cp->stepwise) return cp_cycle_plain(cp);
     if (cp->cycle < cp->quiet_until) {
         cp_quiet_cycle(cp);
         return cp_cycle_status(cp);
     }
-    bool quiet = !cp->stepwise;
+    bool quiet = true;
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
         quiet &= gate_step(cp, t);

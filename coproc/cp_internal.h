@@ -219,6 +219,8 @@ struct cp {
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
  * itself, gate_step_slow the rest. */
 bool gate_step_slow(cp_t *cp, unsigned t);
+/* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
+bool gate_step_full(cp_t *cp, unsigned t);
 
 /* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs

@@ -163,8 +163,6 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 
 /* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
  * then the Wait Gate's cycle as the header of this file says. */
-static bool gate_step_full(cp_t *cp, unsigned t);
-
 bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
@@ -192,7 +190,7 @@ bool gate_step_slow(cp_t *cp, unsigned t) {
 }
 
 /* Out of line: the cycles above are the common ones and stay small. */
-__attribute__((noinline)) static bool gate_step_full(cp_t *cp, unsigned t) {
+__attribute__((noinline)) bool gate_step_full(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
     if (g->repeats) gate_settle(cp, t);
