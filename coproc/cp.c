@@ -125,13 +125,13 @@ static void cp_quiet_cycle(cp_t *cp) {
 }
 
 /* When the quiet stretch that starts now ends (cp_t.quiet_until): the first cycle at which a time
- * the timing model or a latched STALLWAIT's answer compares with is reached. */
+ * the timing model or a latched STALLWAIT's answer compares with is reached (every gate that
+ * holds something in a quiet cycle asks its latched wait, if any, again then). */
 static uint64_t cp_quiet_end(const cp_t *cp) {
     uint64_t end = tm_next_change(cp->tm);
     for (unsigned t = 0; t < CP_THREADS; t++) {
         const gate_t *g = &cp->gate[t];
-        if (g->held && g->held_by_wait && g->wait.opcode == TT_OPC_STALLWAIT && g->recheck_at < end)
-            end = g->recheck_at;
+        if (g->held && g->wait.active && g->wait.opcode == TT_OPC_STALLWAIT && g->recheck_at < end) end = g->recheck_at;
     }
     return end;
 }

@@ -576,14 +576,15 @@ uint64_t tm_next_change(const tm_t *tm) {
         if (x_ > now) x_--;                                                                                            \
         if (x_ >= now && x_ < next) next = x_;                                                                         \
     } while (0)
+    /* With nothing dispatched, the model compares the clock with: when each thread's work ends
+     * (whether it is busy: tm_thread_busy), the admission times (tm_can_accept) and the
+     * unpackers' ends (tm_cycle). The STALLWAIT conditions' times are the caller's to add: their
+     * evaluation says when the next one runs out (tm_cond_eval). */
     for (unsigned t = 0; t < CP_THREADS; t++)
-        for (unsigned k = 0; k < TM_TR_COUNT; k++)
-            TM_AT(tm->until[t][k]);
+        TM_AT(tm->busy_until[t]);
     TM_AT(tm->thcon_until);
     TM_AT(tm->fpu_start);
     TM_AT(tm->cfg_entry_at);
-    TM_AT(tm->pack_until);
-    TM_AT(tm->mover_until);
     for (unsigned u = 0; u < 2; u++)
         if (tm->unp[u].running) TM_AT(tm->unp[u].done_at);
 #undef TM_AT

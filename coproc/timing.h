@@ -43,8 +43,9 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
 bool tm_cycle(tm_t *tm);
 /* The first cycle >= now (the clock as it is) in which a comparison of the clock with a time the
  * model holds may answer differently than in the cycle before, made before tm_cycle or after
- * it: until then, with nothing dispatched, every answer of the model stays as it was in the cycle
- * before. UINT64_MAX: none. */
+ * it: until then, with nothing dispatched, every answer of the model (but the STALLWAIT
+ * conditions, whose tm_cond_eval says when they can change) stays as it was in the cycle before.
+ * UINT64_MAX: none. */
 uint64_t tm_next_change(const tm_t *tm);
 /* Advance n cycles with nothing executing in any unit (only the clock moves). */
 void tm_advance_idle(tm_t *tm, uint64_t n);

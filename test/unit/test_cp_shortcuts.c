@@ -36,6 +36,7 @@ static uint32_t random_word(void) {
         TT_OP_DMANOP,
         TT_OP_SETADC(0, 0, 0, 1),
         TT_OP_ADDDMAREG(0, 9, 5, 1), /* 4 cycles in the Scalar Unit (operands in two groups) */
+        TT_OP_ADDDMAREG(0, 2, 1, 0), /* 3 cycles (one group): it can end before the thread's ELWADD */
         TT_OP_SFPADD(0, 0, 0, 1, 0),
         TT_OP_SETDVALID(1),
         TT_OP_SETDVALID(2),
