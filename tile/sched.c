@@ -12,25 +12,21 @@ void tile_blocks_check(tile_t *t) {
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
+        uint8_t bit = t->block_bit[c];
         bool still = false;
         if (h->blocked && h->state == HART_RUNNING) {
-            switch (t->block_kind[c]) {
-            case TILE_BLOCK_PUSH: still = !(freed >> th & 1) || cp_push_full(t->cp, th, false); break;
-            case TILE_BLOCK_PUSH_AFTER_MOP:
-                still = !(freed >> (CP_THREADS + th) & 1) || cp_push_full(t->cp, th, true);
-                break;
-            case TILE_BLOCK_SYNC: still = !cp_thread_idle(t->cp, th); break;
-            case TILE_BLOCK_SYNC_MOP: still = !cp_mop_idle(t->cp, th); break;
-            default: break;
-            }
+            if (bit) /* a push into a full FIFO */
+                still = !(freed & bit) || cp_push_full(t->cp, th, t->block_kind[c] == TILE_BLOCK_PUSH_AFTER_MOP);
+            else if (t->block_kind[c] == TILE_BLOCK_SYNC)
+                still = !cp_thread_idle(t->cp, th);
+            else
+                still = !cp_mop_idle(t->cp, th);
         }
         if (!still) {
             h->blocked = false;
             t->blocked_mask &= (uint8_t) ~(1u << c);
-        } else if (t->block_kind[c] == TILE_BLOCK_PUSH) {
-            wake |= (uint8_t)(1u << th);
-        } else if (t->block_kind[c] == TILE_BLOCK_PUSH_AFTER_MOP) {
-            wake |= (uint8_t)(1u << (CP_THREADS + th));
+        } else if (bit) {
+            wake |= bit;
         } else {
             sync = true;
         }

@@ -82,9 +82,11 @@ typedef struct tile {
      * each waits for, checked again at the end of every cycle (tile_blocks_check). */
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
-    /* What can release them: the FIFOs the pushes wait for (cp_fifo_freed's bits), and whether
-     * one waits for a thread to go idle (asked every cycle). Left over from a hart released
-     * another way, a bit only costs a look. */
+    /* What can release them: the FIFO each push waits for (block_bit: cp_fifo_freed's bit; 0 for
+     * a hart waiting for a thread to go idle, asked every cycle), all of them (block_wake) and
+     * whether one waits for a thread (block_sync). Left over from a hart released another way, a
+     * bit only costs a look. */
+    uint8_t block_bit[TILE_NCORES];
     uint8_t block_wake;
     bool block_sync;
 
@@ -191,12 +193,12 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     t->block_kind[h->id] = (uint8_t)kind;
     t->block_thread[h->id] = (uint8_t)th;
     t->blocked_mask |= (uint8_t)(1u << h->id);
-    if (kind == TILE_BLOCK_PUSH)
-        t->block_wake |= (uint8_t)(1u << th);
-    else if (kind == TILE_BLOCK_PUSH_AFTER_MOP)
-        t->block_wake |= (uint8_t)(1u << (CP_THREADS + th));
-    else
-        t->block_sync = true;
+    uint8_t bit = kind == TILE_BLOCK_PUSH             ? (uint8_t)(1u << th)
+                  : kind == TILE_BLOCK_PUSH_AFTER_MOP ? (uint8_t)(1u << (CP_THREADS + th))
+                                                      : 0;
+    t->block_bit[h->id] = bit;
+    t->block_wake |= bit;
+    if (!bit) t->block_sync = true;
     h->blocked = true;
 }
 /* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */
