@@ -152,7 +152,10 @@ struct tm {
      * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
     uint32_t chg[CP_THREADS];
     uint64_t src_moves; /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
-    bool dp_op[256];    /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
+    /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
+     * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
+    uint64_t unp_due;
+    bool dp_op[256]; /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -168,7 +171,10 @@ enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL 
 static void tm_changed_all(tm_t *tm, uint32_t conds) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->chg[t] |= conds;
-    if (conds & TM_C_SRC) tm->src_moves++;
+    if (conds & TM_C_SRC) {
+        tm->src_moves++;
+        tm->unp_due = 0; /* a head waiting for its bank may go */
+    }
 }
 
 static uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -501,6 +507,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         up->count++;
         tm->unp_n[u][t]++;
         tm_unp_try_start(tm, u);
+        tm->unp_due = 0;
         break;
     }
     case TT_UNIT_PACK:
@@ -553,15 +560,23 @@ __attribute__((noinline)) static void tm_unp_step(tm_t *tm, unsigned u) {
 
 bool tm_cycle(tm_t *tm) {
     tm->now++;
+    if (tm->now < tm->unp_due) return false;
     bool did = false;
+    uint64_t due = UINT64_MAX;
     for (unsigned u = 0; u < 2; u++) {
         const tm_unpacker_t *up = &tm->unp[u];
         /* Nothing due: the head runs on, or the queue is empty, or its head still waits for a
          * bank (tm_unp_try_start). */
-        if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) continue;
+        if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) {
+            if (up->running && up->done_at < due) due = up->done_at;
+            continue;
+        }
         tm_unp_step(tm, u);
         did = true;
+        /* What it did may be due again (a retired head's successor): look next cycle. */
+        due = 0;
     }
+    tm->unp_due = due;
     return did;
 }
 
