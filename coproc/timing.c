@@ -404,21 +404,32 @@ enum { TM_CLEARDVALID_RESET = 1u << 0, TM_CLEARDVALID_KEEP_READING_SAME_SRC = 1u
 
 /* The Matrix Unit instruction's bank hand-back, which happens as it is dispatched. */
 static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
-    tm_changed_all(tm, TM_C_SRC);
+    /* Only a hand-over moves the banks (the conditions C5..C8, an unpacker waiting for its bank):
+     * no flips, no change. */
+    unsigned flips;
     switch (op->opcode) {
     case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
         unsigned reset = TT_CLEARDVALID_RESET(word);
-        if (reset & TM_CLEARDVALID_RESET)
+        if (reset & TM_CLEARDVALID_RESET) {
+            tm_changed_all(tm, TM_C_SRC);
             st_src_reset(tm->st);
-        else
-            st_src_to_unpackers(tm->st, t, TT_CLEARDVALID_CLEARDVALID(word), false,
-                                (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
+            return;
+        }
+        flips = TT_CLEARDVALID_CLEARDVALID(word);
+        if (flips) tm_changed_all(tm, TM_C_SRC);
+        st_src_to_unpackers(tm->st, t, flips, false, (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
         break;
     }
     case TT_OPC_SETRWC: /* SETRWC clear_ab_vld: the same hand-over [INF] */
-        st_src_to_unpackers(tm->st, t, TT_SETRWC_CLEAR_AB_VLD(word), true, false);
+        flips = TT_SETRWC_CLEAR_AB_VLD(word);
+        if (flips) tm_changed_all(tm, TM_C_SRC);
+        st_src_to_unpackers(tm->st, t, flips, true, false);
         break;
-    default: st_src_to_unpackers(tm->st, t, tm_clear_dvalid(word), true, false); break;
+    default:
+        flips = tm_clear_dvalid(word);
+        if (flips) tm_changed_all(tm, TM_C_SRC);
+        st_src_to_unpackers(tm->st, t, flips, true, false);
+        break;
     }
 }
 
