@@ -481,8 +481,8 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     if (t >= CP_THREADS || !op) return;
     unsigned lat = tm_latency(op);
     cp_insn_t in = tm_insn(tm, t, op, word, origin);
-    /* Thread t's own trackers move; the shared ones below say so themselves. */
-    tm->chg[t] = TM_C_ALL;
+    /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
+     * its unit, or a shared one for every thread. */
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
     if (tm->dp_op[op->opcode]) dp_exec(tm->dp, &in);
@@ -492,6 +492,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm->last_unit[t] = TT_UNIT_THCON;
         thcon_exec(&in);
         tm_dispatch_thcon(tm, t, op, word);
+        tm->chg[t] |= 1u << 0; /* C0: its memory request */
         break;
     case TT_UNIT_CONFIG:
         tm->last_unit[t] = TT_UNIT_CONFIG;
@@ -504,6 +505,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm_math_handback(tm, t, op, word);
         tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
         tm->fpu_start = tm->now + 1;
+        tm->chg[t] |= 1u << 4; /* C4 */
         break;
     case TT_UNIT_UNPACK: {
         tm->last_unit[t] = TT_UNIT_UNPACK;
@@ -519,6 +521,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm->unp_n[u][t]++;
         tm_unp_try_start(tm, u);
         tm->unp_due = 0;
+        tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
         break;
     }
     case TT_UNIT_PACK:
@@ -526,10 +529,12 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         /* Packers: serialised across threads; completion = written to L1 (C3). */
         tm->pack_until = tm_max(tm->pack_until, tm->now) + lat;
         tm_set_until(tm, t, TM_TR_PACK, tm->pack_until);
+        tm->chg[t] |= 1u << 3; /* C3 */
         break;
     case TT_UNIT_SFPU:
         tm->last_unit[t] = TT_UNIT_SFPU;
         tm_set_until(tm, t, TM_TR_SFPU, tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat));
+        tm->chg[t] |= 1u << 11; /* C11 */
         break;
     case TT_UNIT_MOVER:
         tm->last_unit[t] = TT_UNIT_MOVER;
@@ -542,7 +547,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         tm->last_unit[t] = TT_UNIT_MISC;
         if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
             unsigned flips = TT_SETDVALID_SETVALID(word);
-            tm_changed_all(tm, TM_C_SRC);
+            if (flips & 3u) tm_changed_all(tm, TM_C_SRC);
             if (flips & 1u) st_src_to_matrix(tm->st, 0);
             if (flips & 2u) st_src_to_matrix(tm->st, 1);
         }
