@@ -40,6 +40,12 @@ cp_t *cp_create(const cp_env_t *env) {
         cp_destroy(cp);
         return NULL;
     }
+    cp->tm_chg = tm_cond_changes(cp->tm);
+    cp->err_slot = tm_error_slot(cp->tm);
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops); /* (cp_t is calloc'd: the other opcodes stay NULL) */
+    for (unsigned i = 0; i < nops; i++)
+        cp->op[ops[i].opcode] = &ops[i];
     cp_reset(cp);
     return cp;
 }
@@ -64,6 +70,8 @@ void cp_reset(cp_t *cp) {
     cp->cycle = 0;
     cp->log_n = 0;
     cp->active = false;
+    cp->quiet_until = 0;
+    cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
@@ -74,6 +82,8 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
+    fe->moves++;
+    cp->quiet_until = 0;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
@@ -84,33 +94,114 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     return true;
 }
 
+uint32_t cp_fifo_freed(cp_t *cp) {
+    uint32_t m = cp->fifo_freed;
+    cp->fifo_freed = 0;
+    return m;
+}
+
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
     if (t >= CP_THREADS) return false;
     return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
 }
 
-static bool all_idle(const cp_t *cp) {
+static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
+    /* cp_thread_idle of every thread, the frontends and gates of all first (no calls). */
     for (unsigned t = 0; t < CP_THREADS; t++)
-        if (!cp_thread_idle(cp, t)) return false;
+        if (!fe_idle(&cp->fe[t]) || cp->gate[t].wait.active) return false;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        if (tm_thread_busy(cp->tm, t)) return false;
     return true;
 }
 
-void cp_cycle(cp_t *cp) {
-    if (!cp->active) { /* idle: nothing to step, only time passes */
-        cp_advance_idle(cp, 1);
-        return;
+/* A cycle of a quiet stretch (cp_t.quiet_until): what the full cycle would do, as it did in the
+ * cycle before. */
+static void cp_quiet_cycle(cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        if (cp->gate[t].held) cp->gate[t].repeats++;
+    tm_advance_idle(cp->tm, 1); /* the clock: nothing is due before quiet_until */
+    sync_end_cycle(&cp->sync);
+    cp->cycle++;
+}
+
+/* When the quiet stretch that starts now ends (cp_t.quiet_until): the first cycle at which a time
+ * the timing model or a latched STALLWAIT's answer compares with is reached (every gate that
+ * holds something in a quiet cycle asks its latched wait, if any, again then). */
+static uint64_t cp_quiet_end(const cp_t *cp) {
+    uint64_t end = tm_next_change(cp->tm);
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const gate_t *g = &cp->gate[t];
+        if (g->held && g->wait.active && g->wait.opcode == TT_OPC_STALLWAIT && g->recheck_at < end) end = g->recheck_at;
     }
+    return end;
+}
+
+static unsigned cp_cycle_status(const cp_t *cp) {
+    return (cp->active ? 0 : CP_CYCLE_IDLE) | (cp->err_slot->cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
+}
+
+/* The reference path's cycle (cp_t.stepwise): every gate and expander stepped in full, as
+ * before any of the shortcuts, for test/sh/t_fastpath.sh to compare them with. */
+static unsigned cp_cycle_plain(cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
-        gate_step(cp, t);
+        gate_step_full(cp, t);
+        uint32_t counts = fe_counts(fe);
         fe_replay_step(fe);
         fe_mop_step(fe);
+        uint32_t after = fe_counts(fe);
+        if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;
+        if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t);
+        fe->stuck_moves = fe->moves - 1; /* not known to be stuck */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
+    return cp_cycle_status(cp);
+}
+
+unsigned cp_cycle(cp_t *cp) {
+    if (!cp->active) { /* idle: nothing to step, only time passes */
+        cp_advance_idle(cp, 1);
+        return cp_cycle_status(cp);
+    }
+    if (cp->stepwise) return cp_cycle_plain(cp);
+    if (cp->cycle < cp->quiet_until) {
+        cp_quiet_cycle(cp);
+        return cp_cycle_status(cp);
+    }
+    bool quiet = true;
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        fe_thread_t *fe = &cp->fe[t];
+        quiet &= gate_step(cp, t);
+        /* The expanders, unless they would do again what they did last cycle: nothing. Every
+         * step that does something moves a word (a FIFO count changes) or ends the MOP
+         * expander's bubble; after a cycle in which neither happened, only a push or the gate
+         * can give them something else to do (fe_thread_t.moves). */
+        if (fe->moves != fe->stuck_moves) {
+            uint32_t counts = fe_counts(fe);
+            bool bubble = fe->mop.bubble;
+            fe_replay_step(fe);
+            fe_mop_step(fe);
+            quiet = false;
+            uint32_t after = fe_counts(fe);
+            bool stuck = after == counts && fe->mop.bubble == bubble;
+            if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;                    /* FIFO#1 */
+            if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t); /* FIFO#2 */
+            fe->stuck_moves = stuck ? fe->moves : fe->moves - 1;
+            /* (A push counts its own high water.) */
+            if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
+        }
+    }
+    if (tm_cycle(cp->tm)) quiet = false;
+    sync_end_cycle(&cp->sync);
+    cp->cycle++;
+    cp->active = !all_idle(cp);
+    /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
+    if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
+    return cp_cycle_status(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
@@ -128,9 +219,15 @@ bool cp_is_idle(const cp_t *cp) { return !cp->active; }
 
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
     if ((unsigned)p < CP_GATE_POLICIES) cp->policy = p;
+    cp->quiet_until = 0;
 }
 
 cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
+
+void cp_set_stepwise(cp_t *cp, bool on) {
+    cp->stepwise = on;
+    cp->quiet_until = 0;
+}
 
 static const char *const gate_policy_names[CP_GATE_POLICIES] = {
     [CP_GATE_EXACT] = "exact", [CP_GATE_WHOLE_THREAD] = "whole-thread"};
@@ -162,6 +259,7 @@ uint32_t cp_sem_read(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->
  * SEMPOST (saturates at 15; Max untouched). The write takes this cycle's semaphore slot. */
 void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
     if (i >= CP_NUM_SEMS) return;
+    cp->quiet_until = 0;
     if (val & 1)
         sync_sem_get(&cp->sync, (uint8_t)(1u << i));
     else
@@ -176,14 +274,17 @@ uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) {
 }
 
 void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
+    cp->quiet_until = 0;
     if (t < CP_THREADS && i < CP_NUM_GPRS) cp->st.gpr[t][i] = val;
 }
 
 void cp_note_riscv_write(cp_t *cp, unsigned t) {
+    cp->quiet_until = 0;
     if (t < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, t);
 }
 
 void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val) {
+    cp->quiet_until = 0;
     if (t < CP_THREADS && idx < FE_MOPCFG_WORDS) cp->fe[t].mop.cfg[idx] = val;
 }
 
@@ -192,6 +293,7 @@ bool cp_cfg_read(const cp_t *cp, uint32_t byte_off, uint32_t *val) { return st_c
 /* BackendConfiguration.md: RISC-V may write Config (and ConfigDualWrite) with sw, never
  * ThreadConfig (that takes SETC16). A TRISC's write feeds condition C10. */
 bool cp_cfg_write(cp_t *cp, int from_thread, uint32_t byte_off, uint32_t val) {
+    cp->quiet_until = 0;
     if (st_cfg_is_thdcfg(byte_off)) return false;
     if (from_thread >= 0 && from_thread < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, (unsigned)from_thread);
     return st_cfg_write(&cp->st, byte_off, val);
@@ -287,7 +389,14 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
     out->replay_left = fe->rp.mode != RP_PASS ? fe->rp.len - fe->rp.k : 0;
 }
 
-const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) { return t < CP_THREADS ? &cp->stats[t] : NULL; }
+/* The views settle the repeated held cycles first (gate_settle): that changes how the counts are
+ * kept, not what they are, so the view stays a view of a const cp_t (never a const object: cp_create
+ * allocates it). */
+const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
+    if (t >= CP_THREADS) return NULL;
+    gate_settle((cp_t *)cp, t);
+    return &cp->stats[t];
+}
 
 uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }
 
@@ -325,7 +434,7 @@ void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s) {
 
 unsigned cp_longest_stalls(const cp_t *cp, unsigned t, cp_stall_t out[CP_LONGEST_STALLS]) {
     if (t >= CP_THREADS) return 0;
-    const cp_stats_t *st = &cp->stats[t];
+    const cp_stats_t *st = cp_stats(cp, t);
     unsigned n = st->nlongest;
     memcpy(out, st->longest, n * sizeof *out);
     if (cp->gate[t].stall.ongoing) cp_stall_rank(out, &n, &cp->gate[t].stall);

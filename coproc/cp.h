@@ -38,6 +38,10 @@ void cp_reset(cp_t *cp);
  * CP_GATE_EXACT). A wait latched before keeps the mask it latched with. */
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p);
 
+/* The reference path (TTEMU_REFERENCE=1): no shortcuts, every cycle of every thread stepped and
+ * counted on its own, to compare the shortcuts against (test/sh/t_fastpath.sh). A reset keeps it. */
+void cp_set_stepwise(cp_t *cp, bool on);
+
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
@@ -47,9 +51,16 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 /* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
  * expander taking a word) can change the answer from true to false. */
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
+/* The FIFOs that had fewer words at the end of a cycle than at its start since the last call
+ * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
+ * have been full and not be any more. */
+uint32_t cp_fifo_freed(cp_t *cp);
 
-/* Advance one cycle (frontends, gates, backend occupancy). */
-void cp_cycle(cp_t *cp);
+/* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
+ * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
+ * every cycle. */
+enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1 };
+unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
 

@@ -92,15 +92,38 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
+    /* The expanders did nothing in a cycle (no FIFO count changed, no bubble ended): until a
+     * push or the gate moves a word (moves), the same state gives the same nothing. Stuck while
+     * stuck_moves == moves (as after a reset, when they have nothing to do either). */
+    uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
+    uint32_t stuck_moves; /* moves when they got stuck; moves - 1 while they are not */
 } fe_thread_t;
 
+static inline uint32_t fe_counts(const fe_thread_t *fe) {
+    return fe->fifo1.count | (uint32_t)fe->fifo2.count << 8 | (uint32_t)fe->fifo3.count << 16;
+}
+
 void fe_reset(fe_thread_t *fe);
-/* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full. */
-bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org);
+/* Ring capacity per stage is set by fe_reset; returns false when the target FIFO is full.
+ * PushTensixInstruction.md: TRISC t pushes into FIFO#1 (before the MOP expander); BRISC's
+ * INSTRN(t)_BUF pushes enter the mux after the MOP expander, i.e. FIFO#2. On silicon a BRISC word
+ * and a MOP-expander word arriving in the same cycle drop the TRISC one; here the two are
+ * serialised instead (the push happens during the RISC-V step, the expander's in cp_cycle). */
+static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org) {
+    fe_fifo_t *f = after_mop ? &fe->fifo2 : &fe->fifo1;
+    if (fifo_full(f)) return false;
+    fifo_push(f, word, org);
+    return true;
+}
 /* One cycle of each expander (call the replay expander before the MOP expander). */
 void fe_replay_step(fe_thread_t *fe);
 void fe_mop_step(fe_thread_t *fe);
-bool fe_idle(const fe_thread_t *fe);     /* every FIFO empty, both expanders idle */
+/* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
+ * holds nothing in flight. */
+static inline bool fe_idle(const fe_thread_t *fe) {
+    return fifo_empty(&fe->fifo1) && fifo_empty(&fe->fifo2) && fifo_empty(&fe->fifo3) && fe->mop.kind == MOP_IDLE &&
+           fe->rp.mode != RP_REPLAY;
+}
 bool fe_mop_idle(const fe_thread_t *fe); /* no MOP in FIFO#1 and the MOP expander idle */
 /* tt_cfg_qstatus class bits (CSRs.md) of what the frontend of this thread holds. */
 uint32_t fe_classes(const fe_thread_t *fe);
@@ -119,6 +142,7 @@ typedef struct {
     sync_sem_t sem[CP_NUM_SEMS];
     int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
+    uint64_t sem_gen;            /* counts the changes of any semaphore (a latched SEMWAIT asks again) */
     bool sem_slot_used;          /* this cycle: SEM* / *WAIT / RISC-V semaphore write */
     uint8_t mutex_used;          /* this cycle: mutexes touched by ATGETM/ATRELM (bit per index) */
     /* History for stall diagnosis (cp_sem_history, cp_mutex_since). */
@@ -131,7 +155,11 @@ static inline bool sync_mutex_valid(unsigned idx) { return idx == 0 || (idx >= 2
 void sync_sem_post(sync_t *s, uint8_t mask);
 void sync_sem_get(sync_t *s, uint8_t mask);
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max);
-void sync_end_cycle(sync_t *s);
+/* The end of a cycle: its semaphore slot and mutex ports are free again. */
+static inline void sync_end_cycle(sync_t *s) {
+    s->sem_slot_used = false;
+    s->mutex_used = 0;
+}
 /* Record a post (post) or get of the semaphores in mask by thread t at cycle (history only). */
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
@@ -146,31 +174,87 @@ typedef struct {
     int waiting_mutex;    /* ATGETM at the head waiting for this mutex, or -1 */
     cp_stall_t stall;     /* the current stall while held (ongoing) */
     cp_wait_site_t *site; /* the latched wait's entry in the thread's statistics (stats.waits) */
+    /* The held cycles that repeat the last counted one, counted in bulk (gate_settle): a held
+     * instruction costs a re-check per cycle, not its bookkeeping. */
+    const tt_op_t *held_op; /* the held word's opcode entry (NULL: undefined) */
+    bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
+    bool repeatable;        /* the hold may repeat unchanged (gate_repeat decides) */
+    uint64_t repeats;       /* held cycles since, exactly like the last counted one, not counted yet */
+    uint64_t recheck_at;    /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
+    uint64_t sem_seen;      /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
 } gate_t;
 
 struct cp {
     cp_env_t env;
-    cp_state_t st; /* the backend's architectural state (coproc/state.h) */
-    tm_t *tm;      /* the backend's timing model (coproc/timing.h) */
-    dp_t *dp;      /* the datapath (coproc/datapath.h) */
+    cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
+    tm_t *tm;               /* the backend's timing model (coproc/timing.h) */
+    const uint32_t *tm_chg; /* tm_cond_changes(tm), read by the gates every cycle */
+    const tt_op_t *op[256]; /* tt_op of each opcode, asked once */
+    dp_t *dp;               /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
     sync_t sync;
     cp_stats_t stats[CP_THREADS];
     cp_gate_policy_t policy; /* how latched waits hold their thread (kept by cp_reset) */
+    bool stepwise;           /* no shortcuts: every cycle stepped and counted on its own (kept by cp_reset) */
     cp_issue_t log[CP_ISSUE_LOG];
     uint64_t log_n; /* entries ever logged since the last clear */
     /* Something may still happen: set by a push, cleared at the end of a cycle after which every
      * thread is idle (nothing queued, latched or executing). While clear, a cycle only advances
      * the clocks (cp_cycle's fast path, cp_advance_idle). */
     bool active;
+    /* A quiet stretch: the last full cycle only counted repeated holds (every gate idle or
+     * repeating, the expanders stuck, no unpacker due), so every cycle before quiet_until does
+     * the same, unless something from outside changes the coprocessor: every call that does
+     * ends the stretch (quiet_until = 0). quiet_until: the first cycle at which a time the
+     * model compares with can give another answer (tm_next_change, the latched waits'
+     * recheck_at). */
+    uint64_t quiet_until;
+    const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
+    uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
 };
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
- * head of FIFO#3, then forget a satisfied wait. */
-void gate_step(cp_t *cp, unsigned t);
+ * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
+ * itself, gate_step_slow the rest. */
+bool gate_step_slow(cp_t *cp, unsigned t);
+/* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
+bool gate_step_full(cp_t *cp, unsigned t);
+
+/* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
+ * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
+ * (tm_cond_changed) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
+ * tile's MMIO: always ask again. */
+static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    switch (g->wait.opcode) {
+    case TT_OPC_STALLWAIT: return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
+    case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
+    default: return false;
+    }
+}
+
+/* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,
+ * or a held head held as it was (then the same happens again until something the hold depends
+ * on changes: cp_cycle's quiet stretch). */
+static inline bool gate_step(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    if (!g->held) {
+        /* Nothing latched, nothing at the head: the full step would find nothing to do (and
+         * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
+        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return true;
+    } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
+        /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
+         * (gate_settle). */
+        g->repeats++;
+        return true;
+    }
+    return gate_step_slow(cp, t);
+}
 void gate_reset(gate_t *g);
+/* Count thread t's repeated held cycles into its statistics and stall record. Every view of them
+ * (cp_stats, cp_longest_stalls) settles first; nothing else reads them. */
+void gate_settle(cp_t *cp, unsigned t);
 /* Rank a finished stall among a thread's longest (cp.c). */
 void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s);
 /* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it

@@ -19,17 +19,6 @@ void fe_reset(fe_thread_t *fe) {
      * documented; a zero word is not a valid instruction, so software must program them). */
 }
 
-/* PushTensixInstruction.md: TRISC t pushes into FIFO#1 (before the MOP expander); BRISC's
- * INSTRN(t)_BUF pushes enter the mux after the MOP expander, i.e. FIFO#2. On silicon a BRISC word
- * and a MOP-expander word arriving in the same cycle drop the TRISC one; here the two are
- * serialised instead (the push happens during the RISC-V step, the expander's in cp_cycle). */
-bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_origin_t org) {
-    fe_fifo_t *f = after_mop ? &fe->fifo2 : &fe->fifo1;
-    if (fifo_full(f)) return false;
-    fifo_push(f, word, org);
-    return true;
-}
-
 /* ---- MOP expander (MOPExpander.md) ----------------------------------------------------------- */
 
 /* MOPExpander.md IsNop: plain NOP only (opcode 0x02), not DMANOP nor SFPNOP. */
@@ -119,6 +108,40 @@ static bool mop_next(fe_mop_t *m, uint32_t *out) {
     return m->kind == MOP_TEMPLATE0 ? mop_t0_next(m, out) : mop_t1_next(m, out);
 }
 
+/* Would mop_next give another word? The same walk without moving the expansion on (the look-ahead
+ * of every emitted word). Template 0: every iteration has at least one word (InsnA0 or SkipA0).
+ * Template 1: mop_t1_next's phases, on copies of where it stands. */
+static bool mop_has_next(const fe_mop_t *m) {
+    if (m->kind == MOP_TEMPLATE0) return m->slot < m->nslots || m->iter < m->iters;
+    const uint32_t *c = m->snap;
+    unsigned j = m->j, i = m->i;
+    fe_t1_phase_t phase = m->phase;
+    for (;;) {
+        if (j >= m->outer) return false;
+        switch (phase) {
+        case T1_START:
+            phase = T1_INNER;
+            i = 0;
+            if (!mop_is_nop(c[2])) return true;
+            break;
+        case T1_INNER:
+            if (i < m->inner) return true;
+            phase = T1_END0;
+            break;
+        case T1_END0:
+            if (!mop_is_nop(c[3])) return true;
+            j++;
+            phase = T1_START;
+            break;
+        case T1_END1:
+            j++;
+            phase = T1_START;
+            if (!mop_is_nop(c[4])) return true;
+            break;
+        }
+    }
+}
+
 /* Ingest a MOP word: sample MopCfg (the functional model samples at the start; silicon samples
  * lazily, so software must not rewrite MopCfg mid-expansion — MOPExpanderDoneCheck). */
 static void mop_begin(fe_mop_t *m, uint32_t w) {
@@ -156,9 +179,7 @@ static void mop_emit(fe_thread_t *fe) {
     uint32_t w;
     if (fifo_full(&fe->fifo2)) return;
     if (mop_next(m, &w)) fifo_push(&fe->fifo2, w, m->org);
-    /* Look ahead without consuming: copy the state and ask for one more word. */
-    fe_mop_t probe = *m;
-    if (!mop_next(&probe, &w)) {
+    if (!mop_has_next(m)) { /* look ahead without consuming */
         m->kind = MOP_IDLE;
         m->bubble = true;
     }
@@ -191,15 +212,11 @@ void fe_mop_step(fe_thread_t *fe) {
         m->org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         mop_begin(m, w);
-        {
+        if (!mop_has_next(m)) {
             /* An expansion with no words at all still ends with the transition cycle. */
-            fe_mop_t probe = *m;
-            uint32_t x;
-            if (!mop_next(&probe, &x)) {
-                m->kind = MOP_IDLE;
-                m->bubble = true;
-                return;
-            }
+            m->kind = MOP_IDLE;
+            m->bubble = true;
+            return;
         }
         mop_emit(fe); /* the first word leaves in the cycle the MOP is ingested */
         return;
@@ -265,12 +282,6 @@ void fe_replay_step(fe_thread_t *fe) {
 }
 
 /* ---- status ----------------------------------------------------------------------------------- */
-
-bool fe_idle(const fe_thread_t *fe) {
-    /* A replay expander still waiting for words to record holds nothing in flight. */
-    return fifo_empty(&fe->fifo1) && fifo_empty(&fe->fifo2) && fifo_empty(&fe->fifo3) && fe->mop.kind == MOP_IDLE &&
-           fe->rp.mode != RP_REPLAY;
-}
 
 /* ManualTTSync.md MOPExpanderDoneCheck: no MOP queued before the expander, expander idle. */
 bool fe_mop_idle(const fe_thread_t *fe) {

@@ -29,23 +29,23 @@ void gate_reset(gate_t *g) {
 
 static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
-/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. */
-static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
-    const cp_wait_t *w = &cp->gate[t].wait;
+/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. Notes
+ * until when the answer stands if nothing it reads changes (wait_unchanged). */
+static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
+    gate_t *g = &cp->gate[t];
+    const cp_wait_t *w = &g->wait;
     *busy = 0;
     *detail = 0;
     switch (w->opcode) {
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
-        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1) { /* the selected conditions only */
-            unsigned c = (unsigned)__builtin_ctz(m);
-            if (tm_cond_busy(cp->tm, t, c)) *busy |= 1u << c;
-        }
+        *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
         break;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
         *cause = CP_HOLD_WAIT_SEM;
+        g->sem_seen = cp->sync.sem_gen;
         for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
             const sync_sem_t *s = &cp->sync.sem[i];
@@ -74,31 +74,44 @@ static bool wait_met(const cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *det
     return *busy == 0;
 }
 
-static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask) {
-    st->stall_total++;
-    st->stall_cause[hold]++;
+/* n more held cycles of one hold, counted where stats says (cp_stats_t). */
+static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_t mask, uint64_t n) {
+    st->stall_total += n;
+    st->stall_cause[hold] += n;
     switch (hold) {
     case CP_HOLD_WAIT_COND:
         for (uint32_t m = mask & 0x1FFFu; m; m &= m - 1)
-            st->stall_cond[__builtin_ctz(m)]++;
+            st->stall_cond[__builtin_ctz(m)] += n;
         break;
     case CP_HOLD_WAIT_SEM:
         for (uint32_t m = mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1)
-            st->stall_sem[__builtin_ctz(m)]++;
+            st->stall_sem[__builtin_ctz(m)] += n;
         break;
-    case CP_HOLD_WAIT_STREAM: st->stall_stream++; break;
-    case CP_HOLD_WAIT_LAG: st->stall_lag++; break;
+    case CP_HOLD_WAIT_STREAM: st->stall_stream += n; break;
+    case CP_HOLD_WAIT_LAG: st->stall_lag += n; break;
     case CP_HOLD_MUTEX:
-        if (detail < SYNC_MUTEXES) st->stall_mutex[detail]++;
+        if (detail < SYNC_MUTEXES) st->stall_mutex[detail] += n;
         break;
-    case CP_HOLD_MUTEX_INVALID: st->stall_mutex_invalid++; break;
-    case CP_HOLD_SYNC_SLOT: st->stall_sync_slot++; break;
+    case CP_HOLD_MUTEX_INVALID: st->stall_mutex_invalid += n; break;
+    case CP_HOLD_SYNC_SLOT: st->stall_sync_slot += n; break;
     case CP_HOLD_UNIT:
-        if (detail < sizeof st->stall_unit / sizeof st->stall_unit[0]) st->stall_unit[detail]++;
+        if (detail < sizeof st->stall_unit / sizeof st->stall_unit[0]) st->stall_unit[detail] += n;
         break;
-    case CP_HOLD_UNDEFINED: st->stall_undefined++; break;
+    case CP_HOLD_UNDEFINED: st->stall_undefined += n; break;
     default: break;
     }
+}
+
+/* Count the repeated held cycles that gate_repeat let pass uncounted (gate_t.repeats): each was
+ * held exactly as the cycle before it, so each adds what that cycle added. */
+void gate_settle(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    uint64_t n = g->repeats;
+    if (!n) return;
+    g->repeats = 0;
+    count_stall(&cp->stats[t], g->hold, g->hold_detail, g->hold_mask, n);
+    if (g->held_by_wait) g->site->held_cycles += n;
+    g->stall.cycles += n;
 }
 
 /* One more held cycle of the instruction at the head (a stall starts with its first). */
@@ -114,7 +127,8 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
 }
 
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin_t origin) {
+static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
+                                                        cp_origin_t origin) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
     e->cycle = cp->cycle;
     e->word = w;
@@ -126,9 +140,61 @@ static void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w, cp_origin
     if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
 }
 
-void gate_step(cp_t *cp, unsigned t) {
+/* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
+ * the holds that stay put until what they depend on changes (gate_t.repeatable), and only after
+ * asking that again: the latched wait's conditions (not met; asked again only when something
+ * they read changed, gate_wait_unchanged), and the unit's admission when the wait's mask does
+ * not block the head. A false answer leaves the cycle to the full step (which asks again). A
+ * STREAMWAIT reads the tile's MMIO, and the Sync Unit's instructions depend on this cycle's use
+ * of the Sync Unit: neither is repeatable. */
+static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
+    if (g->wait.active && !gate_wait_unchanged(cp, t, g)) {
+        cp_hold_t cause;
+        unsigned detail;
+        uint32_t busy;
+        if (g->wait.since >= cp->cycle || wait_met(cp, t, &cause, &detail, &busy)) return false;
+        if (g->held_by_wait && (cause != g->hold || detail != g->hold_detail || busy != g->hold_mask)) return false;
+    }
+    if (g->held_by_wait) return true;
+    /* Not blocked by a wait: still refused by its unit (the hold's detail is the unit), or an
+     * undefined opcode (held forever). */
+    return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
+}
+
+/* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
+ * then the Wait Gate's cycle as the header of this file says. */
+bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
+    if (!g->held) {
+        if (!g->wait.active) {
+            /* Nothing held or latched before (so nothing to settle or undo) and nothing latched
+             * now: the head passes if its unit takes it, which is the full step's answer too for
+             * everything but the Sync Unit's instructions and those that never pass. */
+            uint32_t w = fifo_peek(in);
+            const tt_op_t *op = cp->op[TT_OPCODE(w)];
+            if (op && op->gate != TT_GATE_NEVER && op->unit != TT_UNIT_SYNC && tm_can_accept(cp->tm, t, op, w)) {
+                cp_origin_t org = fifo_peek_org(in);
+                fifo_pop(in);
+                cp->fe[t].moves++;
+                issue(cp, t, op, w, org);
+                return false;
+            }
+        }
+    } else if (g->repeatable && gate_repeat(cp, t, g)) {
+        /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
+        g->repeats++;
+        return true;
+    }
+    return gate_step_full(cp, t);
+}
+
+/* Out of line: the cycles above are the common ones and stay small. */
+__attribute__((noinline)) bool gate_step_full(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+    if (g->repeats) gate_settle(cp, t);
+    g->repeatable = false;
 
     /* 1. The latched wait, from the cycle after it latched on. */
     bool met = false;
@@ -147,10 +213,11 @@ void gate_step(cp_t *cp, unsigned t) {
     g->waiting_mutex = -1;
     if (!fifo_empty(in)) {
         uint32_t w = fifo_peek(in);
-        const tt_op_t *op = tt_op(TT_OPCODE(w));
+        const tt_op_t *op = cp->op[TT_OPCODE(w)];
         cp_hold_t hold = CP_HOLD_NONE;
         unsigned detail = 0;
         uint32_t hmask = 0;
+        bool blocked = false;
         if (!op) {
             /* Not a Blackhole opcode: UndefinedBehavior. Hold it so the report names it. */
             hold = CP_HOLD_UNDEFINED;
@@ -160,10 +227,11 @@ void gate_step(cp_t *cp, unsigned t) {
              * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into
              * the replay buffer has no unit to go to. None of them reaches a backend unit. */
             fifo_pop(in);
+            cp->fe[t].moves++;
             cp->stats[t].consumed++;
         } else {
             uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
-            bool blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
+            blocked = op->gate == TT_GATE_NOP ? mask == TT_B_ALL : (mask & op->block) != 0;
             if (blocked) {
                 /* Held by the latched wait (its conditions or its release lag): count it on the
                  * wait's site. A mask is non-zero only while a wait is latched, and a latched
@@ -184,17 +252,25 @@ void gate_step(cp_t *cp, unsigned t) {
             } else {
                 cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
+                cp->fe[t].moves++;
                 issue(cp, t, op, w, org);
             }
         }
         if (hold != CP_HOLD_NONE) {
             g->held = true;
             g->held_word = w;
+            g->held_op = op;
+            g->held_by_wait = blocked;
             g->hold = hold;
             g->hold_detail = detail;
             g->hold_mask = hmask;
-            count_stall(&cp->stats[t], hold, detail, hmask);
+            count_stall(&cp->stats[t], hold, detail, hmask, 1);
             note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
+            /* gate_repeat may stand in for the next cycles (a met wait is forgotten below). */
+            bool stream = g->wait.active && g->wait.opcode == TT_OPC_STREAMWAIT;
+            g->repeatable = !met && !stream && !cp->stepwise &&
+                            (blocked ? hold == CP_HOLD_WAIT_COND || hold == CP_HOLD_WAIT_SEM
+                                     : hold == CP_HOLD_UNDEFINED || (hold == CP_HOLD_UNIT && op->unit != TT_UNIT_SYNC));
         }
     }
     if (!g->held && g->stall.ongoing) {
@@ -206,4 +282,5 @@ void gate_step(cp_t *cp, unsigned t) {
     /* 3. Forget a satisfied wait (unless a new one latched this cycle, which cannot happen while
      * one is latched, but keep the check local). */
     if (met && g->wait.since == latched_at) g->wait.active = false;
+    return false;
 }

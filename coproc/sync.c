@@ -21,11 +21,6 @@ void sync_reset(sync_t *s) {
     }
 }
 
-void sync_end_cycle(sync_t *s) {
-    s->sem_slot_used = false;
-    s->mutex_used = 0;
-}
-
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle) {
     if (t >= CP_THREADS) return;
     for (unsigned i = 0; i < CP_NUM_SEMS; i++) {
@@ -57,18 +52,21 @@ uint64_t cp_mutex_since(const cp_t *cp, unsigned idx) { return idx < SYNC_MUTEXE
 /* SEMPOST.md: every selected semaphore with Value < 15 is incremented — the limit is 15, not
  * Max. */
 void sync_sem_post(sync_t *s, uint8_t mask) {
+    s->sem_gen++;
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         if ((mask >> i) & 1 && s->sem[i].value < 15) s->sem[i].value++;
 }
 
 /* SEMGET.md: every selected semaphore with Value > 0 is decremented. */
 void sync_sem_get(sync_t *s, uint8_t mask) {
+    s->sem_gen++;
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         if ((mask >> i) & 1 && s->sem[i].value > 0) s->sem[i].value--;
 }
 
 /* SEMINIT.md: Value = NewValue, Max = NewMax on every selected semaphore. */
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max) {
+    s->sem_gen++;
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         if ((mask >> i) & 1) {
             s->sem[i].value = (uint8_t)(value & 15);

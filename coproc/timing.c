@@ -127,6 +127,9 @@ typedef struct {
     unsigned head, count;
     bool running;     /* q[head] is executing */
     uint64_t done_at; /* ... until this cycle */
+    /* q[head] could not start for want of its bank when the Src banks had moved this many times
+     * (tm_t.src_moves); UINT64_MAX: not waiting for a bank. Until they move again it cannot. */
+    uint64_t bank_wait;
 } tm_unpacker_t;
 
 struct tm {
@@ -136,13 +139,23 @@ struct tm {
     uint64_t now;
 
     uint64_t until[CP_THREADS][TM_TR_COUNT];
-    uint64_t thcon_until;  /* Scalar Unit busy (not pipelined, shared by all threads) */
-    unsigned thcon_thread; /* ... with an instruction of this thread */
-    uint64_t fpu_start;    /* cycle + 1 of the last FPU start (0 = never) */
-    uint64_t cfg_entry_at; /* earliest cycle a Config-group instruction may enter */
-    uint64_t pack_until;   /* packers, serialised across threads */
-    uint64_t mover_until;  /* C9 */
+    uint64_t busy_until[CP_THREADS]; /* the latest of until[t][], RISC-V stores aside (tm_thread_busy) */
+    uint64_t thcon_until;            /* Scalar Unit busy (not pipelined, shared by all threads) */
+    unsigned thcon_thread;           /* ... with an instruction of this thread */
+    uint64_t fpu_start;              /* cycle + 1 of the last FPU start (0 = never) */
+    uint64_t cfg_entry_at;           /* earliest cycle a Config-group instruction may enter */
+    uint64_t pack_until;             /* packers, serialised across threads */
+    uint64_t mover_until;            /* C9 */
     tm_unpacker_t unp[2];
+    uint8_t unp_n[2][CP_THREADS]; /* entries of thread t in unpacker u's queue (conditions C1, C2) */
+    /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
+     * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
+    uint32_t chg[CP_THREADS];
+    uint64_t src_moves; /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
+    /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
+     * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
+    uint64_t unp_due;
+    bool dp_op[256]; /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -151,7 +164,27 @@ struct tm {
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
+/* Conditions whose inputs every thread shares: C5..C8 (who owns SrcA/SrcB), C9 (the mover) and C12
+ * (the Configuration Unit, any thread). */
+enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL = 0x1FFFu };
+
+static void tm_changed_all(tm_t *tm, uint32_t conds) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        tm->chg[t] |= conds;
+    if (conds & TM_C_SRC) {
+        tm->src_moves++;
+        tm->unp_due = 0; /* a head waiting for its bank may go */
+    }
+}
+
 static uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* A unit's tracker of thread t moves on (they only move forward: each instruction ends after
+ * the one before it in that class). */
+static void tm_set_until(tm_t *tm, unsigned t, unsigned k, uint64_t at) {
+    tm->until[t][k] = at;
+    if (at > tm->busy_until[t]) tm->busy_until[t] = at;
+}
 
 static unsigned tm_latency(const tt_op_t *op) {
     unsigned l = tm_op_lat[op->opcode];
@@ -237,11 +270,20 @@ void tm_reset(tm_t *tm) {
     tm->st = st;
     tm->dp = dp;
     tm->env = env;
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops); /* (undefined opcodes: false, as the memset left them) */
+    for (unsigned i = 0; i < nops && dp; i++)
+        tm->dp_op[ops[i].opcode] = dp_handles(&ops[i]);
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
+    for (unsigned u = 0; u < 2; u++)
+        tm->unp[u].bank_wait = UINT64_MAX;
+    tm_changed_all(tm, TM_C_ALL);
 }
 
 const cp_error_t *tm_error(const tm_t *tm) { return tm->err.cat != CP_ERR_NONE ? &tm->err : NULL; }
+
+const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
@@ -320,13 +362,13 @@ static void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t 
     unsigned lat = tm_thcon_lat(tm, t, op, word);
     tm->thcon_until = tm->now + lat;
     tm->thcon_thread = t;
-    tm->until[t][TM_TR_THCON] = tm->thcon_until;
+    tm_set_until(tm, t, TM_TR_THCON, tm->thcon_until);
     if (tm_thcon_mem(op->opcode))
-        tm->until[t][TM_TR_MEM] = tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA);
+        tm_set_until(tm, t, TM_TR_MEM, tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA));
 }
 
 static void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op) {
-    tm->until[t][TM_TR_CFG] = tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op));
+    tm_set_until(tm, t, TM_TR_CFG, tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op)));
     if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
 }
 
@@ -362,20 +404,32 @@ enum { TM_CLEARDVALID_RESET = 1u << 0, TM_CLEARDVALID_KEEP_READING_SAME_SRC = 1u
 
 /* The Matrix Unit instruction's bank hand-back, which happens as it is dispatched. */
 static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    /* Only a hand-over moves the banks (the conditions C5..C8, an unpacker waiting for its bank):
+     * no flips, no change. */
+    unsigned flips;
     switch (op->opcode) {
     case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
         unsigned reset = TT_CLEARDVALID_RESET(word);
-        if (reset & TM_CLEARDVALID_RESET)
+        if (reset & TM_CLEARDVALID_RESET) {
+            tm_changed_all(tm, TM_C_SRC);
             st_src_reset(tm->st);
-        else
-            st_src_to_unpackers(tm->st, t, TT_CLEARDVALID_CLEARDVALID(word), false,
-                                (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
+            return;
+        }
+        flips = TT_CLEARDVALID_CLEARDVALID(word);
+        if (flips) tm_changed_all(tm, TM_C_SRC);
+        st_src_to_unpackers(tm->st, t, flips, false, (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
         break;
     }
     case TT_OPC_SETRWC: /* SETRWC clear_ab_vld: the same hand-over [INF] */
-        st_src_to_unpackers(tm->st, t, TT_SETRWC_CLEAR_AB_VLD(word), true, false);
+        flips = TT_SETRWC_CLEAR_AB_VLD(word);
+        if (flips) tm_changed_all(tm, TM_C_SRC);
+        st_src_to_unpackers(tm->st, t, flips, true, false);
         break;
-    default: st_src_to_unpackers(tm->st, t, tm_clear_dvalid(word), true, false); break;
+    default:
+        flips = tm_clear_dvalid(word);
+        if (flips) tm_changed_all(tm, TM_C_SRC);
+        st_src_to_unpackers(tm->st, t, flips, true, false);
+        break;
     }
 }
 
@@ -384,9 +438,13 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
 /* Start the head of unpacker u's queue if it can go. */
 static void tm_unp_try_start(tm_t *tm, unsigned u) {
     tm_unpacker_t *up = &tm->unp[u];
-    if (up->running || up->count == 0) return;
+    if (up->running || up->count == 0 || up->bank_wait == tm->src_moves) return;
     uint32_t word = up->q[up->head].word;
-    if (tm_unp_needs_bank(word) && !st_src_unpacker_owns(tm->st, u)) return;
+    if (tm_unp_needs_bank(word) && !st_src_unpacker_owns(tm->st, u)) {
+        up->bank_wait = tm->src_moves;
+        return;
+    }
+    up->bank_wait = UINT64_MAX;
     const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
     up->running = true;
     up->done_at = tm->now + (op ? tm_latency(op) : 1);
@@ -403,18 +461,19 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
         cp_insn_t in = tm_insn(tm, e->thread, op, e->word, e->origin);
         dp_unpack_data(tm->dp, &in);
     }
-    if (tm_unp_sets_dvalid(e->word)) st_src_to_matrix(tm->st, u);
+    if (tm_unp_sets_dvalid(e->word)) {
+        st_src_to_matrix(tm->st, u);
+        tm_changed_all(tm, TM_C_SRC);
+    }
+    tm->unp_n[u][e->thread]--;
+    tm->chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
     up->running = false;
+    up->bank_wait = UINT64_MAX; /* a new head */
     up->head = (up->head + 1) % TM_UNPACK_QDEPTH;
     up->count--;
 }
 
-static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) {
-    const tm_unpacker_t *up = &tm->unp[u];
-    for (unsigned i = 0; i < up->count; i++)
-        if (up->q[(up->head + i) % TM_UNPACK_QDEPTH].thread == t) return true;
-    return false;
-}
+static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return tm->unp_n[u][t] != 0; }
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
@@ -422,26 +481,31 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     if (t >= CP_THREADS || !op) return;
     unsigned lat = tm_latency(op);
     cp_insn_t in = tm_insn(tm, t, op, word, origin);
+    /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
+     * its unit, or a shared one for every thread. */
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
-    if (tm->dp && dp_handles(op)) dp_exec(tm->dp, &in);
+    if (tm->dp_op[op->opcode]) dp_exec(tm->dp, &in);
 
     switch (op->unit) {
     case TT_UNIT_THCON:
         tm->last_unit[t] = TT_UNIT_THCON;
         thcon_exec(&in);
         tm_dispatch_thcon(tm, t, op, word);
+        tm->chg[t] |= 1u << 0; /* C0: its memory request */
         break;
     case TT_UNIT_CONFIG:
         tm->last_unit[t] = TT_UNIT_CONFIG;
         cfgu_exec(&in);
         tm_dispatch_config(tm, t, op);
+        tm_changed_all(tm, TM_C_CFGEXU);
         break;
     case TT_UNIT_MATH:
         tm->last_unit[t] = TT_UNIT_MATH;
         tm_math_handback(tm, t, op, word);
-        tm->until[t][TM_TR_MATH] = tm_max(tm->until[t][TM_TR_MATH], tm->now + lat);
+        tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
         tm->fpu_start = tm->now + 1;
+        tm->chg[t] |= 1u << 4; /* C4 */
         break;
     case TT_UNIT_UNPACK: {
         tm->last_unit[t] = TT_UNIT_UNPACK;
@@ -454,34 +518,41 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         }
         up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
         up->count++;
+        tm->unp_n[u][t]++;
         tm_unp_try_start(tm, u);
+        tm->unp_due = 0;
+        tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
         break;
     }
     case TT_UNIT_PACK:
         tm->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
         tm->pack_until = tm_max(tm->pack_until, tm->now) + lat;
-        tm->until[t][TM_TR_PACK] = tm->pack_until;
+        tm_set_until(tm, t, TM_TR_PACK, tm->pack_until);
+        tm->chg[t] |= 1u << 3; /* C3 */
         break;
     case TT_UNIT_SFPU:
         tm->last_unit[t] = TT_UNIT_SFPU;
-        tm->until[t][TM_TR_SFPU] = tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat);
+        tm_set_until(tm, t, TM_TR_SFPU, tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat));
+        tm->chg[t] |= 1u << 11; /* C11 */
         break;
     case TT_UNIT_MOVER:
         tm->last_unit[t] = TT_UNIT_MOVER;
         /* XMOV: asynchronous, one mover shared by all threads (C9). */
         tm->mover_until = tm_max(tm->mover_until, tm->now) + lat;
-        tm->until[t][TM_TR_MOVER] = tm->mover_until;
+        tm_changed_all(tm, TM_C_XMOV);
+        tm_set_until(tm, t, TM_TR_MOVER, tm->mover_until);
         break;
     case TT_UNIT_MISC:
         tm->last_unit[t] = TT_UNIT_MISC;
         if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
             unsigned flips = TT_SETDVALID_SETVALID(word);
+            if (flips & 3u) tm_changed_all(tm, TM_C_SRC);
             if (flips & 1u) st_src_to_matrix(tm->st, 0);
             if (flips & 2u) st_src_to_matrix(tm->st, 1);
         }
         /* NOP, SETDVALID and the ADC family (values: the datapath, above): one cycle. */
-        tm->until[t][TM_TR_MISC] = tm_max(tm->until[t][TM_TR_MISC], tm->now + lat);
+        tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->now + lat));
         break;
     default:
         /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
@@ -497,12 +568,58 @@ void tm_advance_idle(tm_t *tm, uint64_t n) {
     tm->now += n;
 }
 
-void tm_cycle(tm_t *tm) {
+/* Out of line: most cycles have nothing due, and their tm_cycle stays small. */
+__attribute__((noinline)) static void tm_unp_step(tm_t *tm, unsigned u) {
+    tm_unp_retire(tm, u);
+    tm_unp_try_start(tm, u);
+}
+
+bool tm_cycle(tm_t *tm) {
     tm->now++;
+    if (tm->now < tm->unp_due) return false;
+    bool did = false;
+    uint64_t due = UINT64_MAX;
     for (unsigned u = 0; u < 2; u++) {
-        tm_unp_retire(tm, u);
-        tm_unp_try_start(tm, u);
+        const tm_unpacker_t *up = &tm->unp[u];
+        /* Nothing due: the head runs on, or the queue is empty, or its head still waits for a
+         * bank (tm_unp_try_start). */
+        if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) {
+            if (up->running && up->done_at < due) due = up->done_at;
+            continue;
+        }
+        tm_unp_step(tm, u);
+        did = true;
+        /* What it did may be due again (a retired head's successor): look next cycle. */
+        due = 0;
     }
+    tm->unp_due = due;
+    return did;
+}
+
+uint64_t tm_next_change(const tm_t *tm) {
+    /* A time x is compared with the clock before it moves in a cycle (the gates: now < x first
+     * differs in cycle x) and after (tm_cycle's unpackers, whether a thread is busy at the end of
+     * the cycle: in cycle x - 1). */
+    uint64_t now = tm->now, next = UINT64_MAX;
+#define TM_AT(x)                                                                                                       \
+    do {                                                                                                               \
+        uint64_t x_ = (x);                                                                                             \
+        if (x_ > now) x_--;                                                                                            \
+        if (x_ >= now && x_ < next) next = x_;                                                                         \
+    } while (0)
+    /* With nothing dispatched, the model compares the clock with: when each thread's work ends
+     * (whether it is busy: tm_thread_busy), the admission times (tm_can_accept) and the
+     * unpackers' ends (tm_cycle). The STALLWAIT conditions' times are the caller's to add: their
+     * evaluation says when the next one runs out (tm_cond_eval). */
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        TM_AT(tm->busy_until[t]);
+    TM_AT(tm->thcon_until);
+    TM_AT(tm->fpu_start);
+    TM_AT(tm->cfg_entry_at);
+    for (unsigned u = 0; u < 2; u++)
+        if (tm->unp[u].running) TM_AT(tm->unp[u].done_at);
+#undef TM_AT
+    return next;
 }
 
 /* ---- conditions and status ---------------------------------------------------------------- */
@@ -533,11 +650,50 @@ bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond) {
     }
 }
 
+/* A condition "now < until" that is busy runs out at until: the earliest of them is when the
+ * answer can change without a change of its inputs. */
+static uint32_t tm_busy_until(uint64_t now, uint64_t until, uint64_t *next) {
+    if (now >= until) return 0;
+    if (until < *next) *next = until;
+    return 1;
+}
+
+uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
+    *next = UINT64_MAX;
+    if (t >= CP_THREADS) return 0;
+    /* The same conditions as tm_cond_busy, the selected ones at once (a latched STALLWAIT asks
+     * again whenever one of its inputs changed or a busy one ran out). */
+    uint64_t now = tm->now;
+    const uint64_t *u = tm->until[t];
+    uint32_t b = 0;
+    tm->chg[t] &= ~sel;
+    if (sel & (1u << 0)) b |= tm_busy_until(now, u[TM_TR_MEM], next) << 0;
+    if (sel & (1u << 1)) b |= (uint32_t)(tm->unp_n[0][t] != 0) << 1;
+    if (sel & (1u << 2)) b |= (uint32_t)(tm->unp_n[1][t] != 0) << 2;
+    if (sel & (1u << 3)) b |= tm_busy_until(now, u[TM_TR_PACK], next) << 3;
+    if (sel & (1u << 4)) b |= tm_busy_until(now, u[TM_TR_MATH], next) << 4;
+    if (sel & TM_C_SRC) {
+        b |= (uint32_t)!st_src_unpacker_owns(tm->st, 0) << 5;
+        b |= (uint32_t)!st_src_unpacker_owns(tm->st, 1) << 6;
+        b |= (uint32_t)!st_src_matrix_owns_a(tm->st) << 7;
+        b |= (uint32_t)!st_src_matrix_owns_b(tm->st) << 8;
+    }
+    if (sel & TM_C_XMOV) b |= tm_busy_until(now, tm->mover_until, next) << 9;
+    if (sel & (1u << 10)) b |= tm_busy_until(now, u[TM_TR_RISCV_CFG], next) << 10;
+    if (sel & (1u << 11)) b |= tm_busy_until(now, u[TM_TR_SFPU], next) << 11;
+    if (sel & TM_C_CFGEXU)
+        for (unsigned x = 0; x < CP_THREADS; x++)
+            b |= tm_busy_until(now, tm->until[x][TM_TR_CFG], next) << 12;
+    return b & sel;
+}
+
+uint32_t tm_cond_changed(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->chg[t] : TM_C_ALL; }
+
+const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
+
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;
-    for (unsigned k = 0; k < TM_TR_COUNT; k++)
-        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
-    return tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
+    return tm->now < tm->busy_until[t] || tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
 }
 
 /* CSRs.md tt_cfg_bstatus class bits: 2 ThCon, 3 Mover, 4 Unpacker, 5 Packer, 6 Config, 7 Sync,
@@ -562,6 +718,8 @@ uint32_t tm_busy_classes(const tm_t *tm, unsigned t) {
 int tm_last_unit(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->last_unit[t] : -1; }
 
 void tm_note_riscv_cfg_write(tm_t *tm, unsigned t) {
-    if (t < CP_THREADS)
+    if (t < CP_THREADS) {
         tm->until[t][TM_TR_RISCV_CFG] = tm_max(tm->until[t][TM_TR_RISCV_CFG], tm->now + TM_LAT_RISCV_CFG);
+        tm->chg[t] |= 1u << 10; /* C10 */
+    }
 }

@@ -38,13 +38,31 @@ void tm_reset(tm_t *tm);
 bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word);
 /* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
-/* Advance one cycle. */
-void tm_cycle(tm_t *tm);
+/* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
+ * instruction started or retired). */
+bool tm_cycle(tm_t *tm);
+/* The first cycle >= now (the clock as it is) in which a comparison of the clock with a time the
+ * model holds may answer differently than in the cycle before, made before tm_cycle or after
+ * it: until then, with nothing dispatched, every answer of the model (but the STALLWAIT
+ * conditions, whose tm_cond_eval says when they can change) stays as it was in the cycle before.
+ * UINT64_MAX: none. */
+uint64_t tm_next_change(const tm_t *tm);
 /* Advance n cycles with nothing executing in any unit (only the clock moves). */
 void tm_advance_idle(tm_t *tm, uint64_t n);
 
 /* STALLWAIT condition Cn (0..12, STALLWAIT.md) for thread t: true = "keep waiting". */
 bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond);
+/* The busy ones among the conditions sel (bit n = Cn) for thread t: tm_cond_busy's answers, in
+ * one call. *next: the first cycle at which one of them can change without anything else
+ * changing (a busy one running out; UINT64_MAX: none). Marks them looked at (tm_cond_changed). */
+uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next);
+/* The conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
+ * Cn): until one of the selected ones shows up here or *next comes, tm_cond_eval would answer the
+ * same. */
+uint32_t tm_cond_changed(const tm_t *tm, unsigned t);
+/* The same for every thread at once: the model's own array of CP_THREADS masks, which stays
+ * where it is for the model's life (the gates read it every cycle without a call). */
+const uint32_t *tm_cond_changes(const tm_t *tm);
 /* Anything of thread t still executing in any unit. */
 bool tm_thread_busy(const tm_t *tm, unsigned t);
 /* tt_cfg_bstatus class bits (CSRs.md) of what thread t has executing in the backend. */
@@ -58,5 +76,7 @@ void tm_note_riscv_cfg_write(tm_t *tm, unsigned t);
 
 /* The first error since reset (coproc/cp_views.h), or NULL. */
 const cp_error_t *tm_error(const tm_t *tm);
+/* Where the model keeps it, for the model's life (category CP_ERR_NONE while there is none). */
+const cp_error_t *tm_error_slot(const tm_t *tm);
 
 #endif

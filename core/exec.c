@@ -39,6 +39,7 @@ void hart_reset(hart_t *h) {
     h->ldm_size = keep.ldm_size;
     h->env = keep.env;
     h->pd = keep.pd;
+    h->pd_pages = keep.pd_pages;
 
     h->state = HART_RESET;
     h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
@@ -618,6 +619,7 @@ decode : {
     rec->op = (uint8_t)d.op, rec->rd = d.rd ? d.rd : 32, rec->rs1 = d.rs1, rec->rs2 = d.rs2, rec->imm = d.imm;
     rec->pc_imm = (uint32_t)pc + (uint32_t)d.imm;
     rec->handler = bodies[d.op] ? bodies[d.op] : (int32_t)(&&op_unimplemented - &&decode);
+    if (h->pd_pages) h->pd_pages[pc >> 12] = 1;
     goto dispatch;
 }
 

@@ -94,6 +94,9 @@ typedef struct hart {
     struct hart_pd *pd; /* decode cache of L1, one record per word and one more (zeroed: a pc
                          * that runs off L1's end finds it), shared by the tile's harts;
                          * NULL: no cache (hart_step, the reference path, needs none) */
+    uint8_t *pd_pages;  /* one byte per 4 KiB page of L1, shared like pd: set once a record in the
+                         * page is decoded, so a large write elsewhere need not look at its
+                         * records (env_l1_written); NULL: not kept */
 
     hart_wait_t wait; /* why the last step did not retire */
     uint32_t wait_addr;

@@ -38,6 +38,24 @@ const mmio_dev_t *mmio_find(uint32_t addr) {
     return addr - mmio_map[lo].base < mmio_map[lo].size ? &mmio_map[lo] : NULL;
 }
 
+void mmio_pages_fill(uint8_t page[TILE_MMIO_PAGES]) {
+    memset(page, 0, TILE_MMIO_PAGES);
+    for (size_t i = 0; i < sizeof mmio_map / sizeof mmio_map[0]; i++)
+        for (uint32_t a = mmio_map[i].base; a - mmio_map[i].base < mmio_map[i].size; a += 0x1000u) {
+            uint32_t p = (a - TILE_MMIO_PAGE_BASE) >> 12;
+            if (p < TILE_MMIO_PAGES) page[p] = (uint8_t)(i + 1);
+        }
+}
+
+/* mmio_find through the tile's page table: an access that misses the harts' fast path costs one
+ * load here, not a search (every Tensix push, every poll of a NoC or stream register). Pages
+ * without a device fall back to the search, which says so. */
+static inline const mmio_dev_t *tile_mmio_find(const tile_t *t, uint32_t addr) {
+    uint32_t p = (addr - TILE_MMIO_PAGE_BASE) >> 12;
+    if (p < TILE_MMIO_PAGES && t->mmio_page[p]) return &mmio_map[t->mmio_page[p] - 1];
+    return mmio_find(addr);
+}
+
 const char *tile_region_name(uint32_t addr) {
     if (addr < TILE_L1_SIZE) return "L1";
     if (addr - HART_LDM_BASE < TILE_LDM_MAX) return "local RAM";
@@ -81,14 +99,14 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
 /* A MEM_FAULT's address goes into h->fault where the hart completes the fault (core/exec.c). */
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val) {
     tile_cp_sync(env);
-    const mmio_dev_t *d = mmio_find(addr);
+    const mmio_dev_t *d = tile_mmio_find(env, addr);
     if (!d) return mmio_fault(h, FAULT_UNMAPPED, "load from unmapped address 0x%08x (%u bytes)", addr, size);
     return d->read(env, h, addr - d->base, size, val);
 }
 
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
     tile_cp_sync(env);
-    const mmio_dev_t *d = mmio_find(addr);
+    const mmio_dev_t *d = tile_mmio_find(env, addr);
     if (!d) return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
     mem_res_t r = d->write(env, h, addr - d->base, size, val);
     if (r == MEM_OK) ((tile_t *)env)->progress++;
@@ -101,9 +119,15 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
     tile_t *t = env;
     tile_spin_forget(t);
     t->progress++;
-    if (addr >= TILE_L1_SIZE) return;
+    if (addr >= TILE_L1_SIZE || !size) return;
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
-    hart_pd_invalidate(t->pd, addr, size);
+    /* Only the pages that ever held decoded code can hold records (a packer's or the NoC's
+     * kilobytes of data are never code). */
+    for (uint32_t a = addr, end = addr + size; a < end;) {
+        uint32_t next = (a | 0xFFFu) + 1, n = (next < end ? next : end) - a;
+        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, a, n);
+        a += n;
+    }
 }
 
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
@@ -126,7 +150,7 @@ bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val) {
         memcpy(val, t->l1 + addr, 4);
         return true;
     }
-    const mmio_dev_t *d = mmio_find(addr);
+    const mmio_dev_t *d = tile_mmio_find(t, addr);
     return d && d->read(t, NULL, addr - d->base, 4, val) == MEM_OK;
 }
 
@@ -139,6 +163,6 @@ bool tile_host_write(tile_t *t, uint32_t addr, uint32_t val) {
         env_l1_written(t, addr, 4);
         return true;
     }
-    const mmio_dev_t *d = mmio_find(addr);
+    const mmio_dev_t *d = tile_mmio_find(t, addr);
     return d && d->write(t, NULL, addr - d->base, 4, val) == MEM_OK;
 }

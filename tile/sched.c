@@ -4,24 +4,35 @@
 #include "tile/tile.h"
 
 void tile_blocks_check(tile_t *t) {
+    /* A full FIFO has room again only after a cycle that took words out of it. */
+    uint32_t freed = cp_fifo_freed(t->cp);
+    if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
+    uint8_t wake = 0;
+    bool sync = false;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
+        uint8_t bit = t->block_bit[c];
         bool still = false;
         if (h->blocked && h->state == HART_RUNNING) {
-            switch (t->block_kind[c]) {
-            case TILE_BLOCK_PUSH: still = cp_push_full(t->cp, th, false); break;
-            case TILE_BLOCK_PUSH_AFTER_MOP: still = cp_push_full(t->cp, th, true); break;
-            case TILE_BLOCK_SYNC: still = !cp_thread_idle(t->cp, th); break;
-            case TILE_BLOCK_SYNC_MOP: still = !cp_mop_idle(t->cp, th); break;
-            default: break;
-            }
+            if (bit) /* a push into a full FIFO */
+                still = !(freed & bit) || cp_push_full(t->cp, th, t->block_kind[c] == TILE_BLOCK_PUSH_AFTER_MOP);
+            else if (t->block_kind[c] == TILE_BLOCK_SYNC)
+                still = !cp_thread_idle(t->cp, th);
+            else
+                still = !cp_mop_idle(t->cp, th);
         }
         if (!still) {
             h->blocked = false;
             t->blocked_mask &= (uint8_t) ~(1u << c);
+        } else if (bit) {
+            wake |= bit;
+        } else {
+            sync = true;
         }
     }
+    t->block_wake = wake;
+    t->block_sync = sync;
 }
 
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
@@ -84,9 +95,9 @@ static bool end_cycle(void *ctx) {
     } else {
         /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
          * retire); one raised earlier already ended the batch. */
-        cp_cycle(t->cp);
-        t->cp_lazy = cp_is_idle(t->cp);
-        failed = cp_error(t->cp) != NULL;
+        unsigned s = cp_cycle(t->cp);
+        t->cp_lazy = s & CP_CYCLE_IDLE;
+        failed = s & CP_CYCLE_FAILED;
     }
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */

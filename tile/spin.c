@@ -62,7 +62,7 @@ static bool pure_cycle(tile_t *t) {
             return false;
         }
     }
-    cp_cycle(t->cp); /* idle, and nothing pure can wake it */
+    cp_advance_idle(t->cp, 1); /* idle, and nothing pure can wake it: cp_cycle's idle cycle */
     t->cycle++;
     tile_noc_tick(t); /* idle (the probe starts only then), and nothing pure can issue */
     return true;

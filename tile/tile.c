@@ -36,6 +36,8 @@ tile_t *tile_create(const tile_opts_t *o) {
                     .l1_size = TILE_L1_SIZE,
                     .l1_written = cp_l1_written};
     t->cp = cp_create(&env);
+    if (t->cp) cp_set_stepwise(t->cp, t->reference);
+    mmio_pages_fill(t->mmio_page);
     bool ok = t->l1 && noc_ok && t->dram && t->streams && t->cp && (t->reference || t->pd);
     for (int c = 0; c < TILE_NCORES; c++) {
         t->ldm_size[c] = ldm_sizes[c];
@@ -50,6 +52,7 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->ldm_size = ldm_sizes[c];
         h->env = t;
         h->pd = t->pd;
+        h->pd_pages = t->pd ? t->pd_pages : NULL;
         hart_reset(h);
     }
     if (!ok) {

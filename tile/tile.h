@@ -25,6 +25,9 @@ _Static_assert(TILE_NCORES == SPIN_CORES, "tile/spin.h sizes its state for five 
 #define TILE_L1_SIZE   0x180000u /* 1536 KiB, shared by all cores (BabyRISCV/README.md) */
 #define TILE_LDM_MAX   0x2000u   /* BRISC/NCRISC 8 KiB; TRISCs 4 KiB */
 #define TILE_MAX_WATCH 4         /* L1 words tile_run can watch (tile_watch_arm) */
+/* The MMIO devices lie in 0xFFB00000..0xFFEFFFFF, in whole 4 KiB pages (mmio/bus.c). */
+#define TILE_MMIO_PAGE_BASE 0xFFB00000u
+#define TILE_MMIO_PAGES     0x400u
 
 /* SOFT_RESET_0 (SoftReset.md): bit 11 BRISC, 12..14 TRISC0..2, 18 NCRISC; reset value 0x47800. */
 #define SOFT_RESET_0_RESET_VALUE 0x47800u
@@ -52,9 +55,10 @@ typedef struct tile {
     uint8_t *ldm[TILE_NCORES];
     uint32_t ldm_size[TILE_NCORES];
     hart_t hart[TILE_NCORES];
-    hart_pd_t *pd;             /* L1 decode cache shared by the harts; NULL on the reference path */
-    bool reference;            /* the reference path: hart_step only, one cycle at a time */
-    bool started[TILE_NCORES]; /* has left reset at least once */
+    hart_pd_t *pd;                        /* L1 decode cache shared by the harts; NULL on the reference path */
+    uint8_t pd_pages[TILE_L1_SIZE >> 12]; /* its pages that ever held a record (hart_t.pd_pages) */
+    bool reference;                       /* the reference path: hart_step only, one cycle at a time */
+    bool started[TILE_NCORES];            /* has left reset at least once */
     cp_t *cp;
     uint64_t cycle;
     uint64_t progress;  /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
@@ -78,7 +82,15 @@ typedef struct tile {
      * each waits for, checked again at the end of every cycle (tile_blocks_check). */
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
+    /* What can release them: the FIFO each push waits for (block_bit: cp_fifo_freed's bit; 0 for
+     * a hart waiting for a thread to go idle, asked every cycle), all of them (block_wake) and
+     * whether one waits for a thread (block_sync). Left over from a hart released another way, a
+     * bit only costs a look. */
+    uint8_t block_bit[TILE_NCORES];
+    uint8_t block_wake;
+    bool block_sync;
 
+    uint8_t mmio_page[TILE_MMIO_PAGES]; /* the device map by 4 KiB page (mmio_pages_fill) */
     tilectl_t ctl;
     noc_t noc;                 /* the NIUs of NOC0 and NOC1, packets in flight (mmio/noc.c) */
     dram_t *dram;              /* the DRAM channels, the NoC's other endpoint (mmio/dram.c) */
@@ -129,6 +141,9 @@ void tile_soft_reset_write(tile_t *t, uint32_t val);
 
 /* The device map (mmio/bus.c). */
 const mmio_dev_t *mmio_find(uint32_t addr);
+/* The tile's page table of that map (tile_t.mmio_page): device index + 1 per 4 KiB page from
+ * TILE_MMIO_PAGE_BASE, 0 where none. */
+void mmio_pages_fill(uint8_t page[TILE_MMIO_PAGES]);
 /* Host access (loader, peeks, STOREREG): L1, the local-RAM aliases and MMIO, no core checks.
  * Return false on an address nothing claims. */
 bool tile_host_read(tile_t *t, uint32_t addr, uint32_t *val);
@@ -178,6 +193,12 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     t->block_kind[h->id] = (uint8_t)kind;
     t->block_thread[h->id] = (uint8_t)th;
     t->blocked_mask |= (uint8_t)(1u << h->id);
+    uint8_t bit = kind == TILE_BLOCK_PUSH             ? (uint8_t)(1u << th)
+                  : kind == TILE_BLOCK_PUSH_AFTER_MOP ? (uint8_t)(1u << (CP_THREADS + th))
+                                                      : 0;
+    t->block_bit[h->id] = bit;
+    t->block_wake |= bit;
+    if (!bit) t->block_sync = true;
     h->blocked = true;
 }
 /* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */

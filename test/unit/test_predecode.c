@@ -184,6 +184,30 @@ static void host_write_over_decoded_code(void **state) {
     tile_destroy(t);
 }
 
+/* A bulk write over many pages (a packer's output, a NoC write, a loaded image) drops the records
+ * of the pages that hold decoded code and skips the rest (tile_t.pd_pages): code across a page
+ * boundary, written over by one range that starts and ends in pages without code. */
+static void bulk_write_across_pages(void **state) {
+    (void)state;
+    tile_t *t = new_tile(false);
+    uint32_t prog[] = {addi(A0, ZERO, 1), addi(A0, A0, 2), addi(A0, A0, 4), EBREAK};
+    put(t, 0x1FF8, prog, 4); /* two words in each of two pages */
+    tile_start_core(t, CORE_BRISC, 0x1FF8);
+    run_tile(t, true, 100);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 7);
+    for (uint32_t a = 0x1FF8; a < 0x2008; a += 4)
+        assert_int_not_equal(t->pd[a / 4].handler, 0);
+    uint32_t w[] = {addi(A0, ZERO, 8), addi(A0, A0, 16)};
+    memcpy(t->l1 + 0x1FFC, w, sizeof w); /* one word each side of the boundary */
+    env_l1_written(t, 0x0800, 0x3000);
+    for (uint32_t a = 0x1FF8; a < 0x2008; a += 4)
+        assert_int_equal(t->pd[a / 4].handler, 0);
+    tile_start_core(t, CORE_BRISC, 0x1FF8);
+    run_tile(t, true, 200);
+    assert_int_equal(t->hart[CORE_BRISC].x[A0], 8 + 16);
+    tile_destroy(t);
+}
+
 /* Every program above, three ways (reference; fast lock-step; fast with run-ahead): the same
  * registers, pcs, states, instret, mcycle and stall counts, the same tile cycle and L1. */
 static void same_both_ways(void **state) {
@@ -324,6 +348,7 @@ int main(void) {
         cmocka_unit_test(one_core_writes_code_another_runs),
         cmocka_unit_test(amo_over_code),
         cmocka_unit_test(host_write_over_decoded_code),
+        cmocka_unit_test(bulk_write_across_pages),
         cmocka_unit_test(same_both_ways),
         cmocka_unit_test(leaving_l1),
     };

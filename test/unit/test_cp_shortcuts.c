@@ -1,0 +1,202 @@
+/* test/unit/test_cp_shortcuts.c — the coprocessor's shortcuts against its plain cycle: a held
+ * instruction's repeated cycles counted in bulk (gate_settle), the latched waits asked again only
+ * when what they read changed, the expanders left alone while stuck, and the quiet stretches
+ * (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes, RISC-V
+ * config stores and stream register values, cycle by cycle; one steps every cycle in full
+ * (cp_set_stepwise, the reference path's), the other takes its shortcuts. Their visible state
+ * must match after every cycle, their statistics whenever asked and at the end. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test/unit/cp_test.h"
+
+static uint32_t rng_state;
+
+static uint32_t rnd(void) { /* xorshift32 */
+    uint32_t x = rng_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return rng_state = x;
+}
+
+static unsigned pick(unsigned n) { return rnd() % n; }
+
+/* A word of the vocabulary: the Sync Unit's instructions, waits on every kind of condition, and
+ * instructions that keep units busy or move the Src banks, so that holds start, repeat and end
+ * for every reason the gate has. */
+static uint32_t random_word(void) {
+    static const uint32_t fixed[] = {
+        TT_OP_NOP,
+        TT_OP_SFPNOP,
+        TT_OP_DMANOP,
+        TT_OP_SETADC(0, 0, 0, 1),
+        TT_OP_ADDDMAREG(0, 9, 5, 1), /* 4 cycles in the Scalar Unit (operands in two groups) */
+        TT_OP_ADDDMAREG(0, 2, 1, 0), /* 3 cycles (one group): it can end before the thread's ELWADD */
+        TT_OP_SFPADD(0, 0, 0, 1, 0),
+        TT_OP_SETDVALID(1),
+        TT_OP_SETDVALID(2),
+        TT_OP_SETDVALID(3),
+        TT_OP_ELWADD(0, 0, 0, 0, 0),
+        TT_OP_ELWADD(3, 0, 0, 0, 0),
+        TT_OP_CLEARDVALID(3, 0),
+        TT_OP_ATGETM(0),
+        TT_OP_ATRELM(0),
+        TT_OP_ATGETM(2),
+        TT_OP_ATRELM(2),
+        TT_WORD(0x06, 0), /* no opcode 0x06 on Blackhole: held for good (rarely drawn) */
+    };
+    switch (pick(8)) {
+    case 0: return TT_OP_SEMPOST(1u << pick(3));
+    case 1: return TT_OP_SEMGET(1u << pick(3));
+    case 2: return TT_OP_SEMWAIT(1u << pick(9), 1u << pick(3), 1 + pick(2));
+    case 3: return TT_OP_STALLWAIT(1u << pick(9), rnd() & 0x1FFF);
+    case 4: return TT_OP_STREAMWAIT(1u << pick(9), pick(4), pick(2), 0);
+    case 5: return TT_OP_SEMINIT(1 + pick(3), pick(2), 1u << pick(3));
+    default: {
+        unsigned i = pick(sizeof fixed / sizeof fixed[0]);
+        if (i == sizeof fixed / sizeof fixed[0] - 1 && pick(8)) i = 0;
+        return fixed[i];
+    }
+    }
+}
+
+static void same_state(const cp_t *a, const cp_t *b, uint64_t cycle) {
+    assert_int_equal(cp_cycles(a), cp_cycles(b));
+    assert_int_equal(cp_is_idle(a), cp_is_idle(b));
+    for (unsigned i = 0; i < CP_NUM_SEMS; i++)
+        assert_int_equal(cp_sem_read(a, i), cp_sem_read(b, i));
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        cp_thread_state_t x, y;
+        cp_thread_state(a, t, &x);
+        cp_thread_state(b, t, &y);
+        if (x.held != y.held || x.hold != y.hold || x.hold_detail != y.hold_detail || x.hold_mask != y.hold_mask ||
+            x.held_word != y.held_word || (x.held && x.held_since != y.held_since) || x.wait.active != y.wait.active ||
+            x.fifo1 != y.fifo1 || x.fifo2 != y.fifo2 || x.fifo3 != y.fifo3 ||
+            cp_thread_idle(a, t) != cp_thread_idle(b, t) || cp_mop_idle(a, t) != cp_mop_idle(b, t))
+            fail_msg("cycle %llu, thread %u: the shortcuts' state differs", (unsigned long long)cycle, t);
+    }
+}
+
+static void same_stats(const cp_t *a, const cp_t *b) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const cp_stats_t *x = cp_stats(a, t), *y = cp_stats(b, t);
+        assert_int_equal(x->issued, y->issued);
+        assert_int_equal(x->pushed, y->pushed);
+        assert_int_equal(x->stall_total, y->stall_total);
+        assert_memory_equal(x->stall_cause, y->stall_cause, sizeof x->stall_cause);
+        assert_memory_equal(x->stall_cond, y->stall_cond, sizeof x->stall_cond);
+        assert_memory_equal(x->stall_sem, y->stall_sem, sizeof x->stall_sem);
+        assert_memory_equal(x->stall_mutex, y->stall_mutex, sizeof x->stall_mutex);
+        assert_memory_equal(x->stall_unit, y->stall_unit, sizeof x->stall_unit);
+        assert_int_equal(x->stall_lag, y->stall_lag);
+        assert_int_equal(x->stall_stream, y->stall_stream);
+        assert_int_equal(x->stall_sync_slot, y->stall_sync_slot);
+        assert_int_equal(x->stall_undefined, y->stall_undefined);
+        assert_int_equal(x->stall_mutex_invalid, y->stall_mutex_invalid);
+        assert_int_equal(x->fifo2_high_water, y->fifo2_high_water);
+        assert_int_equal(x->nwaits, y->nwaits);
+        for (unsigned i = 0; i < x->nwaits; i++) {
+            assert_int_equal(x->waits[i].latched, y->waits[i].latched);
+            assert_int_equal(x->waits[i].held_cycles, y->waits[i].held_cycles);
+        }
+        cp_stall_t sx[CP_LONGEST_STALLS], sy[CP_LONGEST_STALLS];
+        unsigned n = cp_longest_stalls(a, t, sx);
+        assert_int_equal(n, cp_longest_stalls(b, t, sy));
+        for (unsigned i = 0; i < n; i++) {
+            assert_int_equal(sx[i].start, sy[i].start);
+            assert_int_equal(sx[i].cycles, sy[i].cycles);
+            assert_int_equal(sx[i].word, sy[i].word);
+            assert_int_equal(sx[i].cause, sy[i].cause);
+            assert_int_equal(sx[i].detail, sy[i].detail);
+            assert_int_equal(sx[i].ongoing, sy[i].ongoing);
+        }
+    }
+}
+
+/* Sometimes a short sequence instead of one word: the Src banks handed to the Matrix Unit and an
+ * ELWADD that runs 5 cycles and hands them back, so that a thread is busy only in the backend
+ * while nothing else happens (the end of a quiet stretch that a thread's end of work ends). */
+static unsigned random_words(uint32_t *w) {
+    if (pick(6) == 0) {
+        w[0] = TT_OP_SETDVALID(3);
+        w[1] = TT_OP_ELWADD(3, 0, 0, 0, 0);
+        return 2;
+    }
+    w[0] = random_word();
+    return 1;
+}
+
+/* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
+static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy) {
+    rng_state = seed;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    cp_set_gate_policy(ref, policy);
+    cp_set_gate_policy(fast, policy);
+    uint32_t pending[CP_THREADS][2];
+    unsigned npending[CP_THREADS] = {0};
+    for (uint64_t c = 0; c < cycles; c++) {
+        /* The harts' part of the cycle: pushes (retried while the FIFO is full), semaphore
+         * writes, config stores in flight (C10), a stream register moving on. */
+        for (unsigned t = 0; t < CP_THREADS; t++) {
+            if (!npending[t] && pick(64) < busy) {
+                uint32_t w[2];
+                unsigned n = random_words(w);
+                for (unsigned i = 0; i < n; i++) /* pushed last word first */
+                    pending[t][n - 1 - i] = w[i];
+                npending[t] = n;
+            }
+            if (npending[t]) {
+                bool after_mop = t == 0 && pick(4) == 0;
+                uint32_t w = pending[t][npending[t] - 1];
+                bool a = cp_push(ref, t, w, after_mop), b = cp_push(fast, t, w, after_mop);
+                assert_int_equal(a, b);
+                if (a) npending[t]--;
+            }
+        }
+        if (pick(40) == 0) {
+            unsigned t = pick(CP_THREADS), i = pick(3);
+            uint32_t v = pick(2);
+            cp_sem_write(ref, t, i, v);
+            cp_sem_write(fast, t, i, v);
+        }
+        if (pick(50) == 0) {
+            unsigned t = pick(CP_THREADS);
+            cp_note_riscv_write(ref, t);
+            cp_note_riscv_write(fast, t);
+        }
+        if (pick(100) == 0) g_fake.stream[0][29] = pick(4); /* stream 0's CURR_PHASE */
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+        if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
+    }
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
+static void random_runs_match(void **state) {
+    (void)state;
+    for (uint32_t seed = 1; seed <= 40; seed++)
+        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT);
+}
+
+static void random_runs_match_whole_thread(void **state) {
+    (void)state;
+    for (uint32_t seed = 1; seed <= 10; seed++)
+        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_runs_match),
+        cmocka_unit_test(random_runs_match_whole_thread),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
