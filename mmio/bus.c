@@ -125,7 +125,7 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
      * kilobytes of data are never code). */
     for (uint32_t a = addr, end = addr + size; a < end;) {
         uint32_t next = (a | 0xFFFu) + 1, n = (next < end ? next : end) - a;
-        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, a, n);
+        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, &t->pd_gen, a, n);
         a += n;
     }
 }
@@ -138,6 +138,15 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
     case 0xBC1: *val = cp_bstatus(t->cp, tile_trisc_thread(h)); return true;
     default: return false;
     }
+}
+
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr) {
+    tile_t *t = env;
+    (void)h;
+    /* The stream registers are plain storage for loads (mmio/stream.c: mmio_storage_read). */
+    const mmio_dev_t *d = tile_mmio_find(t, addr);
+    if (!d || d->read != stream_read || (addr & 3)) return NULL;
+    return &t->streams[(addr - d->base) / 4];
 }
 
 /* ---- host access -------------------------------------------------------------------------- */
