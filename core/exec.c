@@ -282,6 +282,8 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
         if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                                  \
     } while (0)
 
+#define TTINSN(w) STORE(HART_TTINSN_ADDR, 4, (w))
+
 /* Zaamo never reaches the tile (amo_target), so it needs no SHARED_ACCESS. */
 #define AMO(expr) AMO_RMW(expr)
 #define AMO_RMW(expr)                                                                                                  \
@@ -515,6 +517,16 @@ bool hart_step(hart_t *h) {
         }                                                                                                              \
     } while (0)
 
+/* A .ttinsn goes straight to the tile's push (env_ttinsn: what env_store does with a store to
+ * INSTRN_BUF, without the address's way through mem_store and the device map). */
+#undef TTINSN
+#define TTINSN(w)                                                                                                      \
+    do {                                                                                                               \
+        if (mode == PD_ALONE || mode == PD_PURE) goto yield;                                                           \
+        mem_res_t r_ = env_ttinsn(h->env, h, (w));                                                                     \
+        if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, HART_TTINSN_ADDR));                                                    \
+    } while (0)
+
 typedef enum {
     PD_STEP,  /* one lock-step cycle of one hart (hart_step_fast) */
     PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
@@ -692,6 +704,7 @@ turn:
 #undef SHARED_CSR
 #undef AMO
 #undef AMO_RMW
+#undef TTINSN
 
 bool hart_step_fast(hart_t *h) {
     if (h->state != HART_RUNNING) return false;

@@ -226,6 +226,8 @@ void rv_disasm(uint32_t word, uint32_t pc, char *buf, size_t len);
  * On MEM_FAULT the environment fills h->fault.kind and h->fault.msg; the hart fills pc/insn. */
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val);
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val);
+/* Exactly env_store(env, h, 0xFFE40000, 4, word): a .ttinsn's push (the fast dispatcher's way). */
+mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word);
 /* A write into L1 by anything but a hart's own store or AMO (host, loader, coprocessor
  * STOREREG): the tile drops the decoded records it overlaps (hart_pd_invalidate). The harts
  * invalidate their own stores directly, without a call. */
