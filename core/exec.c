@@ -741,9 +741,12 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
  * others run). A group turn therefore probes a hart (park_try: up to HART_PARK_STEPS steps on a
  * copy, now, with memory as the hart would see it in this turn) and, when the copy comes back to
  * the hart's state (pc, x1..x31) after `period` steps, parks it: the turn is counted as the
- * loop's first step and every later turn checks only that the words read (L1, the local RAM, a
- * device's plain storage: env_pure_word) hold the same values and that no decoded record was
- * dropped since (pd_gen: its code is unchanged), and counts the step. The check sees every
+ * loop's first step and every later turn checks only that the word read (L1, the local RAM, a
+ * device's storage: env_pure_word) holds the same value and that no decoded record was dropped
+ * since (pd_gen: its code is unchanged), and counts the step. A device read that leaves a note
+ * (a NoC counter's poll record, for the stall diagnosis) is replayed when settling, with the
+ * cycle of the last turn that read it (env_park_read; a turn is one tile cycle, and turns are
+ * consecutive). The check sees every
  * writer (a hart earlier in the cycle, the coprocessor, the NoC, the host) at exactly the turn
  * the hart would have read the new value; it then settles (hart_park_settle) and runs that turn.
  * Settling is exact: each probe step's register write and pc are kept (hart_park_t), so k turns
@@ -769,6 +772,10 @@ void hart_park_settle(hart_t *h) {
     for (unsigned i = 0; i < r; i++)
         if (pk->step_rd[i]) h->x[pk->step_rd[i]] = pk->step_val[i];
     if (r) h->pc = pk->step_pc[r - 1];
+    if (pk->noted && pk->turns > pk->note_step) { /* the last turn that read the word, at its cycle */
+        uint64_t last = pk->note_step + (pk->turns - 1 - pk->note_step) / pk->period * pk->period;
+        env_park_read(h->env, h, pk->note_addr, pk->note_at + last);
+    }
     h->instret += pk->turns;
     h->wait = HART_WAIT_NONE;
     pk->turns = 0;
@@ -780,6 +787,8 @@ static bool park_try(hart_t *h) {
     if (!h->pd_gen) return false;
     hart_t c = *h;
     unsigned nw = 0;
+    bool noted = false;
+    uint64_t noted_at = UINT64_MAX;
     for (unsigned i = 0; i < HART_PARK_STEPS; i++) {
         uint32_t pc = c.pc;
         if ((pc & 3) || pc >= c.l1_size) break;
@@ -795,19 +804,32 @@ static bool park_try(hart_t *h) {
                 w = c.l1 + (a & ~3u);
             else if (a - HART_LDM_BASE < c.ldm_size)
                 w = c.ldm + ((a - HART_LDM_BASE) & ~3u);
-            else if (size == 4 && (w = env_pure_word(c.env, h, a)))
+            else if (d.op == RV_OP_lw && (w = env_pure_word(c.env, h, a, &noted_at)))
                 device = true;
             else
                 break;
             if (nw && pk->watch != w) break; /* one word at most: the check stays one compare */
             pk->watch = w;
             nw = 1;
+            if (noted_at != UINT64_MAX) { /* the read leaves a note: replayed when settled */
+                if (noted) break;         /* read twice per loop: not kept */
+                noted = true;
+                pk->note_addr = a;
+                pk->note_at = noted_at;
+                pk->note_step = (uint8_t)i;
+            }
         }
         uint64_t before = c.instret;
-        if (device) /* a plain storage word: the ordinary step reads it, with no side effect */
-            pd_run(&c, 1, PD_STEP, NULL);
-        else if (!hart_step_pure(&c))
+        if (device) { /* the word's value is what the load returns: lw's body without the access */
+            uint32_t v;
+            memcpy(&v, w, 4);
+            c.x[d.rd] = v;
+            c.x[0] = 0;
+            c.pc += 4;
+            c.instret++;
+        } else if (!hart_step_pure(&c)) {
             break;
+        }
         if (c.state != HART_RUNNING || c.instret != before + 1) break;
         pk->step_pc[i] = c.pc;
         pk->step_rd[i] = d.rd;
@@ -816,6 +838,7 @@ static bool park_try(hart_t *h) {
             if (!nw) pk->watch = &pk->watch_val;                /* reads nothing: a word that stays */
             memcpy(&pk->watch_val, pk->watch, 4);
             pk->period = i + 1;
+            pk->noted = noted;
             pk->turns = 1;
             pk->pd_gen = *h->pd_gen;
             pk->backoff = 0;

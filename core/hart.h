@@ -77,6 +77,10 @@ typedef struct {
     uint64_t turns;           /* turns counted since parking */
     uint64_t pd_gen;          /* *hart_t.pd_gen when parked */
     uint64_t try_at, backoff; /* no probe before h->cycle reaches try_at */
+    bool noted;               /* the loop's read leaves a note (env_pure_word) ... */
+    uint8_t note_step;        /* ... in this step of it, */
+    uint32_t note_addr;       /* from this address; */
+    uint64_t note_at;         /* the tile's cycle at parking */
     uint32_t step_pc[HART_PARK_STEPS];
     uint32_t step_val[HART_PARK_STEPS];
     uint8_t step_rd[HART_PARK_STEPS]; /* 0: the step wrote no register */
@@ -236,8 +240,13 @@ void env_l1_written(void *env, uint32_t addr, unsigned size);
  * Returns false if the tile does not provide this CSR. */
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val);
 /* Where the value of an aligned 4-byte load by h from addr (beyond L1 and the local RAM) is kept,
- * if that load has no side effect and returns exactly that word, which changes only by being
- * written (a device's plain storage); NULL otherwise. A hart may park on such a word. */
-const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr);
+ * if that load returns exactly that word, which changes only by being written (a device's
+ * storage), and changes nothing but, maybe, a note of the read; NULL otherwise. A hart may park
+ * on such a word. If the read leaves a note, *noted_at is set to the tile's cycle now, and the
+ * hart must report its last such read (env_park_read) when it settles. */
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at);
+/* A parked hart's last load from addr (env_pure_word: one that leaves a note) was at tile cycle
+ * `cycle`: the note it would have left. */
+void env_park_read(void *env, hart_t *h, uint32_t addr, uint64_t cycle);
 
 #endif

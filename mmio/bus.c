@@ -150,13 +150,26 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
     }
 }
 
-const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr) {
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at) {
     tile_t *t = env;
-    (void)h;
-    /* The stream registers are plain storage for loads (mmio/stream.c: mmio_storage_read). */
     const mmio_dev_t *d = tile_mmio_find(t, addr);
-    if (!d || d->read != stream_read || (addr & 3)) return NULL;
-    return &t->streams[(addr - d->base) / 4];
+    if (!d || (addr & 3)) return NULL;
+    /* The stream registers are plain storage for loads (mmio/stream.c: mmio_storage_read). */
+    if (d->read == stream_read) return &t->streams[(addr - d->base) / 4];
+    /* A NIU's counters, whose reads note the poll (mmio/noc.c). */
+    if (d->read == noc0_read || d->read == noc1_read) {
+        const uint32_t *w = noc_counter_word(t, d->read == noc1_read, h, addr - d->base);
+        if (w) *noted_at = t->cycle;
+        return w;
+    }
+    return NULL;
+}
+
+void env_park_read(void *env, hart_t *h, uint32_t addr, uint64_t cycle) {
+    tile_t *t = env;
+    const mmio_dev_t *d = tile_mmio_find(t, addr);
+    if (d && (d->read == noc0_read || d->read == noc1_read))
+        noc_counter_polled(t, d->read == noc1_read, h, addr - d->base, cycle);
 }
 
 /* ---- host access -------------------------------------------------------------------------- */

@@ -92,6 +92,24 @@ same "parked: woken by each kind of write, PC snapshots" --brisc $P/park_brisc.e
     --peek 0x9600:44 --peek 0x9400:8
 same "parked: a cycle-count stop while parked" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
     --peek 0x9600:44 --max-cycles 2503
+# BRISC and NCRISC parked on NIU counters (their reads' poll notes replayed when they settle):
+# the report, and a trace that starts while BRISC waits for its reads (its cycles classified as
+# noc_wait only after a recent poll), must match; then the deadlock diagnosis.
+same "parked on NIU counters (deadlock diagnosis)" --brisc $P/park_noc_brisc.elf \
+    --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf
+for path in reference fast; do
+    env $([ $path = reference ] && echo TTEMU_REFERENCE=1) "$TTEMU" run --quiet --report "$TMP/$path.json" \
+        --brisc $P/park_noc_brisc.elf --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf \
+        --trace "$TMP/$path.trace.json" --trace-start 500 --trace-stop 560 >/dev/null 2>&1
+done
+if ! grep -q '"state":"noc_wait"' "$TMP/reference.trace.json"; then
+    nok "fast = reference: trace of a core parked on a NIU counter" "the reference trace has no noc_wait"
+elif cmp -s "$TMP/reference.trace.json" "$TMP/fast.trace.json"; then
+    ok "fast = reference: trace of a core parked on a NIU counter"
+else
+    nok "fast = reference: trace of a core parked on a NIU counter" \
+        "$(diff "$TMP/reference.trace.json" "$TMP/fast.trace.json" | head -10)"
+fi
 # Every regression sample (deadlocks and their diagnoses included).
 for cfg in firmware-samples/regress/*.json; do
     case $cfg in *.golden.json) continue ;; esac
