@@ -665,14 +665,15 @@ turn:
     while (h != hend && h->state != HART_RUNNING)
         h++;
     if (h != hend) {
-        h->cycle++;
-        if (h->parked) { /* its loop's step, counted (park_holds), or settled and run */
+        if (h->parked) { /* its loop's step, counted (park_holds: mcycle too), or settled and run */
             if (park_holds(h)) {
                 h->park.turns++;
                 goto next_hart;
             }
             hart_park_settle(h);
-        } else if (h->blocked && PD[h->pc >> 2].handler) {
+        }
+        h->cycle++;
+        if (h->blocked && PD[h->pc >> 2].handler) {
             /* The stalled access would stall again: its retry, without running it (unless its
              * code word was written meanwhile, which dropped its record: then it runs). */
             h->stall_cycles++;
@@ -750,8 +751,8 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
  * writer (a hart earlier in the cycle, the coprocessor, the NoC, the host) at exactly the turn
  * the hart would have read the new value; it then settles (hart_park_settle) and runs that turn.
  * Settling is exact: each probe step's register write and pc are kept (hart_park_t), so k turns
- * are the first k % period of them applied to the parked state, and instret + k (every turn
- * retired one instruction; mcycle counted each turn as it came). hart_run_lockstep settles its
+ * are the first k % period of them applied to the parked state, and instret and mcycle + k
+ * (every turn retired one instruction in one cycle). hart_run_lockstep settles its
  * harts before returning. A failed probe postpones the next (park.backoff doubles, at most
  * PARK_BACKOFF_MAX cycles). */
 
@@ -766,7 +767,7 @@ void hart_park_settle(hart_t *h) {
     if (!h->parked) return;
     hart_park_t *pk = &h->park;
     h->parked = false;
-    pk->try_at = h->cycle; /* it may park again at once */
+    pk->try_at = h->cycle + pk->turns; /* it may park again at once */
     if (!pk->turns) return;
     unsigned r = (unsigned)(pk->turns % pk->period);
     for (unsigned i = 0; i < r; i++)
@@ -777,6 +778,7 @@ void hart_park_settle(hart_t *h) {
         env_park_read(h->env, h, pk->note_addr, pk->note_at + last);
     }
     h->instret += pk->turns;
+    h->cycle += pk->turns;
     h->wait = HART_WAIT_NONE;
     pk->turns = 0;
 }
@@ -844,6 +846,7 @@ static bool park_try(hart_t *h) {
             pk->period = i + 1;
             pk->noted = noted;
             pk->turns = 1;
+            h->cycle--; /* this turn's cycle, counted with the turns (hart_park_settle) */
             pk->pd_gen = *h->pd_gen;
             pk->backoff = 0;
             h->parked = true;

@@ -3,7 +3,8 @@
  * an L1 store, a stream register store (a device's plain storage), a NoC write into L1 and a
  * store into the spinning loop's own code. Then it releases NCRISC from its own spin (a store
  * earlier in core order) and, while NCRISC spins again, reads NCRISC's PC snapshot (a parked
- * hart's pc, settled mid-cycle). Results at 0x9600: one word per stage, then the snapshots. */
+ * hart's pc, settled mid-cycle). Results at 0x9600: one word per stage, the snapshots, mcycle
+ * (0x96B0); NCRISC's mcycle at 0x9700. */
 #include "ttemu_fw.h"
 
 #define A      0x9400u                             /* L1, written by NCRISC's store */
@@ -46,5 +47,8 @@ int main(void) {
             __asm__ volatile("nop");
     }
     L1_WORD(E) = 1;
+    uint32_t c;
+    __asm__ volatile("csrr %0, mcycle" : "=r"(c)); /* counted through its parked turns */
+    RES(44) = c;
     return 0;
 }

@@ -89,7 +89,7 @@ same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --nc
 # parked. The add1 workloads below park BRISC, NCRISC and TRISC0 (on its stream register, written
 # by the host's hook) with the host's reads and stops in between.
 same "parked: woken by each kind of write, PC snapshots" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
-    --peek 0x9600:44 --peek 0x9400:8
+    --peek 0x9600:45 --peek 0x9400:8 --peek 0x9700
 same "parked: a cycle-count stop while parked" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
     --peek 0x9600:44 --max-cycles 2503
 # BRISC and NCRISC parked on NIU counters (their reads' poll notes replayed when they settle):
