@@ -159,7 +159,7 @@ static unsigned cp_cycle_plain(cp_t *cp) {
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
-    return cp_cycle_status(cp);
+    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
 }
 
 unsigned cp_cycle(cp_t *cp) {
@@ -201,7 +201,7 @@ unsigned cp_cycle(cp_t *cp) {
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
-    return cp_cycle_status(cp);
+    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {

@@ -59,8 +59,9 @@ uint32_t cp_fifo_freed(cp_t *cp);
 
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
- * every cycle. */
-enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1 };
+ * every cycle, and CP_CYCLE_FREED after a cycle that stepped the FIFOs with cp_fifo_freed's
+ * answer not empty: without it, the cycle freed no FIFO. */
+enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1, CP_CYCLE_FREED = 1u << 2 };
 unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */
 void cp_advance_idle(cp_t *cp, uint64_t n);

@@ -40,6 +40,7 @@ void hart_reset(hart_t *h) {
     h->env = keep.env;
     h->pd = keep.pd;
     h->pd_pages = keep.pd_pages;
+    h->pd_gen = keep.pd_gen;
 
     h->state = HART_RESET;
     h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
@@ -207,7 +208,7 @@ static inline mem_res_t mem_store(hart_t *h, uint32_t addr, unsigned size, uint3
     if (addr & (size - 1)) return misaligned(h, "store", addr, size);
     if (addr < h->l1_size) {
         le_write(h->l1 + addr, size, val);
-        hart_pd_invalidate(h->pd, addr, size); /* code may live there: firmware writes kernels */
+        hart_pd_invalidate(h->pd, h->pd_gen, addr, size); /* code may live there: firmware writes kernels */
         return MEM_OK;
     }
     uint32_t off = addr - HART_LDM_BASE;
@@ -281,6 +282,8 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
         if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                                  \
     } while (0)
 
+#define TTINSN(w) STORE(HART_TTINSN_ADDR, 4, (w))
+
 /* Zaamo never reaches the tile (amo_target), so it needs no SHARED_ACCESS. */
 #define AMO(expr) AMO_RMW(expr)
 #define AMO_RMW(expr)                                                                                                  \
@@ -290,7 +293,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
         if (!p_) LEAVE(stop_fault(h, true, a_));                                                                       \
         uint32_t old = le_read(p_, 4);                                                                                 \
         le_write(p_, 4, (expr));                                                                                       \
-        if (a_ < h->l1_size) hart_pd_invalidate(h->pd, a_, 4);                                                         \
+        if (a_ < h->l1_size) hart_pd_invalidate(h->pd, h->pd_gen, a_, 4);                                              \
         RD = old;                                                                                                      \
     } while (0)
 
@@ -501,7 +504,10 @@ bool hart_step(hart_t *h) {
         if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \
             le_write(L1 + a_, (size), v_);                                                                             \
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
-            if (PD[a_ >> 2].handler) PD[a_ >> 2].handler = 0;                                                          \
+            if (PD[a_ >> 2].handler) {                                                                                 \
+                PD[a_ >> 2].handler = 0;                                                                               \
+                ++*h->pd_gen; /* set with pd (tile/tile.c) */                                                          \
+            }                                                                                                          \
         } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
             le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
         } else {                                                                                                       \
@@ -509,6 +515,16 @@ bool hart_step(hart_t *h) {
             mem_res_t r_ = mem_store(h, a_, (size), v_);                                                               \
             if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                              \
         }                                                                                                              \
+    } while (0)
+
+/* A .ttinsn goes straight to the tile's push (env_ttinsn: what env_store does with a store to
+ * INSTRN_BUF, without the address's way through mem_store and the device map). */
+#undef TTINSN
+#define TTINSN(w)                                                                                                      \
+    do {                                                                                                               \
+        if (mode == PD_ALONE || mode == PD_PURE) goto yield;                                                           \
+        mem_res_t r_ = env_ttinsn(h->env, h, (w));                                                                     \
+        if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, HART_TTINSN_ADDR));                                                    \
     } while (0)
 
 typedef enum {
@@ -524,6 +540,7 @@ typedef struct {
     hart_t *hs, *hend;  /* the group */
     uint64_t n, cycles; /* cycles asked for, and finished */
     bool changed;       /* a hart of the group stopped in this cycle */
+    bool park;          /* its harts may park (a call long enough to pay for the probes) */
     bool (*end_cycle)(void *ctx);
     void *ctx;
 } pd_group_t;
@@ -538,6 +555,12 @@ typedef struct {
 #else
 #define PD_NO_CROSSJUMP
 #endif
+#define PARK_MIN_CALL    16   /* lock-step calls shorter than this do not park */
+#define PARK_BACKOFF_MIN 32   /* cycles */
+#define PARK_BACKOFF_MAX 4096 /* cycles */
+static bool park_try(hart_t *h);
+static inline bool park_holds(const hart_t *h);
+
 static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n,
                                                                           const pd_mode_t mode, pd_group_t *const g) {
     /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
@@ -642,12 +665,21 @@ turn:
     while (h != hend && h->state != HART_RUNNING)
         h++;
     if (h != hend) {
+        if (h->parked) { /* its loop's step, counted (park_holds: mcycle too), or settled and run */
+            if (park_holds(h)) {
+                h->park.turns++;
+                goto next_hart;
+            }
+            hart_park_settle(h);
+        }
         h->cycle++;
-        /* The stalled access would stall again: its retry, without running it (unless its code
-         * word was written meanwhile, which dropped its record: then it runs). */
         if (h->blocked && PD[h->pc >> 2].handler) {
+            /* The stalled access would stall again: its retry, without running it (unless its
+             * code word was written meanwhile, which dropped its record: then it runs). */
             h->stall_cycles++;
             goto next_hart;
+        } else if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
+            goto next_hart; /* parked: this turn is its loop's first step */
         }
         pc = h->pc;
         left = 1; /* one step per turn (steps is not used in a group) */
@@ -673,6 +705,7 @@ turn:
 #undef SHARED_CSR
 #undef AMO
 #undef AMO_RMW
+#undef TTINSN
 
 bool hart_step_fast(hart_t *h) {
     if (h->state != HART_RUNNING) return false;
@@ -693,6 +726,135 @@ bool hart_step_pure(hart_t *h) {
 
 uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx) {
     if (n == 0 || nh == 0) return 0;
-    pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx};
-    return pd_run(hs, n, PD_GROUP, &g);
+    pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx, .park = n >= PARK_MIN_CALL};
+    uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
+    for (unsigned i = 0; i < nh; i++)
+        hart_park_settle(&hs[i]); /* nothing outside the call sees a parked hart */
+    return ran;
+}
+
+/* ---- parked harts ---------------------------------------------------------------------------
+ * While kernels run, BRISC and NCRISC (and a TRISC waiting for its tiles) poll a mailbox or a
+ * stream register in every cycle, so no cycle has every hart blocked. Such a hart runs a loop of
+ * pure instructions (hart_step_pure: registers and pc only) over words nobody writes meanwhile:
+ * its state after k more cycles is a function of its state now and k, as long as the words it
+ * reads keep their values (the idle fast-forward's proof, tile/spin.c, for one hart while the
+ * others run). A group turn therefore probes a hart (park_try: up to HART_PARK_STEPS steps on a
+ * copy, now, with memory as the hart would see it in this turn) and, when the copy comes back to
+ * the hart's state (pc, x1..x31) after `period` steps, parks it: the turn is counted as the
+ * loop's first step and every later turn checks only that the word read (L1, the local RAM, a
+ * device's storage: env_pure_word) holds the same value and that no decoded record was dropped
+ * since (pd_gen: its code is unchanged), and counts the step. A device read that leaves a note
+ * (a NoC counter's poll record, for the stall diagnosis) is replayed when settling, with the
+ * cycle of the last turn that read it (env_park_read; a turn is one tile cycle, and turns are
+ * consecutive). The check sees every
+ * writer (a hart earlier in the cycle, the coprocessor, the NoC, the host) at exactly the turn
+ * the hart would have read the new value; it then settles (hart_park_settle) and runs that turn.
+ * Settling is exact: each probe step's register write and pc are kept (hart_park_t), so k turns
+ * are the first k % period of them applied to the parked state, and instret and mcycle + k
+ * (every turn retired one instruction in one cycle). hart_run_lockstep settles its
+ * harts before returning. A failed probe postpones the next (park.backoff doubles, at most
+ * PARK_BACKOFF_MAX cycles). */
+
+static inline bool park_holds(const hart_t *h) {
+    const hart_park_t *pk = &h->park;
+    uint32_t v;
+    memcpy(&v, pk->watch, 4);
+    return v == pk->watch_val && *h->pd_gen == pk->pd_gen;
+}
+
+void hart_park_settle(hart_t *h) {
+    if (!h->parked) return;
+    hart_park_t *pk = &h->park;
+    h->parked = false;
+    pk->try_at = h->cycle + pk->turns; /* it may park again at once */
+    if (!pk->turns) return;
+    unsigned r = (unsigned)(pk->turns % pk->period);
+    for (unsigned i = 0; i < r; i++)
+        if (pk->step_rd[i]) h->x[pk->step_rd[i]] = pk->step_val[i];
+    if (r) h->pc = pk->step_pc[r - 1];
+    if (pk->noted && pk->turns > pk->note_step) { /* the last turn that read the word, at its cycle */
+        uint64_t last = pk->note_step + (pk->turns - 1 - pk->note_step) / pk->period * pk->period;
+        env_park_read(h->env, h, pk->note_addr, pk->note_at + last);
+    }
+    h->instret += pk->turns;
+    h->cycle += pk->turns;
+    h->wait = HART_WAIT_NONE;
+    pk->turns = 0;
+}
+
+/* Probe h's loop on a copy (see above); on success h is parked, this turn counted. */
+static bool park_try(hart_t *h) {
+    hart_park_t *pk = &h->park;
+    if (!h->pd_gen) return false;
+    hart_t c = *h;
+    unsigned nw = 0;
+    bool noted = false;
+    uint64_t noted_at = UINT64_MAX;
+    for (unsigned i = 0; i < HART_PARK_STEPS; i++) {
+        uint32_t pc = c.pc;
+        if ((pc & 3) || pc >= c.l1_size) break;
+        insn_t d; /* from its decoded record when it has one (the loop's have, after a turn) */
+        const hart_pd_t *rec = &c.pd[pc >> 2];
+        if (rec->handler)
+            d = (insn_t){.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
+        else
+            rv_decode(le_read(c.l1 + pc, 4), &d);
+        const void *w = NULL;
+        bool device = false;
+        unsigned size = d.op == RV_OP_lw ? 4 : d.op == RV_OP_lh || d.op == RV_OP_lhu ? 2 : 1;
+        if (d.op == RV_OP_lw || d.op == RV_OP_lh || d.op == RV_OP_lhu || d.op == RV_OP_lb || d.op == RV_OP_lbu) {
+            uint32_t a = c.x[d.rs1] + (uint32_t)d.imm;
+            if (a & (size - 1)) break;
+            if (a < c.l1_size)
+                w = c.l1 + (a & ~3u);
+            else if (a - HART_LDM_BASE < c.ldm_size)
+                w = c.ldm + ((a - HART_LDM_BASE) & ~3u);
+            else if (d.op == RV_OP_lw && (w = env_pure_word(c.env, h, a, &noted_at)))
+                device = true;
+            else
+                break;
+            if (nw && pk->watch != w) break; /* one word at most: the check stays one compare */
+            pk->watch = w;
+            nw = 1;
+            if (noted_at != UINT64_MAX) { /* the read leaves a note: replayed when settled */
+                if (noted) break;         /* read twice per loop: not kept */
+                noted = true;
+                pk->note_addr = a;
+                pk->note_at = noted_at;
+                pk->note_step = (uint8_t)i;
+            }
+        }
+        uint64_t before = c.instret;
+        if (device) { /* the word's value is what the load returns: lw's body without the access */
+            uint32_t v;
+            memcpy(&v, w, 4);
+            c.x[d.rd] = v;
+            c.x[0] = 0;
+            c.pc += 4;
+            c.instret++;
+        } else if (!hart_step_pure(&c)) {
+            break;
+        }
+        if (c.state != HART_RUNNING || c.instret != before + 1) break;
+        pk->step_pc[i] = c.pc;
+        pk->step_rd[i] = d.rd;
+        pk->step_val[i] = c.x[d.rd];
+        if (c.pc == h->pc && !memcmp(c.x, h->x, sizeof h->x)) { /* back where it started */
+            if (!nw) pk->watch = &pk->watch_val;                /* reads nothing: a word that stays */
+            memcpy(&pk->watch_val, pk->watch, 4);
+            pk->period = i + 1;
+            pk->noted = noted;
+            pk->turns = 1;
+            h->cycle--; /* this turn's cycle, counted with the turns (hart_park_settle) */
+            pk->pd_gen = *h->pd_gen;
+            pk->backoff = 0;
+            h->parked = true;
+            return true;
+        }
+    }
+    pk->backoff = pk->backoff ? pk->backoff * 2 : PARK_BACKOFF_MIN;
+    if (pk->backoff > PARK_BACKOFF_MAX) pk->backoff = PARK_BACKOFF_MAX;
+    pk->try_at = h->cycle + pk->backoff;
+    return false;
 }

@@ -65,6 +65,28 @@ typedef struct {
 /* Local data RAM sizes (TENSIX.md §1.1: BRISC/NCRISC 8 KiB, TRISCs 4 KiB). */
 #define HART_LDM_BASE 0xFFB00000u
 
+/* A parked hart (core/exec.c "Parked harts"): while the word its loop reads (watch, by value)
+ * and every decoded record (pd_gen) stay as they were, its state after k more turns is its state
+ * at parking (pc and x, left in the hart) with the first k % period steps' register writes
+ * (step_rd/step_val) applied, pc at step_pc[k % period - 1], and instret and mcycle + k (neither moves while parked).
+ */
+#define HART_PARK_STEPS 16 /* the longest loop a hart parks on */
+typedef struct {
+    const void *watch; /* the one word its loop reads: L1, local RAM or device storage */
+    uint32_t watch_val;
+    unsigned period;
+    uint64_t turns;           /* turns counted since parking */
+    uint64_t pd_gen;          /* *hart_t.pd_gen when parked */
+    uint64_t try_at, backoff; /* no probe before h->cycle reaches try_at */
+    bool noted;               /* the loop's read leaves a note (env_pure_word) ... */
+    uint8_t note_step;        /* ... in this step of it, */
+    uint32_t note_addr;       /* from this address; */
+    uint64_t note_at;         /* the tile's cycle at parking */
+    uint32_t step_pc[HART_PARK_STEPS];
+    uint32_t step_val[HART_PARK_STEPS];
+    uint8_t step_rd[HART_PARK_STEPS]; /* 0: the step wrote no register */
+} hart_park_t;
+
 typedef struct hart {
     uint32_t x[32];
     uint32_t x_sink; /* core/exec.c pd_run: where writes to x0 go, so that x0 stays 0 */
@@ -106,6 +128,12 @@ typedef struct hart {
      * (hart_run_lockstep) counts the stalled cycle without re-executing the access; every other
      * way of running the hart clears it and retries, which gives the same result. */
     bool blocked;
+    /* Parked (hart_run_lockstep): the hart provably spins on a loop of pure instructions, so its
+     * group turns only count (hart_park_t); settled by hart_park_settle. */
+    bool parked;
+    uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
+                       * like pd and set with it; NULL only without pd */
+    hart_park_t park;
 
     hart_fault_t fault;
     char hang_reason[160];
@@ -145,6 +173,11 @@ bool hart_step_pure(hart_t *h);
  * CSRs included. Stops after a cycle in which a hart of the group left HART_RUNNING or after
  * which end_cycle returned true. Returns the cycles run. The harts share one L1 and decode cache. */
 uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx);
+/* A parked hart's state brought up to date (pc, x, instret as its counted turns left them) and
+ * the hart unparked; nothing for a hart not parked. hart_run_lockstep settles its harts before
+ * it returns; whatever reads a hart's state in the meantime (another hart's MMIO access) must
+ * settle it first. */
+void hart_park_settle(hart_t *h);
 
 /* RV_OP_* op numbers, one per entry of core/rv32_ops.def, in table order. */
 #include "core/rv32_ops.def"
@@ -181,10 +214,13 @@ _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
  * Every write into L1 must come here: a hart's own stores and AMOs do it directly, everything
  * else (host, loader, coprocessor) through env_l1_written. A record is only written when it
  * holds something, so stores to data never touch (or allocate) the cache's pages. */
-static inline void hart_pd_invalidate(hart_pd_t *pd, uint32_t addr, uint32_t size) {
+static inline void hart_pd_invalidate(hart_pd_t *pd, uint64_t *gen, uint32_t addr, uint32_t size) {
     if (!pd || !size) return;
     for (uint32_t w = addr >> 2, end = (addr + size - 1) >> 2; w <= end; w++)
-        if (pd[w].handler) pd[w].handler = 0;
+        if (pd[w].handler) {
+            pd[w].handler = 0;
+            if (gen) ++*gen; /* a parked hart's code may have changed (hart_t.pd_gen) */
+        }
 }
 const char *rv_mnemonic(unsigned op);
 /* Disassemble one word into buf (for reports and traces). */
@@ -195,6 +231,8 @@ void rv_disasm(uint32_t word, uint32_t pc, char *buf, size_t len);
  * On MEM_FAULT the environment fills h->fault.kind and h->fault.msg; the hart fills pc/insn. */
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val);
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val);
+/* Exactly env_store(env, h, 0xFFE40000, 4, word): a .ttinsn's push (the fast dispatcher's way). */
+mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word);
 /* A write into L1 by anything but a hart's own store or AMO (host, loader, coprocessor
  * STOREREG): the tile drops the decoded records it overlaps (hart_pd_invalidate). The harts
  * invalidate their own stores directly, without a call. */
@@ -202,5 +240,14 @@ void env_l1_written(void *env, uint32_t addr, unsigned size);
 /* CSRs the tile provides (tt_cfg_qstatus 0xBC0, tt_cfg_bstatus 0xBC1, 0xBC2..0xBC9).
  * Returns false if the tile does not provide this CSR. */
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val);
+/* Where the value of an aligned 4-byte load by h from addr (beyond L1 and the local RAM) is kept,
+ * if that load returns exactly that word, which changes only by being written (a device's
+ * storage), and changes nothing but, maybe, a note of the read; NULL otherwise. A hart may park
+ * on such a word. If the read leaves a note, *noted_at is set to the tile's cycle now, and the
+ * hart must report its last such read (env_park_read) when it settles. */
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at);
+/* A parked hart's last load from addr (env_pure_word: one that leaves a note) was at tile cycle
+ * `cycle`: the note it would have left. */
+void env_park_read(void *env, hart_t *h, uint32_t addr, uint64_t cycle);
 
 #endif

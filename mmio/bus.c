@@ -113,6 +113,16 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
     return r;
 }
 
+mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
+    tile_t *t = env;
+    int th = tile_trisc_thread(h);
+    if (th < 0) return env_store(env, h, 0xFFE40000u, 4, word); /* BRISC's push, NCRISC's fault */
+    tile_cp_sync(t);
+    mem_res_t r = instrn_push_trisc(t, h, (unsigned)th, word); /* instrn_write's TRISC push */
+    if (r == MEM_OK) t->progress++;
+    return r;
+}
+
 /* Writes into L1 from outside a hart (host, loader, STOREREG) drop the decoded records they
  * overlap; a hart's own stores do it in core/exec.c. */
 void env_l1_written(void *env, uint32_t addr, unsigned size) {
@@ -125,7 +135,7 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
      * kilobytes of data are never code). */
     for (uint32_t a = addr, end = addr + size; a < end;) {
         uint32_t next = (a | 0xFFFu) + 1, n = (next < end ? next : end) - a;
-        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, a, n);
+        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, &t->pd_gen, a, n);
         a += n;
     }
 }
@@ -138,6 +148,28 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
     case 0xBC1: *val = cp_bstatus(t->cp, tile_trisc_thread(h)); return true;
     default: return false;
     }
+}
+
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at) {
+    tile_t *t = env;
+    const mmio_dev_t *d = tile_mmio_find(t, addr);
+    if (!d || (addr & 3)) return NULL;
+    /* The stream registers are plain storage for loads (mmio/stream.c: mmio_storage_read). */
+    if (d->read == stream_read) return &t->streams[(addr - d->base) / 4];
+    /* A NIU's counters, whose reads note the poll (mmio/noc.c). */
+    if (d->read == noc0_read || d->read == noc1_read) {
+        const uint32_t *w = noc_counter_word(t, d->read == noc1_read, h, addr - d->base);
+        if (w) *noted_at = t->cycle;
+        return w;
+    }
+    return NULL;
+}
+
+void env_park_read(void *env, hart_t *h, uint32_t addr, uint64_t cycle) {
+    tile_t *t = env;
+    const mmio_dev_t *d = tile_mmio_find(t, addr);
+    if (d && (d->read == noc0_read || d->read == noc1_read))
+        noc_counter_polled(t, d->read == noc1_read, h, addr - d->base, cycle);
 }
 
 /* ---- host access -------------------------------------------------------------------------- */

@@ -23,4 +23,8 @@ DEV_DECL(pcbuf)     /* 0xFFE80000 PCBuf / TTSync / semaphores */
 DEV_DECL(cfgspace)  /* 0xFFEF0000 backend configuration */
 
 #undef DEV_DECL
+
+/* TRISC h's push into thread th's FIFO#1 (INSTRN_BUF): MEM_OK, or MEM_STALL with h blocked. */
+mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val);
+
 #endif

@@ -10,6 +10,13 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
     return mmio_fault(h, FAULT_ACCESS, "load from INSTRN_BUF at offset 0x%x (instruction push is write-only)", off);
 }
 
+mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
+    cp_origin_t origin = {.pc = h->pc, .core = (int8_t)h->id};
+    if (cp_push_from(t->cp, th, val, false, origin)) return MEM_OK;
+    tile_block(t, h, TILE_BLOCK_PUSH, th);
+    return MEM_STALL;
+}
+
 mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     unsigned buf = off / 0x10000; /* 0: INSTRN_BUF, 1: INSTRN1_BUF, 2: INSTRN2_BUF */
     if (h && h->id == CORE_NCRISC)
@@ -17,16 +24,14 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
                           "NCRISC cannot push Tensix instructions (INSTRN_BUF is not mapped for it)");
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to INSTRN_BUF (32-bit only)", size);
     int th = tile_trisc_thread(h);
-    cp_origin_t origin = {.pc = h ? h->pc : 0, .core = (int8_t)(h ? h->id : -1)};
     if (th >= 0) {
         if (buf != 0)
             return mmio_hang(h, "%s stored to INSTRN%u_BUF (0x%08x): on silicon a TRISC store there hangs the core",
                              h->name, buf, 0xFFE40000u + off);
-        if (cp_push_from(t->cp, (unsigned)th, val, false, origin)) return MEM_OK;
-        tile_block(t, h, TILE_BLOCK_PUSH, (unsigned)th);
-        return MEM_STALL;
+        return instrn_push_trisc(t, h, (unsigned)th, val);
     }
     /* BRISC (or the host): after the MOP expander of thread buf. */
+    cp_origin_t origin = {.pc = h ? h->pc : 0, .core = (int8_t)(h ? h->id : -1)};
     if (cp_push_from(t->cp, buf, val, true, origin)) return MEM_OK;
     tile_block(t, h, TILE_BLOCK_PUSH_AFTER_MOP, buf);
     return MEM_STALL;

@@ -699,6 +699,19 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
 
 /* ---- the registers -------------------------------------------------------------------------------- */
 
+/* A load of a counter returns the counter and notes the poll (noc_read); a parked hart's loads
+ * are counted, not made, so these give the word and replay the note (core/exec.c). */
+const uint32_t *noc_counter_word(tile_t *t, int n, const hart_t *h, uint32_t off) {
+    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return NULL;
+    return &t->noc.niu[n].counter[(off - NOC_STATUS_BASE) / 4];
+}
+
+void noc_counter_polled(tile_t *t, int n, const hart_t *h, uint32_t off, uint64_t cycle) {
+    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return;
+    t->noc.niu[n].poll[h->id].cycle = cycle;
+    t->noc.niu[n].poll[h->id].counter = (int)((off - NOC_STATUS_BASE) / 4);
+}
+
 static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];

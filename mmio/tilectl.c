@@ -43,7 +43,9 @@ enum { PC_SNAPSHOT = 0x138, PC_SNAPSHOT_END = 0x14C };
 
 mem_res_t pic_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
     if (off >= PC_SNAPSHOT && off < PC_SNAPSHOT_END && size == 4) {
-        *val = t->hart[(off - PC_SNAPSHOT) / 4].pc;
+        hart_t *o = &t->hart[(off - PC_SNAPSHOT) / 4];
+        hart_park_settle(o); /* a parked hart's pc is brought up to date first */
+        *val = o->pc;
         return MEM_OK;
     }
     return mmio_storage_read(t->ctl.pic, h, "PIC", off, size, val);

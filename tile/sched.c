@@ -89,7 +89,7 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
 static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
     t->cycle++;
-    bool failed = false;
+    bool failed = false, freed = true;
     if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
         t->cp_lag++;
     } else {
@@ -98,10 +98,13 @@ static bool end_cycle(void *ctx) {
         unsigned s = cp_cycle(t->cp);
         t->cp_lazy = s & CP_CYCLE_IDLE;
         failed = s & CP_CYCLE_FAILED;
+        freed = s & CP_CYCLE_FREED;
     }
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
-        if (t->blocked_mask) tile_blocks_check(t);
+        /* With no FIFO freed (cp_fifo_freed keeps its bits until asked) and no hart waiting
+         * for a thread, tile_blocks_check would release nobody. */
+        if (t->blocked_mask && (freed || t->block_sync)) tile_blocks_check(t);
         if (t->nwatch && tile_watch_changed(t)) return true;
     }
     return t->harts_changed || failed;

@@ -53,6 +53,7 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->env = t;
         h->pd = t->pd;
         h->pd_pages = t->pd ? t->pd_pages : NULL;
+        h->pd_gen = t->pd ? &t->pd_gen : NULL;
         hart_reset(h);
     }
     if (!ok) {

@@ -80,6 +80,36 @@ same "blocked: BRISC on a full FIFO#2, released" --brisc $P/blocked_brisc.elf --
     --peek 0x9300:2
 same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --ncrisc $P/blocked_ncrisc.elf \
     --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2 --peek 0x9200:2
+# Parked harts (core/exec.c: a group turn counts a provable spin's steps while the one word it
+# reads and its code stay unchanged): BRISC parked on an L1 word woken by NCRISC's store (later
+# in core order), on a stream register (a device's storage) by NCRISC's MMIO store, on an L1 word
+# by a NoC write, and on a word that never changes by a store over its loop's branch; NCRISC
+# parked and woken by BRISC's store (earlier in core order), and its PC snapshot read by BRISC
+# while parked (settled mid-cycle, every phase of its loop); a cycle-count stop while BRISC is
+# parked. The add1 workloads below park BRISC, NCRISC and TRISC0 (on its stream register, written
+# by the host's hook) with the host's reads and stops in between.
+same "parked: woken by each kind of write, PC snapshots" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
+    --peek 0x9600:45 --peek 0x9400:8 --peek 0x9700
+same "parked: a cycle-count stop while parked" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
+    --peek 0x9600:44 --max-cycles 2503
+# BRISC and NCRISC parked on NIU counters (their reads' poll notes replayed when they settle):
+# the report, and a trace that starts while BRISC waits for its reads (its cycles classified as
+# noc_wait only after a recent poll), must match; then the deadlock diagnosis.
+same "parked on NIU counters (deadlock diagnosis)" --brisc $P/park_noc_brisc.elf \
+    --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf
+for path in reference fast; do
+    env $([ $path = reference ] && echo TTEMU_REFERENCE=1) "$TTEMU" run --quiet --report "$TMP/$path.json" \
+        --brisc $P/park_noc_brisc.elf --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf \
+        --trace "$TMP/$path.trace.json" --trace-start 500 --trace-stop 560 >/dev/null 2>&1
+done
+if ! grep -q '"state":"noc_wait"' "$TMP/reference.trace.json"; then
+    nok "fast = reference: trace of a core parked on a NIU counter" "the reference trace has no noc_wait"
+elif cmp -s "$TMP/reference.trace.json" "$TMP/fast.trace.json"; then
+    ok "fast = reference: trace of a core parked on a NIU counter"
+else
+    nok "fast = reference: trace of a core parked on a NIU counter" \
+        "$(diff "$TMP/reference.trace.json" "$TMP/fast.trace.json" | head -10)"
+fi
 # Every regression sample (deadlocks and their diagnoses included).
 for cfg in firmware-samples/regress/*.json; do
     case $cfg in *.golden.json) continue ;; esac
