@@ -622,6 +622,46 @@ static void test_twin_mova2d(void **state) {
     }
 }
 
+/* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC; SFPENCC and
+ * SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
+ * case, empty and full included) or of depths differing by lane, VC values with every comparison's
+ * edges, every Mod1, the backdoor (VD >= 12), lanes disabled by LaneConfig. The runs go on from
+ * one instruction's state to the next, errors included. */
+static void test_twin_sfpu_cc(void **state) {
+    tw_t *w = *state;
+    static const uint32_t vals[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0x3F800000u, 0xBF800000u};
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_lregs(w, rnd_below(4) == 0);
+        lregs_t *s = dp_lregs_mut(w->s[0].dp);
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned l = 0; l < LANES; l++)
+                if (rnd_below(3) == 0) s->r[i][l] = vals[rnd_below(sizeof vals / sizeof vals[0])];
+        s->flags = rnd_below(4) ? rnd() : rnd_below(2) ? 0 : 0xFFFFFFFFu;
+        s->use_flags = rnd_below(4) ? rnd() : rnd_below(2) ? 0 : 0xFFFFFFFFu;
+        unsigned depth = rnd_below(SFPU_FLAG_STACK + 1);
+        for (unsigned l = 0; l < LANES; l++)
+            s->stack_n[l] = (uint8_t)(rnd_below(8) ? depth : rnd_below(SFPU_FLAG_STACK + 1));
+        for (unsigned k = 0; k < SFPU_FLAG_STACK; k++)
+            s->stack_flags[k] = rnd(), s->stack_use[k] = rnd();
+        tw_sync(w);
+        for (unsigned k = 0; k < 12; k++) {
+            unsigned vd = rnd_below(6) ? rnd_below(8) : rnd_below(16), vc = rnd_below(8), mod = rnd_below(16);
+            unsigned imm = rnd_below(4096);
+            switch (rnd_below(8)) {
+            case 0:
+            case 1: tw_run(w, 1, TT_OP_SFPSETCC(imm, vc, vd, mod)); break;
+            case 2:
+            case 3: tw_run(w, 1, TT_OP_SFPPUSHC(imm, vc, vd, rnd_below(3) ? mod : 0)); break;
+            case 4:
+            case 5: tw_run(w, 1, TT_OP_SFPPOPC(imm, vc, vd, rnd_below(3) ? mod : 0)); break;
+            case 6: tw_run(w, 1, TT_OP_SFPENCC(imm, vc, vd, mod)); break;
+            default: tw_run(w, 1, TT_OP_SFPCOMPC(imm, vc, vd, mod)); break;
+            }
+        }
+    }
+}
+
 /* MVMUL, DOTPV and GAPOOL: Src formats (BF16, TF32, FP16 styles; FP16A_FORCE), FP32 or 16-bit
  * Dst, integer "8", every fidelity phase, row broadcast, the zero flags, invalid Dst rows. */
 static void test_twin_mvmul(void **state) {
@@ -661,6 +701,7 @@ int main(void) {
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
