@@ -270,12 +270,19 @@ typedef struct {
     cp_env_t env;
     cp_error_t err;
     uint8_t *l1;
+    uint8_t *told; /* the L1 bytes the datapath reported written (cp_env_t.l1_written) */
 } side_t;
 
 /* s[0] takes the fast paths, s[1] the general path. */
 typedef struct {
     side_t s[2];
 } tw_t;
+
+static void tw_l1_written(void *ctx, uint32_t addr, uint32_t len) {
+    side_t *s = ctx;
+    assert_true(addr <= TW_L1 && len <= TW_L1 - addr);
+    memset(s->told + addr, 1, len);
+}
 
 static int tw_setup(void **state) {
     tw_t *w = calloc(1, sizeof *w);
@@ -284,8 +291,9 @@ static int tw_setup(void **state) {
         s->dp = dp_create();
         dp_set_reference(s->dp, i == 1);
         s->l1 = calloc(1, TW_L1);
+        s->told = calloc(1, TW_L1);
         st_reset(&s->st);
-        s->env = (cp_env_t){.ctx = s, .l1 = s->l1, .l1_size = TW_L1};
+        s->env = (cp_env_t){.ctx = s, .l1 = s->l1, .l1_size = TW_L1, .l1_written = tw_l1_written};
     }
     *state = w;
     return 0;
@@ -296,6 +304,7 @@ static int tw_teardown(void **state) {
     for (unsigned i = 0; i < 2; i++) {
         dp_destroy(w->s[i].dp);
         free(w->s[i].l1);
+        free(w->s[i].told);
     }
     free(w);
     return 0;
@@ -310,6 +319,7 @@ static void tw_sync(tw_t *w) {
     *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
     b->st = a->st;
     memcpy(b->l1, a->l1, TW_L1);
+    memcpy(b->told, a->told, TW_L1);
 }
 
 /* Compare everything either side could have changed. */
@@ -341,6 +351,7 @@ static void tw_compare(tw_t *w, uint32_t word) {
     }
     if (memcmp(&a->st, &b->st, sizeof a->st)) fail_msg("0x%08x: architectural state differs", word);
     if (memcmp(a->l1, b->l1, TW_L1)) fail_msg("0x%08x: L1 differs", word);
+    if (memcmp(a->told, b->told, TW_L1)) fail_msg("0x%08x: the L1 bytes reported written differ", word);
 }
 
 /* Run word as thread t's instruction on both sides (unpacker instructions: both events), compare. */
