@@ -63,20 +63,20 @@ void dp_fpu_matmul(dp_ctx_t *x) {
     if (!x->dp->reference) {
         /* SrcA's 16x16 block by columns and each SrcB row decomposed once for the multipliers,
          * then a row of 16 sums at once (fpu_dot16_row, fpu_dot16's rule). */
-        fpu_mop_t am[16][16], bm[16];
+        fpu_mops_t am[16], bm;
         int32_t adj = fpu_prod_adj(f.acc, phase);
         for (unsigned k = 0; k < 16; k++)
             for (unsigned j = 0; j < 16; j++)
-                am[j][k] = fpu_mop_a(fpu_operand(a[(arow + k) & 63][j], f.a), phase);
+                fpu_mop_a(&am[j], k, fpu_operand(a[(arow + k) & 63][j], f.a), phase);
         for (unsigned i = 0; i < nrows; i += bcast ? 2 : 1) {
             const uint32_t *bi = b[(brow + (bcast ? 0 : i)) & 63];
             for (unsigned k = 0; k < 16; k++)
-                bm[k] = fpu_mop_b(fpu_operand(bi[k], f.b), phase, adj);
+                fpu_mop_b(&bm, k, fpu_operand(bi[k], f.b), phase, adj);
             bool valid = fpu_row_valid(x, drow + i, d32);
             uint32_t dv[16];
             for (unsigned j = 0; j < 16; j++)
                 dv[j] = fpu_dst_in(fpu_dst_get(x, drow + i, j, d32, valid, 0), f.acc);
-            fpu_dot16_row(am, bm, dv, f.acc, phase);
+            fpu_dot16_row(am, &bm, dv, f.acc, phase);
             for (unsigned j = 0; j < 16; j++)
                 fpu_dst_put(x, drow + i, j, d32, fpu_dst_out(dv[j], f.acc));
         }

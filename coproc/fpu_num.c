@@ -86,34 +86,81 @@ uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t a
     return fpu_accumulate(&t, 1, dst, acc);
 }
 
-/* The rule of fpu_dot16 over decomposed operands (fpu_mop_a, fpu_mop_b). A product whose operand
- * is zero is a zero magnitude at exponent zexp (0, or the rebias of FP16 products into FP32 when
- * that is positive); its sentinel exponent (FPU_MOP_ZERO_EXP) leaves it out of the maximum, which
+/* The rule of fpu_dot16 over decomposed operands (fpu_mop_a, fpu_mop_b), one group of eight
+ * products k0..k0+7: their largest exponent (*e) and the sum of the products aligned to it, each
+ * rounded half up (a negative one's magnitude rounded the same way). A product whose operand is
+ * zero is a zero magnitude at exponent zexp (0, or the rebias of FP16 products into FP32 when that
+ * is positive); its sentinel exponent (FPU_MOP_ZERO_EXP) leaves it out of the maximum, which
  * therefore starts at zexp: with zexp > 0 every other product's exponent is above it (at least
- * 2 + adj), and with zexp = 0 a group whose largest exponent is <= 0 adds nothing either way. */
-static inline __attribute__((always_inline)) uint32_t dot16(const fpu_mop_t *a, const fpu_mop_t *b, uint32_t dst,
+ * 2 + adj), and with zexp = 0 a group whose largest exponent is <= 0 adds nothing either way.
+ * An alignment by 13 places or more leaves nothing of a product (at most 12 bits), so the
+ * distances are cut at 15 (the vector form) or 30 (the plain one) alike. */
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
+#include <emmintrin.h>
+/* The eight products as the host's 16-bit vector lanes: the alignment m = round(p / 2^d) as the
+ * high half of (4p) * 2^(14 - d) plus the top bit of its low half (the half that rounds up), with
+ * 2^(14 - d) made as a float's exponent field; d = 15 gives 2^-1, truncated to 0. */
+static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
+                                                               int32_t zexp, int32_t *e_out) {
+    __m128i x =
+        _mm_adds_epi16(_mm_loadu_si128((const __m128i *)&a->exp[k0]), _mm_loadu_si128((const __m128i *)&b->exp[k0]));
+    __m128i t = _mm_max_epi16(x, _mm_shuffle_epi32(x, 0x4E));
+    t = _mm_max_epi16(t, _mm_shuffle_epi32(t, 0xB1));
+    t = _mm_max_epi16(t, _mm_shufflelo_epi16(t, 0xB1));
+    int32_t e = (int16_t)_mm_cvtsi128_si32(t);
+    e = e > zexp ? e : zexp;
+    *e_out = e;
+    if (e <= 0) return 0;
+    __m128i d = _mm_min_epi16(_mm_subs_epi16(_mm_set1_epi16((int16_t)e), x), _mm_set1_epi16(15));
+    __m128i zero = _mm_setzero_si128(), bias = _mm_set1_epi32(127 + 14);
+    __m128i plo =
+        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(bias, _mm_unpacklo_epi16(d, zero)), 23)));
+    __m128i phi =
+        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(bias, _mm_unpackhi_epi16(d, zero)), 23)));
+    __m128i mult = _mm_packs_epi32(plo, phi);
+    __m128i p4 = _mm_slli_epi16(
+        _mm_mullo_epi16(_mm_loadu_si128((const __m128i *)&a->man[k0]), _mm_loadu_si128((const __m128i *)&b->man[k0])),
+        2);
+    __m128i m = _mm_add_epi16(_mm_mulhi_epu16(p4, mult), _mm_srli_epi16(_mm_mullo_epi16(p4, mult), 15));
+    __m128i sg =
+        _mm_xor_si128(_mm_loadu_si128((const __m128i *)&a->sign[k0]), _mm_loadu_si128((const __m128i *)&b->sign[k0]));
+    m = _mm_sub_epi16(_mm_xor_si128(m, sg), sg); /* -m for a negative product */
+    __m128i s = _mm_madd_epi16(m, _mm_set1_epi16(1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+#else
+static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
+                                                               int32_t zexp, int32_t *e_out) {
+    int32_t x[8], e = zexp;
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < 8; k++) {
+        x[k] = a->exp[k0 + k] + b->exp[k0 + k];
+        e = x[k] > e ? x[k] : e;
+    }
+    *e_out = e;
+    if (e <= 0) return 0;
+    int32_t sum = 0;
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned d = (unsigned)(e - x[k]);
+        d = d > 30 ? 30 : d;
+        uint32_t m = (((uint32_t)a->man[k0 + k] * b->man[k0 + k] << 1) + (1u << d)) >> (d + 1);
+        uint32_t s = (uint32_t)(int32_t)(a->sign[k0 + k] ^ b->sign[k0 + k]); /* all ones if negative */
+        sum += (int32_t)((m ^ s) - s);
+    }
+    return sum;
+}
+#endif
+
+/* The two groups' sums as terms, into the accumulator. */
+static inline __attribute__((always_inline)) uint32_t dot16(const fpu_mops_t *a, const fpu_mops_t *b, uint32_t dst,
                                                             fpu_acc_t acc, int32_t zexp) {
     fpu_term_t t[2] = {{0, 0, 0}, {0, 0, 0}};
     for (unsigned g = 0; g < 2; g++) {
-        const unsigned k0 = 8 * g;
-        /* Each group of eight products is aligned to its largest exponent (rounding half up) and
-         * summed into one term. */
-        int32_t x[8], e = zexp;
-#pragma GCC unroll 8
-        for (unsigned k = 0; k < 8; k++) {
-            x[k] = a[k0 + k].exp + b[k0 + k].exp;
-            e = x[k] > e ? x[k] : e;
-        }
+        int32_t e, sum = group_sum(a, b, 8 * g, zexp, &e);
         if (e <= 0) continue;
-        int32_t sum = 0;
-#pragma GCC unroll 8
-        for (unsigned k = 0; k < 8; k++) {
-            unsigned d = (unsigned)(e - x[k]);
-            d = d > 30 ? 30 : d;
-            uint32_t m = ((a[k0 + k].man * b[k0 + k].man << 1) + (1u << d)) >> (d + 1);
-            uint32_t s = a[k0 + k].sign ^ b[k0 + k].sign; /* all ones for a negative product */
-            sum += (int32_t)((m ^ s) - s);
-        }
         t[g].exp = e;
         if (sum < 0) t[g].sign = 1, sum = -sum;
         t[g].man = (uint32_t)sum << 13;
@@ -123,20 +170,20 @@ static inline __attribute__((always_inline)) uint32_t dot16(const fpu_mop_t *a, 
 
 uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
     int32_t adj = fpu_prod_adj(acc, phase);
-    fpu_mop_t ma[16], mb[16];
+    fpu_mops_t ma, mb;
     for (unsigned k = 0; k < 16; k++)
-        ma[k] = fpu_mop_a(a[k], phase), mb[k] = fpu_mop_b(b[k], phase, adj);
-    return dot16(ma, mb, dst, acc, adj > 0 ? adj : 0);
+        fpu_mop_a(&ma, k, a[k], phase), fpu_mop_b(&mb, k, b[k], phase, adj);
+    return dot16(&ma, &mb, dst, acc, adj > 0 ? adj : 0);
 }
 
-void fpu_dot16_row(const fpu_mop_t a[16][16], const fpu_mop_t b[16], uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
+void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
     int32_t adj = fpu_prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
     if (acc.fp32) { /* the common case, with the accumulator's width a constant */
         for (unsigned j = 0; j < 16; j++)
-            dst[j] = dot16(a[j], b, dst[j], (fpu_acc_t){.fp32 = true, .exp8 = acc.exp8}, zexp);
+            dst[j] = dot16(&a[j], b, dst[j], (fpu_acc_t){.fp32 = true, .exp8 = acc.exp8}, zexp);
     } else {
         for (unsigned j = 0; j < 16; j++)
-            dst[j] = dot16(a[j], b, dst[j], acc, zexp);
+            dst[j] = dot16(&a[j], b, dst[j], acc, zexp);
     }
 }
 
