@@ -18,6 +18,7 @@ static inline __attribute__((always_inline)) uint32_t accumulate(const fpu_term_
     int32_t dexp = (int32_t)((dst >> 23) & 0xFFu);
     uint32_t dman = dexp ? (dst & 0x7FFFFFu) | 0x800000u : 0;
     int32_t e = dexp;
+#pragma GCC unroll 2
     for (unsigned i = 0; i < n; i++)
         if (t[i].exp > e) e = t[i].exp;
     if (e <= 0) return 0; /* everything underflows before it is added */
@@ -26,6 +27,7 @@ static inline __attribute__((always_inline)) uint32_t accumulate(const fpu_term_
     uint32_t m = dexp < e ? align(dman, (unsigned)(e - dexp), 0) : dman;
     if (!acc.fp32) m = (m + 0x1000u) & ~0x1FFFu;
     int64_t sum = m;
+#pragma GCC unroll 2
     for (unsigned i = 0; i < n; i++) {
         uint32_t tm = t[i].exp < e ? align(t[i].man, (unsigned)(e - t[i].exp), t[i].sign) : t[i].man;
         if (!acc.fp32) tm = (tm + 0x1000u - t[i].sign) & ~0x1FFFu;
