@@ -73,6 +73,10 @@ typedef struct {
     uint8_t tile_pos; /* edge masking's tile row position (BH PACR.md) */
     bool acc;         /* L1 accumulation of the buffered datums */
     uint8_t acc_fmt;  /* and their format */
+    /* The L1 bytes this PACR wrote and has not reported yet (cp_env_t.l1_written): consecutive
+     * 16-byte writes as one range, reported when the next write is elsewhere and at the end of the
+     * instruction (nothing else runs in between). The reference path reports each write. */
+    uint32_t wr_addr, wr_len;
 } packer_t;
 
 /* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):

@@ -189,23 +189,38 @@ uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c) {
     return ok ? r : fma_bh_model(a, b, c);
 }
 
+/* The lanes the rules above do not know, through the model. */
+static void lanes_model(const uint32_t *a, const uint32_t *b, uint32_t bv, const uint32_t *c, uint32_t *d,
+                        const uint32_t *ok) {
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        if (!ok[l]) d[l] = fma_bh_model(a[l], b ? b[l] : bv, c[l]);
+}
+
+/* fma_bh_lanes where every b is 1.0: fma_add_rule four lanes at a time. */
+static inline void add_lanes(const uint32_t *restrict a, const uint32_t *restrict c, uint32_t *restrict d,
+                             uint32_t *restrict ok) {
+    uint32_t all_ok = 1;
+    for (unsigned l = 0; l < FMA_LANES; l++) {
+        d[l] = fma_add_rule(a[l], c[l], &ok[l]);
+        all_ok &= ok[l];
+    }
+    if (!all_ok) lanes_model(a, NULL, FMA_ONE, c, d, ok);
+}
+
 void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
                   uint32_t *restrict d) {
     uint32_t ok[FMA_LANES], ones = 0, all_ok = 1;
     for (unsigned l = 0; l < FMA_LANES; l++)
         ones |= b[l] ^ FMA_ONE;
-    if (!ones) {
-        for (unsigned l = 0; l < FMA_LANES; l++) {
-            d[l] = fma_add_rule(a[l], c[l], &ok[l]);
-            all_ok &= ok[l];
-        }
-    } else {
-        for (unsigned l = 0; l < FMA_LANES; l++) {
-            d[l] = fma_exact(a[l], b[l], c[l], &ok[l]);
-            all_ok &= ok[l];
-        }
+    if (!ones) return add_lanes(a, c, d, ok);
+    for (unsigned l = 0; l < FMA_LANES; l++) {
+        d[l] = fma_exact(a[l], b[l], c[l], &ok[l]);
+        all_ok &= ok[l];
     }
-    if (all_ok) return;
-    for (unsigned l = 0; l < FMA_LANES; l++)
-        if (!ok[l]) d[l] = fma_bh_model(a[l], b[l], c[l]);
+    if (!all_ok) lanes_model(a, b, 0, c, d, ok);
+}
+
+void fma_bh_lanes_add(const uint32_t *restrict a, const uint32_t *restrict c, uint32_t *restrict d) {
+    uint32_t ok[FMA_LANES];
+    add_lanes(a, c, d, ok);
 }

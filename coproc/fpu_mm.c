@@ -60,6 +60,58 @@ void dp_fpu_matmul(dp_ctx_t *x) {
         dp_apply_addr_mod(x, addr_mode, true);
         return;
     }
+    if (!x->dp->reference) {
+        /* SrcA's 16x16 block by columns and each SrcB row decomposed once for the multipliers,
+         * then a row of 16 sums at once (fpu_dot16_row, fpu_dot16's rule), each Dst row's
+         * physical place found once. */
+        fpu_mops_t am[16], bm;
+        int32_t adj = fpu_prod_adj(f.acc, phase);
+#define A_BLOCK(style, odd)                                                                                            \
+    for (unsigned k = 0; k < 16; k++) {                                                                                \
+        const uint32_t *ak = a[(arow + k) & 63];                                                                       \
+        for (unsigned j = 0; j < 16; j++)                                                                              \
+            fpu_mop_a(&am[j], k, fpu_operand(ak[j], style), odd);                                                      \
+    }
+        /* The operands' style and the phase's SrcA half (fpu_a_bits) constants in each loop. */
+        switch (f.a * 2 + (phase & 1)) {
+        case FMT_STYLE_BF16 * 2: A_BLOCK(FMT_STYLE_BF16, 0) break;
+        case FMT_STYLE_BF16 * 2 + 1: A_BLOCK(FMT_STYLE_BF16, 1) break;
+        case FMT_STYLE_FP16 * 2: A_BLOCK(FMT_STYLE_FP16, 0) break;
+        case FMT_STYLE_FP16 * 2 + 1: A_BLOCK(FMT_STYLE_FP16, 1) break;
+        default: A_BLOCK(f.a, phase) break;
+        }
+#undef A_BLOCK
+        for (unsigned i = 0; i < nrows; i += bcast ? 2 : 1) {
+            const uint32_t *bi = b[(brow + (bcast ? 0 : i)) & 63];
+            for (unsigned k = 0; k < 16; k++)
+                fpu_mop_b(&bm, k, fpu_operand(bi[k], f.b), phase, adj);
+            /* fpu_dst_get and fpu_dst_put over the row: Dst32b's halves are rows p and p + 8. */
+            unsigned p = d32 ? dp_adj32(x, drow + i) : dp_adj16(x, drow + i);
+            uint16_t *hi = x->dp->dst.bits[p], *lo = x->dp->dst.bits[(p + 8) & 1023];
+            bool valid = x->dp->dst.valid[p];
+            uint32_t dv[16];
+            if (d32) {
+                for (unsigned j = 0; j < 16; j++)
+                    dv[j] = fpu_dst_in(valid ? (uint32_t)hi[j] << 16 | lo[j] : 0, f.acc);
+            } else {
+                for (unsigned j = 0; j < 16; j++)
+                    dv[j] = fpu_dst_in(valid ? hi[j] : 0, f.acc);
+            }
+            fpu_dot16_row(am, &bm, dv, f.acc, phase);
+            if (d32) {
+                for (unsigned j = 0; j < 16; j++) {
+                    uint32_t v = fpu_dst_out(dv[j], f.acc);
+                    hi[j] = (uint16_t)(v >> 16), lo[j] = (uint16_t)v;
+                }
+            } else {
+                for (unsigned j = 0; j < 16; j++)
+                    hi[j] = (uint16_t)fpu_dst_out(dv[j], f.acc);
+            }
+            x->dp->dst.valid[p] = true;
+        }
+        dp_apply_addr_mod(x, addr_mode, true);
+        return;
+    }
     /* SrcA's 16x16 block by columns, each operand read under its format's style. */
     uint32_t acol[16][16], bop[16];
     for (unsigned k = 0; k < 16; k++)

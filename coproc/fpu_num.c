@@ -11,11 +11,14 @@ static uint32_t align(uint32_t man, unsigned d, unsigned sign) {
     return (man + (1u << (d - 1)) - sign) >> d;
 }
 
-uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t acc) {
+/* fpu_accumulate's rule, inlined where the number of terms and the Dst width are constants. */
+static inline __attribute__((always_inline)) uint32_t accumulate(const fpu_term_t *t, unsigned n, uint32_t dst,
+                                                                 fpu_acc_t acc) {
     unsigned dsign = dst >> 31;
     int32_t dexp = (int32_t)((dst >> 23) & 0xFFu);
     uint32_t dman = dexp ? (dst & 0x7FFFFFu) | 0x800000u : 0;
     int32_t e = dexp;
+#pragma GCC unroll 2
     for (unsigned i = 0; i < n; i++)
         if (t[i].exp > e) e = t[i].exp;
     if (e <= 0) return 0; /* everything underflows before it is added */
@@ -24,6 +27,7 @@ uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t
     uint32_t m = dexp < e ? align(dman, (unsigned)(e - dexp), 0) : dman;
     if (!acc.fp32) m = (m + 0x1000u) & ~0x1FFFu;
     int64_t sum = m;
+#pragma GCC unroll 2
     for (unsigned i = 0; i < n; i++) {
         uint32_t tm = t[i].exp < e ? align(t[i].man, (unsigned)(e - t[i].exp), t[i].sign) : t[i].man;
         if (!acc.fp32) tm = (tm + 0x1000u - t[i].sign) & ~0x1FFFu;
@@ -52,6 +56,10 @@ uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t
     return exp >= 32 ? s | 31u << 23 | 0x3FFu << 13 : s | (uint32_t)exp << 23 | man;
 }
 
+uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t acc) {
+    return accumulate(t, n, dst, acc);
+}
+
 uint32_t fpu_elwadd(uint32_t a, uint32_t b, uint32_t dst, fpu_acc_t acc, unsigned scale) {
     if ((a & 0x3FFFFu) < (b & 0x3FFFFu)) { /* |a| >= |b| */
         uint32_t t = a;
@@ -71,73 +79,114 @@ uint32_t fpu_elwadd(uint32_t a, uint32_t b, uint32_t dst, fpu_acc_t acc, unsigne
     return fpu_accumulate(&t, 1, dst, acc);
 }
 
-/* The exponent adjustment of a product: rebias (two 8-bit exponents, two 5-bit ones, or 5-bit ones
- * into FP32), and the weight of the lower mantissa bits fidelity phases 1..3 use. */
-static int32_t prod_adj(fpu_acc_t acc, unsigned phase) {
-    int32_t adj = acc.exp8 ? -127 : acc.fp32 ? 127 - 30 : -15;
-    if (phase & 1) adj -= 5;
-    if (phase & 2) adj -= 7;
-    return adj;
-}
-
-/* The multipliers' operand bits (SrcASrcB.md "Fidelity phases"): SrcA's implicit one and top four
- * mantissa bits in even phases, its next five in odd ones; SrcB's implicit one and top six in
- * phases 0/1, its low four (<< 3) in phases 2/3. */
-static inline uint32_t a_bits(uint32_t a, unsigned phase) {
-    uint32_t m = (a & 0x3FFu) | 0x400u;
-    return (phase & 1) ? (m >> 1) & 31u : m >> 6;
-}
-static inline uint32_t b_bits(uint32_t b, unsigned phase) {
-    uint32_t m = (b & 0x3FFu) | 0x400u;
-    return (phase & 2) ? (m & 15u) << 3 : m >> 4;
-}
-
 uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t acc, unsigned phase) {
-    int32_t adj = prod_adj(acc, phase);
+    int32_t adj = fpu_prod_adj(acc, phase);
     fpu_term_t t = {.sign = (a ^ b) >> 18 & 1,
                     .exp = (int32_t)((a >> 10) & 0xFFu) + (int32_t)((b >> 10) & 0xFFu) + adj};
-    t.man = (a_bits(a, phase) * b_bits(b, phase)) << 13;
+    t.man = (fpu_a_bits(a, phase) * fpu_b_bits(b, phase)) << 13;
     if (zero || t.exp <= 0) t = (fpu_term_t){.sign = 0, .exp = adj > 0 ? adj : 0, .man = 0};
     return fpu_accumulate(&t, 1, dst, acc);
 }
 
-uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
-    int32_t adj = prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
-    /* a_bits and b_bits for this phase as shifts and masks (an 11-bit significand >> 6 keeps 5
-     * bits, >> 4 keeps 7), so that the loop below has no branch. */
-    unsigned as = (phase & 1) ? 1 : 6, bs = (phase & 2) ? 0 : 4, bl = (phase & 2) ? 3 : 0;
-    uint32_t bm = (phase & 2) ? 15u : 0x7Fu;
-    int32_t exps[16];
-    uint32_t mans[16], signs[16];
-    for (unsigned k = 0; k < 16; k++) {
-        uint32_t ak = a[k], bk = b[k];
-        bool zero = fpu_operand_zero(ak) || fpu_operand_zero(bk);
-        uint32_t ma = (((ak & 0x3FFu) | 0x400u) >> as) & 31u, mb = ((((bk & 0x3FFu) | 0x400u) >> bs) & bm) << bl;
-        exps[k] = zero ? zexp : (int32_t)((ak >> 10) & 0xFFu) + (int32_t)((bk >> 10) & 0xFFu) + adj;
-        mans[k] = zero ? 0 : ma * mb;
-        signs[k] = zero ? 0 : ((ak ^ bk) >> 18) & 1;
+/* The rule of fpu_dot16 over decomposed operands (fpu_mop_a, fpu_mop_b), one group of eight
+ * products k0..k0+7: their largest exponent (*e) and the sum of the products aligned to it, each
+ * rounded half up (a negative one's magnitude rounded the same way). A product whose operand is
+ * zero is a zero magnitude at exponent zexp (0, or the rebias of FP16 products into FP32 when that
+ * is positive); its sentinel exponent (FPU_MOP_ZERO_EXP) leaves it out of the maximum, which
+ * therefore starts at zexp: with zexp > 0 every other product's exponent is above it (at least
+ * 2 + adj), and with zexp = 0 a group whose largest exponent is <= 0 adds nothing either way.
+ * An alignment by 13 places or more leaves nothing of a product (at most 12 bits), so the
+ * distances are cut at 15 (the vector form) or 30 (the plain one) alike. */
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
+#include <emmintrin.h>
+/* The eight products as the host's 16-bit vector lanes: the alignment m = round(p / 2^d) as the
+ * high half of (4p) * 2^(14 - d) plus the top bit of its low half (the half that rounds up), with
+ * 2^(14 - d) made as a float's exponent field; d = 15 gives 2^-1, truncated to 0. */
+static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
+                                                               int32_t zexp, int32_t *e_out) {
+    __m128i x =
+        _mm_adds_epi16(_mm_loadu_si128((const __m128i *)&a->exp[k0]), _mm_loadu_si128((const __m128i *)&b->exp[k0]));
+    __m128i t = _mm_max_epi16(x, _mm_shuffle_epi32(x, 0x4E));
+    t = _mm_max_epi16(t, _mm_shuffle_epi32(t, 0xB1));
+    t = _mm_max_epi16(t, _mm_shufflelo_epi16(t, 0xB1));
+    int32_t e = (int16_t)_mm_cvtsi128_si32(t);
+    e = e > zexp ? e : zexp;
+    *e_out = e;
+    if (e <= 0) return 0;
+    __m128i d = _mm_min_epi16(_mm_subs_epi16(_mm_set1_epi16((int16_t)e), x), _mm_set1_epi16(15));
+    __m128i zero = _mm_setzero_si128(), bias = _mm_set1_epi32(127 + 14);
+    __m128i plo =
+        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(bias, _mm_unpacklo_epi16(d, zero)), 23)));
+    __m128i phi =
+        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(bias, _mm_unpackhi_epi16(d, zero)), 23)));
+    __m128i mult = _mm_packs_epi32(plo, phi);
+    __m128i p4 = _mm_slli_epi16(
+        _mm_mullo_epi16(_mm_loadu_si128((const __m128i *)&a->man[k0]), _mm_loadu_si128((const __m128i *)&b->man[k0])),
+        2);
+    __m128i m = _mm_add_epi16(_mm_mulhi_epu16(p4, mult), _mm_srli_epi16(_mm_mullo_epi16(p4, mult), 15));
+    __m128i sg =
+        _mm_xor_si128(_mm_loadu_si128((const __m128i *)&a->sign[k0]), _mm_loadu_si128((const __m128i *)&b->sign[k0]));
+    m = _mm_sub_epi16(_mm_xor_si128(m, sg), sg); /* -m for a negative product */
+    __m128i s = _mm_madd_epi16(m, _mm_set1_epi16(1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+#else
+static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
+                                                               int32_t zexp, int32_t *e_out) {
+    int32_t x[8], e = zexp;
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < 8; k++) {
+        x[k] = a->exp[k0 + k] + b->exp[k0 + k];
+        e = x[k] > e ? x[k] : e;
     }
-    /* Each group of eight products is aligned to its largest exponent (rounding half up) and
-     * summed into one term. */
+    *e_out = e;
+    if (e <= 0) return 0;
+    int32_t sum = 0;
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned d = (unsigned)(e - x[k]);
+        d = d > 30 ? 30 : d;
+        uint32_t m = (((uint32_t)a->man[k0 + k] * b->man[k0 + k] << 1) + (1u << d)) >> (d + 1);
+        uint32_t s = (uint32_t)(int32_t)(a->sign[k0 + k] ^ b->sign[k0 + k]); /* all ones if negative */
+        sum += (int32_t)((m ^ s) - s);
+    }
+    return sum;
+}
+#endif
+
+/* The two groups' sums as terms, into the accumulator. */
+static inline __attribute__((always_inline)) uint32_t dot16(const fpu_mops_t *a, const fpu_mops_t *b, uint32_t dst,
+                                                            fpu_acc_t acc, int32_t zexp) {
     fpu_term_t t[2] = {{0, 0, 0}, {0, 0, 0}};
     for (unsigned g = 0; g < 2; g++) {
-        const unsigned k0 = 8 * g;
-        int32_t e = exps[k0];
-        for (unsigned k = k0 + 1; k < k0 + 8; k++)
-            e = exps[k] > e ? exps[k] : e;
+        int32_t e, sum = group_sum(a, b, 8 * g, zexp, &e);
         if (e <= 0) continue;
-        int32_t sum = 0;
-        for (unsigned k = k0; k < k0 + 8; k++) {
-            unsigned d = (unsigned)(e - exps[k]);
-            d = d > 30 ? 30 : d;
-            uint32_t m = ((mans[k] << 1) + (1u << d)) >> (d + 1);
-            sum += (int32_t)((m ^ -signs[k]) + signs[k]); /* -m for a negative product */
-        }
         t[g].exp = e;
         if (sum < 0) t[g].sign = 1, sum = -sum;
         t[g].man = (uint32_t)sum << 13;
     }
-    return fpu_accumulate(t, 2, dst, acc);
+    return accumulate(t, 2, dst, acc);
+}
+
+uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
+    int32_t adj = fpu_prod_adj(acc, phase);
+    fpu_mops_t ma, mb;
+    for (unsigned k = 0; k < 16; k++)
+        fpu_mop_a(&ma, k, a[k], phase), fpu_mop_b(&mb, k, b[k], phase, adj);
+    return dot16(&ma, &mb, dst, acc, adj > 0 ? adj : 0);
+}
+
+void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
+    int32_t adj = fpu_prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
+    if (acc.fp32) { /* the common case, with the accumulator's width a constant */
+        for (unsigned j = 0; j < 16; j++)
+            dst[j] = dot16(&a[j], b, dst[j], (fpu_acc_t){.fp32 = true, .exp8 = acc.exp8}, zexp);
+    } else {
+        for (unsigned j = 0; j < 16; j++)
+            dst[j] = dot16(&a[j], b, dst[j], acc, zexp);
+    }
 }
 
 int32_t fpu_dst_int32(uint32_t datum) { return fmt_sm32_to_int32(fmt_dst_decode_fp32(datum)); }

@@ -78,6 +78,57 @@ uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t a
  * SrcA), in fidelity phase `phase`. The 16 products are summed in two groups of eight. */
 uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase);
 
+/* The exponent adjustment of a product: rebias (two 8-bit exponents, two 5-bit ones, or 5-bit ones
+ * into FP32), and the weight of the lower mantissa bits fidelity phases 1..3 use. */
+static inline int32_t fpu_prod_adj(fpu_acc_t acc, unsigned phase) {
+    int32_t adj = acc.exp8 ? -127 : acc.fp32 ? 127 - 30 : -15;
+    if (phase & 1) adj -= 5;
+    if (phase & 2) adj -= 7;
+    return adj;
+}
+/* The multipliers' operand bits: SrcA's implicit one and top four mantissa bits in even phases,
+ * its next five in odd ones; SrcB's implicit one and top six in phases 0/1, its low four (<< 3) in
+ * phases 2/3. */
+static inline uint32_t fpu_a_bits(uint32_t a, unsigned phase) {
+    uint32_t m = (a & 0x3FFu) | 0x400u;
+    return (phase & 1) ? (m >> 1) & 31u : m >> 6;
+}
+static inline uint32_t fpu_b_bits(uint32_t b, unsigned phase) {
+    uint32_t m = (b & 0x3FFu) | 0x400u;
+    return (phase & 2) ? (m & 15u) << 3 : m >> 4;
+}
+
+/* The 16 multiplier operands of one SrcA column or one SrcB row as fidelity phase `phase` feeds
+ * them (SrcASrcB.md "Fidelity phases"), decomposed once: each operand's bits for the multiplier,
+ * its sign (all ones if negative), and its exponent field (for SrcB with the product's exponent
+ * adjustment added, fpu_prod_adj), or FPU_MOP_ZERO_EXP for an operand read as zero (its bits are
+ * then 0). MVMUL decomposes SrcA's 16 x 16 block and each SrcB row once (fpu_mop_a, fpu_mop_b),
+ * not once per product; fpu_dot16 decomposes its operands with the same functions. 16-bit fields,
+ * so that the host's vector unit can take a group of eight products at once. */
+typedef struct {
+    int16_t exp[16];
+    uint16_t man[16];
+    int16_t sign[16];
+} fpu_mops_t;
+#define FPU_MOP_ZERO_EXP (-16384) /* far below any product's exponent: aligned to nothing */
+
+static inline void fpu_mop_a(fpu_mops_t *m, unsigned k, uint32_t a, unsigned phase) {
+    bool zero = fpu_operand_zero(a);
+    m->exp[k] = (int16_t)(zero ? FPU_MOP_ZERO_EXP : (int32_t)((a >> 10) & 0xFFu));
+    m->man[k] = (uint16_t)(zero ? 0 : fpu_a_bits(a, phase));
+    m->sign[k] = (int16_t) - (int32_t)((a >> 18) & 1);
+}
+static inline void fpu_mop_b(fpu_mops_t *m, unsigned k, uint32_t b, unsigned phase, int32_t adj) {
+    bool zero = fpu_operand_zero(b);
+    m->exp[k] = (int16_t)(zero ? FPU_MOP_ZERO_EXP : (int32_t)((b >> 10) & 0xFFu) + adj);
+    m->man[k] = (uint16_t)(zero ? 0 : fpu_b_bits(b, phase));
+    m->sign[k] = (int16_t) - (int32_t)((b >> 18) & 1);
+}
+/* fpu_dot16 over the 16 columns of a row at once: dst[j] = fpu_dot16(column j of SrcA's block,
+ * the SrcB row, dst[j]), with a[j] the column's operands (fpu_mop_a) and b the row's (fpu_mop_b);
+ * dst holds accumulator values (fpu_dst_in) and gets the results (before fpu_dst_out). */
+void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
+
 /* Dst <-> the accumulator's value (see above). cell: the Dst16b cell (Dst.md layout) or the
  * Dst32b datum; a 32-bit Dst holds FP32 whatever the Src style. */
 static inline uint32_t fpu_dst_in(uint32_t cell, fpu_acc_t acc) {

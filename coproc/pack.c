@@ -46,6 +46,24 @@ static void accumulate(const uint8_t *l1, uint8_t *buf, unsigned fmt) {
     }
 }
 
+/* Report the L1 bytes written since the last report (packer_t.wr_addr). */
+static void written_flush(dp_ctx_t *x) {
+    packer_t *p = &x->dp->pack;
+    if (p->wr_len) dp_env(x)->l1_written(dp_env(x)->ctx, p->wr_addr, p->wr_len);
+    p->wr_len = 0;
+}
+static inline void written(dp_ctx_t *x, uint32_t addr, uint32_t len) {
+    packer_t *p = &x->dp->pack;
+    if (!dp_env(x)->l1_written) return;
+    if (x->dp->reference) return dp_env(x)->l1_written(dp_env(x)->ctx, addr, len);
+    if (p->wr_len && p->wr_addr + p->wr_len == addr) {
+        p->wr_len += len;
+        return;
+    }
+    written_flush(x);
+    p->wr_addr = addr, p->wr_len = len;
+}
+
 /* One aligned 16-byte write of the data stream at its address (L1 accumulation adding to what is
  * there), then the next address. */
 static void emit16(dp_ctx_t *x, const uint8_t *bytes) {
@@ -60,9 +78,25 @@ static void emit16(dp_ctx_t *x, const uint8_t *bytes) {
             bytes = sum;
         }
         memcpy(l1, bytes, 16);
-        if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->data_addr, 16);
+        written(x, p->data_addr, 16);
     }
     p->data_addr += 16;
+}
+
+/* emit16 of `units` consecutive 16-byte units: without L1 accumulation and within L1, one copy
+ * (the reference path: one unit at a time). */
+static void emit(dp_ctx_t *x, const uint8_t *bytes, unsigned units) {
+    packer_t *p = &x->dp->pack;
+    uint32_t len = 16 * units;
+    if (!units) return;
+    if (x->dp->reference || p->acc || (uint64_t)p->data_addr + len > dp_env(x)->l1_size) {
+        for (unsigned i = 0; i < units; i++)
+            emit16(x, bytes + 16 * i);
+        return;
+    }
+    memcpy(dp_env(x)->l1 + p->data_addr, bytes, len);
+    written(x, p->data_addr, len);
+    p->data_addr += len;
 }
 
 static void flush_buf(dp_ctx_t *x) {
@@ -82,7 +116,7 @@ static void flush_ebuf(dp_ctx_t *x) {
         dp_fail(x, CP_ERR_UNDEFINED, "PACR writes exponents to L1 0x%x, beyond L1", p->exp_addr);
     } else {
         memcpy(dp_env(x)->l1 + p->exp_addr, p->ebuf, 16);
-        if (dp_env(x)->l1_written) dp_env(x)->l1_written(dp_env(x)->ctx, p->exp_addr, 16);
+        written(x, p->exp_addr, 16);
     }
     p->exp_addr += 16;
     p->ebuf_n = 0;
@@ -138,9 +172,10 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
             for (unsigned i = 0; i < out_bytes; i++)
                 b[out_bytes * k + i] = (uint8_t)(v[k] >> (8 * i));
     }
-    if (!p->buf_n)
-        for (; len - at >= 16; at += 16)
-            emit16(x, b + at);
+    if (!p->buf_n) {
+        emit(x, b, len / 16);
+        at = len / 16 * 16;
+    }
     while (at < len) {
         unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
         memcpy(p->buf + p->buf_n, b + at, take);
@@ -149,7 +184,13 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
     }
 }
 
+static void pack_exec(dp_ctx_t *x);
 void dp_pack_exec(dp_ctx_t *x) {
+    pack_exec(x);
+    if (dp_env(x)->l1_written) written_flush(x);
+}
+
+static void pack_exec(dp_ctx_t *x) {
     uint32_t w = x->word;
     dp_t *dp = x->dp;
     packer_t *p = &dp->pack;

@@ -16,8 +16,41 @@ static inline bool bit(uint32_t m, unsigned l) { return (m >> l) & 1; }
 /* SFPSETCC.md (Wormhole page, identical on Blackhole), in enabled lanes: LaneFlags = false when
  * UseLaneFlagsForLaneEnable is false or with Mod1 8 CLEAR; = Imm1 with Mod1 1 IMM_BIT0; else by
  * VC as a two's complement integer: Mod1 0 VC < 0, 2 VC != 0, 4 VC >= 0, 6 VC == 0. */
+/* The comparison of VC (a two's complement integer) with Mod1 0, 2, 4, 6. */
+static inline bool setcc_cond(unsigned mod, int32_t c) {
+    switch (mod & 6) {
+    case 0: return c < 0;
+    case 2: return c != 0;
+    case 4: return c >= 0;
+    default: return c == 0;
+    }
+}
+
 sfp_res_t sfpu_setcc(lregs_t *s, const sfp_op_t *o) {
     uint32_t en = sfpu_lanes_enabled(s) & sfpu_backdoor_ok(s, o);
+    if (!o->general) { /* the 32 lanes as masks */
+        uint32_t f = 0;
+        if (!(o->mod & 8)) {
+            if (o->mod & 1) {
+                f = (o->imm & 1) ? 0xFFFFFFFFu : 0;
+            } else {
+                const uint32_t *c = s->r[o->vc];
+#define SETCC_LANES(mod)                                                                                               \
+    for (unsigned l = 0; l < LANES; l++)                                                                               \
+        f |= (uint32_t)setcc_cond(mod, (int32_t)c[l]) << l;
+                switch (o->mod & 6) { /* each comparison a constant in its loop */
+                case 0: SETCC_LANES(0) break;
+                case 2: SETCC_LANES(2) break;
+                case 4: SETCC_LANES(4) break;
+                default: SETCC_LANES(6) break;
+                }
+#undef SETCC_LANES
+            }
+            f &= s->use_flags;
+        }
+        s->flags = (s->flags & ~en) | (f & en);
+        return SFP_OK;
+    }
     for (unsigned l = 0; l < LANES; l++) {
         if (!bit(en, l)) continue;
         bool f;
@@ -26,13 +59,7 @@ sfp_res_t sfpu_setcc(lregs_t *s, const sfp_op_t *o) {
         } else if (o->mod & 1) {
             f = o->imm & 1;
         } else {
-            int32_t c = (int32_t)s->r[o->vc][l];
-            switch (o->mod & 6) {
-            case 0: f = c < 0; break;
-            case 2: f = c != 0; break;
-            case 4: f = c >= 0; break;
-            default: f = c == 0; break;
-            }
+            f = setcc_cond(o->mod, (int32_t)s->r[o->vc][l]);
         }
         s->flags = set_bit(s->flags, l, f);
     }
@@ -54,22 +81,32 @@ sfp_res_t sfpu_encc(lregs_t *s, const sfp_op_t *o) {
     return SFP_OK;
 }
 
-/* SFPPUSHC.md / SFPPOPC.md BooleanOp(Mod1, A, B) for Mod1 1..12. */
-static bool boolean_op(unsigned m, bool a, bool b) {
+/* SFPPUSHC.md / SFPPOPC.md BooleanOp(Mod1, A, B) for Mod1 1..12, on each bit of two masks (a lane
+ * per bit, or one lane in bit 0). */
+static inline uint32_t boolean_op(unsigned m, uint32_t a, uint32_t b) {
     switch (m) {
     case 1: return b;
-    case 2: return !b;
-    case 3: return a && b;
-    case 4: return a || b;
-    case 5: return a && !b;
-    case 6: return a || !b;
-    case 7: return !a && b;
-    case 8: return !a || b;
-    case 9: return !a && !b;
-    case 10: return !a || !b;
-    case 11: return a != b;
-    default: return a == b; /* 12 */
+    case 2: return ~b;
+    case 3: return a & b;
+    case 4: return a | b;
+    case 5: return a & ~b;
+    case 6: return a | ~b;
+    case 7: return ~a & b;
+    case 8: return ~a | b;
+    case 9: return ~a & ~b;
+    case 10: return ~a | ~b;
+    case 11: return a ^ b;
+    default: return ~(a ^ b); /* 12 */
     }
+}
+
+/* The flag stack's depth when every lane has the same one (the lanes push and pop together unless
+ * the backdoor splits them), else -1: then the 32 lanes are one stack of masks. */
+static int uniform_depth(const lregs_t *s) {
+    unsigned diff = 0, n = s->stack_n[0];
+    for (unsigned l = 0; l < LANES; l++)
+        diff |= s->stack_n[l] ^ n;
+    return diff ? -1 : (int)n;
 }
 
 /* SFPPUSHC.md (Blackhole), every lane: Mod1 0 pushes {LaneFlags, UseLaneFlagsForLaneEnable}
@@ -80,6 +117,29 @@ static bool boolean_op(unsigned m, bool a, bool b) {
 sfp_res_t sfpu_pushc(lregs_t *s, const sfp_op_t *o) {
     uint32_t ok = sfpu_backdoor_ok(s, o);
     unsigned m = o->mod;
+    int depth = ok == 0xFFFFFFFFu && !o->general ? uniform_depth(s) : -1;
+    if (depth >= 0) { /* every lane, one depth: the stack as masks */
+        unsigned n = (unsigned)depth;
+        if (m == 0 && n >= SFPU_FLAG_STACK)
+            return (sfp_res_t){CP_ERR_UNDEFINED, "SFPPUSHC pushes onto a full flag stack (SFPPUSHC.md: eight entries)"};
+        if (m != 0 && n == 0) return (sfp_res_t){CP_ERR_UNDEFINED, "SFPPUSHC with Mod1 != 0 on an empty flag stack"};
+        if (m == 0) {
+            s->stack_flags[n] = s->flags, s->stack_use[n] = s->use_flags;
+            for (unsigned l = 0; l < LANES; l++)
+                s->stack_n[l] = (uint8_t)(n + 1);
+            return SFP_OK;
+        }
+        unsigned t = n - 1;
+        if (m <= 12) {
+            s->stack_flags[t] = boolean_op(m, s->stack_flags[t], s->flags), s->stack_use[t] = s->use_flags;
+        } else if (m == 13) {
+            s->flags = ~s->flags;
+            s->stack_flags[t] = s->flags, s->stack_use[t] = s->use_flags;
+        } else {
+            s->stack_flags[t] = m == 14 ? 0xFFFFFFFFu : 0, s->stack_use[t] = 0xFFFFFFFFu;
+        }
+        return SFP_OK;
+    }
     for (unsigned l = 0; l < LANES; l++) {
         if (!bit(ok, l)) continue;
         unsigned n = s->stack_n[l];
@@ -99,7 +159,7 @@ sfp_res_t sfpu_pushc(lregs_t *s, const sfp_op_t *o) {
         unsigned t = s->stack_n[l] - 1u;
         bool top_fl = bit(s->stack_flags[t], l), top_use;
         if (m <= 12) {
-            top_use = use, top_fl = boolean_op(m, top_fl, fl);
+            top_use = use, top_fl = boolean_op(m, top_fl, fl) & 1;
         } else if (m == 13) {
             fl = !fl;
             s->flags = set_bit(s->flags, l, fl);
@@ -120,6 +180,24 @@ sfp_res_t sfpu_pushc(lregs_t *s, const sfp_op_t *o) {
 sfp_res_t sfpu_popc(lregs_t *s, const sfp_op_t *o) {
     uint32_t ok = sfpu_backdoor_ok(s, o);
     unsigned m = o->mod;
+    int depth = ok == 0xFFFFFFFFu && !o->general ? uniform_depth(s) : -1;
+    if (depth >= 0) { /* every lane, one depth: the stack as masks */
+        unsigned n = (unsigned)depth;
+        if (m == 0 && n == 0) return (sfp_res_t){CP_ERR_UNDEFINED, "SFPPOPC pops an empty flag stack"};
+        uint32_t top_fl = n ? s->stack_flags[n - 1] : 0, top_use = n ? s->stack_use[n - 1] : 0;
+        if (m == 0) {
+            for (unsigned l = 0; l < LANES; l++)
+                s->stack_n[l] = (uint8_t)(n - 1);
+            s->use_flags = top_use, s->flags = top_fl;
+        } else if (m <= 12) {
+            s->use_flags = top_use, s->flags = boolean_op(m, s->flags, top_fl);
+        } else if (m == 13) {
+            s->flags = ~s->flags;
+        } else {
+            s->use_flags = 0xFFFFFFFFu, s->flags = m == 14 ? 0xFFFFFFFFu : 0;
+        }
+        return SFP_OK;
+    }
     if (m == 0)
         for (unsigned l = 0; l < LANES; l++)
             if (bit(ok, l) && s->stack_n[l] == 0)
@@ -133,7 +211,7 @@ sfp_res_t sfpu_popc(lregs_t *s, const sfp_op_t *o) {
             s->stack_n[l] = (uint8_t)(n - 1);
             use = top_use, fl = top_fl;
         } else if (m <= 12) {
-            use = top_use, fl = boolean_op(m, fl, top_fl);
+            use = top_use, fl = boolean_op(m, fl, top_fl) & 1;
         } else if (m == 13) {
             fl = !fl;
         } else {

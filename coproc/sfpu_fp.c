@@ -41,7 +41,8 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
         uint32_t a[LANES], b[LANES], c[LANES], d[LANES];
         if (o->opc == TT_OPC_SFPADDI) {
             for (unsigned l = 0; l < LANES; l++)
-                a[l] = k, b[l] = F32_ONE, c[l] = s->r[vc][l] ^ neg_c;
+                a[l] = k, c[l] = s->r[vc][l] ^ neg_c;
+            fma_bh_lanes_add(a, c, d);
         } else if (o->opc == TT_OPC_SFPMULI) {
             for (unsigned l = 0; l < LANES; l++)
                 a[l] = k, b[l] = s->r[vc][l] ^ neg_c, c[l] = 0;
@@ -49,7 +50,7 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
             for (unsigned l = 0; l < LANES; l++)
                 a[l] = s->r[o->va][l] ^ neg_a, b[l] = s->r[o->vb][l], c[l] = s->r[vc][l] ^ neg_c;
         }
-        fma_bh_lanes(a, b, c, d);
+        if (o->opc != TT_OPC_SFPADDI) fma_bh_lanes(a, b, c, d);
         if (en == 0xFFFFFFFFu) {
             memcpy(s->r[o->vd], d, sizeof d);
         } else {

@@ -22,6 +22,7 @@
 #include "coproc/datapath.h"
 #include "coproc/fma.h"
 #include "coproc/formats.h"
+#include "coproc/fpu_num.h"
 #include "coproc/state.h"
 #include "coproc/tt_fields.h"
 
@@ -50,6 +51,94 @@ static uint32_t rnd32(void) {
     case 1: return rnd() & 0xFFFF0000u;
     case 2: return (rnd() & 0x807FFFFFu) | ((118u + rnd_below(20)) << 23);
     default: return rnd();
+    }
+}
+
+/* ---- MVMUL's sums: fpu_dot16 and its row form against the reference model ------------------ */
+
+/* fpu_dot16 as it was before its operands were decomposed once per instruction (fpu_mop_a,
+ * fpu_mop_b): the rule of coproc/fpu_num.h written out product by product, the model the fast
+ * form must match bit for bit. */
+static uint32_t ref_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
+    int32_t adj = acc.exp8 ? -127 : acc.fp32 ? 127 - 30 : -15;
+    if (phase & 1) adj -= 5;
+    if (phase & 2) adj -= 7;
+    int32_t zexp = adj > 0 ? adj : 0, exps[16];
+    uint32_t mans[16], signs[16];
+    for (unsigned k = 0; k < 16; k++) {
+        bool zero = (a[k] & 0x3FC00u) == 0 || (b[k] & 0x3FC00u) == 0;
+        uint32_t ma = (a[k] & 0x3FFu) | 0x400u, mb = (b[k] & 0x3FFu) | 0x400u;
+        ma = (phase & 1) ? (ma >> 1) & 31u : ma >> 6;
+        mb = (phase & 2) ? (mb & 15u) << 3 : mb >> 4;
+        exps[k] = zero ? zexp : (int32_t)((a[k] >> 10) & 0xFFu) + (int32_t)((b[k] >> 10) & 0xFFu) + adj;
+        mans[k] = zero ? 0 : ma * mb;
+        signs[k] = zero ? 0 : ((a[k] ^ b[k]) >> 18) & 1;
+    }
+    fpu_term_t t[2] = {{0, 0, 0}, {0, 0, 0}};
+    for (unsigned g = 0; g < 2; g++) {
+        int32_t e = exps[8 * g];
+        for (unsigned k = 8 * g; k < 8 * g + 8; k++)
+            e = exps[k] > e ? exps[k] : e;
+        if (e <= 0) continue;
+        int64_t sum = 0;
+        for (unsigned k = 8 * g; k < 8 * g + 8; k++) {
+            unsigned d = (unsigned)(e - exps[k]);
+            uint32_t m = d == 0 ? mans[k] : d > 30 ? 0 : (mans[k] + (1u << (d - 1))) >> d; /* half up */
+            sum += signs[k] ? -(int64_t)m : (int64_t)m;
+        }
+        t[g].exp = e;
+        if (sum < 0) t[g].sign = 1, sum = -sum;
+        t[g].man = (uint32_t)sum << 13;
+    }
+    return fpu_accumulate(t, 2, dst, acc);
+}
+
+/* A 19-bit Src operand (sign, exponent, 10-bit mantissa) worth a test: near a given exponent (so
+ * that the products of a group are aligned by every distance, ties included), an edge exponent
+ * (0 with and without a mantissa, 1, 254, 255) or any bits; 5-bit exponents for FP16 style. */
+static uint32_t rnd_src19(int32_t near, bool exp5) {
+    uint32_t s = rnd() & 0x40000u, m = rnd() & 0x3FFu, e;
+    switch (rnd_below(6)) {
+    case 0: e = (uint32_t[]){0, 0, 1, 254, 255, 31, 30, 127}[rnd_below(8)]; break;
+    case 1: e = rnd() & 0xFFu; break;
+    case 2: m &= rnd_below(2) ? 0x3C0u : 0x3E0u, e = (uint32_t)(near + (int32_t)rnd_below(12)); break;
+    default: e = (uint32_t)(near + (int32_t)rnd_below(6)); break;
+    }
+    if (exp5) e &= 31u;
+    return s | (e & 0xFFu) << 10 | m;
+}
+
+static void test_dot16(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 40000; iter++) {
+        fpu_acc_t acc = {.fp32 = rnd_below(4) != 0, .exp8 = rnd_below(4) != 0};
+        unsigned phase = rnd_below(4);
+        int32_t near = acc.exp8 ? (int32_t)rnd_below(250) : (int32_t)rnd_below(28);
+        /* Operands read as zero: few, half, or most (whole groups of zero products). */
+        unsigned zeros = (unsigned[]){1, 8, 15}[rnd_below(3)];
+        uint32_t a[16][16], b[16], dst[16], ref[16];
+        fpu_mops_t am[16], bm;
+        for (unsigned k = 0; k < 16; k++) {
+            b[k] = rnd_below(16) >= zeros ? rnd_src19(near, !acc.exp8) : rnd() & 0x403FFu;
+            fpu_mop_b(&bm, k, b[k], phase, fpu_prod_adj(acc, phase));
+        }
+        for (unsigned j = 0; j < 16; j++) {
+            for (unsigned k = 0; k < 16; k++)
+                a[j][k] = rnd_below(16) >= zeros ? rnd_src19(near, !acc.exp8) : rnd() & 0x403FFu,
+                fpu_mop_a(&am[j], k, a[j][k], phase);
+            dst[j] = rnd32();
+            if (!acc.fp32) dst[j] &= acc.exp8 ? 0xFFFF0000u : 0x8FFFE000u;
+            ref[j] = ref_dot16(a[j], b, dst[j], acc, phase);
+            uint32_t got = fpu_dot16(a[j], b, dst[j], acc, phase);
+            if (got != ref[j])
+                fail_msg("fpu_dot16 phase %u fp32 %d exp8 %d col %u: 0x%08x, model 0x%08x", phase, acc.fp32, acc.exp8,
+                         j, got, ref[j]);
+        }
+        fpu_dot16_row(am, &bm, dst, acc, phase);
+        for (unsigned j = 0; j < 16; j++)
+            if (dst[j] != ref[j])
+                fail_msg("fpu_dot16_row phase %u fp32 %d exp8 %d col %u: 0x%08x, model 0x%08x", phase, acc.fp32,
+                         acc.exp8, j, dst[j], ref[j]);
     }
 }
 
@@ -181,12 +270,19 @@ typedef struct {
     cp_env_t env;
     cp_error_t err;
     uint8_t *l1;
+    uint8_t *told; /* the L1 bytes the datapath reported written (cp_env_t.l1_written) */
 } side_t;
 
 /* s[0] takes the fast paths, s[1] the general path. */
 typedef struct {
     side_t s[2];
 } tw_t;
+
+static void tw_l1_written(void *ctx, uint32_t addr, uint32_t len) {
+    side_t *s = ctx;
+    assert_true(addr <= TW_L1 && len <= TW_L1 - addr);
+    memset(s->told + addr, 1, len);
+}
 
 static int tw_setup(void **state) {
     tw_t *w = calloc(1, sizeof *w);
@@ -195,8 +291,9 @@ static int tw_setup(void **state) {
         s->dp = dp_create();
         dp_set_reference(s->dp, i == 1);
         s->l1 = calloc(1, TW_L1);
+        s->told = calloc(1, TW_L1);
         st_reset(&s->st);
-        s->env = (cp_env_t){.ctx = s, .l1 = s->l1, .l1_size = TW_L1};
+        s->env = (cp_env_t){.ctx = s, .l1 = s->l1, .l1_size = TW_L1, .l1_written = tw_l1_written};
     }
     *state = w;
     return 0;
@@ -207,6 +304,7 @@ static int tw_teardown(void **state) {
     for (unsigned i = 0; i < 2; i++) {
         dp_destroy(w->s[i].dp);
         free(w->s[i].l1);
+        free(w->s[i].told);
     }
     free(w);
     return 0;
@@ -221,6 +319,7 @@ static void tw_sync(tw_t *w) {
     *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
     b->st = a->st;
     memcpy(b->l1, a->l1, TW_L1);
+    memcpy(b->told, a->told, TW_L1);
 }
 
 /* Compare everything either side could have changed. */
@@ -252,6 +351,7 @@ static void tw_compare(tw_t *w, uint32_t word) {
     }
     if (memcmp(&a->st, &b->st, sizeof a->st)) fail_msg("0x%08x: architectural state differs", word);
     if (memcmp(a->l1, b->l1, TW_L1)) fail_msg("0x%08x: L1 differs", word);
+    if (memcmp(a->told, b->told, TW_L1)) fail_msg("0x%08x: the L1 bytes reported written differ", word);
 }
 
 /* Run word as thread t's instruction on both sides (unpacker instructions: both events), compare. */
@@ -533,14 +633,89 @@ static void test_twin_mova2d(void **state) {
     }
 }
 
+/* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC; SFPENCC and
+ * SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
+ * case, empty and full included) or of depths differing by lane, VC values with every comparison's
+ * edges, every Mod1, the backdoor (VD >= 12), lanes disabled by LaneConfig. The runs go on from
+ * one instruction's state to the next, errors included. */
+static void test_twin_sfpu_cc(void **state) {
+    tw_t *w = *state;
+    static const uint32_t vals[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0x3F800000u, 0xBF800000u};
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_lregs(w, rnd_below(4) == 0);
+        lregs_t *s = dp_lregs_mut(w->s[0].dp);
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned l = 0; l < LANES; l++)
+                if (rnd_below(3) == 0) s->r[i][l] = vals[rnd_below(sizeof vals / sizeof vals[0])];
+        s->flags = rnd_below(4) ? rnd() : rnd_below(2) ? 0 : 0xFFFFFFFFu;
+        s->use_flags = rnd_below(4) ? rnd() : rnd_below(2) ? 0 : 0xFFFFFFFFu;
+        unsigned depth = rnd_below(SFPU_FLAG_STACK + 1);
+        for (unsigned l = 0; l < LANES; l++)
+            s->stack_n[l] = (uint8_t)(rnd_below(8) ? depth : rnd_below(SFPU_FLAG_STACK + 1));
+        for (unsigned k = 0; k < SFPU_FLAG_STACK; k++)
+            s->stack_flags[k] = rnd(), s->stack_use[k] = rnd();
+        tw_sync(w);
+        for (unsigned k = 0; k < 12; k++) {
+            unsigned vd = rnd_below(6) ? rnd_below(8) : rnd_below(16), vc = rnd_below(8), mod = rnd_below(16);
+            unsigned imm = rnd_below(4096);
+            switch (rnd_below(8)) {
+            case 0:
+            case 1: tw_run(w, 1, TT_OP_SFPSETCC(imm, vc, vd, mod)); break;
+            case 2:
+            case 3: tw_run(w, 1, TT_OP_SFPPUSHC(imm, vc, vd, rnd_below(3) ? mod : 0)); break;
+            case 4:
+            case 5: tw_run(w, 1, TT_OP_SFPPOPC(imm, vc, vd, rnd_below(3) ? mod : 0)); break;
+            case 6: tw_run(w, 1, TT_OP_SFPENCC(imm, vc, vd, mod)); break;
+            default: tw_run(w, 1, TT_OP_SFPCOMPC(imm, vc, vd, mod)); break;
+            }
+        }
+    }
+}
+
+/* MVMUL, DOTPV and GAPOOL: Src formats (BF16, TF32, FP16 styles; FP16A_FORCE), FP32 or 16-bit
+ * Dst, integer "8", every fidelity phase, row broadcast, the zero flags, invalid Dst rows. */
+static void test_twin_mvmul(void **state) {
+    tw_t *w = *state;
+    static const uint8_t fmts[] = {FMT_BF16, FMT_BF16, FMT_TF32, FMT_FP16, FMT_FP32};
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        rnd_dst(w);
+        rnd_src(w);
+        unsigned fa = fmts[rnd_below(5)], fb = rnd_below(4) ? fa : fmts[rnd_below(5)];
+        for (unsigned b = 0; b < SRC_BANKS; b++)
+            dp_srca_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fa,
+            dp_srcb_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fb;
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, fa);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, fb);
+        tw_cfg(w, CFG_ALU_ACC_CTRL_Fp32_enabled, rnd_below(4) != 0);
+        tw_cfg(w, CFG_ALU_ACC_CTRL_INT8_math_enabled, rnd_below(8) == 0);
+        tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(8) == 0);
+        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, rnd_below(8) == 0);
+        tw_thcfg(w, 1, THCFG_FIDELITY_BASE_Phase, rnd_below(4));
+        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0 : rnd_below(1024));
+        tw_sync(w);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned am = rnd_below(8), dst = rnd_below(1024);
+            switch (rnd_below(4)) {
+            case 0: tw_run(w, 1, TT_OP_DOTPV(0, 0, 0, am, dst)); break;
+            case 1: tw_run(w, 1, TT_OP_GAPOOL(0, 0, am, 0, dst)); break;
+            default: tw_run(w, 1, TT_OP_MVMUL(0, rnd_below(2), am, dst)); break;
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dot16),
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),

@@ -159,9 +159,9 @@ static void test_lanes_vs_model(void **state) {
 }
 
 /* b = 1.0 (SFPADD, SFPADDI), where fma_bh takes the host's IEEE sum whenever it is normal, exact
- * or not: against the model on sums of every exponent difference (both signs, random and short
- * mantissas), near cancellation, and constructed ties (c an odd multiple of half an ulp of a, or
- * of a finer power of two). */
+ * or not (fma_bh, fma_bh_lanes and fma_bh_lanes_add): against the model on sums of every exponent difference (both
+ * signs, random and short mantissas), near cancellation, and constructed ties (c an odd multiple of half an ulp of a,
+ * or of a finer power of two). */
 static void test_add_vs_model(void **state) {
     (void)state;
     uint64_t s = 0xBB67AE8584CAA73Bull;
@@ -189,11 +189,13 @@ static void test_add_vs_model(void **state) {
             }
         }
         fma_bh_lanes(a, b, c, d);
+        uint32_t d_add[FMA_LANES];
+        fma_bh_lanes_add(a, c, d_add);
         for (unsigned l = 0; l < FMA_LANES; l++) {
             uint32_t want = fma_bh_model(a[l], ONE, c[l]);
-            if (d[l] != want || fma_bh(a[l], ONE, c[l]) != want)
-                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], c[l], d[l],
-                         fma_bh(a[l], ONE, c[l]), want);
+            if (d[l] != want || fma_bh(a[l], ONE, c[l]) != want || d_add[l] != want)
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh_lanes_add 0x%08x, fma_bh 0x%08x, model 0x%08x",
+                         a[l], c[l], d[l], d_add[l], fma_bh(a[l], ONE, c[l]), want);
         }
     }
 }
