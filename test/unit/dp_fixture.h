@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coproc/datapath.h"
+#include "dp_events.h"
 #include "coproc/formats.h"
 #include "coproc/state.h"
 #include "coproc/tt_fields.h"
@@ -44,18 +45,7 @@ static int fx_teardown(void **state) {
 
 /* Thread t's instruction w at its datapath events; the error category (CP_ERR_NONE: none). */
 static cp_err_cat_t fx_run(fx_t *f, unsigned t, uint32_t w) {
-    memset(&f->err, 0, sizeof f->err);
-    cp_insn_t in = {.st = &f->st,
-                    .env = &f->env,
-                    .op = tt_op((uint8_t)TT_OPCODE(w)),
-                    .word = w,
-                    .thread = t,
-                    .origin = {.core = -1},
-                    .err = &f->err};
-    assert_non_null(in.op);
-    dp_exec(f->dp, &in);
-    if (f->err.cat == CP_ERR_NONE && in.op->unit == TT_UNIT_UNPACK) dp_unpack_data(f->dp, &in);
-    if (f->err.cat != CP_ERR_NONE) assert_true(f->err.what[0] != 0);
+    if (dpt_events(f->dp, &f->st, &f->env, &f->err, t, w) != CP_ERR_NONE) assert_true(f->err.what[0] != 0);
     return f->err.cat;
 }
 static void fx_ex(fx_t *f, uint32_t w) {

@@ -7,6 +7,7 @@
 #include "sfpu_test.h"
 
 #include "coproc/datapath.h"
+#include "dp_events.h"
 
 typedef struct {
     dp_t *dp;
@@ -34,15 +35,7 @@ static inline int dpf_teardown(void **state) {
 /* Dispatch word as thread t's instruction at cycle `cycle`; the error category. */
 static inline cp_err_cat_t dpf_run(dpf_t *f, unsigned t, uint32_t w, uint64_t cycle) {
     memset(&f->err, 0, sizeof f->err);
-    cp_insn_t in = {.st = &f->st,
-                    .env = &f->env,
-                    .op = tt_op((uint8_t)TT_OPCODE(w)),
-                    .word = w,
-                    .thread = t,
-                    .origin = {.core = -1},
-                    .err = &f->err,
-                    .cycle = cycle};
-    assert_non_null(in.op);
+    cp_insn_t in = dpt_insn(&f->st, &f->env, &f->err, t, w, cycle);
     dp_exec(f->dp, &in);
     return f->err.cat;
 }

@@ -19,6 +19,7 @@
 
 #include "coproc/datapath.h"
 #include "coproc/tt_fields.h"
+#include "dp_events.h"
 
 #define L1_SIZE 0x180000u
 /* IEEE single-precision bit patterns the SFPU tests use: 2.0, 8.0, 1/512. */
@@ -60,26 +61,12 @@ static int teardown(void **state) {
     return 0;
 }
 
-static cp_insn_t insn(fx_t *f, unsigned t, uint32_t w) {
-    cp_insn_t in = {.st = &f->st,
-                    .env = &f->env,
-                    .op = tt_op((uint8_t)TT_OPCODE(w)),
-                    .word = w,
-                    .thread = t,
-                    .origin = {.core = -1},
-                    .err = &f->err};
-    assert_non_null(in.op);
-    return in;
-}
+static cp_insn_t insn(fx_t *f, unsigned t, uint32_t w) { return dpt_insn(&f->st, &f->env, &f->err, t, w, 0); }
 
 /* Run word as thread t's instruction at its datapath events (what coproc/timing.c does: dispatch,
  * and for an unpacker instruction its retire straight after, as from an idle unpacker). */
 static cp_err_cat_t run(fx_t *f, unsigned t, uint32_t w) {
-    memset(&f->err, 0, sizeof f->err);
-    cp_insn_t in = insn(f, t, w);
-    dp_exec(f->dp, &in);
-    if (f->err.cat == CP_ERR_NONE && in.op->unit == TT_UNIT_UNPACK) dp_unpack_data(f->dp, &in);
-    if (f->err.cat != CP_ERR_NONE) assert_true(f->err.what[0] != 0);
+    if (dpt_events(f->dp, &f->st, &f->env, &f->err, t, w) != CP_ERR_NONE) assert_true(f->err.what[0] != 0);
     return f->err.cat;
 }
 

@@ -25,6 +25,7 @@
 #include "coproc/fpu_num.h"
 #include "coproc/state.h"
 #include "coproc/tt_fields.h"
+#include "dp_events.h"
 
 /* ---- random inputs -------------------------------------------------------------------------- */
 
@@ -358,17 +359,7 @@ static void tw_compare(tw_t *w, uint32_t word) {
 static void tw_run(tw_t *w, unsigned t, uint32_t word) {
     for (unsigned i = 0; i < 2; i++) {
         side_t *s = &w->s[i];
-        memset(&s->err, 0, sizeof s->err);
-        cp_insn_t in = {.st = &s->st,
-                        .env = &s->env,
-                        .op = tt_op((uint8_t)TT_OPCODE(word)),
-                        .word = word,
-                        .thread = t,
-                        .origin = {.core = -1},
-                        .err = &s->err};
-        assert_non_null(in.op);
-        dp_exec(s->dp, &in);
-        if (s->err.cat == CP_ERR_NONE && in.op->unit == TT_UNIT_UNPACK) dp_unpack_data(s->dp, &in);
+        dpt_events(s->dp, &s->st, &s->env, &s->err, t, word);
     }
     tw_compare(w, word);
 }
