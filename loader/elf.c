@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,5 @@
 /* loader/hostio.c — files and tensors moved by the host at the points of a run (loader/hostio.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,6 @@
 /* loader/npy.c — the .npy reader and header writer (loader/npy.h). Pure functions over byte
  * buffers: every read is bounds-checked against the buffer, every size product against overflow,
  * so any input gives either a parsed array or a reason (the fuzz target feeds it random bytes). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -2,7 +2,6 @@
  * (loader/tensor.h, docs/tensors.md). Values move as bit patterns; every conversion between number
  * formats is a call into the formats library (coproc/formats.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
