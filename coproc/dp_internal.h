@@ -136,15 +136,6 @@ typedef struct {
     bool remap, swizzle; /* DEST_ACCESS_CFG remap_addrs, swizzle_32b of the bank (dp_ctx_init) */
 } dp_ctx_t;
 
-/* Element i of a Config field (coproc/cfg_fields.def), word_off words further (UNP_SEC_WORDS for
- * unpacker 1's copy of an unpacker 0 field). */
-static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, unsigned word_off) {
-    const cp_field_t *d = &cfg_fields[f];
-    unsigned bit = (unsigned)d->shift + i * d->stride;
-    uint32_t v = x->st->cfg[x->bank][d->word + word_off + bit / 32] >> (bit % 32);
-    return v & st_field_mask(d->width);
-}
-
 /* The fields' places as compile-time constants, from the same table (cfg_fields.def): the CFG and
  * THCFG macros below read a named field in a few instructions, without looking it up in
  * cfg_fields[] (the datapath reads dozens of fields per instruction). */
@@ -161,6 +152,13 @@ static inline __attribute__((always_inline)) uint32_t dp_cfg_at(const dp_ctx_t *
                                                                 unsigned word_off) {
     unsigned bit = shift + i * stride;
     return (x->st->cfg[x->bank][word + word_off + bit / 32] >> (bit % 32)) & st_field_mask(width);
+}
+
+/* Element i of a Config field looked up by its cfg_fields[] entry (coproc/cfg_fields.def),
+ * word_off words further (UNP_SEC_WORDS for unpacker 1's copy of an unpacker 0 field). */
+static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, unsigned word_off) {
+    const cp_field_t *d = &cfg_fields[f];
+    return dp_cfg_at(x, d->word, d->shift, d->width, d->stride, i, word_off);
 }
 #define DPC_AT(x, name, i, off)  dp_cfg_at((x), DPC_W_##name, DPC_S_##name, DPC_N_##name, DPC_T_##name, (i), (off))
 #define CFG(x, name)             DPC_AT((x), name, 0, 0)

@@ -91,11 +91,6 @@ uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c) {
 /* A rule shared by fma_bh and fma_bh_lanes: always inlined, so each is the same code. */
 #define FMA_RULE static inline __attribute__((always_inline))
 
-FMA_RULE double f32_to_double(uint32_t v) {
-    float f;
-    memcpy(&f, &v, sizeof f);
-    return f;
-}
 FMA_RULE float f32_of(uint32_t v) {
     float f;
     memcpy(&f, &v, sizeof f);
@@ -137,7 +132,7 @@ FMA_RULE uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
         return c;
     }
     /* A zero or denormal addend reads as zero. */
-    double p = f32_to_double(a) * f32_to_double(b), cd = c_normal ? f32_to_double(c) : 0.0;
+    double p = (double)f32_of(a) * (double)f32_of(b), cd = c_normal ? (double)f32_of(c) : 0.0;
     float pf = (float)p;
     uint32_t pb = bits_of(pf);
     if (!c_normal) { /* the product alone, rounded once */

@@ -97,8 +97,9 @@ static void movb2d(dp_ctx_t *x) {
     if (rows_at_once(x, style, lo)) {
         for (; n; n--, drow++, srow += !bcast_row) {
             uint32_t col0[SRC_COLS];
-            for (unsigned c = 0; c < SRC_COLS; c++)
-                col0[c] = bank[srow][0];
+            if (bcast_col0)
+                for (unsigned c = 0; c < SRC_COLS; c++)
+                    col0[c] = bank[srow][0];
             src_row_to_dst(x, bcast_col0 ? col0 : bank[srow], style, flush, drow);
         }
     }
