@@ -171,8 +171,11 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
             cp_note_riscv_write(fast, t);
         }
         if (pick(100) == 0) g_fake.stream[0][29] = pick(4); /* stream 0's CURR_PHASE */
-        cp_cycle(ref);
-        cp_cycle(fast);
+        unsigned rr = cp_cycle(ref), rf = cp_cycle(fast);
+        /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
+         * is looked at only after one) */
+        assert_int_equal(rr & (CP_CYCLE_IDLE | CP_CYCLE_FAILED), rf & (CP_CYCLE_IDLE | CP_CYCLE_FAILED));
+        assert_int_equal(cp_fifo_freed(ref), cp_fifo_freed(fast));
         same_state(ref, fast, c);
         if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
     }
