@@ -224,7 +224,7 @@ bool gate_step_full(cp_t *cp, unsigned t);
 
 /* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
- * (tm_cond_changed) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
+ * (tm_cond_changes) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
 static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
     switch (g->wait.opcode) {

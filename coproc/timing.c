@@ -687,8 +687,6 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
     return b & sel;
 }
 
-uint32_t tm_cond_changed(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->chg[t] : TM_C_ALL; }
-
 const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
 
 bool tm_thread_busy(const tm_t *tm, unsigned t) {

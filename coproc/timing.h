@@ -54,14 +54,12 @@ void tm_advance_idle(tm_t *tm, uint64_t n);
 bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond);
 /* The busy ones among the conditions sel (bit n = Cn) for thread t: tm_cond_busy's answers, in
  * one call. *next: the first cycle at which one of them can change without anything else
- * changing (a busy one running out; UINT64_MAX: none). Marks them looked at (tm_cond_changed). */
+ * changing (a busy one running out; UINT64_MAX: none). Marks them looked at (tm_cond_changes). */
 uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next);
-/* The conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
+/* Per thread, the conditions whose inputs changed since tm_cond_eval last looked at them (bit n:
  * Cn): until one of the selected ones shows up here or *next comes, tm_cond_eval would answer the
- * same. */
-uint32_t tm_cond_changed(const tm_t *tm, unsigned t);
-/* The same for every thread at once: the model's own array of CP_THREADS masks, which stays
- * where it is for the model's life (the gates read it every cycle without a call). */
+ * same. The model's own array of CP_THREADS masks, which stays where it is for the model's life
+ * (the gates read it every cycle without a call). */
 const uint32_t *tm_cond_changes(const tm_t *tm);
 /* Anything of thread t still executing in any unit. */
 bool tm_thread_busy(const tm_t *tm, unsigned t);
