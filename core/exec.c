@@ -794,12 +794,12 @@ static bool park_try(hart_t *h) {
     for (unsigned i = 0; i < HART_PARK_STEPS; i++) {
         uint32_t pc = c.pc;
         if ((pc & 3) || pc >= c.l1_size) break;
-        insn_t d; /* from its decoded record when it has one (the loop's have, after a turn) */
+        /* From its decoded record: a store over a word with a record drops it and bumps pd_gen,
+         * which unparks the hart; a word without one would not, so a loop with such a word is
+         * not parked (after a turn of pd_run the loop's words all have records). */
         const hart_pd_t *rec = &c.pd[pc >> 2];
-        if (rec->handler)
-            d = (insn_t){.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
-        else
-            rv_decode(le_read(c.l1 + pc, 4), &d);
+        if (!rec->handler) break;
+        insn_t d = {.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
         const void *w = NULL;
         bool device = false;
         unsigned size = d.op == RV_OP_lw ? 4 : d.op == RV_OP_lh || d.op == RV_OP_lhu ? 2 : 1;
