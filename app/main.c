@@ -374,6 +374,7 @@ static int cmd_run(int argc, char **argv) {
     }
     r.tensors_json = report_tensors(&cfg);
     if (r.tile->reference) fprintf(stderr, "ttemu: ran the reference path (TTEMU_REFERENCE)\n");
+    runcfg_print_stats(r.tile, stderr);
     rc = r.exit.code;
     if (rc == EXIT_GUEST_FAULT || rc == EXIT_UNIMPLEMENTED || rc == EXIT_DEADLOCK)
         fprintf(stderr, "ttemu: %s\n", r.exit.message);

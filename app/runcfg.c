@@ -1,4 +1,5 @@
 /* app/runcfg.c — shared by `ttemu run` and `ttemu compare-policies` (app/runcfg.h). */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,15 @@
 tile_opts_t runcfg_tile_opts(void) {
     const char *ref = getenv("TTEMU_REFERENCE"), *spin = getenv("TTEMU_SPIN");
     return (tile_opts_t){.reference = ref && *ref && strcmp(ref, "0") != 0, .no_spin = spin && !strcmp(spin, "0")};
+}
+
+void runcfg_print_stats(const tile_t *t, FILE *f) {
+    const char *on = getenv("TTEMU_STATS");
+    if (!on || !*on || !strcmp(on, "0")) return;
+    fprintf(f, "ttemu: stats: cycles %" PRIu64 " parked", t->cycle);
+    for (int c = 0; c < TILE_NCORES; c++)
+        fprintf(f, " %s=%" PRIu64, tile_core_names[c], t->hart[c].parked_turns);
+    fprintf(f, " spin_skipped %" PRIu64 " cp_quiet %" PRIu64 "\n", t->spin.skipped, cp_quiet_cycles(t->cp));
 }
 
 int runcfg_load_cores(run_t *r, const cfg_t *cfg, char *err, size_t errlen) {

@@ -122,7 +122,10 @@ static void cp_quiet_cycle(cp_t *cp) {
     tm_advance_idle(cp->tm, 1); /* the clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
     cp->cycle++;
+    cp->quiet_cycles++;
 }
+
+uint64_t cp_quiet_cycles(const cp_t *cp) { return cp->quiet_cycles; }
 
 /* When the quiet stretch that starts now ends (cp_t.quiet_until): the first cycle at which a time
  * the timing model or a latched STALLWAIT's answer compares with is reached (every gate that

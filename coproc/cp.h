@@ -65,6 +65,9 @@ enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1, CP_CYCLE_FREED = 1u <
 unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
+/* The cycles cp_cycle ran as a quiet stretch's (counted, not stepped) so far: a figure of the
+ * fast path for TTEMU_STATS, not of the tile (0 on the reference path). */
+uint64_t cp_quiet_cycles(const cp_t *cp);
 
 /* Semaphore window (SyncUnit.md; cp_sem_read in coproc/cp_views.h): a write with bit0 set gets
  * (floor 0), with bit0 clear posts (saturates at 15, never at Max). t is the writing TRISC's

@@ -211,6 +211,7 @@ struct cp {
      * model compares with can give another answer (tm_next_change, the latched waits'
      * recheck_at). */
     uint64_t quiet_until;
+    uint64_t quiet_cycles;      /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
     const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
     uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
 };

@@ -41,6 +41,7 @@ void hart_reset(hart_t *h) {
     h->pd = keep.pd;
     h->pd_pages = keep.pd_pages;
     h->pd_gen = keep.pd_gen;
+    h->parked_turns = keep.parked_turns; /* a figure of the run, not of the core */
 
     h->state = HART_RESET;
     h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
@@ -779,6 +780,7 @@ void hart_park_settle(hart_t *h) {
     }
     h->instret += pk->turns;
     h->cycle += pk->turns;
+    h->parked_turns += pk->turns;
     h->wait = HART_WAIT_NONE;
     pk->turns = 0;
 }

@@ -134,6 +134,7 @@ typedef struct hart {
     uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
                        * like pd and set with it; NULL only without pd */
     hart_park_t park;
+    uint64_t parked_turns; /* turns counted while parked, over the whole run (TTEMU_STATS) */
 
     hart_fault_t fault;
     char hang_reason[160];

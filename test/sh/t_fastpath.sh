@@ -16,8 +16,10 @@ same() {
     local rc_ref=$?
     TTEMU_SPIN=0 "$TTEMU" run --quiet --report "$TMP/nospin.json" "$@" >/dev/null 2>/dev/null
     local rc_nospin=$?
-    "$TTEMU" run --quiet --report "$TMP/fast.json" "$@" >/dev/null 2>"$TMP/fast.err"
+    TTEMU_STATS=1 "$TTEMU" run --quiet --report "$TMP/fast.json" "$@" >/dev/null 2>"$TMP/fast.all"
     local rc_fast=$?
+    grep -v '^ttemu: stats: ' "$TMP/fast.all" >"$TMP/fast.err"
+    grep '^ttemu: stats: ' "$TMP/fast.all" >"$TMP/fast.stats"
     if [ "$rc_ref" -ne "$rc_nospin" ]; then
         nok "fast = reference: $name" "exit $rc_nospin with TTEMU_SPIN=0, reference $rc_ref"
     elif [ "$rc_ref" -ne 4 ] && ! cmp -s "$TMP/ref.json" "$TMP/nospin.json"; then
@@ -35,6 +37,19 @@ same() {
     else
         nok "fast = reference: $name" "$(diff "$TMP/ref.json" "$TMP/fast.json" | head -20)"
     fi
+}
+
+# takes NAME KEY...: the last `same` run's fast path took each shortcut KEY (a figure of its
+# TTEMU_STATS line, docs/cli.md: BRISC..TRISC2 parked turns, spin_skipped, cp_quiet) at least
+# once. Equal reports alone would also pass with a shortcut that is never taken.
+takes() {
+    local name=$1 key v; shift
+    for key in "$@"; do
+        v=$(grep -oE "(^| )$key[= ][0-9]+" "$TMP/fast.stats" | grep -oE '[0-9]+$')
+        if [ -z "$v" ]; then nok "fast path takes $key: $name" "no $key in: $(cat "$TMP/fast.stats")"; return; fi
+        if [ "$v" -eq 0 ]; then nok "fast path takes $key: $name" "$(cat "$TMP/fast.stats")"; return; fi
+    done
+    ok "fast path takes $*: $name"
 }
 
 same "demo, five cores" --brisc $D/brisc.elf --ncrisc $D/ncrisc.elf --trisc0 $D/trisc0.elf \
@@ -90,6 +105,7 @@ same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --nc
 # by the host's hook) with the host's reads and stops in between.
 same "parked: woken by each kind of write, PC snapshots" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
     --peek 0x9600:45 --peek 0x9400:8 --peek 0x9700
+takes "park_brisc/park_ncrisc" BRISC NCRISC
 same "parked: a cycle-count stop while parked" --brisc $P/park_brisc.elf --ncrisc $P/park_ncrisc.elf \
     --peek 0x9600:44 --max-cycles 2503
 # BRISC and NCRISC parked on NIU counters (their reads' poll notes replayed when they settle):
@@ -97,6 +113,7 @@ same "parked: a cycle-count stop while parked" --brisc $P/park_brisc.elf --ncris
 # noc_wait only after a recent poll), must match; then the deadlock diagnosis.
 same "parked on NIU counters (deadlock diagnosis)" --brisc $P/park_noc_brisc.elf \
     --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf
+takes "park_noc_brisc" BRISC
 for path in reference fast; do
     env $([ $path = reference ] && echo TTEMU_REFERENCE=1) "$TTEMU" run --quiet --report "$TMP/$path.json" \
         --brisc $P/park_noc_brisc.elf --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf \
@@ -140,6 +157,7 @@ EOF
  "peek": ["0x0:1024"]}
 EOF
     same "tt-metal boot + 1M idle cycles (idle fast-forward)" --config "$TMP/boot_idle.json"
+    takes "boot + 1M idle" spin_skipped
     cat > "$TMP/add1.json" <<EOF
 {"version": 1, "firmware": "$FWA",
  "launches": [{"kernels": {"trisc0": "$KA/compute_trisc0_unpack.bin", "trisc1": "$KA/compute_trisc1_math.bin",
@@ -151,6 +169,7 @@ EOF
  "peek": ["0x0:1024", "0x30000:256"], "max_cycles": 5000000}
 EOF
     same "add1 launch, 4 tiles" --config "$TMP/add1.json"
+    takes "add1 launch" BRISC NCRISC TRISC1 cp_quiet
     # Two launches with idle stretches around them (the fast-forward proven, then dropped by the
     # host's launch writes), then a cycle-count stop.
     python3 - "$TMP/add1.json" "$TMP/add1_idle.json" <<'PY'
@@ -184,6 +203,7 @@ json.dump(c, open(sys.argv[3], "w"))
 PY
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
+    takes "add1 full program" TRISC0 cp_quiet
     same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
     # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
     # cycle count inside the boot, inside a launch and right after GO, and a launch whose
