@@ -107,6 +107,10 @@ APP_OBJ := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
+# test_dp_fast once more with the plain form of the Matrix Unit's product sums (-DTTEMU_NO_SIMD:
+# coproc/fpu_num.c built that way, linked ahead of the library's).
+NOSIMD_OBJ := $(BUILD)/obj/nosimd/fpu_num.o
+UNIT_BIN += $(BUILD)/test/test_dp_fast_nosimd
 
 .PHONY: all deps demo test test-asan check fw data format format-check check-layers clean bench regress config FORCE \
 	install uninstall
@@ -163,12 +167,23 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_STAMP)
 	$(if $(filter 1,$(V)),,@echo "  CC $<")
 	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+$(NOSIMD_OBJ): coproc/fpu_num.c $(CONFIG_STAMP) | $(TT_FIELDS_H)
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  CC $< (-DTTEMU_NO_SIMD)")
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -DTTEMU_NO_SIMD -MMD -MP -c -o $@ $<
+
+$(BUILD)/test/test_dp_fast_nosimd: test/unit/test_dp_fast.c $(NOSIMD_OBJ) $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a \
+		$(CONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -DTTEMU_NO_SIMD $(TTEMU_LDFLAGS) $(LDFLAGS) -o $@ $< $(NOSIMD_OBJ) \
+		$(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka -lm
+
 $(BUILD)/test/%: test/unit/%.c $(BUILD)/libttemu-app.a $(BUILD)/libttemu.a $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) $(TTEMU_LDFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libttemu-app.a \
 		$(BUILD)/libttemu.a $(LDLIBS) -ldl -lcmocka -lm
 
--include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/app/junit.pic.d
+-include $(LIB_OBJ:.o=.d) $(NOSIMD_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(BUILD)/obj/app/junit.pic.d
 
 # ---- RV32 programs (firmware samples, ISA tests) built with Debian's cross gcc -------------------
 include firmware-samples/fw.mk

@@ -132,6 +132,7 @@ static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t 
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
     return _mm_cvtsi128_si32(s);
 }
+const char *fpu_dot16_form(void) { return "sse2"; }
 #else
 static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
                                                                int32_t zexp, int32_t *e_out) {
@@ -154,6 +155,7 @@ static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t 
     }
     return sum;
 }
+const char *fpu_dot16_form(void) { return "plain"; }
 #endif
 
 /* The two groups' sums as terms, into the accumulator. */

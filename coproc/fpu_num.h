@@ -128,6 +128,10 @@ static inline void fpu_mop_b(fpu_mops_t *m, unsigned k, uint32_t b, unsigned pha
  * the SrcB row, dst[j]), with a[j] the column's operands (fpu_mop_a) and b the row's (fpu_mop_b);
  * dst holds accumulator values (fpu_dst_in) and gets the results (before fpu_dst_out). */
 void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
+/* The form this build sums fpu_dot16's products in: "sse2" (eight in the host's vector lanes) or
+ * "plain" (without SSE2, or built with -DTTEMU_NO_SIMD). The tests run both forms (Makefile,
+ * test_dp_fast_nosimd) and check which one they got. */
+const char *fpu_dot16_form(void);
 
 /* Dst <-> the accumulator's value (see above). cell: the Dst16b cell (Dst.md layout) or the
  * Dst32b datum; a 32-bit Dst holds FP32 whatever the Src style. */
