@@ -258,6 +258,7 @@ bool cp_mop_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || fe_mop_
 /* ---- RISC-V windows ------------------------------------------------------------------------- */
 
 uint32_t cp_sem_read(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->sync.sem[i].value : 0; }
+const uint32_t *cp_sem_word(const cp_t *cp, unsigned i) { return &cp->sync.sem[i].value; }
 
 /* SyncUnit.md "RISCV access to semaphores": bit0 set → like SEMGET (floor 0), clear → like
  * SEMPOST (saturates at 15; Max untouched). The write takes this cycle's semaphore slot. */

@@ -73,6 +73,9 @@ uint64_t cp_quiet_cycles(const cp_t *cp);
  * (floor 0), with bit0 clear posts (saturates at 15, never at Max). t is the writing TRISC's
  * thread. */
 void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val);
+/* The word holding semaphore i's Value (i < CP_NUM_SEMS), always what cp_sem_read(i) says: a hart
+ * whose loop polls the semaphore parks on it (core/exec.c "Parked harts"). */
+const uint32_t *cp_sem_word(const cp_t *cp, unsigned i);
 
 /* Per-thread Tensix GPRs (ScalarUnit.md), the same registers the TRISC sees at 0xFFE00000. */
 uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i);

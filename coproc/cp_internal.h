@@ -135,7 +135,8 @@ uint32_t cp_unit_classes(tt_unit_t u);
 #define SYNC_MUTEXES 5 /* indices 0..4; 1 is not a mutex on Blackhole */
 
 typedef struct {
-    uint8_t value, max;
+    uint32_t value; /* a whole word: a TRISC's loop polling it may park on it (cp_sem_word) */
+    uint8_t max;
 } sync_sem_t;
 
 typedef struct {

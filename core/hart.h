@@ -242,10 +242,11 @@ void env_l1_written(void *env, uint32_t addr, unsigned size);
  * Returns false if the tile does not provide this CSR. */
 bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val);
 /* Where the value of an aligned 4-byte load by h from addr (beyond L1 and the local RAM) is kept,
- * if that load returns exactly that word, which changes only by being written (a device's
- * storage), and changes nothing but, maybe, a note of the read; NULL otherwise. A hart may park
- * on such a word. If the read leaves a note, *noted_at is set to the tile's cycle now, and the
- * hart must report its last such read (env_park_read) when it settles. */
+ * if that load returns exactly that word (a device's storage, a semaphore's Value) and changes
+ * nothing but, maybe, a note of the read; NULL otherwise. A hart may park on such a word (a parked
+ * hart compares it every turn, so it may change in any way). If the read leaves a note,
+ * *noted_at is set to the tile's cycle now, and the hart must report its last such read
+ * (env_park_read) when it settles. */
 const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at);
 /* A parked hart's last load from addr (env_pure_word: one that leaves a note) was at tile cycle
  * `cycle`: the note it would have left. */

@@ -156,6 +156,7 @@ const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *not
     if (!d || (addr & 3)) return NULL;
     /* The stream registers are plain storage for loads (mmio/stream.c: mmio_storage_read). */
     if (d->read == stream_read) return &t->streams[(addr - d->base) / 4];
+    if (d->read == pcbuf_read) return pcbuf_pure_word(t, h, addr - d->base); /* the semaphores */
     /* A NIU's counters, whose reads note the poll (mmio/noc.c). */
     if (d->read == noc0_read || d->read == noc1_read) {
         const uint32_t *w = noc_counter_word(t, d->read == noc1_read, h, addr - d->base);

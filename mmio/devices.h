@@ -24,6 +24,10 @@ DEV_DECL(cfgspace)  /* 0xFFEF0000 backend configuration */
 
 #undef DEV_DECL
 
+/* The word a load by h from PC_BUF offset off reads, when that load is nothing but the word's
+ * value (a TRISC's semaphore read); NULL otherwise. For parking (tile/tile.h env_pure_word). */
+const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off);
+
 /* TRISC h's push into thread th's FIFO#1 (INSTRN_BUF): MEM_OK, or MEM_STALL with h blocked. */
 mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val);
 

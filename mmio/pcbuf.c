@@ -51,6 +51,11 @@ mem_res_t pcbuf_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t
     }
 }
 
+const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off) {
+    if (h->id == CORE_BRISC || tile_trisc_thread(h) < 0 || off < SEM_BASE || off >= SEM_END || off % 4) return NULL;
+    return cp_sem_word(t->cp, (off - SEM_BASE) / 4);
+}
+
 mem_res_t pcbuf_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     mem_res_t r = pcbuf_check(h, off, size);
     if (r != MEM_OK) return r;

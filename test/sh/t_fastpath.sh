@@ -114,6 +114,10 @@ same "parked: a cycle-count stop while parked" --brisc $P/park_brisc.elf --ncris
 same "parked on NIU counters (deadlock diagnosis)" --brisc $P/park_noc_brisc.elf \
     --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf
 takes "park_noc_brisc" BRISC
+# TRISC0 parked on semaphores (PC_BUF window), woken by TRISC1's store to its window and by T1's
+# SEMPOST; the wake cycles are peeked.
+same "parked on semaphores" --trisc0 $P/park_sem_trisc0.elf --trisc1 $P/park_sem_trisc1.elf --peek 0x9800:3
+takes "park_sem_trisc0" TRISC0
 for path in reference fast; do
     env $([ $path = reference ] && echo TTEMU_REFERENCE=1) "$TTEMU" run --quiet --report "$TMP/$path.json" \
         --brisc $P/park_noc_brisc.elf --ncrisc $FW/broken/noc_read_never_issued_ncrisc.elf \
