@@ -10,18 +10,18 @@
 
 /* Sorted by base. A device decides per core what it accepts (e.g. NCRISC has no Tensix push). */
 static const mmio_dev_t mmio_map[] = {
-    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, tdma_read, tdma_write},
-    {"tile control registers", 0xFFB12000u, 0x1000u, tilectl_read, tilectl_write},
-    {"PIC", 0xFFB13000u, 0x1000u, pic_read, pic_write},
-    {"local RAM alias", 0xFFB14000u, 0xA000u, ldm_alias_read, ldm_alias_write},
-    {"NoC 0 registers", 0xFFB20000u, 0x10000u, noc0_read, noc0_write},
-    {"NoC 1 registers", 0xFFB30000u, 0x10000u, noc1_read, noc1_write},
-    {"stream registers", 0xFFB40000u, 0x40000u, stream_read, stream_write},
-    {"MOP config", 0xFFB80000u, 0x1000u, mopcfg_read, mopcfg_write},
-    {"Tensix GPRs", 0xFFE00000u, 0x1000u, gpr_read, gpr_write},
-    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, instrn_read, instrn_write},
-    {"PC_BUF", 0xFFE80000u, 0x30000u, pcbuf_read, pcbuf_write},
-    {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write},
+    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, tdma_read, tdma_write, NULL, NULL},
+    {"tile control registers", 0xFFB12000u, 0x1000u, tilectl_read, tilectl_write, NULL, NULL},
+    {"PIC", 0xFFB13000u, 0x1000u, pic_read, pic_write, NULL, NULL},
+    {"local RAM alias", 0xFFB14000u, 0xA000u, ldm_alias_read, ldm_alias_write, NULL, NULL},
+    {"NoC 0 registers", 0xFFB20000u, 0x10000u, noc0_read, noc0_write, noc0_pure_word, noc0_polled},
+    {"NoC 1 registers", 0xFFB30000u, 0x10000u, noc1_read, noc1_write, noc1_pure_word, noc1_polled},
+    {"stream registers", 0xFFB40000u, 0x40000u, stream_read, stream_write, stream_pure_word, NULL},
+    {"MOP config", 0xFFB80000u, 0x1000u, mopcfg_read, mopcfg_write, NULL, NULL},
+    {"Tensix GPRs", 0xFFE00000u, 0x1000u, gpr_read, gpr_write, NULL, NULL},
+    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, instrn_read, instrn_write, NULL, NULL},
+    {"PC_BUF", 0xFFE80000u, 0x30000u, pcbuf_read, pcbuf_write, pcbuf_pure_word, NULL},
+    {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write, NULL, NULL},
 };
 
 /* Binary search for the last device based at or below addr (the map is sorted and its entries do
@@ -153,24 +153,17 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
 const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at) {
     tile_t *t = env;
     const mmio_dev_t *d = tile_mmio_find(t, addr);
-    if (!d || (addr & 3)) return NULL;
-    /* The stream registers are plain storage for loads (mmio/stream.c: mmio_storage_read). */
-    if (d->read == stream_read) return &t->streams[(addr - d->base) / 4];
-    if (d->read == pcbuf_read) return pcbuf_pure_word(t, h, addr - d->base); /* the semaphores */
-    /* A NIU's counters, whose reads note the poll (mmio/noc.c). */
-    if (d->read == noc0_read || d->read == noc1_read) {
-        const uint32_t *w = noc_counter_word(t, d->read == noc1_read, h, addr - d->base);
-        if (w) *noted_at = t->cycle;
-        return w;
-    }
-    return NULL;
+    if (!d || (addr & 3) || !d->pure_word) return NULL;
+    bool noted = false;
+    const uint32_t *w = d->pure_word(t, h, addr - d->base, &noted);
+    if (w && noted) *noted_at = t->cycle;
+    return w;
 }
 
 void env_park_read(void *env, hart_t *h, uint32_t addr, uint64_t cycle) {
     tile_t *t = env;
     const mmio_dev_t *d = tile_mmio_find(t, addr);
-    if (d && (d->read == noc0_read || d->read == noc1_read))
-        noc_counter_polled(t, d->read == noc1_read, h, addr - d->base, cycle);
+    if (d && d->polled) d->polled(t, h, addr - d->base, cycle);
 }
 
 /* ---- host access -------------------------------------------------------------------------- */

@@ -24,9 +24,14 @@ DEV_DECL(cfgspace)  /* 0xFFEF0000 backend configuration */
 
 #undef DEV_DECL
 
-/* The word a load by h from PC_BUF offset off reads, when that load is nothing but the word's
- * value (a TRISC's semaphore read); NULL otherwise. For parking (tile/tile.h env_pure_word). */
-const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off);
+/* The devices' words a hart may park on (mmio_dev_t.pure_word, .polled): the stream registers,
+ * the NIUs' counters (whose loads note the poll), the TRISCs' semaphores. */
+const uint32_t *stream_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
+const uint32_t *noc0_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
+const uint32_t *noc1_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
+void noc0_polled(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
+void noc1_polled(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
+const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
 
 /* TRISC h's push into thread th's FIFO#1 (INSTRN_BUF): MEM_OK, or MEM_STALL with h blocked. */
 mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val);

@@ -701,12 +701,13 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
 
 /* A load of a counter returns the counter and notes the poll (noc_read); a parked hart's loads
  * are counted, not made, so these give the word and replay the note (core/exec.c). */
-const uint32_t *noc_counter_word(tile_t *t, int n, const hart_t *h, uint32_t off) {
+static const uint32_t *noc_counter_word(tile_t *t, int n, const hart_t *h, uint32_t off, bool *noted) {
     if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return NULL;
+    *noted = true;
     return &t->noc.niu[n].counter[(off - NOC_STATUS_BASE) / 4];
 }
 
-void noc_counter_polled(tile_t *t, int n, const hart_t *h, uint32_t off, uint64_t cycle) {
+static void noc_counter_polled(tile_t *t, int n, const hart_t *h, uint32_t off, uint64_t cycle) {
     if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return;
     t->noc.niu[n].poll[h->id].cycle = cycle;
     t->noc.niu[n].poll[h->id].counter = (int)((off - NOC_STATUS_BASE) / 4);
@@ -798,3 +799,11 @@ mem_res_t noc0_read(tile_t *t, hart_t *h, uint32_t o, unsigned s, uint32_t *v) {
 mem_res_t noc1_read(tile_t *t, hart_t *h, uint32_t o, unsigned s, uint32_t *v) { return noc_read(t, 1, h, o, s, v); }
 mem_res_t noc0_write(tile_t *t, hart_t *h, uint32_t o, unsigned s, uint32_t v) { return noc_write(t, 0, h, o, s, v); }
 mem_res_t noc1_write(tile_t *t, hart_t *h, uint32_t o, unsigned s, uint32_t v) { return noc_write(t, 1, h, o, s, v); }
+const uint32_t *noc0_pure_word(tile_t *t, const hart_t *h, uint32_t o, bool *nt) {
+    return noc_counter_word(t, 0, h, o, nt);
+}
+const uint32_t *noc1_pure_word(tile_t *t, const hart_t *h, uint32_t o, bool *nt) {
+    return noc_counter_word(t, 1, h, o, nt);
+}
+void noc0_polled(tile_t *t, const hart_t *h, uint32_t o, uint64_t c) { noc_counter_polled(t, 0, h, o, c); }
+void noc1_polled(tile_t *t, const hart_t *h, uint32_t o, uint64_t c) { noc_counter_polled(t, 1, h, o, c); }

@@ -170,11 +170,6 @@ typedef struct tile tile_t;
 /* Run every stage due at or before the tile's cycle (called at the end of each cycle, after the
  * cycle counter moved on: tile_noc_tick). */
 void noc_tick(tile_t *t);
-/* NIU n's counter at register offset off, as h's load reads it, or NULL if off is no counter; and
- * the note such a load leaves (the poll record), as if made at `cycle` (a parked hart's reads:
- * core/exec.c). */
-const uint32_t *noc_counter_word(tile_t *t, int n, const hart_t *h, uint32_t off);
-void noc_counter_polled(tile_t *t, int n, const hart_t *h, uint32_t off, uint64_t cycle);
 
 /* ---- read-only views: the diagnosis, the trace, the panel, the report ---- */
 

@@ -7,6 +7,12 @@ mem_res_t stream_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
     return mmio_storage_read(t->streams, h, "stream registers", off, size, val);
 }
 
+/* Loads are plain storage (mmio_storage_read). */
+const uint32_t *stream_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted) {
+    (void)h, (void)noted;
+    return &t->streams[off / 4];
+}
+
 mem_res_t stream_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     return mmio_storage_write(t->streams, h, "stream registers", off, size, val);
 }

@@ -41,6 +41,12 @@ typedef struct {
     uint32_t base, size;
     mem_res_t (*read)(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val);
     mem_res_t (*write)(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val);
+    /* For a hart that may park on a load from the device (env_pure_word): the word an aligned
+     * 4-byte load by h at off returns exactly, changing nothing but a note of the read (then
+     * *noted is set and polled, given the cycle of the last such read, leaves the note when the
+     * hart settles), or NULL. NULL hooks: no load from the device is such a word. */
+    const uint32_t *(*pure_word)(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
+    void (*polled)(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
 } mmio_dev_t;
 
 /* Tile control / debug registers (0xFFB12000) and PIC page (0xFFB13000): mmio/tilectl.c. */
