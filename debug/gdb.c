@@ -433,7 +433,7 @@ static look_t look(gdb_t *g, gdb_ev_t *out) {
 
 /* `monitor step-cycles` is over (or was cut short by a stop): its answer ends the qRcmd. */
 static bool finish_rcmd(gdb_t *g, const char *why) {
-    char b[600];
+    char b[700]; /* the longest why (600) and the rest */
     const tile_t *t = g->t;
     uint64_t ran = t->cycle - g->rcmd_from;
     snprintf(b, sizeof b, "ran %llu cycle%s, now at cycle %llu%s%s\n", (unsigned long long)ran, ran == 1 ? "" : "s",

@@ -19,14 +19,14 @@ static mem_res_t gpr_locate(hart_t *h, uint32_t off, unsigned size, unsigned *th
 }
 
 mem_res_t gpr_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
-    unsigned th, i;
+    unsigned th = 0, i = 0; /* set by gpr_locate when it says MEM_OK (-O3 cannot tell) */
     mem_res_t r = gpr_locate(h, off, size, &th, &i);
     if (r == MEM_OK) *val = cp_gpr_read(t->cp, th, i);
     return r;
 }
 
 mem_res_t gpr_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
-    unsigned th, i;
+    unsigned th = 0, i = 0; /* set by gpr_locate when it says MEM_OK (-O3 cannot tell) */
     mem_res_t r = gpr_locate(h, off, size, &th, &i);
     if (r == MEM_OK) {
         cp_gpr_write(t->cp, th, i, val);
