@@ -473,7 +473,8 @@ static void core_diag(diag_t *d, const run_t *r, int c, bool deadlock, cJSON *ar
         d->edge[c][N_THREAD0 + to] = 1;
         snprintf(d->why[c], sizeof d->why[c], "waits for room in T%d's FIFO", to);
     } else if (blk == CORE_WAIT_NOC) { /* polling a counter that a packet in flight will move */
-        int n = 0;                     /* all three set by diag_core_noc_wait (-O3 cannot tell) */
+        /* All three set by diag_core_noc_wait (-O3 cannot tell). */
+        int n = 0;
         unsigned counter = 0, k;
         diag_core_noc_wait(t, c, &n, &counter, &k);
         noc_core_diag(d, r, c, n, counter, h->pc, false, 0, 0, 0, deadlock, o, lines);
