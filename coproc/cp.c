@@ -227,6 +227,7 @@ cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 void cp_set_stepwise(cp_t *cp, bool on) {
     cp->stepwise = on;
     cp->quiet_until = 0;
+    tm_set_reference(cp->tm, on);
     dp_set_reference(cp->dp, on);
 }
 

@@ -1,6 +1,6 @@
 /* coproc/cp_internal.h — state shared by the coprocessor's control files (cp.c, frontend.c,
- * gate.c, sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h, whoever
- * explains a run coproc/cp_views.h.
+ * gate.c, sync.c). Nothing outside coproc/ includes it but a white-box unit test: the tile sees
+ * coproc/cp.h, whoever explains a run coproc/cp_views.h.
  *
  * One thread of the Tensix frontend (TensixCoprocessor/README.md; TENSIX.md §3.1):
  *

@@ -40,7 +40,13 @@ static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, u
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
-        *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
+        if (!cp->stepwise) {
+            *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
+            break;
+        }
+        /* The reference path asks each condition on its own, every cycle (tm_cond_busy). */
+        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1)
+            if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) *busy |= m & -m;
         break;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */

@@ -3,8 +3,10 @@
  * when what they read changed, the expanders left alone while stuck, and the quiet stretches
  * (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes, RISC-V
  * config stores and stream register values, cycle by cycle; one steps every cycle in full
- * (cp_set_stepwise, the reference path's), the other takes its shortcuts. Their visible state
- * must match after every cycle, their statistics whenever asked and at the end. */
+ * (cp_set_stepwise, the reference path's, with the timing model's plain forms: tm_set_reference),
+ * the other takes its shortcuts. Their visible state must match after every cycle, their
+ * statistics whenever asked and at the end; and the timing model's condition bookkeeping, which
+ * the shortcuts trust, must match the plain conditions every cycle (conds_match). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,8 @@
 #include <cmocka.h>
 
 #include "test/unit/cp_test.h"
+/* (White box: the timing model of a coprocessor, cp_t.tm, for the conditions' bookkeeping.) */
+#include "coproc/cp_internal.h"
 
 static uint32_t rng_state;
 
@@ -44,6 +48,9 @@ static uint32_t random_word(void) {
         TT_OP_ELWADD(0, 0, 0, 0, 0),
         TT_OP_ELWADD(3, 0, 0, 0, 0),
         TT_OP_CLEARDVALID(3, 0),
+        TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcA to the Matrix Unit at retire (waits for its bank) */
+        TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcB likewise */
+        TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0), /* through unpacker 1's queue, no bank */
         TT_OP_ATGETM(0),
         TT_OP_ATRELM(0),
         TT_OP_ATGETM(2),
@@ -131,6 +138,40 @@ static unsigned random_words(uint32_t *w) {
     return 1;
 }
 
+/* What tm_cond_eval said of each condition of each thread in the cycle before. */
+typedef struct {
+    bool valid;
+    bool busy[CP_THREADS][13];
+    uint64_t next[CP_THREADS][13];
+} cond_seen_t;
+
+/* The conditions' bookkeeping, which the fast twin's gates trust to skip asking again
+ * (gate_wait_unchanged): tm_cond_eval's answer must be tm_cond_busy's, and an answer must stand
+ * while the condition is not marked changed (tm_cond_changes) and its *next has not come.
+ * Checked on the reference twin, whose gates ask tm_cond_busy afresh every cycle and leave the
+ * marks and tm_cond_eval to this check; called where the gates ask, before a cycle, after the
+ * harts' part of it. */
+static void conds_match(cp_t *ref, cond_seen_t *seen, uint64_t cycle) {
+    tm_t *tm = ref->tm;
+    uint64_t now = cp_cycles(ref);
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        for (unsigned n = 0; n < 13; n++) {
+            bool busy = tm_cond_busy(tm, t, n);
+            if (seen->valid && !(tm_cond_changes(tm)[t] & (1u << n)) && now < seen->next[t][n] &&
+                busy != seen->busy[t][n])
+                fail_msg("cycle %llu, thread %u: C%u went %s unmarked (tm_cond_changes, *next)",
+                         (unsigned long long)cycle, t, n, busy ? "busy" : "free");
+            uint64_t next;
+            uint32_t b = tm_cond_eval(tm, t, 1u << n, &next);
+            if (b != (busy ? 1u << n : 0))
+                fail_msg("cycle %llu, thread %u: tm_cond_eval says 0x%x of C%u, tm_cond_busy %d",
+                         (unsigned long long)cycle, t, b, n, busy);
+            seen->busy[t][n] = busy;
+            seen->next[t][n] = next;
+        }
+    seen->valid = true;
+}
+
 /* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
 static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy) {
     rng_state = seed;
@@ -140,6 +181,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
     cp_set_gate_policy(fast, policy);
     uint32_t pending[CP_THREADS][2];
     unsigned npending[CP_THREADS] = {0};
+    cond_seen_t seen = {.valid = false};
     for (uint64_t c = 0; c < cycles; c++) {
         /* The harts' part of the cycle: pushes (retried while the FIFO is full), semaphore
          * writes, config stores in flight (C10), a stream register moving on. */
@@ -171,6 +213,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
             cp_note_riscv_write(fast, t);
         }
         if (pick(100) == 0) g_fake.stream[0][29] = pick(4); /* stream 0's CURR_PHASE */
+        conds_match(ref, &seen, c);
         unsigned rr = cp_cycle(ref), rf = cp_cycle(fast);
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
          * is looked at only after one) */
