@@ -156,7 +156,7 @@ struct tm {
      * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
     uint64_t unp_due;
     bool dp_op[256]; /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
-    /* The plain forms (tm_set_reference): unp_due, bank_wait, busy_until and dp_op kept but not
+    /* The plain forms (tm_set_reference): unp_due (left 0), bank_wait and busy_until not
      * trusted. */
     bool reference;
 
@@ -499,7 +499,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
      * its unit, or a shared one for every thread. */
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
-    if (tm->reference ? tm->dp && dp_handles(op) : tm->dp_op[op->opcode]) dp_exec(tm->dp, &in);
+    if (tm->dp_op[op->opcode]) dp_exec(tm->dp, &in);
 
     switch (op->unit) {
     case TT_UNIT_THCON:
@@ -588,8 +588,9 @@ __attribute__((noinline)) static void tm_unp_step(tm_t *tm, unsigned u) {
     tm_unp_try_start(tm, u);
 }
 
-/* The reference's cycle: both unpackers looked at, whatever is due. */
-static bool tm_cycle_plain(tm_t *tm) {
+/* The reference's cycle: both unpackers looked at, whatever is due (its unp_due stays 0). Out of
+ * line, like tm_unp_step, to keep the fast path's early exit small. */
+__attribute__((noinline)) static bool tm_cycle_plain(tm_t *tm) {
     bool did = false;
     for (unsigned u = 0; u < 2; u++) {
         const tm_unpacker_t *up = &tm->unp[u];
@@ -603,8 +604,8 @@ static bool tm_cycle_plain(tm_t *tm) {
 
 bool tm_cycle(tm_t *tm) {
     tm->now++;
-    if (tm->reference) return tm_cycle_plain(tm);
     if (tm->now < tm->unp_due) return false;
+    if (tm->reference) return tm_cycle_plain(tm);
     bool did = false;
     uint64_t due = UINT64_MAX;
     for (unsigned u = 0; u < 2; u++) {
@@ -709,13 +710,17 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
 
 const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
 
+/* tm_thread_busy's plain form: every unit's tracker instead of busy_until (RISC-V stores aside). */
+static bool tm_thread_busy_plain(const tm_t *tm, unsigned t) {
+    for (unsigned k = 0; k < TM_TR_COUNT; k++)
+        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
+    return tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
+}
+
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;
-    if (tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t)) return true;
-    if (!tm->reference) return tm->now < tm->busy_until[t];
-    for (unsigned k = 0; k < TM_TR_COUNT; k++) /* the plain form of busy_until */
-        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
-    return false;
+    if (tm->reference) return tm_thread_busy_plain(tm, t);
+    return tm->now < tm->busy_until[t] || tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
 }
 
 /* CSRs.md tt_cfg_bstatus class bits: 2 ThCon, 3 Mover, 4 Unpacker, 5 Packer, 6 Config, 7 Sync,

@@ -33,9 +33,8 @@ void tm_reset(tm_t *tm);
 /* The reference path's timing model (cp_set_stepwise turns it on with the coprocessor's): none of
  * its own shortcuts — both unpackers looked at every cycle (no due time), a head waiting for its
  * Src bank asks every cycle (no bank_wait), a thread's end of work found over every unit (no
- * busy_until), the datapath asked for every instruction (no dp_op) — so that the reports of
- * test/sh/t_fastpath.sh compare them end to end. Answers are the same either way. A reset keeps
- * it. */
+ * busy_until) — so that the reports of test/sh/t_fastpath.sh compare them end to end. Answers are
+ * the same either way. A reset keeps it. */
 void tm_set_reference(tm_t *tm, bool on);
 
 /* Unit-specific admission at the gate (beyond block masks and mutexes): may thread t's
