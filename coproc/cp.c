@@ -176,23 +176,21 @@ unsigned cp_cycle(cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
         quiet &= gate_step(cp, t);
-        /* The expanders, unless they would do again what they did last cycle: nothing. Every
-         * step that does something moves a word (a FIFO count changes) or ends the MOP
-         * expander's bubble; after a cycle in which neither happened, only a push or the gate
-         * can give them something else to do (fe_thread_t.moves). */
+        /* The expanders, unless they would do again what they did last cycle: nothing. After a
+         * cycle in which neither changed anything (fe_replay_step, fe_mop_step), only a push or
+         * the gate can give them something else to do (fe_thread_t.moves). */
         if (fe->moves != fe->stuck_moves) {
-            uint32_t counts = fe_counts(fe);
-            bool bubble = fe->mop.bubble;
-            fe_replay_step(fe);
-            fe_mop_step(fe);
+            unsigned did = fe_replay_step(fe);
+            did |= fe_mop_step(fe);
             quiet = false;
-            uint32_t after = fe_counts(fe);
-            bool stuck = after == counts && fe->mop.bubble == bubble;
-            if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;                    /* FIFO#1 */
-            if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t); /* FIFO#2 */
-            fe->stuck_moves = stuck ? fe->moves : fe->moves - 1;
+            /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
+             * replay expander's take against the MOP expander's word. */
+            if (did & FE_POP1) cp->fifo_freed |= 1u << t;
+            if ((did & (FE_POP2 | FE_PUSH2)) == FE_POP2) cp->fifo_freed |= 1u << (CP_THREADS + t);
+            fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
             /* (A push counts its own high water.) */
-            if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
+            if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
+                cp->stats[t].fifo2_high_water = fe->fifo2.count;
         }
     }
     if (tm_cycle(cp->tm)) quiet = false;

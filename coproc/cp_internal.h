@@ -92,9 +92,10 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
-    /* The expanders did nothing in a cycle (no FIFO count changed, no bubble ended): until a
-     * push or the gate moves a word (moves), the same state gives the same nothing. Stuck while
-     * stuck_moves == moves (as after a reset, when they have nothing to do either). */
+    /* The expanders did nothing in a cycle (both steps said so: no word moved, no bubble
+     * ended): until a push or the gate moves a word (moves), the same state gives the same
+     * nothing. Stuck while stuck_moves == moves (as after a reset, when they have nothing to do
+     * either). */
     uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
     uint32_t stuck_moves; /* moves when they got stuck; moves - 1 while they are not */
 } fe_thread_t;
@@ -115,9 +116,13 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
     fifo_push(f, word, org);
     return true;
 }
-/* One cycle of each expander (call the replay expander before the MOP expander). */
-void fe_replay_step(fe_thread_t *fe);
-void fe_mop_step(fe_thread_t *fe);
+/* One cycle of each expander (call the replay expander before the MOP expander). Each says what
+ * it did: 0 when nothing changed (the same state would do nothing again), else FE_MOVED with the
+ * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
+ * recorded into the replay buffer changes no count). */
+enum { FE_MOVED = 1u << 0, FE_POP1 = 1u << 1, FE_POP2 = 1u << 2, FE_PUSH2 = 1u << 3 };
+unsigned fe_replay_step(fe_thread_t *fe);
+unsigned fe_mop_step(fe_thread_t *fe);
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
 static inline bool fe_idle(const fe_thread_t *fe) {

@@ -1,12 +1,11 @@
 /* test/unit/test_cp_shortcuts.c — the coprocessor's shortcuts against its plain cycle: a held
  * instruction's repeated cycles counted in bulk (gate_settle), the latched waits asked again only
- * when what they read changed, the expanders left alone while stuck, and the quiet stretches
- * (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes, RISC-V
- * config stores and stream register values, cycle by cycle; one steps every cycle in full
- * (cp_set_stepwise, the reference path's, with the timing model's plain forms: tm_set_reference),
- * the other takes its shortcuts. Their visible state must match after every cycle, their
- * statistics whenever asked and at the end; and the timing model's condition bookkeeping, which
- * the shortcuts trust, must match the plain conditions every cycle (conds_match). */
+ * when what they read changed, the expanders left alone while stuck (MOPs and REPLAYs among the
+ * words), and the quiet stretches (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes,
+ * RISC-V config stores and stream register values, cycle by cycle; one steps every cycle in full (cp_set_stepwise, the
+ * reference path's, with the timing model's plain forms: tm_set_reference), the other takes its shortcuts. Their
+ * visible state must match after every cycle, their statistics whenever asked and at the end; and the timing model's
+ * condition bookkeeping, which the shortcuts trust, must match the plain conditions every cycle (conds_match). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,7 +56,18 @@ static uint32_t random_word(void) {
         TT_OP_ATRELM(2),
         TT_WORD(0x06, 0), /* no opcode 0x06 on Blackhole: held for good (rarely drawn) */
     };
-    switch (pick(8)) {
+    switch (pick(9)) {
+    case 6: /* the expanders: a MOP of either template (MopCfg: mop_cfg_random), MaskHi, a REPLAY
+             * that records the next words (passing them on or not) or replays recorded ones */
+        switch (pick(4)) {
+        case 0: return TT_OP_MOP(0, pick(4), rnd() & 0xFFFF);
+        case 1: return TT_OP_MOP(1, 0, 0);
+        case 2: return TT_OP_MOP_CFG(rnd() & 0xFFFF);
+        default: {
+            unsigned start = pick(8);
+            return TT_OP_REPLAY(start, 1 + pick(8 - start), pick(2), pick(2));
+        }
+        }
     case 0: return TT_OP_SEMPOST(1u << pick(3));
     case 1: return TT_OP_SEMGET(1u << pick(3));
     case 2: return TT_OP_SEMWAIT(1u << pick(9), 1u << pick(3), 1 + pick(2));
@@ -138,6 +148,19 @@ static unsigned random_words(uint32_t *w) {
     return 1;
 }
 
+/* Thread t's MopCfg, the same in both: small loop counts, words of the vocabulary's kind. */
+static void mop_cfg_random(cp_t *a, cp_t *b, unsigned t) {
+    static const uint32_t words[] = {
+        TT_OP_NOP,        TT_OP_SFPNOP,      TT_OP_DMANOP, TT_OP_SETADC(0, 0, 0, 1), TT_OP_SFPADD(0, 0, 0, 1, 0),
+        TT_OP_SEMPOST(1), TT_OP_SETDVALID(1)};
+    for (unsigned i = 0; i < 9; i++) {
+        /* MopCfg[0]: template 1's outer count; [1]: template 0's flags, template 1's inner count */
+        uint32_t v = i == 0 ? 1 + pick(3) : i == 1 ? pick(4) : words[pick(sizeof words / sizeof words[0])];
+        cp_mopcfg_write(a, t, i, v);
+        cp_mopcfg_write(b, t, i, v);
+    }
+}
+
 /* What tm_cond_eval said of each condition of each thread in the cycle before. */
 typedef struct {
     bool valid;
@@ -182,6 +205,16 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
     uint32_t pending[CP_THREADS][2];
     unsigned npending[CP_THREADS] = {0};
     cond_seen_t seen = {.valid = false};
+    /* Every thread starts with its MopCfg set and eight words recorded for the REPLAYs to
+     * replay. */
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        mop_cfg_random(ref, fast, t);
+        uint32_t w = TT_OP_REPLAY(0, 8, 0, 1);
+        for (unsigned i = 0; i < 9; i++, w = pick(2) ? TT_OP_SFPNOP : TT_OP_SETADC(0, 0, 0, 1)) {
+            push(ref, t, w);
+            push(fast, t, w);
+        }
+    }
     for (uint64_t c = 0; c < cycles; c++) {
         /* The harts' part of the cycle: pushes (retried while the FIFO is full), semaphore
          * writes, config stores in flight (C10), a stream register moving on. */
@@ -207,6 +240,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
             cp_sem_write(ref, t, i, v);
             cp_sem_write(fast, t, i, v);
         }
+        if (pick(200) == 0) mop_cfg_random(ref, fast, pick(CP_THREADS));
         if (pick(50) == 0) {
             unsigned t = pick(CP_THREADS);
             cp_note_riscv_write(ref, t);
@@ -239,10 +273,42 @@ static void random_runs_match_whole_thread(void **state) {
         one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD);
 }
 
+/* A MOP's expansion recorded into the replay buffer without Exec: each cycle the MOP expander
+ * gives FIFO#2 a word and the replay expander takes one, so no FIFO count changes while both
+ * move on (the expanders were once left alone as stuck there), then the recording replays. */
+static void mop_recorded_by_replay(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    /* Template 1: one outer loop of eight SFPNOPs, no start or end words. */
+    static const uint32_t cfg[9] = {
+        1, 8, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_SFPNOP, TT_OP_NOP, TT_OP_SFPNOP, TT_OP_SFPNOP};
+    for (unsigned i = 0; i < 9; i++) {
+        cp_mopcfg_write(ref, 0, i, cfg[i]);
+        cp_mopcfg_write(fast, 0, i, cfg[i]);
+    }
+    static const uint32_t words[] = {TT_OP_REPLAY(0, 8, 0, 1), TT_OP_MOP(1, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
+    for (unsigned c = 0; c < 60; c++) {
+        if (c % 5 == 0 && c / 5 < 3) {
+            push(ref, 0, words[c / 5]);
+            push(fast, 0, words[c / 5]);
+        }
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+    }
+    assert_true(cp_is_idle(fast));
+    assert_int_equal(cp_stats(fast, 0)->issued, 8); /* the eight SFPNOPs, replayed */
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_runs_match),
         cmocka_unit_test(random_runs_match_whole_thread),
+        cmocka_unit_test(mop_recorded_by_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
