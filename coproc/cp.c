@@ -180,8 +180,7 @@ unsigned cp_cycle(cp_t *cp) {
          * cycle in which neither changed anything (fe_replay_step, fe_mop_step), only a push or
          * the gate can give them something else to do (fe_thread_t.moves). */
         if (fe->moves != fe->stuck_moves) {
-            unsigned did = fe_replay_step(fe);
-            did |= fe_mop_step(fe);
+            unsigned did = fe_step(fe);
             quiet = false;
             /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
              * replay expander's take against the MOP expander's word. */

@@ -123,6 +123,8 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
 enum { FE_MOVED = 1u << 0, FE_POP1 = 1u << 1, FE_POP2 = 1u << 2, FE_PUSH2 = 1u << 3 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
+/* Both, in that order, in one call: what they did. */
+unsigned fe_step(fe_thread_t *fe);
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
 static inline bool fe_idle(const fe_thread_t *fe) {
@@ -222,7 +224,8 @@ struct cp {
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
- * itself, gate_step_slow the rest. */
+ * itself, gate_pass a head with nothing held or latched, gate_step_slow the rest. */
+bool gate_pass(cp_t *cp, unsigned t);
 bool gate_step_slow(cp_t *cp, unsigned t);
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
@@ -247,7 +250,7 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
     if (!g->held) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
-        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return true;
+        if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
     } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
         /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
          * (gate_settle). */

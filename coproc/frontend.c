@@ -186,7 +186,7 @@ static unsigned mop_emit(fe_thread_t *fe) {
     return FE_MOVED | FE_PUSH2;
 }
 
-unsigned fe_mop_step(fe_thread_t *fe) {
+static inline unsigned mop_step(fe_thread_t *fe) {
     fe_mop_t *m = &fe->mop;
     if (m->kind != MOP_IDLE) return mop_emit(fe);
     if (fifo_empty(&fe->fifo1)) {
@@ -230,7 +230,7 @@ unsigned fe_mop_step(fe_thread_t *fe) {
 
 /* ---- Replay expander (REPLAY.md) -------------------------------------------------------------- */
 
-unsigned fe_replay_step(fe_thread_t *fe) {
+static inline unsigned replay_step(fe_thread_t *fe) {
     fe_replay_t *r = &fe->rp;
     if (r->mode == RP_REPLAY) {
         /* Replaying: emit one buffered word per cycle, ingest nothing (FIFO#2 fills up). */
@@ -279,6 +279,16 @@ unsigned fe_replay_step(fe_thread_t *fe) {
     fifo_pop(&fe->fifo2);
     fifo_push(&fe->fifo3, w, org);
     return FE_MOVED | FE_POP2;
+}
+
+/* ---- both expanders ------------------------------------------------------------------------ */
+
+unsigned fe_replay_step(fe_thread_t *fe) { return replay_step(fe); }
+unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe); }
+
+unsigned fe_step(fe_thread_t *fe) {
+    unsigned did = replay_step(fe);
+    return did | mop_step(fe);
 }
 
 /* ---- status ----------------------------------------------------------------------------------- */

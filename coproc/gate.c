@@ -167,27 +167,34 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
 }
 
-/* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
- * then the Wait Gate's cycle as the header of this file says. */
+/* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
+ * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
+ * everything but the Sync Unit's instructions and those that never pass. */
+bool gate_pass(cp_t *cp, unsigned t) {
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+    uint32_t w = fifo_peek(in);
+    const tt_op_t *op = cp->op[TT_OPCODE(w)];
+    cp_origin_t org = fifo_peek_org(in);
+    if (!op || op->gate == TT_GATE_NEVER || op->unit == TT_UNIT_SYNC || !tm_issue(cp->tm, t, op, w, org))
+        return gate_step_full(cp, t);
+    /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
+    fifo_pop(in);
+    cp->fe[t].moves++;
+    cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
+    e->cycle = cp->cycle;
+    e->word = w;
+    e->thread = (uint8_t)t;
+    cp->log_n++;
+    cp->stats[t].issued++;
+    cp->stats[t].last_issue_cycle = cp->cycle;
+    return false;
+}
+
+/* A held head or a latched wait: a repeated hold (gate_repeat), else the Wait Gate's cycle as the
+ * header of this file says. */
 bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    fe_fifo_t *in = &cp->fe[t].fifo3;
-    if (!g->held) {
-        if (!g->wait.active) {
-            /* Nothing held or latched before (so nothing to settle or undo) and nothing latched
-             * now: the head passes if its unit takes it, which is the full step's answer too for
-             * everything but the Sync Unit's instructions and those that never pass. */
-            uint32_t w = fifo_peek(in);
-            const tt_op_t *op = cp->op[TT_OPCODE(w)];
-            if (op && op->gate != TT_GATE_NEVER && op->unit != TT_UNIT_SYNC && tm_can_accept(cp->tm, t, op, w)) {
-                cp_origin_t org = fifo_peek_org(in);
-                fifo_pop(in);
-                cp->fe[t].moves++;
-                issue(cp, t, op, w, org);
-                return false;
-            }
-        }
-    } else if (g->repeatable && gate_repeat(cp, t, g)) {
+    if (g->held && g->repeatable && gate_repeat(cp, t, g)) {
         /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
         return true;

@@ -301,8 +301,9 @@ const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
-bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
-    if (t >= CP_THREADS || !op) return false;
+/* tm_can_accept's rule, for a thread and an opcode already checked (tm_issue too). */
+static inline __attribute__((always_inline)) bool tm_accepts(const tm_t *tm, unsigned t, const tt_op_t *op,
+                                                             uint32_t word) {
     /* ScalarUnit.md: while a ThCon instruction of thread t executes, nothing of t passes. */
     if (tm->now < tm->thcon_until && tm->thcon_thread == t) return false;
 
@@ -329,6 +330,10 @@ bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word)
         return tm->now >= tm->cfg_entry_at;
     default: return true;
     }
+}
+
+bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    return t < CP_THREADS && op && tm_accepts(tm, t, op, word);
 }
 
 /* ---- Scalar Unit (ThCon) and Configuration Unit: occupancy -------------------------------- */
@@ -491,8 +496,9 @@ static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return t
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
-void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (t >= CP_THREADS || !op) return;
+/* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). */
+static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                                 cp_origin_t origin) {
     unsigned lat = tm_latency(op);
     cp_insn_t in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
@@ -574,6 +580,16 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
         if (op->unit == TT_UNIT_SYNC) tm->last_unit[t] = TT_UNIT_SYNC;
         break;
     }
+}
+
+void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    if (t < CP_THREADS && op) tm_dispatch_op(tm, t, op, word, origin);
+}
+
+bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    if (t >= CP_THREADS || !op || !tm_accepts(tm, t, op, word)) return false;
+    tm_dispatch_op(tm, t, op, word, origin);
+    return true;
 }
 
 void tm_advance_idle(tm_t *tm, uint64_t n) {

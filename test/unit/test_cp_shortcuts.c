@@ -100,9 +100,18 @@ static void same_state(const cp_t *a, const cp_t *b, uint64_t cycle) {
 }
 
 static void same_stats(const cp_t *a, const cp_t *b) {
+    cp_issue_t la[CP_ISSUE_LOG], lb[CP_ISSUE_LOG]; /* the issue log, which the fast gate writes itself */
+    unsigned nl = cp_issue_log(a, la, CP_ISSUE_LOG);
+    assert_int_equal(nl, cp_issue_log(b, lb, CP_ISSUE_LOG));
+    for (unsigned i = 0; i < nl; i++) {
+        assert_int_equal(la[i].cycle, lb[i].cycle);
+        assert_int_equal(la[i].word, lb[i].word);
+        assert_int_equal(la[i].thread, lb[i].thread);
+    }
     for (unsigned t = 0; t < CP_THREADS; t++) {
         const cp_stats_t *x = cp_stats(a, t), *y = cp_stats(b, t);
         assert_int_equal(x->issued, y->issued);
+        assert_int_equal(x->last_issue_cycle, y->last_issue_cycle);
         assert_int_equal(x->pushed, y->pushed);
         assert_int_equal(x->stall_total, y->stall_total);
         assert_memory_equal(x->stall_cause, y->stall_cause, sizeof x->stall_cause);
