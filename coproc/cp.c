@@ -142,7 +142,7 @@ static unsigned cp_cycle_status(const cp_t *cp) {
 
 /* The reference path's cycle (cp_t.stepwise): every gate and expander stepped in full, as
  * before any of the shortcuts, for test/sh/t_fastpath.sh to compare them with. */
-static unsigned cp_cycle_plain(cp_t *cp) {
+static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
         gate_step_full(cp, t);
@@ -162,16 +162,8 @@ static unsigned cp_cycle_plain(cp_t *cp) {
     return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
 }
 
-unsigned cp_cycle(cp_t *cp) {
-    if (!cp->active) { /* idle: nothing to step, only time passes */
-        cp_advance_idle(cp, 1);
-        return cp_cycle_status(cp);
-    }
-    if (cp->stepwise) return cp_cycle_plain(cp);
-    if (cp->cycle < cp->quiet_until) {
-        cp_quiet_cycle(cp);
-        return cp_cycle_status(cp);
-    }
+/* A full cycle of the fast path, out of line: an idle or a quiet cycle (cp_cycle) stays small. */
+static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     bool quiet = true;
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
@@ -199,6 +191,19 @@ unsigned cp_cycle(cp_t *cp) {
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
     return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+}
+
+unsigned cp_cycle(cp_t *cp) {
+    if (!cp->active) { /* idle: nothing to step, only time passes */
+        cp_advance_idle(cp, 1);
+        return cp_cycle_status(cp);
+    }
+    if (cp->stepwise) return cp_cycle_plain(cp);
+    if (cp->cycle < cp->quiet_until) {
+        cp_quiet_cycle(cp);
+        return cp_cycle_status(cp);
+    }
+    return cp_cycle_step(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {

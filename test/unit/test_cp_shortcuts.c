@@ -124,6 +124,7 @@ static void same_stats(const cp_t *a, const cp_t *b) {
         assert_int_equal(x->stall_sync_slot, y->stall_sync_slot);
         assert_int_equal(x->stall_undefined, y->stall_undefined);
         assert_int_equal(x->stall_mutex_invalid, y->stall_mutex_invalid);
+        assert_int_equal(x->fifo_high_water, y->fifo_high_water);
         assert_int_equal(x->fifo2_high_water, y->fifo2_high_water);
         assert_int_equal(x->nwaits, y->nwaits);
         for (unsigned i = 0; i < x->nwaits; i++) {
