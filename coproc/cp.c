@@ -162,28 +162,37 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
 }
 
-/* A full cycle of the fast path, out of line: an idle or a quiet cycle (cp_cycle) stays small. */
-static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
-    bool quiet = true;
-    for (unsigned t = 0; t < CP_THREADS; t++) {
-        fe_thread_t *fe = &cp->fe[t];
-        quiet &= gate_step(cp, t);
-        /* The expanders, unless they would do again what they did last cycle: nothing. After a
-         * cycle in which neither changed anything (fe_replay_step, fe_mop_step), only a push or
-         * the gate can give them something else to do (fe_thread_t.moves). */
-        if (fe->moves != fe->stuck_moves) {
-            unsigned did = fe_step(fe);
-            quiet = false;
-            /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
-             * replay expander's take against the MOP expander's word. */
-            if (did & FE_POP1) cp->fifo_freed |= 1u << t;
-            if ((did & (FE_POP2 | FE_PUSH2)) == FE_POP2) cp->fifo_freed |= 1u << (CP_THREADS + t);
-            fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
-            /* (A push counts its own high water.) */
-            if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
-                cp->stats[t].fifo2_high_water = fe->fifo2.count;
-        }
+/* Thread t's part of a full cycle: its gate, then its expanders. True when it changed nothing but
+ * the count of a repeated hold. */
+static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsigned t) {
+    fe_thread_t *fe = &cp->fe[t];
+    bool quiet = gate_step(cp, t);
+    /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
+     * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
+     * can give them something else to do (fe_thread_t.moves). */
+    if (fe->moves != fe->stuck_moves) {
+        unsigned did = fe_step(fe);
+        quiet = false;
+        /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
+         * replay expander's take against the MOP expander's word. */
+        if (did & FE_POP1) cp->fifo_freed |= 1u << t;
+        if ((did & (FE_POP2 | FE_PUSH2)) == FE_POP2) cp->fifo_freed |= 1u << (CP_THREADS + t);
+        fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
+        /* (A push counts its own high water.) */
+        if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
+            cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
+    return quiet;
+}
+
+_Static_assert(CP_THREADS == 3, "cp_cycle_step steps the threads one by one");
+
+/* A full cycle of the fast path, out of line: an idle or a quiet cycle (cp_cycle) stays small. The
+ * threads in order, unrolled (their state at fixed offsets, no loop to keep). */
+static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
+    bool quiet = cp_thread_step(cp, 0);
+    quiet &= cp_thread_step(cp, 1);
+    quiet &= cp_thread_step(cp, 2);
     if (tm_cycle(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
     cp->cycle++;
