@@ -132,9 +132,8 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
     s->cycles++;
 }
 
-/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
-                                                        cp_origin_t origin) {
+/* Word w leaves thread t's gate: the issue log and the thread's counts. */
+static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned t, uint32_t w) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
     e->cycle = cp->cycle;
     e->word = w;
@@ -142,6 +141,12 @@ static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, co
     cp->log_n++;
     cp->stats[t].issued++;
     cp->stats[t].last_issue_cycle = cp->cycle;
+}
+
+/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
+static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
+                                                        cp_origin_t origin) {
+    issue_note(cp, t, w);
     tm_dispatch(cp->tm, t, op, w, origin);
     if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
 }
@@ -180,13 +185,7 @@ bool gate_pass(cp_t *cp, unsigned t) {
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
     fifo_pop(in);
     cp->fe[t].moves++;
-    cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
-    e->cycle = cp->cycle;
-    e->word = w;
-    e->thread = (uint8_t)t;
-    cp->log_n++;
-    cp->stats[t].issued++;
-    cp->stats[t].last_issue_cycle = cp->cycle;
+    issue_note(cp, t, w);
     return false;
 }
 
