@@ -145,7 +145,7 @@ static unsigned cp_cycle_status(const cp_t *cp) {
 
 /* The reference path's cycle (cp_t.stepwise): every gate and expander stepped in full, as
  * before any of the shortcuts, for test/sh/t_fastpath.sh to compare them with. */
-static unsigned cp_cycle_plain(cp_t *cp) {
+static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_thread_t *fe = &cp->fe[t];
         gate_step_full(cp, t);
@@ -165,6 +165,46 @@ static unsigned cp_cycle_plain(cp_t *cp) {
     return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
 }
 
+/* Thread t's part of a full cycle: its gate, then its expanders. True when it changed nothing but
+ * the count of a repeated hold. */
+static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsigned t) {
+    fe_thread_t *fe = &cp->fe[t];
+    bool quiet = gate_step(cp, t);
+    /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
+     * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
+     * can give them something else to do (fe_thread_t.moves). */
+    if (fe->moves != fe->stuck_moves) {
+        unsigned did = fe_step(fe);
+        quiet = false;
+        /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
+         * replay expander's take against the MOP expander's word. */
+        if (did & FE_POP1) cp->fifo_freed |= 1u << t;
+        if ((did & (FE_POP2 | FE_PUSH2)) == FE_POP2) cp->fifo_freed |= 1u << (CP_THREADS + t);
+        fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
+        /* (A push counts its own high water.) */
+        if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
+            cp->stats[t].fifo2_high_water = fe->fifo2.count;
+    }
+    return quiet;
+}
+
+_Static_assert(CP_THREADS == 3, "cp_cycle_step steps the threads one by one");
+
+/* A full cycle of the fast path, out of line: an idle or a quiet cycle (cp_cycle) stays small. The
+ * threads in order, unrolled (their state at fixed offsets, no loop to keep). */
+static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
+    bool quiet = cp_thread_step(cp, 0);
+    quiet &= cp_thread_step(cp, 1);
+    quiet &= cp_thread_step(cp, 2);
+    if (tm_cycle(cp->tm)) quiet = false;
+    sync_end_cycle(&cp->sync);
+    cp->cycle++;
+    cp->active = !all_idle(cp);
+    /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
+    if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
+    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+}
+
 unsigned cp_cycle(cp_t *cp) {
     if (!cp->active) { /* idle: nothing to step, only time passes */
         cp_advance_idle(cp, 1);
@@ -175,36 +215,7 @@ unsigned cp_cycle(cp_t *cp) {
         cp_quiet_cycle(cp);
         return cp_cycle_status(cp);
     }
-    bool quiet = true;
-    for (unsigned t = 0; t < CP_THREADS; t++) {
-        fe_thread_t *fe = &cp->fe[t];
-        quiet &= gate_step(cp, t);
-        /* The expanders, unless they would do again what they did last cycle: nothing. Every
-         * step that does something moves a word (a FIFO count changes) or ends the MOP
-         * expander's bubble; after a cycle in which neither happened, only a push or the gate
-         * can give them something else to do (fe_thread_t.moves). */
-        if (fe->moves != fe->stuck_moves) {
-            uint32_t counts = fe_counts(fe);
-            bool bubble = fe->mop.bubble;
-            fe_replay_step(fe);
-            fe_mop_step(fe);
-            quiet = false;
-            uint32_t after = fe_counts(fe);
-            bool stuck = after == counts && fe->mop.bubble == bubble;
-            if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;                    /* FIFO#1 */
-            if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t); /* FIFO#2 */
-            fe->stuck_moves = stuck ? fe->moves : fe->moves - 1;
-            /* (A push counts its own high water.) */
-            if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
-        }
-    }
-    if (tm_cycle(cp->tm)) quiet = false;
-    sync_end_cycle(&cp->sync);
-    cp->cycle++;
-    cp->active = !all_idle(cp);
-    /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
-    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    return cp_cycle_step(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
@@ -230,6 +241,7 @@ cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 void cp_set_stepwise(cp_t *cp, bool on) {
     cp->stepwise = on;
     cp->quiet_until = 0;
+    tm_set_reference(cp->tm, on);
     dp_set_reference(cp->dp, on);
 }
 

@@ -39,8 +39,9 @@ void cp_reset(cp_t *cp);
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p);
 
 /* The reference path (TTEMU_REFERENCE=1): no shortcuts, every cycle of every thread stepped and
- * counted on its own, and the datapath datum by datum (dp_set_reference), to compare the shortcuts
- * against (test/sh/t_fastpath.sh). A reset keeps it. */
+ * counted on its own, the timing model's plain forms (tm_set_reference) and the datapath datum by
+ * datum (dp_set_reference), to compare the shortcuts against (test/sh/t_fastpath.sh). A reset
+ * keeps it. */
 void cp_set_stepwise(cp_t *cp, bool on);
 
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP

@@ -1,6 +1,6 @@
 /* coproc/cp_internal.h — state shared by the coprocessor's control files (cp.c, frontend.c,
- * gate.c, sync.c). Nothing outside coproc/ includes it: the tile sees coproc/cp.h, whoever
- * explains a run coproc/cp_views.h.
+ * gate.c, sync.c). Nothing outside coproc/ includes it but a white-box unit test: the tile sees
+ * coproc/cp.h, whoever explains a run coproc/cp_views.h.
  *
  * One thread of the Tensix frontend (TensixCoprocessor/README.md; TENSIX.md §3.1):
  *
@@ -92,9 +92,10 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
-    /* The expanders did nothing in a cycle (no FIFO count changed, no bubble ended): until a
-     * push or the gate moves a word (moves), the same state gives the same nothing. Stuck while
-     * stuck_moves == moves (as after a reset, when they have nothing to do either). */
+    /* The expanders did nothing in a cycle (both steps said so: no word moved, no bubble
+     * ended): until a push or the gate moves a word (moves), the same state gives the same
+     * nothing. Stuck while stuck_moves == moves (as after a reset, when they have nothing to do
+     * either). */
     uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
     uint32_t stuck_moves; /* moves when they got stuck; moves - 1 while they are not */
 } fe_thread_t;
@@ -115,9 +116,15 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
     fifo_push(f, word, org);
     return true;
 }
-/* One cycle of each expander (call the replay expander before the MOP expander). */
-void fe_replay_step(fe_thread_t *fe);
-void fe_mop_step(fe_thread_t *fe);
+/* One cycle of each expander (call the replay expander before the MOP expander). Each says what
+ * it did: 0 when nothing changed (the same state would do nothing again), else FE_MOVED with the
+ * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
+ * recorded into the replay buffer changes no count). */
+enum { FE_MOVED = 1u << 0, FE_POP1 = 1u << 1, FE_POP2 = 1u << 2, FE_PUSH2 = 1u << 3 };
+unsigned fe_replay_step(fe_thread_t *fe);
+unsigned fe_mop_step(fe_thread_t *fe);
+/* Both, in that order, in one call: what they did. */
+unsigned fe_step(fe_thread_t *fe);
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
 static inline bool fe_idle(const fe_thread_t *fe) {
@@ -219,7 +226,8 @@ struct cp {
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
- * itself, gate_step_slow the rest. */
+ * itself, gate_pass a head with nothing held or latched, gate_step_slow the rest. */
+bool gate_pass(cp_t *cp, unsigned t);
 bool gate_step_slow(cp_t *cp, unsigned t);
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
@@ -244,7 +252,7 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
     if (!g->held) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
-        if (!g->wait.active && fifo_empty(&cp->fe[t].fifo3)) return true;
+        if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
     } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
         /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
          * (gate_settle). */

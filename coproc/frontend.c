@@ -174,26 +174,25 @@ static void mop_begin(fe_mop_t *m, uint32_t w) {
 
 /* Emit the next expanded word if FIFO#2 has room; ends the expansion when nothing is left (the
  * expander resolves control flow for free, so the end is known when the last word goes). */
-static void mop_emit(fe_thread_t *fe) {
+static unsigned mop_emit(fe_thread_t *fe) {
     fe_mop_t *m = &fe->mop;
     uint32_t w;
-    if (fifo_full(&fe->fifo2)) return;
+    if (fifo_full(&fe->fifo2)) return 0;
     if (mop_next(m, &w)) fifo_push(&fe->fifo2, w, m->org);
     if (!mop_has_next(m)) { /* look ahead without consuming */
         m->kind = MOP_IDLE;
         m->bubble = true;
     }
+    return FE_MOVED | FE_PUSH2;
 }
 
-void fe_mop_step(fe_thread_t *fe) {
+static inline unsigned mop_step(fe_thread_t *fe) {
     fe_mop_t *m = &fe->mop;
-    if (m->kind != MOP_IDLE) {
-        mop_emit(fe);
-        return;
-    }
+    if (m->kind != MOP_IDLE) return mop_emit(fe);
     if (fifo_empty(&fe->fifo1)) {
+        bool ended = m->bubble;
         m->bubble = false; /* the transition cycle passes while nothing is queued */
-        return;
+        return ended ? FE_MOVED : 0;
     }
     uint32_t w = fifo_peek(&fe->fifo1);
     uint8_t opc = TT_OPCODE(w);
@@ -201,13 +200,13 @@ void fe_mop_step(fe_thread_t *fe) {
         /* MOPExpander.md Performance: after a MOP, a next instruction that is not a MOP costs a
          * cycle in which the expander neither ingests nor emits. */
         m->bubble = false;
-        if (opc != TT_OPC_MOP) return;
+        if (opc != TT_OPC_MOP) return FE_MOVED;
     }
     switch (opc) {
     case TT_OPC_MOP_CFG: /* MOP_CFG.md: MaskHi for the next template-0 MOP */
         fifo_pop(&fe->fifo1);
         m->mask_hi = (uint16_t)TT_MOP_CFG_ZMASK_HI16(w);
-        return;
+        return FE_MOVED | FE_POP1;
     case TT_OPC_MOP:
         m->org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
@@ -216,42 +215,42 @@ void fe_mop_step(fe_thread_t *fe) {
             /* An expansion with no words at all still ends with the transition cycle. */
             m->kind = MOP_IDLE;
             m->bubble = true;
-            return;
+            return FE_MOVED | FE_POP1;
         }
-        mop_emit(fe); /* the first word leaves in the cycle the MOP is ingested */
-        return;
+        /* the first word leaves in the cycle the MOP is ingested */
+        return FE_MOVED | FE_POP1 | mop_emit(fe);
     default: /* everything else passes through */
-        if (fifo_full(&fe->fifo2)) return;
+        if (fifo_full(&fe->fifo2)) return 0;
         cp_origin_t org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         fifo_push(&fe->fifo2, w, org);
-        return;
+        return FE_MOVED | FE_POP1 | FE_PUSH2;
     }
 }
 
 /* ---- Replay expander (REPLAY.md) -------------------------------------------------------------- */
 
-void fe_replay_step(fe_thread_t *fe) {
+static inline unsigned replay_step(fe_thread_t *fe) {
     fe_replay_t *r = &fe->rp;
     if (r->mode == RP_REPLAY) {
         /* Replaying: emit one buffered word per cycle, ingest nothing (FIFO#2 fills up). */
-        if (fifo_full(&fe->fifo3)) return;
+        if (fifo_full(&fe->fifo3)) return 0;
         fifo_push(&fe->fifo3, r->buf[(r->start + r->k) % FE_REPLAY_DEPTH], r->org);
         if (++r->k == r->len) r->mode = RP_PASS;
-        return;
+        return FE_MOVED;
     }
-    if (fifo_empty(&fe->fifo2)) return;
+    if (fifo_empty(&fe->fifo2)) return 0;
     uint32_t w = fifo_peek(&fe->fifo2);
     if (r->mode == RP_LOAD) {
         /* Recording: the next Len arriving words, whatever they are (a REPLAY included), go to
          * ReplayBuffer[(Index + i) % 32]; with Exec they also go downstream. */
-        if (r->exec && fifo_full(&fe->fifo3)) return;
+        if (r->exec && fifo_full(&fe->fifo3)) return 0;
         cp_origin_t org = fifo_peek_org(&fe->fifo2);
         fifo_pop(&fe->fifo2);
         r->buf[(r->start + r->k) % FE_REPLAY_DEPTH] = w;
         if (r->exec) fifo_push(&fe->fifo3, w, org);
         if (++r->k == r->len) r->mode = RP_PASS;
-        return;
+        return FE_MOVED | FE_POP2;
     }
     if (TT_OPCODE(w) == TT_OPC_REPLAY) {
         /* REPLAY.md: StartIdx, Len, Exec, Load. Hardware uses the five low bits of StartIdx and
@@ -264,21 +263,32 @@ void fe_replay_step(fe_thread_t *fe) {
             fifo_pop(&fe->fifo2);
             r->exec = TT_REPLAY_EXECUTE_WHILE_LOADING(w);
             r->mode = RP_LOAD;
-            return;
+            return FE_MOVED | FE_POP2;
         }
         /* Replay: the REPLAY is ingested and the first buffered word emitted in one cycle. */
-        if (fifo_full(&fe->fifo3)) return;
+        if (fifo_full(&fe->fifo3)) return 0;
         r->org = fifo_peek_org(&fe->fifo2);
         fifo_pop(&fe->fifo2);
         r->mode = RP_REPLAY;
         fifo_push(&fe->fifo3, r->buf[r->start], r->org);
         if (++r->k == r->len) r->mode = RP_PASS;
-        return;
+        return FE_MOVED | FE_POP2;
     }
-    if (fifo_full(&fe->fifo3)) return;
+    if (fifo_full(&fe->fifo3)) return 0;
     cp_origin_t org = fifo_peek_org(&fe->fifo2);
     fifo_pop(&fe->fifo2);
     fifo_push(&fe->fifo3, w, org);
+    return FE_MOVED | FE_POP2;
+}
+
+/* ---- both expanders ------------------------------------------------------------------------ */
+
+unsigned fe_replay_step(fe_thread_t *fe) { return replay_step(fe); }
+unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe); }
+
+unsigned fe_step(fe_thread_t *fe) {
+    unsigned did = replay_step(fe);
+    return did | mop_step(fe);
 }
 
 /* ---- status ----------------------------------------------------------------------------------- */

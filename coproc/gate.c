@@ -40,7 +40,13 @@ static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, u
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
         *cause = CP_HOLD_WAIT_COND;
-        *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
+        if (!cp->stepwise) {
+            *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
+            break;
+        }
+        /* The reference path asks each condition on its own, every cycle (tm_cond_busy). */
+        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1)
+            if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) *busy |= m & -m;
         break;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
@@ -126,9 +132,8 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
     s->cycles++;
 }
 
-/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
-                                                        cp_origin_t origin) {
+/* Word w leaves thread t's gate: the issue log and the thread's counts. */
+static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned t, uint32_t w) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
     e->cycle = cp->cycle;
     e->word = w;
@@ -136,6 +141,12 @@ static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, co
     cp->log_n++;
     cp->stats[t].issued++;
     cp->stats[t].last_issue_cycle = cp->cycle;
+}
+
+/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
+static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
+                                                        cp_origin_t origin) {
+    issue_note(cp, t, w);
     tm_dispatch(cp->tm, t, op, w, origin);
     if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
 }
@@ -161,27 +172,28 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
 }
 
-/* The cycles gate_step (coproc/cp_internal.h) does not decide itself: the other repeated holds,
- * then the Wait Gate's cycle as the header of this file says. */
+/* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
+ * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
+ * everything but the Sync Unit's instructions and those that never pass. */
+bool gate_pass(cp_t *cp, unsigned t) {
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+    uint32_t w = fifo_peek(in);
+    const tt_op_t *op = cp->op[TT_OPCODE(w)];
+    cp_origin_t org = fifo_peek_org(in);
+    if (!op || op->gate == TT_GATE_NEVER || op->unit == TT_UNIT_SYNC || !tm_issue(cp->tm, t, op, w, org))
+        return gate_step_full(cp, t);
+    /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
+    fifo_pop(in);
+    cp->fe[t].moves++;
+    issue_note(cp, t, w);
+    return false;
+}
+
+/* A held head or a latched wait: a repeated hold (gate_repeat), else the Wait Gate's cycle as the
+ * header of this file says. */
 bool gate_step_slow(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    fe_fifo_t *in = &cp->fe[t].fifo3;
-    if (!g->held) {
-        if (!g->wait.active) {
-            /* Nothing held or latched before (so nothing to settle or undo) and nothing latched
-             * now: the head passes if its unit takes it, which is the full step's answer too for
-             * everything but the Sync Unit's instructions and those that never pass. */
-            uint32_t w = fifo_peek(in);
-            const tt_op_t *op = cp->op[TT_OPCODE(w)];
-            if (op && op->gate != TT_GATE_NEVER && op->unit != TT_UNIT_SYNC && tm_can_accept(cp->tm, t, op, w)) {
-                cp_origin_t org = fifo_peek_org(in);
-                fifo_pop(in);
-                cp->fe[t].moves++;
-                issue(cp, t, op, w, org);
-                return false;
-            }
-        }
-    } else if (g->repeatable && gate_repeat(cp, t, g)) {
+    if (g->held && g->repeatable && gate_repeat(cp, t, g)) {
         /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
         return true;

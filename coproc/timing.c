@@ -156,6 +156,9 @@ struct tm {
      * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
     uint64_t unp_due;
     bool dp_op[256]; /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
+    /* The plain forms (tm_set_reference): unp_due (left 0), bank_wait and busy_until not
+     * trusted. */
+    bool reference;
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -266,10 +269,12 @@ void tm_reset(tm_t *tm) {
     cp_state_t *st = tm->st;
     dp_t *dp = tm->dp;
     cp_env_t env = tm->env;
+    bool reference = tm->reference;
     memset(tm, 0, sizeof *tm);
     tm->st = st;
     tm->dp = dp;
     tm->env = env;
+    tm->reference = reference;
     unsigned nops;
     const tt_op_t *ops = tt_ops(&nops); /* (undefined opcodes: false, as the memset left them) */
     for (unsigned i = 0; i < nops && dp; i++)
@@ -281,14 +286,24 @@ void tm_reset(tm_t *tm) {
     tm_changed_all(tm, TM_C_ALL);
 }
 
+void tm_set_reference(tm_t *tm, bool on) {
+    tm->reference = on;
+    /* Back on the fast forms: the due time and the bank waits were not kept meanwhile (the
+     * next tm_cycle looks at both unpackers again); busy_until and dp_op always are. */
+    tm->unp_due = 0;
+    for (unsigned u = 0; u < 2; u++)
+        tm->unp[u].bank_wait = UINT64_MAX;
+}
+
 const cp_error_t *tm_error(const tm_t *tm) { return tm->err.cat != CP_ERR_NONE ? &tm->err : NULL; }
 
 const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
-bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
-    if (t >= CP_THREADS || !op) return false;
+/* tm_can_accept's rule, for a thread and an opcode already checked (tm_issue too). */
+static inline __attribute__((always_inline)) bool tm_accepts(const tm_t *tm, unsigned t, const tt_op_t *op,
+                                                             uint32_t word) {
     /* ScalarUnit.md: while a ThCon instruction of thread t executes, nothing of t passes. */
     if (tm->now < tm->thcon_until && tm->thcon_thread == t) return false;
 
@@ -315,6 +330,10 @@ bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word)
         return tm->now >= tm->cfg_entry_at;
     default: return true;
     }
+}
+
+bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+    return t < CP_THREADS && op && tm_accepts(tm, t, op, word);
 }
 
 /* ---- Scalar Unit (ThCon) and Configuration Unit: occupancy -------------------------------- */
@@ -438,10 +457,10 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
 /* Start the head of unpacker u's queue if it can go. */
 static void tm_unp_try_start(tm_t *tm, unsigned u) {
     tm_unpacker_t *up = &tm->unp[u];
-    if (up->running || up->count == 0 || up->bank_wait == tm->src_moves) return;
+    if (up->running || up->count == 0 || (up->bank_wait == tm->src_moves && !tm->reference)) return;
     uint32_t word = up->q[up->head].word;
     if (tm_unp_needs_bank(word) && !st_src_unpacker_owns(tm->st, u)) {
-        up->bank_wait = tm->src_moves;
+        up->bank_wait = tm->src_moves; /* (the reference asks again every cycle) */
         return;
     }
     up->bank_wait = UINT64_MAX;
@@ -477,8 +496,9 @@ static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return t
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
-void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (t >= CP_THREADS || !op) return;
+/* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). */
+static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                                 cp_origin_t origin) {
     unsigned lat = tm_latency(op);
     cp_insn_t in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
@@ -562,6 +582,16 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     }
 }
 
+void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    if (t < CP_THREADS && op) tm_dispatch_op(tm, t, op, word, origin);
+}
+
+bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    if (t >= CP_THREADS || !op || !tm_accepts(tm, t, op, word)) return false;
+    tm_dispatch_op(tm, t, op, word, origin);
+    return true;
+}
+
 void tm_advance_idle(tm_t *tm, uint64_t n) {
     /* With no instruction in any unit, tm_cycle only moves the clock: every busy interval is a
      * timestamp compared with now. */
@@ -574,9 +604,24 @@ __attribute__((noinline)) static void tm_unp_step(tm_t *tm, unsigned u) {
     tm_unp_try_start(tm, u);
 }
 
+/* The reference's cycle: both unpackers looked at, whatever is due (its unp_due stays 0). Out of
+ * line, like tm_unp_step, to keep the fast path's early exit small. */
+__attribute__((noinline)) static bool tm_cycle_plain(tm_t *tm) {
+    bool did = false;
+    for (unsigned u = 0; u < 2; u++) {
+        const tm_unpacker_t *up = &tm->unp[u];
+        bool running = up->running;
+        unsigned count = up->count;
+        tm_unp_step(tm, u);
+        did |= up->running != running || up->count != count;
+    }
+    return did;
+}
+
 bool tm_cycle(tm_t *tm) {
     tm->now++;
     if (tm->now < tm->unp_due) return false;
+    if (tm->reference) return tm_cycle_plain(tm);
     bool did = false;
     uint64_t due = UINT64_MAX;
     for (unsigned u = 0; u < 2; u++) {
@@ -624,73 +669,73 @@ uint64_t tm_next_change(const tm_t *tm) {
 
 /* ---- conditions and status ---------------------------------------------------------------- */
 
-bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond) {
-    if (t >= CP_THREADS) return false;
-    uint64_t now = tm->now;
+/* The one rule of the conditions (the table of docs/coprocessor-backend.md): is Cn (0..12) of
+ * thread t busy? A busy one that only the clock can end ("now < until") runs out at *until, set
+ * only then; the others change with their inputs only, which the model marks (chg). */
+static inline bool tm_cond_at(const tm_t *tm, unsigned t, unsigned cond, uint64_t *until) {
+    const uint64_t *tr = tm->until[t];
+    uint64_t u;
     switch (cond) {
-    case 0: /* THCON: memory requests outstanding for this thread */ return now < tm->until[t][TM_TR_MEM];
+    case 0: /* THCON: memory requests outstanding for this thread */ u = tr[TM_TR_MEM]; break;
     case 1: /* UNPACK0 */ return tm_unp_has_thread(tm, 0, t);
     case 2: /* UNPACK1 */ return tm_unp_has_thread(tm, 1, t);
-    case 3: /* PACK */ return now < tm->until[t][TM_TR_PACK];
-    case 4: /* MATH */ return now < tm->until[t][TM_TR_MATH];
+    case 3: /* PACK */ u = tr[TM_TR_PACK]; break;
+    case 4: /* MATH */ u = tr[TM_TR_MATH]; break;
     case 5: /* SRCA_CLR: SrcA[Unpackers[0].SrcBank].AllowedClient != Unpackers */
         return !st_src_unpacker_owns(tm->st, 0);
     case 6: /* SRCB_CLR */ return !st_src_unpacker_owns(tm->st, 1);
     case 7: /* SRCA_VLD: SrcA[MatrixUnit.SrcABank].AllowedClient != MatrixUnit */ return !st_src_matrix_owns_a(tm->st);
     case 8: /* SRCB_VLD */ return !st_src_matrix_owns_b(tm->st);
-    case 9: /* XMOV: mover busy for any thread */ return now < tm->mover_until;
-    case 10: /* TRISC_CFG: this thread's RISC-V store to GPRs/config still in flight */
-        return now < tm->until[t][TM_TR_RISCV_CFG];
-    case 11: /* SFPU */ return now < tm->until[t][TM_TR_SFPU];
-    case 12: /* CFGEXU: any thread in the Configuration Unit */
+    case 9: /* XMOV: mover busy for any thread */ u = tm->mover_until; break;
+    case 10: /* TRISC_CFG: this thread's RISC-V store to GPRs/config still in flight */ u = tr[TM_TR_RISCV_CFG]; break;
+    case 11: /* SFPU */ u = tr[TM_TR_SFPU]; break;
+    case 12: /* CFGEXU: any thread in the Configuration Unit, until the last one is done */
+        u = 0;
         for (unsigned x = 0; x < CP_THREADS; x++)
-            if (now < tm->until[x][TM_TR_CFG]) return true;
-        return false;
+            u = tm_max(u, tm->until[x][TM_TR_CFG]);
+        break;
     default: return false;
     }
+    if (tm->now >= u) return false;
+    *until = u;
+    return true;
 }
 
-/* A condition "now < until" that is busy runs out at until: the earliest of them is when the
- * answer can change without a change of its inputs. */
-static uint32_t tm_busy_until(uint64_t now, uint64_t until, uint64_t *next) {
-    if (now >= until) return 0;
-    if (until < *next) *next = until;
-    return 1;
+bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond) {
+    uint64_t until;
+    return t < CP_THREADS && tm_cond_at(tm, t, cond, &until);
 }
 
 uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
     *next = UINT64_MAX;
     if (t >= CP_THREADS) return 0;
-    /* The same conditions as tm_cond_busy, the selected ones at once (a latched STALLWAIT asks
-     * again whenever one of its inputs changed or a busy one ran out). */
-    uint64_t now = tm->now;
-    const uint64_t *u = tm->until[t];
+    /* tm_cond_busy's rule, on the selected ones (a latched STALLWAIT asks again whenever one of
+     * its inputs changed or a busy one ran out). */
     uint32_t b = 0;
     tm->chg[t] &= ~sel;
-    if (sel & (1u << 0)) b |= tm_busy_until(now, u[TM_TR_MEM], next) << 0;
-    if (sel & (1u << 1)) b |= (uint32_t)(tm->unp_n[0][t] != 0) << 1;
-    if (sel & (1u << 2)) b |= (uint32_t)(tm->unp_n[1][t] != 0) << 2;
-    if (sel & (1u << 3)) b |= tm_busy_until(now, u[TM_TR_PACK], next) << 3;
-    if (sel & (1u << 4)) b |= tm_busy_until(now, u[TM_TR_MATH], next) << 4;
-    if (sel & TM_C_SRC) {
-        b |= (uint32_t)!st_src_unpacker_owns(tm->st, 0) << 5;
-        b |= (uint32_t)!st_src_unpacker_owns(tm->st, 1) << 6;
-        b |= (uint32_t)!st_src_matrix_owns_a(tm->st) << 7;
-        b |= (uint32_t)!st_src_matrix_owns_b(tm->st) << 8;
+    for (uint32_t m = sel & TM_C_ALL; m; m &= m - 1) {
+        unsigned n = (unsigned)__builtin_ctz(m);
+        uint64_t until = UINT64_MAX;
+        if (tm_cond_at(tm, t, n, &until)) {
+            b |= 1u << n;
+            if (until < *next) *next = until;
+        }
     }
-    if (sel & TM_C_XMOV) b |= tm_busy_until(now, tm->mover_until, next) << 9;
-    if (sel & (1u << 10)) b |= tm_busy_until(now, u[TM_TR_RISCV_CFG], next) << 10;
-    if (sel & (1u << 11)) b |= tm_busy_until(now, u[TM_TR_SFPU], next) << 11;
-    if (sel & TM_C_CFGEXU)
-        for (unsigned x = 0; x < CP_THREADS; x++)
-            b |= tm_busy_until(now, tm->until[x][TM_TR_CFG], next) << 12;
-    return b & sel;
+    return b;
 }
 
 const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
 
+/* tm_thread_busy's plain form: every unit's tracker instead of busy_until (RISC-V stores aside). */
+static bool tm_thread_busy_plain(const tm_t *tm, unsigned t) {
+    for (unsigned k = 0; k < TM_TR_COUNT; k++)
+        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
+    return tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
+}
+
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;
+    if (tm->reference) return tm_thread_busy_plain(tm, t);
     return tm->now < tm->busy_until[t] || tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
 }
 

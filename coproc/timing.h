@@ -30,6 +30,13 @@ void tm_destroy(tm_t *tm);
  * dp_reset's.) */
 void tm_reset(tm_t *tm);
 
+/* The reference path's timing model (cp_set_stepwise turns it on with the coprocessor's): none of
+ * its own shortcuts — both unpackers looked at every cycle (no due time), a head waiting for its
+ * Src bank asks every cycle (no bank_wait), a thread's end of work found over every unit (no
+ * busy_until) — so that the reports of test/sh/t_fastpath.sh compare them end to end. Answers are
+ * the same either way. A reset keeps it. */
+void tm_set_reference(tm_t *tm, bool on);
+
 /* Unit-specific admission at the gate (beyond block masks and mutexes): may thread t's
  * instruction enter its unit this cycle? E.g. false while a ThCon instruction of thread t is
  * executing (nothing of t passes then), while the Config unit pipeline refuses entry, while the
@@ -38,6 +45,9 @@ void tm_reset(tm_t *tm);
 bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word);
 /* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
+/* tm_can_accept, and when it says yes tm_dispatch, in one call (the gate's commonest cycle).
+ * Returns false, having done nothing, when the unit refuses the instruction. */
+bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */
 bool tm_cycle(tm_t *tm);
@@ -50,11 +60,13 @@ uint64_t tm_next_change(const tm_t *tm);
 /* Advance n cycles with nothing executing in any unit (only the clock moves). */
 void tm_advance_idle(tm_t *tm, uint64_t n);
 
-/* STALLWAIT condition Cn (0..12, STALLWAIT.md) for thread t: true = "keep waiting". */
+/* STALLWAIT condition Cn (0..12, STALLWAIT.md) for thread t: true = "keep waiting". The plain
+ * form, which the reference path's gates ask. */
 bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond);
-/* The busy ones among the conditions sel (bit n = Cn) for thread t: tm_cond_busy's answers, in
- * one call. *next: the first cycle at which one of them can change without anything else
- * changing (a busy one running out; UINT64_MAX: none). Marks them looked at (tm_cond_changes). */
+/* The busy ones among the conditions sel (bit n = Cn) for thread t: tm_cond_busy's answers (the
+ * same rule), in one call. *next: the first cycle at which one of them can change without
+ * anything else changing (a busy one running out; UINT64_MAX: none). Marks them looked at
+ * (tm_cond_changes). */
 uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next);
 /* Per thread, the conditions whose inputs changed since tm_cond_eval last looked at them (bit n:
  * Cn): until one of the selected ones shows up here or *next comes, tm_cond_eval would answer the

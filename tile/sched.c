@@ -86,28 +86,43 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
     return m;
 }
 
-static bool end_cycle(void *ctx) {
-    tile_t *t = ctx;
-    t->cycle++;
-    bool failed = false, freed = true;
-    if (t->cp_lazy) { /* idle, and no hart has reached the tile since: owe the cycle */
-        t->cp_lag++;
-    } else {
-        /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
-         * retire); one raised earlier already ended the batch. */
-        unsigned s = cp_cycle(t->cp);
-        t->cp_lazy = s & CP_CYCLE_IDLE;
-        failed = s & CP_CYCLE_FAILED;
-        freed = s & CP_CYCLE_FREED;
-    }
+/* end_cycle after the coprocessor's part of the cycle; s: what cp_cycle said, or CP_CYCLE_FREED
+ * for an owed cycle (whose FIFOs were not looked at: a blocked hart is asked again). */
+static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s) {
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
         /* With no FIFO freed (cp_fifo_freed keeps its bits until asked) and no hart waiting
          * for a thread, tile_blocks_check would release nobody. */
-        if (t->blocked_mask && (freed || t->block_sync)) tile_blocks_check(t);
+        if (t->blocked_mask && ((s & CP_CYCLE_FREED) || t->block_sync)) tile_blocks_check(t);
         if (t->nwatch && tile_watch_changed(t)) return true;
     }
-    return t->harts_changed || failed;
+    /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
+     * retire); one raised earlier already ended the batch. */
+    return t->harts_changed || (s & CP_CYCLE_FAILED);
+}
+
+/* Out of line: end_cycle's commonest cycle with idle harts stays small. */
+static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
+    t->cycle++;
+    if (!t->cp_lazy) {
+        unsigned s = cp_cycle(t->cp);
+        t->cp_lazy = s & CP_CYCLE_IDLE;
+        return end_cycle_rest(t, s);
+    }
+    t->cp_lag++; /* idle, and no hart has reached the tile since: owe the cycle */
+    return end_cycle_rest(t, CP_CYCLE_FREED);
+}
+
+static bool end_cycle(void *ctx) {
+    tile_t *t = ctx;
+    /* The commonest cycle of harts that poll with the coprocessor idle: it owes the cycle, and
+     * with nothing due on the NoC and nobody blocked or watched the rest does nothing. */
+    if (t->cp_lazy && t->noc.next_at > t->cycle + 1 && !(t->blocked_mask | t->nwatch)) {
+        t->cycle++;
+        t->cp_lag++;
+        return t->harts_changed;
+    }
+    return end_cycle_full(t);
 }
 
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {

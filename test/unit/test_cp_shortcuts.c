@@ -1,10 +1,11 @@
 /* test/unit/test_cp_shortcuts.c — the coprocessor's shortcuts against its plain cycle: a held
  * instruction's repeated cycles counted in bulk (gate_settle), the latched waits asked again only
- * when what they read changed, the expanders left alone while stuck, and the quiet stretches
- * (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes, RISC-V
- * config stores and stream register values, cycle by cycle; one steps every cycle in full
- * (cp_set_stepwise, the reference path's), the other takes its shortcuts. Their visible state
- * must match after every cycle, their statistics whenever asked and at the end. */
+ * when what they read changed, the expanders left alone while stuck (MOPs and REPLAYs among the
+ * words), and the quiet stretches (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes,
+ * RISC-V config stores and stream register values, cycle by cycle; one steps every cycle in full (cp_set_stepwise, the
+ * reference path's, with the timing model's plain forms: tm_set_reference), the other takes its shortcuts. Their
+ * visible state must match after every cycle, their statistics whenever asked and at the end; and the timing model's
+ * condition bookkeeping, which the shortcuts trust, must match the plain conditions every cycle (conds_match). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,8 @@
 #include <cmocka.h>
 
 #include "test/unit/cp_test.h"
+/* (White box: the timing model of a coprocessor, cp_t.tm, for the conditions' bookkeeping.) */
+#include "coproc/cp_internal.h"
 
 static uint32_t rng_state;
 
@@ -44,13 +47,27 @@ static uint32_t random_word(void) {
         TT_OP_ELWADD(0, 0, 0, 0, 0),
         TT_OP_ELWADD(3, 0, 0, 0, 0),
         TT_OP_CLEARDVALID(3, 0),
+        TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcA to the Matrix Unit at retire (waits for its bank) */
+        TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcB likewise */
+        TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0), /* through unpacker 1's queue, no bank */
         TT_OP_ATGETM(0),
         TT_OP_ATRELM(0),
         TT_OP_ATGETM(2),
         TT_OP_ATRELM(2),
         TT_WORD(0x06, 0), /* no opcode 0x06 on Blackhole: held for good (rarely drawn) */
     };
-    switch (pick(8)) {
+    switch (pick(9)) {
+    case 6: /* the expanders: a MOP of either template (MopCfg: mop_cfg_random), MaskHi, a REPLAY
+             * that records the next words (passing them on or not) or replays recorded ones */
+        switch (pick(4)) {
+        case 0: return TT_OP_MOP(0, pick(4), rnd() & 0xFFFF);
+        case 1: return TT_OP_MOP(1, 0, 0);
+        case 2: return TT_OP_MOP_CFG(rnd() & 0xFFFF);
+        default: {
+            unsigned start = pick(8);
+            return TT_OP_REPLAY(start, 1 + pick(8 - start), pick(2), pick(2));
+        }
+        }
     case 0: return TT_OP_SEMPOST(1u << pick(3));
     case 1: return TT_OP_SEMGET(1u << pick(3));
     case 2: return TT_OP_SEMWAIT(1u << pick(9), 1u << pick(3), 1 + pick(2));
@@ -83,9 +100,18 @@ static void same_state(const cp_t *a, const cp_t *b, uint64_t cycle) {
 }
 
 static void same_stats(const cp_t *a, const cp_t *b) {
+    cp_issue_t la[CP_ISSUE_LOG], lb[CP_ISSUE_LOG]; /* the issue log, which the fast gate writes itself */
+    unsigned nl = cp_issue_log(a, la, CP_ISSUE_LOG);
+    assert_int_equal(nl, cp_issue_log(b, lb, CP_ISSUE_LOG));
+    for (unsigned i = 0; i < nl; i++) {
+        assert_int_equal(la[i].cycle, lb[i].cycle);
+        assert_int_equal(la[i].word, lb[i].word);
+        assert_int_equal(la[i].thread, lb[i].thread);
+    }
     for (unsigned t = 0; t < CP_THREADS; t++) {
         const cp_stats_t *x = cp_stats(a, t), *y = cp_stats(b, t);
         assert_int_equal(x->issued, y->issued);
+        assert_int_equal(x->last_issue_cycle, y->last_issue_cycle);
         assert_int_equal(x->pushed, y->pushed);
         assert_int_equal(x->stall_total, y->stall_total);
         assert_memory_equal(x->stall_cause, y->stall_cause, sizeof x->stall_cause);
@@ -98,6 +124,7 @@ static void same_stats(const cp_t *a, const cp_t *b) {
         assert_int_equal(x->stall_sync_slot, y->stall_sync_slot);
         assert_int_equal(x->stall_undefined, y->stall_undefined);
         assert_int_equal(x->stall_mutex_invalid, y->stall_mutex_invalid);
+        assert_int_equal(x->fifo_high_water, y->fifo_high_water);
         assert_int_equal(x->fifo2_high_water, y->fifo2_high_water);
         assert_int_equal(x->nwaits, y->nwaits);
         for (unsigned i = 0; i < x->nwaits; i++) {
@@ -131,6 +158,53 @@ static unsigned random_words(uint32_t *w) {
     return 1;
 }
 
+/* Thread t's MopCfg, the same in both: small loop counts, words of the vocabulary's kind. */
+static void mop_cfg_random(cp_t *a, cp_t *b, unsigned t) {
+    static const uint32_t words[] = {
+        TT_OP_NOP,        TT_OP_SFPNOP,      TT_OP_DMANOP, TT_OP_SETADC(0, 0, 0, 1), TT_OP_SFPADD(0, 0, 0, 1, 0),
+        TT_OP_SEMPOST(1), TT_OP_SETDVALID(1)};
+    for (unsigned i = 0; i < 9; i++) {
+        /* MopCfg[0]: template 1's outer count; [1]: template 0's flags, template 1's inner count */
+        uint32_t v = i == 0 ? 1 + pick(3) : i == 1 ? pick(4) : words[pick(sizeof words / sizeof words[0])];
+        cp_mopcfg_write(a, t, i, v);
+        cp_mopcfg_write(b, t, i, v);
+    }
+}
+
+/* What tm_cond_eval said of each condition of each thread in the cycle before. */
+typedef struct {
+    bool valid;
+    bool busy[CP_THREADS][13];
+    uint64_t next[CP_THREADS][13];
+} cond_seen_t;
+
+/* The conditions' bookkeeping, which the fast twin's gates trust to skip asking again
+ * (gate_wait_unchanged): tm_cond_eval's answer must be tm_cond_busy's, and an answer must stand
+ * while the condition is not marked changed (tm_cond_changes) and its *next has not come.
+ * Checked on the reference twin, whose gates ask tm_cond_busy afresh every cycle and leave the
+ * marks and tm_cond_eval to this check; called where the gates ask, before a cycle, after the
+ * harts' part of it. */
+static void conds_match(cp_t *ref, cond_seen_t *seen, uint64_t cycle) {
+    tm_t *tm = ref->tm;
+    uint64_t now = cp_cycles(ref);
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        for (unsigned n = 0; n < 13; n++) {
+            bool busy = tm_cond_busy(tm, t, n);
+            if (seen->valid && !(tm_cond_changes(tm)[t] & (1u << n)) && now < seen->next[t][n] &&
+                busy != seen->busy[t][n])
+                fail_msg("cycle %llu, thread %u: C%u went %s unmarked (tm_cond_changes, *next)",
+                         (unsigned long long)cycle, t, n, busy ? "busy" : "free");
+            uint64_t next;
+            uint32_t b = tm_cond_eval(tm, t, 1u << n, &next);
+            if (b != (busy ? 1u << n : 0))
+                fail_msg("cycle %llu, thread %u: tm_cond_eval says 0x%x of C%u, tm_cond_busy %d",
+                         (unsigned long long)cycle, t, b, n, busy);
+            seen->busy[t][n] = busy;
+            seen->next[t][n] = next;
+        }
+    seen->valid = true;
+}
+
 /* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
 static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy) {
     rng_state = seed;
@@ -140,6 +214,17 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
     cp_set_gate_policy(fast, policy);
     uint32_t pending[CP_THREADS][2];
     unsigned npending[CP_THREADS] = {0};
+    cond_seen_t seen = {.valid = false};
+    /* Every thread starts with its MopCfg set and eight words recorded for the REPLAYs to
+     * replay. */
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        mop_cfg_random(ref, fast, t);
+        uint32_t w = TT_OP_REPLAY(0, 8, 0, 1);
+        for (unsigned i = 0; i < 9; i++, w = pick(2) ? TT_OP_SFPNOP : TT_OP_SETADC(0, 0, 0, 1)) {
+            push(ref, t, w);
+            push(fast, t, w);
+        }
+    }
     for (uint64_t c = 0; c < cycles; c++) {
         /* The harts' part of the cycle: pushes (retried while the FIFO is full), semaphore
          * writes, config stores in flight (C10), a stream register moving on. */
@@ -165,12 +250,14 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
             cp_sem_write(ref, t, i, v);
             cp_sem_write(fast, t, i, v);
         }
+        if (pick(200) == 0) mop_cfg_random(ref, fast, pick(CP_THREADS));
         if (pick(50) == 0) {
             unsigned t = pick(CP_THREADS);
             cp_note_riscv_write(ref, t);
             cp_note_riscv_write(fast, t);
         }
         if (pick(100) == 0) g_fake.stream[0][29] = pick(4); /* stream 0's CURR_PHASE */
+        conds_match(ref, &seen, c);
         unsigned rr = cp_cycle(ref), rf = cp_cycle(fast);
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
          * is looked at only after one) */
@@ -196,10 +283,42 @@ static void random_runs_match_whole_thread(void **state) {
         one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD);
 }
 
+/* A MOP's expansion recorded into the replay buffer without Exec: each cycle the MOP expander
+ * gives FIFO#2 a word and the replay expander takes one, so no FIFO count changes while both
+ * move on (the expanders were once left alone as stuck there), then the recording replays. */
+static void mop_recorded_by_replay(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    /* Template 1: one outer loop of eight SFPNOPs, no start or end words. */
+    static const uint32_t cfg[9] = {
+        1, 8, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_SFPNOP, TT_OP_NOP, TT_OP_SFPNOP, TT_OP_SFPNOP};
+    for (unsigned i = 0; i < 9; i++) {
+        cp_mopcfg_write(ref, 0, i, cfg[i]);
+        cp_mopcfg_write(fast, 0, i, cfg[i]);
+    }
+    static const uint32_t words[] = {TT_OP_REPLAY(0, 8, 0, 1), TT_OP_MOP(1, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
+    for (unsigned c = 0; c < 60; c++) {
+        if (c % 5 == 0 && c / 5 < 3) {
+            push(ref, 0, words[c / 5]);
+            push(fast, 0, words[c / 5]);
+        }
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+    }
+    assert_true(cp_is_idle(fast));
+    assert_int_equal(cp_stats(fast, 0)->issued, 8); /* the eight SFPNOPs, replayed */
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_runs_match),
         cmocka_unit_test(random_runs_match_whole_thread),
+        cmocka_unit_test(mop_recorded_by_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
