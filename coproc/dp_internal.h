@@ -104,6 +104,15 @@ typedef struct {
     lregs_t pre, scratch;
 } sfpu_sched_t;
 
+/* Decoded Vector Unit words (dp_sfpu_exec): a kernel replays the same few SFPU words, and their
+ * decoding reads nothing but the word (sfpu_decode), so a word once decoded is kept, direct-mapped
+ * by a hash of the word. An entry whose op.word is not the word looked up is empty or another's
+ * (no SFPU word is 0: its opcode is 0x70..0x99). Off under dp_set_reference. */
+#define SFP_DECODED 64
+typedef struct {
+    sfp_op_t op[SFP_DECODED];
+} sfp_decoded_t;
+
 struct dp {
     /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
      * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
@@ -115,6 +124,7 @@ struct dp {
     dst_regs_t dst;
     lregs_t sfpu;
     sfpu_sched_t sched;
+    sfp_decoded_t sfp_decoded;
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];

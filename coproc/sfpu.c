@@ -199,12 +199,29 @@ void dp_sfpu_prng_follow(dp_ctx_t *x) {
     s->prng_seeds = x->st->prng_seed_writes;
 }
 
+/* A word not among dp's decoded words (dp_internal.h sfp_decoded_t): decoded into its entry. */
+static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, uint32_t w) {
+    sfp_op_t o;
+    if (!sfpu_decode(w, &o)) return NULL;
+    *e = o;
+    return e;
+}
+
+/* The decoded form of Vector Unit word w (sfpu_decode), from dp's decoded words unless under
+ * dp_set_reference (then into scratch); NULL if w is not a Vector Unit instruction. */
+static inline const sfp_op_t *sfpu_decoded(dp_t *dp, uint32_t w, sfp_op_t *scratch) {
+    if (dp->reference) return sfpu_decode(w, scratch) ? scratch : NULL;
+    _Static_assert(SFP_DECODED == 64, "the hash's top 6 bits index the decoded words");
+    sfp_op_t *e = &dp->sfp_decoded.op[(w * 0x9E3779B1u) >> 26];
+    return e->word == w ? e : decode_new(e, w);
+}
+
 void dp_sfpu_exec(dp_ctx_t *x) {
     lregs_t *s = &x->dp->sfpu;
-    sfp_op_t o;
-    if (!sfpu_decode(x->word, &o))
-        return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
+    sfp_op_t scratch;
+    const sfp_op_t *o = sfpu_decoded(x->dp, x->word, &scratch);
+    if (!o) return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
     dp_sfpu_prng_follow(x);
-    sfpu_backdoor(s, &o);
-    dp_sfpu_issue(x, &o);
+    sfpu_backdoor(s, o);
+    dp_sfpu_issue(x, o);
 }
