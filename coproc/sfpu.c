@@ -37,12 +37,20 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
     return addr & 1023;
 }
 
-/* Every lane's LaneConfig OR'ed together: the lanes' bits a fast path needs clear. */
-static uint32_t lane_config_any(const lregs_t *s) {
-    uint32_t any = 0;
-    for (unsigned l = 0; l < LANES; l++)
-        any |= s->lane_config[l];
-    return any;
+/* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
+ * LaneConfig bit of `slow`, and every lane is enabled (VectorUnit.md IsLaneEnabled, what
+ * sfpu_lanes_enabled computes) unless `all` (INT32_ALL ignores LaneEnabled). Every lane's LaneConfig
+ * is OR'ed once, four lanes at a time, for both: a ROW_MASK bit in any lane sends the instruction
+ * the general way (only lanes 0..7's count there, which decides). */
+static bool lanes_plain(const lregs_t *s, uint32_t slow, bool all) {
+    uint32_t a[4] = {0, 0, 0, 0};
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < LANES; l += 4)
+        for (unsigned k = 0; k < 4; k++)
+            a[k] |= s->lane_config[l + k];
+    uint32_t any = a[0] | a[1] | a[2] | a[3];
+    if (all) return !(any & slow);
+    return !(any & (slow | 0xFu << LC_ROW_MASK_SHIFT)) && !(s->use_flags & ~s->flags);
 }
 
 _Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
@@ -89,11 +97,10 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
     unsigned addr = sfp_addr(x, o->imm, mod0, false);
     if (vd < 8) {
-        uint32_t en = mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
-        bool dst32 = fmt_sfpload_reads_dst32(mod0);
+        bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpload_reads_dst32(mod0);
         uint32_t slow =
             LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
-        if (!x->dp->reference && en == 0xFFFFFFFFu && !(lane_config_any(s) & slow)) {
+        if (!x->dp->reference && lanes_plain(s, slow, all)) {
             uint32_t cells[LANES], out[LANES];
             unsigned odd = (addr >> 1) & 1;
             for (unsigned r = 0; r < 4; r++) {
@@ -110,6 +117,7 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
             fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
             memcpy(s->r[vd], out, sizeof out);
         } else {
+            uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
             for (unsigned l = 0; l < LANES; l++) {
                 uint32_t lc = s->lane_config[l];
                 if ((lc & LC_BLOCK_SFPU_RD_FROM_DEST) || !((en >> l) & 1)) continue;
@@ -132,10 +140,10 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
 static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
     unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, o->imm, mod0, true);
-    uint32_t en = (mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & sfpu_backdoor_ok(s, o);
-    bool dst32 = fmt_sfpstore_writes_dst32(mod0);
-    if (!x->dp->reference && en == 0xFFFFFFFFu &&
-        !(lane_config_any(s) & (LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE))) {
+    bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpstore_writes_dst32(mod0);
+    uint32_t ok = sfpu_backdoor_ok(s, o);
+    if (!x->dp->reference && ok == 0xFFFFFFFFu &&
+        lanes_plain(s, LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE, all)) {
         uint32_t out[LANES];
         unsigned odd = (addr >> 1) & 1;
         fmt_sfpstore_lanes(mod0, s->r[vd], out);
@@ -153,6 +161,7 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
             x->dp->dst.valid[p] = true;
         }
     } else {
+        uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
         for (unsigned l = 0; l < LANES; l++) {
             uint32_t lc = s->lane_config[l];
             if ((lc & LC_BLOCK_DEST_WR_FROM_SFPU) || !((en >> l) & 1)) continue;
