@@ -710,13 +710,11 @@ FMT_RULE uint32_t pack_early_rule(const fmt_pack_mode_t *m, uint32_t dst) {
     case FMT_FP8: return fmt_dst_decode_fp16(c) & 0xFF00u; /* E5M2: truncation */
     case FMT_BF16:
     case FMT_BFP8: {
-        uint32_t b = fmt_dst_decode_bf16(c);
+        uint32_t b = fmt_dst_decode_bf16(c), mag = b & 0x7FFF;
         if (m->read_raw) return b; /* identity: denormals and NaN kept */
-        if ((b & 0x7FFF) > 0x7F80) {
-            b = (b & 0x8000) | 0x7F80; /* NaN -> Inf */
-        } else if ((b & 0x7FFF) < 0x80) {
-            b = 0; /* denormals and -0 -> +0 */
-        }
+        /* selects rather than branches, so that a row's 16 vectorise (fmt_pack_row) */
+        b = mag > 0x7F80 ? (b & 0x8000) | 0x7F80 : b;       /* NaN -> Inf */
+        b = mag < 0x80 ? 0 : b;                             /* denormals and -0 -> +0 */
         if (m->intermediate == FMT_BFP8) b = (b + 1) & ~1u; /* E8M6 [SIM] */
         return b;
     }
