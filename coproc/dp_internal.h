@@ -16,6 +16,7 @@
 #include "coproc/insn.h"
 #include "coproc/sfpu_ops.h"
 #include "coproc/state.h"
+#include "coproc/tt_fields.h"
 
 /* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
 #define UNP_SEC_WORDS 48
@@ -253,7 +254,15 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
 /* sfpu_macro.c: a Vector Unit instruction issued now (the cycle dp_exec was given, or the next free
  * one): step the SFPLOADMACRO schedule to it, run it with whatever is due then, schedule what an
  * SFPLOADMACRO asks for. */
-void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o);
+void dp_sfpu_issue_scheduled(dp_ctx_t *x, const sfp_op_t *o);
+/* The same, inline where nothing is scheduled and the instruction schedules nothing (every SFPU
+ * instruction of a kernel without SFPLOADMACRO): it just runs, and takes its cycle. */
+static inline void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o) {
+    sfpu_sched_t *q = &x->dp->sched;
+    if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
+    dp_sfpu_run(x, &x->dp->sfpu, o, -1, NULL);
+    q->next = (x->in->cycle > q->next ? x->in->cycle : q->next) + 1;
+}
 /* sfpu_macro.c: another datapath instruction at this cycle: let the scheduled instructions due by
  * then take effect first (datapath.c calls it while anything is scheduled). */
 void dp_sfpu_catch_up(dp_ctx_t *x);

@@ -382,16 +382,6 @@ uint32_t fmt_movd2src_dst32(uint32_t d, fmt_style_t style) {
 
 /* ---- Vector Unit (BH SFPLOAD.md, SFPSTORE.md, WH SFPLOADI.md, BH SFPSTOCHRND_*.md, SFPCAST_*.md) */
 
-unsigned fmt_mod0_resolve(unsigned mod0, bool sfpu_fp32_enabled, unsigned srcb_fmt) {
-    if (mod0 != FMT_MOD0_SRCB) return mod0;
-    if (sfpu_fp32_enabled) return FMT_MOD0_FP32;
-    return fmt_exp8_family(srcb_fmt) ? FMT_MOD0_BF16 : FMT_MOD0_FP16;
-}
-
-bool fmt_sfpload_reads_dst32(unsigned mod0) {
-    return mod0 == FMT_MOD0_FP32 || mod0 == FMT_MOD0_INT32 || mod0 == FMT_MOD0_INT32_ALL || mod0 == FMT_MOD0_INT32_SM;
-}
-
 /* ReadFP16: rebias a non-zero exponent by +112; exponent 0 keeps its mantissa bits (an fp32
  * denormal that later arithmetic reads as zero); optionally the largest pattern is ±Inf. */
 FMT_RULE uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
@@ -445,10 +435,6 @@ void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32
     default: SFPLOAD_LANES(mod0) break;
     }
 #undef SFPLOAD_LANES
-}
-
-bool fmt_sfpstore_writes_dst32(unsigned mod0) {
-    return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
 }
 
 /* SFPSTORE.md ToFP16: exponent -112; <= 0 flushes to signed zero, > 31 saturates (NaN and Inf

@@ -231,14 +231,9 @@ static void schedule(dp_ctx_t *x, const sfp_op_t *lm, unsigned addr) {
     }
 }
 
-void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o) {
+void dp_sfpu_issue_scheduled(dp_ctx_t *x, const sfp_op_t *o) {
     sfpu_sched_t *q = &x->dp->sched;
     uint64_t c = x->in->cycle > q->next ? x->in->cycle : q->next;
-    if (q->n == 0 && o->opc != TT_OPC_SFPLOADMACRO) { /* nothing scheduled: just run it */
-        dp_sfpu_run(x, &x->dp->sfpu, o, -1, NULL);
-        q->next = c + 1;
-        return;
-    }
     step_until(x, c);
     if (x->failed) return;
     unsigned addr = step(x, o);
