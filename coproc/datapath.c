@@ -151,7 +151,7 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp_unit_fn fn = in->op ? dp_unit_of(in->op) : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
     dp_ctx_t x;
-    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    dp_ctx_init(&x, dp, in, in->thread, dp_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
     if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
     fn(&x);

@@ -182,6 +182,12 @@ static inline __attribute__((always_inline)) uint32_t dp_thcfg_at(const dp_ctx_t
     unsigned bit = shift + i * stride;
     return ((uint32_t)x->st->thdcfg[x->t][word + bit / 16] >> (bit % 16)) & st_field_mask(width);
 }
+/* st_state_id (coproc/state.h: the Config bank thread t uses) with the field's place a constant:
+ * dp_exec asks for every instruction. */
+static inline unsigned dp_state_id(const cp_state_t *st, unsigned t) {
+    return ((uint32_t)st->thdcfg[t][DPT_W_CFG_STATE_ID_StateID] >> DPT_S_CFG_STATE_ID_StateID) &
+           st_field_mask(DPT_N_CFG_STATE_ID_StateID);
+}
 #define THCFG(x, name)      dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, 0)
 #define THCFG_I(x, name, i) dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, (i))
 

@@ -42,7 +42,7 @@ static void ctx_for(const dp_ctx_t *x, unsigned t, dp_ctx_t *y) {
     *y = *x;
     if (t == x->t) return;
     y->t = t;
-    y->bank = st_state_id(x->st, t);
+    y->bank = dp_state_id(x->st, t);
     y->remap = CFG(y, DEST_ACCESS_CFG_remap_addrs);
     y->swizzle = CFG(y, DEST_ACCESS_CFG_swizzle_32b);
 }

@@ -481,6 +481,23 @@ static void test_sfpload_store(void **state) {
     assert_int_equal(l->r[5][1], 0x40490FDBu);
 }
 
+/* A thread's instructions read the Config bank its CFG_STATE_ID_StateID names: SFPLOAD's Dst base
+ * (DEST_REGW_BASE_Base) is 0 in bank 0 and 8 in bank 1. */
+static void test_state_id_bank(void **state) {
+    fx_t *f = *state;
+    dst_regs_t *d = dp_dst_mut(f->dp);
+    for (unsigned r = 0; r < 16; r++)
+        d->bits[r][0] = dst_bf16((uint16_t)(0x4000 + r));
+    cfg_set(&f->st, 1, CFG_DEST_REGW_BASE_Base, 8);
+    ex(f, 2, TT_OP_SFPLOAD(0, 2, 0, 0)); /* thread 2, bank 0: row 0 */
+    assert_int_equal(dp_lregs(f->dp)->r[0][0], 0x4000u << 16);
+    thcfg_set(&f->st, 2, THCFG_CFG_STATE_ID_StateID, 1);
+    ex(f, 2, TT_OP_SFPLOAD(0, 2, 0, 0)); /* bank 1: row 8 */
+    assert_int_equal(dp_lregs(f->dp)->r[0][0], 0x4008u << 16);
+    ex(f, 1, TT_OP_SFPLOAD(0, 2, 0, 0)); /* thread 1 is still on bank 0 */
+    assert_int_equal(dp_lregs(f->dp)->r[0][0], 0x4000u << 16);
+}
+
 static void test_sfploadi_config_encc(void **state) {
     fx_t *f = *state;
     const lregs_t *l = dp_lregs(f->dp);
@@ -778,6 +795,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_zerosrc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sfpload_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_state_id_bank, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sfploadi_config_encc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sfpmad, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pacr_tile, setup, teardown),
