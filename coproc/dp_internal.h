@@ -221,26 +221,59 @@ static inline unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
     if (x->swizzle) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
     return ((r & 0x1f8) << 1) | (r & 0x207);
 }
+/* A Dst row as an instruction sees it (Dst.md): 16-bit cells, physical row Adj16(row) (hi; lo is
+ * NULL), or Dst32b datums, whose high halves are physical row p = Adj32(row) and low halves row
+ * p + 8 (hi, lo); valid is the row's valid bit, which for Dst32b is p's. The one place of that
+ * layout: the datum accessors below and the row forms (fpu_mm.c, pack.c, sfpu.c) use it. */
+typedef struct {
+    uint16_t *hi, *lo;
+    bool *valid;
+} dp_dst_row_t;
+static inline dp_dst_row_t dp_dst_row(const dp_ctx_t *x, unsigned row, bool d32) {
+    dst_regs_t *d = &x->dp->dst;
+    unsigned p = d32 ? dp_adj32(x, row) : dp_adj16(x, row);
+    return (dp_dst_row_t){d->bits[p], d32 ? d->bits[p + 8] : NULL, &d->valid[p]};
+}
+/* Datum col of a row: the cell, or the Dst32b datum hi << 16 | lo; and its write. */
+static inline uint32_t dp_dst_row_get(dp_dst_row_t r, unsigned col) {
+    return r.lo ? (uint32_t)r.hi[col] << 16 | r.lo[col] : r.hi[col];
+}
+static inline void dp_dst_row_put(dp_dst_row_t r, unsigned col, uint32_t v) {
+    if (r.lo) {
+        r.hi[col] = (uint16_t)(v >> 16);
+        r.lo[col] = (uint16_t)v;
+    } else {
+        r.hi[col] = (uint16_t)v;
+    }
+}
+/* The row's 16 datums at once (the test of lo outside the loop, so that each loop knows it). */
+static inline void dp_dst_row_read(dp_dst_row_t r, uint32_t d[DST_COLS]) {
+    if (r.lo) {
+        for (unsigned c = 0; c < DST_COLS; c++)
+            d[c] = dp_dst_row_get(r, c);
+    } else {
+        for (unsigned c = 0; c < DST_COLS; c++)
+            d[c] = dp_dst_row_get(r, c);
+    }
+}
 static inline uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col) {
-    unsigned p = dp_adj32(x, row);
-    return (uint32_t)x->dp->dst.bits[p][col] << 16 | x->dp->dst.bits[p + 8][col];
+    return dp_dst_row_get(dp_dst_row(x, row, true), col);
 }
 /* A write makes the row valid again: ZEROACC only marks rows, and "the write performed by these
  * instructions will then cause the row contents to become well defined" (ZEROACC.md). Dst32b
  * consults the valid bit of the first physical row only (Dst.md). */
 static inline void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v) {
-    unsigned p = dp_adj32(x, row);
-    x->dp->dst.bits[p][col] = (uint16_t)(v >> 16);
-    x->dp->dst.bits[p + 8][col] = (uint16_t)v;
-    x->dp->dst.valid[p] = true;
+    dp_dst_row_t r = dp_dst_row(x, row, true);
+    dp_dst_row_put(r, col, v);
+    *r.valid = true;
 }
 static inline uint16_t dp_dst16_read(const dp_ctx_t *x, unsigned row, unsigned col) {
-    return x->dp->dst.bits[dp_adj16(x, row)][col];
+    return (uint16_t)dp_dst_row_get(dp_dst_row(x, row, false), col);
 }
 static inline void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
-    unsigned p = dp_adj16(x, row);
-    x->dp->dst.bits[p][col] = v;
-    x->dp->dst.valid[p] = true;
+    dp_dst_row_t r = dp_dst_row(x, row, false);
+    dp_dst_row_put(r, col, v);
+    *r.valid = true;
 }
 
 /* The context of one instruction of thread t, config bank bank. */

@@ -104,12 +104,11 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
             uint32_t cells[LANES], out[LANES];
             unsigned odd = (addr >> 1) & 1;
             for (unsigned r = 0; r < 4; r++) {
-                unsigned row = lane_row(addr, r * 8);
-                unsigned p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
-                row_cells_get(x->dp->dst.bits[p], odd, cells + r * 8);
-                if (dst32) {
+                dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
+                row_cells_get(d.hi, odd, cells + r * 8);
+                if (d.lo) {
                     uint32_t lo[8];
-                    row_cells_get(x->dp->dst.bits[(p + 8) & 1023], odd, lo);
+                    row_cells_get(d.lo, odd, lo);
                     for (unsigned i = 0; i < 8; i++)
                         cells[r * 8 + i] = cells[r * 8 + i] << 16 | lo[i];
                 }
@@ -148,17 +147,17 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
         unsigned odd = (addr >> 1) & 1;
         fmt_sfpstore_lanes(mod0, s->r[vd], out);
         for (unsigned r = 0; r < 4; r++) {
-            unsigned row = lane_row(addr, r * 8), p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
-            if (dst32) {
+            dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
+            if (d.lo) {
                 uint32_t hi[8];
                 for (unsigned i = 0; i < 8; i++)
                     hi[i] = out[r * 8 + i] >> 16;
-                row_cells_put(x->dp->dst.bits[p], odd, hi);
-                row_cells_put(x->dp->dst.bits[(p + 8) & 1023], odd, out + r * 8);
+                row_cells_put(d.hi, odd, hi);
+                row_cells_put(d.lo, odd, out + r * 8);
             } else {
-                row_cells_put(x->dp->dst.bits[p], odd, out + r * 8);
+                row_cells_put(d.hi, odd, out + r * 8);
             }
-            x->dp->dst.valid[p] = true;
+            *d.valid = true;
         }
     } else {
         uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
