@@ -145,6 +145,10 @@ typedef struct {
     uint32_t word;
     bool failed;
     bool remap, swizzle; /* DEST_ACCESS_CFG remap_addrs, swizzle_32b of the bank (dp_ctx_init) */
+    /* st's Config[bank] and ThreadConfig[t], which the CFG and THCFG macros read (dozens of times an
+     * instruction): found once, by dp_ctx_thread. */
+    const uint32_t *cfg;
+    const uint16_t *thcfg;
 } dp_ctx_t;
 
 /* The fields' places as compile-time constants, from the same table (cfg_fields.def): the CFG and
@@ -162,7 +166,7 @@ static inline __attribute__((always_inline)) uint32_t dp_cfg_at(const dp_ctx_t *
                                                                 unsigned width, unsigned stride, unsigned i,
                                                                 unsigned word_off) {
     unsigned bit = shift + i * stride;
-    return (x->st->cfg[x->bank][word + word_off + bit / 32] >> (bit % 32)) & st_field_mask(width);
+    return (x->cfg[word + word_off + bit / 32] >> (bit % 32)) & st_field_mask(width);
 }
 
 /* Element i of a Config field looked up by its cfg_fields[] entry (coproc/cfg_fields.def),
@@ -180,7 +184,7 @@ static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, un
 static inline __attribute__((always_inline)) uint32_t dp_thcfg_at(const dp_ctx_t *x, unsigned word, unsigned shift,
                                                                   unsigned width, unsigned stride, unsigned i) {
     unsigned bit = shift + i * stride;
-    return ((uint32_t)x->st->thdcfg[x->t][word + bit / 16] >> (bit % 16)) & st_field_mask(width);
+    return ((uint32_t)x->thcfg[word + bit / 16] >> (bit % 16)) & st_field_mask(width);
 }
 /* st_state_id (coproc/state.h: the Config bank thread t uses) with the field's place a constant:
  * dp_exec asks for every instruction. */
@@ -190,6 +194,18 @@ static inline unsigned dp_state_id(const cp_state_t *st, unsigned t) {
 }
 #define THCFG(x, name)      dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, 0)
 #define THCFG_I(x, name, i) dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, (i))
+
+/* The context's thread t and Config bank: the Config it reads, and Dst.md's Adj16/Adj32 settings
+ * (dp_internal.h dp_adj*), which every datum reads, once. dp_ctx_init sets them; an SFPLOADMACRO-
+ * scheduled instruction switches to its SFPLOADMACRO's thread (coproc/sfpu_macro.c). */
+static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
+    x->t = t;
+    x->bank = bank;
+    x->cfg = x->st->cfg[bank];
+    x->thcfg = x->st->thdcfg[t];
+    x->remap = CFG(x, DEST_ACCESS_CFG_remap_addrs);
+    x->swizzle = CFG(x, DEST_ACCESS_CFG_swizzle_32b);
+}
 
 /* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and
  * SrcB (1). Read only: the hand-overs are the timing model's. */

@@ -41,10 +41,7 @@ static sfp_op_t nop_op(void) {
 static void ctx_for(const dp_ctx_t *x, unsigned t, dp_ctx_t *y) {
     *y = *x;
     if (t == x->t) return;
-    y->t = t;
-    y->bank = dp_state_id(x->st, t);
-    y->remap = CFG(y, DEST_ACCESS_CFG_remap_addrs);
-    y->swizzle = CFG(y, DEST_ACCESS_CFG_swizzle_32b);
+    dp_ctx_thread(y, t, dp_state_id(x->st, t));
 }
 
 /* One instruction of a cycle, on registers s. */

@@ -32,7 +32,7 @@ static unsigned ctx_bit(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned c
  * 4..7 in the same four words 8 bits higher (cfg_defines.h). */
 static unsigned ctx_fmt(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned ctx) {
     const cp_field_t *d = &cfg_fields[f];
-    uint32_t word = x->st->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
+    uint32_t word = x->cfg[d->word + (ctx & 3) + u * UNP_SEC_WORDS];
     return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
 }
 
