@@ -63,7 +63,7 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
     /* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
      * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
     unsigned i = addr_mod & 7;
-    const uint16_t *tc = x->st->thdcfg[x->t];
+    const uint16_t *tc = x->thcfg;
     _Static_assert((int)AM_W_ADDR_MOD_AB_SEC0_SrcAIncr == (int)AM_W_ADDR_MOD_AB_SEC0_SrcBClear &&
                        (int)AM_W_ADDR_MOD_DST_SEC0_DestIncr == (int)AM_W_ADDR_MOD_DST_SEC0_FidelityClear &&
                        (int)AM_W_ADDR_MOD_BIAS_SEC0_BiasIncr == (int)AM_W_ADDR_MOD_BIAS_SEC0_BiasClear,
@@ -108,10 +108,9 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
 /* ---- the context of one instruction ------------------------------------------------------- */
 
 void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigned bank) {
-    *x = (dp_ctx_t){.dp = dp, .in = in, .st = in->st, .t = t, .bank = bank, .word = in->word};
-    /* Dst.md's Adj16/Adj32 (dp_internal.h) read these for every datum: once per instruction. */
-    x->remap = CFG(x, DEST_ACCESS_CFG_remap_addrs);
-    x->swizzle = CFG(x, DEST_ACCESS_CFG_swizzle_32b);
+    /* Every field set once (not a compound literal and then the thread's): dp_exec runs per instruction. */
+    x->dp = dp, x->in = in, x->st = in->st, x->word = in->word, x->failed = false;
+    dp_ctx_thread(x, t, bank);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
@@ -151,7 +150,7 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp_unit_fn fn = in->op ? dp_unit_of(in->op) : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
     dp_ctx_t x;
-    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    dp_ctx_init(&x, dp, in, in->thread, dp_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
     if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
     fn(&x);

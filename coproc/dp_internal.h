@@ -16,6 +16,7 @@
 #include "coproc/insn.h"
 #include "coproc/sfpu_ops.h"
 #include "coproc/state.h"
+#include "coproc/tt_fields.h"
 
 /* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
 #define UNP_SEC_WORDS 48
@@ -104,6 +105,15 @@ typedef struct {
     lregs_t pre, scratch;
 } sfpu_sched_t;
 
+/* Decoded Vector Unit words (dp_sfpu_exec): a kernel replays the same few SFPU words, and their
+ * decoding reads nothing but the word (sfpu_decode), so a word once decoded is kept, direct-mapped
+ * by a hash of the word. An entry whose op.word is not the word looked up is empty or another's
+ * (no SFPU word is 0: its opcode is 0x70..0x99). Off under dp_set_reference. */
+#define SFP_DECODED 64
+typedef struct {
+    sfp_op_t op[SFP_DECODED];
+} sfp_decoded_t;
+
 struct dp {
     /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
      * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
@@ -115,6 +125,7 @@ struct dp {
     dst_regs_t dst;
     lregs_t sfpu;
     sfpu_sched_t sched;
+    sfp_decoded_t sfp_decoded;
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];
@@ -134,6 +145,10 @@ typedef struct {
     uint32_t word;
     bool failed;
     bool remap, swizzle; /* DEST_ACCESS_CFG remap_addrs, swizzle_32b of the bank (dp_ctx_init) */
+    /* st's Config[bank] and ThreadConfig[t], which the CFG and THCFG macros read (dozens of times an
+     * instruction): found once, by dp_ctx_thread. */
+    const uint32_t *cfg;
+    const uint16_t *thcfg;
 } dp_ctx_t;
 
 /* The fields' places as compile-time constants, from the same table (cfg_fields.def): the CFG and
@@ -151,7 +166,7 @@ static inline __attribute__((always_inline)) uint32_t dp_cfg_at(const dp_ctx_t *
                                                                 unsigned width, unsigned stride, unsigned i,
                                                                 unsigned word_off) {
     unsigned bit = shift + i * stride;
-    return (x->st->cfg[x->bank][word + word_off + bit / 32] >> (bit % 32)) & st_field_mask(width);
+    return (x->cfg[word + word_off + bit / 32] >> (bit % 32)) & st_field_mask(width);
 }
 
 /* Element i of a Config field looked up by its cfg_fields[] entry (coproc/cfg_fields.def),
@@ -169,10 +184,28 @@ static inline uint32_t dp_cfg_i(const dp_ctx_t *x, cfg_field_t f, unsigned i, un
 static inline __attribute__((always_inline)) uint32_t dp_thcfg_at(const dp_ctx_t *x, unsigned word, unsigned shift,
                                                                   unsigned width, unsigned stride, unsigned i) {
     unsigned bit = shift + i * stride;
-    return ((uint32_t)x->st->thdcfg[x->t][word + bit / 16] >> (bit % 16)) & st_field_mask(width);
+    return ((uint32_t)x->thcfg[word + bit / 16] >> (bit % 16)) & st_field_mask(width);
+}
+/* st_state_id (coproc/state.h: the Config bank thread t uses) with the field's place a constant:
+ * dp_exec asks for every instruction. */
+static inline unsigned dp_state_id(const cp_state_t *st, unsigned t) {
+    return ((uint32_t)st->thdcfg[t][DPT_W_CFG_STATE_ID_StateID] >> DPT_S_CFG_STATE_ID_StateID) &
+           st_field_mask(DPT_N_CFG_STATE_ID_StateID);
 }
 #define THCFG(x, name)      dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, 0)
 #define THCFG_I(x, name, i) dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, (i))
+
+/* The context's thread t and Config bank: the Config it reads, and Dst.md's Adj16/Adj32 settings
+ * (dp_internal.h dp_adj*), which every datum reads, once. dp_ctx_init sets them; an SFPLOADMACRO-
+ * scheduled instruction switches to its SFPLOADMACRO's thread (coproc/sfpu_macro.c). */
+static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
+    x->t = t;
+    x->bank = bank;
+    x->cfg = x->st->cfg[bank];
+    x->thcfg = x->st->thdcfg[t];
+    x->remap = CFG(x, DEST_ACCESS_CFG_remap_addrs);
+    x->swizzle = CFG(x, DEST_ACCESS_CFG_swizzle_32b);
+}
 
 /* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and
  * SrcB (1). Read only: the hand-overs are the timing model's. */
@@ -204,26 +237,59 @@ static inline unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
     if (x->swizzle) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
     return ((r & 0x1f8) << 1) | (r & 0x207);
 }
+/* A Dst row as an instruction sees it (Dst.md): 16-bit cells, physical row Adj16(row) (hi; lo is
+ * NULL), or Dst32b datums, whose high halves are physical row p = Adj32(row) and low halves row
+ * p + 8 (hi, lo); valid is the row's valid bit, which for Dst32b is p's. The one place of that
+ * layout: the datum accessors below and the row forms (fpu_mm.c, pack.c, sfpu.c) use it. */
+typedef struct {
+    uint16_t *hi, *lo;
+    bool *valid;
+} dp_dst_row_t;
+static inline dp_dst_row_t dp_dst_row(const dp_ctx_t *x, unsigned row, bool d32) {
+    dst_regs_t *d = &x->dp->dst;
+    unsigned p = d32 ? dp_adj32(x, row) : dp_adj16(x, row);
+    return (dp_dst_row_t){d->bits[p], d32 ? d->bits[p + 8] : NULL, &d->valid[p]};
+}
+/* Datum col of a row: the cell, or the Dst32b datum hi << 16 | lo; and its write. */
+static inline uint32_t dp_dst_row_get(dp_dst_row_t r, unsigned col) {
+    return r.lo ? (uint32_t)r.hi[col] << 16 | r.lo[col] : r.hi[col];
+}
+static inline void dp_dst_row_put(dp_dst_row_t r, unsigned col, uint32_t v) {
+    if (r.lo) {
+        r.hi[col] = (uint16_t)(v >> 16);
+        r.lo[col] = (uint16_t)v;
+    } else {
+        r.hi[col] = (uint16_t)v;
+    }
+}
+/* The row's 16 datums at once (the test of lo outside the loop, so that each loop knows it). */
+static inline void dp_dst_row_read(dp_dst_row_t r, uint32_t d[DST_COLS]) {
+    if (r.lo) {
+        for (unsigned c = 0; c < DST_COLS; c++)
+            d[c] = dp_dst_row_get(r, c);
+    } else {
+        for (unsigned c = 0; c < DST_COLS; c++)
+            d[c] = dp_dst_row_get(r, c);
+    }
+}
 static inline uint32_t dp_dst32_read(const dp_ctx_t *x, unsigned row, unsigned col) {
-    unsigned p = dp_adj32(x, row);
-    return (uint32_t)x->dp->dst.bits[p][col] << 16 | x->dp->dst.bits[p + 8][col];
+    return dp_dst_row_get(dp_dst_row(x, row, true), col);
 }
 /* A write makes the row valid again: ZEROACC only marks rows, and "the write performed by these
  * instructions will then cause the row contents to become well defined" (ZEROACC.md). Dst32b
  * consults the valid bit of the first physical row only (Dst.md). */
 static inline void dp_dst32_write(dp_ctx_t *x, unsigned row, unsigned col, uint32_t v) {
-    unsigned p = dp_adj32(x, row);
-    x->dp->dst.bits[p][col] = (uint16_t)(v >> 16);
-    x->dp->dst.bits[p + 8][col] = (uint16_t)v;
-    x->dp->dst.valid[p] = true;
+    dp_dst_row_t r = dp_dst_row(x, row, true);
+    dp_dst_row_put(r, col, v);
+    *r.valid = true;
 }
 static inline uint16_t dp_dst16_read(const dp_ctx_t *x, unsigned row, unsigned col) {
-    return x->dp->dst.bits[dp_adj16(x, row)][col];
+    return (uint16_t)dp_dst_row_get(dp_dst_row(x, row, false), col);
 }
 static inline void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint16_t v) {
-    unsigned p = dp_adj16(x, row);
-    x->dp->dst.bits[p][col] = v;
-    x->dp->dst.valid[p] = true;
+    dp_dst_row_t r = dp_dst_row(x, row, false);
+    dp_dst_row_put(r, col, v);
+    *r.valid = true;
 }
 
 /* The context of one instruction of thread t, config bank bank. */
@@ -243,7 +309,15 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
 /* sfpu_macro.c: a Vector Unit instruction issued now (the cycle dp_exec was given, or the next free
  * one): step the SFPLOADMACRO schedule to it, run it with whatever is due then, schedule what an
  * SFPLOADMACRO asks for. */
-void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o);
+void dp_sfpu_issue_scheduled(dp_ctx_t *x, const sfp_op_t *o);
+/* The same, inline where nothing is scheduled and the instruction schedules nothing (every SFPU
+ * instruction of a kernel without SFPLOADMACRO): it just runs, and takes its cycle. */
+static inline void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o) {
+    sfpu_sched_t *q = &x->dp->sched;
+    if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
+    dp_sfpu_run(x, &x->dp->sfpu, o, -1, NULL);
+    q->next = (x->in->cycle > q->next ? x->in->cycle : q->next) + 1;
+}
 /* sfpu_macro.c: another datapath instruction at this cycle: let the scheduled instructions due by
  * then take effect first (datapath.c calls it while anything is scheduled). */
 void dp_sfpu_catch_up(dp_ctx_t *x);

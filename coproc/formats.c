@@ -382,16 +382,6 @@ uint32_t fmt_movd2src_dst32(uint32_t d, fmt_style_t style) {
 
 /* ---- Vector Unit (BH SFPLOAD.md, SFPSTORE.md, WH SFPLOADI.md, BH SFPSTOCHRND_*.md, SFPCAST_*.md) */
 
-unsigned fmt_mod0_resolve(unsigned mod0, bool sfpu_fp32_enabled, unsigned srcb_fmt) {
-    if (mod0 != FMT_MOD0_SRCB) return mod0;
-    if (sfpu_fp32_enabled) return FMT_MOD0_FP32;
-    return fmt_exp8_family(srcb_fmt) ? FMT_MOD0_BF16 : FMT_MOD0_FP16;
-}
-
-bool fmt_sfpload_reads_dst32(unsigned mod0) {
-    return mod0 == FMT_MOD0_FP32 || mod0 == FMT_MOD0_INT32 || mod0 == FMT_MOD0_INT32_ALL || mod0 == FMT_MOD0_INT32_SM;
-}
-
 /* ReadFP16: rebias a non-zero exponent by +112; exponent 0 keeps its mantissa bits (an fp32
  * denormal that later arithmetic reads as zero); optionally the largest pattern is ±Inf. */
 FMT_RULE uint32_t sfp_read_fp16(uint16_t c, bool fp16a_inf) {
@@ -445,10 +435,6 @@ void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32
     default: SFPLOAD_LANES(mod0) break;
     }
 #undef SFPLOAD_LANES
-}
-
-bool fmt_sfpstore_writes_dst32(unsigned mod0) {
-    return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
 }
 
 /* SFPSTORE.md ToFP16: exponent -112; <= 0 flushes to signed zero, > 31 saturates (NaN and Inf
@@ -710,13 +696,11 @@ FMT_RULE uint32_t pack_early_rule(const fmt_pack_mode_t *m, uint32_t dst) {
     case FMT_FP8: return fmt_dst_decode_fp16(c) & 0xFF00u; /* E5M2: truncation */
     case FMT_BF16:
     case FMT_BFP8: {
-        uint32_t b = fmt_dst_decode_bf16(c);
+        uint32_t b = fmt_dst_decode_bf16(c), mag = b & 0x7FFF;
         if (m->read_raw) return b; /* identity: denormals and NaN kept */
-        if ((b & 0x7FFF) > 0x7F80) {
-            b = (b & 0x8000) | 0x7F80; /* NaN -> Inf */
-        } else if ((b & 0x7FFF) < 0x80) {
-            b = 0; /* denormals and -0 -> +0 */
-        }
+        /* selects rather than branches, so that a row's 16 vectorise (fmt_pack_row) */
+        b = mag > 0x7F80 ? (b & 0x8000) | 0x7F80 : b;       /* NaN -> Inf */
+        b = mag < 0x80 ? 0 : b;                             /* denormals and -0 -> +0 */
         if (m->intermediate == FMT_BFP8) b = (b + 1) & ~1u; /* E8M6 [SIM] */
         return b;
     }

@@ -252,10 +252,17 @@ typedef enum {
  * BF16 for a format code in the 8-bit-exponent family, FP16 otherwise. srcb_fmt is the code the
  * caller already chose (ALU_FORMAT_SPEC_REG_SrcB_val if overridden, else ..._REG1_SrcB, replaced
  * on BH by SFPU_DEST_FMT_Base when SFPU_DEST_FMT_Enable). Any other mod0 is returned unchanged. */
-unsigned fmt_mod0_resolve(unsigned mod0, bool sfpu_fp32_enabled, unsigned srcb_fmt);
+static inline unsigned fmt_mod0_resolve(unsigned mod0, bool sfpu_fp32_enabled, unsigned srcb_fmt) {
+    if (mod0 != FMT_MOD0_SRCB) return mod0;
+    if (sfpu_fp32_enabled) return FMT_MOD0_FP32;
+    return fmt_exp8_family(srcb_fmt) ? FMT_MOD0_BF16 : FMT_MOD0_FP16;
+}
 
-/* SFPLOAD: true if this (resolved) Mod0 reads a Dst32b datum, else it reads a Dst16b cell. */
-bool fmt_sfpload_reads_dst32(unsigned mod0);
+/* SFPLOAD: true if this (resolved) Mod0 reads a Dst32b datum, else it reads a Dst16b cell. Inline,
+ * as the two above and below: every SFPLOAD and SFPSTORE asks. */
+static inline bool fmt_sfpload_reads_dst32(unsigned mod0) {
+    return mod0 == FMT_MOD0_FP32 || mod0 == FMT_MOD0_INT32 || mod0 == FMT_MOD0_INT32_ALL || mod0 == FMT_MOD0_INT32_SM;
+}
 /* SFPLOAD: the LReg value from the Dst cell/datum. old is the LReg's previous value (the _ONLY
  * modes keep half of it); fp16a_inf is LaneConfig ENABLE_FP16A_INF (FP16: the largest pattern
  * becomes ±Inf). MOD0_SRCB must be resolved first (it yields 0 here). */
@@ -266,7 +273,9 @@ uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf);
 void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
                        uint32_t *restrict out);
 /* SFPSTORE: true if this (resolved) Mod0 writes a Dst32b datum, else a Dst16b cell. */
-bool fmt_sfpstore_writes_dst32(unsigned mod0);
+static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
+    return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
+}
 /* SFPSTORE: the Dst cell/datum from the LReg value. BF16/FP16/FP32 flush denormals to signed zero
  * and truncate; FP16 saturates large magnitudes (and NaN) to the largest pattern. */
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);

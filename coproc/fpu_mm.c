@@ -85,29 +85,31 @@ void dp_fpu_matmul(dp_ctx_t *x) {
             const uint32_t *bi = b[(brow + (bcast ? 0 : i)) & 63];
             for (unsigned k = 0; k < 16; k++)
                 fpu_mop_b(&bm, k, fpu_operand(bi[k], f.b), phase, adj);
-            /* fpu_dst_get and fpu_dst_put over the row: Dst32b's halves are rows p and p + 8. */
-            unsigned p = d32 ? dp_adj32(x, drow + i) : dp_adj16(x, drow + i);
-            uint16_t *hi = x->dp->dst.bits[p], *lo = x->dp->dst.bits[(p + 8) & 1023];
-            bool valid = x->dp->dst.valid[p];
+            /* fpu_dst_get and fpu_dst_put over the row. */
+            dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
+            bool valid = *r.valid;
             uint32_t dv[16];
-            if (d32) {
-                for (unsigned j = 0; j < 16; j++)
-                    dv[j] = fpu_dst_in(valid ? (uint32_t)hi[j] << 16 | lo[j] : 0, f.acc);
+            /* the same loops either way, so that each knows whether the row is Dst32b */
+#define DST_IN()                                                                                                       \
+    for (unsigned j = 0; j < 16; j++)                                                                                  \
+        dv[j] = fpu_dst_in(valid ? dp_dst_row_get(r, j) : 0, f.acc);
+#define DST_OUT()                                                                                                      \
+    for (unsigned j = 0; j < 16; j++)                                                                                  \
+        dp_dst_row_put(r, j, fpu_dst_out(dv[j], f.acc));
+            if (r.lo) {
+                DST_IN()
             } else {
-                for (unsigned j = 0; j < 16; j++)
-                    dv[j] = fpu_dst_in(valid ? hi[j] : 0, f.acc);
+                DST_IN()
             }
             fpu_dot16_row(am, &bm, dv, f.acc, phase);
-            if (d32) {
-                for (unsigned j = 0; j < 16; j++) {
-                    uint32_t v = fpu_dst_out(dv[j], f.acc);
-                    hi[j] = (uint16_t)(v >> 16), lo[j] = (uint16_t)v;
-                }
+            if (r.lo) {
+                DST_OUT()
             } else {
-                for (unsigned j = 0; j < 16; j++)
-                    hi[j] = (uint16_t)fpu_dst_out(dv[j], f.acc);
+                DST_OUT()
             }
-            x->dp->dst.valid[p] = true;
+#undef DST_IN
+#undef DST_OUT
+            *r.valid = true;
         }
         dp_apply_addr_mod(x, addr_mode, true);
         return;

@@ -316,21 +316,15 @@ static void pack_exec(dp_ctx_t *x) {
         uint16_t dsm = ds;
         /* The row's physical Dst row and whether it holds data: ZEROACC'd rows read as zero
          * (ZEROACC.md); Dst32b consults the first physical row's valid bit (Dst.md). */
-        unsigned phys = c.read_32b ? dp_adj32(x, row) : dp_adj16(x, row);
-        bool valid = dp->dst.valid[phys];
+        dp_dst_row_t dr = dp_dst_row(x, row, c.read_32b);
+        bool valid = *dr.valid;
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         uint16_t block[FMT_BFP_BLOCK];
         unsigned todo = n; /* datums left for the datum-by-datum loop */
         if (row_at_once && edge == 0xFFFF) {
             uint32_t d[FMT_ROW], v[FMT_ROW];
             if (valid) {
-                const uint16_t *hi = dp->dst.bits[phys], *lo = dp->dst.bits[(phys + 8) & 1023];
-                if (c.read_32b)
-                    for (unsigned k = 0; k < FMT_ROW; k++)
-                        d[k] = (uint32_t)hi[k] << 16 | lo[k];
-                else
-                    for (unsigned k = 0; k < FMT_ROW; k++)
-                        d[k] = hi[k];
+                dp_dst_row_read(dr, d);
                 fmt_pack_row(&c, d, v);
             } else {
                 uint32_t undef = fmt_pack_late(&c, 0);
@@ -346,11 +340,7 @@ static void pack_exec(dp_ctx_t *x) {
             uint32_t v = masked;
             if (!zero && (edge >> col) & 1) {
                 v = 0;
-                if (valid) {
-                    uint32_t d = c.read_32b ? (uint32_t)dp->dst.bits[phys][col] << 16 | dp->dst.bits[phys + 8][col]
-                                            : dp->dst.bits[phys][col];
-                    v = fmt_pack_early(&c, d);
-                }
+                if (valid) v = fmt_pack_early(&c, dp_dst_row_get(dr, col));
             }
             if (stages.active) v = pack_stages_apply(&stages, v);
             v = fmt_pack_late(&c, v);

@@ -37,12 +37,20 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
     return addr & 1023;
 }
 
-/* Every lane's LaneConfig OR'ed together: the lanes' bits a fast path needs clear. */
-static uint32_t lane_config_any(const lregs_t *s) {
-    uint32_t any = 0;
-    for (unsigned l = 0; l < LANES; l++)
-        any |= s->lane_config[l];
-    return any;
+/* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
+ * LaneConfig bit of `slow`, and every lane is enabled (VectorUnit.md IsLaneEnabled, what
+ * sfpu_lanes_enabled computes) unless `all` (INT32_ALL ignores LaneEnabled). Every lane's LaneConfig
+ * is OR'ed once, four lanes at a time, for both: a ROW_MASK bit in any lane sends the instruction
+ * the general way (only lanes 0..7's count there, which decides). */
+static bool lanes_plain(const lregs_t *s, uint32_t slow, bool all) {
+    uint32_t a[4] = {0, 0, 0, 0};
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < LANES; l += 4)
+        for (unsigned k = 0; k < 4; k++)
+            a[k] |= s->lane_config[l + k];
+    uint32_t any = a[0] | a[1] | a[2] | a[3];
+    if (all) return !(any & slow);
+    return !(any & (slow | 0xFu << LC_ROW_MASK_SHIFT)) && !(s->use_flags & ~s->flags);
 }
 
 _Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
@@ -89,20 +97,18 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
     unsigned addr = sfp_addr(x, o->imm, mod0, false);
     if (vd < 8) {
-        uint32_t en = mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
-        bool dst32 = fmt_sfpload_reads_dst32(mod0);
+        bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpload_reads_dst32(mod0);
         uint32_t slow =
             LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
-        if (!x->dp->reference && en == 0xFFFFFFFFu && !(lane_config_any(s) & slow)) {
+        if (!x->dp->reference && lanes_plain(s, slow, all)) {
             uint32_t cells[LANES], out[LANES];
             unsigned odd = (addr >> 1) & 1;
             for (unsigned r = 0; r < 4; r++) {
-                unsigned row = lane_row(addr, r * 8);
-                unsigned p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
-                row_cells_get(x->dp->dst.bits[p], odd, cells + r * 8);
-                if (dst32) {
+                dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
+                row_cells_get(d.hi, odd, cells + r * 8);
+                if (d.lo) {
                     uint32_t lo[8];
-                    row_cells_get(x->dp->dst.bits[(p + 8) & 1023], odd, lo);
+                    row_cells_get(d.lo, odd, lo);
                     for (unsigned i = 0; i < 8; i++)
                         cells[r * 8 + i] = cells[r * 8 + i] << 16 | lo[i];
                 }
@@ -110,6 +116,7 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
             fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
             memcpy(s->r[vd], out, sizeof out);
         } else {
+            uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
             for (unsigned l = 0; l < LANES; l++) {
                 uint32_t lc = s->lane_config[l];
                 if ((lc & LC_BLOCK_SFPU_RD_FROM_DEST) || !((en >> l) & 1)) continue;
@@ -132,27 +139,28 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
 static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
     unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, o->imm, mod0, true);
-    uint32_t en = (mod0 == FMT_MOD0_INT32_ALL ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & sfpu_backdoor_ok(s, o);
-    bool dst32 = fmt_sfpstore_writes_dst32(mod0);
-    if (!x->dp->reference && en == 0xFFFFFFFFu &&
-        !(lane_config_any(s) & (LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE))) {
+    bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpstore_writes_dst32(mod0);
+    uint32_t ok = sfpu_backdoor_ok(s, o);
+    if (!x->dp->reference && ok == 0xFFFFFFFFu &&
+        lanes_plain(s, LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE, all)) {
         uint32_t out[LANES];
         unsigned odd = (addr >> 1) & 1;
         fmt_sfpstore_lanes(mod0, s->r[vd], out);
         for (unsigned r = 0; r < 4; r++) {
-            unsigned row = lane_row(addr, r * 8), p = dst32 ? dp_adj32(x, row) : dp_adj16(x, row);
-            if (dst32) {
+            dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
+            if (d.lo) {
                 uint32_t hi[8];
                 for (unsigned i = 0; i < 8; i++)
                     hi[i] = out[r * 8 + i] >> 16;
-                row_cells_put(x->dp->dst.bits[p], odd, hi);
-                row_cells_put(x->dp->dst.bits[(p + 8) & 1023], odd, out + r * 8);
+                row_cells_put(d.hi, odd, hi);
+                row_cells_put(d.lo, odd, out + r * 8);
             } else {
-                row_cells_put(x->dp->dst.bits[p], odd, out + r * 8);
+                row_cells_put(d.hi, odd, out + r * 8);
             }
-            x->dp->dst.valid[p] = true;
+            *d.valid = true;
         }
     } else {
+        uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
         for (unsigned l = 0; l < LANES; l++) {
             uint32_t lc = s->lane_config[l];
             if ((lc & LC_BLOCK_DEST_WR_FROM_SFPU) || !((en >> l) & 1)) continue;
@@ -199,12 +207,29 @@ void dp_sfpu_prng_follow(dp_ctx_t *x) {
     s->prng_seeds = x->st->prng_seed_writes;
 }
 
+/* A word not among dp's decoded words (dp_internal.h sfp_decoded_t): decoded into its entry. */
+static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, uint32_t w) {
+    sfp_op_t o;
+    if (!sfpu_decode(w, &o)) return NULL;
+    *e = o;
+    return e;
+}
+
+/* The decoded form of Vector Unit word w (sfpu_decode), from dp's decoded words unless under
+ * dp_set_reference (then into scratch); NULL if w is not a Vector Unit instruction. */
+static inline const sfp_op_t *sfpu_decoded(dp_t *dp, uint32_t w, sfp_op_t *scratch) {
+    if (dp->reference) return sfpu_decode(w, scratch) ? scratch : NULL;
+    _Static_assert(SFP_DECODED == 64, "the hash's top 6 bits index the decoded words");
+    sfp_op_t *e = &dp->sfp_decoded.op[(w * 0x9E3779B1u) >> 26];
+    return e->word == w ? e : decode_new(e, w);
+}
+
 void dp_sfpu_exec(dp_ctx_t *x) {
     lregs_t *s = &x->dp->sfpu;
-    sfp_op_t o;
-    if (!sfpu_decode(x->word, &o))
-        return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
+    sfp_op_t scratch;
+    const sfp_op_t *o = sfpu_decoded(x->dp, x->word, &scratch);
+    if (!o) return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
     dp_sfpu_prng_follow(x);
-    sfpu_backdoor(s, &o);
-    dp_sfpu_issue(x, &o);
+    if (o->vd >= 12) sfpu_backdoor(s, o); /* the call only where it can act (VD 12..15) */
+    dp_sfpu_issue(x, o);
 }

@@ -19,23 +19,26 @@ static inline int32_t imm12(const sfp_op_t *o) { return (int32_t)((uint32_t)o->i
  * CC_NONE, then 8 CC_GTE0 inverts LaneFlags. */
 sfp_res_t sfpu_iadd(lregs_t *s, const sfp_op_t *o) {
     if (!writable(o->vd)) return SFP_OK;
-    uint32_t en = sfpu_lanes_enabled(s);
-    unsigned vb = vb_of(o);
+    uint32_t en = sfpu_lanes_enabled(s), neg = 0;
+    const uint32_t *vc = s->r[o->vc], *vb = s->r[vb_of(o)];
+    uint32_t *vd = s->r[o->vd];
     uint32_t k = (uint32_t)imm12(o);
-    for (unsigned l = 0; l < LANES; l++) {
-        if (!((en >> l) & 1)) continue;
-        uint32_t c = s->r[o->vc][l], d;
-        if (o->mod & 1)
-            d = c + k;
-        else if (o->mod & 2)
-            d = c - s->r[vb][l];
-        else
-            d = c + s->r[vb][l];
-        s->r[o->vd][l] = d;
-        if (o->vd < 8) {
-            if (!(o->mod & 4)) s->flags = set_bit(s->flags, l, (int32_t)d < 0);
-            if (o->mod & 8) s->flags ^= 1u << l;
-        }
+    /* The operation chosen once, a loop each; the lanes' signs gathered as a mask. */
+#define LANES_ADD(expr)                                                                                                \
+    for (unsigned l = 0; l < LANES; l++) {                                                                             \
+        uint32_t d = (expr);                                                                                           \
+        if ((en >> l) & 1) vd[l] = d, neg |= (d >> 31) << l;                                                           \
+    }
+    if (o->mod & 1)
+        LANES_ADD(vc[l] + k)
+    else if (o->mod & 2)
+        LANES_ADD(vc[l] - vb[l])
+    else
+        LANES_ADD(vc[l] + vb[l])
+#undef LANES_ADD
+    if (o->vd < 8) { /* each enabled lane's flag: VD < 0, then inverted by CC_GTE0 */
+        if (!(o->mod & 4)) s->flags = (s->flags & ~en) | neg;
+        if (o->mod & 8) s->flags ^= en;
     }
     return SFP_OK;
 }
@@ -166,24 +169,58 @@ sfp_res_t sfpu_exman(lregs_t *s, const sfp_op_t *o) {
 sfp_res_t sfpu_setfield(lregs_t *s, const sfp_op_t *o) {
     if (!writable(o->vd)) return SFP_OK;
     uint32_t en = sfpu_lanes_enabled(s);
-    unsigned vb = vb_of(o);
-    for (unsigned l = 0; l < LANES; l++) {
-        if (!((en >> l) & 1)) continue;
-        uint32_t c = s->r[o->vc][l], b = s->r[vb][l];
-        uint32_t sg = c & SIGN, ex = (c >> 23) & 0xFF, man = c & 0x7FFFFF;
-        switch (o->opc) {
-        case TT_OPC_SFPSETEXP: ex = (o->mod & 1) ? o->imm & 0xFFu : (o->mod & 2) ? (b >> 23) & 0xFF : b & 0xFF; break;
-        case TT_OPC_SFPSETMAN: man = (o->mod & 1) ? ((uint32_t)o->imm << 11) & 0x7FFFFF : b & 0x7FFFFF; break;
-        case TT_OPC_SFPSETSGN: sg = (o->mod & 1) ? (uint32_t)(o->imm & 1) << 31 : b & SIGN; break;
-        default: /* SFPDIVP2 */
-            if (!(o->mod & 1))
-                ex = o->imm & 0xFFu;
-            else if (ex != 255)
-                ex = (ex + o->imm) & 0xFF;
-            break;
-        }
-        s->r[o->vd][l] = sg | ex << 23 | man;
+    const uint32_t *vc = s->r[o->vc], *vb = s->r[vb_of(o)];
+    uint32_t *vd = s->r[o->vd];
+    /* Which field and where its bits come from is the instruction's, not the lane's: chosen once,
+     * each choice a loop of its own (c: VC's lane, b: VB's). */
+#define EXP 0x7F800000u
+#define MAN 0x007FFFFFu
+#define LANES_SET(expr)                                                                                                \
+    for (unsigned l = 0; l < LANES; l++) {                                                                             \
+        uint32_t c = vc[l], b = vb[l];                                                                                 \
+        (void)b;                                                                                                       \
+        if ((en >> l) & 1) vd[l] = (expr);                                                                             \
     }
+    bool imm = o->mod & 1;
+    switch (o->opc) {
+    case TT_OPC_SFPSETEXP: {
+        uint32_t k = (uint32_t)(o->imm & 0xFFu) << 23;
+        if (imm)
+            LANES_SET((c & ~EXP) | k)
+        else if (o->mod & 2)
+            LANES_SET((c & ~EXP) | (b & EXP))
+        else
+            LANES_SET((c & ~EXP) | (b & 0xFF) << 23)
+        break;
+    }
+    case TT_OPC_SFPSETMAN: {
+        uint32_t k = ((uint32_t)o->imm << 11) & MAN;
+        if (imm)
+            LANES_SET((c & ~MAN) | k)
+        else
+            LANES_SET((c & ~MAN) | (b & MAN))
+        break;
+    }
+    case TT_OPC_SFPSETSGN: {
+        uint32_t k = (uint32_t)(o->imm & 1) << 31;
+        if (imm)
+            LANES_SET((c & ~SIGN) | k)
+        else
+            LANES_SET((c & ~SIGN) | (b & SIGN))
+        break;
+    }
+    default: { /* SFPDIVP2 */
+        uint32_t k = (uint32_t)(o->imm & 0xFFu) << 23;
+        if (!imm)
+            LANES_SET((c & ~EXP) | k)
+        else
+            LANES_SET((c & EXP) == EXP ? c : (c & ~EXP) | ((c + k) & EXP))
+        break;
+    }
+    }
+#undef LANES_SET
+#undef EXP
+#undef MAN
     return SFP_OK;
 }
 

@@ -41,10 +41,7 @@ static sfp_op_t nop_op(void) {
 static void ctx_for(const dp_ctx_t *x, unsigned t, dp_ctx_t *y) {
     *y = *x;
     if (t == x->t) return;
-    y->t = t;
-    y->bank = st_state_id(x->st, t);
-    y->remap = CFG(y, DEST_ACCESS_CFG_remap_addrs);
-    y->swizzle = CFG(y, DEST_ACCESS_CFG_swizzle_32b);
+    dp_ctx_thread(y, t, dp_state_id(x->st, t));
 }
 
 /* One instruction of a cycle, on registers s. */
@@ -231,14 +228,9 @@ static void schedule(dp_ctx_t *x, const sfp_op_t *lm, unsigned addr) {
     }
 }
 
-void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o) {
+void dp_sfpu_issue_scheduled(dp_ctx_t *x, const sfp_op_t *o) {
     sfpu_sched_t *q = &x->dp->sched;
     uint64_t c = x->in->cycle > q->next ? x->in->cycle : q->next;
-    if (q->n == 0 && o->opc != TT_OPC_SFPLOADMACRO) { /* nothing scheduled: just run it */
-        dp_sfpu_run(x, &x->dp->sfpu, o, -1, NULL);
-        q->next = c + 1;
-        return;
-    }
     step_until(x, c);
     if (x->failed) return;
     unsigned addr = step(x, o);

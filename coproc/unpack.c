@@ -32,7 +32,7 @@ static unsigned ctx_bit(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned c
  * 4..7 in the same four words 8 bits higher (cfg_defines.h). */
 static unsigned ctx_fmt(const dp_ctx_t *x, cfg_field_t f, unsigned u, unsigned ctx) {
     const cp_field_t *d = &cfg_fields[f];
-    uint32_t word = x->st->cfg[x->bank][d->word + (ctx & 3) + u * UNP_SEC_WORDS];
+    uint32_t word = x->cfg[d->word + (ctx & 3) + u * UNP_SEC_WORDS];
     return (word >> (d->shift + (ctx >= 4 ? 8 : 0))) & 0xF;
 }
 
@@ -266,19 +266,28 @@ static void unpacr(dp_ctx_t *x) {
     }
 }
 
-/* Write one converted datum at output position `out` (UNPACR_Regular.md's main loop): SrcB row
- * + SrcRow; SrcA dropping the first four rows and the shifted columns, row + SrcRow (rows 0..15)
- * or the address as is (SetOvrdWithAddr; Blackhole wraps it at 64, ttsim), transposed within 16
- * rows; Dst rows - 4. False after a failure. */
-bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
-                   uint32_t datum) {
+/* The Src row that row `row` of the output (out / 16) of job j lands in (UNPACR_Regular.md's main
+ * loop), before SrcA's transpose: SrcB row + SrcRow; SrcA drops the first four rows (UNP_ROW_DROP),
+ * then row - 4 + SrcRow for rows 0..15 (beyond them UNP_ROW_BEYOND, an error) or, with
+ * SetOvrdWithAddr, the address as is (Blackhole wraps it at 64 [SIM]). The one place of the rule:
+ * the datum-by-datum path and the row form both ask here. */
+enum { UNP_ROW_DROP = -1, UNP_ROW_BEYOND = -2 };
+static inline int src_row_of(const unp_job_t *j, unsigned u, unsigned row) {
+    if (u == 1) return (int)((row + j->src_row) & 63);
+    if (row < 4) return UNP_ROW_DROP;
+    row -= 4;
+    if (j->ovrd) return (int)(row & 63);
+    if (row >= 16) return UNP_ROW_BEYOND;
+    return (int)((row + j->src_row) & 63);
+}
+
+/* Write one converted datum at output position `out`: Src as src_row_of says, SrcA dropping the
+ * shifted columns and transposed within 16 rows; Dst rows - 4. False after a failure. */
+static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
+                             uint32_t datum) {
     dp_t *dp = x->dp;
     unsigned row = out / 16, col = out & 15;
-    if (u == 1) {
-        dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
-        return true;
-    }
-    if (j->to_dst) {
+    if (u == 0 && j->to_dst) {
         row = (row - 4) & 1023;
         if (out32)
             dp_dst32_write(x, row, col, datum);
@@ -286,23 +295,29 @@ bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, b
             dp_dst16_write(x, row, col, (uint16_t)datum);
         return true;
     }
-    if (row < 4 || col < j->col_shift) return true;
-    row -= 4, col -= j->col_shift;
-    if (j->ovrd) {
-        row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
-    } else {
-        if (row >= 16) {
-            dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
-            return false;
-        }
-        row += j->src_row;
+    if (u == 0 && col < j->col_shift) return true;
+    int r = src_row_of(j, u, row);
+    if (r == UNP_ROW_DROP) return true;
+    if (r == UNP_ROW_BEYOND) {
+        dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row - 4);
+        return false;
     }
+    if (u == 1) {
+        dp->srcb.d[bank][r][col] = datum;
+        return true;
+    }
+    col -= j->col_shift;
     if (j->transpose) {
-        unsigned lo = row & 15;
-        row = (row & ~15u) | col, col = lo;
+        unsigned lo = (unsigned)r & 15;
+        r = (int)(((unsigned)r & ~15u) | col), col = lo;
     }
-    dp->srca.d[bank][row & 63][col] = datum;
+    dp->srca.d[bank][r][col] = datum;
     return true;
+}
+
+bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, bool out32, uint32_t out,
+                   uint32_t datum) {
+    return put_datum(x, j, u, bank, out32, out, datum);
 }
 
 /* The data side of a block-float UNPACR (UNPACR_Regular.md): datums read bit by bit from the
@@ -365,13 +380,9 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
             if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
             if (rows && (i % 16) == 0 && (out & 15) == 0 && j->count - i >= FMT_ROW &&
                 datums + FMT_ROW * j->size <= env->l1_size) {
-                unsigned row = out / 16;
-                uint32_t *to = NULL;
-                if (u == 1)
-                    to = dp->srcb.d[bank][(row + j->src_row) & 63];
-                else if (row >= 4 && (j->ovrd || row - 4 < 16))
-                    to = dp->srca.d[bank][(j->ovrd ? (row - 4) & 63 : row - 4 + j->src_row) & 63];
-                if (to || row < 4) { /* SrcA rows 0..3 of the output are dropped */
+                int r = src_row_of(j, u, out / 16);
+                if (r != UNP_ROW_BEYOND) { /* SrcA rows 0..3 of the output are dropped */
+                    uint32_t *to = r < 0 ? NULL : u == 1 ? dp->srcb.d[bank][r] : dp->srca.d[bank][r];
                     if (to && j->all_zero)
                         memset(to, 0, FMT_ROW * sizeof *to);
                     else if (to)
@@ -385,25 +396,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                 return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
             uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
             datums += j->size;
-            unsigned row = out / 16, col = out & 15;
-            if (u == 1) {
-                dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
-                continue;
-            }
-            if (row < 4 || col < j->col_shift) continue;
-            row -= 4, col -= j->col_shift;
-            if (j->ovrd) {
-                row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
-            } else {
-                if (row >= 16)
-                    return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
-                row += j->src_row;
-            }
-            if (j->transpose) {
-                unsigned lo = row & 15;
-                row = (row & ~15u) | col, col = lo;
-            }
-            dp->srca.d[bank][row & 63][col] = datum;
+            if (!put_datum(x, j, u, bank, out32, out, datum)) return;
         }
         if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
         return;
@@ -417,31 +410,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
         if (j->all_zero) datum = 0;
         for (unsigned k = 0; k <= j->up_zeros; k++, datum = 0, out++) {
             if (j->interleave && k) continue;
-            unsigned row = out / 16, col = out & 15;
-            if (u == 1) {
-                dp->srcb.d[bank][(row + j->src_row) & 63][col] = datum;
-            } else if (!j->to_dst) {
-                if (row < 4 || col < j->col_shift) continue;
-                row -= 4, col -= j->col_shift;
-                if (j->ovrd) {
-                    row &= 63; /* the address as is; Blackhole wraps at 64 [SIM] */
-                } else {
-                    if (row >= 16)
-                        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to SrcA row %u >= 16 (SetOvrdWithAddr off)", row);
-                    row += j->src_row;
-                }
-                if (j->transpose) {
-                    unsigned lo = row & 15;
-                    row = (row & ~15u) | col, col = lo;
-                }
-                dp->srca.d[bank][row & 63][col] = datum;
-            } else {
-                row = (row - 4) & 1023;
-                if (out32)
-                    dp_dst32_write(x, row, col, datum);
-                else
-                    dp_dst16_write(x, row, col, (uint16_t)datum);
-            }
+            if (!put_datum(x, j, u, bank, out32, out, datum)) return;
         }
     }
 #undef WRAP

@@ -236,6 +236,52 @@ static void test_unpacr_face(void **state) {
     assert_int_equal(dp_adc(f->dp, 0, 0)->ch[0].z, 2);
 }
 
+/* Which Src row each output row lands in (UNPACR_Regular.md; coproc/unpack.c src_row_of): SrcA
+ * drops output rows 0..3; with SetOvrdWithAddr the address is taken as it is and wraps at 64;
+ * without it rows 0..15 + SrcRow (the unpacker's SRCA_SET_Base << 4 from the last hand-over), and
+ * a row beyond 15 is an error; SrcB takes row + SrcRow. */
+static uint32_t src_bf16(uint16_t b) {
+    return (uint32_t)(b & 0x8000) << 3 | (uint32_t)(b & 0x7F) << 11 | ((b >> 7) & 0xFF);
+}
+static void test_unpacr_src_rows(void **state) {
+    fx_t *f = *state;
+    unpack_cfg_add1(f, 0x20000);
+    f->st.cfg[0][124] = (0x20000 >> 4) - 1; /* unpacker 1's Base_address */
+    for (unsigned i = 0; i < 1024; i++)
+        put16(f, 0x20000 + 2 * i, (uint16_t)(0x3F80 + i));
+    const src_regs_t *a = dp_srca(f->dp), *b = dp_srcb(f->dp);
+    f->st.cfg[0][84] = 0x00400400; /* Dest_cntx0_address 0x400: output row 64, SrcA row 60 */
+    ex(f, 0, 0x420080C1u);         /* face 0, SetOvrdWithAddr on */
+    assert_int_equal(a->d[0][60][0], src_bf16(0x3F80));
+    assert_int_equal(a->d[0][63][15], src_bf16(0x3F80 + 63));
+    assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 64)); /* wrapped */
+    assert_int_equal(a->d[0][11][15], src_bf16(0x3F80 + 255));
+    f->st.thdcfg[0][5] = 2;        /* SetOvrdWithAddr off, SRCA_SET_Base 2 */
+    f->st.cfg[0][84] = 0x00400040; /* output row 4: SrcA row 0 + SrcRow */
+    ex(f, 0, 0x420080C1u);         /* face 1, SrcRow 0 (the last hand-over's Base 0); hands over */
+    assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 256));
+    ex(f, 0, 0x420080C1u); /* face 2, SrcRow 32 */
+    assert_int_equal(a->d[0][32][0], src_bf16(0x3F80 + 512));
+    assert_int_equal(a->d[0][47][15], src_bf16(0x3F80 + 767));
+    assert_int_equal(a->d[0][48][0], 0);
+    f->st.thdcfg[0][5] = 4;        /* SetOvrdWithAddr on again */
+    f->st.cfg[0][84] = 0x00400030; /* output row 3, dropped; rows 4..18 to SrcA rows 0..14 */
+    ex(f, 0, 0x420080C1u);         /* face 3 */
+    assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 768 + 16));
+    assert_int_equal(a->d[0][63][0], src_bf16(0x3F80 + 48)); /* as face 0 left it */
+    f->st.thdcfg[0][5] = 2;
+    /* SrcB: output row 0 is row 0 + SrcRow (SRCB_SET_Base 1: 16 after the first hand-over). */
+    f->st.thdcfg[0][6] = 1;
+    ex(f, 0, 0x420080C1u | 1u << 23);
+    assert_int_equal(b->d[0][0][0], src_bf16(0x3F80));
+    assert_int_equal(b->d[0][15][15], src_bf16(0x3F80 + 255));
+    ex(f, 0, 0x420080C1u | 1u << 23);
+    assert_int_equal(b->d[0][16][0], src_bf16(0x3F80 + 256));
+    /* SrcA rows beyond 15 without SetOvrdWithAddr: output rows 5..20 reach row 16. */
+    f->st.cfg[0][84] = 0x00400050;
+    assert_int_equal(ex_err(f, 0, 0x420080C1u), CP_ERR_UNDEFINED);
+}
+
 /* Multi-context: context 1 takes THCON_SEC0_REG3_Base_cntx1_address (add1's odd tiles, through
  * UNPACK_MISC_CFG_CfgContextOffset_0 = 1). */
 static void test_unpacr_context(void **state) {
@@ -479,6 +525,23 @@ static void test_sfpload_store(void **state) {
     f->st.cfg[0][1] = 1u << 30;
     ex(f, 0, TT_OP_SFPLOAD(5, 0, 0, 16));
     assert_int_equal(l->r[5][1], 0x40490FDBu);
+}
+
+/* A thread's instructions read the Config bank its CFG_STATE_ID_StateID names: SFPLOAD's Dst base
+ * (DEST_REGW_BASE_Base) is 0 in bank 0 and 8 in bank 1. */
+static void test_state_id_bank(void **state) {
+    fx_t *f = *state;
+    dst_regs_t *d = dp_dst_mut(f->dp);
+    for (unsigned r = 0; r < 16; r++)
+        d->bits[r][0] = dst_bf16((uint16_t)(0x4000 + r));
+    cfg_set(&f->st, 1, CFG_DEST_REGW_BASE_Base, 8);
+    ex(f, 2, TT_OP_SFPLOAD(0, 2, 0, 0)); /* thread 2, bank 0: row 0 */
+    assert_int_equal(dp_lregs(f->dp)->r[0][0], 0x4000u << 16);
+    thcfg_set(&f->st, 2, THCFG_CFG_STATE_ID_StateID, 1);
+    ex(f, 2, TT_OP_SFPLOAD(0, 2, 0, 0)); /* bank 1: row 8 */
+    assert_int_equal(dp_lregs(f->dp)->r[0][0], 0x4008u << 16);
+    ex(f, 1, TT_OP_SFPLOAD(0, 2, 0, 0)); /* thread 1 is still on bank 0 */
+    assert_int_equal(dp_lregs(f->dp)->r[0][0], 0x4000u << 16);
 }
 
 static void test_sfploadi_config_encc(void **state) {
@@ -767,6 +830,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rwc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_addr_mod, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unpacr_face, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unpacr_src_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unpacr_context, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unpacr_two_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unpacr_to_dst, setup, teardown),
@@ -778,6 +842,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_zerosrc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sfpload_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_state_id_bank, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sfploadi_config_encc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sfpmad, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pacr_tile, setup, teardown),

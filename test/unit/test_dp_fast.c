@@ -474,6 +474,34 @@ static void test_twin_sfpu_mad(void **state) {
     }
 }
 
+/* The decoded Vector Unit words a datapath keeps (dp_sfpu_exec): a kernel's replay of a few words,
+ * here 160 random ones (more than the 64 kept, so that words evict each other and come back) run
+ * in random order, with the SFPLOAD/SFPSTORE pairs and MAD-family words of a kernel and words that
+ * differ from each other in one operand field. A word run as another word's decoding fails here. */
+static void test_twin_sfpu_replay(void **state) {
+    tw_t *w = *state;
+    uint32_t words[160];
+    for (unsigned i = 0; i < 160; i++) {
+        unsigned vd = rnd_below(8), mod = rnd_below(16), am = rnd_below(8), addr = rnd_below(1024);
+        switch (i < 16 ? 5 : rnd_below(5)) {
+        case 0: words[i] = TT_OP_SFPLOAD(vd, rnd_below(2) ? 0 : mod, am, addr); break;
+        case 1: words[i] = TT_OP_SFPSTORE(vd, rnd_below(2) ? 0 : mod, am, addr); break;
+        case 2: words[i] = TT_OP_SFPMAD(rnd_below(16), rnd_below(16), rnd_below(16), vd, 0); break;
+        case 3: words[i] = TT_OP_SFPADDI(rnd32() >> 16, vd, 0); break;
+        case 4: words[i] = TT_OP_SFPNOP; break;
+        default: words[i] = TT_OP_SFPADDI(0x3F80, i & 7, 0); break; /* eight words apart in VD alone */
+        }
+    }
+    for (unsigned iter = 0; iter < 500; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_dst(w);
+        rnd_lregs(w, false);
+        tw_sync(w);
+        for (unsigned k = 0; k < 16; k++)
+            tw_run(w, 1, words[rnd_below(160)]);
+    }
+}
+
 /* PACR: a format pair (the fast path's and others), Dst rows valid or not, edge masks, downsampling,
  * ReLU, L1 accumulation, ZeroWrite, partial X ranges, read interfaces, Dst remapping, the pack offset; a run of
  * PACRs, the last one flushing (L1 compared after each). */
@@ -717,6 +745,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),

@@ -793,7 +793,12 @@ static void test_pack_bf16(void **state) {
     EQ(pack(&m, 0x8100), 0x0000); /* denormal -0x0001 -> +0 */
     EQ(pack(&m, 0x8000), 0x0000); /* -0 -> +0 */
     EQ(pack(&m, 0x0001), 0x0080); /* smallest normal stays */
-    m.read_raw = true;            /* identity */
+    /* the bounds of both flushes (BF16 order in, the Dst cell packed) */
+    EQ(pack(&m, fmt_dst_encode_bf16(0x007F)), 0x0000); /* largest denormal -> +0 */
+    EQ(pack(&m, fmt_dst_encode_bf16(0x807F)), 0x0000);
+    EQ(pack(&m, fmt_dst_encode_bf16(0x7F80)), 0x7F80); /* Inf stays */
+    EQ(pack(&m, fmt_dst_encode_bf16(0xFF81)), 0xFF80); /* smallest NaN -> -Inf */
+    m.read_raw = true;                                 /* identity */
     EQ(pack(&m, 0x40FF), 0x7FC0);
     EQ(pack(&m, 0x8100), 0x8001);
     /* FP32 Dst -> BF16: NaN -> Inf, add 0x8000 (ties away from zero), then small -> +0 */

@@ -33,7 +33,16 @@ static void test_iadd(void **state) {
     sfp(s, TT_OP_SFPIADD(0x801, 1, 4, 1)); /* 5 - 2047 < 0 */
     expect_lanes(s, 4, 0x000000FFu, (uint32_t)(5 - 2047), 100);
     assert_int_equal(s->flags, 0x000000FFu);
+    /* A lane disabled by LaneConfig ROW_MASK (lane 0: column 0, row 0) keeps a set flag; GTE0
+     * inverts only the enabled lanes' flags. */
     s->use_flags = 0;
+    s->lane_config[0] = 1u << LC_ROW_MASK_SHIFT;
+    s->flags = ALL_LANES;
+    sfp(s, TT_OP_SFPIADD(1, 1, 4, 1)); /* 5 + 1 >= 0 */
+    assert_int_equal(s->flags, 0x00000001u);
+    sfp(s, TT_OP_SFPIADD(1, 1, 4, 1 | 8));
+    assert_int_equal(s->flags, 0xFFFFFFFFu);
+    s->lane_config[0] = 0;
     sfp(s, TT_OP_SFPIADD(0, 1, 9, 0));
     assert_int_equal(s->r[9][0], 0);
     /* VD = 16 (SFPLOADMACRO only): written, flags untouched (VD < 8 only). */
@@ -213,6 +222,9 @@ static void test_setfield(void **state) {
     expect_lanes(s, 3, ALL_LANES, F_NINF, 0);
     sfp(s, TT_OP_SFPDIVP2(0x05, 1, 3, 0)); /* not when setting */
     expect_lanes(s, 3, ALL_LANES, 0x82800000u, 0);
+    predicate(s, 0x0000FF00u);           /* disabled lanes keep their value */
+    sfp(s, TT_OP_SFPSETSGN(0, 1, 3, 1)); /* +Inf from L1's -Inf */
+    expect_lanes(s, 3, 0x0000FF00u, 0x7F800000u, 0x82800000u);
 }
 
 /* ---- SFPCAST (SFPCAST_IntFloat.md, _IntAbs.md, _IntInt.md) ------------------------------------- */

@@ -109,6 +109,25 @@ static void test_delays(void **state) {
     assert_int_equal(l->r[5][0], f2u(2 * element(1, 0) + 1));
 }
 
+/* A scheduled instruction runs in its SFPLOADMACRO's thread's context, whatever thread's instruction
+ * lets it happen. The store's Mod0 is SRCB (Misc 0): FP16 for thread 1 (its SFPU_DEST_FMT, FP16; its
+ * Config bank 0 without SFPU_Fp32_enabled); thread 2, whose instruction brings the store's cycle,
+ * would make it BF16 (no SFPU_DEST_FMT) and its bank 1 FP32. */
+static void test_other_thread(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, 0, &c);
+    dst_elements(f, 1);
+    thcfg_set(&f->st, 1, THCFG_SFPU_DEST_FMT_Enable, 1);
+    thcfg_set(&f->st, 1, THCFG_SFPU_DEST_FMT_Base, 1); /* FP16 */
+    cfg_set(&f->st, 1, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled, 1);
+    thcfg_set(&f->st, 2, THCFG_CFG_STATE_ID_StateID, 1);
+    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
+    dpf_ex(f, IDLE, 101);
+    assert_int_equal(dpf_run(f, 2, IDLE, 103), CP_ERR_NONE);        /* thread 2: the store's cycle */
+    assert_int_equal(dp_dst(f->dp)->bits[0][14], dst_fp16(0x4C40)); /* 17.0 = 2 * 8 + 1 in FP16 */
+}
+
 /* ---- the discard rule: a scheduled instruction takes its sub-unit from software's ------------- */
 
 static void test_discard(void **state) {
@@ -263,6 +282,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_config_written, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_zero_config, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_delays, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_other_thread, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_discard, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_forget, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline_cycles, dpf_setup, dpf_teardown),
