@@ -197,6 +197,8 @@ struct cp {
     cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
     tm_t *tm;               /* the backend's timing model (coproc/timing.h) */
     const uint32_t *tm_chg; /* tm_cond_changes(tm), read by the gates every cycle */
+    uint64_t *tm_now;       /* tm_clock_slot(tm): the full cycle moves the model's clock itself ... */
+    const uint64_t *tm_due; /* ... and calls tm_cycle_due only from tm_due_slot(tm)'s cycle on */
     const tt_op_t *op[256]; /* tt_op of each opcode, asked once */
     dp_t *dp;               /* the datapath (coproc/datapath.h) */
     uint64_t cycle;

@@ -621,6 +621,14 @@ __attribute__((noinline)) static bool tm_cycle_plain(tm_t *tm) {
 bool tm_cycle(tm_t *tm) {
     tm->now++;
     if (tm->now < tm->unp_due) return false;
+    return tm_cycle_due(tm);
+}
+
+uint64_t *tm_clock_slot(tm_t *tm) { return &tm->now; }
+
+const uint64_t *tm_due_slot(const tm_t *tm) { return &tm->unp_due; }
+
+bool tm_cycle_due(tm_t *tm) {
     if (tm->reference) return tm_cycle_plain(tm);
     bool did = false;
     uint64_t due = UINT64_MAX;
