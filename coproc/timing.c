@@ -428,7 +428,7 @@ enum { TM_CLEARDVALID_RESET = 1u << 0, TM_CLEARDVALID_KEEP_READING_SAME_SRC = 1u
 /* The Matrix Unit instruction's bank hand-back, which happens as it is dispatched. */
 static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
     /* Only a hand-over moves the banks (the conditions C5..C8, an unpacker waiting for its bank):
-     * no flips, no change. */
+     * no flips, no change (st_src_to_unpackers would do nothing either). */
     unsigned flips;
     switch (op->opcode) {
     case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
@@ -439,21 +439,18 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
             return;
         }
         flips = TT_CLEARDVALID_CLEARDVALID(word);
-        if (flips) tm_changed_all(tm, TM_C_SRC);
+        if (!flips) return;
+        tm_changed_all(tm, TM_C_SRC);
         st_src_to_unpackers(tm->st, t, flips, false, (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
-        break;
+        return;
     }
-    case TT_OPC_SETRWC: /* SETRWC clear_ab_vld: the same hand-over [INF] */
-        flips = TT_SETRWC_CLEAR_AB_VLD(word);
-        if (flips) tm_changed_all(tm, TM_C_SRC);
-        st_src_to_unpackers(tm->st, t, flips, true, false);
-        break;
-    default:
-        flips = tm_clear_dvalid(word);
-        if (flips) tm_changed_all(tm, TM_C_SRC);
-        st_src_to_unpackers(tm->st, t, flips, true, false);
-        break;
+    /* SETRWC clear_ab_vld: the same hand-over [INF] */
+    case TT_OPC_SETRWC: flips = TT_SETRWC_CLEAR_AB_VLD(word); break;
+    default: flips = tm_clear_dvalid(word); break;
     }
+    if (!flips) return;
+    tm_changed_all(tm, TM_C_SRC);
+    st_src_to_unpackers(tm->st, t, flips, true, false);
 }
 
 /* ---- unpackers ---------------------------------------------------------------------------- */
