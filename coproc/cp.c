@@ -46,8 +46,10 @@ cp_t *cp_create(const cp_env_t *env) {
     cp->err_slot = tm_error_slot(cp->tm);
     unsigned nops;
     const tt_op_t *ops = tt_ops(&nops); /* (cp_t is calloc'd: the other opcodes stay NULL) */
-    for (unsigned i = 0; i < nops; i++)
+    for (unsigned i = 0; i < nops; i++) {
         cp->op[ops[i].opcode] = &ops[i];
+        cp->op_pass[ops[i].opcode] = ops[i].gate != TT_GATE_NEVER && ops[i].unit != TT_UNIT_SYNC;
+    }
     cp_reset(cp);
     return cp;
 }
@@ -91,8 +93,9 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
     st->last_pushed = word;
     st->pushed++;
-    if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
-    if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
+    /* The FIFO it entered (the other one's count did not change). */
+    if (!after_mop && fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
+    if (after_mop && fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
     return true;
 }
 
