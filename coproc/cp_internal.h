@@ -203,7 +203,7 @@ struct cp {
     /* The opcodes gate_pass may issue: a backend unit's (neither the Sync Unit's nor one the
      * gate never passes). */
     bool op_pass[256];
-    dp_t *dp;               /* the datapath (coproc/datapath.h) */
+    dp_t *dp; /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
