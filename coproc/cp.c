@@ -41,11 +41,15 @@ cp_t *cp_create(const cp_env_t *env) {
         return NULL;
     }
     cp->tm_chg = tm_cond_changes(cp->tm);
+    cp->tm_now = tm_clock_slot(cp->tm);
+    cp->tm_due = tm_due_slot(cp->tm);
     cp->err_slot = tm_error_slot(cp->tm);
     unsigned nops;
     const tt_op_t *ops = tt_ops(&nops); /* (cp_t is calloc'd: the other opcodes stay NULL) */
-    for (unsigned i = 0; i < nops; i++)
+    for (unsigned i = 0; i < nops; i++) {
         cp->op[ops[i].opcode] = &ops[i];
+        cp->op_pass[ops[i].opcode] = ops[i].gate != TT_GATE_NEVER && ops[i].unit != TT_UNIT_SYNC;
+    }
     cp_reset(cp);
     return cp;
 }
@@ -89,8 +93,9 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;
     st->last_pushed = word;
     st->pushed++;
-    if (fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
-    if (fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
+    /* The FIFO it entered (the other one's count did not change). */
+    if (!after_mop && fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
+    if (after_mop && fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
     return true;
 }
 
@@ -119,7 +124,7 @@ static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
 static void cp_quiet_cycle(cp_t *cp) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         if (cp->gate[t].held) cp->gate[t].repeats++;
-    tm_advance_idle(cp->tm, 1); /* the clock: nothing is due before quiet_until */
+    ++*cp->tm_now; /* tm_advance_idle's clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->quiet_cycles++;
@@ -196,7 +201,8 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     bool quiet = cp_thread_step(cp, 0);
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);
-    if (tm_cycle(cp->tm)) quiet = false;
+    /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
+    if (++*cp->tm_now >= *cp->tm_due && tm_cycle_due(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);

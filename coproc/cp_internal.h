@@ -197,8 +197,13 @@ struct cp {
     cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
     tm_t *tm;               /* the backend's timing model (coproc/timing.h) */
     const uint32_t *tm_chg; /* tm_cond_changes(tm), read by the gates every cycle */
+    uint64_t *tm_now;       /* tm_clock_slot(tm): the full cycle moves the model's clock itself ... */
+    const uint64_t *tm_due; /* ... and calls tm_cycle_due only from tm_due_slot(tm)'s cycle on */
     const tt_op_t *op[256]; /* tt_op of each opcode, asked once */
-    dp_t *dp;               /* the datapath (coproc/datapath.h) */
+    /* The opcodes gate_pass may issue: a backend unit's (neither the Sync Unit's nor one the
+     * gate never passes). */
+    bool op_pass[256];
+    dp_t *dp; /* the datapath (coproc/datapath.h) */
     uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];

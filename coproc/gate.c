@@ -179,9 +179,7 @@ bool gate_pass(cp_t *cp, unsigned t) {
     fe_fifo_t *in = &cp->fe[t].fifo3;
     uint32_t w = fifo_peek(in);
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
-    cp_origin_t org = fifo_peek_org(in);
-    if (!op || op->gate == TT_GATE_NEVER || op->unit == TT_UNIT_SYNC || !tm_issue(cp->tm, t, op, w, org))
-        return gate_step_full(cp, t);
+    if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, t, op, w, fifo_peek_org(in))) return gate_step_full(cp, t);
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
     fifo_pop(in);
     cp->fe[t].moves++;

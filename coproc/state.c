@@ -108,15 +108,6 @@ static uint8_t *unpacker_bank_owner(cp_state_t *st, unsigned u) {
     return u == 0 ? &s->srca[s->unp_bank[0]] : &s->srcb[s->unp_bank[1]];
 }
 
-bool st_src_unpacker_owns(const cp_state_t *st, unsigned u) {
-    const cp_src_t *s = &st->src;
-    return (u == 0 ? s->srca[s->unp_bank[0]] : s->srcb[s->unp_bank[1]]) == CP_SRC_UNPACKERS;
-}
-
-bool st_src_matrix_owns_a(const cp_state_t *st) { return st->src.srca[st->src.fpu_bank_a] == CP_SRC_MATRIX; }
-
-bool st_src_matrix_owns_b(const cp_state_t *st) { return st->src.srcb[st->src.fpu_bank_b] == CP_SRC_MATRIX; }
-
 /* SETDVALID.md: SrcX[Unpackers[u].SrcBank] = MatrixUnit; Unpackers[u].SrcBank ^= 1. */
 void st_src_to_matrix(cp_state_t *st, unsigned u) {
     *unpacker_bank_owner(st, u) = CP_SRC_MATRIX;

@@ -119,9 +119,16 @@ bool st_cfg_is_thdcfg(uint32_t byte_off);
 
 /* Does the side that uses it next own it? Unpacker u (0: SrcA, 1: SrcB) its bank; the Matrix
  * Unit its SrcA / SrcB bank. */
-bool st_src_unpacker_owns(const cp_state_t *st, unsigned u);
-bool st_src_matrix_owns_a(const cp_state_t *st);
-bool st_src_matrix_owns_b(const cp_state_t *st);
+static inline bool st_src_unpacker_owns(const cp_state_t *st, unsigned u) {
+    const cp_src_t *s = &st->src;
+    return (u == 0 ? s->srca[s->unp_bank[0]] : s->srcb[s->unp_bank[1]]) == CP_SRC_UNPACKERS;
+}
+static inline bool st_src_matrix_owns_a(const cp_state_t *st) {
+    return st->src.srca[st->src.fpu_bank_a] == CP_SRC_MATRIX;
+}
+static inline bool st_src_matrix_owns_b(const cp_state_t *st) {
+    return st->src.srcb[st->src.fpu_bank_b] == CP_SRC_MATRIX;
+}
 /* Unpacker u gives its bank to the Matrix Unit and moves to the other bank (UNPACR SetDatValid,
  * UNPACR_NOP Set_Dvalid, SETDVALID). */
 void st_src_to_matrix(cp_state_t *st, unsigned u);

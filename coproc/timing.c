@@ -14,6 +14,7 @@
  */
 #include "coproc/timing.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,19 @@ struct tm {
     cp_state_t *st; /* the architectural state (owned by the coprocessor) */
     dp_t *dp;       /* the datapath, or NULL */
     cp_env_t env;
+    /* Of each opcode, asked once (they depend on the opcode alone): its latency (tm_latency) and
+     * whether the datapath handles it (dp_handles). */
+    struct {
+        uint8_t lat;
+        bool dp;
+    } opi[256];
+    /* The instruction as the value side receives it (tm_insn): the state, the tile and the error
+     * record set once (tm_create), the rest at each event. */
+    cp_insn_t in;
+    /* The plain forms (tm_set_reference): unp_due (left 0), bank_wait and busy_until not
+     * trusted. */
+    bool reference;
+    /* tm_reset clears everything from here on. */
     uint64_t now;
 
     uint64_t until[CP_THREADS][TM_TR_COUNT];
@@ -155,10 +169,6 @@ struct tm {
     /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
      * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
     uint64_t unp_due;
-    bool dp_op[256]; /* dp_handles of each opcode, asked once (it depends on the opcode alone) */
-    /* The plain forms (tm_set_reference): unp_due (left 0), bank_wait and busy_until not
-     * trusted. */
-    bool reference;
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 
@@ -194,17 +204,15 @@ static unsigned tm_latency(const tt_op_t *op) {
     return l ? l : tm_unit_lat[op->unit];
 }
 
-/* The instruction as the value side receives it. */
-static cp_insn_t tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    /* .cycle: SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c). */
-    return (cp_insn_t){.st = tm->st,
-                       .env = &tm->env,
-                       .op = op,
-                       .word = word,
-                       .thread = t,
-                       .origin = origin,
-                       .err = &tm->err,
-                       .cycle = tm->now};
+/* The instruction as the value side receives it (tm_t.in: valid until the next event). */
+static inline const cp_insn_t *tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    cp_insn_t *in = &tm->in;
+    in->op = op;
+    in->word = word;
+    in->thread = t;
+    in->origin = origin;
+    in->cycle = tm->now; /* SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c) */
+    return in;
 }
 
 /* Which unpacker (0 = SrcA, 1 = SrcB) an UNPACR/UNPACR_NOP targets: Unpack_block_selection /
@@ -259,6 +267,13 @@ tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
     tm->st = st;
     tm->dp = dp;
     if (env) tm->env = *env;
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops); /* (undefined opcodes: 0 and false, as calloc left them) */
+    for (unsigned i = 0; i < nops; i++) {
+        tm->opi[ops[i].opcode].lat = (uint8_t)tm_latency(&ops[i]);
+        tm->opi[ops[i].opcode].dp = dp && dp_handles(&ops[i]);
+    }
+    tm->in = (cp_insn_t){.st = st, .env = &tm->env, .err = &tm->err};
     tm_reset(tm);
     return tm;
 }
@@ -266,19 +281,8 @@ tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
 void tm_destroy(tm_t *tm) { free(tm); }
 
 void tm_reset(tm_t *tm) {
-    cp_state_t *st = tm->st;
-    dp_t *dp = tm->dp;
-    cp_env_t env = tm->env;
-    bool reference = tm->reference;
-    memset(tm, 0, sizeof *tm);
-    tm->st = st;
-    tm->dp = dp;
-    tm->env = env;
-    tm->reference = reference;
-    unsigned nops;
-    const tt_op_t *ops = tt_ops(&nops); /* (undefined opcodes: false, as the memset left them) */
-    for (unsigned i = 0; i < nops && dp; i++)
-        tm->dp_op[ops[i].opcode] = dp_handles(&ops[i]);
+    /* (What tm_create set and the reference switch stay.) */
+    memset(&tm->now, 0, sizeof *tm - offsetof(tm_t, now));
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
     for (unsigned u = 0; u < 2; u++)
@@ -289,7 +293,7 @@ void tm_reset(tm_t *tm) {
 void tm_set_reference(tm_t *tm, bool on) {
     tm->reference = on;
     /* Back on the fast forms: the due time and the bank waits were not kept meanwhile (the
-     * next tm_cycle looks at both unpackers again); busy_until and dp_op always are. */
+     * next tm_cycle looks at both unpackers again); busy_until and opi always are. */
     tm->unp_due = 0;
     for (unsigned u = 0; u < 2; u++)
         tm->unp[u].bank_wait = UINT64_MAX;
@@ -424,7 +428,7 @@ enum { TM_CLEARDVALID_RESET = 1u << 0, TM_CLEARDVALID_KEEP_READING_SAME_SRC = 1u
 /* The Matrix Unit instruction's bank hand-back, which happens as it is dispatched. */
 static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
     /* Only a hand-over moves the banks (the conditions C5..C8, an unpacker waiting for its bank):
-     * no flips, no change. */
+     * no flips, no change (st_src_to_unpackers would do nothing either). */
     unsigned flips;
     switch (op->opcode) {
     case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
@@ -435,21 +439,18 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
             return;
         }
         flips = TT_CLEARDVALID_CLEARDVALID(word);
-        if (flips) tm_changed_all(tm, TM_C_SRC);
+        if (!flips) return;
+        tm_changed_all(tm, TM_C_SRC);
         st_src_to_unpackers(tm->st, t, flips, false, (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
-        break;
+        return;
     }
-    case TT_OPC_SETRWC: /* SETRWC clear_ab_vld: the same hand-over [INF] */
-        flips = TT_SETRWC_CLEAR_AB_VLD(word);
-        if (flips) tm_changed_all(tm, TM_C_SRC);
-        st_src_to_unpackers(tm->st, t, flips, true, false);
-        break;
-    default:
-        flips = tm_clear_dvalid(word);
-        if (flips) tm_changed_all(tm, TM_C_SRC);
-        st_src_to_unpackers(tm->st, t, flips, true, false);
-        break;
+    /* SETRWC clear_ab_vld: the same hand-over [INF] */
+    case TT_OPC_SETRWC: flips = TT_SETRWC_CLEAR_AB_VLD(word); break;
+    default: flips = tm_clear_dvalid(word); break;
     }
+    if (!flips) return;
+    tm_changed_all(tm, TM_C_SRC);
+    st_src_to_unpackers(tm->st, t, flips, true, false);
 }
 
 /* ---- unpackers ---------------------------------------------------------------------------- */
@@ -477,8 +478,7 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
     const tm_unp_entry_t *e = &up->q[up->head];
     const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(e->word));
     if (tm->dp && op) {
-        cp_insn_t in = tm_insn(tm, e->thread, op, e->word, e->origin);
-        dp_unpack_data(tm->dp, &in);
+        dp_unpack_data(tm->dp, tm_insn(tm, e->thread, op, e->word, e->origin));
     }
     if (tm_unp_sets_dvalid(e->word)) {
         st_src_to_matrix(tm->st, u);
@@ -499,24 +499,24 @@ static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return t
 /* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). */
 static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
                                                                  cp_origin_t origin) {
-    unsigned lat = tm_latency(op);
-    cp_insn_t in = tm_insn(tm, t, op, word, origin);
+    unsigned lat = tm->opi[op->opcode].lat;
+    const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
      * its unit, or a shared one for every thread. */
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
-    if (tm->dp_op[op->opcode]) dp_exec(tm->dp, &in);
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
 
     switch (op->unit) {
     case TT_UNIT_THCON:
         tm->last_unit[t] = TT_UNIT_THCON;
-        thcon_exec(&in);
+        thcon_exec(in);
         tm_dispatch_thcon(tm, t, op, word);
         tm->chg[t] |= 1u << 0; /* C0: its memory request */
         break;
     case TT_UNIT_CONFIG:
         tm->last_unit[t] = TT_UNIT_CONFIG;
-        cfgu_exec(&in);
+        cfgu_exec(in);
         tm_dispatch_config(tm, t, op);
         tm_changed_all(tm, TM_C_CFGEXU);
         break;
@@ -533,7 +533,7 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
         tm_unpacker_t *up = &tm->unp[u];
         if (up->count >= TM_UNPACK_QDEPTH) {
             /* tm_can_accept refuses this: only a caller that skipped it gets here. */
-            cp_fail(&in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
+            cp_fail(in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
             break;
         }
         up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
@@ -621,6 +621,14 @@ __attribute__((noinline)) static bool tm_cycle_plain(tm_t *tm) {
 bool tm_cycle(tm_t *tm) {
     tm->now++;
     if (tm->now < tm->unp_due) return false;
+    return tm_cycle_due(tm);
+}
+
+uint64_t *tm_clock_slot(tm_t *tm) { return &tm->now; }
+
+const uint64_t *tm_due_slot(const tm_t *tm) { return &tm->unp_due; }
+
+bool tm_cycle_due(tm_t *tm) {
     if (tm->reference) return tm_cycle_plain(tm);
     bool did = false;
     uint64_t due = UINT64_MAX;

@@ -51,6 +51,14 @@ bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */
 bool tm_cycle(tm_t *tm);
+/* tm_cycle in two halves, for a caller that moves the clock itself: while the clock, moved on,
+ * is below *due (tm_due_slot) a cycle only moves the clock; from then on tm_cycle_due does the
+ * rest of tm_cycle (the clock already moved). The model's clock and its due time stay where they
+ * are for the model's life (the coprocessor reads them every cycle without a call). The reference
+ * path's due time stays 0: every cycle calls tm_cycle_due. */
+bool tm_cycle_due(tm_t *tm);
+uint64_t *tm_clock_slot(tm_t *tm);
+const uint64_t *tm_due_slot(const tm_t *tm);
 /* The first cycle >= now (the clock as it is) in which a comparison of the clock with a time the
  * model holds may answer differently than in the cycle before, made before tm_cycle or after
  * it: until then, with nothing dispatched, every answer of the model (but the STALLWAIT

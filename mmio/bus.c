@@ -113,16 +113,6 @@ mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t
     return r;
 }
 
-mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
-    tile_t *t = env;
-    int th = tile_trisc_thread(h);
-    if (th < 0) return env_store(env, h, 0xFFE40000u, 4, word); /* BRISC's push, NCRISC's fault */
-    tile_cp_sync(t);
-    mem_res_t r = instrn_push_trisc(t, h, (unsigned)th, word); /* instrn_write's TRISC push */
-    if (r == MEM_OK) t->progress++;
-    return r;
-}
-
 /* Writes into L1 from outside a hart (host, loader, STOREREG) drop the decoded records they
  * overlap; a hart's own stores do it in core/exec.c. */
 void env_l1_written(void *env, uint32_t addr, unsigned size) {

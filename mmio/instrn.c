@@ -10,11 +10,26 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
     return mmio_fault(h, FAULT_ACCESS, "load from INSTRN_BUF at offset 0x%x (instruction push is write-only)", off);
 }
 
-mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
+/* TRISC t's push into thread th's FIFO#1 (env_ttinsn's, without a call). */
+static inline __attribute__((always_inline)) mem_res_t push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
     cp_origin_t origin = {.pc = h->pc, .core = (int8_t)h->id};
     if (cp_push_from(t->cp, th, val, false, origin)) return MEM_OK;
     tile_block(t, h, TILE_BLOCK_PUSH, th);
     return MEM_STALL;
+}
+
+mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) { return push_trisc(t, h, th, val); }
+
+/* A TRISC's .ttinsn (core/exec.c): what env_store does with its store to INSTRN_BUF, without the
+ * address's way through the device map. */
+mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
+    tile_t *t = env;
+    int th = tile_trisc_thread(h);
+    if (th < 0) return env_store(env, h, 0xFFE40000u, 4, word); /* BRISC's push, NCRISC's fault */
+    tile_cp_sync(t);
+    mem_res_t r = push_trisc(t, h, (unsigned)th, word);
+    if (r == MEM_OK) t->progress++;
+    return r;
 }
 
 mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {

@@ -1,7 +1,8 @@
 /* test/unit/test_cp_shortcuts.c — the coprocessor's shortcuts against its plain cycle: a held
  * instruction's repeated cycles counted in bulk (gate_settle), the latched waits asked again only
  * when what they read changed, the expanders left alone while stuck (MOPs and REPLAYs among the
- * words), and the quiet stretches (cp_t.quiet_until). Two coprocessors get the same random pushes, semaphore writes,
+ * words), the quiet stretches (cp_t.quiet_until) and the timing model's clock moved without a
+ * call while nothing is due (unpacker_due_clock). Two coprocessors get the same random pushes, semaphore writes,
  * RISC-V config stores and stream register values, cycle by cycle; one steps every cycle in full (cp_set_stepwise, the
  * reference path's, with the timing model's plain forms: tm_set_reference), the other takes its shortcuts. Their
  * visible state must match after every cycle, their statistics whenever asked and at the end; and the timing model's
@@ -314,11 +315,47 @@ static void mop_recorded_by_replay(void **state) {
     cp_destroy(fast);
 }
 
+/* The full cycle moves the timing model's clock itself and calls tm_cycle_due only from the
+ * unpackers' due cycle on (cp_t.tm_now, cp_t.tm_due; the stepwise twin's due time stays 0): a
+ * thread's unpacker instructions run eight cycles each and hand their banks to the Matrix Unit
+ * as they retire, an ELWADD waits for both banks and hands them back. The fast twin must skip the
+ * call in some of its full cycles and still retire each one when the stepwise twin does. */
+static void unpacker_due_clock(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    static const uint32_t words[] = {
+        TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcA to the Matrix Unit at retire */
+        TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0), /* unpacker 1, no bank */
+        TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcB to the Matrix Unit at retire */
+        TT_OP_ELWADD(3, 0, 0, 0, 0),                 /* waits for both, hands both back */
+    };
+    unsigned skipped = 0;
+    for (unsigned c = 0; c < 400; c++) {
+        if (c % 3 == 0 && !cp_push_full(ref, 0, false)) {
+            uint32_t w = words[(c / 3) % 4];
+            push(ref, 0, w);
+            push(fast, 0, w);
+        }
+        /* a full cycle of the fast twin next, with nothing due in it */
+        if (fast->active && cp_cycles(fast) >= fast->quiet_until && *fast->tm_now + 1 < *fast->tm_due) skipped++;
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+        assert_int_equal(tm_busy_classes(ref->tm, 0), tm_busy_classes(fast->tm, 0));
+    }
+    assert_true(skipped > 0);
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_runs_match),
         cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay),
+        cmocka_unit_test(unpacker_due_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
