@@ -155,6 +155,13 @@ static void test_lanes_vs_model(void **state) {
             if (d[l] != fma_bh_model(a[l], b[l], c[l]))
                 fail_msg("fma_bh_lanes lane %u (0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", l, a[l], b[l], c[l],
                          d[l], fma_bh_model(a[l], b[l], c[l]));
+        /* One a for every lane (SFPADDI), any of the edge values too, c's signs flipped or not. */
+        uint32_t k = a[iter % FMA_LANES], sign = (iter & 8) ? 0x80000000u : 0;
+        fma_bh_lanes_add_k(k, c, sign, d);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d[l] != fma_bh_model(k, ONE, c[l] ^ sign))
+                fail_msg("fma_bh_lanes_add_k lane %u (0x%08x + 0x%08x) = 0x%08x, model 0x%08x", l, k, c[l] ^ sign, d[l],
+                         fma_bh_model(k, ONE, c[l] ^ sign));
     }
 }
 
@@ -189,7 +196,7 @@ static void test_add_vs_model(void **state) {
             }
         }
         fma_bh_lanes(a, b, c, d);
-        uint32_t d_add[FMA_LANES];
+        uint32_t d_add[FMA_LANES], d_k[FMA_LANES];
         fma_bh_lanes_add(a, c, d_add);
         for (unsigned l = 0; l < FMA_LANES; l++) {
             uint32_t want = fma_bh_model(a[l], ONE, c[l]);
@@ -197,6 +204,13 @@ static void test_add_vs_model(void **state) {
                 fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh_lanes_add 0x%08x, fma_bh 0x%08x, model 0x%08x",
                          a[l], c[l], d[l], d_add[l], fma_bh(a[l], ONE, c[l]), want);
         }
+        /* The same sums with one a for every lane (fma_bh_lanes_add_k): each lane's c against lane 0's a
+         * is a sum of another exponent difference, and near cancellation for case 0's lane 0. */
+        fma_bh_lanes_add_k(a[0], c, 0, d_k);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d_k[l] != fma_bh_model(a[0], ONE, c[l]))
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes_add_k 0x%08x, model 0x%08x", a[0], c[l], d_k[l],
+                         fma_bh_model(a[0], ONE, c[l]));
     }
 }
 
