@@ -788,6 +788,25 @@ void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32
 #undef PACK_ROW
 }
 
+/* The same from 16-bit Dst cells to 16-bit outputs, without widening either side: the kernels'
+ * 16-bit modes (BF16, FP16) each a loop of their own, eight datums to a host vector. */
+void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out) {
+    static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
+    static const fmt_pack_mode_t fp16 = {.intermediate = FMT_FP16, .out_fmt = FMT_FP16};
+#define PACK_ROW16(mode)                                                                                               \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = (uint16_t)pack_late_rule((mode), pack_early_rule((mode), cells[k]));
+    unsigned in = m->intermediate, o = m->out_fmt;
+    if (!m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
+        PACK_ROW16(&bf16)
+    } else if (!m->read_raw && !m->round_10b_mant && in == FMT_FP16 && o == FMT_FP16) {
+        PACK_ROW16(&fp16)
+    } else {
+        PACK_ROW16(m)
+    }
+#undef PACK_ROW16
+}
+
 /* ---- Block floats (FloatBitPatterns.md "BFP"; packing rounding [SIM]) ------------------------ */
 
 void fmt_bfp_pack(unsigned fmt, const uint16_t in[FMT_BFP_BLOCK], fmt_bfp_block_t *out) {

@@ -150,13 +150,26 @@ static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
     }
 }
 
-/* A row's converted datums out, out_bytes each (little-endian in L1): whole 16-byte units straight
- * to L1 while the output buffer is empty, the rest through the buffer, flushing each 16 bytes as
- * put_bytes does. */
-static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
+/* A row's bytes out (len of them): whole 16-byte units straight to L1 while the output buffer is
+ * empty, the rest through the buffer, flushing each 16 bytes as put_bytes does. */
+static void put_row_bytes(dp_ctx_t *x, const uint8_t *b, unsigned len) {
     packer_t *p = &x->dp->pack;
+    unsigned at = 0;
+    if (!p->buf_n) {
+        emit(x, b, len / 16);
+        at = len / 16 * 16;
+    }
+    while (at < len) {
+        unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
+        memcpy(p->buf + p->buf_n, b + at, take);
+        p->buf_n += take, at += take;
+        if (p->buf_n == 16) flush_buf(x);
+    }
+}
+
+/* A row's converted datums out, out_bytes each (little-endian in L1). */
+static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
     uint8_t b[4 * FMT_ROW];
-    unsigned len = out_bytes * FMT_ROW, at = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (out_bytes == 2) {
         uint16_t h[FMT_ROW];
@@ -172,16 +185,22 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
             for (unsigned i = 0; i < out_bytes; i++)
                 b[out_bytes * k + i] = (uint8_t)(v[k] >> (8 * i));
     }
-    if (!p->buf_n) {
-        emit(x, b, len / 16);
-        at = len / 16 * 16;
-    }
-    while (at < len) {
-        unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
-        memcpy(p->buf + p->buf_n, b + at, take);
-        p->buf_n += take, at += take;
-        if (p->buf_n == 16) flush_buf(x);
-    }
+    put_row_bytes(x, b, out_bytes * FMT_ROW);
+}
+
+/* 16-bit Dst to a 16-bit output on a little-endian host: the row's cells straight to its L1 bytes
+ * (fmt_pack_row16), nothing widened to 32 bits on the way. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PACK_ROW16_HOST 1
+#else
+#define PACK_ROW16_HOST 0
+#endif
+static void put_row16(dp_ctx_t *x, const fmt_pack_mode_t *c, const uint16_t *cells) {
+    uint16_t h[FMT_ROW];
+    uint8_t b[sizeof h];
+    fmt_pack_row16(c, cells, h);
+    memcpy(b, h, sizeof h);
+    put_row_bytes(x, b, sizeof b);
 }
 
 static void pack_exec(dp_ctx_t *x);
@@ -307,6 +326,7 @@ static void pack_exec(dp_ctx_t *x) {
     /* A whole row of 16 with nothing between the conversions and every datum kept goes through
      * fmt_pack_row and out at once (the same rules; test_dp_fast.c compares the two paths). */
     bool row_at_once = !x->dp->reference && n == FMT_ROW && !stages.active && !bfp && !zero && ds == 0xFFFF;
+    bool row16 = PACK_ROW16_HOST && !c.read_32b && out_bytes == 2;
     unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
@@ -321,7 +341,10 @@ static void pack_exec(dp_ctx_t *x) {
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         uint16_t block[FMT_BFP_BLOCK];
         unsigned todo = n; /* datums left for the datum-by-datum loop */
-        if (row_at_once && edge == 0xFFFF) {
+        if (row_at_once && edge == 0xFFFF && valid && row16) {
+            put_row16(x, &c, dr.hi);
+            todo = 0;
+        } else if (row_at_once && edge == 0xFFFF) {
             uint32_t d[FMT_ROW], v[FMT_ROW];
             if (valid) {
                 dp_dst_row_read(dr, d);

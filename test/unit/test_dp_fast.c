@@ -208,12 +208,20 @@ static void test_pack_row(void **state) {
         for (unsigned k = 0; k < FMT_ROW; k++)
             d[k] = m.read_32b ? rnd32() : (rnd32() >> (rnd_below(2) ? 16 : 0)) & 0xFFFF;
         fmt_pack_row(&m, d, out);
+        uint16_t cells[FMT_ROW], out16[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            cells[k] = (uint16_t)d[k];
+        if (!m.read_32b) fmt_pack_row16(&m, cells, out16);
         for (unsigned k = 0; k < FMT_ROW; k++) {
             uint32_t want = fmt_pack_late(&m, fmt_pack_early(&m, d[k]));
             if (out[k] != want)
                 fail_msg("fmt_pack_row %s -> %s -> %s (32b %d raw %d r10 %d): 0x%08x -> 0x%08x, per datum 0x%08x",
                          m.read_32b ? "Dst32" : "Dst16", fmt_name(m.intermediate), fmt_name(m.out_fmt), m.read_32b,
                          m.read_raw, m.round_10b_mant, d[k], out[k], want);
+            if (!m.read_32b && out16[k] != (uint16_t)want)
+                fail_msg("fmt_pack_row16 %s -> %s (raw %d r10 %d): 0x%04x -> 0x%04x, per datum 0x%04x",
+                         fmt_name(m.intermediate), fmt_name(m.out_fmt), m.read_raw, m.round_10b_mant, cells[k],
+                         out16[k], (uint16_t)want);
         }
     }
     assert_true(modes > 20000);
