@@ -10,6 +10,7 @@
 #include "coproc/formats.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* A conversion rule shared by a per-datum function and its row (or lanes) form: always inlined, so
  * the row form's loop, given a constant mode, compiles to that mode's rule alone (and the compiler
@@ -293,15 +294,26 @@ void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint
 #define UNPACK_ROW(mode, size)                                                                                         \
     for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
         out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
+    /* 16-bit datums on a little-endian host: the row's 32 bytes as the host's uint16_t, which
+     * the compiler widens eight at a time (l1_datum's bytes one by one keep the loop scalar). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t h[FMT_ROW];
+#define UNPACK_ROW16(mode)                                                                                             \
+    memcpy(h, l1, sizeof h);                                                                                           \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = unpack_rule((mode), h[k], 0);
+#else
+#define UNPACK_ROW16(mode) UNPACK_ROW((mode), 2)
+#endif
     unsigned in = m->in_fmt, o = m->out_fmt;
     if (in == FMT_BF16 && o == FMT_BF16) {
         if (m->to_dst) {
-            UNPACK_ROW(&bf16_dst, 2)
+            UNPACK_ROW16(&bf16_dst)
         } else {
-            UNPACK_ROW(&bf16_src, 2)
+            UNPACK_ROW16(&bf16_src)
         }
     } else if (in == FMT_FP16 && o == FMT_FP16 && !m->to_dst) {
-        UNPACK_ROW(&fp16_src, 2)
+        UNPACK_ROW16(&fp16_src)
     } else if (in == FMT_FP32 && o == FMT_FP32 && m->to_dst) {
         UNPACK_ROW(&fp32_dst, 4)
     } else if (in == FMT_FP32 && o == FMT_TF32 && !m->to_dst) {
@@ -313,6 +325,7 @@ void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint
         UNPACK_ROW(m, size)
     }
 #undef UNPACK_ROW
+#undef UNPACK_ROW16
 }
 
 /* ---- Matrix Unit moves (WH MOVA2D.md, MOVB2D.md, MOVD2A.md, MOVD2B.md) ------------------------ */
