@@ -224,11 +224,6 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
     if (!all_ok) lanes_model(a, b, 0, c, d, ok);
 }
 
-void fma_bh_lanes_add(const uint32_t *restrict a, const uint32_t *restrict c, uint32_t *restrict d) {
-    uint32_t ok[FMA_LANES];
-    add_lanes(a, c, d, ok);
-}
-
 void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d) {
     uint32_t ok[FMA_LANES], all_ok = 1;
     float fa = f32_of(a & normal_mask(exp_key(a)));
