@@ -119,35 +119,38 @@ typedef void (*dp_unit_fn)(dp_ctx_t *x);
 
 /* The file that computes an opcode: the ADC and RWC families, then by unit. Opcodes of a datapath
  * unit that the unit's file does not model are refused there (CP_ERR_UNIMPLEMENTED), never a
- * silent no-op. */
-static dp_unit_fn dp_unit_of(const tt_op_t *op) {
-    switch (op->opcode) {
-    case TT_OPC_SETADC:
-    case TT_OPC_SETADCXX:
-    case TT_OPC_SETADCXY:
-    case TT_OPC_SETADCZW:
-    case TT_OPC_INCADCXY:
-    case TT_OPC_INCADCZW:
-    case TT_OPC_ADDRCRXY:
-    case TT_OPC_ADDRCRZW: return dp_adc_exec;
-    case TT_OPC_SETRWC:
-    case TT_OPC_INCRWC: return dp_rwc_exec;
-    default: break;
-    }
-    switch (op->unit) {
-    case TT_UNIT_UNPACK: return dp_unpack_exec;
-    case TT_UNIT_MATH: return dp_fpu_exec;
-    case TT_UNIT_SFPU: return dp_sfpu_exec;
-    case TT_UNIT_PACK: return dp_pack_exec;
-    default: return NULL;
-    }
-}
+ * silent no-op. A table by opcode, built by the compiler from the opcode table
+ * (coproc/tt_ops.def): dp_exec looks every instruction up. */
+#define DP_ADC_OPC(o)                                                                                                  \
+    ((o) == TT_OPC_SETADC || (o) == TT_OPC_SETADCXX || (o) == TT_OPC_SETADCXY || (o) == TT_OPC_SETADCZW ||             \
+     (o) == TT_OPC_INCADCXY || (o) == TT_OPC_INCADCZW || (o) == TT_OPC_ADDRCRXY || (o) == TT_OPC_ADDRCRZW)
+#define DP_UNIT_FN(o, unit)                                                                                            \
+    (DP_ADC_OPC(o)                                  ? dp_adc_exec                                                      \
+     : (o) == TT_OPC_SETRWC || (o) == TT_OPC_INCRWC ? dp_rwc_exec                                                      \
+     : TT_UNIT_##unit == TT_UNIT_UNPACK             ? dp_unpack_exec                                                   \
+     : TT_UNIT_##unit == TT_UNIT_MATH               ? dp_fpu_exec                                                      \
+     : TT_UNIT_##unit == TT_UNIT_SFPU               ? dp_sfpu_exec                                                     \
+     : TT_UNIT_##unit == TT_UNIT_PACK               ? dp_pack_exec                                                     \
+                                                    : (dp_unit_fn)NULL)
+static const dp_unit_fn dp_unit_of[256] = {
+#define TT_VIEW(...)
+#define TT_F(...)
+#define TT_NOF
+#define TT_OP(opc, mnem, unit, ...) [opc] = DP_UNIT_FN(opc, unit),
+#include "coproc/tt_ops.def"
+#undef TT_OP
+#undef TT_NOF
+#undef TT_F
+#undef TT_VIEW
+};
+#undef DP_UNIT_FN
+#undef DP_ADC_OPC
 
-bool dp_handles(const tt_op_t *op) { return op && dp_unit_of(op) != NULL; }
+bool dp_handles(const tt_op_t *op) { return op && dp_unit_of[op->opcode] != NULL; }
 
 void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp->executed++;
-    dp_unit_fn fn = in->op ? dp_unit_of(in->op) : NULL;
+    dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, dp_state_id(in->st, in->thread));

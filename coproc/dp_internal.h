@@ -59,6 +59,43 @@ typedef struct {
     unsigned jobs_head, jobs_n;
 } unpacker_t;
 
+/* The packer's stages between its conversions (coproc/pack_stages.h: ReLU, exponent thresholding).
+ * How an intermediate's datums are held: FP32 bits (FP32, TF32), a 16-bit pattern with an 8-bit
+ * exponent (BF16, BFP8), a 16-bit pattern with a 5-bit exponent and no Inf or NaN (FP16, FP8,
+ * BFP8a: FloatBitPatterns.md "FP16"), or an integer with its sign at bit 31 / 15. */
+typedef enum { PST_F32, PST_B16, PST_H16, PST_I32, PST_I16 } pst_class_t;
+
+/* The stages as one PACR's Config sets them (pack_stages_init). */
+typedef struct {
+    bool active;       /* anything to do */
+    uint8_t cls;       /* pst_class_t of the intermediate */
+    uint8_t relu;      /* STACC_RELU_ApplyRelu & 3 */
+    bool exp_thr;      /* Exp_threshold_en */
+    uint8_t exp_min;   /* Exp_threshold */
+    uint32_t thr_bits; /* the ReLU threshold in the intermediate's bits */
+    double thr;        /* and its value */
+} pack_stages_t;
+
+/* What PACR reads of Config, decoded (coproc/pack.c pack_setup): the two conversions, L1
+ * accumulation, the stages between the conversions, the address generators' Config fields, the
+ * downsampling mask, and each tile row position's edge mask. */
+typedef struct {
+    fmt_pack_mode_t c;
+    pack_stages_t stages;
+    bool acc, bfp, edge_mode;
+    uint8_t out_bytes, bpd, xmask, per_plane;
+    uint16_t ds;
+    uint16_t edge[16]; /* PCK_EDGE_OFFSET_SEC0_mask of the row set mapping at tile_pos & 15 */
+    uint32_t neg_inf;
+    uint32_t base0, xstride0, ystride0, zstride0, wstride0, dest_offset;
+    uint32_t dest, base1, ystride1, zstride1, wstride1, exp_section;
+} pack_setup_t;
+
+/* The Config words pack_setup reads (coproc/pack.c asserts each field's place): 0..2, 12..28,
+ * 68..71 and 180. The packer keeps them with the setup decoded from them, and decodes again
+ * whenever any differs: whoever wrote Config, and however. */
+#define PACK_KEY_WORDS 25
+
 /* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next
  * datum goes to, whether the next PACR takes a fresh address, and the partly filled 16-byte
  * output buffer (the packer writes L1 in aligned 16-byte units). */
@@ -78,6 +115,10 @@ typedef struct {
      * 16-byte writes as one range, reported when the next write is elsewhere and at the end of the
      * instruction (nothing else runs in between). The reference path reports each write. */
     uint32_t wr_addr, wr_len;
+    /* The last setup decoded, and the Config words it came from (off under dp_set_reference). */
+    bool setup_valid;
+    pack_setup_t setup;
+    uint32_t setup_key[PACK_KEY_WORDS];
 } packer_t;
 
 /* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):

@@ -156,23 +156,32 @@ FMA_RULE uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
  * returns unchanged; after the add the normalising shift is one place right (its sticky mask,
  * n | 1 = 1, takes exactly the bit lost) or, for a cancellation, left by one place with guard,
  * round and sticky bits enough, or more places only when the exponents are at most one apart and
- * the difference is exact; then one rounding to nearest even, as IEEE's. Where the sum is zero,
- * denormal or infinite (flushes, signs, overflow) or an operand is not normal, the model decides.
- * test_fma.c checks this against the model on millions of sums: every exponent difference, near
- * cancellation, constructed ties. A denormal or non-finite operand is replaced by zero before the
- * add (which the host may do slowly). */
+ * the difference is exact; then one rounding to nearest even, as IEEE's. A zero or denormal a
+ * (a zero product) with a normal c: the model returns c, and so does the host's +0 + c. Where the
+ * sum is zero, denormal or infinite (flushes, signs, overflow) or an operand is infinite or NaN,
+ * the model decides. test_fma.c checks this against the model on millions of sums: every exponent
+ * difference, near cancellation, constructed ties. A zero or denormal operand is replaced by +0
+ * before the add (the host may add denormals slowly, and the model reads them as zero).
+ *
+ * The exponent tests as one signed compare each, which SSE2's pcmpgtd gives: with E the exponent
+ * field, (v & E) + 2^23 is 2^23 for a zero exponent, negative (2^31) for 255, and above 2^23 for
+ * every normal one. fma_add_scalar_a is the same rule with a's part worked out once. */
+#define FMA_EXP      0x7F800000u
+#define FMA_EXP_STEP 0x00800000u
+FMA_RULE uint32_t exp_key(uint32_t v) { return (v & FMA_EXP) + FMA_EXP_STEP; }
+FMA_RULE uint32_t normal_mask(uint32_t key) { return -(uint32_t)((int32_t)key > (int32_t)FMA_EXP_STEP); }
+FMA_RULE uint32_t finite_mask(uint32_t key) { return -(uint32_t)((int32_t)key >= 0); }
+
+FMA_RULE uint32_t fma_add_lane(float fa, uint32_t c, uint32_t *ok) {
+    uint32_t kc = exp_key(c);
+    uint32_t r = bits_of(fa + f32_of(c & normal_mask(kc)));
+    *ok = FMA_HOST_EXACT & finite_mask(kc) & normal_mask(exp_key(r)) & 1;
+    return r;
+}
 FMA_RULE uint32_t fma_add_rule(uint32_t a, uint32_t c, uint32_t *ok) {
-    /* Conditions as masks (all ones or zero), which SSE2's compares give directly. */
-    uint32_t ea = a & 0x7F800000u, ec = c & 0x7F800000u;
-    uint32_t a_zero = -(uint32_t)(ea == 0), a_max = -(uint32_t)(ea == 0x7F800000u);
-    uint32_t c_zero = -(uint32_t)(ec == 0), c_max = -(uint32_t)(ec == 0x7F800000u);
-    uint32_t a_normal = ~(a_zero | a_max), c_normal = ~(c_zero | c_max);
-    float fa = f32_of(a & a_normal), fc = f32_of(c & c_normal); /* zero where not normal */
-    uint32_t r = bits_of(fa + fc), er = r & 0x7F800000u;
-    uint32_t sum = a_normal & ~c_max & -(uint32_t)(er != 0) & -(uint32_t)(er != 0x7F800000u);
-    uint32_t zero_product = a_zero & c_normal;
-    *ok = FMA_HOST_EXACT & (sum | zero_product) & 1;
-    return (c & zero_product) | (r & ~zero_product);
+    uint32_t ka = exp_key(a), r = fma_add_lane(f32_of(a & normal_mask(ka)), c, ok);
+    *ok &= finite_mask(ka);
+    return r;
 }
 
 #define FMA_ONE 0x3F800000u
@@ -215,7 +224,19 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
     if (!all_ok) lanes_model(a, b, 0, c, d, ok);
 }
 
-void fma_bh_lanes_add(const uint32_t *restrict a, const uint32_t *restrict c, uint32_t *restrict d) {
-    uint32_t ok[FMA_LANES];
-    add_lanes(a, c, d, ok);
+void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d) {
+    uint32_t ok[FMA_LANES], all_ok = 1;
+    float fa = f32_of(a & normal_mask(exp_key(a)));
+    if (!finite_mask(exp_key(a))) {
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            d[l] = fma_bh_model(a, FMA_ONE, c[l] ^ c_sign);
+        return;
+    }
+    for (unsigned l = 0; l < FMA_LANES; l++) {
+        d[l] = fma_add_lane(fa, c[l] ^ c_sign, &ok[l]);
+        all_ok &= ok[l];
+    }
+    if (all_ok) return;
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        if (!ok[l]) d[l] = fma_bh_model(a, FMA_ONE, c[l] ^ c_sign);
 }

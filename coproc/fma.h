@@ -16,9 +16,10 @@ uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c);
 #define FMA_LANES 32
 void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
                   uint32_t *restrict d);
-/* fma_bh_lanes with every b = 1.0 (SFPADDI, and SFPADD whose VB is LReg[10]): d[l] = fma_bh(a[l],
- * 1.0, c[l]), without looking at b. */
-void fma_bh_lanes_add(const uint32_t *restrict a, const uint32_t *restrict c, uint32_t *restrict d);
+/* fma_bh_lanes's rule for b = 1.0 with one a for every lane and c's signs flipped by c_sign
+ * (SFPADDI: VD = Imm16 * 1.0 + ±VD): d[l] = fma_bh(a, 1.0, c[l] ^ c_sign). c and d may not
+ * overlap. */
+void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d);
 /* The same, always through the bit-level model (fma_bh takes shortcuts where the result is exact,
  * and for b = 1.0 where it is the IEEE sum; the tests compare the two). */
 uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);

@@ -10,6 +10,7 @@
 #include "coproc/formats.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* A conversion rule shared by a per-datum function and its row (or lanes) form: always inlined, so
  * the row form's loop, given a constant mode, compiles to that mode's rule alone (and the compiler
@@ -293,15 +294,26 @@ void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint
 #define UNPACK_ROW(mode, size)                                                                                         \
     for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
         out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
+    /* 16-bit datums on a little-endian host: the row's 32 bytes as the host's uint16_t, which
+     * the compiler widens eight at a time (l1_datum's bytes one by one keep the loop scalar). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t h[FMT_ROW];
+#define UNPACK_ROW16(mode)                                                                                             \
+    memcpy(h, l1, sizeof h);                                                                                           \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = unpack_rule((mode), h[k], 0);
+#else
+#define UNPACK_ROW16(mode) UNPACK_ROW((mode), 2)
+#endif
     unsigned in = m->in_fmt, o = m->out_fmt;
     if (in == FMT_BF16 && o == FMT_BF16) {
         if (m->to_dst) {
-            UNPACK_ROW(&bf16_dst, 2)
+            UNPACK_ROW16(&bf16_dst)
         } else {
-            UNPACK_ROW(&bf16_src, 2)
+            UNPACK_ROW16(&bf16_src)
         }
     } else if (in == FMT_FP16 && o == FMT_FP16 && !m->to_dst) {
-        UNPACK_ROW(&fp16_src, 2)
+        UNPACK_ROW16(&fp16_src)
     } else if (in == FMT_FP32 && o == FMT_FP32 && m->to_dst) {
         UNPACK_ROW(&fp32_dst, 4)
     } else if (in == FMT_FP32 && o == FMT_TF32 && !m->to_dst) {
@@ -313,6 +325,7 @@ void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint
         UNPACK_ROW(m, size)
     }
 #undef UNPACK_ROW
+#undef UNPACK_ROW16
 }
 
 /* ---- Matrix Unit moves (WH MOVA2D.md, MOVB2D.md, MOVD2A.md, MOVD2B.md) ------------------------ */
@@ -786,6 +799,25 @@ void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32
         PACK_ROW(m)
     }
 #undef PACK_ROW
+}
+
+/* The same from 16-bit Dst cells to 16-bit outputs, without widening either side: the kernels'
+ * 16-bit modes (BF16, FP16) each a loop of their own, eight datums to a host vector. */
+void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out) {
+    static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
+    static const fmt_pack_mode_t fp16 = {.intermediate = FMT_FP16, .out_fmt = FMT_FP16};
+#define PACK_ROW16(mode)                                                                                               \
+    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+        out[k] = (uint16_t)pack_late_rule((mode), pack_early_rule((mode), cells[k]));
+    unsigned in = m->intermediate, o = m->out_fmt;
+    if (!m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
+        PACK_ROW16(&bf16)
+    } else if (!m->read_raw && !m->round_10b_mant && in == FMT_FP16 && o == FMT_FP16) {
+        PACK_ROW16(&fp16)
+    } else {
+        PACK_ROW16(m)
+    }
+#undef PACK_ROW16
 }
 
 /* ---- Block floats (FloatBitPatterns.md "BFP"; packing rounding [SIM]) ------------------------ */

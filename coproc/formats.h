@@ -330,6 +330,9 @@ uint32_t fmt_pack_late(const fmt_pack_mode_t *m, uint32_t v);
 /* Both conversions over a row of FMT_ROW with nothing between them: out[k] = fmt_pack_late(m,
  * fmt_pack_early(m, dst[k])) (the same rules; test_dp_fast.c compares them). */
 void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32_t *restrict out);
+/* The same for a 16-bit Dst (!m->read_32b) and a 16-bit output: out[k] = the low 16 bits of
+ * fmt_pack_late(m, fmt_pack_early(m, cells[k])). */
+void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out);
 
 /* ---- Block floats -----------------------------------------------------------------------------
  * 16 datums share one exponent byte (FloatBitPatterns.md "BFP"). Each datum is sign | magnitude,

@@ -150,13 +150,26 @@ static void put_bytes(dp_ctx_t *x, uint32_t v, unsigned n) {
     }
 }
 
-/* A row's converted datums out, out_bytes each (little-endian in L1): whole 16-byte units straight
- * to L1 while the output buffer is empty, the rest through the buffer, flushing each 16 bytes as
- * put_bytes does. */
-static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
+/* A row's bytes out (len of them): whole 16-byte units straight to L1 while the output buffer is
+ * empty, the rest through the buffer, flushing each 16 bytes as put_bytes does. */
+static void put_row_bytes(dp_ctx_t *x, const uint8_t *b, unsigned len) {
     packer_t *p = &x->dp->pack;
+    unsigned at = 0;
+    if (!p->buf_n) {
+        emit(x, b, len / 16);
+        at = len / 16 * 16;
+    }
+    while (at < len) {
+        unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
+        memcpy(p->buf + p->buf_n, b + at, take);
+        p->buf_n += take, at += take;
+        if (p->buf_n == 16) flush_buf(x);
+    }
+}
+
+/* A row's converted datums out, out_bytes each (little-endian in L1). */
+static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
     uint8_t b[4 * FMT_ROW];
-    unsigned len = out_bytes * FMT_ROW, at = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (out_bytes == 2) {
         uint16_t h[FMT_ROW];
@@ -172,16 +185,205 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
             for (unsigned i = 0; i < out_bytes; i++)
                 b[out_bytes * k + i] = (uint8_t)(v[k] >> (8 * i));
     }
-    if (!p->buf_n) {
-        emit(x, b, len / 16);
-        at = len / 16 * 16;
+    put_row_bytes(x, b, out_bytes * FMT_ROW);
+}
+
+/* 16-bit Dst to a 16-bit output on a little-endian host: the row's cells straight to its L1 bytes
+ * (fmt_pack_row16), nothing widened to 32 bits on the way. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PACK_ROW16_HOST 1
+#else
+#define PACK_ROW16_HOST 0
+#endif
+static void put_row16(dp_ctx_t *x, const fmt_pack_mode_t *c, const uint16_t *cells) {
+    uint16_t h[FMT_ROW];
+    uint8_t b[sizeof h];
+    fmt_pack_row16(c, cells, h);
+    memcpy(b, h, sizeof h);
+    put_row_bytes(x, b, sizeof b);
+}
+
+/* ---- PACR's Config (pack_setup_t) ------------------------------------------------------------ */
+
+/* Every field pack_setup reads lies in the key words (dp_internal.h PACK_KEY_WORDS): 0..2, 12..28,
+ * 68..71, 180; an array's last element where it is one. */
+#define PACK_KEY_AT(word)                                                                                              \
+    ((word) <= 2 || ((word) >= 12 && (word) <= 28) || ((word) >= 68 && (word) <= 71) || (word) == 180)
+#define PACK_KEY_FIELD(name, last)                                                                                     \
+    _Static_assert(PACK_KEY_AT(DPC_W_##name) && PACK_KEY_AT(DPC_W_##name + (DPC_S_##name + (last)*DPC_T_##name) / 32), \
+                   #name " is among PACR's key words");
+PACK_KEY_FIELD(THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Source_interface_selection, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Disable_zero_compress, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd, 0)
+PACK_KEY_FIELD(PCK_EDGE_TILE_FACE_SET_SELECT_enable, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Add_l1_dest_addr_offset, 0)
+PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Read_32b_data, 0)
+PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Read_int8, 0)
+PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Read_unsigned, 0)
+PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Round_10b_mant, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Pac_LF8_4b_exp, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Out_data_format, 0)
+PACK_KEY_FIELD(ALU_FORMAT_SPEC_REG_Dstacc_override, 0)
+PACK_KEY_FIELD(ALU_FORMAT_SPEC_REG_Dstacc_val, 0)
+PACK_KEY_FIELD(ALU_FORMAT_SPEC_REG2_Dstacc, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Pack_L1_Acc, 0)
+PACK_KEY_FIELD(STACC_RELU_ApplyRelu, 0)
+PACK_KEY_FIELD(STACC_RELU_ReluThreshold, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Exp_threshold_en, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Exp_threshold, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_In_data_format, 0)
+PACK_KEY_FIELD(PCK_EDGE_MODE_mode, 0)
+PACK_KEY_FIELD(PCK0_ADDR_BASE_REG_0_Base, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_XY_REG_0_Xstride, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_XY_REG_0_Ystride, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_0_Wstride, 0)
+PACK_KEY_FIELD(DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Downsample_mask, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_L1_Dest_addr, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Sub_l1_tile_header_size, 0)
+PACK_KEY_FIELD(PCK0_ADDR_BASE_REG_1_Base, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_XY_REG_1_Ystride, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_1_Zstride, 0)
+PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_1_Wstride, 0)
+PACK_KEY_FIELD(THCON_SEC0_REG1_Exp_section_size, 0)
+PACK_KEY_FIELD(PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 0)
+PACK_KEY_FIELD(PCK_EDGE_TILE_ROW_SET_SELECT_select, 0)
+PACK_KEY_FIELD(TILE_ROW_SET_MAPPING_0_row_set_mapping_0, 63)
+PACK_KEY_FIELD(PCK_EDGE_OFFSET_SEC0_mask, 3)
+#undef PACK_KEY_FIELD
+#undef PACK_KEY_AT
+
+/* The key words of Config cfg, in the order packer_t.setup_key keeps them. */
+static inline void pack_key_read(const uint32_t *cfg, uint32_t key[PACK_KEY_WORDS]) {
+    memcpy(key, cfg, 3 * sizeof *key);
+    memcpy(key + 3, cfg + 12, 17 * sizeof *key);
+    memcpy(key + 20, cfg + 68, 4 * sizeof *key);
+    key[24] = cfg[180];
+}
+_Static_assert(PACK_KEY_WORDS == 3 + 17 + 4 + 1, "the key's ranges");
+
+/* PACR's Config decoded into *s, with the refusals it can meet (dp_fail; false), in the order the
+ * instruction meets them. p->acc is set where it was before the refusal of its format. */
+static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
+    packer_t *p = &x->dp->pack;
+    if (CFG(x, THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel)) {
+        dp_fail(x, CP_ERR_UNSPECIFIED,
+                "PACR with Auto_set_last_pacr_intf_sel (BH PACR.md names its effect, not which PACR is the "
+                "final one of an xy plane)");
+        return false;
     }
-    while (at < len) {
-        unsigned take = 16 - p->buf_n < len - at ? 16 - p->buf_n : len - at;
-        memcpy(p->buf + p->buf_n, b + at, take);
-        p->buf_n += take, at += take;
-        if (p->buf_n == 16) flush_buf(x);
+    if (CFG(x, THCON_SEC0_REG1_Source_interface_selection)) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
+        return false;
     }
+    if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd)) {
+        dp_fail(x, CP_ERR_UNSPECIFIED,
+                "PACR with compression (Disable_zero_compress = 0: Compression.md leaves its logic unspecified)");
+        return false;
+    }
+    if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable)) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
+        return false;
+    }
+    if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset)) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with Add_l1_dest_addr_offset");
+        return false;
+    }
+
+    /* The two format conversions (FormatConversion.md; coproc/formats.c). */
+    fmt_pack_mode_t c = {.read_32b = CFG(x, PCK_DEST_RD_CTRL_Read_32b_data),
+                         .read_raw = CFG(x, PCK_DEST_RD_CTRL_Read_int8),
+                         .read_unsigned = CFG(x, PCK_DEST_RD_CTRL_Read_unsigned),
+                         .round_10b_mant = CFG(x, PCK_DEST_RD_CTRL_Round_10b_mant),
+                         .fp8_e4m3 = CFG(x, THCON_SEC0_REG1_Pac_LF8_4b_exp),
+                         .out_fmt = (uint8_t)CFG(x, THCON_SEC0_REG1_Out_data_format)};
+    c.intermediate = (uint8_t)(CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                                                                           : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc));
+    if (c.intermediate == FMT_INT8) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
+        return false;
+    }
+    if (!fmt_pack_check(&c)) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
+                fmt_name(c.intermediate), fmt_name(c.out_fmt));
+        return false;
+    }
+    s->c = c;
+    /* L1 accumulation: the datums still buffered add to L1 as they are written. */
+    s->acc = p->acc = CFG(x, THCON_SEC0_REG1_Pack_L1_Acc);
+    if (s->acc) {
+        if (!pack_l1acc_supported(c.out_fmt)) {
+            dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 accumulation into %s (FP32, FP16 and BF16 are modelled)",
+                    fmt_name(c.out_fmt));
+            return false;
+        }
+        p->acc_fmt = (uint8_t)c.out_fmt;
+    }
+    if (!pack_stages_init(x, c.intermediate, &s->stages)) return false;
+    s->out_bytes = (uint8_t)(fmt_datum_bits(c.out_fmt) / 8);
+    s->bfp = fmt_is_bfp(c.out_fmt);
+    /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
+    bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
+    s->neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
+    s->edge_mode = CFG(x, PCK_EDGE_MODE_mode);
+    if (s->edge_mode && !exp8) {
+        dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
+        return false;
+    }
+
+    /* The input address generator's fields (packer 0): bytes a datum and the X bits within them. */
+    switch (CFG(x, THCON_SEC0_REG1_In_data_format) & 3) {
+    case 0: s->bpd = 4, s->xmask = 3; break;
+    case 1: s->bpd = 2, s->xmask = 7; break;
+    default: s->bpd = 1, s->xmask = 15; break;
+    }
+    s->base0 = CFG(x, PCK0_ADDR_BASE_REG_0_Base);
+    s->xstride0 = CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 15;
+    s->ystride0 = CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Ystride);
+    s->zstride0 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Zstride);
+    s->wstride0 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    s->dest_offset = CFG_I(x, DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0);
+    s->ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
+    if (!s->ds) s->ds = 0xFFFF;
+    /* The output address generator's (BH: YZW in bytes). */
+    s->dest = CFG(x, THCON_SEC0_REG1_L1_Dest_addr) + !CFG(x, THCON_SEC0_REG1_Sub_l1_tile_header_size);
+    s->base1 = CFG(x, PCK0_ADDR_BASE_REG_1_Base);
+    s->ystride1 = CFG(x, PCK0_ADDR_CTRL_XY_REG_1_Ystride);
+    s->zstride1 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Zstride);
+    s->wstride1 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
+    s->exp_section = CFG(x, THCON_SEC0_REG1_Exp_section_size);
+    /* Edge masks by tile row position (EdgeMasking.md, BH PACR.md). */
+    s->per_plane = (uint8_t)CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
+    unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
+    for (unsigned pos = 0; pos < 16; pos++) {
+        unsigned map = CFG_I(x, TILE_ROW_SET_MAPPING_0_row_set_mapping_0, rowset * 16 + pos);
+        s->edge[pos] = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
+    }
+    return true;
+}
+
+/* This PACR's setup: the packer's copy when Config's key words are the ones it was decoded from,
+ * else decoded anew (and kept, unless under dp_set_reference); NULL after a refusal. */
+static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
+    packer_t *p = &x->dp->pack;
+    uint32_t key[PACK_KEY_WORDS];
+    pack_key_read(x->cfg, key);
+    if (x->dp->reference) {
+        p->setup_valid = false;
+    } else if (p->setup_valid && !memcmp(key, p->setup_key, sizeof key)) {
+        p->acc = p->setup.acc;
+        if (p->acc) p->acc_fmt = p->setup.c.out_fmt;
+        return &p->setup;
+    }
+    pack_setup_t s;
+    p->setup_valid = false;
+    if (!pack_setup(x, &s)) return NULL;
+    p->setup = s;
+    memcpy(p->setup_key, key, sizeof key);
+    p->setup_valid = !x->dp->reference;
+    return &p->setup;
 }
 
 static void pack_exec(dp_ctx_t *x);
@@ -203,75 +405,28 @@ static void pack_exec(dp_ctx_t *x) {
                        "PACR with RowPadZero, DstAccessMode, CtxtCtrl, AddrCntContext or CfgContext "
                        "(BH PACR.md: not yet documented)");
     if (TT_PACR_OVRDTHREADID(w)) return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with OvrdThreadId");
-    if (CFG(x, THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel))
-        return dp_fail(x, CP_ERR_UNSPECIFIED,
-                       "PACR with Auto_set_last_pacr_intf_sel (BH PACR.md names its effect, not which PACR is the "
-                       "final one of an xy plane)");
-    if (CFG(x, THCON_SEC0_REG1_Source_interface_selection))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with L1 as the source (Source_interface_selection)");
-    if (!CFG(x, THCON_SEC0_REG1_Disable_zero_compress) || CFG(x, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
-        return dp_fail(
-            x, CP_ERR_UNSPECIFIED,
-            "PACR with compression (Disable_zero_compress = 0: Compression.md leaves its logic unspecified)");
-    if (CFG(x, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with edge-mask face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable)");
-    if (CFG(x, THCON_SEC0_REG1_Add_l1_dest_addr_offset))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR with Add_l1_dest_addr_offset");
-
-    /* The two format conversions (FormatConversion.md; coproc/formats.c). */
-    fmt_pack_mode_t c = {.read_32b = CFG(x, PCK_DEST_RD_CTRL_Read_32b_data),
-                         .read_raw = CFG(x, PCK_DEST_RD_CTRL_Read_int8),
-                         .read_unsigned = CFG(x, PCK_DEST_RD_CTRL_Read_unsigned),
-                         .round_10b_mant = CFG(x, PCK_DEST_RD_CTRL_Round_10b_mant),
-                         .fp8_e4m3 = CFG(x, THCON_SEC0_REG1_Pac_LF8_4b_exp),
-                         .out_fmt = (uint8_t)CFG(x, THCON_SEC0_REG1_Out_data_format)};
-    c.intermediate = (uint8_t)(CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_override) ? CFG(x, ALU_FORMAT_SPEC_REG_Dstacc_val)
-                                                                           : CFG(x, ALU_FORMAT_SPEC_REG2_Dstacc));
-    if (c.intermediate == FMT_INT8)
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR through INT8 (INT_DESCALE shifts are not modelled)");
-    if (!fmt_pack_check(&c))
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR from %s Dst through %s to %s", c.read_32b ? "32-bit" : "16-bit",
-                       fmt_name(c.intermediate), fmt_name(c.out_fmt));
-    /* L1 accumulation: the datums still buffered add to L1 as they are written. */
-    p->acc = CFG(x, THCON_SEC0_REG1_Pack_L1_Acc);
-    if (p->acc) {
-        if (!pack_l1acc_supported(c.out_fmt))
-            return dp_fail(x, CP_ERR_UNIMPLEMENTED,
-                           "PACR with L1 accumulation into %s (FP32, FP16 and BF16 are modelled)", fmt_name(c.out_fmt));
-        p->acc_fmt = (uint8_t)c.out_fmt;
-    }
-    pack_stages_t stages;
-    if (!pack_stages_init(x, c.intermediate, &stages)) return;
-    unsigned out_bytes = fmt_datum_bits(c.out_fmt) / 8;
-    bool bfp = fmt_is_bfp(c.out_fmt);
-    /* Masked datums in edge mode 1 are -infinity (EdgeMasking.md): in the intermediate's order. */
-    bool exp8 = c.intermediate == FMT_FP32 || c.intermediate == FMT_TF32 || c.intermediate == FMT_BF16;
-    uint32_t neg_inf = c.intermediate == FMT_BF16 ? 0xFF80u : 0xFF800000u;
-    bool edge_mode = CFG(x, PCK_EDGE_MODE_mode);
-    if (edge_mode && !exp8)
-        return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR edge mode -infinity through %s", fmt_name(c.intermediate));
+    const pack_setup_t *cs = pack_setup_of(x);
+    if (!cs) return;
+    const fmt_pack_mode_t c = cs->c;
+    const pack_stages_t stages = cs->stages;
+    unsigned out_bytes = cs->out_bytes;
+    bool bfp = cs->bfp, edge_mode = cs->edge_mode;
+    uint32_t neg_inf = cs->neg_inf;
 
     /* Input address generator (packer 0; ADC of the current thread). */
     adc_t *adc = &dp->adc[x->t][ADC_PACK];
     const adc_ch_t *a0 = &adc->ch[0];
-    unsigned in_fmt = CFG(x, THCON_SEC0_REG1_In_data_format), bpd, xmask;
-    switch (in_fmt & 3) {
-    case 0: bpd = 4, xmask = 3; break;
-    case 1: bpd = 2, xmask = 7; break;
-    default: bpd = 1, xmask = 15; break;
-    }
-    uint32_t addr = CFG(x, PCK0_ADDR_BASE_REG_0_Base) + a0->x * (CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 15) +
-                    a0->y * CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Ystride) + a0->z * CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
-                    a0->w * CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    unsigned bpd = cs->bpd, xmask = cs->xmask;
+    uint32_t addr =
+        cs->base0 + a0->x * cs->xstride0 + a0->y * cs->ystride0 + a0->z * cs->zstride0 + a0->w * cs->wstride0;
     uint32_t n = flush ? 0 : adc->ch[1].x - a0->x + 1;
     addr = ((addr / bpd) & ~xmask) + (a0->x & xmask);
-    addr = (addr + (CFG_I(x, DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0) << 4)) & 0x3FFF;
+    addr = (addr + (cs->dest_offset << 4)) & 0x3FFF;
     unsigned start_row = addr >> 4, col0 = addr & 15;
     if (n && col0 + n > 16)
         return dp_fail(x, CP_ERR_UNIMPLEMENTED,
                        "PACR with an ADC X range (%u datums from column %u) beyond one Dst row", n, col0);
-    uint16_t ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
-    if (!ds) ds = 0xFFFF;
+    uint16_t ds = cs->ds;
     /* A block is one row's 16 datums (ttsim requires whole blocks per PACR too). */
     if (bfp && n && (n != 16 || ds != 0xFFFF))
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR to %s with %u datums a row%s (blocks of 16 across rows)",
@@ -280,10 +435,8 @@ static void pack_exec(dp_ctx_t *x) {
     /* Output address generator: a fresh address after reset, Last or Flush (BH: YZW in bytes). */
     const adc_ch_t *a1 = &adc->ch[1];
     if (p->needs_new_addr) {
-        uint32_t o = CFG(x, THCON_SEC0_REG1_L1_Dest_addr) + !CFG(x, THCON_SEC0_REG1_Sub_l1_tile_header_size);
-        uint32_t yzw = CFG(x, PCK0_ADDR_BASE_REG_1_Base) + a1->y * CFG(x, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
-                       a1->z * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
-                       a1->w * CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
+        uint32_t o = cs->dest;
+        uint32_t yzw = cs->base1 + a1->y * cs->ystride1 + a1->z * cs->zstride1 + a1->w * cs->wstride1;
         o += yzw >> 4;
         /* Out formats under 16 bits (BFP*, FP8, INT8) have an exponent section first; only the
          * block floats write to it. */
@@ -292,7 +445,7 @@ static void pack_exec(dp_ctx_t *x) {
                 p->exp_addr = (o & 0x1FFFF) << 4;
                 p->exp_needs_new_addr = false;
             }
-            o += CFG(x, THCON_SEC0_REG1_Exp_section_size);
+            o += cs->exp_section;
         }
         p->data_addr = (o & 0x1FFFF) << 4; /* bit 31 of L1_Dest_addr (tt-llk sets it) falls out here */
         p->needs_new_addr = false;
@@ -303,16 +456,15 @@ static void pack_exec(dp_ctx_t *x) {
     if ((sel << (start_row & 3)) > 15)
         return dp_fail(x, CP_ERR_UNDEFINED, "PACR ReadIntfSel 0x%x from Dst row %u leaves its group of four", sel,
                        start_row);
-    unsigned per_plane = CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
+    unsigned per_plane = cs->per_plane;
     /* A whole row of 16 with nothing between the conversions and every datum kept goes through
      * fmt_pack_row and out at once (the same rules; test_dp_fast.c compares the two paths). */
     bool row_at_once = !x->dp->reference && n == FMT_ROW && !stages.active && !bfp && !zero && ds == 0xFFFF;
-    unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
+    bool row16 = PACK_ROW16_HOST && !c.read_32b && out_bytes == 2;
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
         unsigned row = ((start_row & ~3u) | i) & 1023;
-        unsigned map = CFG_I(x, TILE_ROW_SET_MAPPING_0_row_set_mapping_0, rowset * 16 + (p->tile_pos & 15));
-        uint16_t edge = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
+        uint16_t edge = cs->edge[p->tile_pos & 15];
         uint16_t dsm = ds;
         /* The row's physical Dst row and whether it holds data: ZEROACC'd rows read as zero
          * (ZEROACC.md); Dst32b consults the first physical row's valid bit (Dst.md). */
@@ -321,7 +473,10 @@ static void pack_exec(dp_ctx_t *x) {
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         uint16_t block[FMT_BFP_BLOCK];
         unsigned todo = n; /* datums left for the datum-by-datum loop */
-        if (row_at_once && edge == 0xFFFF) {
+        if (row_at_once && edge == 0xFFFF && valid && row16) {
+            put_row16(x, &c, dr.hi);
+            todo = 0;
+        } else if (row_at_once && edge == 0xFFFF) {
             uint32_t d[FMT_ROW], v[FMT_ROW];
             if (valid) {
                 dp_dst_row_read(dr, d);

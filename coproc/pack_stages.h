@@ -11,20 +11,7 @@
 
 #include "coproc/dp_internal.h"
 
-/* How an intermediate's datums are held: FP32 bits (FP32, TF32), a 16-bit pattern with an 8-bit
- * exponent (BF16, BFP8), a 16-bit pattern with a 5-bit exponent and no Inf or NaN (FP16, FP8,
- * BFP8a: FloatBitPatterns.md "FP16"), or an integer with its sign at bit 31 / 15. */
-typedef enum { PST_F32, PST_B16, PST_H16, PST_I32, PST_I16 } pst_class_t;
-
-typedef struct {
-    bool active;       /* anything to do */
-    uint8_t cls;       /* pst_class_t of the intermediate */
-    uint8_t relu;      /* STACC_RELU_ApplyRelu & 3 */
-    bool exp_thr;      /* Exp_threshold_en */
-    uint8_t exp_min;   /* Exp_threshold */
-    uint32_t thr_bits; /* the ReLU threshold in the intermediate's bits */
-    double thr;        /* and its value */
-} pack_stages_t;
+/* pst_class_t and pack_stages_t live in coproc/dp_internal.h (the packer keeps a decoded copy). */
 
 /* From the Config of this PACR and its intermediate format; false (after dp_fail) when the
  * combination is undefined (a negative threshold, BFP2a thresholding) or not modelled. */

@@ -40,9 +40,7 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
     if (!ind_d && !ind_a && !o->general) {
         uint32_t a[LANES], b[LANES], c[LANES], d[LANES];
         if (o->opc == TT_OPC_SFPADDI) {
-            for (unsigned l = 0; l < LANES; l++)
-                a[l] = k, c[l] = s->r[vc][l] ^ neg_c;
-            fma_bh_lanes_add(a, c, d);
+            fma_bh_lanes_add_k(k, s->r[vc], neg_c, d);
         } else if (o->opc == TT_OPC_SFPMULI) {
             for (unsigned l = 0; l < LANES; l++)
                 a[l] = k, b[l] = s->r[vc][l] ^ neg_c, c[l] = 0;

@@ -375,23 +375,26 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
          * the same addresses and conversions as the general loop below, per destination. */
         /* Whole rows at once where a row of 16 L1 datums lands in one Src row as it is (no
          * column shift, no transpose): fmt_unpack_row, the same rule as fmt_unpack. */
-        bool rows = !x->dp->reference && !j->col_shift && !j->transpose;
-        for (uint32_t i = 0; i < j->count; i++, out++) {
-            if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
-            if (rows && (i % 16) == 0 && (out & 15) == 0 && j->count - i >= FMT_ROW &&
-                datums + FMT_ROW * j->size <= env->l1_size) {
+        uint32_t i = 0;
+        if (!x->dp->reference && !j->col_shift && !j->transpose && (out & 15) == 0) {
+            /* Row by row while each row lies in L1 and lands in a Src row; datums then stands where
+             * the loop below expects it at the start of row i (before its wrap). */
+            unsigned size = j->size, count = j->count;
+            for (; count - i >= FMT_ROW; i += FMT_ROW, out += FMT_ROW) {
+                uint64_t at = i ? WRAP(datums - size * 16 + j->row_stride) : datums;
                 int r = src_row_of(j, u, out / 16);
-                if (r != UNP_ROW_BEYOND) { /* SrcA rows 0..3 of the output are dropped */
-                    uint32_t *to = r < 0 ? NULL : u == 1 ? dp->srcb.d[bank][r] : dp->srca.d[bank][r];
-                    if (to && j->all_zero)
-                        memset(to, 0, FMT_ROW * sizeof *to);
-                    else if (to)
-                        fmt_unpack_row(&j->conv, env->l1 + datums, to);
-                    datums += FMT_ROW * j->size;
-                    i += FMT_ROW - 1, out += FMT_ROW - 1;
-                    continue;
-                }
+                if (at + FMT_ROW * size > env->l1_size || r == UNP_ROW_BEYOND) break;
+                /* SrcA rows 0..3 of the output are dropped */
+                uint32_t *to = r < 0 ? NULL : u == 1 ? dp->srcb.d[bank][r] : dp->srca.d[bank][r];
+                if (to && j->all_zero)
+                    memset(to, 0, FMT_ROW * sizeof *to);
+                else if (to)
+                    fmt_unpack_row(&j->conv, env->l1 + at, to);
+                datums = at + FMT_ROW * size;
             }
+        }
+        for (; i < j->count; i++, out++) {
+            if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
             if (datums + j->size > env->l1_size)
                 return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
             uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);

@@ -208,12 +208,20 @@ static void test_pack_row(void **state) {
         for (unsigned k = 0; k < FMT_ROW; k++)
             d[k] = m.read_32b ? rnd32() : (rnd32() >> (rnd_below(2) ? 16 : 0)) & 0xFFFF;
         fmt_pack_row(&m, d, out);
+        uint16_t cells[FMT_ROW], out16[FMT_ROW];
+        for (unsigned k = 0; k < FMT_ROW; k++)
+            cells[k] = (uint16_t)d[k];
+        if (!m.read_32b) fmt_pack_row16(&m, cells, out16);
         for (unsigned k = 0; k < FMT_ROW; k++) {
             uint32_t want = fmt_pack_late(&m, fmt_pack_early(&m, d[k]));
             if (out[k] != want)
                 fail_msg("fmt_pack_row %s -> %s -> %s (32b %d raw %d r10 %d): 0x%08x -> 0x%08x, per datum 0x%08x",
                          m.read_32b ? "Dst32" : "Dst16", fmt_name(m.intermediate), fmt_name(m.out_fmt), m.read_32b,
                          m.read_raw, m.round_10b_mant, d[k], out[k], want);
+            if (!m.read_32b && out16[k] != (uint16_t)want)
+                fail_msg("fmt_pack_row16 %s -> %s (raw %d r10 %d): 0x%04x -> 0x%04x, per datum 0x%04x",
+                         fmt_name(m.intermediate), fmt_name(m.out_fmt), m.read_raw, m.round_10b_mant, cells[k],
+                         out16[k], (uint16_t)want);
         }
     }
     assert_true(modes > 20000);
@@ -565,6 +573,58 @@ static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, ui
         w->s[0].st.cfg[b][wd] = (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m);
 }
 
+/* PACR's setup (pack.c pack_setup_of): the fast side decodes Config once and keeps it while the
+ * words it came from stay as they were. Each round: a random PACR configuration (BF16 or FP32
+ * through, random row set mappings, edge masks and rows a plane, so that each matters), one PACR,
+ * then random bits of one Config word (any of the 224, either bank) flipped and another PACR:
+ * a word the setup reads but its key missed would leave the fast side with the old setup. */
+static void test_twin_pack_key(void **state) {
+    tw_t *w = *state;
+    unsigned packed = 0;
+    for (unsigned iter = 0; iter < 4000; iter++) {
+        bool f32 = rnd_below(2);
+        for (unsigned i = 0; i < 2; i++) /* the packer's streams afresh (a refused PACR leaves them) */
+            dp_reset(w->s[i].dp);
+        rnd_dst(w);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, f32 ? 64 : 32);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, f32 ? 1024 : 512);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, f32 ? FMT_FP32 : FMT_BF16);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, f32 ? FMT_FP32 : FMT_BF16);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, f32 && rnd_below(2) ? FMT_FP32 : FMT_BF16);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, f32);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 1 + rnd_below(4));
+        for (unsigned i = 0; i < 4; i++)
+            tw_cfg_i(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, i, 0, rnd_below(2) ? 0xFFFF : rnd() & 0xFFFF);
+        for (unsigned i = 0; i < 64; i++)
+            tw_cfg_i(w, CFG_TILE_ROW_SET_MAPPING_0_row_set_mapping_0, i, 0, rnd_below(4));
+        tw_cfg(w, CFG_PCK_EDGE_TILE_ROW_SET_SELECT_select, rnd_below(4));
+        tw_cfg(w, CFG_PCK_EDGE_MODE_mode, rnd_below(2));
+        tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
+        tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
+        tw_sync(w);
+        /* Z, W and the output's Y not zero, so that their strides count */
+        tw_run(w, 2, TT_OP_SETADCXY(4, rnd_below(4), 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCZW(4, rnd_below(4), rnd_below(4), rnd_below(4), rnd_below(4), 0xF));
+        tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
+        tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, rnd_below(2))); /* Last: a fresh address next */
+        packed += w->s[0].err.cat == CP_ERR_NONE;
+        /* mostly where the packer's and the ALU's registers are (words 0..31, THCON from 64, the
+         * global registers from 176) */
+        static const unsigned regions[] = {0, 64, 176};
+        unsigned r = rnd_below(4), word = r ? regions[r - 1] + rnd_below(32) : rnd_below(CP_CFG_WORDS);
+        unsigned bank = rnd_below(2);
+        uint32_t flip = (rnd() & rnd()) | 1u << rnd_below(32);
+        for (unsigned i = 0; i < 2; i++)
+            w->s[i].st.cfg[bank][word] ^= flip;
+        tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
+        for (unsigned i = 0; i < 2; i++) /* undone: the next round starts from a configuration that packs */
+            w->s[i].st.cfg[bank][word] ^= flip;
+    }
+    assert_true(packed > 3000); /* the first PACR of a round packs (its setup kept) */
+}
+
 /* UNPACR (not multi-context) from random L1: formats with and without a conversion (and a block
  * float), either unpacker, SrcA row offsets and SetOvrdWithAddr, transpose, column shift, tileize,
  * upsampling, ZeroWrite2, to Dst, partial X ranges and faces, address counters stepping. */
@@ -753,6 +813,7 @@ int main(void) {
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

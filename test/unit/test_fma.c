@@ -155,11 +155,18 @@ static void test_lanes_vs_model(void **state) {
             if (d[l] != fma_bh_model(a[l], b[l], c[l]))
                 fail_msg("fma_bh_lanes lane %u (0x%08x, 0x%08x, 0x%08x) = 0x%08x, model 0x%08x", l, a[l], b[l], c[l],
                          d[l], fma_bh_model(a[l], b[l], c[l]));
+        /* One a for every lane (SFPADDI), any of the edge values too, c's signs flipped or not. */
+        uint32_t k = a[iter % FMA_LANES], sign = (iter & 8) ? 0x80000000u : 0;
+        fma_bh_lanes_add_k(k, c, sign, d);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d[l] != fma_bh_model(k, ONE, c[l] ^ sign))
+                fail_msg("fma_bh_lanes_add_k lane %u (0x%08x + 0x%08x) = 0x%08x, model 0x%08x", l, k, c[l] ^ sign, d[l],
+                         fma_bh_model(k, ONE, c[l] ^ sign));
     }
 }
 
 /* b = 1.0 (SFPADD, SFPADDI), where fma_bh takes the host's IEEE sum whenever it is normal, exact
- * or not (fma_bh, fma_bh_lanes and fma_bh_lanes_add): against the model on sums of every exponent difference (both
+ * or not (fma_bh, fma_bh_lanes and fma_bh_lanes_add_k): against the model on sums of every exponent difference (both
  * signs, random and short mantissas), near cancellation, and constructed ties (c an odd multiple of half an ulp of a,
  * or of a finer power of two). */
 static void test_add_vs_model(void **state) {
@@ -189,14 +196,20 @@ static void test_add_vs_model(void **state) {
             }
         }
         fma_bh_lanes(a, b, c, d);
-        uint32_t d_add[FMA_LANES];
-        fma_bh_lanes_add(a, c, d_add);
+        uint32_t d_k[FMA_LANES];
         for (unsigned l = 0; l < FMA_LANES; l++) {
             uint32_t want = fma_bh_model(a[l], ONE, c[l]);
-            if (d[l] != want || fma_bh(a[l], ONE, c[l]) != want || d_add[l] != want)
-                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh_lanes_add 0x%08x, fma_bh 0x%08x, model 0x%08x",
-                         a[l], c[l], d[l], d_add[l], fma_bh(a[l], ONE, c[l]), want);
+            if (d[l] != want || fma_bh(a[l], ONE, c[l]) != want)
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], c[l], d[l],
+                         fma_bh(a[l], ONE, c[l]), want);
         }
+        /* The same sums with one a for every lane (fma_bh_lanes_add_k): each lane's c against lane 0's a
+         * is a sum of another exponent difference, and near cancellation for case 0's lane 0. */
+        fma_bh_lanes_add_k(a[0], c, 0, d_k);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d_k[l] != fma_bh_model(a[0], ONE, c[l]))
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes_add_k 0x%08x, model 0x%08x", a[0], c[l], d_k[l],
+                         fma_bh_model(a[0], ONE, c[l]));
     }
 }
 
