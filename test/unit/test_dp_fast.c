@@ -729,9 +729,20 @@ static void test_twin_mova2d(void **state) {
  * case, empty and full included) or of depths differing by lane, VC values with every comparison's
  * edges, every Mod1, the backdoor (VD >= 12), lanes disabled by LaneConfig. The runs go on from
  * one instruction's state to the next, errors included. */
+/* Whether SFPPUSHC/SFPPOPC with VD vd would take the mask form on the fast side now (every lane
+ * takes part: VD < 12; one flag stack depth in every lane): what test_twin_sfpu_cc counts, so
+ * that it fails if its draws stop reaching that form. */
+static bool tw_cc_masks(tw_t *w, unsigned vd) {
+    const lregs_t *s = dp_lregs_mut(w->s[0].dp);
+    for (unsigned l = 1; l < LANES; l++)
+        if (s->stack_n[l] != s->stack_n[0]) return false;
+    return vd < 12;
+}
+
 static void test_twin_sfpu_cc(void **state) {
     tw_t *w = *state;
     static const uint32_t vals[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0x3F800000u, 0xBF800000u};
+    unsigned stack_ops = 0, mask_form = 0; /* SFPPUSHC/SFPPOPC run, and of them in the mask form */
     for (unsigned iter = 0; iter < 3000; iter++) {
         rnd_sfpu_cfg(w);
         rnd_lregs(w, rnd_below(4) == 0);
@@ -741,16 +752,21 @@ static void test_twin_sfpu_cc(void **state) {
                 if (rnd_below(3) == 0) s->r[i][l] = vals[rnd_below(sizeof vals / sizeof vals[0])];
         s->flags = rnd_below(4) ? rnd() : rnd_below(2) ? 0 : 0xFFFFFFFFu;
         s->use_flags = rnd_below(4) ? rnd() : rnd_below(2) ? 0 : 0xFFFFFFFFu;
+        /* Mostly one depth in every lane (the lanes push and pop together: the mask form), else
+         * a few lanes apart (the lane-by-lane form). */
         unsigned depth = rnd_below(SFPU_FLAG_STACK + 1);
+        bool apart = rnd_below(4) == 0;
         for (unsigned l = 0; l < LANES; l++)
-            s->stack_n[l] = (uint8_t)(rnd_below(8) ? depth : rnd_below(SFPU_FLAG_STACK + 1));
+            s->stack_n[l] = (uint8_t)(!apart || rnd_below(8) ? depth : rnd_below(SFPU_FLAG_STACK + 1));
         for (unsigned k = 0; k < SFPU_FLAG_STACK; k++)
             s->stack_flags[k] = rnd(), s->stack_use[k] = rnd();
         tw_sync(w);
         for (unsigned k = 0; k < 12; k++) {
             unsigned vd = rnd_below(6) ? rnd_below(8) : rnd_below(16), vc = rnd_below(8), mod = rnd_below(16);
             unsigned imm = rnd_below(4096);
-            switch (rnd_below(8)) {
+            unsigned op = rnd_below(8);
+            if (op >= 2 && op <= 5) stack_ops++, mask_form += tw_cc_masks(w, vd);
+            switch (op) {
             case 0:
             case 1: tw_run(w, 1, TT_OP_SFPSETCC(imm, vc, vd, mod)); break;
             case 2:
@@ -762,6 +778,9 @@ static void test_twin_sfpu_cc(void **state) {
             }
         }
     }
+    /* Both forms reached often, each many times. */
+    if (mask_form * 4 < stack_ops || (stack_ops - mask_form) * 10 < stack_ops)
+        fail_msg("SFPPUSHC/SFPPOPC: %u of %u in the mask form", mask_form, stack_ops);
 }
 
 /* MVMUL, DOTPV and GAPOOL: Src formats (BF16, TF32, FP16 styles; FP16A_FORCE), FP32 or 16-bit
