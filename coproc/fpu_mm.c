@@ -61,8 +61,8 @@ void dp_fpu_matmul(dp_ctx_t *x) {
         return;
     }
     if (!x->dp->reference) {
-        /* SrcA's 16x16 block by columns and each SrcB row decomposed once for the multipliers,
-         * then a row of 16 sums at once (fpu_dot16_row, fpu_dot16's rule), each Dst row's
+        /* SrcA's 16x16 block by rows and each SrcB row decomposed once for the multipliers,
+         * then a row of 16 sums at once (fpu_dot16_rows, fpu_dot16's rule), each Dst row's
          * physical place found once. */
         fpu_mops_t am[16], bm;
         int32_t adj = fpu_prod_adj(f.acc, phase);
@@ -70,7 +70,7 @@ void dp_fpu_matmul(dp_ctx_t *x) {
     for (unsigned k = 0; k < 16; k++) {                                                                                \
         const uint32_t *ak = a[(arow + k) & 63];                                                                       \
         for (unsigned j = 0; j < 16; j++)                                                                              \
-            fpu_mop_a(&am[j], k, fpu_operand(ak[j], style), odd);                                                      \
+            fpu_mop_a(&am[k], j, fpu_operand(ak[j], style), odd);                                                      \
     }
         /* The operands' style and the phase's SrcA half (fpu_a_bits) constants in each loop. */
         switch (f.a * 2 + (phase & 1)) {
@@ -110,7 +110,7 @@ void dp_fpu_matmul(dp_ctx_t *x) {
             } else {
                 DST_IN(f.acc)
             }
-            fpu_dot16_row(am, &bm, dv, f.acc, phase);
+            fpu_dot16_rows(am, &bm, dv, f.acc, phase);
             if (fp32_row) { /* encoded, then the halves: three loops that vectorise */
                 uint32_t e[16];
                 for (unsigned j = 0; j < 16; j++)
