@@ -129,32 +129,28 @@ static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t 
     return sum;
 }
 
-/* accumulate's rule for fpu_dot16's two groups, with each group's sum signed (e[g] <= 0: the group
- * adds nothing). A signed sum is aligned as it is, with an arithmetic shift: floor((v + 2^(d-1)) /
- * 2^d) is -((|v| + 2^(d-1) - 1) >> d) for a negative v, the rule's rounding of a negative term's
- * magnitude (its ties toward zero), and likewise the 11 bits a 16-bit Dst keeps. The sums' terms
- * stay below 2^28, so distances of 29 and more leave nothing either way, and the whole sum fits
- * 32 bits with Dst's (below 2^24). */
+/* accumulate's rule for fpu_dot16's two groups, with each group's sum signed (a group whose
+ * largest exponent e[g] is <= 0 has sum 0 and adds nothing, whatever e[g]). A signed sum is
+ * aligned as it is, with an arithmetic shift: floor((v + 2^(d-1)) / 2^d) is -((|v| + 2^(d-1) - 1)
+ * >> d) for a negative v, the rule's rounding of a negative term's magnitude (its ties toward
+ * zero), and likewise the 11 bits a 16-bit Dst keeps; written (2v + 2^d) >> (d + 1), which is v for
+ * d = 0. The sums' terms stay below 2^28, so distances of 29 and more leave nothing either way
+ * (cut at 30), and the whole sum fits 32 bits with Dst's (below 2^24). */
 static inline __attribute__((always_inline)) uint32_t two_groups(const int32_t e[2], const int32_t sum[2], uint32_t dst,
                                                                  fpu_acc_t acc) {
     uint32_t dman;
-    int32_t dexp = dst_term(dst, &dman), te[2], tv[2], emax = dexp;
-    for (unsigned g = 0; g < 2; g++) {
-        bool none = e[g] <= 0;
-        te[g] = none ? 0 : e[g], tv[g] = none ? 0 : sum[g];
-        emax = te[g] > emax ? te[g] : emax;
-    }
+    int32_t dexp = dst_term(dst, &dman), emax = dexp;
+    for (unsigned g = 0; g < 2; g++)
+        emax = e[g] > emax ? e[g] : emax;
     if (emax <= 0) return 0; /* everything underflows before it is added */
     uint32_t m = dexp < emax ? align(dman, (unsigned)(emax - dexp), 0) : dman;
     if (!acc.fp32) m = (m + 0x1000u) & ~0x1FFFu;
     int32_t s = (dst >> 31) ? -(int32_t)m : (int32_t)m;
     for (unsigned g = 0; g < 2; g++) {
-        int32_t v = tv[g] * 8192; /* the magnitude scaled so that 1.0 is 1 << 23 */
-        unsigned d = (unsigned)(emax - te[g]);
-        if (d) {
-            d = d > 30 ? 30 : d;
-            v = (v + (1 << (d - 1))) >> d;
-        }
+        /* (2v + 2^d) >> (d + 1), the same without a branch for d = 0 */
+        unsigned d = (unsigned)(emax - e[g]);
+        d = d > 30 ? 30 : d;
+        int32_t v = (sum[g] * 16384 + (1 << d)) >> (d + 1); /* the magnitude scaled so that 1.0 is 1 << 23 */
         if (!acc.fp32) v = (v + 0x1000) & ~0x1FFF;
         s += v;
     }
@@ -207,6 +203,7 @@ static inline __attribute__((always_inline)) void group_sums8(const fpu_mops_t a
         __m128i sg = _mm_xor_si128(_mm_load_si128((const __m128i *)&a[k].sign[j0]), bx[k][2]);
         sum = _mm_add_epi16(sum, _mm_sub_epi16(_mm_xor_si128(m, sg), sg)); /* -m for a negative product */
     }
+    sum = _mm_and_si128(sum, _mm_cmpgt_epi16(e, zero)); /* e >= zexp >= 0: no sum where e is 0 */
     /* Widened to 32 bits, with their signs. */
     _mm_storeu_si128((__m128i *)&e_out[0], _mm_srai_epi32(_mm_unpacklo_epi16(zero, e), 16));
     _mm_storeu_si128((__m128i *)&e_out[4], _mm_srai_epi32(_mm_unpackhi_epi16(zero, e), 16));
