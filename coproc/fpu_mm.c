@@ -66,21 +66,10 @@ void dp_fpu_matmul(dp_ctx_t *x) {
          * physical place found once. */
         fpu_mops_t am[16], bm;
         int32_t adj = fpu_prod_adj(f.acc, phase);
-#define A_BLOCK(style, odd)                                                                                            \
-    for (unsigned k = 0; k < 16; k++) {                                                                                \
-        const uint32_t *ak = a[(arow + k) & 63];                                                                       \
-        for (unsigned j = 0; j < 16; j++)                                                                              \
-            fpu_mop_a(&am[k], j, fpu_operand(ak[j], style), odd);                                                      \
-    }
-        /* The operands' style and the phase's SrcA half (fpu_a_bits) constants in each loop. */
-        switch (f.a * 2 + (phase & 1)) {
-        case FMT_STYLE_BF16 * 2: A_BLOCK(FMT_STYLE_BF16, 0) break;
-        case FMT_STYLE_BF16 * 2 + 1: A_BLOCK(FMT_STYLE_BF16, 1) break;
-        case FMT_STYLE_FP16 * 2: A_BLOCK(FMT_STYLE_FP16, 0) break;
-        case FMT_STYLE_FP16 * 2 + 1: A_BLOCK(FMT_STYLE_FP16, 1) break;
-        default: A_BLOCK(f.a, phase) break;
-        }
-#undef A_BLOCK
+        const uint32_t *arows[16];
+        for (unsigned k = 0; k < 16; k++)
+            arows[k] = a[(arow + k) & 63];
+        fpu_mop_a_rows(am, arows, f.a, phase);
         for (unsigned i = 0; i < nrows; i += bcast ? 2 : 1) {
             const uint32_t *bi = b[(brow + (bcast ? 0 : i)) & 63];
             for (unsigned k = 0; k < 16; k++)

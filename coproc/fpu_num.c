@@ -224,6 +224,32 @@ static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[
         dst[j] =
             two_groups((const int32_t[2]){e[0][j], e[1][j]}, (const int32_t[2]){sum[0][j], sum[1][j]}, dst[j], acc);
 }
+/* fpu_mop_a_rows four datums at a time in 32-bit lanes, then narrowed (every field fits 16 bits
+ * signed: exponents 0..255 or the sentinel, multiplier bits below 32, signs 0 or -1). */
+static inline __attribute__((always_inline)) void mop_a4(const uint32_t *src, __m128i man_mask, __m128i exp_mask,
+                                                         bool odd, __m128i out[3]) {
+    __m128i v = _mm_loadu_si128((const __m128i *)src);
+    __m128i e = _mm_and_si128(v, exp_mask), z = _mm_cmpeq_epi32(e, _mm_setzero_si128());
+    __m128i m = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 8), man_mask), _mm_set1_epi32(0x400));
+    m = odd ? _mm_and_si128(_mm_srli_epi32(m, 1), _mm_set1_epi32(31)) : _mm_srli_epi32(m, 6);
+    out[0] = _mm_or_si128(_mm_andnot_si128(z, e), _mm_and_si128(z, _mm_set1_epi32(FPU_MOP_ZERO_EXP)));
+    out[1] = _mm_andnot_si128(z, m);
+    out[2] = _mm_srai_epi32(_mm_slli_epi32(v, 13), 31);
+}
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase) {
+    __m128i man_mask = _mm_set1_epi32(style == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF);
+    __m128i exp_mask = _mm_set1_epi32(style == FMT_STYLE_FP16 ? 0x1F : 0xFF);
+    bool odd = phase & 1;
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j += 8) {
+            __m128i lo[3], hi[3];
+            mop_a4(&rows[k][j], man_mask, exp_mask, odd, lo);
+            mop_a4(&rows[k][j + 4], man_mask, exp_mask, odd, hi);
+            _mm_store_si128((__m128i *)&am[k].exp[j], _mm_packs_epi32(lo[0], hi[0]));
+            _mm_store_si128((__m128i *)&am[k].man[j], _mm_packs_epi32(lo[1], hi[1]));
+            _mm_store_si128((__m128i *)&am[k].sign[j], _mm_packs_epi32(lo[2], hi[2]));
+        }
+}
 const char *fpu_dot16_form(void) { return "sse2"; }
 #else
 /* Column by column, each gathered for group_sum. */
@@ -236,6 +262,21 @@ static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[
         dst[j] = dot16(&c, b, dst[j], acc, zexp);
     }
 }
+/* The style and the phase's SrcA half (fpu_a_bits) constants in each loop. */
+#define A_ROWS(style, odd)                                                                                             \
+    for (unsigned k = 0; k < 16; k++)                                                                                  \
+        for (unsigned j = 0; j < 16; j++)                                                                              \
+            fpu_mop_a(&am[k], j, fpu_operand(rows[k][j], style), odd);
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase) {
+    switch (style * 2 + (phase & 1)) {
+    case FMT_STYLE_BF16 * 2: A_ROWS(FMT_STYLE_BF16, 0) break;
+    case FMT_STYLE_BF16 * 2 + 1: A_ROWS(FMT_STYLE_BF16, 1) break;
+    case FMT_STYLE_FP16 * 2: A_ROWS(FMT_STYLE_FP16, 0) break;
+    case FMT_STYLE_FP16 * 2 + 1: A_ROWS(FMT_STYLE_FP16, 1) break;
+    default: A_ROWS(style, phase) break;
+    }
+}
+#undef A_ROWS
 const char *fpu_dot16_form(void) { return "plain"; }
 #endif
 

@@ -124,6 +124,9 @@ static inline void fpu_mop_b(fpu_mops_t *m, unsigned k, uint32_t b, unsigned pha
     m->man[k] = (uint16_t)(zero ? 0 : fpu_b_bits(b, phase));
     m->sign[k] = (int16_t) - (int32_t)((b >> 18) & 1);
 }
+/* SrcA's 16 x 16 block decomposed by rows: fpu_mop_a(&am[k], j, fpu_operand(rows[k][j], style),
+ * phase) for every k and j (rows[k]: the block's row k, Src datums). */
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase);
 /* fpu_dot16 over the 16 columns of a row at once: dst[j] = fpu_dot16(column j of SrcA's block,
  * the SrcB row, dst[j]), with a[k] row k of the block (fpu_mop_a(&a[k], j, ...): column j's
  * operand k) and b the row's operands (fpu_mop_b); dst holds accumulator values (fpu_dst_in) and

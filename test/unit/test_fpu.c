@@ -9,8 +9,8 @@
  * the multipliers' 5 x 7 bits (or a sum of 12 bits) enters the accumulator as man << 13 with 1.0 =
  * 1 << 23; alignment rounds half up; a 16-bit Dst keeps 11 bits of each term and rounds the result
  * to 8 (BF16) bits half away from zero. Dst cells are written out in Dst.md's layouts here, not
- * through the formats library. One test is not by hand: MVMUL's row form of the sums
- * (fpu_dot16_rows) against fpu_dot16 column by column, on random operands. */
+ * through the formats library. Two tests are not by hand: MVMUL's fast forms (fpu_mop_a_rows,
+ * fpu_dot16_rows) against the general ones (fpu_mop_a, fpu_dot16) on random operands. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,6 +334,38 @@ static void test_mvmul_int8(void **state) {
     assert_int_equal(dst32(f, 0, 0), 408u);
 }
 
+/* fpu_mop_a_rows (MVMUL's SrcA block, four datums at a time in the vector form) against fpu_mop_a
+ * of fpu_operand datum by datum: random 19-bit datums, a quarter with exponent 0 (read as zero,
+ * with and without a mantissa), every style and fidelity phase. */
+static void test_mop_a_rows(void **state) {
+    (void)state;
+    uint32_t seed = 0x9E3779B9u;
+    for (unsigned iter = 0; iter < 400; iter++) {
+        fmt_style_t style = (fmt_style_t)(iter % 3);
+        unsigned phase = (iter / 3) % 4;
+        uint32_t data[16][16];
+        const uint32_t *rows[16];
+        fpu_mops_t got[16], want[16];
+        for (unsigned k = 0; k < 16; k++) {
+            for (unsigned j = 0; j < 16; j++) {
+                seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+                data[k][j] = seed & 0x7FFFFu;
+                if ((seed >> 30) == 0) data[k][j] &= (seed >> 29) & 1 ? 0x7FF00u : 0x7FFE0u; /* exponent 0 */
+                fpu_mop_a(&want[k], j, fpu_operand(data[k][j], style), phase);
+            }
+            rows[k] = data[k];
+        }
+        fpu_mop_a_rows(got, rows, style, phase);
+        for (unsigned k = 0; k < 16; k++)
+            for (unsigned j = 0; j < 16; j++)
+                if (got[k].exp[j] != want[k].exp[j] || got[k].man[j] != want[k].man[j] ||
+                    got[k].sign[j] != want[k].sign[j])
+                    fail_msg("fpu_mop_a_rows style %d phase %u datum 0x%05x: %d/%u/%d, fpu_mop_a %d/%u/%d", style,
+                             phase, data[k][j], got[k].exp[j], got[k].man[j], got[k].sign[j], want[k].exp[j],
+                             want[k].man[j], want[k].sign[j]);
+    }
+}
+
 /* fpu_dot16_rows (MVMUL's fast form: SrcA's block by rows, eight columns in the host's vector
  * lanes where it has them) against fpu_dot16 on each column, the general path: random 19-bit
  * operands near a common exponent (every alignment distance, ties; a third of the time products
@@ -529,6 +561,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mvmul_fidelity, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_mvmul_int8, fx_setup, fx_teardown),
         cmocka_unit_test(test_dot16_rows),
+        cmocka_unit_test(test_mop_a_rows),
         cmocka_unit_test_setup_teardown(test_gmpool, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_src_shuffles, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refusals, fx_setup, fx_teardown),
