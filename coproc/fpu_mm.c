@@ -72,8 +72,7 @@ void dp_fpu_matmul(dp_ctx_t *x) {
         fpu_mop_a_rows(am, arows, f.a, phase);
         for (unsigned i = 0; i < nrows; i += bcast ? 2 : 1) {
             const uint32_t *bi = b[(brow + (bcast ? 0 : i)) & 63];
-            for (unsigned k = 0; k < 16; k++)
-                fpu_mop_b(&bm, k, fpu_operand(bi[k], f.b), phase, adj);
+            fpu_mop_b_row(&bm, bi, f.b, phase, adj);
             /* fpu_dst_get and fpu_dst_put over the row. */
             dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
             bool valid = *r.valid;

@@ -224,31 +224,42 @@ static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[
         dst[j] =
             two_groups((const int32_t[2]){e[0][j], e[1][j]}, (const int32_t[2]){sum[0][j], sum[1][j]}, dst[j], acc);
 }
-/* fpu_mop_a_rows four datums at a time in 32-bit lanes, then narrowed (every field fits 16 bits
- * signed: exponents 0..255 or the sentinel, multiplier bits below 32, signs 0 or -1). */
-static inline __attribute__((always_inline)) void mop_a4(const uint32_t *src, __m128i man_mask, __m128i exp_mask,
-                                                         bool odd, __m128i out[3]) {
-    __m128i v = _mm_loadu_si128((const __m128i *)src);
-    __m128i e = _mm_and_si128(v, exp_mask), z = _mm_cmpeq_epi32(e, _mm_setzero_si128());
-    __m128i m = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 8), man_mask), _mm_set1_epi32(0x400));
-    m = odd ? _mm_and_si128(_mm_srli_epi32(m, 1), _mm_set1_epi32(31)) : _mm_srli_epi32(m, 6);
-    out[0] = _mm_or_si128(_mm_andnot_si128(z, e), _mm_and_si128(z, _mm_set1_epi32(FPU_MOP_ZERO_EXP)));
-    out[1] = _mm_andnot_si128(z, m);
-    out[2] = _mm_srai_epi32(_mm_slli_epi32(v, 13), 31);
-}
-void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase) {
+/* fpu_mop_a and fpu_mop_b of fpu_operand, four datums at a time in 32-bit lanes, then narrowed
+ * (every field fits 16 bits signed: exponents with SrcB's adjustment or the sentinel, multiplier
+ * bits below 128, signs 0 or -1). bits: the multiplier half, 0/1 SrcA's even/odd phases
+ * (fpu_a_bits), 2/3 SrcB's phases 0-1/2-3 (fpu_b_bits). */
+static inline __attribute__((always_inline)) void mop8(const uint32_t *src, fmt_style_t style, unsigned bits,
+                                                       int32_t adj, fpu_mops_t *m, unsigned j) {
     __m128i man_mask = _mm_set1_epi32(style == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF);
     __m128i exp_mask = _mm_set1_epi32(style == FMT_STYLE_FP16 ? 0x1F : 0xFF);
-    bool odd = phase & 1;
-    for (unsigned k = 0; k < 16; k++)
-        for (unsigned j = 0; j < 16; j += 8) {
-            __m128i lo[3], hi[3];
-            mop_a4(&rows[k][j], man_mask, exp_mask, odd, lo);
-            mop_a4(&rows[k][j + 4], man_mask, exp_mask, odd, hi);
-            _mm_store_si128((__m128i *)&am[k].exp[j], _mm_packs_epi32(lo[0], hi[0]));
-            _mm_store_si128((__m128i *)&am[k].man[j], _mm_packs_epi32(lo[1], hi[1]));
-            _mm_store_si128((__m128i *)&am[k].sign[j], _mm_packs_epi32(lo[2], hi[2]));
+    __m128i out[2][3];
+    for (unsigned h = 0; h < 2; h++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)&src[4 * h]);
+        __m128i e = _mm_and_si128(v, exp_mask), z = _mm_cmpeq_epi32(e, _mm_setzero_si128());
+        __m128i mb = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 8), man_mask), _mm_set1_epi32(0x400));
+        switch (bits) {
+        case 0: mb = _mm_srli_epi32(mb, 6); break;
+        case 1: mb = _mm_and_si128(_mm_srli_epi32(mb, 1), _mm_set1_epi32(31)); break;
+        case 2: mb = _mm_srli_epi32(mb, 4); break;
+        default: mb = _mm_slli_epi32(_mm_and_si128(mb, _mm_set1_epi32(15)), 3); break;
         }
+        e = _mm_add_epi32(e, _mm_set1_epi32(adj));
+        out[h][0] = _mm_or_si128(_mm_andnot_si128(z, e), _mm_and_si128(z, _mm_set1_epi32(FPU_MOP_ZERO_EXP)));
+        out[h][1] = _mm_andnot_si128(z, mb);
+        out[h][2] = _mm_srai_epi32(_mm_slli_epi32(v, 13), 31);
+    }
+    _mm_store_si128((__m128i *)&m->exp[j], _mm_packs_epi32(out[0][0], out[1][0]));
+    _mm_store_si128((__m128i *)&m->man[j], _mm_packs_epi32(out[0][1], out[1][1]));
+    _mm_store_si128((__m128i *)&m->sign[j], _mm_packs_epi32(out[0][2], out[1][2]));
+}
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase) {
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j += 8)
+            mop8(&rows[k][j], style, phase & 1, 0, &am[k], j);
+}
+void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsigned phase, int32_t adj) {
+    for (unsigned k = 0; k < 16; k += 8)
+        mop8(&row[k], style, 2 + ((phase >> 1) & 1), adj, bm, k);
 }
 const char *fpu_dot16_form(void) { return "sse2"; }
 #else
@@ -277,6 +288,10 @@ void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style
     }
 }
 #undef A_ROWS
+void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsigned phase, int32_t adj) {
+    for (unsigned k = 0; k < 16; k++)
+        fpu_mop_b(bm, k, fpu_operand(row[k], style), phase, adj);
+}
 const char *fpu_dot16_form(void) { return "plain"; }
 #endif
 

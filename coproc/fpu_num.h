@@ -127,6 +127,8 @@ static inline void fpu_mop_b(fpu_mops_t *m, unsigned k, uint32_t b, unsigned pha
 /* SrcA's 16 x 16 block decomposed by rows: fpu_mop_a(&am[k], j, fpu_operand(rows[k][j], style),
  * phase) for every k and j (rows[k]: the block's row k, Src datums). */
 void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase);
+/* A SrcB row the same way: fpu_mop_b(bm, k, fpu_operand(row[k], style), phase, adj) for every k. */
+void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsigned phase, int32_t adj);
 /* fpu_dot16 over the 16 columns of a row at once: dst[j] = fpu_dot16(column j of SrcA's block,
  * the SrcB row, dst[j]), with a[k] row k of the block (fpu_mop_a(&a[k], j, ...): column j's
  * operand k) and b the row's operands (fpu_mop_b); dst holds accumulator values (fpu_dst_in) and

@@ -10,7 +10,8 @@
  * 1 << 23; alignment rounds half up; a 16-bit Dst keeps 11 bits of each term and rounds the result
  * to 8 (BF16) bits half away from zero. Dst cells are written out in Dst.md's layouts here, not
  * through the formats library. Two tests are not by hand: MVMUL's fast forms (fpu_mop_a_rows,
- * fpu_dot16_rows) against the general ones (fpu_mop_a, fpu_dot16) on random operands. */
+ * fpu_mop_b_row, fpu_dot16_rows) against the general ones (fpu_mop_a, fpu_mop_b, fpu_dot16) on
+ * random operands. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,10 +335,11 @@ static void test_mvmul_int8(void **state) {
     assert_int_equal(dst32(f, 0, 0), 408u);
 }
 
-/* fpu_mop_a_rows (MVMUL's SrcA block, four datums at a time in the vector form) against fpu_mop_a
- * of fpu_operand datum by datum: random 19-bit datums, a quarter with exponent 0 (read as zero,
- * with and without a mantissa), every style and fidelity phase. */
-static void test_mop_a_rows(void **state) {
+/* fpu_mop_a_rows and fpu_mop_b_row (MVMUL's SrcA block and SrcB rows, four datums at a time in
+ * the vector form) against fpu_mop_a and fpu_mop_b of fpu_operand datum by datum: random 19-bit
+ * datums, a quarter with exponent 0 (read as zero, with and without a mantissa), every style,
+ * fidelity phase and product adjustment. */
+static void test_mop_rows(void **state) {
     (void)state;
     uint32_t seed = 0x9E3779B9u;
     for (unsigned iter = 0; iter < 400; iter++) {
@@ -356,13 +358,23 @@ static void test_mop_a_rows(void **state) {
             rows[k] = data[k];
         }
         fpu_mop_a_rows(got, rows, style, phase);
-        for (unsigned k = 0; k < 16; k++)
-            for (unsigned j = 0; j < 16; j++)
+        int32_t adj = fpu_prod_adj((fpu_acc_t){.fp32 = (iter / 12) & 1, .exp8 = (iter / 24) & 1}, phase);
+        for (unsigned k = 0; k < 16; k++) {
+            fpu_mops_t gb, wb;
+            fpu_mop_b_row(&gb, data[k], style, phase, adj);
+            for (unsigned j = 0; j < 16; j++) {
+                fpu_mop_b(&wb, j, fpu_operand(data[k][j], style), phase, adj);
                 if (got[k].exp[j] != want[k].exp[j] || got[k].man[j] != want[k].man[j] ||
                     got[k].sign[j] != want[k].sign[j])
                     fail_msg("fpu_mop_a_rows style %d phase %u datum 0x%05x: %d/%u/%d, fpu_mop_a %d/%u/%d", style,
                              phase, data[k][j], got[k].exp[j], got[k].man[j], got[k].sign[j], want[k].exp[j],
                              want[k].man[j], want[k].sign[j]);
+                if (gb.exp[j] != wb.exp[j] || gb.man[j] != wb.man[j] || gb.sign[j] != wb.sign[j])
+                    fail_msg("fpu_mop_b_row style %d phase %u adj %d datum 0x%05x: %d/%u/%d, fpu_mop_b %d/%u/%d", style,
+                             phase, adj, data[k][j], gb.exp[j], gb.man[j], gb.sign[j], wb.exp[j], wb.man[j],
+                             wb.sign[j]);
+            }
+        }
     }
 }
 
@@ -561,7 +573,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mvmul_fidelity, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_mvmul_int8, fx_setup, fx_teardown),
         cmocka_unit_test(test_dot16_rows),
-        cmocka_unit_test(test_mop_a_rows),
+        cmocka_unit_test(test_mop_rows),
         cmocka_unit_test_setup_teardown(test_gmpool, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_src_shuffles, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refusals, fx_setup, fx_teardown),
