@@ -61,30 +61,18 @@ void dp_fpu_matmul(dp_ctx_t *x) {
         return;
     }
     if (!x->dp->reference) {
-        /* SrcA's 16x16 block by columns and each SrcB row decomposed once for the multipliers,
-         * then a row of 16 sums at once (fpu_dot16_row, fpu_dot16's rule), each Dst row's
+        /* SrcA's 16x16 block by rows and each SrcB row decomposed once for the multipliers,
+         * then a row of 16 sums at once (fpu_dot16_rows, fpu_dot16's rule), each Dst row's
          * physical place found once. */
         fpu_mops_t am[16], bm;
         int32_t adj = fpu_prod_adj(f.acc, phase);
-#define A_BLOCK(style, odd)                                                                                            \
-    for (unsigned k = 0; k < 16; k++) {                                                                                \
-        const uint32_t *ak = a[(arow + k) & 63];                                                                       \
-        for (unsigned j = 0; j < 16; j++)                                                                              \
-            fpu_mop_a(&am[j], k, fpu_operand(ak[j], style), odd);                                                      \
-    }
-        /* The operands' style and the phase's SrcA half (fpu_a_bits) constants in each loop. */
-        switch (f.a * 2 + (phase & 1)) {
-        case FMT_STYLE_BF16 * 2: A_BLOCK(FMT_STYLE_BF16, 0) break;
-        case FMT_STYLE_BF16 * 2 + 1: A_BLOCK(FMT_STYLE_BF16, 1) break;
-        case FMT_STYLE_FP16 * 2: A_BLOCK(FMT_STYLE_FP16, 0) break;
-        case FMT_STYLE_FP16 * 2 + 1: A_BLOCK(FMT_STYLE_FP16, 1) break;
-        default: A_BLOCK(f.a, phase) break;
-        }
-#undef A_BLOCK
+        const uint32_t *arows[16];
+        for (unsigned k = 0; k < 16; k++)
+            arows[k] = a[(arow + k) & 63];
+        fpu_mop_a_rows(am, arows, f.a, phase);
         for (unsigned i = 0; i < nrows; i += bcast ? 2 : 1) {
             const uint32_t *bi = b[(brow + (bcast ? 0 : i)) & 63];
-            for (unsigned k = 0; k < 16; k++)
-                fpu_mop_b(&bm, k, fpu_operand(bi[k], f.b), phase, adj);
+            fpu_mop_b_row(&bm, bi, f.b, phase, adj);
             /* fpu_dst_get and fpu_dst_put over the row. */
             dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
             bool valid = *r.valid;
@@ -110,7 +98,7 @@ void dp_fpu_matmul(dp_ctx_t *x) {
             } else {
                 DST_IN(f.acc)
             }
-            fpu_dot16_row(am, &bm, dv, f.acc, phase);
+            fpu_dot16_rows(am, &bm, dv, f.acc, phase);
             if (fp32_row) { /* encoded, then the halves: three loops that vectorise */
                 uint32_t e[16];
                 for (unsigned j = 0; j < 16; j++)

@@ -11,13 +11,40 @@ static uint32_t align(uint32_t man, unsigned d, unsigned sign) {
     return (man + (1u << (d - 1)) - sign) >> d;
 }
 
+/* The end of fpu_accumulate's rule: a sum's magnitude v (not 0) and sign at exponent e, normalised
+ * to a leading one at bit 23 (FP32), or rounded to 8 (BF16) / 11 (FP16) significant bits first,
+ * half away from zero, and encoded. */
+static inline __attribute__((always_inline)) uint32_t normalise(uint32_t v, unsigned sign, int32_t e, fpu_acc_t acc) {
+    int32_t shift = __builtin_clz(v) - 8, exp = e - shift;
+    int32_t keep = acc.fp32 ? 0 : acc.exp8 ? 16 : 13;
+    shift -= keep;
+    if (shift < 0)
+        v = (v + (1u << (-shift - 1))) >> -shift;
+    else
+        v <<= shift;
+    v <<= keep;
+    if (v & 0x1000000u) exp++; /* the rounding carried into a new leading bit */
+    uint32_t man = v & 0x7FFFFFu;
+    uint32_t s = (uint32_t)sign << 31;
+    if (exp <= 0) return 0;
+    if (acc.fp32 || acc.exp8) return exp >= 255 ? s | 0x7F800000u : s | (uint32_t)exp << 23 | man;
+    return exp >= 32 ? s | 31u << 23 | 0x3FFu << 13 : s | (uint32_t)exp << 23 | man;
+}
+
+/* Dst's value as the accumulator reads it: its magnitude with the implicit one (*man) and its
+ * exponent field (the returned value). */
+static inline __attribute__((always_inline)) int32_t dst_term(uint32_t dst, uint32_t *man) {
+    int32_t dexp = (int32_t)((dst >> 23) & 0xFFu);
+    *man = dexp ? (dst & 0x7FFFFFu) | 0x800000u : 0;
+    return dexp;
+}
+
 /* fpu_accumulate's rule, inlined where the number of terms and the Dst width are constants. */
 static inline __attribute__((always_inline)) uint32_t accumulate(const fpu_term_t *t, unsigned n, uint32_t dst,
                                                                  fpu_acc_t acc) {
     unsigned dsign = dst >> 31;
-    int32_t dexp = (int32_t)((dst >> 23) & 0xFFu);
-    uint32_t dman = dexp ? (dst & 0x7FFFFFu) | 0x800000u : 0;
-    int32_t e = dexp;
+    uint32_t dman;
+    int32_t dexp = dst_term(dst, &dman), e = dexp;
 #pragma GCC unroll 2
     for (unsigned i = 0; i < n; i++)
         if (t[i].exp > e) e = t[i].exp;
@@ -36,24 +63,7 @@ static inline __attribute__((always_inline)) uint32_t accumulate(const fpu_term_
     unsigned sign = dsign;
     if (sum < 0) sum = -sum, sign ^= 1;
     if (sum == 0) return 0; /* exact cancellation gives +0 */
-
-    /* Normalise to a leading one at bit 23 (FP32), or round to 8 (BF16) / 11 (FP16) significant
-     * bits first, half away from zero. */
-    uint32_t v = (uint32_t)sum;
-    int32_t shift = __builtin_clz(v) - 8, exp = e - shift;
-    int32_t keep = acc.fp32 ? 0 : acc.exp8 ? 16 : 13;
-    shift -= keep;
-    if (shift < 0)
-        v = (v + (1u << (-shift - 1))) >> -shift;
-    else
-        v <<= shift;
-    v <<= keep;
-    if (v & 0x1000000u) exp++; /* the rounding carried into a new leading bit */
-    uint32_t man = v & 0x7FFFFFu;
-    uint32_t s = (uint32_t)sign << 31;
-    if (exp <= 0) return 0;
-    if (acc.fp32 || acc.exp8) return exp >= 255 ? s | 0x7F800000u : s | (uint32_t)exp << 23 | man;
-    return exp >= 32 ? s | 31u << 23 | 0x3FFu << 13 : s | (uint32_t)exp << 23 | man;
+    return normalise((uint32_t)sum, sign, e, acc);
 }
 
 uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t acc) {
@@ -97,43 +107,6 @@ uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t a
  * 2 + adj), and with zexp = 0 a group whose largest exponent is <= 0 adds nothing either way.
  * An alignment by 13 places or more leaves nothing of a product (at most 12 bits), so the
  * distances are cut at 15 (the vector form) or 30 (the plain one) alike. */
-#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
-#include <emmintrin.h>
-/* The eight products as the host's 16-bit vector lanes: the alignment m = round(p / 2^d) as the
- * high half of (4p) * 2^(14 - d) plus the top bit of its low half (the half that rounds up), with
- * 2^(14 - d) made as a float's exponent field; d = 15 gives 2^-1, truncated to 0. */
-static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
-                                                               int32_t zexp, int32_t *e_out) {
-    __m128i x =
-        _mm_adds_epi16(_mm_loadu_si128((const __m128i *)&a->exp[k0]), _mm_loadu_si128((const __m128i *)&b->exp[k0]));
-    __m128i t = _mm_max_epi16(x, _mm_shuffle_epi32(x, 0x4E));
-    t = _mm_max_epi16(t, _mm_shuffle_epi32(t, 0xB1));
-    t = _mm_max_epi16(t, _mm_shufflelo_epi16(t, 0xB1));
-    int32_t e = (int16_t)_mm_cvtsi128_si32(t);
-    e = e > zexp ? e : zexp;
-    *e_out = e;
-    if (e <= 0) return 0;
-    __m128i d = _mm_min_epi16(_mm_subs_epi16(_mm_set1_epi16((int16_t)e), x), _mm_set1_epi16(15));
-    __m128i zero = _mm_setzero_si128(), bias = _mm_set1_epi32(127 + 14);
-    __m128i plo =
-        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(bias, _mm_unpacklo_epi16(d, zero)), 23)));
-    __m128i phi =
-        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(bias, _mm_unpackhi_epi16(d, zero)), 23)));
-    __m128i mult = _mm_packs_epi32(plo, phi);
-    __m128i p4 = _mm_slli_epi16(
-        _mm_mullo_epi16(_mm_loadu_si128((const __m128i *)&a->man[k0]), _mm_loadu_si128((const __m128i *)&b->man[k0])),
-        2);
-    __m128i m = _mm_add_epi16(_mm_mulhi_epu16(p4, mult), _mm_srli_epi16(_mm_mullo_epi16(p4, mult), 15));
-    __m128i sg =
-        _mm_xor_si128(_mm_loadu_si128((const __m128i *)&a->sign[k0]), _mm_loadu_si128((const __m128i *)&b->sign[k0]));
-    m = _mm_sub_epi16(_mm_xor_si128(m, sg), sg); /* -m for a negative product */
-    __m128i s = _mm_madd_epi16(m, _mm_set1_epi16(1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-}
-const char *fpu_dot16_form(void) { return "sse2"; }
-#else
 static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
                                                                int32_t zexp, int32_t *e_out) {
     int32_t x[8], e = zexp;
@@ -155,21 +128,43 @@ static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t 
     }
     return sum;
 }
-const char *fpu_dot16_form(void) { return "plain"; }
-#endif
 
-/* The two groups' sums as terms, into the accumulator. */
+/* accumulate's rule for fpu_dot16's two groups, with each group's sum signed (a group whose
+ * largest exponent e[g] is <= 0 has sum 0 and adds nothing, whatever e[g]). A signed sum is
+ * aligned as it is, with an arithmetic shift: floor((v + 2^(d-1)) / 2^d) is -((|v| + 2^(d-1) - 1)
+ * >> d) for a negative v, the rule's rounding of a negative term's magnitude (its ties toward
+ * zero), and likewise the 11 bits a 16-bit Dst keeps; written (2v + 2^d) >> (d + 1), which is v for
+ * d = 0. The sums' terms stay below 2^28, so distances of 29 and more leave nothing either way
+ * (cut at 30), and the whole sum fits 32 bits with Dst's (below 2^24). */
+static inline __attribute__((always_inline)) uint32_t two_groups(const int32_t e[2], const int32_t sum[2], uint32_t dst,
+                                                                 fpu_acc_t acc) {
+    uint32_t dman;
+    int32_t dexp = dst_term(dst, &dman), emax = dexp;
+    for (unsigned g = 0; g < 2; g++)
+        emax = e[g] > emax ? e[g] : emax;
+    if (emax <= 0) return 0; /* everything underflows before it is added */
+    uint32_t m = dexp < emax ? align(dman, (unsigned)(emax - dexp), 0) : dman;
+    if (!acc.fp32) m = (m + 0x1000u) & ~0x1FFFu;
+    int32_t s = (dst >> 31) ? -(int32_t)m : (int32_t)m;
+    for (unsigned g = 0; g < 2; g++) {
+        /* (2v + 2^d) >> (d + 1), the same without a branch for d = 0 */
+        unsigned d = (unsigned)(emax - e[g]);
+        d = d > 30 ? 30 : d;
+        int32_t v = (sum[g] * 16384 + (1 << d)) >> (d + 1); /* the magnitude scaled so that 1.0 is 1 << 23 */
+        if (!acc.fp32) v = (v + 0x1000) & ~0x1FFF;
+        s += v;
+    }
+    if (s == 0) return 0; /* exact cancellation gives +0 */
+    return s < 0 ? normalise((uint32_t)-s, 1, emax, acc) : normalise((uint32_t)s, 0, emax, acc);
+}
+
+/* fpu_dot16 over decomposed operands, a by column (a->exp[k]). */
 static inline __attribute__((always_inline)) uint32_t dot16(const fpu_mops_t *a, const fpu_mops_t *b, uint32_t dst,
                                                             fpu_acc_t acc, int32_t zexp) {
-    fpu_term_t t[2] = {{0, 0, 0}, {0, 0, 0}};
-    for (unsigned g = 0; g < 2; g++) {
-        int32_t e, sum = group_sum(a, b, 8 * g, zexp, &e);
-        if (e <= 0) continue;
-        t[g].exp = e;
-        if (sum < 0) t[g].sign = 1, sum = -sum;
-        t[g].man = (uint32_t)sum << 13;
-    }
-    return accumulate(t, 2, dst, acc);
+    int32_t e[2], sum[2];
+    for (unsigned g = 0; g < 2; g++)
+        sum[g] = group_sum(a, b, 8 * g, zexp, &e[g]);
+    return two_groups(e, sum, dst, acc);
 }
 
 uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase) {
@@ -180,15 +175,140 @@ uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu
     return dot16(&ma, &mb, dst, acc, adj > 0 ? adj : 0);
 }
 
-void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
-    int32_t adj = fpu_prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
-    if (acc.fp32) { /* the common case, with the accumulator's width a constant */
-        for (unsigned j = 0; j < 16; j++)
-            dst[j] = dot16(&a[j], b, dst[j], (fpu_acc_t){.fp32 = true, .exp8 = acc.exp8}, zexp);
-    } else {
-        for (unsigned j = 0; j < 16; j++)
-            dst[j] = dot16(&a[j], b, dst[j], acc, zexp);
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
+#include <emmintrin.h>
+/* group_sum for eight columns at once (j0..j0+7), a by row (a[k].exp[j]) and b's operands k
+ * broadcast (bx[k] = {exp, man, sign}), in the host's 16-bit vector lanes: the largest exponent
+ * e is a lane-wise maximum, and the alignment m = round(p / 2^d) the high half of (4p) * 2^(14 -
+ * d) plus the top bit of its low half (the half that rounds up), with 2^(14 - d) made as a
+ * float's exponent field, 127 + 14 - d = max(x + 141 - e, 126): d = 15 gives 2^-1, truncated to
+ * 0. The sum of eight aligned products (each below 2^12) fits a lane. A lane whose largest
+ * exponent is <= 0 gets an unused sum. */
+static inline __attribute__((always_inline)) void group_sums8(const fpu_mops_t a[16], const __m128i bx[16][3],
+                                                              unsigned k0, unsigned j0, __m128i zexp, int32_t e_out[8],
+                                                              int32_t s_out[8]) {
+    __m128i e = zexp;
+#pragma GCC unroll 8
+    for (unsigned k = k0; k < k0 + 8; k++)
+        e = _mm_max_epi16(e, _mm_adds_epi16(_mm_load_si128((const __m128i *)&a[k].exp[j0]), bx[k][0]));
+    __m128i zero = _mm_setzero_si128(), c = _mm_sub_epi16(_mm_set1_epi16(141), e), sum = zero;
+#pragma GCC unroll 8
+    for (unsigned k = k0; k < k0 + 8; k++) {
+        __m128i x = _mm_adds_epi16(_mm_load_si128((const __m128i *)&a[k].exp[j0]), bx[k][0]);
+        __m128i h = _mm_slli_epi16(_mm_max_epi16(_mm_adds_epi16(x, c), _mm_set1_epi16(126)), 7);
+        __m128i mult = _mm_packs_epi32(_mm_cvttps_epi32(_mm_castsi128_ps(_mm_unpacklo_epi16(zero, h))),
+                                       _mm_cvttps_epi32(_mm_castsi128_ps(_mm_unpackhi_epi16(zero, h))));
+        __m128i p4 = _mm_slli_epi16(_mm_mullo_epi16(_mm_load_si128((const __m128i *)&a[k].man[j0]), bx[k][1]), 2);
+        __m128i m = _mm_add_epi16(_mm_mulhi_epu16(p4, mult), _mm_srli_epi16(_mm_mullo_epi16(p4, mult), 15));
+        __m128i sg = _mm_xor_si128(_mm_load_si128((const __m128i *)&a[k].sign[j0]), bx[k][2]);
+        sum = _mm_add_epi16(sum, _mm_sub_epi16(_mm_xor_si128(m, sg), sg)); /* -m for a negative product */
     }
+    sum = _mm_and_si128(sum, _mm_cmpgt_epi16(e, zero)); /* e >= zexp >= 0: no sum where e is 0 */
+    /* Widened to 32 bits, with their signs. */
+    _mm_storeu_si128((__m128i *)&e_out[0], _mm_srai_epi32(_mm_unpacklo_epi16(zero, e), 16));
+    _mm_storeu_si128((__m128i *)&e_out[4], _mm_srai_epi32(_mm_unpackhi_epi16(zero, e), 16));
+    _mm_storeu_si128((__m128i *)&s_out[0], _mm_srai_epi32(_mm_unpacklo_epi16(zero, sum), 16));
+    _mm_storeu_si128((__m128i *)&s_out[4], _mm_srai_epi32(_mm_unpackhi_epi16(zero, sum), 16));
+}
+static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
+                                                             uint32_t dst[16], fpu_acc_t acc, int32_t zexp) {
+    __m128i bx[16][3];
+    for (unsigned k = 0; k < 16; k++)
+        bx[k][0] = _mm_set1_epi16(b->exp[k]), bx[k][1] = _mm_set1_epi16((int16_t)b->man[k]),
+        bx[k][2] = _mm_set1_epi16(b->sign[k]);
+    int32_t e[2][16], sum[2][16];
+    for (unsigned g = 0; g < 2; g++)
+        for (unsigned j0 = 0; j0 < 16; j0 += 8)
+            group_sums8(a, bx, 8 * g, j0, _mm_set1_epi16((int16_t)zexp), &e[g][j0], &sum[g][j0]);
+    for (unsigned j = 0; j < 16; j++)
+        dst[j] =
+            two_groups((const int32_t[2]){e[0][j], e[1][j]}, (const int32_t[2]){sum[0][j], sum[1][j]}, dst[j], acc);
+}
+/* fpu_mop_a and fpu_mop_b of fpu_operand, four datums at a time in 32-bit lanes, then narrowed
+ * (every field fits 16 bits signed: exponents with SrcB's adjustment or the sentinel, multiplier
+ * bits below 128, signs 0 or -1). bits: the multiplier half, 0/1 SrcA's even/odd phases
+ * (fpu_a_bits), 2/3 SrcB's phases 0-1/2-3 (fpu_b_bits). */
+static inline __attribute__((always_inline)) void mop8(const uint32_t *src, fmt_style_t style, unsigned bits,
+                                                       int32_t adj, fpu_mops_t *m, unsigned j) {
+    __m128i man_mask = _mm_set1_epi32(style == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF);
+    __m128i exp_mask = _mm_set1_epi32(style == FMT_STYLE_FP16 ? 0x1F : 0xFF);
+    __m128i out[2][3];
+    for (unsigned h = 0; h < 2; h++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)&src[4 * h]);
+        __m128i e = _mm_and_si128(v, exp_mask), z = _mm_cmpeq_epi32(e, _mm_setzero_si128());
+        __m128i mb = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 8), man_mask), _mm_set1_epi32(0x400));
+        switch (bits) {
+        case 0: mb = _mm_srli_epi32(mb, 6); break;
+        case 1: mb = _mm_and_si128(_mm_srli_epi32(mb, 1), _mm_set1_epi32(31)); break;
+        case 2: mb = _mm_srli_epi32(mb, 4); break;
+        default: mb = _mm_slli_epi32(_mm_and_si128(mb, _mm_set1_epi32(15)), 3); break;
+        }
+        e = _mm_add_epi32(e, _mm_set1_epi32(adj));
+        out[h][0] = _mm_or_si128(_mm_andnot_si128(z, e), _mm_and_si128(z, _mm_set1_epi32(FPU_MOP_ZERO_EXP)));
+        out[h][1] = _mm_andnot_si128(z, mb);
+        out[h][2] = _mm_srai_epi32(_mm_slli_epi32(v, 13), 31);
+    }
+    _mm_store_si128((__m128i *)&m->exp[j], _mm_packs_epi32(out[0][0], out[1][0]));
+    _mm_store_si128((__m128i *)&m->man[j], _mm_packs_epi32(out[0][1], out[1][1]));
+    _mm_store_si128((__m128i *)&m->sign[j], _mm_packs_epi32(out[0][2], out[1][2]));
+}
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase) {
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j += 8)
+            mop8(&rows[k][j], style, phase & 1, 0, &am[k], j);
+}
+void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsigned phase, int32_t adj) {
+    for (unsigned k = 0; k < 16; k += 8)
+        mop8(&row[k], style, 2 + ((phase >> 1) & 1), adj, bm, k);
+}
+const char *fpu_dot16_form(void) { return "sse2"; }
+#else
+/* Column by column, each gathered for group_sum. */
+static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
+                                                             uint32_t dst[16], fpu_acc_t acc, int32_t zexp) {
+    for (unsigned j = 0; j < 16; j++) {
+        fpu_mops_t c;
+        for (unsigned k = 0; k < 16; k++)
+            c.exp[k] = a[k].exp[j], c.man[k] = a[k].man[j], c.sign[k] = a[k].sign[j];
+        dst[j] = dot16(&c, b, dst[j], acc, zexp);
+    }
+}
+/* The style and the phase's SrcA half (fpu_a_bits) constants in each loop. */
+#define A_ROWS(style, odd)                                                                                             \
+    for (unsigned k = 0; k < 16; k++)                                                                                  \
+        for (unsigned j = 0; j < 16; j++)                                                                              \
+            fpu_mop_a(&am[k], j, fpu_operand(rows[k][j], style), odd);
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase) {
+    switch (style * 2 + (phase & 1)) {
+    case FMT_STYLE_BF16 * 2: A_ROWS(FMT_STYLE_BF16, 0) break;
+    case FMT_STYLE_BF16 * 2 + 1: A_ROWS(FMT_STYLE_BF16, 1) break;
+    case FMT_STYLE_FP16 * 2: A_ROWS(FMT_STYLE_FP16, 0) break;
+    case FMT_STYLE_FP16 * 2 + 1: A_ROWS(FMT_STYLE_FP16, 1) break;
+    default: A_ROWS(style, phase) break;
+    }
+}
+#undef A_ROWS
+void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsigned phase, int32_t adj) {
+    for (unsigned k = 0; k < 16; k++)
+        fpu_mop_b(bm, k, fpu_operand(row[k], style), phase, adj);
+}
+const char *fpu_dot16_form(void) { return "plain"; }
+#endif
+
+void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
+    int32_t adj = fpu_prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;
+    if (acc.fp32) /* the common case, with the accumulator's width a constant */
+        dot16_rows(a, b, dst, (fpu_acc_t){.fp32 = true, .exp8 = acc.exp8}, zexp);
+    else
+        dot16_rows(a, b, dst, acc, zexp);
+}
+
+void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
+    fpu_mops_t rows[16];
+    for (unsigned j = 0; j < 16; j++)
+        for (unsigned k = 0; k < 16; k++)
+            rows[k].exp[j] = a[j].exp[k], rows[k].man[j] = a[j].man[k], rows[k].sign[j] = a[j].sign[k];
+    fpu_dot16_rows(rows, b, dst, acc, phase);
 }
 
 int32_t fpu_dst_int32(uint32_t datum) { return fmt_sm32_to_int32(fmt_dst_decode_fp32(datum)); }

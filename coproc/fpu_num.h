@@ -106,7 +106,7 @@ static inline uint32_t fpu_b_bits(uint32_t b, unsigned phase) {
  * not once per product; fpu_dot16 decomposes its operands with the same functions. 16-bit fields,
  * so that the host's vector unit can take a group of eight products at once. */
 typedef struct {
-    int16_t exp[16];
+    _Alignas(16) int16_t exp[16]; /* aligned for the vector form's loads */
     uint16_t man[16];
     int16_t sign[16];
 } fpu_mops_t;
@@ -124,13 +124,23 @@ static inline void fpu_mop_b(fpu_mops_t *m, unsigned k, uint32_t b, unsigned pha
     m->man[k] = (uint16_t)(zero ? 0 : fpu_b_bits(b, phase));
     m->sign[k] = (int16_t) - (int32_t)((b >> 18) & 1);
 }
+/* SrcA's 16 x 16 block decomposed by rows: fpu_mop_a(&am[k], j, fpu_operand(rows[k][j], style),
+ * phase) for every k and j (rows[k]: the block's row k, Src datums). */
+void fpu_mop_a_rows(fpu_mops_t am[16], const uint32_t *const rows[16], fmt_style_t style, unsigned phase);
+/* A SrcB row the same way: fpu_mop_b(bm, k, fpu_operand(row[k], style), phase, adj) for every k. */
+void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsigned phase, int32_t adj);
 /* fpu_dot16 over the 16 columns of a row at once: dst[j] = fpu_dot16(column j of SrcA's block,
- * the SrcB row, dst[j]), with a[j] the column's operands (fpu_mop_a) and b the row's (fpu_mop_b);
- * dst holds accumulator values (fpu_dst_in) and gets the results (before fpu_dst_out). */
+ * the SrcB row, dst[j]), with a[k] row k of the block (fpu_mop_a(&a[k], j, ...): column j's
+ * operand k) and b the row's operands (fpu_mop_b); dst holds accumulator values (fpu_dst_in) and
+ * gets the results (before fpu_dst_out). MVMUL's form: the rows decompose with contiguous
+ * writes, and the vector form takes eight columns in its lanes. */
+void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
+/* The same with a[j] column j's operands (fpu_mop_a(&a[j], k, ...)), turned into rows. */
 void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
-/* The form this build sums fpu_dot16's products in: "sse2" (eight in the host's vector lanes) or
- * "plain" (without SSE2, or built with -DTTEMU_NO_SIMD). The tests run both forms (Makefile,
- * test_dp_fast_nosimd) and check which one they got. */
+/* The form this build sums fpu_dot16_rows's products in: "sse2" (eight columns in the host's
+ * vector lanes) or "plain" (column by column with fpu_dot16's sums: without SSE2, or built with
+ * -DTTEMU_NO_SIMD). The tests run both forms (Makefile, test_dp_fast_nosimd) and check which one
+ * they got. */
 const char *fpu_dot16_form(void);
 
 /* Dst <-> the accumulator's value (see above). cell: the Dst16b cell (Dst.md layout) or the

@@ -9,7 +9,9 @@
  * the multipliers' 5 x 7 bits (or a sum of 12 bits) enters the accumulator as man << 13 with 1.0 =
  * 1 << 23; alignment rounds half up; a 16-bit Dst keeps 11 bits of each term and rounds the result
  * to 8 (BF16) bits half away from zero. Dst cells are written out in Dst.md's layouts here, not
- * through the formats library. */
+ * through the formats library. Two tests are not by hand: MVMUL's fast forms (fpu_mop_a_rows,
+ * fpu_mop_b_row, fpu_dot16_rows) against the general ones (fpu_mop_a, fpu_mop_b, fpu_dot16) on
+ * random operands. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "coproc/fpu_num.h"
 #include "dp_fixture.h"
 
 /* SrcA and SrcB banks 0 (the Matrix Unit's after reset) in format fmt. */
@@ -332,6 +335,96 @@ static void test_mvmul_int8(void **state) {
     assert_int_equal(dst32(f, 0, 0), 408u);
 }
 
+/* fpu_mop_a_rows and fpu_mop_b_row (MVMUL's SrcA block and SrcB rows, four datums at a time in
+ * the vector form) against fpu_mop_a and fpu_mop_b of fpu_operand datum by datum: random 19-bit
+ * datums, a quarter with exponent 0 (read as zero, with and without a mantissa), every style,
+ * fidelity phase and product adjustment. */
+static void test_mop_rows(void **state) {
+    (void)state;
+    uint32_t seed = 0x9E3779B9u;
+    for (unsigned iter = 0; iter < 400; iter++) {
+        fmt_style_t style = (fmt_style_t)(iter % 3);
+        unsigned phase = (iter / 3) % 4;
+        uint32_t data[16][16];
+        const uint32_t *rows[16];
+        fpu_mops_t got[16], want[16];
+        for (unsigned k = 0; k < 16; k++) {
+            for (unsigned j = 0; j < 16; j++) {
+                seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+                data[k][j] = seed & 0x7FFFFu;
+                if ((seed >> 30) == 0) data[k][j] &= (seed >> 29) & 1 ? 0x7FF00u : 0x7FFE0u; /* exponent 0 */
+                fpu_mop_a(&want[k], j, fpu_operand(data[k][j], style), phase);
+            }
+            rows[k] = data[k];
+        }
+        fpu_mop_a_rows(got, rows, style, phase);
+        int32_t adj = fpu_prod_adj((fpu_acc_t){.fp32 = (iter / 12) & 1, .exp8 = (iter / 24) & 1}, phase);
+        for (unsigned k = 0; k < 16; k++) {
+            fpu_mops_t gb, wb;
+            fpu_mop_b_row(&gb, data[k], style, phase, adj);
+            for (unsigned j = 0; j < 16; j++) {
+                fpu_mop_b(&wb, j, fpu_operand(data[k][j], style), phase, adj);
+                if (got[k].exp[j] != want[k].exp[j] || got[k].man[j] != want[k].man[j] ||
+                    got[k].sign[j] != want[k].sign[j])
+                    fail_msg("fpu_mop_a_rows style %d phase %u datum 0x%05x: %d/%u/%d, fpu_mop_a %d/%u/%d", style,
+                             phase, data[k][j], got[k].exp[j], got[k].man[j], got[k].sign[j], want[k].exp[j],
+                             want[k].man[j], want[k].sign[j]);
+                if (gb.exp[j] != wb.exp[j] || gb.man[j] != wb.man[j] || gb.sign[j] != wb.sign[j])
+                    fail_msg("fpu_mop_b_row style %d phase %u adj %d datum 0x%05x: %d/%u/%d, fpu_mop_b %d/%u/%d", style,
+                             phase, adj, data[k][j], gb.exp[j], gb.man[j], gb.sign[j], wb.exp[j], wb.man[j],
+                             wb.sign[j]);
+            }
+        }
+    }
+}
+
+/* fpu_dot16_rows (MVMUL's fast form: SrcA's block by rows, eight columns in the host's vector
+ * lanes where it has them) against fpu_dot16 on each column, the general path: random 19-bit
+ * operands near a common exponent (every alignment distance, ties; a third of the time products
+ * near exponent 0), a few of them read as zero, random Dst values, every accumulator and fidelity
+ * phase. */
+static void test_dot16_rows(void **state) {
+    (void)state;
+    uint32_t seed = 0x2545F491u;
+    for (unsigned iter = 0; iter < 4000; iter++) {
+        fpu_acc_t acc = {.fp32 = iter & 1, .exp8 = (iter >> 1) & 1};
+        unsigned phase = (iter >> 2) & 3;
+        int32_t adj = fpu_prod_adj(acc, phase);
+        /* Products mostly in range, or around exponent 0 (groups that underflow whole). */
+        uint32_t base = (iter >> 4) % 3 ? (acc.exp8 ? 120u : 12u) : (acc.exp8 ? 60u : 4u);
+        uint32_t a[16][16], b[16], dst[16], got[16];
+        fpu_mops_t rows[16], bm;
+        for (unsigned n = 0; n < 16 * 17 + 16; n++) {
+            seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+            uint32_t e = base + (seed >> 8) % 8, v = (seed & 0x40000u) | e << 10 | (seed >> 20);
+            if ((seed >> 29) == 0) v &= 0x403FFu; /* read as zero */
+            if (n < 256)
+                a[n / 16][n % 16] = v;
+            else if (n < 272)
+                b[n - 256] = v;
+            else
+                dst[n - 272] = acc.fp32 ? seed : acc.exp8 ? seed & 0xFFFF0000u : seed & 0x8FFFE000u;
+        }
+        for (unsigned k = 0; k < 16; k++) {
+            fpu_mop_b(&bm, k, b[k], phase, adj);
+            for (unsigned j = 0; j < 16; j++)
+                fpu_mop_a(&rows[k], j, a[k][j], phase);
+        }
+        for (unsigned j = 0; j < 16; j++)
+            got[j] = dst[j];
+        fpu_dot16_rows(rows, &bm, got, acc, phase);
+        for (unsigned j = 0; j < 16; j++) {
+            uint32_t col[16];
+            for (unsigned k = 0; k < 16; k++)
+                col[k] = a[k][j];
+            uint32_t want = fpu_dot16(col, b, dst[j], acc, phase);
+            if (got[j] != want)
+                fail_msg("fpu_dot16_rows phase %u fp32 %d exp8 %d col %u: 0x%08x, fpu_dot16 0x%08x", phase, acc.fp32,
+                         acc.exp8, j, got[j], want);
+        }
+    }
+}
+
 /* ---- GMPOOL -------------------------------------------------------------------------------------- */
 
 /* GMPOOL.md: column max of a 16x16 SrcA block, scaled by SrcB row 0's exponents, with Dst's row;
@@ -479,6 +572,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mvmul, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_mvmul_fidelity, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_mvmul_int8, fx_setup, fx_teardown),
+        cmocka_unit_test(test_dot16_rows),
+        cmocka_unit_test(test_mop_rows),
         cmocka_unit_test_setup_teardown(test_gmpool, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_src_shuffles, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refusals, fx_setup, fx_teardown),
