@@ -303,14 +303,6 @@ void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16
         dot16_rows(a, b, dst, acc, zexp);
 }
 
-void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
-    fpu_mops_t rows[16];
-    for (unsigned j = 0; j < 16; j++)
-        for (unsigned k = 0; k < 16; k++)
-            rows[k].exp[j] = a[j].exp[k], rows[k].man[j] = a[j].man[k], rows[k].sign[j] = a[j].sign[k];
-    fpu_dot16_rows(rows, b, dst, acc, phase);
-}
-
 int32_t fpu_dst_int32(uint32_t datum) { return fmt_sm32_to_int32(fmt_dst_decode_fp32(datum)); }
 uint32_t fpu_dst_from_int32(int32_t v) { return fmt_dst_encode_fp32(fmt_int32_to_sm32(v)); }
 int32_t fpu_sat_add(int32_t a, int32_t b) {

@@ -135,8 +135,6 @@ void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsig
  * gets the results (before fpu_dst_out). MVMUL's form: the rows decompose with contiguous
  * writes, and the vector form takes eight columns in its lanes. */
 void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
-/* The same with a[j] column j's operands (fpu_mop_a(&a[j], k, ...)), turned into rows. */
-void fpu_dot16_row(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
 /* The form this build sums fpu_dot16_rows's products in: "sse2" (eight columns in the host's
  * vector lanes) or "plain" (column by column with fpu_dot16's sums: without SSE2, or built with
  * -DTTEMU_NO_SIMD). The tests run both forms (Makefile, test_dp_fast_nosimd) and check which one

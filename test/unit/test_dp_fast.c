@@ -130,7 +130,7 @@ static void test_dot16(void **state) {
         /* Operands read as zero: few, half, or most (whole groups of zero products). */
         unsigned zeros = (unsigned[]){1, 8, 15}[rnd_below(3)];
         uint32_t a[16][16], b[16], dst[16], ref[16];
-        fpu_mops_t am[16], bm;
+        fpu_mops_t am[16], bm; /* am[k]: row k of the block (column j's operand k at j) */
         for (unsigned k = 0; k < 16; k++) {
             b[k] = rnd_below(16) >= zeros ? rnd_src19(near, !acc.exp8) : rnd() & 0x403FFu;
             fpu_mop_b(&bm, k, b[k], phase, fpu_prod_adj(acc, phase));
@@ -138,7 +138,7 @@ static void test_dot16(void **state) {
         for (unsigned j = 0; j < 16; j++) {
             for (unsigned k = 0; k < 16; k++)
                 a[j][k] = rnd_below(16) >= zeros ? rnd_src19(near, !acc.exp8) : rnd() & 0x403FFu,
-                fpu_mop_a(&am[j], k, a[j][k], phase);
+                fpu_mop_a(&am[k], j, a[j][k], phase);
             dst[j] = rnd32();
             if (!acc.fp32) dst[j] &= acc.exp8 ? 0xFFFF0000u : 0x8FFFE000u;
             ref[j] = ref_dot16(a[j], b, dst[j], acc, phase);
@@ -147,10 +147,10 @@ static void test_dot16(void **state) {
                 fail_msg("fpu_dot16 phase %u fp32 %d exp8 %d col %u: 0x%08x, model 0x%08x", phase, acc.fp32, acc.exp8,
                          j, got, ref[j]);
         }
-        fpu_dot16_row(am, &bm, dst, acc, phase);
+        fpu_dot16_rows(am, &bm, dst, acc, phase);
         for (unsigned j = 0; j < 16; j++)
             if (dst[j] != ref[j])
-                fail_msg("fpu_dot16_row phase %u fp32 %d exp8 %d col %u: 0x%08x, model 0x%08x", phase, acc.fp32,
+                fail_msg("fpu_dot16_rows phase %u fp32 %d exp8 %d col %u: 0x%08x, model 0x%08x", phase, acc.fp32,
                          acc.exp8, j, dst[j], ref[j]);
     }
 }
