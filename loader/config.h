@@ -88,7 +88,7 @@ typedef struct {
     cfg_at_t at;       /* otherwise at this point, as host ops */
     int launch;        /* -1: inputs at every launch, outputs at the first that reaches the point */
     double atol, rtol; /* expectations: tolerances (0, 0: exact) */
-    char origin[80];   /* where it was given, for messages: "inputs.x" or "--input x=..." */
+    char origin[160];  /* where it was given, for messages: "inputs.x" or "--input x=..." */
     uint8_t *l1;       /* input: the bytes to write; output and expectation: the bytes read */
     bool taken;        /* output and expectation: read */
     bool failed;       /* input into DRAM: out of memory for its pages (hio_finish says so) */
