@@ -699,18 +699,29 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
 
 /* ---- the registers -------------------------------------------------------------------------------- */
 
-/* A load of a counter returns the counter and notes the poll (noc_read); a parked hart's loads
- * are counted, not made, so these give the word and replay the note (core/exec.c). */
+/* A core's load of a counter returns the counter and notes the poll (noc_read): the counter a
+ * load by h at off notes, or -1 (not a counter, or not a core's load). */
+static int polled_counter(const hart_t *h, uint32_t off) {
+    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return -1;
+    return (int)((off - NOC_STATUS_BASE) / 4);
+}
+
+static void note_poll(noc_niu_t *u, const hart_t *h, int counter, uint64_t cycle) {
+    u->poll[h->id].cycle = cycle;
+    u->poll[h->id].counter = counter;
+}
+
+/* A parked hart's loads are counted, not made (core/exec.c): the word, and its note replayed. */
 static const uint32_t *noc_counter_word(tile_t *t, int n, const hart_t *h, uint32_t off, bool *noted) {
-    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return NULL;
+    int c = polled_counter(h, off);
+    if (c < 0) return NULL;
     *noted = true;
-    return &t->noc.niu[n].counter[(off - NOC_STATUS_BASE) / 4];
+    return &t->noc.niu[n].counter[c];
 }
 
 static void noc_counter_polled(tile_t *t, int n, const hart_t *h, uint32_t off, uint64_t cycle) {
-    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return;
-    t->noc.niu[n].poll[h->id].cycle = cycle;
-    t->noc.niu[n].poll[h->id].counter = (int)((off - NOC_STATUS_BASE) / 4);
+    int c = polled_counter(h, off);
+    if (c >= 0) note_poll(&t->noc.niu[n], h, c, cycle);
 }
 
 static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
@@ -743,12 +754,9 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
         return MEM_OK;
     }
     if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) {
-        unsigned c = (off - NOC_STATUS_BASE) / 4;
-        *val = u->counter[c];
-        if (h && h->id >= 0 && h->id < NOC_CORES) {
-            u->poll[h->id].cycle = t->cycle;
-            u->poll[h->id].counter = (int)c;
-        }
+        *val = u->counter[(off - NOC_STATUS_BASE) / 4];
+        int c = polled_counter(h, off);
+        if (c >= 0) note_poll(u, h, c, t->cycle);
         return MEM_OK;
     }
     if (off == NIU_TRANS_COUNT_RTZ_SOURCE) {

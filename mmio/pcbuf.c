@@ -54,7 +54,7 @@ mem_res_t pcbuf_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t
 /* A TRISC's load of a semaphore is its Value and nothing else. */
 const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted) {
     (void)noted;
-    if (h->id == CORE_BRISC || tile_trisc_thread(h) < 0 || off < SEM_BASE || off >= SEM_END || off % 4) return NULL;
+    if (tile_trisc_thread(h) < 0 || off < SEM_BASE || off >= SEM_END || off % 4) return NULL;
     return cp_sem_word(t->cp, (off - SEM_BASE) / 4);
 }
 
