@@ -6,14 +6,19 @@
 #include "app/runcfg.h"
 #include "loader/elf.h"
 
+/* docs/cli.md "Environment": a variable set to anything but "" or "0". */
+static bool env_on(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 tile_opts_t runcfg_tile_opts(void) {
-    const char *ref = getenv("TTEMU_REFERENCE"), *spin = getenv("TTEMU_SPIN");
-    return (tile_opts_t){.reference = ref && *ref && strcmp(ref, "0") != 0, .no_spin = spin && !strcmp(spin, "0")};
+    const char *spin = getenv("TTEMU_SPIN");
+    return (tile_opts_t){.reference = env_on("TTEMU_REFERENCE"), .no_spin = spin && !strcmp(spin, "0")};
 }
 
 void runcfg_print_stats(const tile_t *t, FILE *f) {
-    const char *on = getenv("TTEMU_STATS");
-    if (!on || !*on || !strcmp(on, "0")) return;
+    if (!env_on("TTEMU_STATS")) return;
     fprintf(f, "ttemu: stats: cycles %" PRIu64 " parked", t->cycle);
     for (int c = 0; c < TILE_NCORES; c++)
         fprintf(f, " %s=%" PRIu64, tile_core_names[c], t->hart[c].parked_turns);

@@ -738,25 +738,23 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
  * While kernels run, BRISC and NCRISC (and a TRISC waiting for its tiles or on a semaphore) poll a
  * mailbox, a stream register or a semaphore in every cycle, so no cycle has every hart blocked.
  * Such a hart runs a loop of pure instructions (hart_step_pure: registers and pc only) over words
- * nobody writes meanwhile:
- * its state after k more cycles is a function of its state now and k, as long as the words it
- * reads keep their values (the idle fast-forward's proof, tile/spin.c, for one hart while the
+ * nobody writes meanwhile: its state after k more cycles is a function of its state now and k, as
+ * long as the words it reads keep their values (the idle fast-forward's proof, tile/spin.c, for one hart while the
  * others run). A group turn therefore probes a hart (park_try: up to HART_PARK_STEPS steps on a
  * copy, now, with memory as the hart would see it in this turn) and, when the copy comes back to
  * the hart's state (pc, x1..x31) after `period` steps, parks it: the turn is counted as the
  * loop's first step and every later turn checks only that the word read (L1, the local RAM, a
  * device's storage, a semaphore's Value: env_pure_word) holds the same value and that no decoded
- * record was dropped since (pd_gen: its code is unchanged), and counts the step. A device read that leaves a note
- * (a NoC counter's poll record, for the stall diagnosis) is replayed when settling, with the
- * cycle of the last turn that read it (env_park_read; a turn is one tile cycle, and turns are
- * consecutive). The check sees every
- * writer (a hart earlier in the cycle, the coprocessor, the NoC, the host) at exactly the turn
- * the hart would have read the new value; it then settles (hart_park_settle) and runs that turn.
- * Settling is exact: each probe step's register write and pc are kept (hart_park_t), so k turns
- * are the first k % period of them applied to the parked state, and instret and mcycle + k
- * (every turn retired one instruction in one cycle). hart_run_lockstep settles its
- * harts before returning. A failed probe postpones the next (park.backoff doubles, at most
- * PARK_BACKOFF_MAX cycles). */
+ * record was dropped since (pd_gen: its code is unchanged), and counts the step. A device read
+ * that leaves a note (a NoC counter's poll record, for the stall diagnosis) is replayed when
+ * settling, with the cycle of the last turn that read it (env_park_read; a turn is one tile
+ * cycle, and turns are consecutive). The check sees every writer (a hart earlier in the cycle,
+ * the coprocessor, the NoC, the host) at exactly the turn the hart would have read the new value;
+ * it then settles (hart_park_settle) and runs that turn. Settling is exact: each probe step's
+ * register write and pc are kept (hart_park_t), so k turns are the first k % period of them
+ * applied to the parked state, and instret and mcycle + k (every turn retired one instruction in
+ * one cycle). hart_run_lockstep settles its harts before returning. A failed probe postpones the
+ * next (park.backoff doubles, at most PARK_BACKOFF_MAX cycles). */
 
 static inline bool park_holds(const hart_t *h) {
     const hart_park_t *pk = &h->park;

@@ -68,8 +68,8 @@ typedef struct {
 /* A parked hart (core/exec.c "Parked harts"): while the word its loop reads (watch, by value)
  * and every decoded record (pd_gen) stay as they were, its state after k more turns is its state
  * at parking (pc and x, left in the hart) with the first k % period steps' register writes
- * (step_rd/step_val) applied, pc at step_pc[k % period - 1], and instret and mcycle + k (neither moves while parked).
- */
+ * (step_rd/step_val) applied, pc at step_pc[k % period - 1], and instret and mcycle + k (neither
+ * moves while parked). */
 #define HART_PARK_STEPS 16 /* the longest loop a hart parks on */
 typedef struct {
     const void *watch; /* the one word its loop reads: L1, local RAM or device storage */
