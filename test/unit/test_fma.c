@@ -74,12 +74,14 @@ static float u2f(uint32_t u) {
     memcpy(&f, &u, 4);
     return f;
 }
+/* The tests' random bits: one xorshift64 step. */
+static void xorshift(uint64_t *s) { *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17; }
 static void test_adds_vs_ieee(void **state) {
     (void)state;
     uint64_t s = 0x9E3779B97F4A7C15ull;
     unsigned checked = 0;
     for (unsigned i = 0; i < 2000000; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        xorshift(&s);
         uint32_t a = (uint32_t)s, c = (uint32_t)(s >> 32);
         /* Keep exponents near each other so the add is interesting, and away from the edges. */
         a = (a & 0x807FFFFFu) | ((100u + (a >> 24) % 50) << 23);
@@ -99,7 +101,7 @@ static void test_shortcut_vs_model(void **state) {
     (void)state;
     uint64_t s = 0xD1B54A32D192ED03ull;
     for (unsigned i = 0; i < 6000000; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        xorshift(&s);
         uint32_t a = (uint32_t)s, b = (uint32_t)(s >> 32), c = (uint32_t)(s * 0x9E3779B97F4A7C15ull >> 17);
         switch (i % 6) {
         case 0: a &= 0xFFFF0000u, b = ONE, c &= 0xFFFF0000u; break;          /* bf16 + bf16 */
@@ -128,7 +130,7 @@ static const uint32_t edge[] = {
     0x3F7FFFFFu, 0x33800000u, 0x33C00000u, 0xB3800000u, 0x4B000000u, 0x4B7FFFFFu, 0xCB800000u, 0x00FFFFFFu,
 }; /* check_fields: not a field */
 static uint32_t pick(uint64_t *s) {
-    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    xorshift(s);
     uint32_t r = (uint32_t)(*s >> 11);
     switch (*s % 5) {
     case 0: return edge[r % (sizeof edge / sizeof edge[0])];
@@ -177,7 +179,7 @@ static void test_add_vs_model(void **state) {
         b[l] = ONE;
     for (unsigned iter = 0; iter < 150000; iter++) {
         for (unsigned l = 0; l < FMA_LANES; l++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            xorshift(&s);
             uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32);
             int ea = 1 + (int)(r % 254), ec = ea + (int)(q % 64) - 32;
             ec = ec < 1 ? 1 : ec > 254 ? 254 : ec;
@@ -222,7 +224,7 @@ static void test_mul_vs_model(void **state) {
     uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
     for (unsigned iter = 0; iter < 150000; iter++) {
         for (unsigned l = 0; l < FMA_LANES; l++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            xorshift(&s);
             uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32);
             a[l] = (q & 0x807FFFFFu) | (1u + r % 254) << 23;
             b[l] = ((r * 0x9E3779B9u) & 0x807FFFFFu) | (1u + (q >> 3) % 254) << 23;
