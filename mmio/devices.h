@@ -33,7 +33,4 @@ void noc0_polled(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
 void noc1_polled(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
 const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
 
-/* TRISC h's push into thread th's FIFO#1 (INSTRN_BUF): MEM_OK, or MEM_STALL with h blocked. */
-mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val);
-
 #endif

@@ -10,15 +10,13 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
     return mmio_fault(h, FAULT_ACCESS, "load from INSTRN_BUF at offset 0x%x (instruction push is write-only)", off);
 }
 
-/* TRISC t's push into thread th's FIFO#1 (env_ttinsn's, without a call). */
+/* TRISC h's push into thread th's FIFO#1: MEM_OK, or MEM_STALL with h blocked (env_ttinsn's and instrn_write's). */
 static inline __attribute__((always_inline)) mem_res_t push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
     cp_origin_t origin = {.pc = h->pc, .core = (int8_t)h->id};
     if (cp_push_from(t->cp, th, val, false, origin)) return MEM_OK;
     tile_block(t, h, TILE_BLOCK_PUSH, th);
     return MEM_STALL;
 }
-
-mem_res_t instrn_push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) { return push_trisc(t, h, th, val); }
 
 /* A TRISC's .ttinsn (core/exec.c): what env_store does with its store to INSTRN_BUF, without the
  * address's way through the device map. */
@@ -43,7 +41,7 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
         if (buf != 0)
             return mmio_hang(h, "%s stored to INSTRN%u_BUF (0x%08x): on silicon a TRISC store there hangs the core",
                              h->name, buf, 0xFFE40000u + off);
-        return instrn_push_trisc(t, h, (unsigned)th, val);
+        return push_trisc(t, h, (unsigned)th, val);
     }
     /* BRISC (or the host): after the MOP expander of thread buf. */
     cp_origin_t origin = {.pc = h ? h->pc : 0, .core = (int8_t)(h ? h->id : -1)};
