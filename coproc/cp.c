@@ -160,7 +160,6 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
         uint32_t after = fe_counts(fe);
         if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;
         if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t);
-        fe->stuck_moves = fe->moves - 1; /* not known to be stuck */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);
@@ -245,6 +244,11 @@ void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
 cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 
 void cp_set_stepwise(cp_t *cp, bool on) {
+    /* The plain cycle does not keep the expanders' stuck mark (cp_thread_step): not known to be
+     * stuck when the fast path takes over. */
+    if (cp->stepwise && !on)
+        for (unsigned t = 0; t < CP_THREADS; t++)
+            cp->fe[t].stuck_moves = cp->fe[t].moves - 1;
     cp->stepwise = on;
     cp->quiet_until = 0;
     tm_set_reference(cp->tm, on);

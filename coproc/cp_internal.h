@@ -55,7 +55,7 @@ static inline uint32_t fifo_pop(fe_fifo_t *f) {
 }
 
 /* MOP expander (MOPExpander.md). The doc's generators ExpandTemplate0/1 become resumable state
- * machines: fe_mop_next() produces the next word of the current expansion. */
+ * machines: mop_next (frontend.c) produces the next word of the current expansion. */
 typedef enum { MOP_IDLE = 0, MOP_TEMPLATE0, MOP_TEMPLATE1 } fe_mop_kind_t;
 typedef enum { T1_START = 0, T1_INNER, T1_END0, T1_END1 } fe_t1_phase_t;
 
@@ -74,6 +74,9 @@ typedef struct {
     unsigned outer, inner, j, i;
     fe_t1_phase_t phase;
     uint32_t loop_op, flip;
+    /* The expansion's next word, fetched one ahead (the expander knows its end as the last word
+     * leaves): valid while kind != MOP_IDLE. */
+    uint32_t next;
     cp_origin_t org; /* of the MOP being expanded */
 } fe_mop_t;
 

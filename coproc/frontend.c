@@ -108,40 +108,6 @@ static bool mop_next(fe_mop_t *m, uint32_t *out) {
     return m->kind == MOP_TEMPLATE0 ? mop_t0_next(m, out) : mop_t1_next(m, out);
 }
 
-/* Would mop_next give another word? The same walk without moving the expansion on (the look-ahead
- * of every emitted word). Template 0: every iteration has at least one word (InsnA0 or SkipA0).
- * Template 1: mop_t1_next's phases, on copies of where it stands. */
-static bool mop_has_next(const fe_mop_t *m) {
-    if (m->kind == MOP_TEMPLATE0) return m->slot < m->nslots || m->iter < m->iters;
-    const uint32_t *c = m->snap;
-    unsigned j = m->j, i = m->i;
-    fe_t1_phase_t phase = m->phase;
-    for (;;) {
-        if (j >= m->outer) return false;
-        switch (phase) {
-        case T1_START:
-            phase = T1_INNER;
-            i = 0;
-            if (!mop_is_nop(c[2])) return true;
-            break;
-        case T1_INNER:
-            if (i < m->inner) return true;
-            phase = T1_END0;
-            break;
-        case T1_END0:
-            if (!mop_is_nop(c[3])) return true;
-            j++;
-            phase = T1_START;
-            break;
-        case T1_END1:
-            j++;
-            phase = T1_START;
-            if (!mop_is_nop(c[4])) return true;
-            break;
-        }
-    }
-}
-
 /* Ingest a MOP word: sample MopCfg (the functional model samples at the start; silicon samples
  * lazily, so software must not rewrite MopCfg mid-expansion — MOPExpanderDoneCheck). */
 static void mop_begin(fe_mop_t *m, uint32_t w) {
@@ -176,10 +142,9 @@ static void mop_begin(fe_mop_t *m, uint32_t w) {
  * expander resolves control flow for free, so the end is known when the last word goes). */
 static unsigned mop_emit(fe_thread_t *fe) {
     fe_mop_t *m = &fe->mop;
-    uint32_t w;
     if (fifo_full(&fe->fifo2)) return 0;
-    if (mop_next(m, &w)) fifo_push(&fe->fifo2, w, m->org);
-    if (!mop_has_next(m)) { /* look ahead without consuming */
+    fifo_push(&fe->fifo2, m->next, m->org);
+    if (!mop_next(m, &m->next)) { /* the word after it, fetched ahead */
         m->kind = MOP_IDLE;
         m->bubble = true;
     }
@@ -211,7 +176,7 @@ static inline unsigned mop_step(fe_thread_t *fe) {
         m->org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         mop_begin(m, w);
-        if (!mop_has_next(m)) {
+        if (!mop_next(m, &m->next)) {
             /* An expansion with no words at all still ends with the transition cycle. */
             m->kind = MOP_IDLE;
             m->bubble = true;

@@ -430,6 +430,7 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
     /* Only a hand-over moves the banks (the conditions C5..C8, an unpacker waiting for its bank):
      * no flips, no change (st_src_to_unpackers would do nothing either). */
     unsigned flips;
+    bool honour_disable = true, keep_bank = false;
     switch (op->opcode) {
     case TT_OPC_CLEARDVALID: { /* CLEARDVALID.md: flips (cleardvalid), or a full reset */
         unsigned reset = TT_CLEARDVALID_RESET(word);
@@ -439,10 +440,9 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
             return;
         }
         flips = TT_CLEARDVALID_CLEARDVALID(word);
-        if (!flips) return;
-        tm_changed_all(tm, TM_C_SRC);
-        st_src_to_unpackers(tm->st, t, flips, false, (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0);
-        return;
+        honour_disable = false;
+        keep_bank = (reset & TM_CLEARDVALID_KEEP_READING_SAME_SRC) != 0;
+        break;
     }
     /* SETRWC clear_ab_vld: the same hand-over [INF] */
     case TT_OPC_SETRWC: flips = TT_SETRWC_CLEAR_AB_VLD(word); break;
@@ -450,7 +450,7 @@ static void tm_math_handback(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t w
     }
     if (!flips) return;
     tm_changed_all(tm, TM_C_SRC);
-    st_src_to_unpackers(tm->st, t, flips, true, false);
+    st_src_to_unpackers(tm->st, t, flips, honour_disable, keep_bank);
 }
 
 /* ---- unpackers ---------------------------------------------------------------------------- */

@@ -172,11 +172,13 @@ static void mop_cfg_random(cp_t *a, cp_t *b, unsigned t) {
     }
 }
 
+enum { NCONDS = 13 }; /* STALLWAIT's conditions C0..C12 */
+
 /* What tm_cond_eval said of each condition of each thread in the cycle before. */
 typedef struct {
     bool valid;
-    bool busy[CP_THREADS][13];
-    uint64_t next[CP_THREADS][13];
+    bool busy[CP_THREADS][NCONDS];
+    uint64_t next[CP_THREADS][NCONDS];
 } cond_seen_t;
 
 /* The conditions' bookkeeping, which the fast twin's gates trust to skip asking again
@@ -189,7 +191,7 @@ static void conds_match(cp_t *ref, cond_seen_t *seen, uint64_t cycle) {
     tm_t *tm = ref->tm;
     uint64_t now = cp_cycles(ref);
     for (unsigned t = 0; t < CP_THREADS; t++)
-        for (unsigned n = 0; n < 13; n++) {
+        for (unsigned n = 0; n < NCONDS; n++) {
             bool busy = tm_cond_busy(tm, t, n);
             if (seen->valid && !(tm_cond_changes(tm)[t] & (1u << n)) && now < seen->next[t][n] &&
                 busy != seen->busy[t][n])
