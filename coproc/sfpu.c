@@ -59,39 +59,40 @@ _Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
  * (addr & ~3) + L / 8, column 2 (L % 8) + odd. */
 static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u) + l / 8; }
 
-/* Eight cells of a Dst row, every second one from column odd: lanes 8r..8r+7 of an SFPLOAD or
- * SFPSTORE. On a little-endian host the row is read and written as eight 32-bit words, each two
- * cells (column 2i low), which the compiler does four at a time. */
+/* The 32 lanes' cells at once: the four rows are consecutive physical rows (dp_dst_block4), 64
+ * cells in a line, and lane L's is cell 2L + odd of them. On a little-endian host the block is read
+ * and written as 32 32-bit words, word L holding cells 2L (low) and 2L + 1, which the compiler
+ * does four at a time. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
-    uint32_t w[8];
-    memcpy(w, row, sizeof w);
-    for (unsigned i = 0; i < 8; i++)
+static inline void block_cells_get(const uint16_t *block, unsigned odd, uint32_t out[LANES]) {
+    uint32_t w[LANES];
+    memcpy(w, block, sizeof w);
+    for (unsigned i = 0; i < LANES; i++)
         out[i] = (w[i] >> (16 * odd)) & 0xFFFF;
 }
-static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
-    uint32_t w[8], keep = 0xFFFF0000u >> (16 * odd);
-    memcpy(w, row, sizeof w);
-    for (unsigned i = 0; i < 8; i++)
+static inline void block_cells_put(uint16_t *block, unsigned odd, const uint32_t in[LANES]) {
+    uint32_t w[LANES], keep = 0xFFFF0000u >> (16 * odd);
+    memcpy(w, block, sizeof w);
+    for (unsigned i = 0; i < LANES; i++)
         w[i] = (w[i] & keep) | (in[i] & 0xFFFF) << (16 * odd);
-    memcpy(row, w, sizeof w);
+    memcpy(block, w, sizeof w);
 }
 #else
-static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
-    for (unsigned i = 0; i < 8; i++)
-        out[i] = row[2 * i + odd];
+static inline void block_cells_get(const uint16_t *block, unsigned odd, uint32_t out[LANES]) {
+    for (unsigned i = 0; i < LANES; i++)
+        out[i] = block[2 * i + odd];
 }
-static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
-    for (unsigned i = 0; i < 8; i++)
-        row[2 * i + odd] = (uint16_t)in[i];
+static inline void block_cells_put(uint16_t *block, unsigned odd, const uint32_t in[LANES]) {
+    for (unsigned i = 0; i < LANES; i++)
+        block[2 * i + odd] = (uint16_t)in[i];
 }
 #endif
-_Static_assert(DST_COLS == 16, "a Dst row is eight pairs of cells");
+_Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
 
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
  * The common case, every lane enabled and no LaneConfig bit that changes a lane's read, is done
- * four rows of eight at a time, the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
+ * as one block of four Dst rows (dp_dst_block4), the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
  * same rule as fmt_sfpload); test_dp_fast.c compares it with the lane-by-lane loop. */
 static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
@@ -103,15 +104,13 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
         if (!x->dp->reference && lanes_plain(s, slow, all)) {
             uint32_t cells[LANES], out[LANES];
             unsigned odd = (addr >> 1) & 1;
-            for (unsigned r = 0; r < 4; r++) {
-                dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
-                row_cells_get(d.hi, odd, cells + r * 8);
-                if (d.lo) {
-                    uint32_t lo[8];
-                    row_cells_get(d.lo, odd, lo);
-                    for (unsigned i = 0; i < 8; i++)
-                        cells[r * 8 + i] = cells[r * 8 + i] << 16 | lo[i];
-                }
+            dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
+            block_cells_get(d.hi, odd, cells);
+            if (d.lo) {
+                uint32_t lo[LANES];
+                block_cells_get(d.lo, odd, lo);
+                for (unsigned l = 0; l < LANES; l++)
+                    cells[l] = cells[l] << 16 | lo[l];
             }
             fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
             memcpy(s->r[vd], out, sizeof out);
@@ -146,19 +145,18 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
         uint32_t out[LANES];
         unsigned odd = (addr >> 1) & 1;
         fmt_sfpstore_lanes(mod0, s->r[vd], out);
-        for (unsigned r = 0; r < 4; r++) {
-            dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
-            if (d.lo) {
-                uint32_t hi[8];
-                for (unsigned i = 0; i < 8; i++)
-                    hi[i] = out[r * 8 + i] >> 16;
-                row_cells_put(d.hi, odd, hi);
-                row_cells_put(d.lo, odd, out + r * 8);
-            } else {
-                row_cells_put(d.hi, odd, out + r * 8);
-            }
-            *d.valid = true;
+        dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
+        if (d.lo) {
+            uint32_t hi[LANES];
+            for (unsigned l = 0; l < LANES; l++)
+                hi[l] = out[l] >> 16;
+            block_cells_put(d.hi, odd, hi);
+            block_cells_put(d.lo, odd, out);
+        } else {
+            block_cells_put(d.hi, odd, out);
         }
+        for (unsigned r = 0; r < 4; r++)
+            d.valid[r] = true;
     } else {
         uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
         for (unsigned l = 0; l < LANES; l++) {
