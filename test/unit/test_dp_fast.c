@@ -421,6 +421,16 @@ static void rnd_lregs(tw_t *w, bool odd) {
     }
 }
 
+/* The address modifiers of thread 1: random words for the eight AB, DST and BIAS sections, each
+ * zero half the time (dp_apply_addr_mod's shortcut for a section of zeros, and not). */
+static void rnd_addr_mods(tw_t *w) {
+    static const thcfg_field_t sec0[] = {THCFG_ADDR_MOD_AB_SEC0_SrcAIncr, THCFG_ADDR_MOD_DST_SEC0_DestIncr,
+                                         THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 3; k++)
+            w->s[0].st.thdcfg[1][thcfg_fields[sec0[k]].word + i] = (uint16_t)(rnd_below(2) ? rnd() : 0);
+}
+
 /* A random configuration of what the SFPU's Dst instructions read. */
 static void rnd_sfpu_cfg(tw_t *w) {
     tw_cfg(w, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled, rnd_below(3) == 0);
@@ -433,13 +443,7 @@ static void rnd_sfpu_cfg(tw_t *w) {
     tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
     tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Enable, rnd_below(4) == 0);
     tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Base, rnd_below(16));
-    /* The address modifiers: random words for the eight AB and DST sections, mostly zero. */
-    for (unsigned i = 0; i < 8; i++) {
-        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
-            (uint16_t)(rnd_below(2) ? rnd() : 0);
-        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
-            (uint16_t)(rnd_below(2) ? rnd() : 0);
-    }
+    rnd_addr_mods(w);
 }
 
 static void test_twin_sfpu_dst(void **state) {
@@ -707,12 +711,7 @@ static void test_twin_mova2d(void **state) {
         tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, odd && rnd_below(3) == 0);
         tw_thcfg(w, 1, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base, rnd_below(2));
         tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
-        for (unsigned i = 0; i < 8; i++) {
-            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
-                (uint16_t)(rnd_below(2) ? rnd() : 0);
-            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
-                (uint16_t)(rnd_below(2) ? rnd() : 0);
-        }
+        rnd_addr_mods(w);
         tw_sync(w);
         for (unsigned k = 0; k < 4; k++) {
             unsigned lo = odd && rnd_below(3) == 0, src = rnd_below(64), am = rnd_below(8), dst = rnd_below(1024);
