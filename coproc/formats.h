@@ -267,11 +267,12 @@ static inline bool fmt_sfpload_reads_dst32(unsigned mod0) {
  * modes keep half of it); fp16a_inf is LaneConfig ENABLE_FP16A_INF (FP16: the largest pattern
  * becomes ±Inf). MOD0_SRCB must be resolved first (it yields 0 here). */
 uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf);
-/* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l], old[l],
- * fp16a_inf) (one rule; test_dp_fast.c compares them). out may not overlap the inputs. */
+/* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l] >> shift,
+ * old[l], fp16a_inf) (one rule; test_dp_fast.c compares them). shift 16 reads 16-bit cells from
+ * the high halves of pairs of cells (coproc/sfpu.c), else 0. out may not overlap the inputs. */
 #define FMT_LANES 32
-void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
-                       uint32_t *restrict out);
+void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, unsigned shift, const uint32_t *restrict old,
+                       bool fp16a_inf, uint32_t *restrict out);
 /* SFPSTORE: true if this (resolved) Mod0 writes a Dst32b datum, else a Dst16b cell. */
 static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
     return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
@@ -279,8 +280,11 @@ static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
 /* SFPSTORE: the Dst cell/datum from the LReg value. BF16/FP16/FP32 flush denormals to signed zero
  * and truncate; FP16 saturates large magnitudes (and NaN) to the largest pattern. */
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
-/* The same for 32 lanes: out[l] = fmt_sfpstore(mod0, lreg[l]). */
-void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t *restrict out);
+/* The same for 32 lanes, merged into words: out[l] = (out[l] & keep) | fmt_sfpstore(mod0, lreg[l])
+ * << shift. keep 0 and shift 0 give the datums; a mode writing 16-bit cells can put them in one
+ * half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
+void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
+                        uint32_t *restrict out);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16
  * with the exponent rebiased by +112 always), 2 (UINT16), 4 (INT16 sign-extended), 8 (upper half,

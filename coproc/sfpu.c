@@ -60,31 +60,21 @@ _Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
 static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u) + l / 8; }
 
 /* The 32 lanes' cells at once: the four rows are consecutive physical rows (dp_dst_block4), 64
- * cells in a line, and lane L's is cell 2L + odd of them. On a little-endian host the block is read
- * and written as 32 32-bit words, word L holding cells 2L (low) and 2L + 1, which the compiler
- * does four at a time. */
+ * cells in a line, and lane L's is cell 2L + odd of them: the block is read and written as 32
+ * pairs, pair L holding cell 2L in its low half and 2L + 1 in its high half (on a little-endian
+ * host, the block's own bytes), so lane L's cell is pair L's half at bit 16 odd. The conversions
+ * work on the pairs directly (fmt_sfpload_lanes, fmt_sfpstore_lanes), four at a time. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline void block_cells_get(const uint16_t *block, unsigned odd, uint32_t out[LANES]) {
-    uint32_t w[LANES];
-    memcpy(w, block, sizeof w);
-    for (unsigned i = 0; i < LANES; i++)
-        out[i] = (w[i] >> (16 * odd)) & 0xFFFF;
-}
-static inline void block_cells_put(uint16_t *block, unsigned odd, const uint32_t in[LANES]) {
-    uint32_t w[LANES], keep = 0xFFFF0000u >> (16 * odd);
-    memcpy(w, block, sizeof w);
-    for (unsigned i = 0; i < LANES; i++)
-        w[i] = (w[i] & keep) | (in[i] & 0xFFFF) << (16 * odd);
-    memcpy(block, w, sizeof w);
-}
+static inline void block_pairs_get(const uint16_t *block, uint32_t w[LANES]) { memcpy(w, block, LANES * 4); }
+static inline void block_pairs_put(uint16_t *block, const uint32_t w[LANES]) { memcpy(block, w, LANES * 4); }
 #else
-static inline void block_cells_get(const uint16_t *block, unsigned odd, uint32_t out[LANES]) {
+static inline void block_pairs_get(const uint16_t *block, uint32_t w[LANES]) {
     for (unsigned i = 0; i < LANES; i++)
-        out[i] = block[2 * i + odd];
+        w[i] = block[2 * i] | (uint32_t)block[2 * i + 1] << 16;
 }
-static inline void block_cells_put(uint16_t *block, unsigned odd, const uint32_t in[LANES]) {
+static inline void block_pairs_put(uint16_t *block, const uint32_t w[LANES]) {
     for (unsigned i = 0; i < LANES; i++)
-        block[2 * i + odd] = (uint16_t)in[i];
+        block[2 * i] = (uint16_t)w[i], block[2 * i + 1] = (uint16_t)(w[i] >> 16);
 }
 #endif
 _Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
@@ -102,17 +92,18 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
         uint32_t slow =
             LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
         if (!x->dp->reference && lanes_plain(s, slow, all)) {
-            uint32_t cells[LANES], out[LANES];
-            unsigned odd = (addr >> 1) & 1;
+            uint32_t pairs[LANES], out[LANES];
+            unsigned sh = 16 * ((addr >> 1) & 1);
             dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
-            block_cells_get(d.hi, odd, cells);
-            if (d.lo) {
+            block_pairs_get(d.hi, pairs);
+            if (d.lo) { /* Dst32b: lane L's datum is its hi cell << 16 | its lo cell */
                 uint32_t lo[LANES];
-                block_cells_get(d.lo, odd, lo);
+                block_pairs_get(d.lo, lo);
                 for (unsigned l = 0; l < LANES; l++)
-                    cells[l] = cells[l] << 16 | lo[l];
+                    pairs[l] = (pairs[l] >> sh) << 16 | ((lo[l] >> sh) & 0xFFFF);
+                sh = 0;
             }
-            fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
+            fmt_sfpload_lanes(mod0, pairs, sh, s->r[vd], false, out);
             memcpy(s->r[vd], out, sizeof out);
         } else {
             uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
@@ -142,19 +133,24 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     uint32_t ok = sfpu_backdoor_ok(s, o);
     if (!x->dp->reference && ok == 0xFFFFFFFFu &&
         lanes_plain(s, LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE, all)) {
-        uint32_t out[LANES];
-        unsigned odd = (addr >> 1) & 1;
-        fmt_sfpstore_lanes(mod0, s->r[vd], out);
+        uint32_t pairs[LANES];
+        unsigned sh = 16 * ((addr >> 1) & 1);
+        uint32_t keep = 0xFFFF0000u >> sh;
         dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
-        if (d.lo) {
-            uint32_t hi[LANES];
-            for (unsigned l = 0; l < LANES; l++)
-                hi[l] = out[l] >> 16;
-            block_cells_put(d.hi, odd, hi);
-            block_cells_put(d.lo, odd, out);
+        block_pairs_get(d.hi, pairs);
+        if (d.lo) { /* Dst32b: lane L's datum split into its hi and lo cells */
+            uint32_t out[LANES], lo[LANES];
+            fmt_sfpstore_lanes(mod0, s->r[vd], 0, 0, out);
+            block_pairs_get(d.lo, lo);
+            for (unsigned l = 0; l < LANES; l++) {
+                pairs[l] = (pairs[l] & keep) | (out[l] >> 16) << sh;
+                lo[l] = (lo[l] & keep) | (out[l] & 0xFFFF) << sh;
+            }
+            block_pairs_put(d.lo, lo);
         } else {
-            block_cells_put(d.hi, odd, out);
+            fmt_sfpstore_lanes(mod0, s->r[vd], keep, sh, pairs);
         }
+        block_pairs_put(d.hi, pairs);
         for (unsigned r = 0; r < 4; r++)
             d.valid[r] = true;
     } else {

@@ -162,14 +162,15 @@ static void test_sfpload_lanes(void **state) {
     for (unsigned iter = 0; iter < 4000; iter++) {
         unsigned mod0 = iter % 16;
         bool inf = (iter / 16) & 1;
+        unsigned shift = (iter / 32) & 1 ? 16 : 0; /* a cell in the high half of a pair (sfpu.c) */
         uint32_t dst[FMT_LANES], old[FMT_LANES], out[FMT_LANES];
         for (unsigned l = 0; l < FMT_LANES; l++)
             dst[l] = rnd32(), old[l] = rnd32();
-        fmt_sfpload_lanes(mod0, dst, old, inf, out);
+        fmt_sfpload_lanes(mod0, dst, shift, old, inf, out);
         for (unsigned l = 0; l < FMT_LANES; l++)
-            if (out[l] != fmt_sfpload(mod0, dst[l], old[l], inf))
-                fail_msg("fmt_sfpload_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0, l, dst[l],
-                         out[l], fmt_sfpload(mod0, dst[l], old[l], inf));
+            if (out[l] != fmt_sfpload(mod0, dst[l] >> shift, old[l], inf))
+                fail_msg("fmt_sfpload_lanes mod0 %u shift %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0,
+                         shift, l, dst[l], out[l], fmt_sfpload(mod0, dst[l] >> shift, old[l], inf));
     }
 }
 
@@ -177,14 +178,19 @@ static void test_sfpstore_lanes(void **state) {
     (void)state;
     for (unsigned iter = 0; iter < 4000; iter++) {
         unsigned mod0 = iter % 16;
-        uint32_t in[FMT_LANES], out[FMT_LANES];
+        /* The datums (keep 0), or cells into the low or the high half of pairs of cells (sfpu.c). */
+        unsigned half = (iter / 16) % 3, shift = half == 2 ? 16 : 0;
+        uint32_t keep = half == 0 ? 0 : 0xFFFF0000u >> shift;
+        uint32_t in[FMT_LANES], was[FMT_LANES], out[FMT_LANES];
         for (unsigned l = 0; l < FMT_LANES; l++)
-            in[l] = rnd32();
-        fmt_sfpstore_lanes(mod0, in, out);
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            if (out[l] != fmt_sfpstore(mod0, in[l]))
-                fail_msg("fmt_sfpstore_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0, l, in[l],
-                         out[l], fmt_sfpstore(mod0, in[l]));
+            in[l] = rnd32(), was[l] = out[l] = rnd32();
+        fmt_sfpstore_lanes(mod0, in, keep, shift, out);
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            uint32_t want = (was[l] & keep) | fmt_sfpstore(mod0, in[l]) << shift;
+            if (out[l] != want)
+                fail_msg("fmt_sfpstore_lanes mod0 %u keep 0x%08x lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0,
+                         keep, l, in[l], out[l], want);
+        }
     }
 }
 
