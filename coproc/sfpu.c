@@ -224,6 +224,6 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     const sfp_op_t *o = sfpu_decoded(x->dp, x->word, &scratch);
     if (!o) return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
     dp_sfpu_prng_follow(x);
-    if (o->vd >= 12) sfpu_backdoor(s, o); /* the call only where it can act (VD 12..15) */
+    sfpu_backdoor(s, o);
     dp_sfpu_issue(x, o);
 }
