@@ -171,6 +171,18 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     if (addr_in < 0) dp_apply_addr_mod(x, o->addr_mod, false);
 }
 
+/* Under dp_set_reference: the instruction lane by lane, none of its 32-lane shortcuts. Apart, so
+ * that the copy of the decoded form is not in every instruction's frame. */
+static __attribute__((noinline)) sfp_res_t sfpu_exec_general(lregs_t *s, const sfp_op_t *o) {
+    sfp_op_t g = *o;
+    g.general = true;
+    return sfpu_exec(s, &g);
+}
+
+static __attribute__((noinline, cold)) void sfpu_failed(dp_ctx_t *x, const sfp_op_t *o, sfp_res_t r) {
+    dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);
+}
+
 void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned *load_addr) {
     switch (o->opc) {
     case TT_OPC_SFPLOAD:
@@ -181,11 +193,8 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
     }
     case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
     default: {
-        sfp_op_t g;
-        if (x->dp->reference) g = *o, g.general = true, o = &g;
-        sfp_res_t r = sfpu_exec(s, o);
-        if (r.cat != CP_ERR_NONE)
-            dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);
+        sfp_res_t r = x->dp->reference ? sfpu_exec_general(s, o) : sfpu_exec(s, o);
+        if (r.cat != CP_ERR_NONE) sfpu_failed(x, o, r);
         return;
     }
     }
