@@ -48,22 +48,6 @@ bool fmt_is_bfp(unsigned code) {
 
 static bool fmt_is_bfp_a(unsigned code) { return code == FMT_BFP8A || code == FMT_BFP4A || code == FMT_BFP2A; }
 
-/* WH MOVA2D.md `SrcAFmt in {FP32, TF32, BF16, BFP8, BFP4, BFP2, INT32, INT16}`; BH SFPLOAD.md uses
- * the same set for MOD0_FMT_SRCB. */
-bool fmt_exp8_family(unsigned code) {
-    switch (code) {
-    case FMT_FP32:
-    case FMT_TF32:
-    case FMT_BF16:
-    case FMT_BFP8:
-    case FMT_BFP4:
-    case FMT_BFP2:
-    case FMT_INT32:
-    case FMT_INT16: return true;
-    default: return false;
-    }
-}
-
 /* ---- Classification and flushing ------------------------------------------------------------- */
 
 static fmt_class_t classify(uint32_t exp, uint32_t exp_max, uint32_t man) {

@@ -57,9 +57,22 @@ unsigned fmt_datum_bits(unsigned code);
 /* BFP8/4/2 and BFP8a/4a/2a: 16 datums share one exponent byte (FloatBitPatterns.md "BFP"). */
 bool fmt_is_bfp(unsigned code);
 /* The 8-bit-exponent family {FP32, TF32, BF16, BFP8, BFP4, BFP2, INT32, INT16}: MOVA2D/MOVB2D's
- * Use8bExponent and SFPLOAD/SFPSTORE's MOD0_FMT_SRCB test this set (WH MOVA2D.md, BH SFPLOAD.md);
- * every other code takes the FP16 (5-bit exponent) path. */
-bool fmt_exp8_family(unsigned code);
+ * Use8bExponent and SFPLOAD/SFPSTORE's MOD0_FMT_SRCB test this set (WH MOVA2D.md `SrcAFmt in
+ * {...}`, BH SFPLOAD.md); every other code takes the FP16 (5-bit exponent) path. Inline: every
+ * SFPLOAD and SFPSTORE asks. */
+static inline bool fmt_exp8_family(unsigned code) {
+    switch (code) {
+    case FMT_FP32:
+    case FMT_TF32:
+    case FMT_BF16:
+    case FMT_BFP8:
+    case FMT_BFP4:
+    case FMT_BFP2:
+    case FMT_INT32:
+    case FMT_INT16: return true;
+    default: return false;
+    }
+}
 
 /* ---- Classification and flushing (IEEE interpretation of the bits) --------------------------- */
 typedef enum {
