@@ -291,6 +291,13 @@ static inline dp_dst_row_t dp_dst_row(const dp_ctx_t *x, unsigned row, bool d32)
     unsigned p = d32 ? dp_adj32(x, row) : dp_adj16(x, row);
     return (dp_dst_row_t){d->bits[p], d32 ? d->bits[p + 8] : NULL, &d->valid[p]};
 }
+/* Rows row & ~3 .. (row & ~3) + 3 at once (an SFPLOAD's or SFPSTORE's 32 lanes): Adj16 and Adj32
+ * pass a row's two low bits through unchanged (the remap and swizzle move bits 2..5 only, the
+ * 32-bit layout bits 3..8), so the four rows are physical rows p..p + 3 (and p + 8..p + 11), and
+ * the block's pointers reach 4 x DST_COLS cells and four valid bits. */
+static inline dp_dst_row_t dp_dst_block4(const dp_ctx_t *x, unsigned row, bool d32) {
+    return dp_dst_row(x, row & ~3u, d32);
+}
 /* Datum col of a row: the cell, or the Dst32b datum hi << 16 | lo; and its write. */
 static inline uint32_t dp_dst_row_get(dp_dst_row_t r, unsigned col) {
     return r.lo ? (uint32_t)r.hi[col] << 16 | r.lo[col] : r.hi[col];

@@ -48,22 +48,6 @@ bool fmt_is_bfp(unsigned code) {
 
 static bool fmt_is_bfp_a(unsigned code) { return code == FMT_BFP8A || code == FMT_BFP4A || code == FMT_BFP2A; }
 
-/* WH MOVA2D.md `SrcAFmt in {FP32, TF32, BF16, BFP8, BFP4, BFP2, INT32, INT16}`; BH SFPLOAD.md uses
- * the same set for MOD0_FMT_SRCB. */
-bool fmt_exp8_family(unsigned code) {
-    switch (code) {
-    case FMT_FP32:
-    case FMT_TF32:
-    case FMT_BF16:
-    case FMT_BFP8:
-    case FMT_BFP4:
-    case FMT_BFP2:
-    case FMT_INT32:
-    case FMT_INT16: return true;
-    default: return false;
-    }
-}
-
 /* ---- Classification and flushing ------------------------------------------------------------- */
 
 static fmt_class_t classify(uint32_t exp, uint32_t exp_max, uint32_t man) {
@@ -436,11 +420,11 @@ uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) 
 
 /* The modes kernels use get a loop of their own (the rule with a constant mode); the others share
  * one. */
-void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
-                       uint32_t *restrict out) {
+void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, unsigned shift, const uint32_t *restrict old,
+                       bool fp16a_inf, uint32_t *restrict out) {
 #define SFPLOAD_LANES(mode)                                                                                            \
     for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
-        out[l] = sfpload_rule((mode), dst[l], old[l], fp16a_inf);
+        out[l] = sfpload_rule((mode), dst[l] >> shift, old[l], fp16a_inf);
     switch (mod0) {
     case FMT_MOD0_BF16: SFPLOAD_LANES(FMT_MOD0_BF16) break;
     case FMT_MOD0_FP16: SFPLOAD_LANES(FMT_MOD0_FP16) break;
@@ -488,10 +472,11 @@ FMT_RULE uint32_t sfpstore_rule(unsigned mod0, uint32_t x) {
 
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x); }
 
-void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t *restrict out) {
+void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
+                        uint32_t *restrict out) {
 #define SFPSTORE_LANES(mode)                                                                                           \
     for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
-        out[l] = sfpstore_rule((mode), lreg[l]);
+        out[l] = (out[l] & keep) | sfpstore_rule((mode), lreg[l]) << shift;
     switch (mod0) {
     case FMT_MOD0_BF16: SFPSTORE_LANES(FMT_MOD0_BF16) break;
     case FMT_MOD0_FP16: SFPSTORE_LANES(FMT_MOD0_FP16) break;

@@ -57,9 +57,22 @@ unsigned fmt_datum_bits(unsigned code);
 /* BFP8/4/2 and BFP8a/4a/2a: 16 datums share one exponent byte (FloatBitPatterns.md "BFP"). */
 bool fmt_is_bfp(unsigned code);
 /* The 8-bit-exponent family {FP32, TF32, BF16, BFP8, BFP4, BFP2, INT32, INT16}: MOVA2D/MOVB2D's
- * Use8bExponent and SFPLOAD/SFPSTORE's MOD0_FMT_SRCB test this set (WH MOVA2D.md, BH SFPLOAD.md);
- * every other code takes the FP16 (5-bit exponent) path. */
-bool fmt_exp8_family(unsigned code);
+ * Use8bExponent and SFPLOAD/SFPSTORE's MOD0_FMT_SRCB test this set (WH MOVA2D.md `SrcAFmt in
+ * {...}`, BH SFPLOAD.md); every other code takes the FP16 (5-bit exponent) path. Inline: every
+ * SFPLOAD and SFPSTORE asks. */
+static inline bool fmt_exp8_family(unsigned code) {
+    switch (code) {
+    case FMT_FP32:
+    case FMT_TF32:
+    case FMT_BF16:
+    case FMT_BFP8:
+    case FMT_BFP4:
+    case FMT_BFP2:
+    case FMT_INT32:
+    case FMT_INT16: return true;
+    default: return false;
+    }
+}
 
 /* ---- Classification and flushing (IEEE interpretation of the bits) --------------------------- */
 typedef enum {
@@ -267,11 +280,12 @@ static inline bool fmt_sfpload_reads_dst32(unsigned mod0) {
  * modes keep half of it); fp16a_inf is LaneConfig ENABLE_FP16A_INF (FP16: the largest pattern
  * becomes ±Inf). MOD0_SRCB must be resolved first (it yields 0 here). */
 uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf);
-/* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l], old[l],
- * fp16a_inf) (one rule; test_dp_fast.c compares them). out may not overlap the inputs. */
+/* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l] >> shift,
+ * old[l], fp16a_inf) (one rule; test_dp_fast.c compares them). shift 16 reads 16-bit cells from
+ * the high halves of pairs of cells (coproc/sfpu.c), else 0. out may not overlap the inputs. */
 #define FMT_LANES 32
-void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, const uint32_t *restrict old, bool fp16a_inf,
-                       uint32_t *restrict out);
+void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, unsigned shift, const uint32_t *restrict old,
+                       bool fp16a_inf, uint32_t *restrict out);
 /* SFPSTORE: true if this (resolved) Mod0 writes a Dst32b datum, else a Dst16b cell. */
 static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
     return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
@@ -279,8 +293,11 @@ static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
 /* SFPSTORE: the Dst cell/datum from the LReg value. BF16/FP16/FP32 flush denormals to signed zero
  * and truncate; FP16 saturates large magnitudes (and NaN) to the largest pattern. */
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
-/* The same for 32 lanes: out[l] = fmt_sfpstore(mod0, lreg[l]). */
-void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t *restrict out);
+/* The same for 32 lanes, merged into words: out[l] = (out[l] & keep) | fmt_sfpstore(mod0, lreg[l])
+ * << shift. keep 0 and shift 0 give the datums; a mode writing 16-bit cells can put them in one
+ * half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
+void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
+                        uint32_t *restrict out);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16
  * with the exponent rebiased by +112 always), 2 (UINT16), 4 (INT16 sign-extended), 8 (upper half,

@@ -195,13 +195,19 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
 #else
 #define PACK_ROW16_HOST 0
 #endif
-static void put_row16(dp_ctx_t *x, const fmt_pack_mode_t *c, const uint16_t *cells) {
-    uint16_t h[FMT_ROW];
-    uint8_t b[sizeof h];
-    fmt_pack_row16(c, cells, h);
-    memcpy(b, h, sizeof h);
-    put_row_bytes(x, b, sizeof b);
+/* n rows of 16-bit outputs (fmt_pack_row16's), one after the other, out as one run of bytes. */
+static void put_rows16(dp_ctx_t *x, const uint16_t (*rows)[FMT_ROW], unsigned n) {
+    put_row_bytes(x, (const uint8_t *)rows, n * sizeof *rows);
 }
+static void put_row16(dp_ctx_t *x, const fmt_pack_mode_t *c, const uint16_t *cells) {
+    uint16_t h[1][FMT_ROW];
+    fmt_pack_row16(c, cells, h[0]);
+    put_rows16(x, h, 1);
+}
+
+/* The most a PACR's data stream can write past its address: four rows of 16 datums of at most 4
+ * bytes, after up to 15 bytes already in the output buffer, in whole 16-byte units. */
+#define PACR_DATA_REACH (16 * ((15 + 4 * FMT_ROW * 4 + 15) / 16))
 
 /* ---- PACR's Config (pack_setup_t) ------------------------------------------------------------ */
 
@@ -461,6 +467,14 @@ static void pack_exec(dp_ctx_t *x) {
      * fmt_pack_row and out at once (the same rules; test_dp_fast.c compares the two paths). */
     bool row_at_once = !x->dp->reference && n == FMT_ROW && !stages.active && !bfp && !zero && ds == 0xFFFF;
     bool row16 = PACK_ROW16_HOST && !c.read_32b && out_bytes == 2;
+    /* Such rows of 16-bit cells to 16-bit outputs are gathered and go out together, before any
+     * other row's bytes and at the end: the same bytes to the same places in the same order, one
+     * write of L1 instead of one a row. Only where none of this PACR's writes can fail (no L1
+     * accumulation, the data stream's reach within L1), so that no row after a failed one is
+     * converted and counted (tile_pos) that the row-by-row way would not have. */
+    bool gather = row_at_once && row16 && !p->acc && (uint64_t)p->data_addr + PACR_DATA_REACH <= dp_env(x)->l1_size;
+    uint16_t rows16[4][FMT_ROW];
+    unsigned n16 = 0;
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
         unsigned row = ((start_row & ~3u) | i) & 1023;
@@ -473,7 +487,15 @@ static void pack_exec(dp_ctx_t *x) {
         uint32_t masked = zero ? 0 : edge_mode ? neg_inf : 0;
         uint16_t block[FMT_BFP_BLOCK];
         unsigned todo = n; /* datums left for the datum-by-datum loop */
-        if (row_at_once && edge == 0xFFFF && valid && row16) {
+        bool gathered = gather && edge == 0xFFFF && valid;
+        if (!gathered && n16) {
+            put_rows16(x, rows16, n16);
+            n16 = 0;
+        }
+        if (gathered) {
+            fmt_pack_row16(&c, dr.hi, rows16[n16++]);
+            todo = 0;
+        } else if (row_at_once && edge == 0xFFFF && valid && row16) {
             put_row16(x, &c, dr.hi);
             todo = 0;
         } else if (row_at_once && edge == 0xFFFF) {
@@ -517,6 +539,7 @@ static void pack_exec(dp_ctx_t *x) {
         p->tile_pos = (uint8_t)(p->tile_pos + 1);
         if (p->tile_pos == per_plane) p->tile_pos = 0;
     }
+    if (n16) put_rows16(x, rows16, n16);
     if (dp_failed(x)) return;
     if (last || flush) {
         flush_buf(x);

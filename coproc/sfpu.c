@@ -40,15 +40,16 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
 /* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
  * LaneConfig bit of `slow`, and every lane is enabled (VectorUnit.md IsLaneEnabled, what
  * sfpu_lanes_enabled computes) unless `all` (INT32_ALL ignores LaneEnabled). Every lane's LaneConfig
- * is OR'ed once, four lanes at a time, for both: a ROW_MASK bit in any lane sends the instruction
- * the general way (only lanes 0..7's count there, which decides). */
+ * is OR'ed once, two lanes to a 64-bit word, for both: a ROW_MASK bit in any lane sends the
+ * instruction the general way (only lanes 0..7's count there, which decides). */
 static bool lanes_plain(const lregs_t *s, uint32_t slow, bool all) {
-    uint32_t a[4] = {0, 0, 0, 0};
-#pragma GCC unroll 8
-    for (unsigned l = 0; l < LANES; l += 4)
-        for (unsigned k = 0; k < 4; k++)
-            a[k] |= s->lane_config[l + k];
-    uint32_t any = a[0] | a[1] | a[2] | a[3];
+    uint64_t a = 0;
+    for (unsigned l = 0; l < LANES; l += 2) {
+        uint64_t two;
+        memcpy(&two, &s->lane_config[l], sizeof two);
+        a |= two;
+    }
+    uint32_t any = (uint32_t)a | (uint32_t)(a >> 32);
     if (all) return !(any & slow);
     return !(any & (slow | 0xFu << LC_ROW_MASK_SHIFT)) && !(s->use_flags & ~s->flags);
 }
@@ -59,39 +60,30 @@ _Static_assert(LANES == FMT_LANES, "the Vector Unit's lanes are formats.h's");
  * (addr & ~3) + L / 8, column 2 (L % 8) + odd. */
 static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u) + l / 8; }
 
-/* Eight cells of a Dst row, every second one from column odd: lanes 8r..8r+7 of an SFPLOAD or
- * SFPSTORE. On a little-endian host the row is read and written as eight 32-bit words, each two
- * cells (column 2i low), which the compiler does four at a time. */
+/* The 32 lanes' cells at once: the four rows are consecutive physical rows (dp_dst_block4), 64
+ * cells in a line, and lane L's is cell 2L + odd of them: the block is read and written as 32
+ * pairs, pair L holding cell 2L in its low half and 2L + 1 in its high half (on a little-endian
+ * host, the block's own bytes), so lane L's cell is pair L's half at bit 16 odd. The conversions
+ * work on the pairs directly (fmt_sfpload_lanes, fmt_sfpstore_lanes), four at a time. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
-    uint32_t w[8];
-    memcpy(w, row, sizeof w);
-    for (unsigned i = 0; i < 8; i++)
-        out[i] = (w[i] >> (16 * odd)) & 0xFFFF;
-}
-static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
-    uint32_t w[8], keep = 0xFFFF0000u >> (16 * odd);
-    memcpy(w, row, sizeof w);
-    for (unsigned i = 0; i < 8; i++)
-        w[i] = (w[i] & keep) | (in[i] & 0xFFFF) << (16 * odd);
-    memcpy(row, w, sizeof w);
-}
+static inline void block_pairs_get(const uint16_t *block, uint32_t w[LANES]) { memcpy(w, block, LANES * 4); }
+static inline void block_pairs_put(uint16_t *block, const uint32_t w[LANES]) { memcpy(block, w, LANES * 4); }
 #else
-static inline void row_cells_get(const uint16_t row[DST_COLS], unsigned odd, uint32_t out[8]) {
-    for (unsigned i = 0; i < 8; i++)
-        out[i] = row[2 * i + odd];
+static inline void block_pairs_get(const uint16_t *block, uint32_t w[LANES]) {
+    for (unsigned i = 0; i < LANES; i++)
+        w[i] = block[2 * i] | (uint32_t)block[2 * i + 1] << 16;
 }
-static inline void row_cells_put(uint16_t row[DST_COLS], unsigned odd, const uint32_t in[8]) {
-    for (unsigned i = 0; i < 8; i++)
-        row[2 * i + odd] = (uint16_t)in[i];
+static inline void block_pairs_put(uint16_t *block, const uint32_t w[LANES]) {
+    for (unsigned i = 0; i < LANES; i++)
+        block[2 * i] = (uint16_t)w[i], block[2 * i + 1] = (uint16_t)(w[i] >> 16);
 }
 #endif
-_Static_assert(DST_COLS == 16, "a Dst row is eight pairs of cells");
+_Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
 
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
  * The common case, every lane enabled and no LaneConfig bit that changes a lane's read, is done
- * four rows of eight at a time, the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
+ * as one block of four Dst rows (dp_dst_block4), the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
  * same rule as fmt_sfpload); test_dp_fast.c compares it with the lane-by-lane loop. */
 static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
     unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
@@ -101,19 +93,18 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
         uint32_t slow =
             LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
         if (!x->dp->reference && lanes_plain(s, slow, all)) {
-            uint32_t cells[LANES], out[LANES];
-            unsigned odd = (addr >> 1) & 1;
-            for (unsigned r = 0; r < 4; r++) {
-                dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
-                row_cells_get(d.hi, odd, cells + r * 8);
-                if (d.lo) {
-                    uint32_t lo[8];
-                    row_cells_get(d.lo, odd, lo);
-                    for (unsigned i = 0; i < 8; i++)
-                        cells[r * 8 + i] = cells[r * 8 + i] << 16 | lo[i];
-                }
+            uint32_t pairs[LANES], out[LANES];
+            unsigned sh = 16 * ((addr >> 1) & 1);
+            dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
+            block_pairs_get(d.hi, pairs);
+            if (d.lo) { /* Dst32b: lane L's datum is its hi cell << 16 | its lo cell */
+                uint32_t lo[LANES];
+                block_pairs_get(d.lo, lo);
+                for (unsigned l = 0; l < LANES; l++)
+                    pairs[l] = (pairs[l] >> sh) << 16 | ((lo[l] >> sh) & 0xFFFF);
+                sh = 0;
             }
-            fmt_sfpload_lanes(mod0, cells, s->r[vd], false, out);
+            fmt_sfpload_lanes(mod0, pairs, sh, s->r[vd], false, out);
             memcpy(s->r[vd], out, sizeof out);
         } else {
             uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
@@ -143,22 +134,26 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     uint32_t ok = sfpu_backdoor_ok(s, o);
     if (!x->dp->reference && ok == 0xFFFFFFFFu &&
         lanes_plain(s, LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE, all)) {
-        uint32_t out[LANES];
-        unsigned odd = (addr >> 1) & 1;
-        fmt_sfpstore_lanes(mod0, s->r[vd], out);
-        for (unsigned r = 0; r < 4; r++) {
-            dp_dst_row_t d = dp_dst_row(x, lane_row(addr, r * 8), dst32);
-            if (d.lo) {
-                uint32_t hi[8];
-                for (unsigned i = 0; i < 8; i++)
-                    hi[i] = out[r * 8 + i] >> 16;
-                row_cells_put(d.hi, odd, hi);
-                row_cells_put(d.lo, odd, out + r * 8);
-            } else {
-                row_cells_put(d.hi, odd, out + r * 8);
+        uint32_t pairs[LANES];
+        unsigned sh = 16 * ((addr >> 1) & 1);
+        uint32_t keep = 0xFFFF0000u >> sh;
+        dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
+        block_pairs_get(d.hi, pairs);
+        if (d.lo) { /* Dst32b: lane L's datum split into its hi and lo cells */
+            uint32_t out[LANES], lo[LANES];
+            fmt_sfpstore_lanes(mod0, s->r[vd], 0, 0, out);
+            block_pairs_get(d.lo, lo);
+            for (unsigned l = 0; l < LANES; l++) {
+                pairs[l] = (pairs[l] & keep) | (out[l] >> 16) << sh;
+                lo[l] = (lo[l] & keep) | (out[l] & 0xFFFF) << sh;
             }
-            *d.valid = true;
+            block_pairs_put(d.lo, lo);
+        } else {
+            fmt_sfpstore_lanes(mod0, s->r[vd], keep, sh, pairs);
         }
+        block_pairs_put(d.hi, pairs);
+        for (unsigned r = 0; r < 4; r++)
+            d.valid[r] = true;
     } else {
         uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
         for (unsigned l = 0; l < LANES; l++) {
@@ -176,6 +171,18 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     if (addr_in < 0) dp_apply_addr_mod(x, o->addr_mod, false);
 }
 
+/* Under dp_set_reference: the instruction lane by lane, none of its 32-lane shortcuts. Apart, so
+ * that the copy of the decoded form is not in every instruction's frame. */
+static __attribute__((noinline)) sfp_res_t sfpu_exec_general(lregs_t *s, const sfp_op_t *o) {
+    sfp_op_t g = *o;
+    g.general = true;
+    return sfpu_exec(s, &g);
+}
+
+static __attribute__((noinline, cold)) void sfpu_failed(dp_ctx_t *x, const sfp_op_t *o, sfp_res_t r) {
+    dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);
+}
+
 void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned *load_addr) {
     switch (o->opc) {
     case TT_OPC_SFPLOAD:
@@ -186,11 +193,8 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
     }
     case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
     default: {
-        sfp_op_t g;
-        if (x->dp->reference) g = *o, g.general = true, o = &g;
-        sfp_res_t r = sfpu_exec(s, o);
-        if (r.cat != CP_ERR_NONE)
-            dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);
+        sfp_res_t r = x->dp->reference ? sfpu_exec_general(s, o) : sfpu_exec(s, o);
+        if (r.cat != CP_ERR_NONE) sfpu_failed(x, o, r);
         return;
     }
     }
@@ -230,6 +234,6 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     const sfp_op_t *o = sfpu_decoded(x->dp, x->word, &scratch);
     if (!o) return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
     dp_sfpu_prng_follow(x);
-    if (o->vd >= 12) sfpu_backdoor(s, o); /* the call only where it can act (VD 12..15) */
+    sfpu_backdoor(s, o);
     dp_sfpu_issue(x, o);
 }

@@ -6,13 +6,9 @@
 #include "coproc/sfpu_ops.h"
 #include "coproc/tt_fields.h"
 
-uint32_t sfpu_lanes_enabled(const lregs_t *s) {
-    /* VectorUnit.md IsLaneEnabled: LaneConfig[Lane & 7].ROW_MASK bit Lane / 8 disables a lane; else
-     * UseLaneFlagsForLaneEnable && !LaneFlags does. */
-    uint32_t any = 0, dis = 0;
-    for (unsigned c = 0; c < 8; c++)
-        any |= s->lane_config[c];
-    if (!((any >> LC_ROW_MASK_SHIFT) & 0xF)) return ~(s->use_flags & ~s->flags); /* no ROW_MASK bit set */
+/* sfpu_lanes_enabled where some ROW_MASK bit is set (coproc/sfpu_ops.h). */
+uint32_t sfpu_lanes_row_masked(const lregs_t *s) {
+    uint32_t dis = 0;
     for (unsigned c = 0; c < 8; c++) { /* ROW_MASK bit r of column c is lane 8r + c: spread 4 bits */
         uint32_t rm = (s->lane_config[c] >> LC_ROW_MASK_SHIFT) & 0xF;
         dis |= ((rm & 1) | (rm & 2) << 7 | (rm & 4) << 14 | (rm & 8) << 21) << c;
@@ -20,8 +16,8 @@ uint32_t sfpu_lanes_enabled(const lregs_t *s) {
     return ~dis & ~(s->use_flags & ~s->flags);
 }
 
-uint32_t sfpu_backdoor_ok(const lregs_t *s, const sfp_op_t *o) {
-    if (o->vd < 12 || o->vd == SFP_NONE || o->macro) return 0xFFFFFFFFu;
+/* sfpu_backdoor_ok where VD names a template (coproc/sfpu_ops.h): the lanes that refuse the write. */
+uint32_t sfpu_backdoor_lanes(const lregs_t *s) {
     uint32_t ok = 0;
     for (unsigned l = 0; l < LANES; l++)
         if (s->lane_config[l] & LC_DISABLE_BACKDOOR_LOAD) ok |= 1u << l;
@@ -33,8 +29,7 @@ uint32_t sfpu_backdoor_ok(const lregs_t *s, const sfp_op_t *o) {
  * instruction with a VD operand [INF: the page says "instructions with VD >= 12"]; not SFPCONFIG
  * (its VD names what it configures, LReg[12..14] among them), SFPNOP (no VD) nor SFPLOADMACRO (a
  * 3-bit VD). */
-void sfpu_backdoor(lregs_t *s, const sfp_op_t *o) {
-    if (o->macro || o->vd < 12 || o->vd > 15) return;
+void sfpu_backdoor_write(lregs_t *s, const sfp_op_t *o) {
     if (o->opc == TT_OPC_SFPCONFIG || o->opc == TT_OPC_SFPNOP || o->opc == TT_OPC_SFPLOADMACRO) return;
     for (unsigned l = 0; l < LANES; l++)
         if (!(s->lane_config[l] & LC_DISABLE_BACKDOOR_LOAD)) s->lm_tmpl[l][o->vd - 12] = o->word;

@@ -73,14 +73,33 @@ bool sfpu_unit_can(unsigned unit, unsigned opc);
 
 /* ---- lanes --------------------------------------------------------------------------------- */
 
-/* VectorUnit.md IsLaneEnabled for all 32 lanes: bit L is lane L's. */
-uint32_t sfpu_lanes_enabled(const lregs_t *s);
-/* The lanes where `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` holds (all, for SFPLOADMACRO's). */
-uint32_t sfpu_backdoor_ok(const lregs_t *s, const sfp_op_t *o);
-/* The instruction-template writes of an instruction with VD >= 12 (SFPCONFIG.md LaneConfig
+/* VectorUnit.md IsLaneEnabled for all 32 lanes: bit L is lane L's. Most instructions ask, and
+ * mostly no ROW_MASK bit is set: that test inline, the ROW_MASK lanes out of line. */
+uint32_t sfpu_lanes_row_masked(const lregs_t *s);
+static inline uint32_t sfpu_lanes_enabled(const lregs_t *s) {
+    /* LaneConfig[Lane & 7].ROW_MASK bit Lane / 8 disables a lane; else UseLaneFlagsForLaneEnable
+     * && !LaneFlags does. */
+    uint32_t any = 0;
+    for (unsigned c = 0; c < 8; c++)
+        any |= s->lane_config[c];
+    if ((any >> LC_ROW_MASK_SHIFT) & 0xF) return sfpu_lanes_row_masked(s);
+    return ~(s->use_flags & ~s->flags);
+}
+/* The lanes where `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` holds (all, for SFPLOADMACRO's):
+ * the test of VD inline, the lanes' bits out of line. */
+uint32_t sfpu_backdoor_lanes(const lregs_t *s);
+static inline uint32_t sfpu_backdoor_ok(const lregs_t *s, const sfp_op_t *o) {
+    if (o->vd < 12 || o->vd == SFP_NONE || o->macro) return 0xFFFFFFFFu;
+    return sfpu_backdoor_lanes(s);
+}
+/* The instruction-template writes of an instruction with VD 12..15 (SFPCONFIG.md LaneConfig
  * DISABLE_BACKDOOR_LOAD): lanes whose DISABLE_BACKDOOR_LOAD is clear store the word as
- * InstructionTemplate[VD - 12]. */
-void sfpu_backdoor(lregs_t *s, const sfp_op_t *o);
+ * InstructionTemplate[VD - 12]. The test of VD inline (every Vector Unit instruction asks), the
+ * rest out of line. */
+void sfpu_backdoor_write(lregs_t *s, const sfp_op_t *o);
+static inline void sfpu_backdoor(lregs_t *s, const sfp_op_t *o) {
+    if (o->vd >= 12 && o->vd <= 15 && !o->macro) sfpu_backdoor_write(s, o);
+}
 
 /* AdvancePRNG(Lane) (VectorUnit.md "PRNG"). */
 static inline uint32_t sfpu_prng_next(uint32_t state) {

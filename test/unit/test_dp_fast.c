@@ -162,14 +162,15 @@ static void test_sfpload_lanes(void **state) {
     for (unsigned iter = 0; iter < 4000; iter++) {
         unsigned mod0 = iter % 16;
         bool inf = (iter / 16) & 1;
+        unsigned shift = (iter / 32) & 1 ? 16 : 0; /* a cell in the high half of a pair (sfpu.c) */
         uint32_t dst[FMT_LANES], old[FMT_LANES], out[FMT_LANES];
         for (unsigned l = 0; l < FMT_LANES; l++)
             dst[l] = rnd32(), old[l] = rnd32();
-        fmt_sfpload_lanes(mod0, dst, old, inf, out);
+        fmt_sfpload_lanes(mod0, dst, shift, old, inf, out);
         for (unsigned l = 0; l < FMT_LANES; l++)
-            if (out[l] != fmt_sfpload(mod0, dst[l], old[l], inf))
-                fail_msg("fmt_sfpload_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0, l, dst[l],
-                         out[l], fmt_sfpload(mod0, dst[l], old[l], inf));
+            if (out[l] != fmt_sfpload(mod0, dst[l] >> shift, old[l], inf))
+                fail_msg("fmt_sfpload_lanes mod0 %u shift %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0,
+                         shift, l, dst[l], out[l], fmt_sfpload(mod0, dst[l] >> shift, old[l], inf));
     }
 }
 
@@ -177,14 +178,19 @@ static void test_sfpstore_lanes(void **state) {
     (void)state;
     for (unsigned iter = 0; iter < 4000; iter++) {
         unsigned mod0 = iter % 16;
-        uint32_t in[FMT_LANES], out[FMT_LANES];
+        /* The datums (keep 0), or cells into the low or the high half of pairs of cells (sfpu.c). */
+        unsigned half = (iter / 16) % 3, shift = half == 2 ? 16 : 0;
+        uint32_t keep = half == 0 ? 0 : 0xFFFF0000u >> shift;
+        uint32_t in[FMT_LANES], was[FMT_LANES], out[FMT_LANES];
         for (unsigned l = 0; l < FMT_LANES; l++)
-            in[l] = rnd32();
-        fmt_sfpstore_lanes(mod0, in, out);
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            if (out[l] != fmt_sfpstore(mod0, in[l]))
-                fail_msg("fmt_sfpstore_lanes mod0 %u lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0, l, in[l],
-                         out[l], fmt_sfpstore(mod0, in[l]));
+            in[l] = rnd32(), was[l] = out[l] = rnd32();
+        fmt_sfpstore_lanes(mod0, in, keep, shift, out);
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            uint32_t want = (was[l] & keep) | fmt_sfpstore(mod0, in[l]) << shift;
+            if (out[l] != want)
+                fail_msg("fmt_sfpstore_lanes mod0 %u keep 0x%08x lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0,
+                         keep, l, in[l], out[l], want);
+        }
     }
 }
 
@@ -421,6 +427,16 @@ static void rnd_lregs(tw_t *w, bool odd) {
     }
 }
 
+/* The address modifiers of thread 1: random words for the eight AB, DST and BIAS sections, each
+ * zero half the time (dp_apply_addr_mod's shortcut for a section of zeros, and not). */
+static void rnd_addr_mods(tw_t *w) {
+    static const thcfg_field_t sec0[] = {THCFG_ADDR_MOD_AB_SEC0_SrcAIncr, THCFG_ADDR_MOD_DST_SEC0_DestIncr,
+                                         THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 3; k++)
+            w->s[0].st.thdcfg[1][thcfg_fields[sec0[k]].word + i] = (uint16_t)(rnd_below(2) ? rnd() : 0);
+}
+
 /* A random configuration of what the SFPU's Dst instructions read. */
 static void rnd_sfpu_cfg(tw_t *w) {
     tw_cfg(w, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled, rnd_below(3) == 0);
@@ -433,13 +449,7 @@ static void rnd_sfpu_cfg(tw_t *w) {
     tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
     tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Enable, rnd_below(4) == 0);
     tw_thcfg(w, 1, THCFG_SFPU_DEST_FMT_Base, rnd_below(16));
-    /* The address modifiers: random words for the eight AB and DST sections, mostly zero. */
-    for (unsigned i = 0; i < 8; i++) {
-        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
-            (uint16_t)(rnd_below(2) ? rnd() : 0);
-        w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
-            (uint16_t)(rnd_below(2) ? rnd() : 0);
-    }
+    rnd_addr_mods(w);
 }
 
 static void test_twin_sfpu_dst(void **state) {
@@ -707,12 +717,7 @@ static void test_twin_mova2d(void **state) {
         tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, odd && rnd_below(3) == 0);
         tw_thcfg(w, 1, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base, rnd_below(2));
         tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
-        for (unsigned i = 0; i < 8; i++) {
-            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_AB_SEC0_SrcAIncr].word + i] =
-                (uint16_t)(rnd_below(2) ? rnd() : 0);
-            w->s[0].st.thdcfg[1][thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + i] =
-                (uint16_t)(rnd_below(2) ? rnd() : 0);
-        }
+        rnd_addr_mods(w);
         tw_sync(w);
         for (unsigned k = 0; k < 4; k++) {
             unsigned lo = odd && rnd_below(3) == 0, src = rnd_below(64), am = rnd_below(8), dst = rnd_below(1024);

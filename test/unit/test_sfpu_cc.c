@@ -53,6 +53,38 @@ static void test_setcc(void **state) {
     assert_int_equal(s->lm_tmpl[15][1], 0);
 }
 
+/* The backdoor's reach (SFPCONFIG.md; sfpu_ops.h sfpu_backdoor): VD 12..15 write template VD - 12
+ * in every lane whose DISABLE_BACKDOOR_LOAD is clear; VD 0..11, SFPNOP, SFPCONFIG (its VD names
+ * what it configures) and an SFPLOADMACRO-scheduled instruction write none. */
+static void test_backdoor_reach(void **state) {
+    lregs_t *s = *state;
+    uint32_t none[LANES][SFPU_MACROS] = {{0}};
+    for (unsigned vd = 0; vd < 16; vd++) {
+        for (unsigned k = 0; k < 3; k++) {
+            /* k: an instruction issued, SFPCONFIG, the instruction as SFPLOADMACRO scheduled it */
+            uint32_t w = k == 1 ? TT_OP_SFPCONFIG(0, vd, 0) : TT_OP_SFPSETCC(0, 1, vd, 6);
+            sfp_op_t o;
+            sfpu_decode(w, &o);
+            o.macro = k == 2;
+            memset(s->lm_tmpl, 0, sizeof s->lm_tmpl);
+            memset(s->lane_config, 0, sizeof s->lane_config);
+            s->lane_config[5] = LC_DISABLE_BACKDOOR_LOAD;
+            sfpu_backdoor(s, &o);
+            for (unsigned l = 0; l < LANES; l++)
+                for (unsigned i = 0; i < SFPU_MACROS; i++) {
+                    uint32_t want = k == 0 && vd == 12 + i && l != 5 ? w : 0;
+                    if (s->lm_tmpl[l][i] != want)
+                        fail_msg("word 0x%08x (macro %d) lane %u template %u: 0x%08x, want 0x%08x", w, o.macro, l, i,
+                                 s->lm_tmpl[l][i], want);
+                }
+        }
+    }
+    sfp_op_t nop;
+    sfpu_decode(TT_OP_SFPNOP, &nop);
+    sfpu_backdoor(s, &nop);
+    assert_memory_equal(s->lm_tmpl, none, sizeof none);
+}
+
 /* ---- SFPENCC.md -------------------------------------------------------------------------------- */
 
 static void test_encc(void **state) {
@@ -273,6 +305,7 @@ static void test_gt_le(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_setcc, sfpu_setup, sfpu_teardown),
+        cmocka_unit_test_setup_teardown(test_backdoor_reach, sfpu_setup, sfpu_teardown),
         cmocka_unit_test_setup_teardown(test_encc, sfpu_setup, sfpu_teardown),
         cmocka_unit_test_setup_teardown(test_nested_if_else, sfpu_setup, sfpu_teardown),
         cmocka_unit_test_setup_teardown(test_stack_depth, sfpu_setup, sfpu_teardown),
