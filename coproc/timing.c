@@ -381,18 +381,27 @@ static bool tm_thcon_mem(uint8_t opc) {
     }
 }
 
-static void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+/* A ThCon instruction: its occupancy, then its values (thcon_exec). */
+static __attribute__((noinline)) void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                        const cp_insn_t *in) {
+    tm->last_unit[t] = TT_UNIT_THCON;
     unsigned lat = tm_thcon_lat(tm, t, op, word);
     tm->thcon_until = tm->now + lat;
     tm->thcon_thread = t;
     tm_set_until(tm, t, TM_TR_THCON, tm->thcon_until);
     if (tm_thcon_mem(op->opcode))
         tm_set_until(tm, t, TM_TR_MEM, tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA));
+    tm->chg[t] |= 1u << 0; /* C0: its memory request */
+    thcon_exec(in);
 }
 
-static void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op) {
+/* A Configuration Unit instruction: its occupancy (C12 for every thread), then its values. */
+static __attribute__((noinline)) void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op, const cp_insn_t *in) {
+    tm->last_unit[t] = TT_UNIT_CONFIG;
     tm_set_until(tm, t, TM_TR_CFG, tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op)));
     if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
+    tm_changed_all(tm, TM_C_CFGEXU);
+    cfgu_exec(in);
 }
 
 /* ---- Matrix Unit: SrcA/SrcB hand-back at dispatch ------------------------------------------ */
@@ -496,54 +505,66 @@ static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return t
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
-/* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). */
+/* An unpacker instruction: its address side (the datapath), then into its unpacker's queue. */
+static __attribute__((noinline)) void tm_dispatch_unpack(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                         cp_origin_t origin, const cp_insn_t *in) {
+    tm->last_unit[t] = TT_UNIT_UNPACK;
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    unsigned u = tm_unpacker_of(word);
+    tm_unpacker_t *up = &tm->unp[u];
+    if (up->count >= TM_UNPACK_QDEPTH) {
+        /* tm_can_accept refuses this: only a caller that skipped it gets here. */
+        cp_fail(in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
+        return;
+    }
+    up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
+    up->count++;
+    tm->unp_n[u][t]++;
+    tm_unp_try_start(tm, u);
+    tm->unp_due = 0;
+    tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
+}
+
+/* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA hand the unpackers' banks to the Matrix Unit. */
+static __attribute__((noinline)) void tm_setdvalid(tm_t *tm, uint32_t word) {
+    unsigned flips = TT_SETDVALID_SETVALID(word);
+    if (flips & 3u) tm_changed_all(tm, TM_C_SRC);
+    if (flips & 1u) st_src_to_matrix(tm->st, 0);
+    if (flips & 2u) st_src_to_matrix(tm->st, 1);
+}
+
+/* A Matrix Unit instruction's values, then its bank hand-back: the datapath reads the banks it
+ * hands back (out of line, like every call of tm_dispatch_op: see there). */
+static __attribute__((noinline)) void tm_math_exec(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                   const cp_insn_t *in) {
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    tm_math_handback(tm, t, op, word);
+}
+
+/* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). Every call is the
+ * last thing its way does (the unit's bookkeeping first, then the value side), so that no value
+ * lives across a call and tm_issue's frame stays small (4 registers saved, not 6). That order is
+ * the old one's in effect: the bookkeeping reads only the model and the word, the value side
+ * (dp_exec, thcon_exec, cfgu_exec) never the model, and of the architectural state the bookkeeping
+ * writes (the Src banks' owners) only the Matrix Unit's values read anything (tm_math_exec keeps
+ * the values first). */
 static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
                                                                  cp_origin_t origin) {
     unsigned lat = tm->opi[op->opcode].lat;
     const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
      * its unit, or a shared one for every thread. */
-    /* The datapath's instructions take effect here; the unpackers' address side only (their data
-     * moves at retire, tm_unp_retire). */
-    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
-
     switch (op->unit) {
-    case TT_UNIT_THCON:
-        tm->last_unit[t] = TT_UNIT_THCON;
-        thcon_exec(in);
-        tm_dispatch_thcon(tm, t, op, word);
-        tm->chg[t] |= 1u << 0; /* C0: its memory request */
-        break;
-    case TT_UNIT_CONFIG:
-        tm->last_unit[t] = TT_UNIT_CONFIG;
-        cfgu_exec(in);
-        tm_dispatch_config(tm, t, op);
-        tm_changed_all(tm, TM_C_CFGEXU);
-        break;
+    case TT_UNIT_THCON: tm_dispatch_thcon(tm, t, op, word, in); return;
+    case TT_UNIT_CONFIG: tm_dispatch_config(tm, t, op, in); return;
     case TT_UNIT_MATH:
         tm->last_unit[t] = TT_UNIT_MATH;
-        tm_math_handback(tm, t, op, word);
         tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
         tm->fpu_start = tm->now + 1;
         tm->chg[t] |= 1u << 4; /* C4 */
-        break;
-    case TT_UNIT_UNPACK: {
-        tm->last_unit[t] = TT_UNIT_UNPACK;
-        unsigned u = tm_unpacker_of(word);
-        tm_unpacker_t *up = &tm->unp[u];
-        if (up->count >= TM_UNPACK_QDEPTH) {
-            /* tm_can_accept refuses this: only a caller that skipped it gets here. */
-            cp_fail(in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
-            break;
-        }
-        up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
-        up->count++;
-        tm->unp_n[u][t]++;
-        tm_unp_try_start(tm, u);
-        tm->unp_due = 0;
-        tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
-        break;
-    }
+        tm_math_exec(tm, t, op, word, in);
+        return;
+    case TT_UNIT_UNPACK: tm_dispatch_unpack(tm, t, op, word, origin, in); return;
     case TT_UNIT_PACK:
         tm->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
@@ -565,14 +586,12 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
         break;
     case TT_UNIT_MISC:
         tm->last_unit[t] = TT_UNIT_MISC;
-        if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
-            unsigned flips = TT_SETDVALID_SETVALID(word);
-            if (flips & 3u) tm_changed_all(tm, TM_C_SRC);
-            if (flips & 1u) st_src_to_matrix(tm->st, 0);
-            if (flips & 2u) st_src_to_matrix(tm->st, 1);
-        }
-        /* NOP, SETDVALID and the ADC family (values: the datapath, above): one cycle. */
+        /* NOP, SETDVALID and the ADC family (values: the datapath, below): one cycle. */
         tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->now + lat));
+        if (op->opcode == TT_OPC_SETDVALID) {
+            tm_setdvalid(tm, word);
+            return; /* (not the datapath's) */
+        }
         break;
     default:
         /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
@@ -580,6 +599,9 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
         if (op->unit == TT_UNIT_SYNC) tm->last_unit[t] = TT_UNIT_SYNC;
         break;
     }
+    /* The datapath's instructions take effect here; the unpackers' address side only (their data
+     * moves at retire, tm_unp_retire). */
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
 }
 
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
