@@ -175,6 +175,7 @@ static inline void sync_end_cycle(sync_t *s) {
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
 /* Wait Gate of one thread. */
+enum { GATE_REPEAT_OTHER = 1 }; /* gate_t.repeatable of a hold not by the latched wait */
 typedef struct {
     cp_wait_t wait;
     bool held;
@@ -189,10 +190,13 @@ typedef struct {
      * instruction costs a re-check per cycle, not its bookkeeping. */
     const tt_op_t *held_op; /* the held word's opcode entry (NULL: undefined) */
     bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
-    bool repeatable;        /* the hold may repeat unchanged (gate_repeat decides) */
-    uint64_t repeats;       /* held cycles since, exactly like the last counted one, not counted yet */
-    uint64_t recheck_at;    /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
-    uint64_t sem_seen;      /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
+    /* The hold may repeat unchanged (gate_repeat decides): 0 no; held by the latched wait, the
+     * wait's opcode (STALLWAIT or SEMWAIT: gate_step asks gate_wait_unchanged's question of that
+     * one without looking at held_by_wait and the wait); else GATE_REPEAT_OTHER. */
+    uint8_t repeatable;
+    uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
+    uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
+    uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
 } gate_t;
 
 struct cp {
@@ -244,12 +248,15 @@ bool gate_step_full(cp_t *cp, unsigned t);
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
  * (tm_cond_changes) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
-static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    switch (g->wait.opcode) {
+static inline bool gate_wait_unchanged_as(const cp_t *cp, unsigned t, const gate_t *g, uint8_t opcode) {
+    switch (opcode) {
     case TT_OPC_STALLWAIT: return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
     case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
     default: return false;
     }
+}
+static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    return gate_wait_unchanged_as(cp, t, g, g->wait.opcode);
 }
 
 /* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,
@@ -261,7 +268,7 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
         if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
-    } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
+    } else if (gate_wait_unchanged_as(cp, t, g, g->repeatable)) { /* (repeatable: the wait's opcode, or not one) */
         /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
          * (gate_settle). */
         g->repeats++;
