@@ -137,11 +137,14 @@ struct tm {
     cp_state_t *st; /* the architectural state (owned by the coprocessor) */
     dp_t *dp;       /* the datapath, or NULL */
     cp_env_t env;
-    /* Of each opcode, asked once (they depend on the opcode alone): its latency (tm_latency) and
-     * whether the datapath handles it (dp_handles). */
+    /* Of each opcode, asked once (they depend on the opcode alone): its latency (tm_latency),
+     * whether the datapath handles it (dp_handles) and the Src banks a Matrix Unit instruction
+     * needs to be admitted (tm_fpu_src_needs). Four bytes an entry: an opcode's index is a scale,
+     * not a multiply. */
     struct {
-        uint8_t lat;
+        _Alignas(4) uint8_t lat;
         bool dp;
+        uint8_t src;
     } opi[256];
     /* The instruction as the value side receives it (tm_insn): the state, the tile and the error
      * record set once (tm_create), the rest at each event. */
@@ -272,6 +275,7 @@ tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
     for (unsigned i = 0; i < nops; i++) {
         tm->opi[ops[i].opcode].lat = (uint8_t)tm_latency(&ops[i]);
         tm->opi[ops[i].opcode].dp = dp && dp_handles(&ops[i]);
+        tm->opi[ops[i].opcode].src = (uint8_t)tm_fpu_src_needs(ops[i].opcode);
     }
     tm->in = (cp_insn_t){.st = st, .env = &tm->env, .err = &tm->err};
     tm_reset(tm);
@@ -318,7 +322,7 @@ static inline __attribute__((always_inline)) bool tm_accepts(const tm_t *tm, uns
     case TT_UNIT_MATH: {
         /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
         if (tm->fpu_start == tm->now + 1) return false;
-        unsigned need = tm_fpu_src_needs(op->opcode);
+        unsigned need = tm->opi[op->opcode].src;
         if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
         if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
         return true;
