@@ -181,9 +181,8 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
         unsigned did = fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
-         * replay expander's take against the MOP expander's word. */
-        if (did & FE_POP1) cp->fifo_freed |= 1u << t;
-        if ((did & (FE_POP2 | FE_PUSH2)) == FE_POP2) cp->fifo_freed |= 1u << (CP_THREADS + t);
+         * replay expander's take against the MOP expander's word (fe_step). */
+        cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
         fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
         /* (A push counts its own high water.) */
         if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)

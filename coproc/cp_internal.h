@@ -122,11 +122,13 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
 /* One cycle of each expander (call the replay expander before the MOP expander). Each says what
  * it did: 0 when nothing changed (the same state would do nothing again), else FE_MOVED with the
  * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
- * recorded into the replay buffer changes no count). */
-enum { FE_MOVED = 1u << 0, FE_POP1 = 1u << 1, FE_POP2 = 1u << 2, FE_PUSH2 = 1u << 3 };
+ * recorded into the replay buffer changes no count). FE_POP1 and FE_POP2 sit where
+ * cp_fifo_freed has thread 0's FIFO#1 and FIFO#2: shifted by t, they are thread t's freed FIFOs. */
+enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6, FE_PUSH2 = 1u << 7 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
-/* Both, in that order, in one call: what they did. */
+/* Both, in that order, in one call: what they did, but FE_POP2 only when FIFO#2 lost a word net
+ * (the MOP expander's word after the replay expander's take leaves it as it was). */
 unsigned fe_step(fe_thread_t *fe);
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */

@@ -152,7 +152,7 @@ static __attribute__((noinline)) unsigned mop_emit(fe_thread_t *fe, unsigned did
         m->kind = MOP_IDLE;
         m->bubble = true;
     }
-    return did | FE_MOVED | FE_PUSH2;
+    return (did & ~FE_POP2) | FE_MOVED | FE_PUSH2; /* (FIFO#2 got back what the replay expander took) */
 }
 
 /* Ingest the MOP w at the head of FIFO#1. */
@@ -199,7 +199,7 @@ static inline unsigned mop_step(fe_thread_t *fe, unsigned did) {
         cp_origin_t org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         fifo_push(&fe->fifo2, w, org);
-        return did | FE_MOVED | FE_POP1 | FE_PUSH2;
+        return (did & ~FE_POP2) | FE_MOVED | FE_POP1 | FE_PUSH2;
     }
 }
 
