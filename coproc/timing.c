@@ -613,7 +613,7 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
 }
 
 bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (t >= CP_THREADS || !op || !tm_accepts(tm, t, op, word)) return false;
+    if (!tm_accepts(tm, t, op, word)) return false; /* (t and op: the caller's, see timing.h) */
     tm_dispatch_op(tm, t, op, word, origin);
     return true;
 }
