@@ -20,6 +20,8 @@
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
+#include <string.h>
+
 /* FIFO depths. FIFO#1: PushTensixInstruction.md (BH: 32). FIFO#2 and FIFO#3: the Wormhole
  * frontend diagram (TensixFrontend.svg: 8 and 2); Blackhole's are undocumented (TENSIX.md §9). */
 #define FE_FIFO1_DEPTH  CP_FIFO_DEPTH
@@ -33,18 +35,27 @@ _Static_assert(FE_FIFO1_DEPTH <= FE_FIFO_MAX && FE_FIFO2_DEPTH <= FE_FIFO_MAX, "
 
 typedef struct {
     uint32_t slot[FE_FIFO_MAX];
-    cp_origin_t org[FE_FIFO_MAX]; /* who pushed each word (stall statistics) */
+    /* Who pushed each word (stall statistics): its cp_origin_t's bytes, padding and all, so that a
+     * word's way through the FIFOs copies its origin in one load and one store (a cp_origin_t
+     * member is stored field by field). */
+    uint64_t org[FE_FIFO_MAX];
     uint8_t head, count, cap;
 } fe_fifo_t;
+
+_Static_assert(sizeof(cp_origin_t) == sizeof(uint64_t), "an origin in one word");
 
 static inline bool fifo_full(const fe_fifo_t *f) { return f->count >= f->cap; }
 static inline bool fifo_empty(const fe_fifo_t *f) { return f->count == 0; }
 static inline uint32_t fifo_peek(const fe_fifo_t *f) { return f->slot[f->head]; }
-static inline cp_origin_t fifo_peek_org(const fe_fifo_t *f) { return f->org[f->head]; }
+static inline cp_origin_t fifo_peek_org(const fe_fifo_t *f) {
+    cp_origin_t org;
+    memcpy(&org, &f->org[f->head], sizeof org);
+    return org;
+}
 static inline uint32_t fifo_at(const fe_fifo_t *f, unsigned i) { return f->slot[(f->head + i) % FE_FIFO_MAX]; }
 static inline void fifo_push(fe_fifo_t *f, uint32_t w, cp_origin_t org) {
     f->slot[(f->head + f->count) % FE_FIFO_MAX] = w;
-    f->org[(f->head + f->count) % FE_FIFO_MAX] = org;
+    memcpy(&f->org[(f->head + f->count) % FE_FIFO_MAX], &org, sizeof org);
     f->count++;
 }
 static inline uint32_t fifo_pop(fe_fifo_t *f) {
