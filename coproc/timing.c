@@ -213,7 +213,9 @@ static inline const cp_insn_t *tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, 
     in->op = op;
     in->word = word;
     in->thread = t;
-    in->origin = origin;
+    /* One store of the eight bytes the origin came in (padding and all): an assignment stores pc
+     * and core apart, the core shifted out of its register first. */
+    memcpy(&in->origin, &origin, sizeof origin);
     in->cycle = tm->now; /* SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c) */
     return in;
 }
