@@ -311,33 +311,46 @@ const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
-/* tm_can_accept's rule, for a thread and an opcode already checked (tm_issue too). */
+/* tm_can_accept's rule in two parts: nothing of thread t passes while its ThCon instruction
+ * executes (ScalarUnit.md), and each unit's own (tm_unit_accepts; tm_issue asks each unit's part
+ * in the one switch that also dispatches, tm_unit_issue). */
+static inline bool tm_thcon_frozen(const tm_t *tm, unsigned t) {
+    return tm->now < tm->thcon_until && tm->thcon_thread == t;
+}
+
+/* ThCon: not pipelined, one instruction at a time across threads. */
+static inline bool tm_thcon_accepts(const tm_t *tm) { return tm->now >= tm->thcon_until; }
+
+static inline bool tm_math_accepts(const tm_t *tm, const tt_op_t *op) {
+    /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
+    if (tm->fpu_start == tm->now + 1) return false;
+    unsigned need = tm->opi[op->opcode].src;
+    if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
+    if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
+    return true;
+}
+
+/* The thread waits until the unpacker accepts the instruction into its queue. */
+static inline bool tm_unpack_accepts(const tm_t *tm, uint32_t word) {
+    return tm->unp[tm_unpacker_of(word)].count < TM_UNPACK_QDEPTH;
+}
+
+/* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the rest share one
+ * pipeline entry per cycle (CFGSHIFTMASK: one per two cycles). Simplification: one Config-group
+ * instruction per cycle across threads. */
+static inline bool tm_config_accepts(const tm_t *tm, const tt_op_t *op) {
+    return op->opcode == TT_OPC_SETC16 || tm->now >= tm->cfg_entry_at;
+}
+
+/* tm_can_accept's rule, for a thread and an opcode already checked. */
 static inline __attribute__((always_inline)) bool tm_accepts(const tm_t *tm, unsigned t, const tt_op_t *op,
                                                              uint32_t word) {
-    /* ScalarUnit.md: while a ThCon instruction of thread t executes, nothing of t passes. */
-    if (tm->now < tm->thcon_until && tm->thcon_thread == t) return false;
-
+    if (tm_thcon_frozen(tm, t)) return false;
     switch (op->unit) {
-    case TT_UNIT_THCON:
-        /* Not pipelined, one instruction at a time across threads. */
-        return tm->now >= tm->thcon_until;
-    case TT_UNIT_MATH: {
-        /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
-        if (tm->fpu_start == tm->now + 1) return false;
-        unsigned need = tm->opi[op->opcode].src;
-        if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
-        if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
-        return true;
-    }
-    case TT_UNIT_UNPACK:
-        /* The thread waits until the unpacker accepts the instruction into its queue. */
-        return tm->unp[tm_unpacker_of(word)].count < TM_UNPACK_QDEPTH;
-    case TT_UNIT_CONFIG:
-        /* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the
-         * rest share one pipeline entry per cycle (CFGSHIFTMASK: one per two cycles).
-         * Simplification: one Config-group instruction per cycle across threads. */
-        if (op->opcode == TT_OPC_SETC16) return true;
-        return tm->now >= tm->cfg_entry_at;
+    case TT_UNIT_THCON: return tm_thcon_accepts(tm);
+    case TT_UNIT_MATH: return tm_math_accepts(tm, op);
+    case TT_UNIT_UNPACK: return tm_unpack_accepts(tm, word);
+    case TT_UNIT_CONFIG: return tm_config_accepts(tm, op);
     default: return true;
     }
 }
@@ -540,37 +553,49 @@ static __attribute__((noinline)) void tm_setdvalid(tm_t *tm, uint32_t word) {
 }
 
 /* A Matrix Unit instruction's values, then its bank hand-back: the datapath reads the banks it
- * hands back (out of line, like every call of tm_dispatch_op: see there). */
+ * hands back (out of line, like every call of tm_unit_issue: see there). */
 static __attribute__((noinline)) void tm_math_exec(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
                                                    const cp_insn_t *in) {
     if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
     tm_math_handback(tm, t, op, word);
 }
 
-/* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). Every call is the
- * last thing its way does (the unit's bookkeeping first, then the value side), so that no value
- * lives across a call and tm_issue's frame stays small (4 registers saved, not 6). That order is
- * the old one's in effect: the bookkeeping reads only the model and the word, the value side
- * (dp_exec, thcon_exec, cfgu_exec) never the model, and of the architectural state the bookkeeping
- * writes (the Src banks' owners) only the Matrix Unit's values read anything (tm_math_exec keeps
- * the values first). */
-static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
-                                                                 cp_origin_t origin) {
+/* tm_dispatch's work, for a thread and an opcode already checked, and with admit tm_issue's: the
+ * unit's admission first (tm_accepts' part of that unit; the caller asked tm_thcon_frozen), in
+ * the one switch on the unit. True when dispatched. Every call is the last thing its way does
+ * (the unit's bookkeeping first, then the value side), so that no value lives across a call and
+ * tm_issue's frame stays small. That order is the old one in effect: the bookkeeping reads only
+ * the model and the word, the value side (dp_exec, thcon_exec, cfgu_exec) never the model, and
+ * of the architectural state the bookkeeping writes (the Src banks' owners) only the Matrix
+ * Unit's values read anything (tm_math_exec keeps the values first). (tm_t.in is written before
+ * the admission: nothing reads it between events.) */
+static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                                cp_origin_t origin, bool admit) {
     unsigned lat = tm->opi[op->opcode].lat;
     const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
      * its unit, or a shared one for every thread. */
     switch (op->unit) {
-    case TT_UNIT_THCON: tm_dispatch_thcon(tm, t, op, word, in); return;
-    case TT_UNIT_CONFIG: tm_dispatch_config(tm, t, op, in); return;
+    case TT_UNIT_THCON:
+        if (admit && !tm_thcon_accepts(tm)) return false;
+        tm_dispatch_thcon(tm, t, op, word, in);
+        return true;
+    case TT_UNIT_CONFIG:
+        if (admit && !tm_config_accepts(tm, op)) return false;
+        tm_dispatch_config(tm, t, op, in);
+        return true;
     case TT_UNIT_MATH:
+        if (admit && !tm_math_accepts(tm, op)) return false;
         tm->last_unit[t] = TT_UNIT_MATH;
         tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
         tm->fpu_start = tm->now + 1;
         tm->chg[t] |= 1u << 4; /* C4 */
         tm_math_exec(tm, t, op, word, in);
-        return;
-    case TT_UNIT_UNPACK: tm_dispatch_unpack(tm, t, op, word, origin, in); return;
+        return true;
+    case TT_UNIT_UNPACK:
+        if (admit && !tm_unpack_accepts(tm, word)) return false;
+        tm_dispatch_unpack(tm, t, op, word, origin, in);
+        return true;
     case TT_UNIT_PACK:
         tm->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
@@ -596,7 +621,7 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
         tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->now + lat));
         if (op->opcode == TT_OPC_SETDVALID) {
             tm_setdvalid(tm, word);
-            return; /* (not the datapath's) */
+            return true; /* (not the datapath's) */
         }
         break;
     default:
@@ -608,16 +633,16 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
     if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    return true;
 }
 
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (t < CP_THREADS && op) tm_dispatch_op(tm, t, op, word, origin);
+    if (t < CP_THREADS && op) tm_unit_issue(tm, t, op, word, origin, false);
 }
 
 bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (!tm_accepts(tm, t, op, word)) return false; /* (t and op: the caller's, see timing.h) */
-    tm_dispatch_op(tm, t, op, word, origin);
-    return true;
+    /* (t and op: the caller's, see timing.h) */
+    return !tm_thcon_frozen(tm, t) && tm_unit_issue(tm, t, op, word, origin, true);
 }
 
 void tm_advance_idle(tm_t *tm, uint64_t n) {
