@@ -82,7 +82,9 @@ bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
     return cp_push_from(cp, t, word, after_mop, (cp_origin_t){.pc = 0, .core = -1});
 }
 
-bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin) {
+/* cp_push_from's work; cp_push_trisc's with after_mop false, known when it is compiled. */
+static inline __attribute__((always_inline)) bool push_word(cp_t *cp, unsigned t, uint32_t word, bool after_mop,
+                                                            cp_origin_t origin) {
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
@@ -97,6 +99,14 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (!after_mop && fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
     if (after_mop && fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
     return true;
+}
+
+bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin) {
+    return push_word(cp, t, word, after_mop, origin);
+}
+
+bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
+    return push_word(cp, t, word, false, origin);
 }
 
 uint32_t cp_fifo_freed(cp_t *cp) {
