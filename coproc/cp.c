@@ -193,7 +193,7 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
          * replay expander's take against the MOP expander's word (fe_step). */
         cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
-        fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
+        if (!did) fe->stuck_moves = fe->moves; /* (else it stays another count than moves) */
         /* (A push counts its own high water.) */
         if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
             cp->stats[t].fifo2_high_water = fe->fifo2.count;

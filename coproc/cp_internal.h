@@ -111,7 +111,7 @@ typedef struct {
      * nothing. Stuck while stuck_moves == moves (as after a reset, when they have nothing to do
      * either). */
     uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
-    uint32_t stuck_moves; /* moves when they got stuck; moves - 1 while they are not */
+    uint32_t stuck_moves; /* moves when they got stuck; any other count while they are not */
 } fe_thread_t;
 
 static inline uint32_t fe_counts(const fe_thread_t *fe) {
