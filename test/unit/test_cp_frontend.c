@@ -54,7 +54,7 @@ static void push_trisc_is_push_from_before_mop(void **state) {
     for (unsigned step = 0; step < 3000; step++) {
         x = x * 1103515245u + 12345u;
         unsigned t = (x >> 16) % 4; /* 3: no such thread, refused by both */
-        if ((x >> 24) % 8 == 0) {   /* rarer than a thread's pushes: FIFO#1 fills */
+        if ((x >> 21) % 8 == 0) {   /* rarer than a thread's pushes: FIFO#1 fills */
             cp_cycle(a);
             cp_cycle(b);
             continue;
