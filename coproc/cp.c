@@ -82,7 +82,9 @@ bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
     return cp_push_from(cp, t, word, after_mop, (cp_origin_t){.pc = 0, .core = -1});
 }
 
-bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin) {
+/* cp_push_from's work; cp_push_trisc's with after_mop false, known when it is compiled. */
+static inline __attribute__((always_inline)) bool push_word(cp_t *cp, unsigned t, uint32_t word, bool after_mop,
+                                                            cp_origin_t origin) {
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
@@ -97,6 +99,14 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     if (!after_mop && fe->fifo1.count > st->fifo_high_water) st->fifo_high_water = fe->fifo1.count;
     if (after_mop && fe->fifo2.count > st->fifo2_high_water) st->fifo2_high_water = fe->fifo2.count;
     return true;
+}
+
+bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin) {
+    return push_word(cp, t, word, after_mop, origin);
+}
+
+bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
+    return push_word(cp, t, word, false, origin);
 }
 
 uint32_t cp_fifo_freed(cp_t *cp) {
@@ -181,10 +191,9 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
         unsigned did = fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
-         * replay expander's take against the MOP expander's word. */
-        if (did & FE_POP1) cp->fifo_freed |= 1u << t;
-        if ((did & (FE_POP2 | FE_PUSH2)) == FE_POP2) cp->fifo_freed |= 1u << (CP_THREADS + t);
-        fe->stuck_moves = did ? fe->moves - 1 : fe->moves;
+         * replay expander's take against the MOP expander's word (fe_step). */
+        cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
+        if (!did) fe->stuck_moves = fe->moves; /* (else it stays another count than moves) */
         /* (A push counts its own high water.) */
         if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
             cp->stats[t].fifo2_high_water = fe->fifo2.count;

@@ -49,6 +49,8 @@ void cp_set_stepwise(cp_t *cp, bool on);
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
 /* cp_push, naming the pushing core and the pc of its push (kept for stall statistics). */
 bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin);
+/* cp_push_from(t, word, false, origin): a TRISC's push, the commonest, without the choice of FIFO. */
+bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
 
 /* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
  * expander taking a word) can change the answer from true to false. */

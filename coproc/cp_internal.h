@@ -20,6 +20,8 @@
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
+#include <string.h>
+
 /* FIFO depths. FIFO#1: PushTensixInstruction.md (BH: 32). FIFO#2 and FIFO#3: the Wormhole
  * frontend diagram (TensixFrontend.svg: 8 and 2); Blackhole's are undocumented (TENSIX.md §9). */
 #define FE_FIFO1_DEPTH  CP_FIFO_DEPTH
@@ -33,18 +35,27 @@ _Static_assert(FE_FIFO1_DEPTH <= FE_FIFO_MAX && FE_FIFO2_DEPTH <= FE_FIFO_MAX, "
 
 typedef struct {
     uint32_t slot[FE_FIFO_MAX];
-    cp_origin_t org[FE_FIFO_MAX]; /* who pushed each word (stall statistics) */
+    /* Who pushed each word (stall statistics): its cp_origin_t's bytes, padding and all, so that a
+     * word's way through the FIFOs copies its origin in one load and one store (a cp_origin_t
+     * member is stored field by field). */
+    uint64_t org[FE_FIFO_MAX];
     uint8_t head, count, cap;
 } fe_fifo_t;
+
+_Static_assert(sizeof(cp_origin_t) == sizeof(uint64_t), "an origin in one word");
 
 static inline bool fifo_full(const fe_fifo_t *f) { return f->count >= f->cap; }
 static inline bool fifo_empty(const fe_fifo_t *f) { return f->count == 0; }
 static inline uint32_t fifo_peek(const fe_fifo_t *f) { return f->slot[f->head]; }
-static inline cp_origin_t fifo_peek_org(const fe_fifo_t *f) { return f->org[f->head]; }
+static inline cp_origin_t fifo_peek_org(const fe_fifo_t *f) {
+    cp_origin_t org;
+    memcpy(&org, &f->org[f->head], sizeof org);
+    return org;
+}
 static inline uint32_t fifo_at(const fe_fifo_t *f, unsigned i) { return f->slot[(f->head + i) % FE_FIFO_MAX]; }
 static inline void fifo_push(fe_fifo_t *f, uint32_t w, cp_origin_t org) {
     f->slot[(f->head + f->count) % FE_FIFO_MAX] = w;
-    f->org[(f->head + f->count) % FE_FIFO_MAX] = org;
+    memcpy(&f->org[(f->head + f->count) % FE_FIFO_MAX], &org, sizeof org);
     f->count++;
 }
 static inline uint32_t fifo_pop(fe_fifo_t *f) {
@@ -100,7 +111,7 @@ typedef struct {
      * nothing. Stuck while stuck_moves == moves (as after a reset, when they have nothing to do
      * either). */
     uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
-    uint32_t stuck_moves; /* moves when they got stuck; moves - 1 while they are not */
+    uint32_t stuck_moves; /* moves when they got stuck; any other count while they are not */
 } fe_thread_t;
 
 static inline uint32_t fe_counts(const fe_thread_t *fe) {
@@ -122,11 +133,13 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
 /* One cycle of each expander (call the replay expander before the MOP expander). Each says what
  * it did: 0 when nothing changed (the same state would do nothing again), else FE_MOVED with the
  * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
- * recorded into the replay buffer changes no count). */
-enum { FE_MOVED = 1u << 0, FE_POP1 = 1u << 1, FE_POP2 = 1u << 2, FE_PUSH2 = 1u << 3 };
+ * recorded into the replay buffer changes no count). FE_POP1 and FE_POP2 sit where
+ * cp_fifo_freed has thread 0's FIFO#1 and FIFO#2: shifted by t, they are thread t's freed FIFOs. */
+enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6, FE_PUSH2 = 1u << 7 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
-/* Both, in that order, in one call: what they did. */
+/* Both, in that order, in one call: what they did, but FE_POP2 only when FIFO#2 lost a word net
+ * (the MOP expander's word after the replay expander's take leaves it as it was). */
 unsigned fe_step(fe_thread_t *fe);
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
@@ -175,6 +188,7 @@ static inline void sync_end_cycle(sync_t *s) {
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
 /* Wait Gate of one thread. */
+enum { GATE_REPEAT_OTHER = 1 }; /* gate_t.repeatable of a hold not by the latched wait */
 typedef struct {
     cp_wait_t wait;
     bool held;
@@ -189,10 +203,13 @@ typedef struct {
      * instruction costs a re-check per cycle, not its bookkeeping. */
     const tt_op_t *held_op; /* the held word's opcode entry (NULL: undefined) */
     bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
-    bool repeatable;        /* the hold may repeat unchanged (gate_repeat decides) */
-    uint64_t repeats;       /* held cycles since, exactly like the last counted one, not counted yet */
-    uint64_t recheck_at;    /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
-    uint64_t sem_seen;      /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
+    /* The hold may repeat unchanged (gate_repeat decides): 0 no; held by the latched wait, the
+     * wait's opcode (STALLWAIT or SEMWAIT: gate_step asks gate_wait_unchanged's question of that
+     * one without looking at held_by_wait and the wait); else GATE_REPEAT_OTHER. */
+    uint8_t repeatable;
+    uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
+    uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
+    uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
 } gate_t;
 
 struct cp {
@@ -244,12 +261,15 @@ bool gate_step_full(cp_t *cp, unsigned t);
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
  * (tm_cond_changes) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
-static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    switch (g->wait.opcode) {
+static inline bool gate_wait_unchanged_as(const cp_t *cp, unsigned t, const gate_t *g, uint8_t opcode) {
+    switch (opcode) {
     case TT_OPC_STALLWAIT: return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
     case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
     default: return false;
     }
+}
+static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    return gate_wait_unchanged_as(cp, t, g, g->wait.opcode);
 }
 
 /* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,
@@ -261,7 +281,7 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
         if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
-    } else if (g->repeatable && g->held_by_wait && gate_wait_unchanged(cp, t, g)) {
+    } else if (gate_wait_unchanged_as(cp, t, g, g->repeatable)) { /* (repeatable: the wait's opcode, or not one) */
         /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
          * (gate_settle). */
         g->repeats++;

@@ -138,26 +138,47 @@ static void mop_begin(fe_mop_t *m, uint32_t w) {
     m->phase = T1_START;
 }
 
+/* The MOP expander's two ways that call (mop_next) take what the step did so far (did) and give
+ * it back with their own: called last, as tail calls, they leave fe_step without a frame for its
+ * commonest steps (a word passing through, nothing to do). */
+
 /* Emit the next expanded word if FIFO#2 has room; ends the expansion when nothing is left (the
  * expander resolves control flow for free, so the end is known when the last word goes). */
-static unsigned mop_emit(fe_thread_t *fe) {
+static __attribute__((noinline)) unsigned mop_emit(fe_thread_t *fe, unsigned did) {
     fe_mop_t *m = &fe->mop;
-    if (fifo_full(&fe->fifo2)) return 0;
+    if (fifo_full(&fe->fifo2)) return did;
     fifo_push(&fe->fifo2, m->next, m->org);
     if (!mop_next(m, &m->next)) { /* the word after it, fetched ahead */
         m->kind = MOP_IDLE;
         m->bubble = true;
     }
-    return FE_MOVED | FE_PUSH2;
+    return (did & ~FE_POP2) | FE_MOVED | FE_PUSH2; /* (FIFO#2 got back what the replay expander took) */
 }
 
-static inline unsigned mop_step(fe_thread_t *fe) {
+/* Ingest the MOP w at the head of FIFO#1. */
+static __attribute__((noinline)) unsigned mop_ingest(fe_thread_t *fe, uint32_t w, unsigned did) {
     fe_mop_t *m = &fe->mop;
-    if (m->kind != MOP_IDLE) return mop_emit(fe);
+    m->org = fifo_peek_org(&fe->fifo1);
+    fifo_pop(&fe->fifo1);
+    mop_begin(m, w);
+    did |= FE_MOVED | FE_POP1;
+    if (!mop_next(m, &m->next)) {
+        /* An expansion with no words at all still ends with the transition cycle. */
+        m->kind = MOP_IDLE;
+        m->bubble = true;
+        return did;
+    }
+    /* the first word leaves in the cycle the MOP is ingested */
+    return mop_emit(fe, did);
+}
+
+static inline unsigned mop_step(fe_thread_t *fe, unsigned did) {
+    fe_mop_t *m = &fe->mop;
+    if (m->kind != MOP_IDLE) return mop_emit(fe, did);
     if (fifo_empty(&fe->fifo1)) {
         bool ended = m->bubble;
         m->bubble = false; /* the transition cycle passes while nothing is queued */
-        return ended ? FE_MOVED : 0;
+        return ended ? did | FE_MOVED : did;
     }
     uint32_t w = fifo_peek(&fe->fifo1);
     uint8_t opc = TT_OPCODE(w);
@@ -165,31 +186,20 @@ static inline unsigned mop_step(fe_thread_t *fe) {
         /* MOPExpander.md Performance: after a MOP, a next instruction that is not a MOP costs a
          * cycle in which the expander neither ingests nor emits. */
         m->bubble = false;
-        if (opc != TT_OPC_MOP) return FE_MOVED;
+        if (opc != TT_OPC_MOP) return did | FE_MOVED;
     }
     switch (opc) {
     case TT_OPC_MOP_CFG: /* MOP_CFG.md: MaskHi for the next template-0 MOP */
         fifo_pop(&fe->fifo1);
         m->mask_hi = (uint16_t)TT_MOP_CFG_ZMASK_HI16(w);
-        return FE_MOVED | FE_POP1;
-    case TT_OPC_MOP:
-        m->org = fifo_peek_org(&fe->fifo1);
-        fifo_pop(&fe->fifo1);
-        mop_begin(m, w);
-        if (!mop_next(m, &m->next)) {
-            /* An expansion with no words at all still ends with the transition cycle. */
-            m->kind = MOP_IDLE;
-            m->bubble = true;
-            return FE_MOVED | FE_POP1;
-        }
-        /* the first word leaves in the cycle the MOP is ingested */
-        return FE_MOVED | FE_POP1 | mop_emit(fe);
+        return did | FE_MOVED | FE_POP1;
+    case TT_OPC_MOP: return mop_ingest(fe, w, did);
     default: /* everything else passes through */
-        if (fifo_full(&fe->fifo2)) return 0;
+        if (fifo_full(&fe->fifo2)) return did;
         cp_origin_t org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         fifo_push(&fe->fifo2, w, org);
-        return FE_MOVED | FE_POP1 | FE_PUSH2;
+        return (did & ~FE_POP2) | FE_MOVED | FE_POP1 | FE_PUSH2;
     }
 }
 
@@ -249,12 +259,9 @@ static inline unsigned replay_step(fe_thread_t *fe) {
 /* ---- both expanders ------------------------------------------------------------------------ */
 
 unsigned fe_replay_step(fe_thread_t *fe) { return replay_step(fe); }
-unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe); }
+unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe, 0); }
 
-unsigned fe_step(fe_thread_t *fe) {
-    unsigned did = replay_step(fe);
-    return did | mop_step(fe);
-}
+unsigned fe_step(fe_thread_t *fe) { return mop_step(fe, replay_step(fe)); }
 
 /* ---- status ----------------------------------------------------------------------------------- */
 

@@ -204,7 +204,7 @@ __attribute__((noinline)) bool gate_step_full(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
     if (g->repeats) gate_settle(cp, t);
-    g->repeatable = false;
+    g->repeatable = 0;
 
     /* 1. The latched wait, from the cycle after it latched on. */
     bool met = false;
@@ -278,9 +278,11 @@ __attribute__((noinline)) bool gate_step_full(cp_t *cp, unsigned t) {
             note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
             /* gate_repeat may stand in for the next cycles (a met wait is forgotten below). */
             bool stream = g->wait.active && g->wait.opcode == TT_OPC_STREAMWAIT;
-            g->repeatable = !met && !stream && !cp->stepwise &&
-                            (blocked ? hold == CP_HOLD_WAIT_COND || hold == CP_HOLD_WAIT_SEM
-                                     : hold == CP_HOLD_UNDEFINED || (hold == CP_HOLD_UNIT && op->unit != TT_UNIT_SYNC));
+            bool repeatable =
+                !met && !stream && !cp->stepwise &&
+                (blocked ? hold == CP_HOLD_WAIT_COND || hold == CP_HOLD_WAIT_SEM
+                         : hold == CP_HOLD_UNDEFINED || (hold == CP_HOLD_UNIT && op->unit != TT_UNIT_SYNC));
+            g->repeatable = !repeatable ? 0 : blocked ? g->wait.opcode : GATE_REPEAT_OTHER;
         }
     }
     if (!g->held && g->stall.ongoing) {

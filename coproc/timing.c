@@ -137,11 +137,14 @@ struct tm {
     cp_state_t *st; /* the architectural state (owned by the coprocessor) */
     dp_t *dp;       /* the datapath, or NULL */
     cp_env_t env;
-    /* Of each opcode, asked once (they depend on the opcode alone): its latency (tm_latency) and
-     * whether the datapath handles it (dp_handles). */
+    /* Of each opcode, asked once (they depend on the opcode alone): its latency (tm_latency),
+     * whether the datapath handles it (dp_handles) and the Src banks a Matrix Unit instruction
+     * needs to be admitted (tm_fpu_src_needs). Four bytes an entry: an opcode's index is a scale,
+     * not a multiply. */
     struct {
-        uint8_t lat;
+        _Alignas(4) uint8_t lat;
         bool dp;
+        uint8_t src;
     } opi[256];
     /* The instruction as the value side receives it (tm_insn): the state, the tile and the error
      * record set once (tm_create), the rest at each event. */
@@ -210,7 +213,9 @@ static inline const cp_insn_t *tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, 
     in->op = op;
     in->word = word;
     in->thread = t;
-    in->origin = origin;
+    /* One store of the eight bytes the origin came in (padding and all): an assignment stores pc
+     * and core apart, the core shifted out of its register first. */
+    memcpy(&in->origin, &origin, sizeof origin);
     in->cycle = tm->now; /* SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c) */
     return in;
 }
@@ -272,6 +277,7 @@ tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
     for (unsigned i = 0; i < nops; i++) {
         tm->opi[ops[i].opcode].lat = (uint8_t)tm_latency(&ops[i]);
         tm->opi[ops[i].opcode].dp = dp && dp_handles(&ops[i]);
+        tm->opi[ops[i].opcode].src = (uint8_t)tm_fpu_src_needs(ops[i].opcode);
     }
     tm->in = (cp_insn_t){.st = st, .env = &tm->env, .err = &tm->err};
     tm_reset(tm);
@@ -305,33 +311,46 @@ const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
-/* tm_can_accept's rule, for a thread and an opcode already checked (tm_issue too). */
+/* tm_can_accept's rule in two parts: nothing of thread t passes while its ThCon instruction
+ * executes (ScalarUnit.md), and each unit's own (tm_unit_accepts; tm_issue asks each unit's part
+ * in the one switch that also dispatches, tm_unit_issue). */
+static inline bool tm_thcon_frozen(const tm_t *tm, unsigned t) {
+    return tm->now < tm->thcon_until && tm->thcon_thread == t;
+}
+
+/* ThCon: not pipelined, one instruction at a time across threads. */
+static inline bool tm_thcon_accepts(const tm_t *tm) { return tm->now >= tm->thcon_until; }
+
+static inline bool tm_math_accepts(const tm_t *tm, const tt_op_t *op) {
+    /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
+    if (tm->fpu_start == tm->now + 1) return false;
+    unsigned need = tm->opi[op->opcode].src;
+    if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
+    if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
+    return true;
+}
+
+/* The thread waits until the unpacker accepts the instruction into its queue. */
+static inline bool tm_unpack_accepts(const tm_t *tm, uint32_t word) {
+    return tm->unp[tm_unpacker_of(word)].count < TM_UNPACK_QDEPTH;
+}
+
+/* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the rest share one
+ * pipeline entry per cycle (CFGSHIFTMASK: one per two cycles). Simplification: one Config-group
+ * instruction per cycle across threads. */
+static inline bool tm_config_accepts(const tm_t *tm, const tt_op_t *op) {
+    return op->opcode == TT_OPC_SETC16 || tm->now >= tm->cfg_entry_at;
+}
+
+/* tm_can_accept's rule, for a thread and an opcode already checked. */
 static inline __attribute__((always_inline)) bool tm_accepts(const tm_t *tm, unsigned t, const tt_op_t *op,
                                                              uint32_t word) {
-    /* ScalarUnit.md: while a ThCon instruction of thread t executes, nothing of t passes. */
-    if (tm->now < tm->thcon_until && tm->thcon_thread == t) return false;
-
+    if (tm_thcon_frozen(tm, t)) return false;
     switch (op->unit) {
-    case TT_UNIT_THCON:
-        /* Not pipelined, one instruction at a time across threads. */
-        return tm->now >= tm->thcon_until;
-    case TT_UNIT_MATH: {
-        /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
-        if (tm->fpu_start == tm->now + 1) return false;
-        unsigned need = tm_fpu_src_needs(op->opcode);
-        if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
-        if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
-        return true;
-    }
-    case TT_UNIT_UNPACK:
-        /* The thread waits until the unpacker accepts the instruction into its queue. */
-        return tm->unp[tm_unpacker_of(word)].count < TM_UNPACK_QDEPTH;
-    case TT_UNIT_CONFIG:
-        /* ConfigurationUnit.md: SETC16 has its own IPC group (3/cycle, one per thread); the
-         * rest share one pipeline entry per cycle (CFGSHIFTMASK: one per two cycles).
-         * Simplification: one Config-group instruction per cycle across threads. */
-        if (op->opcode == TT_OPC_SETC16) return true;
-        return tm->now >= tm->cfg_entry_at;
+    case TT_UNIT_THCON: return tm_thcon_accepts(tm);
+    case TT_UNIT_MATH: return tm_math_accepts(tm, op);
+    case TT_UNIT_UNPACK: return tm_unpack_accepts(tm, word);
+    case TT_UNIT_CONFIG: return tm_config_accepts(tm, op);
     default: return true;
     }
 }
@@ -381,18 +400,27 @@ static bool tm_thcon_mem(uint8_t opc) {
     }
 }
 
-static void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
+/* A ThCon instruction: its occupancy, then its values (thcon_exec). */
+static __attribute__((noinline)) void tm_dispatch_thcon(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                        const cp_insn_t *in) {
+    tm->last_unit[t] = TT_UNIT_THCON;
     unsigned lat = tm_thcon_lat(tm, t, op, word);
     tm->thcon_until = tm->now + lat;
     tm->thcon_thread = t;
     tm_set_until(tm, t, TM_TR_THCON, tm->thcon_until);
     if (tm_thcon_mem(op->opcode))
         tm_set_until(tm, t, TM_TR_MEM, tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA));
+    tm->chg[t] |= 1u << 0; /* C0: its memory request */
+    thcon_exec(in);
 }
 
-static void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op) {
+/* A Configuration Unit instruction: its occupancy (C12 for every thread), then its values. */
+static __attribute__((noinline)) void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op, const cp_insn_t *in) {
+    tm->last_unit[t] = TT_UNIT_CONFIG;
     tm_set_until(tm, t, TM_TR_CFG, tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op)));
     if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
+    tm_changed_all(tm, TM_C_CFGEXU);
+    cfgu_exec(in);
 }
 
 /* ---- Matrix Unit: SrcA/SrcB hand-back at dispatch ------------------------------------------ */
@@ -496,54 +524,78 @@ static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return t
 
 /* ---- dispatch and time -------------------------------------------------------------------- */
 
-/* tm_dispatch's work, for a thread and an opcode already checked (tm_issue too). */
-static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
-                                                                 cp_origin_t origin) {
+/* An unpacker instruction: its address side (the datapath), then into its unpacker's queue. */
+static __attribute__((noinline)) void tm_dispatch_unpack(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                         cp_origin_t origin, const cp_insn_t *in) {
+    tm->last_unit[t] = TT_UNIT_UNPACK;
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    unsigned u = tm_unpacker_of(word);
+    tm_unpacker_t *up = &tm->unp[u];
+    if (up->count >= TM_UNPACK_QDEPTH) {
+        /* tm_can_accept refuses this: only a caller that skipped it gets here. */
+        cp_fail(in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
+        return;
+    }
+    up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
+    up->count++;
+    tm->unp_n[u][t]++;
+    tm_unp_try_start(tm, u);
+    tm->unp_due = 0;
+    tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
+}
+
+/* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA hand the unpackers' banks to the Matrix Unit. */
+static __attribute__((noinline)) void tm_setdvalid(tm_t *tm, uint32_t word) {
+    unsigned flips = TT_SETDVALID_SETVALID(word);
+    if (flips & 3u) tm_changed_all(tm, TM_C_SRC);
+    if (flips & 1u) st_src_to_matrix(tm->st, 0);
+    if (flips & 2u) st_src_to_matrix(tm->st, 1);
+}
+
+/* A Matrix Unit instruction's values, then its bank hand-back: the datapath reads the banks it
+ * hands back (out of line, like every call of tm_unit_issue: see there). */
+static __attribute__((noinline)) void tm_math_exec(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                   const cp_insn_t *in) {
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    tm_math_handback(tm, t, op, word);
+}
+
+/* tm_dispatch's work, for a thread and an opcode already checked, and with admit tm_issue's: the
+ * unit's admission first (tm_accepts' part of that unit; the caller asked tm_thcon_frozen), in
+ * the one switch on the unit. True when dispatched. Every call is the last thing its way does
+ * (the unit's bookkeeping first, then the value side), so that no value lives across a call and
+ * tm_issue's frame stays small. That order is the old one in effect: the bookkeeping reads only
+ * the model and the word, the value side (dp_exec, thcon_exec, cfgu_exec) never the model, and
+ * of the architectural state the bookkeeping writes (the Src banks' owners) only the Matrix
+ * Unit's values read anything (tm_math_exec keeps the values first). (tm_t.in is written before
+ * the admission: nothing reads it between events.) */
+static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
+                                                                cp_origin_t origin, bool admit) {
     unsigned lat = tm->opi[op->opcode].lat;
     const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
      * its unit, or a shared one for every thread. */
-    /* The datapath's instructions take effect here; the unpackers' address side only (their data
-     * moves at retire, tm_unp_retire). */
-    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
-
     switch (op->unit) {
     case TT_UNIT_THCON:
-        tm->last_unit[t] = TT_UNIT_THCON;
-        thcon_exec(in);
-        tm_dispatch_thcon(tm, t, op, word);
-        tm->chg[t] |= 1u << 0; /* C0: its memory request */
-        break;
+        if (admit && !tm_thcon_accepts(tm)) return false;
+        tm_dispatch_thcon(tm, t, op, word, in);
+        return true;
     case TT_UNIT_CONFIG:
-        tm->last_unit[t] = TT_UNIT_CONFIG;
-        cfgu_exec(in);
-        tm_dispatch_config(tm, t, op);
-        tm_changed_all(tm, TM_C_CFGEXU);
-        break;
+        if (admit && !tm_config_accepts(tm, op)) return false;
+        tm_dispatch_config(tm, t, op, in);
+        return true;
     case TT_UNIT_MATH:
+        if (admit && !tm_math_accepts(tm, op)) return false;
         tm->last_unit[t] = TT_UNIT_MATH;
-        tm_math_handback(tm, t, op, word);
         tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
         tm->fpu_start = tm->now + 1;
         tm->chg[t] |= 1u << 4; /* C4 */
-        break;
-    case TT_UNIT_UNPACK: {
-        tm->last_unit[t] = TT_UNIT_UNPACK;
-        unsigned u = tm_unpacker_of(word);
-        tm_unpacker_t *up = &tm->unp[u];
-        if (up->count >= TM_UNPACK_QDEPTH) {
-            /* tm_can_accept refuses this: only a caller that skipped it gets here. */
-            cp_fail(in, CP_ERR_UNIMPLEMENTED, "ttemu's unpacker %u queue (%u deep) is full", u, TM_UNPACK_QDEPTH);
-            break;
-        }
-        up->q[(up->head + up->count) % TM_UNPACK_QDEPTH] = (tm_unp_entry_t){(uint8_t)t, word, origin};
-        up->count++;
-        tm->unp_n[u][t]++;
-        tm_unp_try_start(tm, u);
-        tm->unp_due = 0;
-        tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
-        break;
-    }
+        tm_math_exec(tm, t, op, word, in);
+        return true;
+    case TT_UNIT_UNPACK:
+        if (admit && !tm_unpack_accepts(tm, word)) return false;
+        tm_dispatch_unpack(tm, t, op, word, origin, in);
+        return true;
     case TT_UNIT_PACK:
         tm->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
@@ -565,14 +617,12 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
         break;
     case TT_UNIT_MISC:
         tm->last_unit[t] = TT_UNIT_MISC;
-        if (op->opcode == TT_OPC_SETDVALID) { /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA */
-            unsigned flips = TT_SETDVALID_SETVALID(word);
-            if (flips & 3u) tm_changed_all(tm, TM_C_SRC);
-            if (flips & 1u) st_src_to_matrix(tm->st, 0);
-            if (flips & 2u) st_src_to_matrix(tm->st, 1);
-        }
-        /* NOP, SETDVALID and the ADC family (values: the datapath, above): one cycle. */
+        /* NOP, SETDVALID and the ADC family (values: the datapath, below): one cycle. */
         tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->now + lat));
+        if (op->opcode == TT_OPC_SETDVALID) {
+            tm_setdvalid(tm, word);
+            return true; /* (not the datapath's) */
+        }
         break;
     default:
         /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
@@ -580,16 +630,19 @@ static inline __attribute__((always_inline)) void tm_dispatch_op(tm_t *tm, unsig
         if (op->unit == TT_UNIT_SYNC) tm->last_unit[t] = TT_UNIT_SYNC;
         break;
     }
+    /* The datapath's instructions take effect here; the unpackers' address side only (their data
+     * moves at retire, tm_unp_retire). */
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    return true;
 }
 
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (t < CP_THREADS && op) tm_dispatch_op(tm, t, op, word, origin);
+    if (t < CP_THREADS && op) tm_unit_issue(tm, t, op, word, origin, false);
 }
 
 bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    if (t >= CP_THREADS || !op || !tm_accepts(tm, t, op, word)) return false;
-    tm_dispatch_op(tm, t, op, word, origin);
-    return true;
+    /* (t and op: the caller's, see timing.h) */
+    return !tm_thcon_frozen(tm, t) && tm_unit_issue(tm, t, op, word, origin, true);
 }
 
 void tm_advance_idle(tm_t *tm, uint64_t n) {

@@ -46,7 +46,9 @@ bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word)
 /* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
 /* tm_can_accept, and when it says yes tm_dispatch, in one call (the gate's commonest cycle).
- * Returns false, having done nothing, when the unit refuses the instruction. */
+ * Returns false, having done nothing, when the unit refuses the instruction. Unlike them it takes
+ * only a thread (t < CP_THREADS) and an opcode (op not NULL) its caller has checked: the gate
+ * asks it for every instruction it issues. */
 bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */

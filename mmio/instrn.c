@@ -14,7 +14,7 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
  * env_ttinsn, the .ttinsn's way, and instrn_write, a store's). */
 static inline __attribute__((always_inline)) mem_res_t push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
     cp_origin_t origin = {.pc = h->pc, .core = (int8_t)h->id};
-    if (cp_push_from(t->cp, th, val, false, origin)) return MEM_OK;
+    if (cp_push_trisc(t->cp, th, val, origin)) return MEM_OK;
     tile_block(t, h, TILE_BLOCK_PUSH, th);
     return MEM_STALL;
 }

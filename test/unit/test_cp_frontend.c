@@ -45,6 +45,38 @@ static void fifo_backpressure_at_32(void **state) {
     cp_destroy(cp);
 }
 
+/* cp_push_trisc is cp_push_from before the MOP expander: drawn pushes (bursts that fill FIFO#1,
+ * cycles that drain it) into two coprocessors, one through each, answer and count alike. */
+static void push_trisc_is_push_from_before_mop(void **state) {
+    (void)state;
+    cp_t *a = cp_new(), *b = cp_new();
+    uint32_t x = 12345;
+    for (unsigned step = 0; step < 3000; step++) {
+        x = x * 1103515245u + 12345u;
+        unsigned t = (x >> 16) % 4; /* 3: no such thread, refused by both */
+        if ((x >> 21) % 8 == 0) {   /* rarer than a thread's pushes: FIFO#1 fills */
+            cp_cycle(a);
+            cp_cycle(b);
+            continue;
+        }
+        uint32_t w = TT_OP_SETADC(0, 0, 0, step & 0x3FFFF);
+        cp_origin_t org = {.pc = 4 * step, .core = (int8_t)(2 + t % 3)};
+        assert_int_equal(cp_push_trisc(a, t, w, org), cp_push_from(b, t, w, false, org));
+    }
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const cp_stats_t *x1 = cp_stats(a, t), *y1 = cp_stats(b, t);
+        assert_int_equal(x1->pushed, y1->pushed);
+        assert_int_equal(x1->last_pushed, y1->last_pushed);
+        assert_memory_equal(x1->first_pushed, y1->first_pushed, sizeof x1->first_pushed);
+        assert_int_equal(x1->fifo_high_water, y1->fifo_high_water);
+        assert_int_equal(x1->fifo_high_water, 32); /* the bursts did fill it */
+        assert_int_equal(x1->fifo2_high_water, y1->fifo2_high_water);
+        assert_int_equal(x1->issued, y1->issued);
+    }
+    cp_destroy(a);
+    cp_destroy(b);
+}
+
 /* With the gate blocked, every FIFO fills and the pushing core stays refused. */
 static void fifo_backpressure_when_gate_blocked(void **state) {
     (void)state;
@@ -380,6 +412,7 @@ static void undefined_opcode_held(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fifo_backpressure_at_32),
+        cmocka_unit_test(push_trisc_is_push_from_before_mop),
         cmocka_unit_test(fifo_backpressure_when_gate_blocked),
         cmocka_unit_test(brisc_push_after_mop),
         cmocka_unit_test(mop_template0_zmask_all_flags),
