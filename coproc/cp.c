@@ -210,7 +210,7 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
-    if (++*cp->tm_now >= *cp->tm_due && tm_cycle_due(cp->tm)) quiet = false;
+    if (cp_tm_due_at(cp, ++*cp->tm_now) && tm_cycle_due(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
@@ -220,16 +220,12 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
 }
 
 unsigned cp_cycle(cp_t *cp) {
-    if (!cp->active) { /* idle: nothing to step, only time passes */
-        cp_advance_idle(cp, 1);
-        return cp_cycle_status(cp);
+    switch (cp_next_cycle(cp)) { /* (an idle cycle: nothing to step, only time passes) */
+    case CP_NEXT_IDLE: cp_advance_idle(cp, 1); return cp_cycle_status(cp);
+    case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
+    case CP_NEXT_QUIET: cp_quiet_cycle(cp); return cp_cycle_status(cp);
+    default: return cp_cycle_step(cp);
     }
-    if (cp->stepwise) return cp_cycle_plain(cp);
-    if (cp->cycle < cp->quiet_until) {
-        cp_quiet_cycle(cp);
-        return cp_cycle_status(cp);
-    }
-    return cp_cycle_step(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
