@@ -21,13 +21,7 @@
 
 static uint32_t rng_state;
 
-static uint32_t rnd(void) { /* xorshift32 */
-    uint32_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return rng_state = x;
-}
+static uint32_t rnd(void) { return xorshift32(&rng_state); }
 
 static unsigned pick(unsigned n) { return rnd() % n; }
 
