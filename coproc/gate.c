@@ -175,7 +175,7 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 /* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
  * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
  * everything but the Sync Unit's instructions and those that never pass. */
-bool gate_pass(cp_t *cp, unsigned t) {
+static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigned t) {
     fe_fifo_t *in = &cp->fe[t].fifo3;
     uint32_t w = fifo_peek(in);
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
@@ -186,6 +186,11 @@ bool gate_pass(cp_t *cp, unsigned t) {
     issue_note(cp, t, w);
     return false;
 }
+
+/* One per thread: the thread's state at offsets known when compiled, no multiply by t. */
+bool gate_pass0(cp_t *cp) { return gate_pass_as(cp, 0); }
+bool gate_pass1(cp_t *cp) { return gate_pass_as(cp, 1); }
+bool gate_pass2(cp_t *cp) { return gate_pass_as(cp, 2); }
 
 /* A held head or a latched wait: a repeated hold (gate_repeat), else the Wait Gate's cycle as the
  * header of this file says. */
