@@ -106,8 +106,15 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 }
 
 bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
-    return push_word(cp, t, word, false, origin);
+    /* One body per thread: its FIFO and statistics at offsets known when compiled. */
+    switch (t) {
+    case 0: return push_word(cp, 0, word, false, origin);
+    case 1: return push_word(cp, 1, word, false, origin);
+    case 2: return push_word(cp, 2, word, false, origin);
+    default: return false;
+    }
 }
+_Static_assert(CP_THREADS == 3, "cp_push_trisc has a case per thread");
 
 uint32_t cp_fifo_freed(cp_t *cp) {
     uint32_t m = cp->fifo_freed;
