@@ -274,7 +274,12 @@ _Static_assert(CP_THREADS == 3, "one gate_pass per thread");
 static inline bool gate_pass(cp_t *cp, unsigned t) {
     return t == 0 ? gate_pass0(cp) : t == 1 ? gate_pass1(cp) : gate_pass2(cp);
 }
-bool gate_step_slow(cp_t *cp, unsigned t);
+bool gate_step_slow0(cp_t *cp);
+bool gate_step_slow1(cp_t *cp);
+bool gate_step_slow2(cp_t *cp);
+static inline bool gate_step_slow(cp_t *cp, unsigned t) { /* (likewise) */
+    return t == 0 ? gate_step_slow0(cp) : t == 1 ? gate_step_slow1(cp) : gate_step_slow2(cp);
+}
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
 
