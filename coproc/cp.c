@@ -106,8 +106,15 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 }
 
 bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
-    return push_word(cp, t, word, false, origin);
+    /* One body per thread: its FIFO and statistics at offsets known when compiled. */
+    switch (t) {
+    case 0: return push_word(cp, 0, word, false, origin);
+    case 1: return push_word(cp, 1, word, false, origin);
+    case 2: return push_word(cp, 2, word, false, origin);
+    default: return false;
+    }
 }
+_Static_assert(CP_THREADS == 3, "cp_push_trisc has a case per thread");
 
 uint32_t cp_fifo_freed(cp_t *cp) {
     uint32_t m = cp->fifo_freed;
@@ -210,7 +217,7 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
-    if (++*cp->tm_now >= *cp->tm_due && tm_cycle_due(cp->tm)) quiet = false;
+    if (cp_tm_due_at(cp, ++*cp->tm_now) && tm_cycle_due(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
@@ -220,16 +227,12 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
 }
 
 unsigned cp_cycle(cp_t *cp) {
-    if (!cp->active) { /* idle: nothing to step, only time passes */
-        cp_advance_idle(cp, 1);
-        return cp_cycle_status(cp);
+    switch (cp_next_cycle(cp)) { /* (an idle cycle: nothing to step, only time passes) */
+    case CP_NEXT_IDLE: cp_advance_idle(cp, 1); return cp_cycle_status(cp);
+    case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
+    case CP_NEXT_QUIET: cp_quiet_cycle(cp); return cp_cycle_status(cp);
+    default: return cp_cycle_step(cp);
     }
-    if (cp->stepwise) return cp_cycle_plain(cp);
-    if (cp->cycle < cp->quiet_until) {
-        cp_quiet_cycle(cp);
-        return cp_cycle_status(cp);
-    }
-    return cp_cycle_step(cp);
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {

@@ -249,11 +249,37 @@ struct cp {
     uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
 };
 
+/* How cp_cycle runs the next cycle: idle (only time passes), the reference path's plain cycle, a
+ * quiet stretch's cycle or a full cycle of the fast path. One home for the choice, which the
+ * tests that watch the shortcuts ask too. */
+typedef enum { CP_NEXT_IDLE, CP_NEXT_PLAIN, CP_NEXT_QUIET, CP_NEXT_FULL } cp_next_t;
+static inline cp_next_t cp_next_cycle(const cp_t *cp) {
+    if (!cp->active) return CP_NEXT_IDLE;
+    if (cp->stepwise) return CP_NEXT_PLAIN;
+    return cp->cycle < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
+}
+/* Does a full cycle that moves the timing model's clock to `clock` call tm_cycle_due? The full
+ * cycle moves the clock itself (one more than *cp_t.tm_now) and calls only once it reaches
+ * tm_due_slot's cycle (the unpackers' next due time). */
+static inline bool cp_tm_due_at(const cp_t *cp, uint64_t clock) { return clock >= *cp->tm_due; }
+
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
  * itself, gate_pass a head with nothing held or latched, gate_step_slow the rest. */
-bool gate_pass(cp_t *cp, unsigned t);
-bool gate_step_slow(cp_t *cp, unsigned t);
+bool gate_pass0(cp_t *cp);
+bool gate_pass1(cp_t *cp);
+bool gate_pass2(cp_t *cp);
+_Static_assert(CP_THREADS == 3, "one gate_pass per thread");
+/* Thread t's (a constant where it is inlined: gate_step in the unrolled cp_cycle_step). */
+static inline bool gate_pass(cp_t *cp, unsigned t) {
+    return t == 0 ? gate_pass0(cp) : t == 1 ? gate_pass1(cp) : gate_pass2(cp);
+}
+bool gate_step_slow0(cp_t *cp);
+bool gate_step_slow1(cp_t *cp);
+bool gate_step_slow2(cp_t *cp);
+static inline bool gate_step_slow(cp_t *cp, unsigned t) { /* (likewise) */
+    return t == 0 ? gate_step_slow0(cp) : t == 1 ? gate_step_slow1(cp) : gate_step_slow2(cp);
+}
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
 

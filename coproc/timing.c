@@ -640,9 +640,16 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
     if (t < CP_THREADS && op) tm_unit_issue(tm, t, op, word, origin, false);
 }
 
-bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    /* (t and op: the caller's, see timing.h) */
-    return !tm_thcon_frozen(tm, t) && tm_unit_issue(tm, t, op, word, origin, true);
+/* (t and op: the caller's, see timing.h) One function per thread: thread t's trackers at offsets
+ * known when compiled, no multiply by t. */
+bool tm_issue0(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    return !tm_thcon_frozen(tm, 0) && tm_unit_issue(tm, 0, op, word, origin, true);
+}
+bool tm_issue1(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    return !tm_thcon_frozen(tm, 1) && tm_unit_issue(tm, 1, op, word, origin, true);
+}
+bool tm_issue2(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    return !tm_thcon_frozen(tm, 2) && tm_unit_issue(tm, 2, op, word, origin, true);
 }
 
 void tm_advance_idle(tm_t *tm, uint64_t n) {

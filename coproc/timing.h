@@ -49,7 +49,14 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
  * Returns false, having done nothing, when the unit refuses the instruction. Unlike them it takes
  * only a thread (t < CP_THREADS) and an opcode (op not NULL) its caller has checked: the gate
  * asks it for every instruction it issues. */
-bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
+bool tm_issue0(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin);
+bool tm_issue1(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin);
+bool tm_issue2(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin);
+static inline bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    return t == 0   ? tm_issue0(tm, op, word, origin)
+           : t == 1 ? tm_issue1(tm, op, word, origin)
+                    : tm_issue2(tm, op, word, origin);
+}
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */
 bool tm_cycle(tm_t *tm);

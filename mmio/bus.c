@@ -104,13 +104,11 @@ mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t 
     return d->read(env, h, addr - d->base, size, val);
 }
 
+/* (An unmapped address reaches no device: nothing of the coprocessor is asked before the fault.) */
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
-    tile_cp_sync(env);
     const mmio_dev_t *d = tile_mmio_find(env, addr);
     if (!d) return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
-    mem_res_t r = d->write(env, h, addr - d->base, size, val);
-    if (r == MEM_OK) ((tile_t *)env)->progress++;
-    return r;
+    return env_device_store(env, h, d->write, addr - d->base, size, val);
 }
 
 /* Writes into L1 from outside a hart (host, loader, STOREREG) drop the decoded records they

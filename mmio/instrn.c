@@ -10,8 +10,7 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
     return mmio_fault(h, FAULT_ACCESS, "load from INSTRN_BUF at offset 0x%x (instruction push is write-only)", off);
 }
 
-/* TRISC h's push into thread th's FIFO#1: MEM_OK, or MEM_STALL with h blocked (inlined into
- * env_ttinsn, the .ttinsn's way, and instrn_write, a store's). */
+/* TRISC h's push into thread th's FIFO#1: MEM_OK, or MEM_STALL with h blocked. */
 static inline __attribute__((always_inline)) mem_res_t push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
     cp_origin_t origin = {.pc = h->pc, .core = (int8_t)h->id};
     if (cp_push_trisc(t->cp, th, val, origin)) return MEM_OK;
@@ -19,25 +18,16 @@ static inline __attribute__((always_inline)) mem_res_t push_trisc(tile_t *t, har
     return MEM_STALL;
 }
 
-/* A TRISC's .ttinsn (core/exec.c): what env_store does with its store to INSTRN_BUF, without the
- * address's way through the device map. */
-mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
-    tile_t *t = env;
-    int th = tile_trisc_thread(h);
-    if (th < 0) return env_store(env, h, 0xFFE40000u, 4, word); /* BRISC's push, NCRISC's fault */
-    tile_cp_sync(t);
-    mem_res_t r = push_trisc(t, h, (unsigned)th, word);
-    if (r == MEM_OK) t->progress++;
-    return r;
-}
-
-mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
+/* The device's write (instrn_write), inlined into env_ttinsn too, where off and size are
+ * constants: a TRISC's way is asked first, so that a .ttinsn's push tests little else. */
+static inline __attribute__((always_inline)) mem_res_t instrn_store(tile_t *t, hart_t *h, uint32_t off, unsigned size,
+                                                                    uint32_t val) {
     unsigned buf = off / 0x10000; /* 0: INSTRN_BUF, 1: INSTRN1_BUF, 2: INSTRN2_BUF */
-    if (h && h->id == CORE_NCRISC)
+    int th = tile_trisc_thread(h);
+    if (th < 0 && h && h->id == CORE_NCRISC)
         return mmio_fault(h, FAULT_UNMAPPED,
                           "NCRISC cannot push Tensix instructions (INSTRN_BUF is not mapped for it)");
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to INSTRN_BUF (32-bit only)", size);
-    int th = tile_trisc_thread(h);
     if (th >= 0) {
         if (buf != 0)
             return mmio_hang(h, "%s stored to INSTRN%u_BUF (0x%08x): on silicon a TRISC store there hangs the core",
@@ -50,3 +40,11 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
     tile_block(t, h, TILE_BLOCK_PUSH_AFTER_MOP, buf);
     return MEM_STALL;
 }
+
+mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
+    return instrn_store(t, h, off, size, val);
+}
+
+/* A .ttinsn (core/exec.c): env_store(env, h, 0xFFE40000, 4, word) with the device known, without
+ * the address's way through the device map. */
+mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) { return env_device_store(env, h, instrn_store, 0, 4, word); }

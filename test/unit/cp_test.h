@@ -11,6 +11,15 @@
 #include "coproc/cp.h"
 #include "coproc/tt_fields.h"
 
+/* xorshift32: the drawn inputs of the randomized tests, from the caller's state (nonzero). */
+static inline uint32_t xorshift32(uint32_t *state) {
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
 /* ---- fake tile: 64 overlay streams × 512 registers at 0xFFB40000 ---------------------------- */
 typedef struct {
     uint32_t stream[64][512];

@@ -1,6 +1,7 @@
 /* test/unit/test_cp_stalls.c — stall statistics: each stall of a thread's gate (an instruction
  * held for consecutive cycles), the longest three kept with start cycle, cause and the pushing
- * core's pc (cp_longest_stalls); words queued behind the gate (cp_thread_queued). */
+ * core's pc (cp_longest_stalls); words queued behind the gate (cp_thread_queued); and the origin
+ * of an instruction the value side fails (cp_fault). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,6 +104,56 @@ static void mop_words_carry_the_mop_origin(void **state) {
     cp_destroy(cp);
 }
 
+static uint32_t rng_state;
+
+static uint32_t rnd(void) { return xorshift32(&rng_state); }
+
+static unsigned pick(unsigned n) { return rnd() % n; }
+
+/* The value side's instruction names its origin (cp_insn_t.origin): the error that stops the
+ * coprocessor says which core and pc pushed the failing word. Drawn runs: a few words that pass
+ * without error, each pushed by a drawn core, then one that fails in a drawn unit, pushed by
+ * another core than the word before it (a core left from an earlier instruction shows), directly
+ * or as the only word of a MOP's expansion (the MOP's origin). */
+static void errors_name_the_pushing_core(void **state) {
+    (void)state;
+    static const uint32_t fine[] = {TT_OP_NOP, TT_OP_SFPNOP, TT_OP_DMANOP, TT_OP_SETADC(0, 0, 0, 1),
+                                    TT_OP_ZEROACC(0, 0, 0, 0, 0)};
+    static const uint32_t failing[] = {
+        TT_OP_STOREREG(0, 0x4400),                   /* the Scalar Unit: 0xFFB11000, unmapped in the fake tile */
+        TT_OP_WRCFG(0, 0, CP_CFG_WORDS),             /* the Configuration Unit: CfgIndex out of range */
+        TT_OP_ZEROACC(4, 0, 0, 0, 0),                /* the Matrix Unit: clear_mode 4 */
+        TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 0, 0, 0, 0), /* an unpacker: Unpack_Pop 0 */
+    };
+    rng_state = 0x5eed0001u;
+    for (unsigned run_i = 0; run_i < 200; run_i++) {
+        cp_t *cp = cp_new();
+        unsigned t = pick(CP_THREADS), n = 1 + pick(4);
+        int8_t core = 0;
+        for (unsigned i = 0; i < n; i++) {
+            core = (int8_t)pick(5);
+            uint32_t w = fine[pick(sizeof fine / sizeof fine[0])];
+            assert_true(cp_push_from(cp, t, w, false, (cp_origin_t){.pc = rnd() & ~3u, .core = core}));
+        }
+        cp_origin_t org = {.pc = rnd() & ~3u, .core = (int8_t)((core + 1 + pick(4)) % 5)};
+        uint32_t bad = failing[pick(sizeof failing / sizeof failing[0])];
+        if (pick(2)) {
+            cp_mopcfg_write(cp, t, 3, bad); /* template 0: InsnA0 (MopCfg[3]), once */
+            assert_true(cp_push_from(cp, t, TT_OP_MOP(0, 0, 0), false, org));
+        } else {
+            assert_true(cp_push_from(cp, t, bad, false, org));
+        }
+        for (unsigned c = 0; c < 100 && !cp_fault(cp); c++)
+            cp_cycle(cp);
+        const cp_error_t *e = cp_fault(cp);
+        assert_non_null(e);
+        assert_int_equal(e->word, bad);
+        assert_int_equal(e->origin.core, org.core);
+        assert_int_equal(e->origin.pc, org.pc);
+        cp_destroy(cp);
+    }
+}
+
 /* cp_thread_queued: the words behind the held head, nearest first. */
 static void queued_behind_the_gate(void **state) {
     (void)state;
@@ -125,9 +176,8 @@ static void queued_behind_the_gate(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(longest_three_ranked),
-        cmocka_unit_test(ongoing_stall_ranked),
-        cmocka_unit_test(mop_words_carry_the_mop_origin),
+        cmocka_unit_test(longest_three_ranked),           cmocka_unit_test(ongoing_stall_ranked),
+        cmocka_unit_test(mop_words_carry_the_mop_origin), cmocka_unit_test(errors_name_the_pushing_core),
         cmocka_unit_test(queued_behind_the_gate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
