@@ -25,6 +25,8 @@ void dp_reset(dp_t *dp) {
     dp->reference = reference;
     for (unsigned r = 0; r < DST_ROWS; r++)
         dp->dst.valid[r] = true;
+    for (unsigned b = 0; b < SRC_BANKS; b++) /* zeros, and known to be (src_regs_t.zero) */
+        dp->srca.zero[b] = dp->srcb.zero[b] = true;
     sfpu_reset(&dp->sfpu); /* the Vector Unit's constants and power-on state (coproc/sfpu_lanes.c) */
     dp->pack.needs_new_addr = true;
     dp->pack.exp_needs_new_addr = true;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "coproc/datapath.h"
 #include "coproc/dp_regs.h"
@@ -253,6 +254,22 @@ static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
 static inline unsigned dp_unp_bank(const dp_ctx_t *x, unsigned u) { return x->st->src.unp_bank[u & 1]; }
 static inline unsigned dp_fpu_bank(const dp_ctx_t *x, unsigned s) {
     return s ? x->st->src.fpu_bank_b : x->st->src.fpu_bank_a;
+}
+
+/* Bank b of s cleared to zero (UNPACR_NOP, ZEROSRC), or to 0x7FFFF (~0 in 19 bits) for ones. A
+ * bank known to hold only zeros (src_regs_t.zero) is not cleared to zero again: kernels clear a
+ * bank no unpacker writes once a tile (off under dp_set_reference, which still keeps the flag). */
+static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bool ones) {
+    if (!ones && s->zero[b] && !x->dp->reference) return;
+    uint32_t(*rows)[SRC_COLS] = dp_src_rows_w(s, b);
+    if (ones) {
+        for (unsigned r = 0; r < SRC_ROWS; r++)
+            for (unsigned c = 0; c < SRC_COLS; c++)
+                rows[r][c] = 0x7FFFF;
+    } else {
+        memset(rows, 0, sizeof s->d[b]);
+        s->zero[b] = true;
+    }
 }
 
 /* L1, as the unpackers read it and the packer writes it (cp_env_t; every write reported). */

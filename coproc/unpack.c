@@ -303,7 +303,7 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
         return false;
     }
     if (u == 1) {
-        dp->srcb.d[bank][r][col] = datum;
+        dp_src_rows_w(&dp->srcb, bank)[r][col] = datum;
         return true;
     }
     col -= j->col_shift;
@@ -311,7 +311,7 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
         unsigned lo = (unsigned)r & 15;
         r = (int)(((unsigned)r & ~15u) | col), col = lo;
     }
-    dp->srca.d[bank][r][col] = datum;
+    dp_src_rows_w(&dp->srca, bank)[r][col] = datum;
     return true;
 }
 
@@ -385,7 +385,7 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                 int r = src_row_of(j, u, out / 16);
                 if (at + FMT_ROW * size > env->l1_size || r == UNP_ROW_BEYOND) break;
                 /* SrcA rows 0..3 of the output are dropped */
-                uint32_t *to = r < 0 ? NULL : u == 1 ? dp->srcb.d[bank][r] : dp->srca.d[bank][r];
+                uint32_t *to = r < 0 ? NULL : dp_src_rows_w(u == 1 ? &dp->srcb : &dp->srca, bank)[r];
                 if (to && j->all_zero)
                     memset(to, 0, FMT_ROW * sizeof *to);
                 else if (to)
@@ -452,13 +452,7 @@ static void unpacr_nop(dp_ctx_t *x) {
 static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     unsigned bank = dp_unp_bank(x, u);
     src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
-    if (j->ones) {
-        for (unsigned r = 0; r < SRC_ROWS; r++)
-            for (unsigned c = 0; c < SRC_COLS; c++)
-                s->d[bank][r][c] = 0x7FFFF; /* ~0 in 19 bits */
-    } else {
-        memset(s->d[bank], 0, sizeof s->d[bank]);
-    }
+    dp_src_clear(x, s, bank, j->ones);
     if (j->flip) s->implied_fmt[bank] = j->out_fmt;
 }
 
