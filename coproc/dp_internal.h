@@ -193,13 +193,13 @@ typedef struct {
     const uint16_t *thcfg;
 } dp_ctx_t;
 
-/* The fields' places as compile-time constants, from the same table (cfg_fields.def): the CFG and
- * THCFG macros below read a named field in a few instructions, without looking it up in
- * cfg_fields[] (the datapath reads dozens of fields per instruction). */
+/* The Config fields' places as compile-time constants, from the same table (cfg_fields.def; the
+ * ThreadConfig fields' are coproc/state.h's ST_T*_): the CFG and THCFG macros below read a named
+ * field in a few instructions, without looking it up in cfg_fields[] (the datapath reads dozens of
+ * fields per instruction). */
 #define CFG_FIELD(name, word, shift, width, stride)                                                                    \
     enum { DPC_W_##name = (word), DPC_S_##name = (shift), DPC_N_##name = (width), DPC_T_##name = (stride) };
-#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
-    enum { DPT_W_##name = (word), DPT_S_##name = (shift), DPT_N_##name = (width), DPT_T_##name = (stride) };
+#define THCFG_FIELD(name, word, shift, width, stride)
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD
 #undef THCFG_FIELD
@@ -228,14 +228,8 @@ static inline __attribute__((always_inline)) uint32_t dp_thcfg_at(const dp_ctx_t
     unsigned bit = shift + i * stride;
     return ((uint32_t)x->thcfg[word + bit / 16] >> (bit % 16)) & st_field_mask(width);
 }
-/* st_state_id (coproc/state.h: the Config bank thread t uses) with the field's place a constant:
- * dp_exec asks for every instruction. */
-static inline unsigned dp_state_id(const cp_state_t *st, unsigned t) {
-    return ((uint32_t)st->thdcfg[t][DPT_W_CFG_STATE_ID_StateID] >> DPT_S_CFG_STATE_ID_StateID) &
-           st_field_mask(DPT_N_CFG_STATE_ID_StateID);
-}
-#define THCFG(x, name)      dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, 0)
-#define THCFG_I(x, name, i) dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, (i))
+#define THCFG(x, name)      dp_thcfg_at((x), ST_TW_##name, ST_TS_##name, ST_TN_##name, ST_TT_##name, 0)
+#define THCFG_I(x, name, i) dp_thcfg_at((x), ST_TW_##name, ST_TS_##name, ST_TN_##name, ST_TT_##name, (i))
 
 /* The context's thread t and Config bank: the Config it reads, and Dst.md's Adj16/Adj32 settings
  * (dp_internal.h dp_adj*), which every datum reads, once. dp_ctx_init sets them; an SFPLOADMACRO-
