@@ -369,14 +369,6 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
  * one): step the SFPLOADMACRO schedule to it, run it with whatever is due then, schedule what an
  * SFPLOADMACRO asks for. */
 void dp_sfpu_issue_scheduled(dp_ctx_t *x, const sfp_op_t *o);
-/* The same, inline where nothing is scheduled and the instruction schedules nothing (every SFPU
- * instruction of a kernel without SFPLOADMACRO): it just runs, and takes its cycle. */
-static inline void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o) {
-    sfpu_sched_t *q = &x->dp->sched;
-    if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
-    dp_sfpu_run(x, &x->dp->sfpu, o, -1, NULL);
-    q->next = (x->in->cycle > q->next ? x->in->cycle : q->next) + 1;
-}
 /* sfpu_macro.c: another datapath instruction at this cycle: let the scheduled instructions due by
  * then take effect first (datapath.c calls it while anything is scheduled). */
 void dp_sfpu_catch_up(dp_ctx_t *x);
