@@ -268,7 +268,7 @@ FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
 
 /* The modes kernels use, each with a constant mode (its loop is that mode's rule alone); the
  * condition before each names every field its rule reads. */
-void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out) {
+void fmt_unpack_rows(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out, unsigned n) {
     static const fmt_unpack_mode_t bf16_src = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16};
     static const fmt_unpack_mode_t bf16_dst = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16, .to_dst = true};
     static const fmt_unpack_mode_t fp16_src = {.in_fmt = FMT_FP16, .out_fmt = FMT_FP16};
@@ -276,16 +276,18 @@ void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint
     static const fmt_unpack_mode_t fp32_tf32 = {.in_fmt = FMT_FP32, .out_fmt = FMT_TF32};
     static const fmt_unpack_mode_t fp32_bf16 = {.in_fmt = FMT_FP32, .out_fmt = FMT_BF16};
 #define UNPACK_ROW(mode, size)                                                                                         \
-    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+    for (unsigned k = 0; k < n * FMT_ROW; k++)                                                                         \
         out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
     /* 16-bit datums on a little-endian host: the row's 32 bytes as the host's uint16_t, which
      * the compiler widens eight at a time (l1_datum's bytes one by one keep the loop scalar). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint16_t h[FMT_ROW];
 #define UNPACK_ROW16(mode)                                                                                             \
-    memcpy(h, l1, sizeof h);                                                                                           \
-    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
-        out[k] = unpack_rule((mode), h[k], 0);
+    for (unsigned r = 0; r < n; r++) {                                                                                 \
+        memcpy(h, l1 + r * sizeof h, sizeof h);                                                                        \
+        for (unsigned k = 0; k < FMT_ROW; k++)                                                                         \
+            out[r * FMT_ROW + k] = unpack_rule((mode), h[k], 0);                                                       \
+    }
 #else
 #define UNPACK_ROW16(mode) UNPACK_ROW((mode), 2)
 #endif

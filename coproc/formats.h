@@ -13,7 +13,7 @@
  * IEEE 754 lays them out; the register files use other orders (the *_encode/_decode pairs).
  *
  * The conversions the units apply to every datum also come as row forms (FMT_ROW datums:
- * fmt_unpack_row, fmt_mova2d_dst16_row, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
+ * fmt_unpack_rows, fmt_mova2d_dst16_row, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
  * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
  * function in formats.c, not a copy), looped with the common modes as constants so that the
  * compiler can vectorise the loop; test/unit/test_dp_fast.c compares the two forms.
@@ -204,11 +204,11 @@ bool fmt_unpack_writes_dst32(const fmt_unpack_mode_t *m);
 /* Convert one datum: datum holds the L1 bits right-aligned (32, 16, 8, 4 or 2 of them), exp the
  * shared exponent for BFP formats (ignored otherwise). The combination must pass the check. */
 uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t datum, uint8_t exp);
-/* The same for a row of 16 datums of 8, 16 or 32 bits (not a block float) in L1 order
- * (little-endian) from l1: out[k] = fmt_unpack(m, datum k, 0) (one rule; test_dp_fast.c
- * compares them). */
+/* The same for n rows of 16 datums of 8, 16 or 32 bits (not a block float) in L1 order
+ * (little-endian), one after the other from l1: out[k] = fmt_unpack(m, datum k, 0), k < 16 n (one
+ * rule; test_dp_fast.c compares them). The mode is looked at once for the n rows. */
 #define FMT_ROW 16
-void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out);
+void fmt_unpack_rows(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out, unsigned n);
 /* An L1 INT8 byte as Integer "8" (IEEE-order FP16 overlay: sign | 16 << 10 | magnitude, exponent
  * 0 when the magnitude is 0), signed sign-magnitude or, with is_unsigned, 0..255. */
 uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned);

@@ -233,7 +233,7 @@ static void test_pack_row(void **state) {
     assert_true(modes > 20000);
 }
 
-/* fmt_unpack_row against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
+/* fmt_unpack_rows (one to four rows) against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
  * they have their own path). */
 static void test_unpack_row(void **state) {
     (void)state;
@@ -247,23 +247,23 @@ static void test_unpack_row(void **state) {
         if (iter % 4 == 0) m.in_fmt = m.out_fmt = FMT_BF16; /* add1's */
         if (!fmt_unpack_check(&m) || fmt_is_bfp(m.in_fmt)) continue;
         modes++;
-        unsigned size = fmt_datum_bits(m.in_fmt) / 8;
-        uint8_t l1[4 * FMT_ROW];
-        uint32_t out[FMT_ROW];
-        for (unsigned k = 0; k < FMT_ROW; k++) {
+        unsigned size = fmt_datum_bits(m.in_fmt) / 8, n = 1 + rnd_below(4);
+        uint8_t l1[4 * 4 * FMT_ROW];
+        uint32_t out[4 * FMT_ROW];
+        for (unsigned k = 0; k < n * FMT_ROW; k++) {
             uint32_t v = size == 2 && rnd_below(2) ? rnd32() >> 16 : rnd32();
             for (unsigned i = 0; i < 4; i++)
                 l1[4 * k + i] = (uint8_t)(v >> (8 * i));
         }
-        fmt_unpack_row(&m, l1, out);
-        for (unsigned k = 0; k < FMT_ROW; k++) {
+        fmt_unpack_rows(&m, l1, out, n);
+        for (unsigned k = 0; k < n * FMT_ROW; k++) {
             uint32_t d = 0;
             for (unsigned i = 0; i < size; i++)
                 d |= (uint32_t)l1[size * k + i] << (8 * i);
             uint32_t want = fmt_unpack(&m, d, 0);
             if (out[k] != want)
-                fail_msg("fmt_unpack_row %s -> %s %s: 0x%08x -> 0x%08x, fmt_unpack 0x%08x", fmt_name(m.in_fmt),
-                         fmt_name(m.out_fmt), m.to_dst ? "Dst" : "Src", d, out[k], want);
+                fail_msg("fmt_unpack_rows %s -> %s %s: datum %u of %u rows 0x%08x -> 0x%08x, fmt_unpack 0x%08x",
+                         fmt_name(m.in_fmt), fmt_name(m.out_fmt), m.to_dst ? "Dst" : "Src", k, n, d, out[k], want);
         }
     }
     assert_true(modes > 20000);
@@ -656,7 +656,12 @@ static void test_twin_unpack(void **state) {
         tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, fm[0] | 1u << 4 | xdim << 16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | zdim << 16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, fm[1]);
-        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, off, rnd_below(TW_L1 / 16 - 1024));
+        unsigned base = rnd_below(TW_L1 / 16 - 1024);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, off, base);
+        /* sometimes an L1 FIFO that wraps within the tile (back to within L1) */
+        bool wraps = odd && rnd_below(2);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_limit_address, 0, off, wraps ? base + 1 + rnd_below(64) : 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_fifo_size, 0, off, wraps ? 1 + rnd_below(base + 1) : 0);
         tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base,
                odd && rnd_below(2) ? rnd_below(256) * osize : 64 * osize);
         tw_cfg(w, u ? CFG_UNP1_ADDR_CTRL_ZW_REG_1_Zstride : CFG_UNP0_ADDR_CTRL_ZW_REG_1_Zstride,
