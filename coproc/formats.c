@@ -338,9 +338,10 @@ uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
 }
 
 /* Each style and zero flag a loop of its own (the rule with constants). */
-void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out) {
+void fmt_mova2d_dst16_rows(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out,
+                           unsigned n) {
 #define MOVA2D_ROW(st, zf)                                                                                             \
-    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+    for (unsigned k = 0; k < n * FMT_ROW; k++)                                                                         \
         out[k] = mova2d_dst16_rule(src[k], (st), (zf));
     if (style == FMT_STYLE_FP16) {
         if (zero_flag) {

@@ -13,7 +13,7 @@
  * IEEE 754 lays them out; the register files use other orders (the *_encode/_decode pairs).
  *
  * The conversions the units apply to every datum also come as row forms (FMT_ROW datums:
- * fmt_unpack_rows, fmt_mova2d_dst16_row, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
+ * fmt_unpack_rows, fmt_mova2d_dst16_rows, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
  * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
  * function in formats.c, not a copy), looped with the common modes as constants so that the
  * compiler can vectorise the loop; test/unit/test_dp_fast.c compares the two forms.
@@ -229,8 +229,10 @@ fmt_style_t fmt_src_style(unsigned code, bool fp16a_force);
  * style keeps 10 mantissa bits and the low 5 exponent bits, the others 7 mantissa bits and 8
  * exponent bits. */
 uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag);
-/* The same for a row of FMT_ROW: out[k] = fmt_mova2d_dst16(src[k], style, zero_flag). */
-void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out);
+/* The same for n rows of FMT_ROW one after the other: out[k] = fmt_mova2d_dst16(src[k], style,
+ * zero_flag), k < 16 n. */
+void fmt_mova2d_dst16_rows(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out,
+                           unsigned n);
 /* MOVA2D/MOVB2D with a TF32 Src format: the Dst32b datum (the 3 low Src mantissa bits land in bits
  * 13..15 of the low half). UseDst32bLo variants are the caller's (see MOVA2D.md). */
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag);

@@ -39,7 +39,7 @@ static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_fla
 static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) { return fpu_dst_row(x, imm); }
 
 /* MOVA2D/MOVB2D's whole rows at once (the common case: no column blocked, a 16-bit Dst cell per
- * datum): fmt_mova2d_dst16_row into the physical row, which becomes valid, as src_to_dst does
+ * datum): fmt_mova2d_dst16_rows into the physical rows, which become valid, as src_to_dst does
  * datum by datum. */
 static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
     if (x->dp->reference || lo || style == FMT_STYLE_TF32) return false;
@@ -50,7 +50,7 @@ static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
 }
 static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_t style, bool zero_flag, unsigned row) {
     unsigned p = dp_adj16(x, row);
-    fmt_mova2d_dst16_row(src, style, zero_flag, x->dp->dst.bits[p]);
+    fmt_mova2d_dst16_rows(src, style, zero_flag, x->dp->dst.bits[p], 1);
     x->dp->dst.valid[p] = true;
 }
 
@@ -68,8 +68,13 @@ static void mova2d(dp_ctx_t *x) {
     fpu_note_srca_row(x, srow);
     const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
     if (rows_at_once(x, style, lo)) {
-        for (; n; n--, drow++, srow++)
-            src_row_to_dst(x, bank[srow], style, flush, drow);
+        /* The n rows in one call: Adj16 moves a row's bits 3..5 only, so eight rows from a multiple
+         * of 8 are physical rows p .. p + 7 (and Src rows srow .. srow + 7 <= 63). */
+        unsigned p = dp_adj16(x, drow);
+        fmt_mova2d_dst16_rows(bank[srow], style, flush, x->dp->dst.bits[p], n);
+        for (unsigned i = 0; i < n; i++)
+            x->dp->dst.valid[p + i] = true;
+        n = 0;
     }
     for (; n && !dp_failed(x); n--, drow++, srow++)
         for (unsigned c = 0; c < SRC_COLS; c++)

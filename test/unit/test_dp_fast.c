@@ -269,21 +269,24 @@ static void test_unpack_row(void **state) {
     assert_true(modes > 20000);
 }
 
-/* fmt_mova2d_dst16_row against fmt_mova2d_dst16, every style, with and without the zero flag. */
+/* fmt_mova2d_dst16_rows (one to four rows) against fmt_mova2d_dst16, every style, with and without
+ * the zero flag. */
 static void test_mova2d_row(void **state) {
     (void)state;
     for (unsigned iter = 0; iter < 30000; iter++) {
         fmt_style_t style = (fmt_style_t)(iter % 3);
         bool zf = (iter / 3) & 1;
-        uint32_t src[FMT_ROW];
-        uint16_t out[FMT_ROW];
-        for (unsigned k = 0; k < FMT_ROW; k++)
+        unsigned n = 1 + rnd_below(4);
+        uint32_t src[4 * FMT_ROW];
+        uint16_t out[4 * FMT_ROW];
+        for (unsigned k = 0; k < n * FMT_ROW; k++)
             src[k] = rnd_below(4) ? rnd32() & 0x7FFFF : (rnd32() & 0x7FF00); /* 19 bits; exponent 0 */
-        fmt_mova2d_dst16_row(src, style, zf, out);
-        for (unsigned k = 0; k < FMT_ROW; k++)
+        fmt_mova2d_dst16_rows(src, style, zf, out, n);
+        for (unsigned k = 0; k < n * FMT_ROW; k++)
             if (out[k] != fmt_mova2d_dst16(src[k], style, zf))
-                fail_msg("fmt_mova2d_dst16_row style %d zf %d: 0x%05x -> 0x%04x, per datum 0x%04x", style, zf, src[k],
-                         out[k], fmt_mova2d_dst16(src[k], style, zf));
+                fail_msg("fmt_mova2d_dst16_rows style %d zf %d: datum %u of %u rows 0x%05x -> 0x%04x, per datum "
+                         "0x%04x",
+                         style, zf, k, n, src[k], out[k], fmt_mova2d_dst16(src[k], style, zf));
     }
 }
 
