@@ -759,7 +759,7 @@ static void test_twin_src_clear(void **state) {
                 word =
                     rnd_below(2) ? TT_OP_SHIFTXA(0, 2 + rnd_below(2)) : TT_OP_SHIFTXB(0, rnd_below(2), rnd_below(64));
             } else {
-                word = (uint32_t)TT_OPC_TRNSPSRCB << 24;
+                word = TT_OP_TRNSPSRCB;
             }
             tw_run(w, 0, word);
         }
