@@ -25,6 +25,8 @@ void dp_reset(dp_t *dp) {
     dp->reference = reference;
     for (unsigned r = 0; r < DST_ROWS; r++)
         dp->dst.valid[r] = true;
+    for (unsigned b = 0; b < SRC_BANKS; b++) /* zeros, and known to be (src_regs_t.zero) */
+        dp->srca.zero[b] = dp->srcb.zero[b] = true;
     sfpu_reset(&dp->sfpu); /* the Vector Unit's constants and power-on state (coproc/sfpu_lanes.c) */
     dp->pack.needs_new_addr = true;
     dp->pack.exp_needs_new_addr = true;
@@ -43,20 +45,14 @@ void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {
 
 /* ---- address modifiers (RWCs.md) ----------------------------------------------------------- */
 
-/* The ADDR_MOD_* fields' places as compile-time constants, from the one table of them
- * (cfg_fields.def): dp_apply_addr_mod runs for most datapath instructions and reads a dozen
- * fields of three ThreadConfig words; each section i is one 16-bit word further (stride 16). */
-#define CFG_FIELD(name, word, shift, width, stride)
-#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
-    enum { AM_W_##name = (word), AM_S_##name = (shift), AM_N_##name = (width), AM_T_##name = (stride) };
-#include "coproc/cfg_fields.def"
-#undef CFG_FIELD
-#undef THCFG_FIELD
-_Static_assert((int)AM_T_ADDR_MOD_AB_SEC0_SrcAIncr == 16 && (int)AM_T_ADDR_MOD_DST_SEC0_DestIncr == 16 &&
-                   (int)AM_T_ADDR_MOD_BIAS_SEC0_BiasIncr == 16,
+/* The ADDR_MOD_* fields' places are compile-time constants (coproc/state.h ST_T*_):
+ * dp_apply_addr_mod runs for most datapath instructions and reads a dozen fields of three
+ * ThreadConfig words; each section i is one 16-bit word further (stride 16). */
+_Static_assert((int)ST_TT_ADDR_MOD_AB_SEC0_SrcAIncr == 16 && (int)ST_TT_ADDR_MOD_DST_SEC0_DestIncr == 16 &&
+                   (int)ST_TT_ADDR_MOD_BIAS_SEC0_BiasIncr == 16,
                "one ThreadConfig word per address modifier section");
 /* Field `name` of the section's word v (the word holding its SEC0 element, i words further). */
-#define AMF(v, name) (((uint32_t)(v) >> AM_S_##name) & ((1u << AM_N_##name) - 1u))
+#define AMF(v, name) (((uint32_t)(v) >> ST_TS_##name) & ((1u << ST_TN_##name) - 1u))
 
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
     rwc_t *r = &x->dp->rwc[x->t];
@@ -64,12 +60,12 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
      * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
     unsigned i = addr_mod & 7;
     const uint16_t *tc = x->thcfg;
-    _Static_assert((int)AM_W_ADDR_MOD_AB_SEC0_SrcAIncr == (int)AM_W_ADDR_MOD_AB_SEC0_SrcBClear &&
-                       (int)AM_W_ADDR_MOD_DST_SEC0_DestIncr == (int)AM_W_ADDR_MOD_DST_SEC0_FidelityClear &&
-                       (int)AM_W_ADDR_MOD_BIAS_SEC0_BiasIncr == (int)AM_W_ADDR_MOD_BIAS_SEC0_BiasClear,
+    _Static_assert((int)ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr == (int)ST_TW_ADDR_MOD_AB_SEC0_SrcBClear &&
+                       (int)ST_TW_ADDR_MOD_DST_SEC0_DestIncr == (int)ST_TW_ADDR_MOD_DST_SEC0_FidelityClear &&
+                       (int)ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr == (int)ST_TW_ADDR_MOD_BIAS_SEC0_BiasClear,
                    "each section's fields share one word");
-    uint32_t ab = tc[AM_W_ADDR_MOD_AB_SEC0_SrcAIncr + i], ds = tc[AM_W_ADDR_MOD_DST_SEC0_DestIncr + i],
-             bs = tc[AM_W_ADDR_MOD_BIAS_SEC0_BiasIncr + i];
+    uint32_t ab = tc[ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr + i], ds = tc[ST_TW_ADDR_MOD_DST_SEC0_DestIncr + i],
+             bs = tc[ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr + i];
     /* A section of zeros (most of a kernel's SFPLOADs and SFPSTOREs) adds 0 to every counter:
      * what the general way below leaves is each counter masked to its width, and bias unchanged.
      * test_dp_fast.c's twin tests draw sections of zeros and not. */
@@ -161,7 +157,7 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
     dp_ctx_t x;
-    dp_ctx_init(&x, dp, in, in->thread, dp_state_id(in->st, in->thread));
+    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
     if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
     fn(&x);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "coproc/datapath.h"
 #include "coproc/dp_regs.h"
@@ -192,13 +193,13 @@ typedef struct {
     const uint16_t *thcfg;
 } dp_ctx_t;
 
-/* The fields' places as compile-time constants, from the same table (cfg_fields.def): the CFG and
- * THCFG macros below read a named field in a few instructions, without looking it up in
- * cfg_fields[] (the datapath reads dozens of fields per instruction). */
+/* The Config fields' places as compile-time constants, from the same table (cfg_fields.def; the
+ * ThreadConfig fields' are coproc/state.h's ST_T*_): the CFG and THCFG macros below read a named
+ * field in a few instructions, without looking it up in cfg_fields[] (the datapath reads dozens of
+ * fields per instruction). */
 #define CFG_FIELD(name, word, shift, width, stride)                                                                    \
     enum { DPC_W_##name = (word), DPC_S_##name = (shift), DPC_N_##name = (width), DPC_T_##name = (stride) };
-#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
-    enum { DPT_W_##name = (word), DPT_S_##name = (shift), DPT_N_##name = (width), DPT_T_##name = (stride) };
+#define THCFG_FIELD(name, word, shift, width, stride)
 #include "coproc/cfg_fields.def"
 #undef CFG_FIELD
 #undef THCFG_FIELD
@@ -227,14 +228,8 @@ static inline __attribute__((always_inline)) uint32_t dp_thcfg_at(const dp_ctx_t
     unsigned bit = shift + i * stride;
     return ((uint32_t)x->thcfg[word + bit / 16] >> (bit % 16)) & st_field_mask(width);
 }
-/* st_state_id (coproc/state.h: the Config bank thread t uses) with the field's place a constant:
- * dp_exec asks for every instruction. */
-static inline unsigned dp_state_id(const cp_state_t *st, unsigned t) {
-    return ((uint32_t)st->thdcfg[t][DPT_W_CFG_STATE_ID_StateID] >> DPT_S_CFG_STATE_ID_StateID) &
-           st_field_mask(DPT_N_CFG_STATE_ID_StateID);
-}
-#define THCFG(x, name)      dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, 0)
-#define THCFG_I(x, name, i) dp_thcfg_at((x), DPT_W_##name, DPT_S_##name, DPT_N_##name, DPT_T_##name, (i))
+#define THCFG(x, name)      dp_thcfg_at((x), ST_TW_##name, ST_TS_##name, ST_TN_##name, ST_TT_##name, 0)
+#define THCFG_I(x, name, i) dp_thcfg_at((x), ST_TW_##name, ST_TS_##name, ST_TN_##name, ST_TT_##name, (i))
 
 /* The context's thread t and Config bank: the Config it reads, and Dst.md's Adj16/Adj32 settings
  * (dp_internal.h dp_adj*), which every datum reads, once. dp_ctx_init sets them; an SFPLOADMACRO-
@@ -253,6 +248,22 @@ static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
 static inline unsigned dp_unp_bank(const dp_ctx_t *x, unsigned u) { return x->st->src.unp_bank[u & 1]; }
 static inline unsigned dp_fpu_bank(const dp_ctx_t *x, unsigned s) {
     return s ? x->st->src.fpu_bank_b : x->st->src.fpu_bank_a;
+}
+
+/* Bank b of s cleared to zero (UNPACR_NOP, ZEROSRC), or to 0x7FFFF (~0 in 19 bits) for ones. A
+ * bank known to hold only zeros (src_regs_t.zero) is not cleared to zero again: kernels clear a
+ * bank no unpacker writes once a tile (off under dp_set_reference, which still keeps the flag). */
+static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bool ones) {
+    if (!ones && s->zero[b] && !x->dp->reference) return;
+    uint32_t(*rows)[SRC_COLS] = dp_src_rows_w(s, b);
+    if (ones) {
+        for (unsigned r = 0; r < SRC_ROWS; r++)
+            for (unsigned c = 0; c < SRC_COLS; c++)
+                rows[r][c] = 0x7FFFF;
+    } else {
+        memset(rows, 0, sizeof s->d[b]);
+        s->zero[b] = true;
+    }
 }
 
 /* L1, as the unpackers read it and the packer writes it (cp_env_t; every write reported). */
@@ -358,14 +369,6 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
  * one): step the SFPLOADMACRO schedule to it, run it with whatever is due then, schedule what an
  * SFPLOADMACRO asks for. */
 void dp_sfpu_issue_scheduled(dp_ctx_t *x, const sfp_op_t *o);
-/* The same, inline where nothing is scheduled and the instruction schedules nothing (every SFPU
- * instruction of a kernel without SFPLOADMACRO): it just runs, and takes its cycle. */
-static inline void dp_sfpu_issue(dp_ctx_t *x, const sfp_op_t *o) {
-    sfpu_sched_t *q = &x->dp->sched;
-    if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
-    dp_sfpu_run(x, &x->dp->sfpu, o, -1, NULL);
-    q->next = (x->in->cycle > q->next ? x->in->cycle : q->next) + 1;
-}
 /* sfpu_macro.c: another datapath instruction at this cycle: let the scheduled instructions due by
  * then take effect first (datapath.c calls it while anything is scheduled). */
 void dp_sfpu_catch_up(dp_ctx_t *x);

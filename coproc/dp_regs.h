@@ -25,11 +25,25 @@
 
 /* SrcA or SrcB. Datums are 19 bits in the register's own layout (formats.h: sign | mantissa(10) |
  * exponent(8)). implied_fmt: Blackhole's ImpliedSrc{A,B}Fmt per bank, the Out_data_format of the
- * unpack that handed the bank over (UNPACR_NOP_SETDVALID.md, MOVA2D.md). */
+ * unpack that handed the bank over (UNPACR_NOP_SETDVALID.md, MOVA2D.md).
+ *
+ * zero[b]: bank b is known to hold only zeros (false: not known; always safe), so that clearing it
+ * to zero again can be skipped (dp_internal.h dp_src_clear: UNPACR_NOP, ZEROSRC). d is const so
+ * that nothing writes a bank except through dp_src_rows_w below, which forgets the bank's zero
+ * first: a writer that does not go through it does not compile. A copy of the whole struct
+ * carries the flag with the data, and zeroing the whole struct leaves it false. */
 typedef struct {
-    uint32_t d[SRC_BANKS][SRC_ROWS][SRC_COLS];
+    const uint32_t d[SRC_BANKS][SRC_ROWS][SRC_COLS];
     uint8_t implied_fmt[SRC_BANKS];
+    bool zero[SRC_BANKS];
 } src_regs_t;
+
+/* Bank b of s to write: the one way to (it casts d's const away; every src_regs_t is inside a dp_t
+ * from calloc, no object defined const), and it forgets that the bank holds only zeros first. */
+static inline uint32_t (*dp_src_rows_w(src_regs_t *s, unsigned b))[SRC_COLS] {
+    s->zero[b] = false;
+    return (uint32_t(*)[SRC_COLS])s->d[b];
+}
 
 /* Dst: the 16-bit physical cells and the per-row valid bits (ZEROACC clears them). */
 typedef struct {

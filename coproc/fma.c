@@ -224,8 +224,10 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
     if (!all_ok) lanes_model(a, b, 0, c, d, ok);
 }
 
+/* The lanes' verdicts are only AND'ed on the way (no array of them to store): where one lane is not
+ * known, the rare case, the rule runs again lane by lane to find which. */
 void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d) {
-    uint32_t ok[FMA_LANES], all_ok = 1;
+    uint32_t all_ok = 1;
     float fa = f32_of(a & normal_mask(exp_key(a)));
     if (!finite_mask(exp_key(a))) {
         for (unsigned l = 0; l < FMA_LANES; l++)
@@ -233,10 +235,14 @@ void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign,
         return;
     }
     for (unsigned l = 0; l < FMA_LANES; l++) {
-        d[l] = fma_add_lane(fa, c[l] ^ c_sign, &ok[l]);
-        all_ok &= ok[l];
+        uint32_t ok;
+        d[l] = fma_add_lane(fa, c[l] ^ c_sign, &ok);
+        all_ok &= ok;
     }
     if (all_ok) return;
-    for (unsigned l = 0; l < FMA_LANES; l++)
-        if (!ok[l]) d[l] = fma_bh_model(a, FMA_ONE, c[l] ^ c_sign);
+    for (unsigned l = 0; l < FMA_LANES; l++) {
+        uint32_t ok;
+        fma_add_lane(fa, c[l] ^ c_sign, &ok);
+        if (!ok) d[l] = fma_bh_model(a, FMA_ONE, c[l] ^ c_sign);
+    }
 }

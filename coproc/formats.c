@@ -268,7 +268,7 @@ FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
 
 /* The modes kernels use, each with a constant mode (its loop is that mode's rule alone); the
  * condition before each names every field its rule reads. */
-void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out) {
+void fmt_unpack_rows(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out, unsigned n) {
     static const fmt_unpack_mode_t bf16_src = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16};
     static const fmt_unpack_mode_t bf16_dst = {.in_fmt = FMT_BF16, .out_fmt = FMT_BF16, .to_dst = true};
     static const fmt_unpack_mode_t fp16_src = {.in_fmt = FMT_FP16, .out_fmt = FMT_FP16};
@@ -276,16 +276,18 @@ void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint
     static const fmt_unpack_mode_t fp32_tf32 = {.in_fmt = FMT_FP32, .out_fmt = FMT_TF32};
     static const fmt_unpack_mode_t fp32_bf16 = {.in_fmt = FMT_FP32, .out_fmt = FMT_BF16};
 #define UNPACK_ROW(mode, size)                                                                                         \
-    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+    for (unsigned k = 0; k < n * FMT_ROW; k++)                                                                         \
         out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
     /* 16-bit datums on a little-endian host: the row's 32 bytes as the host's uint16_t, which
      * the compiler widens eight at a time (l1_datum's bytes one by one keep the loop scalar). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint16_t h[FMT_ROW];
 #define UNPACK_ROW16(mode)                                                                                             \
-    memcpy(h, l1, sizeof h);                                                                                           \
-    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
-        out[k] = unpack_rule((mode), h[k], 0);
+    for (unsigned r = 0; r < n; r++) {                                                                                 \
+        memcpy(h, l1 + r * sizeof h, sizeof h);                                                                        \
+        for (unsigned k = 0; k < FMT_ROW; k++)                                                                         \
+            out[r * FMT_ROW + k] = unpack_rule((mode), h[k], 0);                                                       \
+    }
 #else
 #define UNPACK_ROW16(mode) UNPACK_ROW((mode), 2)
 #endif
@@ -336,9 +338,10 @@ uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
 }
 
 /* Each style and zero flag a loop of its own (the rule with constants). */
-void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out) {
+void fmt_mova2d_dst16_rows(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out,
+                           unsigned n) {
 #define MOVA2D_ROW(st, zf)                                                                                             \
-    for (unsigned k = 0; k < FMT_ROW; k++)                                                                             \
+    for (unsigned k = 0; k < n * FMT_ROW; k++)                                                                         \
         out[k] = mova2d_dst16_rule(src[k], (st), (zf));
     if (style == FMT_STYLE_FP16) {
         if (zero_flag) {
@@ -472,19 +475,47 @@ FMT_RULE uint32_t sfpstore_rule(unsigned mod0, uint32_t x) {
 
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x); }
 
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
+#include <emmintrin.h>
+/* sfpstore_rule's BF16 (ToBF16 of the flushed value, then the Dst cell's shuffle) over the lanes in
+ * the host's 32-bit vector lanes, merged as fmt_sfpstore_lanes does: with f the flushed value
+ * (exponent 0: the sign alone), the bf16 b = f >> 16 becomes the cell (b & 0x8000) | (b & 0x7F) << 8
+ * | (b >> 7) & 0xFF, i.e. (f >> 16) & 0x8000 | (f >> 8) & 0x7F00 | (f >> 23) & 0xFF. gcc -O2 made
+ * of the C rule a loop that narrows to 16-bit lanes and back. */
+static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift, uint32_t *restrict out) {
+    const __m128i exp = _mm_set1_epi32(0x7F800000), mag = _mm_set1_epi32(0x7FFFFFFF);
+    const __m128i sign16 = _mm_set1_epi32(0x8000), man = _mm_set1_epi32(0x7F00), e8 = _mm_set1_epi32(0xFF);
+    const __m128i k = _mm_set1_epi32((int)keep), sh = _mm_cvtsi32_si128((int)shift);
+    for (unsigned l = 0; l < FMT_LANES; l += 4) {
+        __m128i f = _mm_loadu_si128((const __m128i *)(lreg + l));
+        __m128i flushed = _mm_cmpeq_epi32(_mm_and_si128(f, exp), _mm_setzero_si128());
+        f = _mm_andnot_si128(_mm_and_si128(flushed, mag), f);
+        __m128i cell =
+            _mm_or_si128(_mm_and_si128(_mm_srli_epi32(f, 16), sign16), _mm_and_si128(_mm_srli_epi32(f, 8), man));
+        cell = _mm_or_si128(cell, _mm_and_si128(_mm_srli_epi32(f, 23), e8));
+        __m128i was = _mm_loadu_si128((const __m128i *)(out + l));
+        _mm_storeu_si128((__m128i *)(out + l), _mm_or_si128(_mm_and_si128(was, k), _mm_sll_epi32(cell, sh)));
+    }
+}
+#define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16(lreg, keep, shift, out);
+#else
+#define SFPSTORE_LANES_BF16() SFPSTORE_LANES(FMT_MOD0_BF16)
+#endif
+
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
                         uint32_t *restrict out) {
 #define SFPSTORE_LANES(mode)                                                                                           \
     for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
         out[l] = (out[l] & keep) | sfpstore_rule((mode), lreg[l]) << shift;
     switch (mod0) {
-    case FMT_MOD0_BF16: SFPSTORE_LANES(FMT_MOD0_BF16) break;
+    case FMT_MOD0_BF16: SFPSTORE_LANES_BF16() break;
     case FMT_MOD0_FP16: SFPSTORE_LANES(FMT_MOD0_FP16) break;
     case FMT_MOD0_FP32: SFPSTORE_LANES(FMT_MOD0_FP32) break;
     default: SFPSTORE_LANES(mod0) break;
     }
 #undef SFPSTORE_LANES
 }
+#undef SFPSTORE_LANES_BF16
 
 bool fmt_sfploadi(unsigned mod0, uint16_t imm, uint32_t old, uint32_t *out) {
     switch (mod0) {

@@ -13,7 +13,7 @@
  * IEEE 754 lays them out; the register files use other orders (the *_encode/_decode pairs).
  *
  * The conversions the units apply to every datum also come as row forms (FMT_ROW datums:
- * fmt_unpack_row, fmt_mova2d_dst16_row, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
+ * fmt_unpack_rows, fmt_mova2d_dst16_rows, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
  * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
  * function in formats.c, not a copy), looped with the common modes as constants so that the
  * compiler can vectorise the loop; test/unit/test_dp_fast.c compares the two forms.
@@ -204,11 +204,11 @@ bool fmt_unpack_writes_dst32(const fmt_unpack_mode_t *m);
 /* Convert one datum: datum holds the L1 bits right-aligned (32, 16, 8, 4 or 2 of them), exp the
  * shared exponent for BFP formats (ignored otherwise). The combination must pass the check. */
 uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t datum, uint8_t exp);
-/* The same for a row of 16 datums of 8, 16 or 32 bits (not a block float) in L1 order
- * (little-endian) from l1: out[k] = fmt_unpack(m, datum k, 0) (one rule; test_dp_fast.c
- * compares them). */
+/* The same for n rows of 16 datums of 8, 16 or 32 bits (not a block float) in L1 order
+ * (little-endian), one after the other from l1: out[k] = fmt_unpack(m, datum k, 0), k < 16 n (one
+ * rule; test_dp_fast.c compares them). The mode is looked at once for the n rows. */
 #define FMT_ROW 16
-void fmt_unpack_row(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out);
+void fmt_unpack_rows(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uint32_t *restrict out, unsigned n);
 /* An L1 INT8 byte as Integer "8" (IEEE-order FP16 overlay: sign | 16 << 10 | magnitude, exponent
  * 0 when the magnitude is 0), signed sign-magnitude or, with is_unsigned, 0..255. */
 uint16_t fmt_unpack_int8(uint8_t byte, bool is_unsigned);
@@ -229,8 +229,10 @@ fmt_style_t fmt_src_style(unsigned code, bool fp16a_force);
  * style keeps 10 mantissa bits and the low 5 exponent bits, the others 7 mantissa bits and 8
  * exponent bits. */
 uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag);
-/* The same for a row of FMT_ROW: out[k] = fmt_mova2d_dst16(src[k], style, zero_flag). */
-void fmt_mova2d_dst16_row(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out);
+/* The same for n rows of FMT_ROW one after the other: out[k] = fmt_mova2d_dst16(src[k], style,
+ * zero_flag), k < 16 n. */
+void fmt_mova2d_dst16_rows(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out,
+                           unsigned n);
 /* MOVA2D/MOVB2D with a TF32 Src format: the Dst32b datum (the 3 low Src mantissa bits land in bits
  * 13..15 of the low half). UseDst32bLo variants are the caller's (see MOVA2D.md). */
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag);

@@ -39,7 +39,7 @@ static void src_to_dst(dp_ctx_t *x, uint32_t v, fmt_style_t style, bool zero_fla
 static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) { return fpu_dst_row(x, imm); }
 
 /* MOVA2D/MOVB2D's whole rows at once (the common case: no column blocked, a 16-bit Dst cell per
- * datum): fmt_mova2d_dst16_row into the physical row, which becomes valid, as src_to_dst does
+ * datum): fmt_mova2d_dst16_rows into the physical rows, which become valid, as src_to_dst does
  * datum by datum. */
 static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
     if (x->dp->reference || lo || style == FMT_STYLE_TF32) return false;
@@ -50,7 +50,7 @@ static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
 }
 static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_t style, bool zero_flag, unsigned row) {
     unsigned p = dp_adj16(x, row);
-    fmt_mova2d_dst16_row(src, style, zero_flag, x->dp->dst.bits[p]);
+    fmt_mova2d_dst16_rows(src, style, zero_flag, x->dp->dst.bits[p], 1);
     x->dp->dst.valid[p] = true;
 }
 
@@ -68,8 +68,13 @@ static void mova2d(dp_ctx_t *x) {
     fpu_note_srca_row(x, srow);
     const uint32_t(*bank)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
     if (rows_at_once(x, style, lo)) {
-        for (; n; n--, drow++, srow++)
-            src_row_to_dst(x, bank[srow], style, flush, drow);
+        /* The n rows in one call: Adj16 moves a row's bits 3..5 only, so eight rows from a multiple
+         * of 8 are physical rows p .. p + 7 (and Src rows srow .. srow + 7 <= 63). */
+        unsigned p = dp_adj16(x, drow);
+        fmt_mova2d_dst16_rows(bank[srow], style, flush, x->dp->dst.bits[p], n);
+        for (unsigned i = 0; i < n; i++)
+            x->dp->dst.valid[p + i] = true;
+        n = 0;
     }
     for (; n && !dp_failed(x); n--, drow++, srow++)
         for (unsigned c = 0; c < SRC_COLS; c++)
@@ -133,7 +138,8 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
     if (!use32 && (lo || style == FMT_STYLE_TF32))
         return dp_fail(x, CP_ERR_UNDEFINED, "%s of 32-bit data from a 16-bit Dst view", tt_mnemonic(w));
     fpu_note_srca_row(x, to_b ? x->dp->rwc[x->t].srca : srow); /* MOVD2B [INF]: its SrcA RWC */
-    uint32_t(*bank)[SRC_COLS] = to_b ? x->dp->srcb.d[dp_fpu_bank(x, 1)] : x->dp->srca.d[dp_fpu_bank(x, 0)];
+    uint32_t(*bank)[SRC_COLS] =
+        to_b ? dp_src_rows_w(&x->dp->srcb, dp_fpu_bank(x, 1)) : dp_src_rows_w(&x->dp->srca, dp_fpu_bank(x, 0));
     for (; n; n--, drow++, srow++) {
         for (unsigned c = 0; c < SRC_COLS; c++) {
             if (col_blocked(x, c)) continue;
@@ -168,7 +174,7 @@ static void movb2a(dp_ctx_t *x) {
         arow &= 0x3F, brow &= 0x3F;
     }
     fpu_note_srca_row(x, arow);
-    uint32_t(*a)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    uint32_t(*a)[SRC_COLS] = dp_src_rows_w(&x->dp->srca, dp_fpu_bank(x, 0));
     const uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
     for (; n; n--, arow++, brow++)
         for (unsigned c = 0; c < SRC_COLS; c++) {
@@ -240,12 +246,7 @@ static void zerosrc(dp_ctx_t *x) {
         unsigned pick = fpu_side ? dp_fpu_bank(x, s) : dp_unp_bank(x, s);
         for (unsigned b = 0; b < SRC_BANKS; b++) {
             if (!both && b != pick) continue;
-            if (zv)
-                for (unsigned i = 0; i < SRC_ROWS; i++)
-                    for (unsigned c = 0; c < SRC_COLS; c++)
-                        r->d[b][i][c] = 0x7FFFF;
-            else
-                memset(r->d[b], 0, sizeof r->d[b]);
+            dp_src_clear(x, r, b, zv);
         }
     }
 }
@@ -275,7 +276,7 @@ bool fpu_formats(dp_ctx_t *x, fpu_fmt_t *f) {
 
 /* TRNSPSRCB.md: transpose the 16x16 block in rows 16..31 of the Matrix Unit's SrcB bank. */
 static void trnspsrcb(dp_ctx_t *x) {
-    uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)] + 16;
+    uint32_t(*b)[SRC_COLS] = dp_src_rows_w(&x->dp->srcb, dp_fpu_bank(x, 1)) + 16;
     for (unsigned i = 0; i < 16; i++)
         for (unsigned j = 0; j < i; j++) {
             uint32_t t = b[i][j];
@@ -293,7 +294,7 @@ static void shiftxa(dp_ctx_t *x) {
     if (dir < 2 || TT_SHIFTXA_LOG2_AMOUNT2(w))
         return dp_fail(x, CP_ERR_UNDEFINED, "SHIFTXA with shift_mode %u, log2_amount2 %u (reserved)", dir,
                        TT_SHIFTXA_LOG2_AMOUNT2(w));
-    uint32_t(*a)[SRC_COLS] = x->dp->srca.d[dp_fpu_bank(x, 0)];
+    uint32_t(*a)[SRC_COLS] = dp_src_rows_w(&x->dp->srca, dp_fpu_bank(x, 0));
     unsigned in = x->dp->fpu_srca_row & 0x30;
     uint32_t tmp[16][SRC_COLS];
     memcpy(tmp, a[in], sizeof tmp);
@@ -310,7 +311,7 @@ static void shiftxa(dp_ctx_t *x) {
 static void shiftxb(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned row = (TT_SHIFTXB_SHIFT_ROW(w) + x->dp->rwc[x->t].srcb) & 63;
-    uint32_t *b = x->dp->srcb.d[dp_fpu_bank(x, 1)][row], c0 = b[0];
+    uint32_t *b = dp_src_rows_w(&x->dp->srcb, dp_fpu_bank(x, 1))[row], c0 = b[0];
     for (unsigned c = 0; c < 15; c++)
         b[c] = b[c + 1];
     b[15] = (TT_SHIFTXB_ROT_SHIFT(w) & 1) ? 0 : c0;

@@ -183,7 +183,9 @@ static __attribute__((noinline, cold)) void sfpu_failed(dp_ctx_t *x, const sfp_o
     dp_fail(x, r.cat, "%s%s: %s", o->macro ? "SFPLOADMACRO-scheduled " : "", tt_mnemonic(o->word), r.what);
 }
 
-void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned *load_addr) {
+/* dp_sfpu_run's body, inlined in it and in dp_sfpu_exec's common case (no call between them). */
+static inline __attribute__((always_inline)) void sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr,
+                                                           unsigned *load_addr) {
     switch (o->opc) {
     case TT_OPC_SFPLOAD:
     case TT_OPC_SFPLOADMACRO: {
@@ -198,6 +200,10 @@ void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned 
         return;
     }
     }
+}
+
+void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned *load_addr) {
+    sfpu_run(x, s, o, addr, load_addr);
 }
 
 /* The PRNG follows the seed register: reseeded once per Config write of PRNG_SEED_Seed_Val
@@ -235,5 +241,11 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     if (!o) return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
     dp_sfpu_prng_follow(x);
     sfpu_backdoor(s, o);
-    dp_sfpu_issue(x, o);
+    /* Issued now (dp_sfpu_issue_scheduled otherwise): where nothing is scheduled and the instruction
+     * schedules nothing (every SFPU instruction of a kernel without SFPLOADMACRO), it just runs and
+     * takes its cycle. */
+    sfpu_sched_t *q = &x->dp->sched;
+    if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
+    sfpu_run(x, s, o, -1, NULL);
+    q->next = (x->in->cycle > q->next ? x->in->cycle : q->next) + 1;
 }

@@ -41,7 +41,7 @@ static sfp_op_t nop_op(void) {
 static void ctx_for(const dp_ctx_t *x, unsigned t, dp_ctx_t *y) {
     *y = *x;
     if (t == x->t) return;
-    dp_ctx_thread(y, t, dp_state_id(x->st, t));
+    dp_ctx_thread(y, t, st_state_id(x->st, t));
 }
 
 /* One instruction of a cycle, on registers s. */

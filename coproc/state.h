@@ -69,6 +69,17 @@ typedef enum {
     THCFG_FIELD_COUNT
 } thcfg_field_t;
 
+/* Each ThreadConfig field's place as compile-time constants from the same table: ST_TW_name its
+ * word, ST_TS_name its first bit, ST_TN_name its width, ST_TT_name its stride, for the readers of a
+ * named field that run for every instruction (st_state_id below, the datapath's THCFG in
+ * coproc/dp_internal.h), which thcfg_fields[] would cost a look-up each time. */
+#define CFG_FIELD(name, word, shift, width, stride)
+#define THCFG_FIELD(name, word, shift, width, stride)                                                                  \
+    enum { ST_TW_##name = (word), ST_TS_##name = (shift), ST_TN_##name = (width), ST_TT_##name = (stride) };
+#include "coproc/cfg_fields.def"
+#undef CFG_FIELD
+#undef THCFG_FIELD
+
 /* Where a field lives: word index (ADDR32), first bit (SHAMT), width in bits, and for an array
  * the bits between its elements (0: not an array). */
 typedef struct {
@@ -98,7 +109,8 @@ void thcfg_set(cp_state_t *st, unsigned t, thcfg_field_t f, uint32_t val);
 
 /* The Config bank thread t's configuration instructions use: CFG_STATE_ID_StateID. */
 static inline unsigned st_state_id(const cp_state_t *st, unsigned t) {
-    return thcfg_get(st, t, THCFG_CFG_STATE_ID_StateID);
+    return ((uint32_t)st->thdcfg[t][ST_TW_CFG_STATE_ID_StateID] >> ST_TS_CFG_STATE_ID_StateID) &
+           st_field_mask(ST_TN_CFG_STATE_ID_StateID);
 }
 
 /* A Tensix-side write of Config word idx (< CP_CFG_WORDS) of bank: a global register (idx >=

@@ -303,7 +303,7 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
         return false;
     }
     if (u == 1) {
-        dp->srcb.d[bank][r][col] = datum;
+        dp_src_rows_w(&dp->srcb, bank)[r][col] = datum;
         return true;
     }
     col -= j->col_shift;
@@ -311,7 +311,7 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
         unsigned lo = (unsigned)r & 15;
         r = (int)(((unsigned)r & ~15u) | col), col = lo;
     }
-    dp->srca.d[bank][r][col] = datum;
+    dp_src_rows_w(&dp->srca, bank)[r][col] = datum;
     return true;
 }
 
@@ -374,24 +374,34 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
         /* Without upsampling each datum goes to the next position (the common case, faster):
          * the same addresses and conversions as the general loop below, per destination. */
         /* Whole rows at once where a row of 16 L1 datums lands in one Src row as it is (no
-         * column shift, no transpose): fmt_unpack_row, the same rule as fmt_unpack. */
+         * column shift, no transpose): fmt_unpack_rows, the same rule as fmt_unpack. */
         uint32_t i = 0;
         if (!x->dp->reference && !j->col_shift && !j->transpose && (out & 15) == 0) {
             /* Row by row while each row lies in L1 and lands in a Src row; datums then stands where
-             * the loop below expects it at the start of row i (before its wrap). */
-            unsigned size = j->size, count = j->count;
+             * the loop below expects it at the start of row i (before its wrap). A row that follows
+             * the previous one in L1 and in the Src bank joins its run, and each run is converted
+             * in one call: later, but nothing between reads the Src rows or writes L1. */
+            unsigned size = j->size, count = j->count, run_n = 0;
+            const uint8_t *run_l1 = NULL;
+            uint32_t *run_to = NULL;
             for (; count - i >= FMT_ROW; i += FMT_ROW, out += FMT_ROW) {
                 uint64_t at = i ? WRAP(datums - size * 16 + j->row_stride) : datums;
                 int r = src_row_of(j, u, out / 16);
                 if (at + FMT_ROW * size > env->l1_size || r == UNP_ROW_BEYOND) break;
                 /* SrcA rows 0..3 of the output are dropped */
-                uint32_t *to = r < 0 ? NULL : u == 1 ? dp->srcb.d[bank][r] : dp->srca.d[bank][r];
-                if (to && j->all_zero)
+                uint32_t *to = r < 0 ? NULL : dp_src_rows_w(u == 1 ? &dp->srcb : &dp->srca, bank)[r];
+                if (to && j->all_zero) {
                     memset(to, 0, FMT_ROW * sizeof *to);
-                else if (to)
-                    fmt_unpack_row(&j->conv, env->l1 + at, to);
+                } else if (to && run_n && env->l1 + at == run_l1 + run_n * FMT_ROW * size &&
+                           to == run_to + run_n * FMT_ROW) {
+                    run_n++;
+                } else if (to) {
+                    if (run_n) fmt_unpack_rows(&j->conv, run_l1, run_to, run_n);
+                    run_l1 = env->l1 + at, run_to = to, run_n = 1;
+                }
                 datums = at + FMT_ROW * size;
             }
+            if (run_n) fmt_unpack_rows(&j->conv, run_l1, run_to, run_n);
         }
         for (; i < j->count; i++, out++) {
             if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
@@ -452,13 +462,7 @@ static void unpacr_nop(dp_ctx_t *x) {
 static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     unsigned bank = dp_unp_bank(x, u);
     src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
-    if (j->ones) {
-        for (unsigned r = 0; r < SRC_ROWS; r++)
-            for (unsigned c = 0; c < SRC_COLS; c++)
-                s->d[bank][r][c] = 0x7FFFF; /* ~0 in 19 bits */
-    } else {
-        memset(s->d[bank], 0, sizeof s->d[bank]);
-    }
+    dp_src_clear(x, s, bank, j->ones);
     if (j->flip) s->implied_fmt[bank] = j->out_fmt;
 }
 

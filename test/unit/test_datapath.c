@@ -340,7 +340,7 @@ static void test_unpacr_to_dst(void **state) {
 /* UNPACR_NOP 43800101 (add1): zero unpacker 1's bank and hand it over (the format recorded). */
 static void test_unpacr_nop(void **state) {
     fx_t *f = *state;
-    dp_srcb_mut(f->dp)->d[0][5][5] = 0x12345;
+    dp_src_rows_w(dp_srcb_mut(f->dp), 0)[5][5] = 0x12345;
     f->st.cfg[0][120] = 5;
     ex(f, 0, 0x43800101u);
     assert_int_equal(dp_srcb(f->dp)->d[0][5][5], 0);
@@ -371,9 +371,9 @@ static void test_mova2d(void **state) {
     fx_t *f = *state;
     src_regs_t *a = dp_srca_mut(f->dp);
     a->implied_fmt[0] = 5;
-    a->d[0][0][0] = (0x40u << 11) | 0x80;          /* 3.0 */
-    a->d[0][7][15] = 1u << 18 | 0x7F << 11 | 0xFE; /* -max bf16 */
-    a->d[0][1][1] = 0x7F << 11;                    /* exponent 0: flushed */
+    dp_src_rows_w(a, 0)[0][0] = (0x40u << 11) | 0x80;          /* 3.0 */
+    dp_src_rows_w(a, 0)[7][15] = 1u << 18 | 0x7F << 11 | 0xFE; /* -max bf16 */
+    dp_src_rows_w(a, 0)[1][1] = 0x7F << 11;                    /* exponent 0: flushed */
     f->st.thdcfg[0][12 + 2] = 8;
     f->st.thdcfg[0][28 + 2] = 8;
     ex(f, 0, 0x1200A000u);
@@ -386,7 +386,7 @@ static void test_mova2d(void **state) {
     /* With the flag disabled, the denormal-like datum passes. */
     f->st.cfg[0][2] = 1;
     ex(f, 0, TT_OP_MOVA2D(0, 1, 0, 0, 0)); /* one row, src row 1 (+ SrcA RWC 8 = 9): empty; then row 1 */
-    a->d[0][1][1] = 0x7F << 11;
+    dp_src_rows_w(a, 0)[1][1] = 0x7F << 11;
     ex(f, 0, 0x37000003u);                   /* SETRWC SrcA, SrcB := 0 */
     ex(f, 0, TT_OP_MOVA2D(0, 1, 0, 0, 100)); /* one row: src 1 -> dst 100 + Dst RWC (8) */
     assert_int_equal(d->bits[108][1], 0x7F << 8);
@@ -404,8 +404,8 @@ static void test_moves(void **state) {
     src_regs_t *b = dp_srcb_mut(f->dp);
     f->st.cfg[0][1] = 5u << 17; /* ALU_FORMAT_SPEC_REG0_SrcA = BF16 (MOVB2D reads the configured format) */
     for (unsigned r = 0; r < 4; r++)
-        b->d[0][r][3] = (r + 1) << 11 | 0x7F; /* 1.x values */
-    ex(f, 0, TT_OP_MOVB2D(0, 0, 0, 4, 8));    /* MOVB2D 4 rows to Dst row 8 */
+        dp_src_rows_w(b, 0)[r][3] = (r + 1) << 11 | 0x7F; /* 1.x values */
+    ex(f, 0, TT_OP_MOVB2D(0, 0, 0, 4, 8));                /* MOVB2D 4 rows to Dst row 8 */
     const dst_regs_t *d = dp_dst(f->dp);
     for (unsigned r = 0; r < 4; r++)
         assert_int_equal(d->bits[8 + r][3], (r + 1) << 8 | 0x7F);
@@ -459,7 +459,7 @@ static void test_zeroacc(void **state) {
 static void test_zerosrc(void **state) {
     fx_t *f = *state;
     src_regs_t *a = dp_srca_mut(f->dp), *b = dp_srcb_mut(f->dp);
-    a->d[0][1][1] = a->d[1][1][1] = b->d[0][2][2] = b->d[1][2][2] = 7;
+    dp_src_rows_w(a, 0)[1][1] = dp_src_rows_w(a, 1)[1][1] = dp_src_rows_w(b, 0)[2][2] = dp_src_rows_w(b, 1)[2][2] = 7;
     f->st.src.fpu_bank_a = 1;
     ex(f, 0, TT_OP_ZEROSRC(0, 1, 0, 1)); /* SrcA, the FPU-side bank (1) only */
     assert_int_equal(a->d[1][1][1], 0);

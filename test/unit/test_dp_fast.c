@@ -233,7 +233,7 @@ static void test_pack_row(void **state) {
     assert_true(modes > 20000);
 }
 
-/* fmt_unpack_row against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
+/* fmt_unpack_rows (one to four rows) against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
  * they have their own path). */
 static void test_unpack_row(void **state) {
     (void)state;
@@ -247,43 +247,46 @@ static void test_unpack_row(void **state) {
         if (iter % 4 == 0) m.in_fmt = m.out_fmt = FMT_BF16; /* add1's */
         if (!fmt_unpack_check(&m) || fmt_is_bfp(m.in_fmt)) continue;
         modes++;
-        unsigned size = fmt_datum_bits(m.in_fmt) / 8;
-        uint8_t l1[4 * FMT_ROW];
-        uint32_t out[FMT_ROW];
-        for (unsigned k = 0; k < FMT_ROW; k++) {
+        unsigned size = fmt_datum_bits(m.in_fmt) / 8, n = 1 + rnd_below(4);
+        uint8_t l1[4 * 4 * FMT_ROW];
+        uint32_t out[4 * FMT_ROW];
+        for (unsigned k = 0; k < n * FMT_ROW; k++) {
             uint32_t v = size == 2 && rnd_below(2) ? rnd32() >> 16 : rnd32();
             for (unsigned i = 0; i < 4; i++)
                 l1[4 * k + i] = (uint8_t)(v >> (8 * i));
         }
-        fmt_unpack_row(&m, l1, out);
-        for (unsigned k = 0; k < FMT_ROW; k++) {
+        fmt_unpack_rows(&m, l1, out, n);
+        for (unsigned k = 0; k < n * FMT_ROW; k++) {
             uint32_t d = 0;
             for (unsigned i = 0; i < size; i++)
                 d |= (uint32_t)l1[size * k + i] << (8 * i);
             uint32_t want = fmt_unpack(&m, d, 0);
             if (out[k] != want)
-                fail_msg("fmt_unpack_row %s -> %s %s: 0x%08x -> 0x%08x, fmt_unpack 0x%08x", fmt_name(m.in_fmt),
-                         fmt_name(m.out_fmt), m.to_dst ? "Dst" : "Src", d, out[k], want);
+                fail_msg("fmt_unpack_rows %s -> %s %s: datum %u of %u rows 0x%08x -> 0x%08x, fmt_unpack 0x%08x",
+                         fmt_name(m.in_fmt), fmt_name(m.out_fmt), m.to_dst ? "Dst" : "Src", k, n, d, out[k], want);
         }
     }
     assert_true(modes > 20000);
 }
 
-/* fmt_mova2d_dst16_row against fmt_mova2d_dst16, every style, with and without the zero flag. */
+/* fmt_mova2d_dst16_rows (one to four rows) against fmt_mova2d_dst16, every style, with and without
+ * the zero flag. */
 static void test_mova2d_row(void **state) {
     (void)state;
     for (unsigned iter = 0; iter < 30000; iter++) {
         fmt_style_t style = (fmt_style_t)(iter % 3);
         bool zf = (iter / 3) & 1;
-        uint32_t src[FMT_ROW];
-        uint16_t out[FMT_ROW];
-        for (unsigned k = 0; k < FMT_ROW; k++)
+        unsigned n = 1 + rnd_below(4);
+        uint32_t src[4 * FMT_ROW];
+        uint16_t out[4 * FMT_ROW];
+        for (unsigned k = 0; k < n * FMT_ROW; k++)
             src[k] = rnd_below(4) ? rnd32() & 0x7FFFF : (rnd32() & 0x7FF00); /* 19 bits; exponent 0 */
-        fmt_mova2d_dst16_row(src, style, zf, out);
-        for (unsigned k = 0; k < FMT_ROW; k++)
+        fmt_mova2d_dst16_rows(src, style, zf, out, n);
+        for (unsigned k = 0; k < n * FMT_ROW; k++)
             if (out[k] != fmt_mova2d_dst16(src[k], style, zf))
-                fail_msg("fmt_mova2d_dst16_row style %d zf %d: 0x%05x -> 0x%04x, per datum 0x%04x", style, zf, src[k],
-                         out[k], fmt_mova2d_dst16(src[k], style, zf));
+                fail_msg("fmt_mova2d_dst16_rows style %d zf %d: datum %u of %u rows 0x%05x -> 0x%04x, per datum "
+                         "0x%04x",
+                         style, zf, k, n, src[k], out[k], fmt_mova2d_dst16(src[k], style, zf));
     }
 }
 
@@ -340,8 +343,8 @@ static int tw_teardown(void **state) {
 /* The fast side's state copied to the general side: both start from the same. */
 static void tw_sync(tw_t *w) {
     side_t *a = &w->s[0], *b = &w->s[1];
-    *dp_srca_mut(b->dp) = *dp_srca(a->dp);
-    *dp_srcb_mut(b->dp) = *dp_srcb(a->dp);
+    memcpy(dp_srca_mut(b->dp), dp_srca(a->dp), sizeof(src_regs_t));
+    memcpy(dp_srcb_mut(b->dp), dp_srcb(a->dp), sizeof(src_regs_t));
     *dp_dst_mut(b->dp) = *dp_dst(a->dp);
     *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
     b->st = a->st;
@@ -656,7 +659,12 @@ static void test_twin_unpack(void **state) {
         tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, fm[0] | 1u << 4 | xdim << 16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | zdim << 16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, fm[1]);
-        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, off, rnd_below(TW_L1 / 16 - 1024));
+        unsigned base = rnd_below(TW_L1 / 16 - 1024);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, off, base);
+        /* sometimes an L1 FIFO that wraps within the tile (back to within L1) */
+        bool wraps = odd && rnd_below(2);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_limit_address, 0, off, wraps ? base + 1 + rnd_below(64) : 0);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_fifo_size, 0, off, wraps ? 1 + rnd_below(base + 1) : 0);
         tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base,
                odd && rnd_below(2) ? rnd_below(256) * osize : 64 * osize);
         tw_cfg(w, u ? CFG_UNP1_ADDR_CTRL_ZW_REG_1_Zstride : CFG_UNP0_ADDR_CTRL_ZW_REG_1_Zstride,
@@ -693,9 +701,70 @@ static void rnd_src(tw_t *w) {
             s[i]->implied_fmt[b] = (uint8_t)(rnd_below(2) ? FMT_BF16 : rnd_below(16));
             for (unsigned r = 0; r < SRC_ROWS; r++)
                 for (unsigned c = 0; c < SRC_COLS; c++)
-                    s[i]->d[b][r][c] = rnd_below(8) ? rnd32() & 0x7FFFF : rnd32() & 0x7FF00;
+                    dp_src_rows_w(s[i], b)[r][c] = rnd_below(8) ? rnd32() & 0x7FFFF : rnd32() & 0x7FF00;
         }
     }
+}
+
+/* The skipped clear of a bank known to be zero (src_regs_t.zero): runs of clears to zero
+ * (UNPACR_NOP, ZEROSRC: either side's bank, one or both), clears to ones, and every other Src
+ * writer (UNPACR, MOVD2A, MOVD2B, MOVB2A, SHIFTXA, SHIFTXB, TRNSPSRCB) between them, on banks that
+ * start random, the banks' owners drawn as well. A writer that left the flag set would leave its
+ * data behind the next clear on the fast side only. clears_skipped counts the clears the fast side
+ * could skip, so that the test fails if its draws stop reaching the shortcut. */
+static void test_twin_src_clear(void **state) {
+    tw_t *w = *state;
+    unsigned clears_skipped = 0;
+    for (unsigned i = 0; i < TW_L1; i++)
+        w->s[0].l1[i] = (uint8_t)rnd32();
+    for (unsigned u = 0; u < 2; u++) { /* one row of 16 bf16 datums from L1 */
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, u * 48, FMT_BF16 | 1u << 4 | 16u << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, u * 48, 1u | 1u << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, u * 48, FMT_BF16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, 0, u * 48, 64);
+    }
+    tw_thcfg(w, 0, THCFG_SRCA_SET_SetOvrdWithAddr, 1);
+    for (unsigned iter = 0; iter < 300; iter++) {
+        rnd_dst(w);
+        rnd_src(w);
+        tw_sync(w);
+        for (unsigned k = 0; k < 24; k++) {
+            for (unsigned i = 0; i < 2; i++) { /* the banks' owners, as the timing model hands them over */
+                cp_src_t *o = &w->s[i].st.src;
+                if (i == 0 && rnd_below(4) == 0)
+                    o->unp_bank[0] = (uint8_t)rnd_below(2), o->unp_bank[1] = (uint8_t)rnd_below(2),
+                    o->fpu_bank_a = (uint8_t)rnd_below(2), o->fpu_bank_b = (uint8_t)rnd_below(2);
+                if (i == 1) *o = w->s[0].st.src;
+            }
+            unsigned u = rnd_below(2), pick = rnd_below(12);
+            const src_regs_t *s = u ? dp_srcb(w->s[0].dp) : dp_srca(w->s[0].dp);
+            uint32_t word;
+            if (pick < 4) {
+                bool ones = u == 0 && pick == 3;
+                clears_skipped += !ones && s->zero[w->s[0].st.src.unp_bank[u]];
+                word = TT_OP_UNPACR_NOP(u, 0, 0, rnd_below(2), 0, 0, 0, ones, 1);
+            } else if (pick < 7) {
+                unsigned mask = 1 + rnd_below(3), zv = mask == 1 && pick == 6, both = rnd_below(2);
+                word = TT_OP_ZEROSRC(zv, rnd_below(2), both, mask);
+            } else if (pick == 7) {
+                tw_run(w, 0, TT_OP_SETADCXY(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+                tw_run(w, 0, TT_OP_SETADCXX(u ? 2 : 1, 15, 0));
+                word = TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, rnd_below(2), 0, 0, 0, 0);
+            } else if (pick == 8) {
+                word = rnd_below(2) ? TT_OP_MOVD2A(0, rnd_below(64), 0, 0, rnd_below(1024))
+                                    : TT_OP_MOVD2B(0, rnd_below(64), 0, 0, rnd_below(1024));
+            } else if (pick == 9) {
+                word = TT_OP_MOVB2A(rnd_below(64), 0, 0, rnd_below(64));
+            } else if (pick == 10) {
+                word =
+                    rnd_below(2) ? TT_OP_SHIFTXA(0, 2 + rnd_below(2)) : TT_OP_SHIFTXB(0, rnd_below(2), rnd_below(64));
+            } else {
+                word = TT_OP_TRNSPSRCB;
+            }
+            tw_run(w, 0, word);
+        }
+    }
+    if (clears_skipped < 500) fail_msg("only %u clears of a bank known to be zero drawn", clears_skipped);
 }
 
 /* MOVA2D and MOVB2D: every instruction mode, Src formats (configured, implied, FP16A_FORCE), the
@@ -836,6 +905,7 @@ int main(void) {
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_src_clear, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),
     };

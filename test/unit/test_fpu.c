@@ -27,8 +27,8 @@ static void formats(fx_t *f, unsigned fmt) {
     dp_srca_mut(f->dp)->implied_fmt[0] = (uint8_t)fmt;
     dp_srcb_mut(f->dp)->implied_fmt[0] = (uint8_t)fmt;
 }
-static uint32_t *A(fx_t *f, unsigned r) { return dp_srca_mut(f->dp)->d[0][r]; }
-static uint32_t *B(fx_t *f, unsigned r) { return dp_srcb_mut(f->dp)->d[0][r]; }
+static uint32_t *A(fx_t *f, unsigned r) { return dp_src_rows_w(dp_srca_mut(f->dp), 0)[r]; }
+static uint32_t *B(fx_t *f, unsigned r) { return dp_src_rows_w(dp_srcb_mut(f->dp), 0)[r]; }
 
 /* ---- ELWADD / ELWSUB --------------------------------------------------------------------------- */
 
@@ -248,8 +248,8 @@ static void test_mvmul(void **state) {
      * 1.5 x 2^-10 (24 x 64 = 1536 at e - 10: ((1536 << 1) + 2^10) >> 11 = 2) in column 0, row 0:
      * 1026 << 13 = 0x804000 -> 1 + 2^-9 = 0x3F804000 (the exact sum is 0x3F803000). */
     fx_ex(f, TT_OP_ZEROACC(3, 0, 0, 0, 0));
-    memset(dp_srca_mut(f->dp)->d[0], 0, sizeof dp_srca_mut(f->dp)->d[0]);
-    memset(dp_srcb_mut(f->dp)->d[0], 0, sizeof dp_srcb_mut(f->dp)->d[0]);
+    memset(dp_src_rows_w(dp_srca_mut(f->dp), 0), 0, sizeof dp_srca_mut(f->dp)->d[0]);
+    memset(dp_src_rows_w(dp_srcb_mut(f->dp), 0), 0, sizeof dp_srcb_mut(f->dp)->d[0]);
     A(f, 0)[0] = src_bf16(0x3F80), B(f, 0)[0] = src_bf16(0x3F80);
     A(f, 1)[0] = src_bf16(0x3FC0), B(f, 0)[1] = src_bf16(0x3A80); /* 1.5, 2^-10 */
     /* Column 1: the same pair split over the two groups (k = 0 and k = 8): each group exact, the
@@ -543,8 +543,8 @@ static void test_implied_formats(void **state) {
     fx_t *f = *state;
     src_regs_t *a = dp_srca_mut(f->dp), *b = dp_srcb_mut(f->dp);
     for (unsigned k = 0; k < 2; k++) {
-        a->d[k][0][0] = src_fp16(0x3E00);
-        b->d[k][0][0] = 0;
+        dp_src_rows_w(a, k)[0][0] = src_fp16(0x3E00);
+        dp_src_rows_w(b, k)[0][0] = 0;
     }
     a->implied_fmt[0] = FMT_BF16, b->implied_fmt[0] = FMT_BF16;
     a->implied_fmt[1] = FMT_FP16, b->implied_fmt[1] = FMT_FP16;

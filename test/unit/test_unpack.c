@@ -293,7 +293,7 @@ static void test_compressed(void **state) {
     f->l1[grp1] = 0x00, f->l1[grp1 + 1] = 0x41;       /* datum 32: 8.0, count 0 */
     src_regs_t *a = dp_srca_mut(f->dp);
     for (unsigned c = 0; c < 16; c++)
-        a->d[0][0][c] = 0x12345;
+        dp_src_rows_w(a, 0)[0][c] = 0x12345;
     fx_ex(f, UNPACR0); /* row 0, whole (X 0..15 = XDim - 1) */
     static const uint16_t row0[7] = {0x3F80, 0, 0, 0x4000, 0x4040, 0, 0};
     for (unsigned c = 0; c < 6; c++)
@@ -307,7 +307,7 @@ static void test_compressed(void **state) {
         assert_int_equal(srca(f, 0, c), row2[c] ? src_bf16(row2[c]) : 0);
     /* Row 1, X 1..2: the first output datum (4.0) dropped, then two kept (5.0 and a zero). */
     for (unsigned c = 0; c < 16; c++)
-        a->d[0][0][c] = 0x12345;
+        dp_src_rows_w(a, 0)[0][c] = 0x12345;
     fx_ex(f, TT_OP_SETADC(1, 0, 1, 1));
     fx_ex(f, TT_OP_SETADC(1, 0, 0, 1)); /* Channel 0 X = 1 */
     fx_ex(f, TT_OP_SETADCXX(1, 2, 1));  /* Channel 1 X = 2 */
