@@ -107,9 +107,11 @@ APP_OBJ := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/app/main.o
 UNIT_SRC := $(wildcard test/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
-# test_dp_fast once more with the plain form of the Matrix Unit's product sums (-DTTEMU_NO_SIMD:
-# coproc/fpu_num.c built that way, linked ahead of the library's).
-NOSIMD_OBJ := $(BUILD)/obj/nosimd/fpu_num.o
+# test_dp_fast once more with the plain forms of what has a vector form (-DTTEMU_NO_SIMD: the
+# Matrix Unit's product sums, SFPSTORE's BF16 lanes; these files built that way, linked ahead of
+# the library's).
+NOSIMD_SRC := coproc/fpu_num.c coproc/formats.c
+NOSIMD_OBJ := $(NOSIMD_SRC:coproc/%.c=$(BUILD)/obj/nosimd/%.o)
 UNIT_BIN += $(BUILD)/test/test_dp_fast_nosimd
 
 .PHONY: all deps demo test test-asan check fw data format format-check check-layers clean bench regress config FORCE \
@@ -167,7 +169,7 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_STAMP)
 	$(if $(filter 1,$(V)),,@echo "  CC $<")
 	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(NOSIMD_OBJ): coproc/fpu_num.c $(CONFIG_STAMP) | $(TT_FIELDS_H)
+$(BUILD)/obj/nosimd/%.o: coproc/%.c $(CONFIG_STAMP) | $(TT_FIELDS_H)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $< (-DTTEMU_NO_SIMD)")
 	$(Q)$(CC) $(TTEMU_CFLAGS) $(CFLAGS) -DTTEMU_NO_SIMD -MMD -MP -c -o $@ $<

@@ -498,8 +498,10 @@ static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, un
     }
 }
 #define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16(lreg, keep, shift, out);
+const char *fmt_simd_form(void) { return "sse2"; }
 #else
 #define SFPSTORE_LANES_BF16() SFPSTORE_LANES(FMT_MOD0_BF16)
+const char *fmt_simd_form(void) { return "plain"; }
 #endif
 
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,

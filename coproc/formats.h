@@ -300,6 +300,9 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
  * half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
                         uint32_t *restrict out);
+/* Which form of fmt_sfpstore_lanes' BF16 lanes this build has: "sse2" (host vector lanes) or
+ * "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile, test_dp_fast_nosimd). */
+const char *fmt_simd_form(void);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16
  * with the exponent rebiased by +112 always), 2 (UINT16), 4 (INT16 sign-extended), 8 (upper half,
