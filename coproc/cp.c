@@ -136,16 +136,18 @@ static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
     return true;
 }
 
-/* A cycle of a quiet stretch (cp_t.quiet_until): what the full cycle would do, as it did in the
- * cycle before. */
-static void cp_quiet_cycle(cp_t *cp) {
+/* n cycles of a quiet stretch (cp_t.quiet_until; n at most cp_quiet_left): what the full cycle
+ * would do, as it did in the cycle before. */
+static void cp_quiet_run(cp_t *cp, uint64_t n) {
     for (unsigned t = 0; t < CP_THREADS; t++)
-        if (cp->gate[t].held) cp->gate[t].repeats++;
-    ++*cp->tm_now; /* tm_advance_idle's clock: nothing is due before quiet_until */
+        if (cp->gate[t].held) cp->gate[t].repeats += n;
+    *cp->tm_now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
-    cp->cycle++;
-    cp->quiet_cycles++;
+    cp->cycle += n;
+    cp->quiet_cycles += n;
 }
+
+uint64_t cp_quiet_left(const cp_t *cp) { return cp_next_cycle(cp) == CP_NEXT_QUIET ? cp->quiet_until - cp->cycle : 0; }
 
 uint64_t cp_quiet_cycles(const cp_t *cp) { return cp->quiet_cycles; }
 
@@ -222,23 +224,38 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     cp->cycle++;
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
-    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    unsigned s = cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    if (quiet && cp->active) {
+        cp->quiet_until = cp_quiet_end(cp);
+        if (cp->cycle < cp->quiet_until) s |= CP_CYCLE_QUIET;
+    }
+    return s;
 }
 
 unsigned cp_cycle(cp_t *cp) {
     switch (cp_next_cycle(cp)) { /* (an idle cycle: nothing to step, only time passes) */
     case CP_NEXT_IDLE: cp_advance_idle(cp, 1); return cp_cycle_status(cp);
     case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
-    case CP_NEXT_QUIET: cp_quiet_cycle(cp); return cp_cycle_status(cp);
+    case CP_NEXT_QUIET:
+        cp_quiet_run(cp, 1);
+        return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
     default: return cp_cycle_step(cp);
     }
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
-    if (cp->active) { /* not idle after all: step for real */
-        while (n--)
-            cp_cycle(cp);
+    if (cp->active) { /* not idle: a quiet stretch's cycles at once, the others stepped */
+        while (n) {
+            uint64_t q = cp_quiet_left(cp);
+            if (q) {
+                q = q < n ? q : n;
+                cp_quiet_run(cp, q);
+                n -= q;
+            } else {
+                cp_cycle(cp);
+                n--;
+            }
+        }
         return;
     }
     tm_advance_idle(cp->tm, n);

@@ -70,9 +70,12 @@ typedef struct tile {
     uint64_t cycle;
     uint64_t progress;  /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
     bool harts_changed; /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
-    /* Lazy idle coprocessor (tile_run): while cp_lazy, cp_lag of the coprocessor's idle cycles
-     * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
-    bool cp_lazy;
+    /* Lazy coprocessor (tile_run): its cycles at the ends of the tile's cycles before cp_owe_until
+     * change nothing anyone else could see before the next access to it (an idle coprocessor's,
+     * a quiet stretch's: cp_quiet_left), so they are owed rather than run; cp_lag of them so far.
+     * tile_cp_sync pays them (cp_advance_idle) before anything can look at it; 0: nothing owed
+     * (cp_lag 0), and none of the next cycles may be. */
+    uint64_t cp_owe_until;
     uint64_t cp_lag;
     /* Bumped by everything that may change the tile other than a lone core's run that leaves it
      * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
@@ -166,13 +169,14 @@ mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t
 mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val);
 
 /* Bring the coprocessor up to the tile's cycle, before any access that reaches it (env_*, host
- * accesses) and whenever tile_run returns: an idle coprocessor's owed cycles change nothing a
- * hart could see until then, and cp_advance_idle(n) is exactly n idle cp_cycle calls. */
+ * accesses) and whenever tile_run returns: its owed cycles change nothing a hart could see until
+ * then, and cp_advance_idle(n) is exactly n cp_cycle calls. The access may change what the next
+ * cycles do: none is owed until the coprocessor says so again. */
 static inline void tile_cp_sync(tile_t *t) {
-    if (!t->cp_lazy) return;
+    if (!t->cp_owe_until) return;
     cp_advance_idle(t->cp, t->cp_lag);
     t->cp_lag = 0;
-    t->cp_lazy = false;
+    t->cp_owe_until = 0;
 }
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything

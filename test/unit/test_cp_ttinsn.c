@@ -1,7 +1,7 @@
 /* test/unit/test_cp_ttinsn.c — a hart's .ttinsn (env_ttinsn, core/exec.c's direct way to the push)
  * is its store of the word to INSTRN_BUF (env_store at 0xFFE40000, through the address map and
  * the device's write): two tiles get the same drawn pushes by every core, one through each, with
- * idle cycles owed to their coprocessors (tile_t.cp_lazy) and cycles between; the answers, the
+ * idle cycles owed to their coprocessors (tile_t.cp_owe_until) and cycles between; the answers, the
  * faults, the blocked harts, the tiles' progress and the coprocessors must stay alike. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@ static unsigned pick(unsigned n) { return rnd() % n; }
 
 static void same_tiles(tile_t *a, tile_t *b, unsigned step) {
     if (a->progress != b->progress || a->blocked_mask != b->blocked_mask || a->block_wake != b->block_wake ||
-        a->cp_lazy != b->cp_lazy || a->cp_lag != b->cp_lag || cp_cycles(a->cp) != cp_cycles(b->cp) ||
+        a->cp_owe_until != b->cp_owe_until || a->cp_lag != b->cp_lag || cp_cycles(a->cp) != cp_cycles(b->cp) ||
         cp_is_idle(a->cp) != cp_is_idle(b->cp))
         fail_msg("step %u: the tiles differ", step);
     for (unsigned c = 0; c < TILE_NCORES; c++) {
@@ -63,7 +63,7 @@ static void ttinsn_is_a_store_to_instrn_buf(void **state) {
             case 1: /* idle cycles owed to the coprocessor, paid before the push reaches it */
                 if (cp_is_idle(a->cp)) {
                     uint64_t n = 1 + pick(5);
-                    a->cp_lazy = b->cp_lazy = true;
+                    a->cp_owe_until = b->cp_owe_until = UINT64_MAX;
                     a->cp_lag += n, b->cp_lag += n;
                 }
                 break;
