@@ -185,7 +185,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
-    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
 
 /* Thread t's part of a full cycle: its gate, then its expanders. True when it changed nothing but
@@ -224,7 +224,7 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     cp->cycle++;
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    unsigned s = cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && cp->active) {
         cp->quiet_until = cp_quiet_end(cp);
         if (cp->cycle < cp->quiet_until) s |= CP_CYCLE_QUIET;

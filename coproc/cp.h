@@ -62,10 +62,17 @@ uint32_t cp_fifo_freed(cp_t *cp);
 
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
- * every cycle, CP_CYCLE_FREED after a cycle that stepped the FIFOs with cp_fifo_freed's answer
- * not empty (without it, the cycle freed no FIFO), and CP_CYCLE_QUIET when the cycles after it
- * are a quiet stretch's (cp_quiet_left). */
-enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1, CP_CYCLE_FREED = 1u << 2, CP_CYCLE_QUIET = 1u << 3 };
+ * every cycle; after a cycle that stepped the FIFOs, cp_fifo_freed's answer so far shifted by
+ * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), which
+ * cp_fifo_freed keeps until asked; and CP_CYCLE_QUIET when the cycles after it are a quiet
+ * stretch's (cp_quiet_left). */
+enum {
+    CP_CYCLE_IDLE = 1u << 0,
+    CP_CYCLE_FAILED = 1u << 1,
+    CP_CYCLE_QUIET = 1u << 3,
+    CP_CYCLE_FREED_SHIFT = 8,
+    CP_CYCLE_FREED = ((1u << 2 * CP_THREADS) - 1) << CP_CYCLE_FREED_SHIFT
+};
 unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle, and over the cycles
  * of a quiet stretch. */

@@ -92,9 +92,11 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
 static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s, bool owed) {
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
-        /* With no FIFO freed (cp_fifo_freed keeps its bits until asked) and no hart waiting
-         * for a thread, tile_blocks_check would release nobody. */
-        if (t->blocked_mask && ((s & CP_CYCLE_FREED) || (t->block_sync && !owed))) tile_blocks_check(t);
+        /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
+         * until asked, and cp_cycle says which) and no hart waiting for a thread,
+         * tile_blocks_check would release nobody. */
+        if (!owed && t->blocked_mask && (t->block_sync || ((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake)))
+            tile_blocks_check(t);
         if (t->nwatch && tile_watch_changed(t)) return true;
     }
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and

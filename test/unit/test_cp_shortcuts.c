@@ -262,7 +262,11 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
          * is looked at only after one) */
         assert_int_equal(rr & (CP_CYCLE_IDLE | CP_CYCLE_FAILED), rf & (CP_CYCLE_IDLE | CP_CYCLE_FAILED));
-        assert_int_equal(cp_fifo_freed(ref), cp_fifo_freed(fast));
+        uint32_t freed = cp_fifo_freed(ref);
+        assert_int_equal(freed, cp_fifo_freed(fast));
+        /* (asked every cycle: what the cycle itself freed, which both say) */
+        assert_int_equal(freed, (rr & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT);
+        assert_int_equal(freed, (rf & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT);
         same_state(ref, fast, c);
         if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
         /* A quiet stretch's cycles owed, as the tile owes them while nothing reaches the
