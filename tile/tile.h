@@ -47,6 +47,12 @@ typedef struct {
      * hart settles), or NULL. NULL hooks: no load from the device is such a word. */
     const uint32_t *(*pure_word)(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
     void (*polled)(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
+    /* The device reads or changes the coprocessor (its pushes, registers, semaphores, config): a
+     * hart's access brings the coprocessor up to the tile's cycle first (tile_cp_sync). The others
+     * (the NIUs, the stream registers, the tile's own registers, the local RAMs) touch nothing of
+     * it, so its owed cycles stay owed; what the NoC does to a register reaches it as the host's
+     * access does (tile_host_write), which syncs it. */
+    bool reaches_cp;
 } mmio_dev_t;
 
 /* Tile control / debug registers (0xFFB12000) and PIC page (0xFFB13000): mmio/tilectl.c. */
