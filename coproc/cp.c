@@ -127,6 +127,20 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
     return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
 }
 
+/* cp_thread_idle's rule (t < CP_THREADS). */
+static inline __attribute__((always_inline)) bool thread_idle(const cp_t *cp, unsigned t) {
+    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);
+}
+
+unsigned cp_idle_threads(const cp_t *cp, unsigned mask) {
+    unsigned idle = 0;
+    for (unsigned m = mask & ((1u << CP_THREADS) - 1); m; m &= m - 1) {
+        unsigned t = (unsigned)__builtin_ctz(m);
+        if (thread_idle(cp, t)) idle |= 1u << t;
+    }
+    return idle;
+}
+
 static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
     /* cp_thread_idle of every thread, the frontends and gates of all first (no calls), threads 2
      * and 1 first: while kernels run, the pack and math threads' FIFOs are seldom empty, the
@@ -303,10 +317,7 @@ int cp_gate_policy_parse(const char *s) {
 
 /* CoprocessorDoneCheck (ManualTTSync.md): nothing of thread t in a FIFO, an expander, the gate
  * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */
-bool cp_thread_idle(const cp_t *cp, unsigned t) {
-    if (t >= CP_THREADS) return true;
-    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);
-}
+bool cp_thread_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || thread_idle(cp, t); }
 
 bool cp_mop_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || fe_mop_idle(&cp->fe[t]); }
 

@@ -60,6 +60,10 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
  * have been full and not be any more. */
 uint32_t cp_fifo_freed(cp_t *cp);
 
+/* The threads of mask (bit t: thread t) that cp_thread_idle calls idle, in one call: for a caller
+ * that waits for some of them after every cycle. */
+unsigned cp_idle_threads(const cp_t *cp, unsigned mask);
+
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
  * every cycle; after a cycle that stepped the FIFOs, cp_fifo_freed's answer so far shifted by

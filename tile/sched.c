@@ -7,8 +7,7 @@ void tile_blocks_check(tile_t *t) {
     /* A full FIFO has room again only after a cycle that took words out of it. */
     uint32_t freed = cp_fifo_freed(t->cp);
     if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
-    uint8_t wake = 0;
-    bool sync = false;
+    uint8_t wake = 0, sync = 0;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
@@ -28,7 +27,7 @@ void tile_blocks_check(tile_t *t) {
         } else if (bit) {
             wake |= bit;
         } else {
-            sync = true;
+            sync |= t->block_kind[c] == TILE_BLOCK_SYNC ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
         }
     }
     t->block_wake = wake;
@@ -93,9 +92,12 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
         /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
-         * until asked, and cp_cycle says which) and no hart waiting for a thread,
-         * tile_blocks_check would release nobody. */
-        if (!owed && t->blocked_mask && (t->block_sync || ((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake)))
+         * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked
+         * of all in one call) and no hart waiting for a MOP expander, tile_blocks_check would
+         * release nobody. */
+        if (!owed && t->blocked_mask &&
+            (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
+             (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
             tile_blocks_check(t);
         if (t->nwatch && tile_watch_changed(t)) return true;
     }

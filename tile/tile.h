@@ -95,16 +95,18 @@ typedef struct tile {
     uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
     bool watch_hit;
     /* Harts whose stalled access waits for the coprocessor (hart_t.blocked, tile_block): what
-     * each waits for, checked again at the end of every cycle (tile_blocks_check). */
+     * each waits for, checked again at the end of a cycle that may have lifted it
+     * (tile_blocks_check). */
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
     /* What can release them: the FIFO each push waits for (block_bit: cp_fifo_freed's bit; 0 for
-     * a hart waiting for a thread to go idle, asked every cycle), all of them (block_wake) and
-     * whether one waits for a thread (block_sync). Left over from a hart released another way, a
-     * bit only costs a look. */
+     * a hart waiting for a thread), all of them (block_wake), and the harts waiting for a thread
+     * (block_sync, asked after every cycle: bit t, one waits for thread t to go idle, all of
+     * those asked in one call, cp_idle_threads; TILE_SYNC_MOP, one waits for a MOP expander).
+     * Left over from a hart released another way, a bit only costs a look. */
     uint8_t block_bit[TILE_NCORES];
     uint8_t block_wake;
-    bool block_sync;
+    uint8_t block_sync;
 
     uint8_t mmio_page[TILE_MMIO_PAGES]; /* the device map by 4 KiB page (mmio_pages_fill) */
     tilectl_t ctl;
@@ -205,6 +207,7 @@ static inline void tile_noc_tick(tile_t *t) {
  * but with the tile), so if it still holds after this cycle's end, the retry in the next cycle
  * would stall again: the group's turn skips it (hart_t.blocked). */
 typedef enum { TILE_BLOCK_PUSH = 1, TILE_BLOCK_PUSH_AFTER_MOP, TILE_BLOCK_SYNC, TILE_BLOCK_SYNC_MOP } tile_block_t;
+enum { TILE_SYNC_MOP = 1u << CP_THREADS }; /* tile_t.block_sync: a hart waits for a MOP expander */
 static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned th) {
     if (!h) return;
     t->block_kind[h->id] = (uint8_t)kind;
@@ -215,7 +218,8 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
                                                       : 0;
     t->block_bit[h->id] = bit;
     t->block_wake |= bit;
-    if (!bit) t->block_sync = true;
+    if (kind == TILE_BLOCK_SYNC) t->block_sync |= (uint8_t)(1u << th);
+    if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
     h->blocked = true;
 }
 /* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */

@@ -82,6 +82,12 @@ static uint32_t random_word(void) {
 static void same_state(const cp_t *a, const cp_t *b, uint64_t cycle) {
     assert_int_equal(cp_cycles(a), cp_cycles(b));
     assert_int_equal(cp_is_idle(a), cp_is_idle(b));
+    /* the threads' idleness asked of several at once (the tile's blocked tensix_sync loads) */
+    unsigned idle = 0, mask = (unsigned)cycle % 8;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        idle |= (unsigned)cp_thread_idle(b, t) << t;
+    assert_int_equal(cp_idle_threads(a, mask), idle & mask);
+    assert_int_equal(cp_idle_threads(b, mask), idle & mask);
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         assert_int_equal(cp_sem_read(a, i), cp_sem_read(b, i));
     for (unsigned t = 0; t < CP_THREADS; t++) {
