@@ -127,25 +127,45 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
     return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
 }
 
+/* cp_thread_idle's rule (t < CP_THREADS). */
+static inline __attribute__((always_inline)) bool thread_idle(const cp_t *cp, unsigned t) {
+    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);
+}
+
+unsigned cp_idle_threads(const cp_t *cp, unsigned mask) {
+    unsigned idle = 0;
+    for (unsigned m = mask & ((1u << CP_THREADS) - 1); m; m &= m - 1) {
+        unsigned t = (unsigned)__builtin_ctz(m);
+        if (thread_idle(cp, t)) idle |= 1u << t;
+    }
+    return idle;
+}
+
 static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
-    /* cp_thread_idle of every thread, the frontends and gates of all first (no calls). */
-    for (unsigned t = 0; t < CP_THREADS; t++)
-        if (!fe_idle(&cp->fe[t]) || cp->gate[t].wait.active) return false;
+    /* cp_thread_idle of every thread, the frontends and gates of all first (no calls), threads 2
+     * and 1 first: while kernels run, the pack and math threads' FIFOs are seldom empty, the
+     * unpacker's often are (a full cycle's answer comes after one test, not after thread 0's five
+     * and then one). */
+    static const unsigned order[CP_THREADS] = {2, 1, 0};
+    for (unsigned i = 0; i < CP_THREADS; i++)
+        if (!fe_idle(&cp->fe[order[i]]) || cp->gate[order[i]].wait.active) return false;
     for (unsigned t = 0; t < CP_THREADS; t++)
         if (tm_thread_busy(cp->tm, t)) return false;
     return true;
 }
 
-/* A cycle of a quiet stretch (cp_t.quiet_until): what the full cycle would do, as it did in the
- * cycle before. */
-static void cp_quiet_cycle(cp_t *cp) {
+/* n cycles of a quiet stretch (cp_t.quiet_until; n at most cp_quiet_left): what the full cycle
+ * would do, as it did in the cycle before. */
+static void cp_quiet_run(cp_t *cp, uint64_t n) {
     for (unsigned t = 0; t < CP_THREADS; t++)
-        if (cp->gate[t].held) cp->gate[t].repeats++;
-    ++*cp->tm_now; /* tm_advance_idle's clock: nothing is due before quiet_until */
+        if (cp->gate[t].held) cp->gate[t].repeats += n;
+    *cp->tm_now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
-    cp->cycle++;
-    cp->quiet_cycles++;
+    cp->cycle += n;
+    cp->quiet_cycles += n;
 }
+
+uint64_t cp_quiet_left(const cp_t *cp) { return cp_next_cycle(cp) == CP_NEXT_QUIET ? cp->quiet_until - cp->cycle : 0; }
 
 uint64_t cp_quiet_cycles(const cp_t *cp) { return cp->quiet_cycles; }
 
@@ -183,7 +203,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);
-    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
 
 /* Thread t's part of a full cycle: its gate, then its expanders. True when it changed nothing but
@@ -222,23 +242,38 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     cp->cycle++;
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    if (quiet && cp->active) cp->quiet_until = cp_quiet_end(cp);
-    return cp_cycle_status(cp) | (cp->fifo_freed ? CP_CYCLE_FREED : 0);
+    unsigned s = cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    if (quiet && cp->active) {
+        cp->quiet_until = cp_quiet_end(cp);
+        if (cp->cycle < cp->quiet_until) s |= CP_CYCLE_QUIET;
+    }
+    return s;
 }
 
 unsigned cp_cycle(cp_t *cp) {
     switch (cp_next_cycle(cp)) { /* (an idle cycle: nothing to step, only time passes) */
     case CP_NEXT_IDLE: cp_advance_idle(cp, 1); return cp_cycle_status(cp);
     case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
-    case CP_NEXT_QUIET: cp_quiet_cycle(cp); return cp_cycle_status(cp);
+    case CP_NEXT_QUIET:
+        cp_quiet_run(cp, 1);
+        return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
     default: return cp_cycle_step(cp);
     }
 }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
-    if (cp->active) { /* not idle after all: step for real */
-        while (n--)
-            cp_cycle(cp);
+    if (cp->active) { /* not idle: a quiet stretch's cycles at once, the others stepped */
+        while (n) {
+            uint64_t q = cp_quiet_left(cp);
+            if (q) {
+                q = q < n ? q : n;
+                cp_quiet_run(cp, q);
+                n -= q;
+            } else {
+                cp_cycle(cp);
+                n--;
+            }
+        }
         return;
     }
     tm_advance_idle(cp->tm, n);
@@ -282,10 +317,7 @@ int cp_gate_policy_parse(const char *s) {
 
 /* CoprocessorDoneCheck (ManualTTSync.md): nothing of thread t in a FIFO, an expander, the gate
  * (a latched wait counts: it may still hold back what the thread pushes next) or the backend. */
-bool cp_thread_idle(const cp_t *cp, unsigned t) {
-    if (t >= CP_THREADS) return true;
-    return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);
-}
+bool cp_thread_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || thread_idle(cp, t); }
 
 bool cp_mop_idle(const cp_t *cp, unsigned t) { return t >= CP_THREADS || fe_mop_idle(&cp->fe[t]); }
 

@@ -60,14 +60,34 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
  * have been full and not be any more. */
 uint32_t cp_fifo_freed(cp_t *cp);
 
+/* The threads of mask (bit t: thread t) that cp_thread_idle calls idle, in one call: for a caller
+ * that waits for some of them after every cycle. */
+unsigned cp_idle_threads(const cp_t *cp, unsigned mask);
+
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
- * every cycle, and CP_CYCLE_FREED after a cycle that stepped the FIFOs with cp_fifo_freed's
- * answer not empty: without it, the cycle freed no FIFO. */
-enum { CP_CYCLE_IDLE = 1u << 0, CP_CYCLE_FAILED = 1u << 1, CP_CYCLE_FREED = 1u << 2 };
+ * every cycle; after a cycle that stepped the FIFOs, cp_fifo_freed's answer so far shifted by
+ * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), which
+ * cp_fifo_freed keeps until asked; and CP_CYCLE_QUIET when the cycles after it are a quiet
+ * stretch's (cp_quiet_left). */
+enum {
+    CP_CYCLE_IDLE = 1u << 0,
+    CP_CYCLE_FAILED = 1u << 1,
+    CP_CYCLE_QUIET = 1u << 3,
+    CP_CYCLE_FREED_SHIFT = 8,
+    CP_CYCLE_FREED = ((1u << 2 * CP_THREADS) - 1) << CP_CYCLE_FREED_SHIFT
+};
 unsigned cp_cycle(cp_t *cp);
-/* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle. */
+/* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle, and over the cycles
+ * of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
+/* How many of the next cycles are a quiet stretch's (0 outside one; never on the reference path):
+ * each only counts the held instructions' cycles, reads nothing outside the coprocessor and
+ * changes nothing anyone else reads (no FIFO frees, no thread goes idle, no semaphore moves), as
+ * long as nothing reaches the coprocessor meanwhile (a push, a store, a register write by the
+ * NoC). A caller may then run them later, at once, before the next such access (cp_advance_idle),
+ * as it may an idle coprocessor's cycles. */
+uint64_t cp_quiet_left(const cp_t *cp);
 /* The cycles cp_cycle ran as a quiet stretch's (counted, not stepped) so far: a figure of the
  * fast path for TTEMU_STATS, not of the tile (0 on the reference path). */
 uint64_t cp_quiet_cycles(const cp_t *cp);

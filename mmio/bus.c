@@ -10,18 +10,18 @@
 
 /* Sorted by base. A device decides per core what it accepts (e.g. NCRISC has no Tensix push). */
 static const mmio_dev_t mmio_map[] = {
-    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, tdma_read, tdma_write, NULL, NULL},
-    {"tile control registers", 0xFFB12000u, 0x1000u, tilectl_read, tilectl_write, NULL, NULL},
-    {"PIC", 0xFFB13000u, 0x1000u, pic_read, pic_write, NULL, NULL},
-    {"local RAM alias", 0xFFB14000u, 0xA000u, ldm_alias_read, ldm_alias_write, NULL, NULL},
-    {"NoC 0 registers", 0xFFB20000u, 0x10000u, noc0_read, noc0_write, noc0_pure_word, noc0_polled},
-    {"NoC 1 registers", 0xFFB30000u, 0x10000u, noc1_read, noc1_write, noc1_pure_word, noc1_polled},
-    {"stream registers", 0xFFB40000u, 0x40000u, stream_read, stream_write, stream_pure_word, NULL},
-    {"MOP config", 0xFFB80000u, 0x1000u, mopcfg_read, mopcfg_write, NULL, NULL},
-    {"Tensix GPRs", 0xFFE00000u, 0x1000u, gpr_read, gpr_write, NULL, NULL},
-    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, instrn_read, instrn_write, NULL, NULL},
-    {"PC_BUF", 0xFFE80000u, 0x30000u, pcbuf_read, pcbuf_write, pcbuf_pure_word, NULL},
-    {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write, NULL, NULL},
+    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, tdma_read, tdma_write, NULL, NULL, true},
+    {"tile control registers", 0xFFB12000u, 0x1000u, tilectl_read, tilectl_write, NULL, NULL, false},
+    {"PIC", 0xFFB13000u, 0x1000u, pic_read, pic_write, NULL, NULL, false},
+    {"local RAM alias", 0xFFB14000u, 0xA000u, ldm_alias_read, ldm_alias_write, NULL, NULL, false},
+    {"NoC 0 registers", 0xFFB20000u, 0x10000u, noc0_read, noc0_write, noc0_pure_word, noc0_polled, false},
+    {"NoC 1 registers", 0xFFB30000u, 0x10000u, noc1_read, noc1_write, noc1_pure_word, noc1_polled, false},
+    {"stream registers", 0xFFB40000u, 0x40000u, stream_read, stream_write, stream_pure_word, NULL, false},
+    {"MOP config", 0xFFB80000u, 0x1000u, mopcfg_read, mopcfg_write, NULL, NULL, true},
+    {"Tensix GPRs", 0xFFE00000u, 0x1000u, gpr_read, gpr_write, NULL, NULL, true},
+    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, instrn_read, instrn_write, NULL, NULL, true},
+    {"PC_BUF", 0xFFE80000u, 0x30000u, pcbuf_read, pcbuf_write, pcbuf_pure_word, NULL, true},
+    {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write, NULL, NULL, true},
 };
 
 /* Binary search for the last device based at or below addr (the map is sorted and its entries do
@@ -98,9 +98,9 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
 
 /* A MEM_FAULT's address goes into h->fault where the hart completes the fault (core/exec.c). */
 mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t *val) {
-    tile_cp_sync(env);
     const mmio_dev_t *d = tile_mmio_find(env, addr);
     if (!d) return mmio_fault(h, FAULT_UNMAPPED, "load from unmapped address 0x%08x (%u bytes)", addr, size);
+    if (d->reaches_cp) tile_cp_sync(env);
     return d->read(env, h, addr - d->base, size, val);
 }
 
@@ -108,7 +108,7 @@ mem_res_t env_load(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t 
 mem_res_t env_store(void *env, hart_t *h, uint32_t addr, unsigned size, uint32_t val) {
     const mmio_dev_t *d = tile_mmio_find(env, addr);
     if (!d) return mmio_fault(h, FAULT_UNMAPPED, "store to unmapped address 0x%08x (%u bytes)", addr, size);
-    return env_device_store(env, h, d->write, addr - d->base, size, val);
+    return env_device_store(env, h, d->write, d->reaches_cp, addr - d->base, size, val);
 }
 
 /* Writes into L1 from outside a hart (host, loader, STOREREG) drop the decoded records they

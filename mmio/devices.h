@@ -25,14 +25,15 @@ DEV_DECL(cfgspace)  /* 0xFFEF0000 backend configuration */
 #undef DEV_DECL
 
 /* A hart's store that reaches a device, around the device's write: the coprocessor brought up to
- * the tile's cycle first (the device may push into it or read it: tile_cp_sync), and a store that
- * took counted as the tile's progress (run/run.c's deadlock check). Both ways a store reaches a
- * device go through it: env_store's, through the address map, and env_ttinsn's, a .ttinsn's push
- * with its device known (inlined there: write is then a known function). */
+ * the tile's cycle first if the device reaches it (mmio_dev_t.reaches_cp: it may push into it or
+ * read it, tile_cp_sync), and a store that took counted as the tile's progress (run/run.c's
+ * deadlock check). Both ways a store reaches a device go through it: env_store's, through the
+ * address map, and env_ttinsn's, a .ttinsn's push with its device known (inlined there: write is
+ * then a known function). */
 static inline __attribute__((always_inline)) mem_res_t
 env_device_store(tile_t *t, hart_t *h, mem_res_t (*write)(tile_t *, hart_t *, uint32_t, unsigned, uint32_t),
-                 uint32_t off, unsigned size, uint32_t val) {
-    tile_cp_sync(t);
+                 bool reaches_cp, uint32_t off, unsigned size, uint32_t val) {
+    if (reaches_cp) tile_cp_sync(t);
     mem_res_t r = write(t, h, off, size, val);
     if (r == MEM_OK) t->progress++;
     return r;

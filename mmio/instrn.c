@@ -47,4 +47,6 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
 
 /* A .ttinsn (core/exec.c): env_store(env, h, 0xFFE40000, 4, word) with the device known, without
  * the address's way through the device map. */
-mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) { return env_device_store(env, h, instrn_store, 0, 4, word); }
+mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
+    return env_device_store(env, h, instrn_store, true, 0, 4, word);
+}

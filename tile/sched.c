@@ -7,8 +7,7 @@ void tile_blocks_check(tile_t *t) {
     /* A full FIFO has room again only after a cycle that took words out of it. */
     uint32_t freed = cp_fifo_freed(t->cp);
     if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
-    uint8_t wake = 0;
-    bool sync = false;
+    uint8_t wake = 0, sync = 0;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
@@ -28,7 +27,7 @@ void tile_blocks_check(tile_t *t) {
         } else if (bit) {
             wake |= bit;
         } else {
-            sync = true;
+            sync |= t->block_kind[c] == TILE_BLOCK_SYNC ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
         }
     }
     t->block_wake = wake;
@@ -86,14 +85,20 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
     return m;
 }
 
-/* end_cycle after the coprocessor's part of the cycle; s: what cp_cycle said, or CP_CYCLE_FREED
- * for an owed cycle (whose FIFOs were not looked at: a blocked hart is asked again). */
-static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s) {
+/* end_cycle after the coprocessor's part of the cycle; s: what cp_cycle said, or 0 for an owed
+ * cycle (owed: an idle or quiet cycle frees no FIFO and idles no thread, so it releases no
+ * blocked hart). */
+static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s, bool owed) {
     tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
     if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
-        /* With no FIFO freed (cp_fifo_freed keeps its bits until asked) and no hart waiting
-         * for a thread, tile_blocks_check would release nobody. */
-        if (t->blocked_mask && ((s & CP_CYCLE_FREED) || t->block_sync)) tile_blocks_check(t);
+        /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
+         * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked
+         * of all in one call) and no hart waiting for a MOP expander, tile_blocks_check would
+         * release nobody. */
+        if (!owed && t->blocked_mask &&
+            (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
+             (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
+            tile_blocks_check(t);
         if (t->nwatch && tile_watch_changed(t)) return true;
     }
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
@@ -101,25 +106,29 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
     return t->harts_changed || (s & CP_CYCLE_FAILED);
 }
 
-/* Out of line: end_cycle's commonest cycle with idle harts stays small. */
+/* Out of line: end_cycle's commonest cycles stay small. */
 static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
-    t->cycle++;
-    if (!t->cp_lazy) {
-        unsigned s = cp_cycle(t->cp);
-        t->cp_lazy = s & CP_CYCLE_IDLE;
-        return end_cycle_rest(t, s);
+    if (t->cycle++ < t->cp_owe_until) { /* owed, with the NoC due */
+        t->cp_lag++;
+        return end_cycle_rest(t, 0, true);
     }
-    t->cp_lag++; /* idle, and no hart has reached the tile since: owe the cycle */
-    return end_cycle_rest(t, CP_CYCLE_FREED);
+    tile_cp_sync(t); /* the owed cycles end: pay them before this one runs */
+    unsigned s = cp_cycle(t->cp);
+    /* The cycles the coprocessor lets the tile owe from the next on (none on the reference path,
+     * which never comes here: tile_cycle). */
+    if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET))
+        t->cp_owe_until = s & CP_CYCLE_IDLE ? UINT64_MAX : t->cycle + cp_quiet_left(t->cp);
+    return end_cycle_rest(t, s, false);
 }
 
 static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
-    /* The commonest cycle of harts that poll with the coprocessor idle: it owes the cycle, and
-     * with nothing due on the NoC and nobody blocked or watched the rest does nothing. */
-    if (t->cp_lazy && t->noc.next_at > t->cycle + 1 && !(t->blocked_mask | t->nwatch)) {
+    /* The commonest cycles of harts that poll or wait while the coprocessor is idle or quiet:
+     * the tile owes its cycle, and with nothing due on the NoC the rest is the watch. */
+    if (t->cycle < t->cp_owe_until && t->noc.next_at > t->cycle + 1) {
         t->cycle++;
         t->cp_lag++;
+        if (t->nwatch && tile_watch_changed(t)) return true;
         return t->harts_changed;
     }
     return end_cycle_full(t);
@@ -174,7 +183,7 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
              * then sees that cycle's state. */
             tile_spin_forget(t);
             t->harts_changed = false;
-            t->cp_lazy = cp_is_idle(t->cp);
+            t->cp_owe_until = cp_is_idle(t->cp) ? UINT64_MAX : 0;
             done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
             tile_cp_sync(t);
             if (done == n || cp_error(t->cp) || t->watch_hit) return done;

@@ -47,6 +47,12 @@ typedef struct {
      * hart settles), or NULL. NULL hooks: no load from the device is such a word. */
     const uint32_t *(*pure_word)(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
     void (*polled)(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
+    /* The device reads or changes the coprocessor (its pushes, registers, semaphores, config): a
+     * hart's access brings the coprocessor up to the tile's cycle first (tile_cp_sync). The others
+     * (the NIUs, the stream registers, the tile's own registers, the local RAMs) touch nothing of
+     * it, so its owed cycles stay owed; what the NoC does to a register reaches it as the host's
+     * access does (tile_host_write), which syncs it. */
+    bool reaches_cp;
 } mmio_dev_t;
 
 /* Tile control / debug registers (0xFFB12000) and PIC page (0xFFB13000): mmio/tilectl.c. */
@@ -70,9 +76,12 @@ typedef struct tile {
     uint64_t cycle;
     uint64_t progress;  /* MMIO stores that completed and non-hart L1 writes (deadlock detection) */
     bool harts_changed; /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
-    /* Lazy idle coprocessor (tile_run): while cp_lazy, cp_lag of the coprocessor's idle cycles
-     * are owed; tile_cp_sync pays them (cp_advance_idle) before anything can look at it. */
-    bool cp_lazy;
+    /* Lazy coprocessor (tile_run): its cycles at the ends of the tile's cycles before cp_owe_until
+     * change nothing anyone else could see before the next access to it (an idle coprocessor's,
+     * a quiet stretch's: cp_quiet_left), so they are owed rather than run; cp_lag of them so far.
+     * tile_cp_sync pays them (cp_advance_idle) before anything can look at it; 0: nothing owed
+     * (cp_lag 0), and none of the next cycles may be. */
+    uint64_t cp_owe_until;
     uint64_t cp_lag;
     /* Bumped by everything that may change the tile other than a lone core's run that leaves it
      * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
@@ -86,16 +95,18 @@ typedef struct tile {
     uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
     bool watch_hit;
     /* Harts whose stalled access waits for the coprocessor (hart_t.blocked, tile_block): what
-     * each waits for, checked again at the end of every cycle (tile_blocks_check). */
+     * each waits for, checked again at the end of a cycle that may have lifted it
+     * (tile_blocks_check). */
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
     /* What can release them: the FIFO each push waits for (block_bit: cp_fifo_freed's bit; 0 for
-     * a hart waiting for a thread to go idle, asked every cycle), all of them (block_wake) and
-     * whether one waits for a thread (block_sync). Left over from a hart released another way, a
-     * bit only costs a look. */
+     * a hart waiting for a thread), all of them (block_wake), and the harts waiting for a thread
+     * (block_sync, asked after every cycle: bit t, one waits for thread t to go idle, all of
+     * those asked in one call, cp_idle_threads; TILE_SYNC_MOP, one waits for a MOP expander).
+     * Left over from a hart released another way, a bit only costs a look. */
     uint8_t block_bit[TILE_NCORES];
     uint8_t block_wake;
-    bool block_sync;
+    uint8_t block_sync;
 
     uint8_t mmio_page[TILE_MMIO_PAGES]; /* the device map by 4 KiB page (mmio_pages_fill) */
     tilectl_t ctl;
@@ -166,13 +177,14 @@ mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t
 mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val);
 
 /* Bring the coprocessor up to the tile's cycle, before any access that reaches it (env_*, host
- * accesses) and whenever tile_run returns: an idle coprocessor's owed cycles change nothing a
- * hart could see until then, and cp_advance_idle(n) is exactly n idle cp_cycle calls. */
+ * accesses) and whenever tile_run returns: its owed cycles change nothing a hart could see until
+ * then, and cp_advance_idle(n) is exactly n cp_cycle calls. The access may change what the next
+ * cycles do: none is owed until the coprocessor says so again. */
 static inline void tile_cp_sync(tile_t *t) {
-    if (!t->cp_lazy) return;
+    if (!t->cp_owe_until) return;
     cp_advance_idle(t->cp, t->cp_lag);
     t->cp_lag = 0;
-    t->cp_lazy = false;
+    t->cp_owe_until = 0;
 }
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
@@ -195,6 +207,7 @@ static inline void tile_noc_tick(tile_t *t) {
  * but with the tile), so if it still holds after this cycle's end, the retry in the next cycle
  * would stall again: the group's turn skips it (hart_t.blocked). */
 typedef enum { TILE_BLOCK_PUSH = 1, TILE_BLOCK_PUSH_AFTER_MOP, TILE_BLOCK_SYNC, TILE_BLOCK_SYNC_MOP } tile_block_t;
+enum { TILE_SYNC_MOP = 1u << CP_THREADS }; /* tile_t.block_sync: a hart waits for a MOP expander */
 static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned th) {
     if (!h) return;
     t->block_kind[h->id] = (uint8_t)kind;
@@ -205,7 +218,8 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
                                                       : 0;
     t->block_bit[h->id] = bit;
     t->block_wake |= bit;
-    if (!bit) t->block_sync = true;
+    if (kind == TILE_BLOCK_SYNC) t->block_sync |= (uint8_t)(1u << th);
+    if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
     h->blocked = true;
 }
 /* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */

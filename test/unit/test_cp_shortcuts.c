@@ -1,7 +1,8 @@
 /* test/unit/test_cp_shortcuts.c — the coprocessor's shortcuts against its plain cycle: a held
  * instruction's repeated cycles counted in bulk (gate_settle), the latched waits asked again only
  * when what they read changed, the expanders left alone while stuck (MOPs and REPLAYs among the
- * words), the quiet stretches (cp_t.quiet_until) and the timing model's clock moved without a
+ * words), the quiet stretches (cp_t.quiet_until; their cycles also owed and run at once,
+ * cp_quiet_left and cp_advance_idle, as the tile runs them) and the timing model's clock moved without a
  * call while nothing is due (unpacker_due_clock). Two coprocessors get the same random pushes,
  * semaphore writes, RISC-V config stores and stream register values, cycle by cycle; one steps every cycle in full
  * (cp_set_stepwise, the reference path's, with the timing model's plain forms: tm_set_reference), the other takes its
@@ -81,6 +82,12 @@ static uint32_t random_word(void) {
 static void same_state(const cp_t *a, const cp_t *b, uint64_t cycle) {
     assert_int_equal(cp_cycles(a), cp_cycles(b));
     assert_int_equal(cp_is_idle(a), cp_is_idle(b));
+    /* the threads' idleness asked of several at once (the tile's blocked tensix_sync loads) */
+    unsigned idle = 0, mask = (unsigned)cycle % 8;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        idle |= (unsigned)cp_thread_idle(b, t) << t;
+    assert_int_equal(cp_idle_threads(a, mask), idle & mask);
+    assert_int_equal(cp_idle_threads(b, mask), idle & mask);
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         assert_int_equal(cp_sem_read(a, i), cp_sem_read(b, i));
     for (unsigned t = 0; t < CP_THREADS; t++) {
@@ -204,7 +211,8 @@ static void conds_match(cp_t *ref, cond_seen_t *seen, uint64_t cycle) {
 }
 
 /* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
-static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy) {
+/* owed: counts the cycles run as a quiet stretch's at once. */
+static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy, uint64_t *owed) {
     rng_state = seed;
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
@@ -260,9 +268,28 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
          * is looked at only after one) */
         assert_int_equal(rr & (CP_CYCLE_IDLE | CP_CYCLE_FAILED), rf & (CP_CYCLE_IDLE | CP_CYCLE_FAILED));
-        assert_int_equal(cp_fifo_freed(ref), cp_fifo_freed(fast));
+        uint32_t freed = cp_fifo_freed(ref);
+        assert_int_equal(freed, cp_fifo_freed(fast));
+        /* (asked every cycle: what the cycle itself freed, which both say) */
+        assert_int_equal(freed, (rr & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT);
+        assert_int_equal(freed, (rf & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT);
         same_state(ref, fast, c);
         if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
+        /* A quiet stretch's cycles owed, as the tile owes them while nothing reaches the
+         * coprocessor, and run at once (cp_advance_idle): the stepwise twin steps them one by
+         * one, with nothing pushed or written meanwhile. */
+        uint64_t left = cp_quiet_left(fast);
+        assert_int_equal(left != 0, (rf & CP_CYCLE_QUIET) != 0);
+        if (left && pick(2)) {
+            uint64_t k = 1 + pick((unsigned)(left < 64 ? left : 64));
+            for (uint64_t i = 0; i < k; i++)
+                cp_cycle(ref);
+            cp_advance_idle(fast, k);
+            (*owed) += k;
+            c += k;
+            assert_int_equal(cp_fifo_freed(ref), cp_fifo_freed(fast));
+            same_state(ref, fast, c);
+        }
     }
     same_stats(ref, fast);
     cp_destroy(ref);
@@ -271,14 +298,16 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
 
 static void random_runs_match(void **state) {
     (void)state;
+    uint64_t owed = 0;
     for (uint32_t seed = 1; seed <= 40; seed++)
-        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT);
+        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT, &owed);
+    assert_true(owed > 1000); /* the quiet stretches were run at once often */
 }
 
 static void random_runs_match_whole_thread(void **state) {
     (void)state;
     for (uint32_t seed = 1; seed <= 10; seed++)
-        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD);
+        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD, &(uint64_t){0});
 }
 
 /* A MOP's expansion recorded into the replay buffer without Exec: each cycle the MOP expander
