@@ -83,6 +83,7 @@ typedef struct tile {
      * (cp_lag 0), and none of the next cycles may be. */
     uint64_t cp_owe_until;
     uint64_t cp_lag;
+    uint64_t cp_owed_idle, cp_owed_quiet; /* cycles owed and paid so far, over the run (TTEMU_STATS) */
     /* Bumped by everything that may change the tile other than a lone core's run that leaves it
      * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
      * (hart states, MMIO stores, the coprocessor) is too and need not recompute it. */
@@ -182,6 +183,7 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
  * cycles do: none is owed until the coprocessor says so again. */
 static inline void tile_cp_sync(tile_t *t) {
     if (!t->cp_owe_until) return;
+    *(t->cp_owe_until == UINT64_MAX ? &t->cp_owed_idle : &t->cp_owed_quiet) += t->cp_lag;
     cp_advance_idle(t->cp, t->cp_lag);
     t->cp_lag = 0;
     t->cp_owe_until = 0;

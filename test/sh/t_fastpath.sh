@@ -40,8 +40,8 @@ same() {
 }
 
 # takes NAME KEY...: the last `same` run's fast path took each shortcut KEY (a figure of its
-# TTEMU_STATS line, docs/cli.md: BRISC..TRISC2 parked turns, spin_skipped, cp_quiet) at least
-# once. Equal reports alone would also pass with a shortcut that is never taken.
+# TTEMU_STATS line, docs/cli.md: BRISC..TRISC2 parked turns, spin_skipped, cp_quiet, owed_idle,
+# owed_quiet) at least once. Equal reports alone would also pass with a shortcut never taken.
 takes() {
     local name=$1 key v; shift
     for key in "$@"; do
@@ -173,7 +173,7 @@ EOF
  "peek": ["0x0:1024", "0x30000:256"], "max_cycles": 5000000}
 EOF
     same "add1 launch, 4 tiles" --config "$TMP/add1.json"
-    takes "add1 launch" BRISC NCRISC TRISC1 cp_quiet
+    takes "add1 launch" BRISC NCRISC TRISC1 cp_quiet owed_idle owed_quiet
     # Two launches with idle stretches around them (the fast-forward proven, then dropped by the
     # host's launch writes), then a cycle-count stop.
     python3 - "$TMP/add1.json" "$TMP/add1_idle.json" <<'PY'
@@ -207,7 +207,7 @@ json.dump(c, open(sys.argv[3], "w"))
 PY
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
-    takes "add1 full program" TRISC0 cp_quiet
+    takes "add1 full program" TRISC0 cp_quiet owed_idle owed_quiet
     same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
     # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
     # cycle count inside the boot, inside a launch and right after GO, and a launch whose
