@@ -166,10 +166,14 @@ static void test_sfpload_lanes(void **state) {
         unsigned mod0 = iter % 16;
         bool inf = (iter / 16) & 1;
         unsigned shift = (iter / 32) & 1 ? 16 : 0; /* a cell in the high half of a pair (sfpu.c) */
+        /* The pairs where SFPLOAD has them, in 16-bit cells (sfpu.c), and here off a 4-byte boundary. */
+        uint16_t cells[2 * FMT_LANES + 1];
         uint32_t dst[FMT_LANES], old[FMT_LANES], out[FMT_LANES];
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            dst[l] = rnd32(), old[l] = rnd32();
-        fmt_sfpload_lanes(mod0, dst, shift, old, inf, out);
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            dst[l] = rnd32(), out[l] = old[l] = rnd32();
+            cells[1 + 2 * l] = (uint16_t)dst[l], cells[2 + 2 * l] = (uint16_t)(dst[l] >> 16);
+        }
+        fmt_sfpload_lanes(mod0, (const fmt_pair_t *)(cells + 1), shift, inf, out);
         for (unsigned l = 0; l < FMT_LANES; l++)
             if (out[l] != fmt_sfpload(mod0, dst[l] >> shift, old[l], inf))
                 fail_msg("fmt_sfpload_lanes mod0 %u shift %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0,
@@ -184,11 +188,16 @@ static void test_sfpstore_lanes(void **state) {
         /* The datums (keep 0), or cells into the low or the high half of pairs of cells (sfpu.c). */
         unsigned half = (iter / 16) % 3, shift = half == 2 ? 16 : 0;
         uint32_t keep = half == 0 ? 0 : 0xFFFF0000u >> shift;
+        /* Written where SFPSTORE has them, in 16-bit cells (sfpu.c), and here off a 4-byte boundary. */
+        uint16_t cells[2 * FMT_LANES + 1];
         uint32_t in[FMT_LANES], was[FMT_LANES], out[FMT_LANES];
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            in[l] = rnd32(), was[l] = out[l] = rnd32();
-        fmt_sfpstore_lanes(mod0, in, keep, shift, out);
         for (unsigned l = 0; l < FMT_LANES; l++) {
+            in[l] = rnd32(), was[l] = rnd32();
+            cells[1 + 2 * l] = (uint16_t)was[l], cells[2 + 2 * l] = (uint16_t)(was[l] >> 16);
+        }
+        fmt_sfpstore_lanes(mod0, in, keep, shift, (fmt_pair_t *)(cells + 1));
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            out[l] = cells[1 + 2 * l] | (uint32_t)cells[2 + 2 * l] << 16;
             uint32_t want = (was[l] & keep) | fmt_sfpstore(mod0, in[l]) << shift;
             if (out[l] != want)
                 fail_msg("fmt_sfpstore_lanes mod0 %u keep 0x%08x lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0,
