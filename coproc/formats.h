@@ -305,8 +305,13 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
  * half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
                         fmt_pair_t *restrict out);
-/* Which form of fmt_sfpstore_lanes' BF16 lanes this build has: "sse2" (host vector lanes) or
- * "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile, test_dp_fast_nosimd). */
+/* The Vector Unit's 32 lanes of words as masks, lane L at bit L: the lanes whose bit 31 is set
+ * (SFPSETCC's VC < 0, SFPIADD's VD < 0), and the lanes whose word is 0 (SFPSETCC's VC == 0). */
+uint32_t fmt_lanes_sign_mask(const uint32_t *v);
+uint32_t fmt_lanes_zero_mask(const uint32_t *v);
+/* Which form of fmt_sfpstore_lanes' BF16 lanes and of the lane masks this build has: "sse2" (host
+ * vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile,
+ * test_dp_fast_nosimd). */
 const char *fmt_simd_form(void);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16

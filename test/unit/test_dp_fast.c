@@ -206,6 +206,23 @@ static void test_sfpstore_lanes(void **state) {
     }
 }
 
+/* The lane masks (SFPSETCC, SFPIADD) against their lanes one by one, in this build's form
+ * (test_dp_fast_nosimd runs the plain one): words from edge values (0, the sign alone, ...) and
+ * random bits, a fifth of them 0. */
+static void test_lane_masks(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 20000; iter++) {
+        uint32_t v[FMT_LANES], sign = 0, zero = 0;
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            v[l] = rnd_below(5) == 0 ? 0 : rnd32();
+            sign |= (v[l] >> 31) << l, zero |= (uint32_t)(v[l] == 0) << l;
+        }
+        if (fmt_lanes_sign_mask(v) != sign || fmt_lanes_zero_mask(v) != zero)
+            fail_msg("fmt_lanes_sign_mask 0x%08x (0x%08x), fmt_lanes_zero_mask 0x%08x (0x%08x)", fmt_lanes_sign_mask(v),
+                     sign, fmt_lanes_zero_mask(v), zero);
+    }
+}
+
 /* fmt_pack_row against fmt_pack_late(fmt_pack_early()) for every mode fmt_pack_check accepts. */
 static void test_pack_row(void **state) {
     (void)state;
@@ -810,8 +827,8 @@ static void test_twin_mova2d(void **state) {
     }
 }
 
-/* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC; SFPENCC and
- * SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
+/* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC, SFPIADD's
+ * flags; SFPENCC and SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
  * case, empty and full included) or of depths differing by lane, VC values with every comparison's
  * edges, every Mod1, the backdoor (VD >= 12), lanes disabled by LaneConfig. The runs go on from
  * one instruction's state to the next, errors included. */
@@ -850,7 +867,7 @@ static void test_twin_sfpu_cc(void **state) {
         for (unsigned k = 0; k < 12; k++) {
             unsigned vd = rnd_below(6) ? rnd_below(8) : rnd_below(16), vc = rnd_below(8), mod = rnd_below(16);
             unsigned imm = rnd_below(4096);
-            unsigned op = rnd_below(8);
+            unsigned op = rnd_below(9);
             if (op >= 2 && op <= 5) stack_ops++, mask_form += tw_cc_masks(w, vd);
             switch (op) {
             case 0:
@@ -860,7 +877,8 @@ static void test_twin_sfpu_cc(void **state) {
             case 4:
             case 5: tw_run(w, 1, TT_OP_SFPPOPC(imm, vc, vd, rnd_below(3) ? mod : 0)); break;
             case 6: tw_run(w, 1, TT_OP_SFPENCC(imm, vc, vd, mod)); break;
-            default: tw_run(w, 1, TT_OP_SFPCOMPC(imm, vc, vd, mod)); break;
+            case 7: tw_run(w, 1, TT_OP_SFPCOMPC(imm, vc, vd, mod)); break;
+            default: tw_run(w, 1, TT_OP_SFPIADD(imm, vc, vd, mod)); break; /* the flags from VD's signs */
             }
         }
     }
@@ -907,6 +925,7 @@ int main(void) {
         cmocka_unit_test(test_dot16),
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
+        cmocka_unit_test(test_lane_masks),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
