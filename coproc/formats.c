@@ -515,8 +515,22 @@ uint32_t fmt_lanes_zero_mask(const uint32_t *v) {
     }
     return m;
 }
+/* Four lanes at a time: each lane's bit of en spread to the whole lane (AND with its own bit,
+ * compare), the two sources blended by it. */
+void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en) {
+    const __m128i bits = _mm_set_epi32(8, 4, 2, 1);
+    for (unsigned l = 0; l < FMT_LANES; l += 4) {
+        __m128i m = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(en >> l)), bits), bits);
+        __m128i d = _mm_loadu_si128((const __m128i *)(dst + l)), s = _mm_loadu_si128((const __m128i *)(src + l));
+        _mm_storeu_si128((__m128i *)(dst + l), _mm_or_si128(_mm_and_si128(m, s), _mm_andnot_si128(m, d)));
+    }
+}
 #else
 #define SFPSTORE_LANES_BF16() SFPSTORE_LANES(FMT_MOD0_BF16)
+void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en) {
+    for (unsigned l = 0; l < FMT_LANES; l++)
+        if ((en >> l) & 1) dst[l] = src[l];
+}
 const char *fmt_simd_form(void) { return "plain"; }
 uint32_t fmt_lanes_sign_mask(const uint32_t *v) {
     uint32_t m = 0;

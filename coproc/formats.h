@@ -309,7 +309,9 @@ void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t k
  * (SFPSETCC's VC < 0, SFPIADD's VD < 0), and the lanes whose word is 0 (SFPSETCC's VC == 0). */
 uint32_t fmt_lanes_sign_mask(const uint32_t *v);
 uint32_t fmt_lanes_zero_mask(const uint32_t *v);
-/* Which form of fmt_sfpstore_lanes' BF16 lanes and of the lane masks this build has: "sse2" (host
+/* dst[l] = src[l] in the lanes whose bit of en is set (the enabled lanes' results written). */
+void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en);
+/* Which form of fmt_sfpstore_lanes' BF16 lanes, the lane masks and fmt_lanes_merge this build has: "sse2" (host
  * vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile,
  * test_dp_fast_nosimd). */
 const char *fmt_simd_form(void);

@@ -206,7 +206,7 @@ static void test_sfpstore_lanes(void **state) {
     }
 }
 
-/* The lane masks (SFPSETCC, SFPIADD) against their lanes one by one, in this build's form
+/* The lane masks (SFPSETCC, SFPIADD) and fmt_lanes_merge (SFPMAD) against their lanes one by one, in this build's form
  * (test_dp_fast_nosimd runs the plain one): words from edge values (0, the sign alone, ...) and
  * random bits, a fifth of them 0. */
 static void test_lane_masks(void **state) {
@@ -220,6 +220,14 @@ static void test_lane_masks(void **state) {
         if (fmt_lanes_sign_mask(v) != sign || fmt_lanes_zero_mask(v) != zero)
             fail_msg("fmt_lanes_sign_mask 0x%08x (0x%08x), fmt_lanes_zero_mask 0x%08x (0x%08x)", fmt_lanes_sign_mask(v),
                      sign, fmt_lanes_zero_mask(v), zero);
+        /* fmt_lanes_merge under any lanes enabled, none and all included */
+        uint32_t was[FMT_LANES], out[FMT_LANES], en = rnd_below(8) == 0 ? (rnd_below(2) ? 0 : 0xFFFFFFFFu) : rnd();
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            out[l] = was[l] = rnd();
+        fmt_lanes_merge(out, v, en);
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            if (out[l] != (((en >> l) & 1) ? v[l] : was[l]))
+                fail_msg("fmt_lanes_merge en 0x%08x lane %u: 0x%08x", en, l, out[l]);
     }
 }
 
