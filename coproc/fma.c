@@ -104,6 +104,43 @@ FMA_RULE uint32_t bits_of(float f) {
 /* An 8-bit exponent field neither 0 nor 255 (in a form SSE2 compares directly). */
 FMA_RULE uint32_t is_normal(uint32_t e) { return ((e + 1) & 0xFE) != 0; }
 
+/* The model's result is the IEEE single-precision fused multiply-add (the exact a * b + c rounded
+ * once to nearest even) also where the product is inexact, for normal factors and a normal addend
+ * under the conditions below, each with the reason it is needed. The model cuts the product
+ * (24 x 24 bits, 3 guard bits added) to 27 or 28 bits, its lowest ORed with the bits cut (a sticky
+ * bit), aligns the operand of the smaller exponent with a sticky bit too, adds, normalises and
+ * rounds the 3 bits below the mantissa. Call an integer in that frame faithful when, if odd, the
+ * exact value lies strictly between its two even neighbours, and if even, is the exact value: a
+ * faithful value rounds as the exact one does (no rounding point, an even number, lies strictly
+ * between two even neighbours), and shifting one right with a sticky bit keeps it faithful. The
+ * product as cut is faithful, and so is it aligned right (a product shifted out entirely becomes
+ * 0, not sticky: it is below 1/8 of c's ulp, which rounding to nearest drops as well).
+ *  - The product's exponent ep = ea + eb - 127 (the model's) in 1..254: below it the model returns
+ *    c, above it Inf (0 would do; it is left to the model). er = max(ep, ec) >= 2, so that a sum
+ *    normalised one place left is still normal before rounding (er = 1 is left to the model).
+ *  - The addend aligned to the product (ep - ec places right of its 3 guard bits) loses no bit
+ *    and its lowest bit is 0: ep - ec <= 2 + the trailing zeros of c's 24-bit mantissa. Then the
+ *    sum or difference of a faithful product and an even exact addend is faithful (two sticky
+ *    bits could carry into bit 1).
+ *  - |a * b + c| >= 2^(er - 128), i.e. the sum in the frame >= 2^25: the normalisation is right by
+ *    n <= 2 (a sum below 2^29), whose mask n | 1 takes every bit lost, or left by one place (a
+ *    faithful odd v becomes 2v, the exact value strictly between 2v - 2 and 2v + 2, an interval of
+ *    4 holding no rounding point); left by two could make a sticky bit a tie. s, the sum rounded
+ *    to double, is above that power of two only if the exact sum is at least it.
+ *  - s converts to the same float as the exact sum: s is exact (TwoSum's remainder err is 0), or
+ *    is not a float's midpoint (a midpoint is a double, so the exact sum cannot lie past one that
+ *    s, the double nearest to it, does not sit on).
+ * With a normal result, that is fma_exact's float of s. test_fma.c's test_wide_vs_model draws
+ * operands at the edge of each condition (each one loosened fails it). */
+FMA_RULE bool inexact_ok(uint32_t ea, uint32_t eb, uint32_t ec, uint32_t c, double s, double err) {
+    int ep = (int)(ea + eb) - 127, er = ep > (int)ec ? ep : (int)ec;
+    uint64_t sb;
+    memcpy(&sb, &s, sizeof sb);
+    uint64_t mag = sb & 0x7FFFFFFFFFFFFFFFull, floor = (uint64_t)(er - 128 + 1023) << 52;
+    return ep >= 1 && ep <= 254 && er >= 2 && ep - (int)ec <= 2 + __builtin_ctz(c | 0x800000u) && mag > floor &&
+           (err == 0 || (sb & 0x1FFFFFFFu) != 0x10000000u);
+}
+
 /* The model's result where it is exact, or a product alone, faster: *ok = 0 where this rule does
  * not know it.
  *
@@ -139,11 +176,13 @@ FMA_RULE uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
         *ok = is_normal((pb >> 23) & 0xFF);
         return pb;
     }
-    if ((double)pf != p || !is_normal((pb >> 23) & 0xFF)) return 0;
     double s = p + cd, bb = s - p, err = (p - (s - bb)) + (cd - bb);
     float sf = (float)s;
     uint32_t r = bits_of(sf);
-    *ok = err == 0 && (double)sf == s && is_normal((r >> 23) & 0xFF);
+    /* An exact sum of a product exact in FP32 (above), else the rule for an inexact one. */
+    *ok = is_normal((r >> 23) & 0xFF) &&
+          ((err == 0 && (double)sf == s && (double)pf == p && is_normal((pb >> 23) & 0xFF)) ||
+           inexact_ok(ea, eb, ec, c, s, err));
     return r;
 }
 

@@ -21,7 +21,8 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
  * overlap. */
 void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d);
 /* The same, always through the bit-level model (fma_bh takes shortcuts where the result is exact,
- * and for b = 1.0 where it is the IEEE sum; the tests compare the two). */
+ * for b = 1.0 where it is the IEEE sum, and for an inexact product with a normal addend where it
+ * is the IEEE fused multiply-add (coproc/fma.c inexact_ok); the tests compare the two). */
 uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);
 
 #endif

@@ -423,11 +423,11 @@ uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) 
 
 /* The modes kernels use get a loop of their own (the rule with a constant mode); the others share
  * one. */
-void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, unsigned shift, const uint32_t *restrict old,
-                       bool fp16a_inf, uint32_t *restrict out) {
+void fmt_sfpload_lanes(unsigned mod0, const fmt_pair_t *restrict dst, unsigned shift, bool fp16a_inf,
+                       uint32_t *restrict lreg) {
 #define SFPLOAD_LANES(mode)                                                                                            \
     for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
-        out[l] = sfpload_rule((mode), dst[l] >> shift, old[l], fp16a_inf);
+        lreg[l] = sfpload_rule((mode), dst[l] >> shift, lreg[l], fp16a_inf);
     switch (mod0) {
     case FMT_MOD0_BF16: SFPLOAD_LANES(FMT_MOD0_BF16) break;
     case FMT_MOD0_FP16: SFPLOAD_LANES(FMT_MOD0_FP16) break;
@@ -482,7 +482,8 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x)
  * (exponent 0: the sign alone), the bf16 b = f >> 16 becomes the cell (b & 0x8000) | (b & 0x7F) << 8
  * | (b >> 7) & 0xFF, i.e. (f >> 16) & 0x8000 | (f >> 8) & 0x7F00 | (f >> 23) & 0xFF. gcc -O2 made
  * of the C rule a loop that narrows to 16-bit lanes and back. */
-static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift, uint32_t *restrict out) {
+static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
+                                fmt_pair_t *restrict out) {
     const __m128i exp = _mm_set1_epi32(0x7F800000), mag = _mm_set1_epi32(0x7FFFFFFF);
     const __m128i sign16 = _mm_set1_epi32(0x8000), man = _mm_set1_epi32(0x7F00), e8 = _mm_set1_epi32(0xFF);
     const __m128i k = _mm_set1_epi32((int)keep), sh = _mm_cvtsi32_si128((int)shift);
@@ -499,13 +500,54 @@ static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, un
 }
 #define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16(lreg, keep, shift, out);
 const char *fmt_simd_form(void) { return "sse2"; }
+/* Four lanes' sign bits at a time (movmskps); gcc -O2 made of the C loop a shift and an OR a lane. */
+uint32_t fmt_lanes_sign_mask(const uint32_t *v) {
+    uint32_t m = 0;
+    for (unsigned l = 0; l < FMT_LANES; l += 4)
+        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(v + l)))) << l;
+    return m;
+}
+uint32_t fmt_lanes_zero_mask(const uint32_t *v) {
+    uint32_t m = 0;
+    for (unsigned l = 0; l < FMT_LANES; l += 4) {
+        __m128i z = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(v + l)), _mm_setzero_si128());
+        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(z)) << l;
+    }
+    return m;
+}
+/* Four lanes at a time: each lane's bit of en spread to the whole lane (AND with its own bit,
+ * compare), the two sources blended by it. */
+void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en) {
+    const __m128i bits = _mm_set_epi32(8, 4, 2, 1);
+    for (unsigned l = 0; l < FMT_LANES; l += 4) {
+        __m128i m = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(en >> l)), bits), bits);
+        __m128i d = _mm_loadu_si128((const __m128i *)(dst + l)), s = _mm_loadu_si128((const __m128i *)(src + l));
+        _mm_storeu_si128((__m128i *)(dst + l), _mm_or_si128(_mm_and_si128(m, s), _mm_andnot_si128(m, d)));
+    }
+}
 #else
 #define SFPSTORE_LANES_BF16() SFPSTORE_LANES(FMT_MOD0_BF16)
+void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en) {
+    for (unsigned l = 0; l < FMT_LANES; l++)
+        if ((en >> l) & 1) dst[l] = src[l];
+}
 const char *fmt_simd_form(void) { return "plain"; }
+uint32_t fmt_lanes_sign_mask(const uint32_t *v) {
+    uint32_t m = 0;
+    for (unsigned l = 0; l < FMT_LANES; l++)
+        m |= (v[l] >> 31) << l;
+    return m;
+}
+uint32_t fmt_lanes_zero_mask(const uint32_t *v) {
+    uint32_t m = 0;
+    for (unsigned l = 0; l < FMT_LANES; l++)
+        m |= (uint32_t)(v[l] == 0) << l;
+    return m;
+}
 #endif
 
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
-                        uint32_t *restrict out) {
+                        fmt_pair_t *restrict out) {
 #define SFPSTORE_LANES(mode)                                                                                           \
     for (unsigned l = 0; l < FMT_LANES; l++)                                                                           \
         out[l] = (out[l] & keep) | sfpstore_rule((mode), lreg[l]) << shift;

@@ -282,12 +282,17 @@ static inline bool fmt_sfpload_reads_dst32(unsigned mod0) {
  * modes keep half of it); fp16a_inf is LaneConfig ENABLE_FP16A_INF (FP16: the largest pattern
  * becomes ±Inf). MOD0_SRCB must be resolved first (it yields 0 here). */
 uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf);
-/* The same for the Vector Unit's 32 lanes at once: out[l] = fmt_sfpload(mod0, dst[l] >> shift,
- * old[l], fp16a_inf) (one rule; test_dp_fast.c compares them). shift 16 reads 16-bit cells from
- * the high halves of pairs of cells (coproc/sfpu.c), else 0. out may not overlap the inputs. */
+/* A 32-bit word of the lane forms read or written where it lies, which may be a pair of Dst's
+ * 16-bit cells (coproc/sfpu.c hands the lane forms its block of four Dst rows itself, not a copy):
+ * it may alias the cells (may_alias) and needs only their alignment. A plain uint32_t array
+ * converts to it. */
+typedef uint32_t fmt_pair_t __attribute__((may_alias, aligned(2)));
+/* The same for the Vector Unit's 32 lanes at once, in place: lreg[l] = fmt_sfpload(mod0, dst[l]
+ * >> shift, lreg[l], fp16a_inf) (one rule; test_dp_fast.c compares them). shift 16 reads 16-bit
+ * cells from the high halves of pairs of cells (coproc/sfpu.c), else 0. dst may not overlap lreg. */
 #define FMT_LANES 32
-void fmt_sfpload_lanes(unsigned mod0, const uint32_t *restrict dst, unsigned shift, const uint32_t *restrict old,
-                       bool fp16a_inf, uint32_t *restrict out);
+void fmt_sfpload_lanes(unsigned mod0, const fmt_pair_t *restrict dst, unsigned shift, bool fp16a_inf,
+                       uint32_t *restrict lreg);
 /* SFPSTORE: true if this (resolved) Mod0 writes a Dst32b datum, else a Dst16b cell. */
 static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
     return fmt_sfpload_reads_dst32(mod0) || mod0 == FMT_MOD0_LO16 || mod0 == FMT_MOD0_HI16;
@@ -299,9 +304,16 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
  * << shift. keep 0 and shift 0 give the datums; a mode writing 16-bit cells can put them in one
  * half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
-                        uint32_t *restrict out);
-/* Which form of fmt_sfpstore_lanes' BF16 lanes this build has: "sse2" (host vector lanes) or
- * "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile, test_dp_fast_nosimd). */
+                        fmt_pair_t *restrict out);
+/* The Vector Unit's 32 lanes of words as masks, lane L at bit L: the lanes whose bit 31 is set
+ * (SFPSETCC's VC < 0, SFPIADD's VD < 0), and the lanes whose word is 0 (SFPSETCC's VC == 0). */
+uint32_t fmt_lanes_sign_mask(const uint32_t *v);
+uint32_t fmt_lanes_zero_mask(const uint32_t *v);
+/* dst[l] = src[l] in the lanes whose bit of en is set (the enabled lanes' results written). */
+void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en);
+/* Which form of fmt_sfpstore_lanes' BF16 lanes, the lane masks and fmt_lanes_merge this build has: "sse2" (host
+ * vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile,
+ * test_dp_fast_nosimd). */
 const char *fmt_simd_form(void);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16

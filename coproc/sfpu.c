@@ -64,18 +64,24 @@ static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u)
  * cells in a line, and lane L's is cell 2L + odd of them: the block is read and written as 32
  * pairs, pair L holding cell 2L in its low half and 2L + 1 in its high half (on a little-endian
  * host, the block's own bytes), so lane L's cell is pair L's half at bit 16 odd. The conversions
- * work on the pairs directly (fmt_sfpload_lanes, fmt_sfpstore_lanes), four at a time. */
+ * work on the pairs directly (fmt_sfpload_lanes, fmt_sfpstore_lanes), four at a time, where they
+ * lie: on a little-endian host the block itself (fmt_pair_t may alias the cells), otherwise the
+ * pairs assembled in buf and, once written, put back (block_pairs_put). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline void block_pairs_get(const uint16_t *block, uint32_t w[LANES]) { memcpy(w, block, LANES * 4); }
-static inline void block_pairs_put(uint16_t *block, const uint32_t w[LANES]) { memcpy(block, w, LANES * 4); }
-#else
-static inline void block_pairs_get(const uint16_t *block, uint32_t w[LANES]) {
-    for (unsigned i = 0; i < LANES; i++)
-        w[i] = block[2 * i] | (uint32_t)block[2 * i + 1] << 16;
+static inline fmt_pair_t *block_pairs(uint16_t *block, uint32_t buf[LANES]) {
+    (void)buf;
+    return (fmt_pair_t *)block;
 }
-static inline void block_pairs_put(uint16_t *block, const uint32_t w[LANES]) {
+static inline void block_pairs_put(uint16_t *block, const uint32_t buf[LANES]) { (void)block, (void)buf; }
+#else
+static inline fmt_pair_t *block_pairs(uint16_t *block, uint32_t buf[LANES]) {
     for (unsigned i = 0; i < LANES; i++)
-        block[2 * i] = (uint16_t)w[i], block[2 * i + 1] = (uint16_t)(w[i] >> 16);
+        buf[i] = block[2 * i] | (uint32_t)block[2 * i + 1] << 16;
+    return buf;
+}
+static inline void block_pairs_put(uint16_t *block, const uint32_t buf[LANES]) {
+    for (unsigned i = 0; i < LANES; i++)
+        block[2 * i] = (uint16_t)buf[i], block[2 * i + 1] = (uint16_t)(buf[i] >> 16);
 }
 #endif
 _Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
@@ -93,19 +99,17 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
         uint32_t slow =
             LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
         if (!x->dp->reference && lanes_plain(s, slow, all)) {
-            uint32_t pairs[LANES], out[LANES];
+            uint32_t hb[LANES], lb[LANES], w[LANES];
             unsigned sh = 16 * ((addr >> 1) & 1);
             dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
-            block_pairs_get(d.hi, pairs);
+            const fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
             if (d.lo) { /* Dst32b: lane L's datum is its hi cell << 16 | its lo cell */
-                uint32_t lo[LANES];
-                block_pairs_get(d.lo, lo);
+                const fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
                 for (unsigned l = 0; l < LANES; l++)
-                    pairs[l] = (pairs[l] >> sh) << 16 | ((lo[l] >> sh) & 0xFFFF);
-                sh = 0;
+                    w[l] = (pairs[l] >> sh) << 16 | ((lo[l] >> sh) & 0xFFFF);
+                pairs = w, sh = 0;
             }
-            fmt_sfpload_lanes(mod0, pairs, sh, s->r[vd], false, out);
-            memcpy(s->r[vd], out, sizeof out);
+            fmt_sfpload_lanes(mod0, pairs, sh, false, s->r[vd]);
         } else {
             uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
             for (unsigned l = 0; l < LANES; l++) {
@@ -134,24 +138,24 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
     uint32_t ok = sfpu_backdoor_ok(s, o);
     if (!x->dp->reference && ok == 0xFFFFFFFFu &&
         lanes_plain(s, LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE, all)) {
-        uint32_t pairs[LANES];
+        uint32_t hb[LANES], lb[LANES];
         unsigned sh = 16 * ((addr >> 1) & 1);
         uint32_t keep = 0xFFFF0000u >> sh;
         dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
-        block_pairs_get(d.hi, pairs);
+        fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
         if (d.lo) { /* Dst32b: lane L's datum split into its hi and lo cells */
-            uint32_t out[LANES], lo[LANES];
+            uint32_t out[LANES];
             fmt_sfpstore_lanes(mod0, s->r[vd], 0, 0, out);
-            block_pairs_get(d.lo, lo);
+            fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
             for (unsigned l = 0; l < LANES; l++) {
                 pairs[l] = (pairs[l] & keep) | (out[l] >> 16) << sh;
                 lo[l] = (lo[l] & keep) | (out[l] & 0xFFFF) << sh;
             }
-            block_pairs_put(d.lo, lo);
+            block_pairs_put(d.lo, lb);
         } else {
             fmt_sfpstore_lanes(mod0, s->r[vd], keep, sh, pairs);
         }
-        block_pairs_put(d.hi, pairs);
+        block_pairs_put(d.hi, hb);
         for (unsigned r = 0; r < 4; r++)
             d.valid[r] = true;
     } else {

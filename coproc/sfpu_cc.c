@@ -7,6 +7,7 @@
  * entry k bit L of stack_flags[k] / stack_use[k]. Lanes keep their own depths, as the pages' lanewise
  * models have them (all lanes push and pop together unless VD >= 12 splits them by
  * DISABLE_BACKDOOR_LOAD). */
+#include "coproc/formats.h"
 #include "coproc/sfpu_ops.h"
 #include "coproc/tt_fields.h"
 
@@ -34,17 +35,10 @@ sfp_res_t sfpu_setcc(lregs_t *s, const sfp_op_t *o) {
             if (o->mod & 1) {
                 f = (o->imm & 1) ? 0xFFFFFFFFu : 0;
             } else {
+                /* setcc_cond over the lanes: VC < 0 its sign bit, >= 0 not; == 0 and != 0 */
                 const uint32_t *c = s->r[o->vc];
-#define SETCC_LANES(mod)                                                                                               \
-    for (unsigned l = 0; l < LANES; l++)                                                                               \
-        f |= (uint32_t)setcc_cond(mod, (int32_t)c[l]) << l;
-                switch (o->mod & 6) { /* each comparison a constant in its loop */
-                case 0: SETCC_LANES(0) break;
-                case 2: SETCC_LANES(2) break;
-                case 4: SETCC_LANES(4) break;
-                default: SETCC_LANES(6) break;
-                }
-#undef SETCC_LANES
+                uint32_t m = (o->mod & 2) ? fmt_lanes_zero_mask(c) : fmt_lanes_sign_mask(c);
+                f = (o->mod & 6) == 0 || (o->mod & 6) == 6 ? m : ~m;
             }
             f &= s->use_flags;
         }

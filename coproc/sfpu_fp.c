@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coproc/fma.h"
+#include "coproc/formats.h"
 #include "coproc/sfpu_ops.h"
 #include "coproc/tt_fields.h"
 
@@ -49,12 +50,10 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
                 a[l] = s->r[o->va][l] ^ neg_a, b[l] = s->r[o->vb][l], c[l] = s->r[vc][l] ^ neg_c;
         }
         if (o->opc != TT_OPC_SFPADDI) fma_bh_lanes(a, b, c, d);
-        if (en == 0xFFFFFFFFu) {
+        if (en == 0xFFFFFFFFu)
             memcpy(s->r[o->vd], d, sizeof d);
-        } else {
-            for (unsigned l = 0; l < LANES; l++)
-                if ((en >> l) & 1) s->r[o->vd][l] = d[l];
-        }
+        else
+            fmt_lanes_merge(s->r[o->vd], d, en);
         return SFP_OK;
     }
     /* One loop per form, so the lanes do not branch on the opcode. */

@@ -23,11 +23,19 @@ sfp_res_t sfpu_iadd(lregs_t *s, const sfp_op_t *o) {
     const uint32_t *vc = s->r[o->vc], *vb = s->r[vb_of(o)];
     uint32_t *vd = s->r[o->vd];
     uint32_t k = (uint32_t)imm12(o);
-    /* The operation chosen once, a loop each; the lanes' signs gathered as a mask. */
+    /* The operation chosen once, a loop each; the lanes' signs gathered as a mask (every lane
+     * enabled, the common case: the sums in one loop, their signs after, fmt_lanes_sign_mask; not
+     * under dp_set_reference). */
 #define LANES_ADD(expr)                                                                                                \
-    for (unsigned l = 0; l < LANES; l++) {                                                                             \
-        uint32_t d = (expr);                                                                                           \
-        if ((en >> l) & 1) vd[l] = d, neg |= (d >> 31) << l;                                                           \
+    if (en == 0xFFFFFFFFu && !o->general) {                                                                            \
+        for (unsigned l = 0; l < LANES; l++)                                                                           \
+            vd[l] = (expr);                                                                                            \
+        neg = fmt_lanes_sign_mask(vd);                                                                                 \
+    } else {                                                                                                           \
+        for (unsigned l = 0; l < LANES; l++) {                                                                         \
+            uint32_t d = (expr);                                                                                       \
+            if ((en >> l) & 1) vd[l] = d, neg |= (d >> 31) << l;                                                       \
+        }                                                                                                              \
     }
     if (o->mod & 1)
         LANES_ADD(vc[l] + k)

@@ -166,10 +166,14 @@ static void test_sfpload_lanes(void **state) {
         unsigned mod0 = iter % 16;
         bool inf = (iter / 16) & 1;
         unsigned shift = (iter / 32) & 1 ? 16 : 0; /* a cell in the high half of a pair (sfpu.c) */
+        /* The pairs where SFPLOAD has them, in 16-bit cells (sfpu.c), and here off a 4-byte boundary. */
+        uint16_t cells[2 * FMT_LANES + 1];
         uint32_t dst[FMT_LANES], old[FMT_LANES], out[FMT_LANES];
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            dst[l] = rnd32(), old[l] = rnd32();
-        fmt_sfpload_lanes(mod0, dst, shift, old, inf, out);
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            dst[l] = rnd32(), out[l] = old[l] = rnd32();
+            cells[1 + 2 * l] = (uint16_t)dst[l], cells[2 + 2 * l] = (uint16_t)(dst[l] >> 16);
+        }
+        fmt_sfpload_lanes(mod0, (const fmt_pair_t *)(cells + 1), shift, inf, out);
         for (unsigned l = 0; l < FMT_LANES; l++)
             if (out[l] != fmt_sfpload(mod0, dst[l] >> shift, old[l], inf))
                 fail_msg("fmt_sfpload_lanes mod0 %u shift %u lane %u: 0x%08x -> 0x%08x, fmt_sfpload 0x%08x", mod0,
@@ -184,16 +188,46 @@ static void test_sfpstore_lanes(void **state) {
         /* The datums (keep 0), or cells into the low or the high half of pairs of cells (sfpu.c). */
         unsigned half = (iter / 16) % 3, shift = half == 2 ? 16 : 0;
         uint32_t keep = half == 0 ? 0 : 0xFFFF0000u >> shift;
+        /* Written where SFPSTORE has them, in 16-bit cells (sfpu.c), and here off a 4-byte boundary. */
+        uint16_t cells[2 * FMT_LANES + 1];
         uint32_t in[FMT_LANES], was[FMT_LANES], out[FMT_LANES];
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            in[l] = rnd32(), was[l] = out[l] = rnd32();
-        fmt_sfpstore_lanes(mod0, in, keep, shift, out);
         for (unsigned l = 0; l < FMT_LANES; l++) {
+            in[l] = rnd32(), was[l] = rnd32();
+            cells[1 + 2 * l] = (uint16_t)was[l], cells[2 + 2 * l] = (uint16_t)(was[l] >> 16);
+        }
+        fmt_sfpstore_lanes(mod0, in, keep, shift, (fmt_pair_t *)(cells + 1));
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            out[l] = cells[1 + 2 * l] | (uint32_t)cells[2 + 2 * l] << 16;
             uint32_t want = (was[l] & keep) | fmt_sfpstore(mod0, in[l]) << shift;
             if (out[l] != want)
                 fail_msg("fmt_sfpstore_lanes mod0 %u keep 0x%08x lane %u: 0x%08x -> 0x%08x, fmt_sfpstore 0x%08x", mod0,
                          keep, l, in[l], out[l], want);
         }
+    }
+}
+
+/* The lane masks (SFPSETCC, SFPIADD) and fmt_lanes_merge (SFPMAD) against their lanes one by one, in this build's form
+ * (test_dp_fast_nosimd runs the plain one): words from edge values (0, the sign alone, ...) and
+ * random bits, a fifth of them 0. */
+static void test_lane_masks(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 20000; iter++) {
+        uint32_t v[FMT_LANES], sign = 0, zero = 0;
+        for (unsigned l = 0; l < FMT_LANES; l++) {
+            v[l] = rnd_below(5) == 0 ? 0 : rnd32();
+            sign |= (v[l] >> 31) << l, zero |= (uint32_t)(v[l] == 0) << l;
+        }
+        if (fmt_lanes_sign_mask(v) != sign || fmt_lanes_zero_mask(v) != zero)
+            fail_msg("fmt_lanes_sign_mask 0x%08x (0x%08x), fmt_lanes_zero_mask 0x%08x (0x%08x)", fmt_lanes_sign_mask(v),
+                     sign, fmt_lanes_zero_mask(v), zero);
+        /* fmt_lanes_merge under any lanes enabled, none and all included */
+        uint32_t was[FMT_LANES], out[FMT_LANES], en = rnd_below(8) == 0 ? (rnd_below(2) ? 0 : 0xFFFFFFFFu) : rnd();
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            out[l] = was[l] = rnd();
+        fmt_lanes_merge(out, v, en);
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            if (out[l] != (((en >> l) & 1) ? v[l] : was[l]))
+                fail_msg("fmt_lanes_merge en 0x%08x lane %u: 0x%08x", en, l, out[l]);
     }
 }
 
@@ -801,8 +835,8 @@ static void test_twin_mova2d(void **state) {
     }
 }
 
-/* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC; SFPENCC and
- * SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
+/* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC, SFPIADD's
+ * flags; SFPENCC and SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
  * case, empty and full included) or of depths differing by lane, VC values with every comparison's
  * edges, every Mod1, the backdoor (VD >= 12), lanes disabled by LaneConfig. The runs go on from
  * one instruction's state to the next, errors included. */
@@ -841,7 +875,7 @@ static void test_twin_sfpu_cc(void **state) {
         for (unsigned k = 0; k < 12; k++) {
             unsigned vd = rnd_below(6) ? rnd_below(8) : rnd_below(16), vc = rnd_below(8), mod = rnd_below(16);
             unsigned imm = rnd_below(4096);
-            unsigned op = rnd_below(8);
+            unsigned op = rnd_below(9);
             if (op >= 2 && op <= 5) stack_ops++, mask_form += tw_cc_masks(w, vd);
             switch (op) {
             case 0:
@@ -851,7 +885,8 @@ static void test_twin_sfpu_cc(void **state) {
             case 4:
             case 5: tw_run(w, 1, TT_OP_SFPPOPC(imm, vc, vd, rnd_below(3) ? mod : 0)); break;
             case 6: tw_run(w, 1, TT_OP_SFPENCC(imm, vc, vd, mod)); break;
-            default: tw_run(w, 1, TT_OP_SFPCOMPC(imm, vc, vd, mod)); break;
+            case 7: tw_run(w, 1, TT_OP_SFPCOMPC(imm, vc, vd, mod)); break;
+            default: tw_run(w, 1, TT_OP_SFPIADD(imm, vc, vd, mod)); break; /* the flags from VD's signs */
             }
         }
     }
@@ -898,6 +933,7 @@ int main(void) {
         cmocka_unit_test(test_dot16),
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
+        cmocka_unit_test(test_lane_masks),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),

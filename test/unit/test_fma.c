@@ -215,13 +215,25 @@ static void test_add_vs_model(void **state) {
     }
 }
 
+/* fma_bh_lanes and fma_bh on 32 triples against the model. */
+static void check_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c) {
+    uint32_t d[FMA_LANES];
+    fma_bh_lanes(a, b, c, d);
+    for (unsigned l = 0; l < FMA_LANES; l++) {
+        uint32_t want = fma_bh_model(a[l], b[l], c[l]);
+        if (d[l] != want || fma_bh(a[l], b[l], c[l]) != want)
+            fail_msg("(0x%08x * 0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], b[l], c[l],
+                     d[l], fma_bh(a[l], b[l], c[l]), want);
+    }
+}
+
 /* A zero or denormal addend (SFPMUL: c = LReg[9] = 0), where fma_bh takes the host's product
  * rounded once whenever it is normal: against the model on products of normal factors (random,
  * bf16, short mantissas) with +0, -0 and denormal addends. */
 static void test_mul_vs_model(void **state) {
     (void)state;
     uint64_t s = 0x3C6EF372FE94F82Bull;
-    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES], d[FMA_LANES];
+    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES];
     for (unsigned iter = 0; iter < 150000; iter++) {
         for (unsigned l = 0; l < FMA_LANES; l++) {
             xorshift(&s);
@@ -233,14 +245,74 @@ static void test_mul_vs_model(void **state) {
             if (iter % 5 == 0) b[l] &= 0xFF80FFFFu;
         }
         if (iter % 7 == 0) b[0] = ONE; /* not every b 1.0: the general rule */
-        fma_bh_lanes(a, b, c, d);
-        for (unsigned l = 0; l < FMA_LANES; l++) {
-            uint32_t want = fma_bh_model(a[l], b[l], c[l]);
-            if (d[l] != want || fma_bh(a[l], b[l], c[l]) != want)
-                fail_msg("(0x%08x * 0x%08x + 0x%08x): fma_bh_lanes 0x%08x, fma_bh 0x%08x, model 0x%08x", a[l], b[l],
-                         c[l], d[l], fma_bh(a[l], b[l], c[l]), want);
-        }
+        check_lanes(a, b, c);
     }
+}
+
+/* An inexact product with a normal addend, where fma_bh takes the IEEE fused multiply-add when
+ * fma.c's inexact_ok allows it: against the model on operands drawn at the edges of its conditions
+ * — the addend's exponent from 40 below the product's to 40 above, its mantissa's trailing zeros
+ * at the limit of an exact aligned addend, cancellation (the normalisation's left shifts), both
+ * ends of the exponent range (products and results near FLT_MIN and FLT_MAX), sums that are a
+ * float's midpoint or one ulp of c from it (ties, sticky bits), sums within half a double's ulp
+ * of a midpoint (the double sum is the midpoint, the exact one is not), and bf16 operands. */
+static uint32_t normal_bits(uint32_t mant_sign, int e) {
+    return (mant_sign & 0x807FFFFFu) | (uint32_t)(e < 1 ? 1 : e > 254 ? 254 : e) << 23;
+}
+static void test_wide_vs_model(void **state) {
+    (void)state;
+    uint64_t s = 0xA54FF53A5F1D36F1ull;
+    uint32_t a[FMA_LANES], b[FMA_LANES], c[FMA_LANES];
+    unsigned inexact = 0, draws = 0;
+    for (unsigned iter = 0; iter < 120000; iter++) {
+        for (unsigned l = 0; l < FMA_LANES; l++) {
+            xorshift(&s);
+            uint32_t r = (uint32_t)(s >> 11), q = (uint32_t)(s >> 32), w = (uint32_t)(s * 0x9E3779B97F4A7C15ull >> 20);
+            int ep = 1 + (int)(r % 254);
+            if (iter % 6 == 3) ep = (q & 1) ? -3 + (int)(r % 8) : 250 + (int)(r % 8); /* the range's ends, and past */
+            int ea = 1 + (int)(q % 254), eb = ep + 127 - ea;
+            if (eb < 1 || eb > 254) ea = (ep + 127) / 2, eb = ep + 127 - ea;
+            int ec = ep + (int)(w % 81) - 40;
+            a[l] = normal_bits(q, ea), b[l] = normal_bits(r * 0x9E3779B9u, eb), c[l] = normal_bits(w, ec);
+            double p = (double)u2f(a[l]) * (double)u2f(b[l]);
+            switch (iter % 6) {
+            case 1: { /* c's trailing zeros at the limit: ep - ec - 2 of them, or one fewer */
+                int z = ep - ec - 2 - (int)(r & 1);
+                if (z > 0 && z < 24) c[l] &= ~((1u << z) - 1);
+                break;
+            }
+            case 2: /* cancellation: -p rounded, scaled by 1/2, 1 or 2, its low bits disturbed */
+                c[l] = f2u(-(float)(p * (double)(1 << (q % 3)) / 2)) ^ (w & 7);
+                break;
+            case 4: { /* the sum at a float's midpoint (c = M - p where that is a float), or an ulp of c off */
+                float pf = (float)p;
+                double m = ((double)pf + (double)u2f(f2u(pf) + 1)) / 2;
+                if (m - p != 0) c[l] = f2u((float)(m - p)) + (w & 3) - 1;
+                break;
+            }
+            case 5: a[l] &= 0xFFFF0000u, b[l] &= 0xFFFF0000u, c[l] &= 0xFFFF0000u; break; /* bf16 */
+            case 0: { /* a sum just below a midpoint, within half a double's ulp: s is the midpoint */
+                if (w & 1) break;
+                /* (1 + k 2^-23)(1 - k 2^-23) = 1 - k^2 2^-46, scaled to half an ulp of an odd c: the
+                 * sum is M - k^2 2^-70 (relative), below M, whose tie would round up to even. */
+                unsigned k = 1 + r % 300;
+                ec = 30 + (int)(w % 190);
+                c[l] = normal_bits((q & 0x80000000u) | w | 1, ec);
+                a[l] = normal_bits((c[l] & 0x80000000u) | k, ec - 24);
+                b[l] = f2u((float)(1.0 - k / 8388608.0));
+                break;
+            }
+            default: break;
+            }
+            uint32_t ec_f = (c[l] >> 23) & 0xFF;
+            p = (double)u2f(a[l]) * (double)u2f(b[l]);
+            draws++;
+            inexact += (double)(float)p != p && ec_f != 0 && ec_f != 255;
+        }
+        check_lanes(a, b, c);
+    }
+    /* Most draws are what the rule is for: an inexact product and a normal addend. */
+    assert_true(inexact > draws / 2);
 }
 
 int main(void) {
@@ -249,7 +321,7 @@ int main(void) {
         cmocka_unit_test(test_denormals),      cmocka_unit_test(test_specials),
         cmocka_unit_test(test_adds_vs_ieee),   cmocka_unit_test(test_shortcut_vs_model),
         cmocka_unit_test(test_lanes_vs_model), cmocka_unit_test(test_add_vs_model),
-        cmocka_unit_test(test_mul_vs_model),
+        cmocka_unit_test(test_mul_vs_model),   cmocka_unit_test(test_wide_vs_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
