@@ -324,19 +324,20 @@ static inline bool tm_thcon_frozen(const tm_t *tm, unsigned t) {
 /* ThCon: not pipelined, one instruction at a time across threads. */
 static inline bool tm_thcon_accepts(const tm_t *tm) { return tm->now >= tm->thcon_until; }
 
-/* The Src banks the Matrix Unit instruction needs and does not own (its owner is the state's,
- * which only the hand-overs below change: each counts in src_moves). */
-static inline bool tm_src_missing(const tm_t *tm, const tt_op_t *op) {
+/* Does the Matrix Unit own the Src banks the instruction needs? (Their owner is the state's,
+ * which only the hand-overs below change: each counts in src_moves.) Always inlined: left to
+ * gcc, its two users made the tm_issueN bodies ~1 host instruction an issue longer. */
+static inline __attribute__((always_inline)) bool tm_src_owned(const tm_t *tm, const tt_op_t *op) {
     unsigned need = tm->opi[op->opcode].src;
-    if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return true;
-    if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return true;
-    return false;
+    if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
+    if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
+    return true;
 }
 
 static inline bool tm_math_accepts(const tm_t *tm, const tt_op_t *op) {
     /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
     if (tm->fpu_start == tm->now + 1) return false;
-    return !tm_src_missing(tm, op);
+    return tm_src_owned(tm, op);
 }
 
 /* The thread waits until the unpacker accepts the instruction into its queue. */
@@ -371,7 +372,7 @@ bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word)
 bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word) {
     if (!op) return false;
     switch (op->unit) {
-    case TT_UNIT_MATH: return tm_src_missing(tm, op);
+    case TT_UNIT_MATH: return !tm_src_owned(tm, op);
     case TT_UNIT_UNPACK: return !tm_unpack_accepts(tm, word);
     default: return false;
     }
