@@ -41,6 +41,7 @@ cp_t *cp_create(const cp_env_t *env) {
         return NULL;
     }
     cp->tm_chg = tm_cond_changes(cp->tm);
+    cp->tm_moves = tm_unit_moves_slot(cp->tm);
     cp->tm_now = tm_clock_slot(cp->tm);
     cp->tm_due = tm_due_slot(cp->tm);
     cp->err_slot = tm_error_slot(cp->tm);

@@ -188,7 +188,11 @@ static inline void sync_end_cycle(sync_t *s) {
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
 /* Wait Gate of one thread. */
-enum { GATE_REPEAT_OTHER = 1 }; /* gate_t.repeatable of a hold not by the latched wait */
+/* gate_t.repeatable of a hold not by the latched wait: GATE_REPEAT_UNIT, refused by its unit for
+ * want of a Src bank or of room in an unpacker's queue with no wait latched
+ * (tm_refuses_until_moved), which stands while neither moved (gate_t.unit_seen);
+ * GATE_REPEAT_OTHER, any other (gate_repeat asks again). Neither is a wait's opcode. */
+enum { GATE_REPEAT_OTHER = 1, GATE_REPEAT_UNIT = 2 };
 typedef struct {
     cp_wait_t wait;
     bool held;
@@ -205,21 +209,23 @@ typedef struct {
     bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
     /* The hold may repeat unchanged (gate_repeat decides): 0 no; held by the latched wait, the
      * wait's opcode (STALLWAIT or SEMWAIT: gate_step asks gate_wait_unchanged's question of that
-     * one without looking at held_by_wait and the wait); else GATE_REPEAT_OTHER. */
+     * one without looking at held_by_wait and the wait); else GATE_REPEAT_UNIT or _OTHER. */
     uint8_t repeatable;
     uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
     uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
     uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
+    uint64_t unit_seen;  /* GATE_REPEAT_UNIT's refusal stands while *cp_t.tm_moves is this */
 } gate_t;
 
 struct cp {
     cp_env_t env;
-    cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
-    tm_t *tm;               /* the backend's timing model (coproc/timing.h) */
-    const uint32_t *tm_chg; /* tm_cond_changes(tm), read by the gates every cycle */
-    uint64_t *tm_now;       /* tm_clock_slot(tm): the full cycle moves the model's clock itself ... */
-    const uint64_t *tm_due; /* ... and calls tm_cycle_due only from tm_due_slot(tm)'s cycle on */
-    const tt_op_t *op[256]; /* tt_op of each opcode, asked once */
+    cp_state_t st;            /* the backend's architectural state (coproc/state.h) */
+    tm_t *tm;                 /* the backend's timing model (coproc/timing.h) */
+    const uint32_t *tm_chg;   /* tm_cond_changes(tm), read by the gates every cycle */
+    const uint64_t *tm_moves; /* tm_unit_moves_slot(tm), likewise (GATE_REPEAT_UNIT) */
+    uint64_t *tm_now;         /* tm_clock_slot(tm): the full cycle moves the model's clock itself ... */
+    const uint64_t *tm_due;   /* ... and calls tm_cycle_due only from tm_due_slot(tm)'s cycle on */
+    const tt_op_t *op[256];   /* tt_op of each opcode, asked once */
     /* The opcodes gate_pass may issue: a backend unit's (neither the Sync Unit's nor one the
      * gate never passes). */
     bool op_pass[256];
@@ -291,6 +297,8 @@ static inline bool gate_wait_unchanged_as(const cp_t *cp, unsigned t, const gate
     switch (opcode) {
     case TT_OPC_STALLWAIT: return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
     case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
+    /* Not a wait (gate_step asks with gate_t.repeatable): no bank moved, no unpacker retired. */
+    case GATE_REPEAT_UNIT: return g->unit_seen == *cp->tm_moves;
     default: return false;
     }
 }

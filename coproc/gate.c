@@ -301,6 +301,15 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 (blocked ? hold == CP_HOLD_WAIT_COND || hold == CP_HOLD_WAIT_SEM
                          : hold == CP_HOLD_UNDEFINED || (hold == CP_HOLD_UNIT && op->unit != TT_UNIT_SYNC));
             g->repeatable = !repeatable ? 0 : blocked ? g->wait.opcode : GATE_REPEAT_OTHER;
+            /* Refused for want of a Src bank or of room in an unpacker's queue, nothing latched
+             * (nothing latches while the head is held: only this thread's Sync Unit
+             * instructions do): the next full steps would find the same head, no wait, and the
+             * same refusal until a bank moves or an unpacker retires (whatever the unit's other
+             * reasons), so the same hold. */
+            if (repeatable && !blocked && !g->wait.active && tm_refuses_until_moved(cp->tm, op, w)) {
+                g->repeatable = GATE_REPEAT_UNIT;
+                g->unit_seen = *cp->tm_moves;
+            }
         }
     }
     if (!g->held && g->stall.ongoing) {

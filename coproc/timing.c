@@ -169,6 +169,8 @@ struct tm {
      * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
     uint32_t chg[CP_THREADS];
     uint64_t src_moves; /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
+    /* Hand-overs and unpacker retires so far: what ends a refusal tm_refuses_until_moved names. */
+    uint64_t unit_moves;
     /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
      * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
     uint64_t unp_due;
@@ -189,6 +191,7 @@ static void tm_changed_all(tm_t *tm, uint32_t conds) {
         tm->chg[t] |= conds;
     if (conds & TM_C_SRC) {
         tm->src_moves++;
+        tm->unit_moves++;
         tm->unp_due = 0; /* a head waiting for its bank may go */
     }
 }
@@ -321,13 +324,20 @@ static inline bool tm_thcon_frozen(const tm_t *tm, unsigned t) {
 /* ThCon: not pipelined, one instruction at a time across threads. */
 static inline bool tm_thcon_accepts(const tm_t *tm) { return tm->now >= tm->thcon_until; }
 
-static inline bool tm_math_accepts(const tm_t *tm, const tt_op_t *op) {
-    /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
-    if (tm->fpu_start == tm->now + 1) return false;
+/* Does the Matrix Unit own the Src banks the instruction needs? (Their owner is the state's,
+ * which only the hand-overs below change: each counts in src_moves.) Always inlined: left to
+ * gcc, its two users made the tm_issueN bodies ~1 host instruction an issue longer. */
+static inline __attribute__((always_inline)) bool tm_src_owned(const tm_t *tm, const tt_op_t *op) {
     unsigned need = tm->opi[op->opcode].src;
     if ((need & 1) && !st_src_matrix_owns_a(tm->st)) return false;
     if ((need & 2) && !st_src_matrix_owns_b(tm->st)) return false;
     return true;
+}
+
+static inline bool tm_math_accepts(const tm_t *tm, const tt_op_t *op) {
+    /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
+    if (tm->fpu_start == tm->now + 1) return false;
+    return tm_src_owned(tm, op);
 }
 
 /* The thread waits until the unpacker accepts the instruction into its queue. */
@@ -358,6 +368,17 @@ static inline __attribute__((always_inline)) bool tm_accepts(const tm_t *tm, uns
 bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word) {
     return t < CP_THREADS && op && tm_accepts(tm, t, op, word);
 }
+
+bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word) {
+    if (!op) return false;
+    switch (op->unit) {
+    case TT_UNIT_MATH: return !tm_src_owned(tm, op);
+    case TT_UNIT_UNPACK: return !tm_unpack_accepts(tm, word);
+    default: return false;
+    }
+}
+
+const uint64_t *tm_unit_moves_slot(const tm_t *tm) { return &tm->unit_moves; }
 
 /* ---- Scalar Unit (ThCon) and Configuration Unit: occupancy -------------------------------- */
 
@@ -518,6 +539,7 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
     up->bank_wait = UINT64_MAX; /* a new head */
     up->head = (up->head + 1) % TM_UNPACK_QDEPTH;
     up->count--;
+    tm->unit_moves++; /* room in the queue */
 }
 
 static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return tm->unp_n[u][t] != 0; }

@@ -43,6 +43,14 @@ void tm_set_reference(tm_t *tm, bool on);
  * SrcA/SrcB bank an FPU op needs is not owned by the Matrix Unit, while the unpacker's queue is
  * full. */
 bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word);
+/* Does tm_can_accept refuse op with word (any thread) for a reason that only a hand-over of the
+ * SrcA/SrcB banks or an unpacker's retire can end: a Matrix Unit instruction needing a bank the
+ * Matrix Unit does not own, or an unpacker instruction whose unpacker's queue is full? Then it
+ * refuses it (whatever its other reasons) until *tm_unit_moves_slot(tm) moves: every hand-over
+ * and every retire counts there (and a reset, which resets the gates too). The counter stays
+ * where it is for the model's life. */
+bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word);
+const uint64_t *tm_unit_moves_slot(const tm_t *tm);
 /* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
 /* tm_can_accept, and when it says yes tm_dispatch, in one call (the gate's commonest cycle).

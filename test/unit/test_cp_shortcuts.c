@@ -210,9 +210,46 @@ static void conds_match(cp_t *ref, cond_seen_t *seen, uint64_t cycle) {
     seen->valid = true;
 }
 
+/* What tm_refuses_until_moved said of each thread's held head in the cycle before, and the
+ * cycles in which the fast twin's gates let such a refusal stand (GATE_REPEAT_UNIT). */
+typedef struct {
+    bool refused[CP_THREADS];
+    uint32_t word[CP_THREADS];
+    uint64_t moves[CP_THREADS];
+    uint64_t stood[2]; /* by the unit: [0] the Matrix Unit's Src banks, [1] an unpacker's queue */
+} refusal_seen_t;
+
+/* The refusals the fast twin's gates let stand (gate_t.repeatable GATE_REPEAT_UNIT): a head that
+ * tm_refuses_until_moved names must be refused by tm_can_accept, and refused again in every
+ * later cycle while *tm_unit_moves_slot has not moved. Checked on the reference twin, whose
+ * gates ask tm_can_accept afresh every cycle, where conds_match is. */
+static void refusals_match(cp_t *ref, const cp_t *fast, refusal_seen_t *seen, uint64_t cycle) {
+    const tm_t *tm = ref->tm;
+    uint64_t moves = *tm_unit_moves_slot(tm);
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        cp_thread_state_t x;
+        cp_thread_state(ref, t, &x);
+        const tt_op_t *op = x.held ? ref->op[TT_OPCODE(x.held_word)] : NULL;
+        bool accepts = op && tm_can_accept(tm, t, op, x.held_word);
+        if (seen->refused[t] && x.held && x.held_word == seen->word[t] && moves == seen->moves[t] && accepts)
+            fail_msg("cycle %llu, thread %u: 0x%08x accepted with nothing moved (tm_unit_moves_slot)",
+                     (unsigned long long)cycle, t, x.held_word);
+        bool refused = op && tm_refuses_until_moved(tm, op, x.held_word);
+        if (refused && accepts)
+            fail_msg("cycle %llu, thread %u: 0x%08x both accepted and refused until moved", (unsigned long long)cycle,
+                     t, x.held_word);
+        seen->refused[t] = refused;
+        seen->word[t] = x.held_word;
+        seen->moves[t] = moves;
+        const gate_t *g = &fast->gate[t];
+        if (g->held && g->repeatable == GATE_REPEAT_UNIT) seen->stood[g->held_op->unit == TT_UNIT_UNPACK]++;
+    }
+}
+
 /* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
 /* owed: counts the cycles run as a quiet stretch's at once. */
-static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy, uint64_t *owed) {
+static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy, uint64_t *owed,
+                    refusal_seen_t *refusals) {
     rng_state = seed;
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
@@ -221,6 +258,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
     uint32_t pending[CP_THREADS][2];
     unsigned npending[CP_THREADS] = {0};
     cond_seen_t seen = {.valid = false};
+    memset(refusals->refused, 0, sizeof refusals->refused);
     /* Every thread starts with its MopCfg set and eight words recorded for the REPLAYs to
      * replay. */
     for (unsigned t = 0; t < CP_THREADS; t++) {
@@ -264,6 +302,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         }
         if (pick(100) == 0) g_fake.stream[0][29] = pick(4); /* stream 0's CURR_PHASE */
         conds_match(ref, &seen, c);
+        refusals_match(ref, fast, refusals, c);
         unsigned rr = cp_cycle(ref), rf = cp_cycle(fast);
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
          * is looked at only after one) */
@@ -299,15 +338,17 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
 static void random_runs_match(void **state) {
     (void)state;
     uint64_t owed = 0;
+    refusal_seen_t refusals = {0};
     for (uint32_t seed = 1; seed <= 40; seed++)
-        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT, &owed);
-    assert_true(owed > 1000); /* the quiet stretches were run at once often */
+        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT, &owed, &refusals);
+    assert_true(owed > 1000);             /* the quiet stretches were run at once often */
+    assert_true(refusals.stood[0] > 100); /* (an unpacker's queue fills in unpacker_queue_full) */
 }
 
 static void random_runs_match_whole_thread(void **state) {
     (void)state;
     for (uint32_t seed = 1; seed <= 10; seed++)
-        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD, &(uint64_t){0});
+        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD, &(uint64_t){0}, &(refusal_seen_t){0});
 }
 
 /* A MOP's expansion recorded into the replay buffer without Exec: each cycle the MOP expander
@@ -341,6 +382,13 @@ static void mop_recorded_by_replay(void **state) {
     cp_destroy(fast);
 }
 
+/* Unpacker instructions of eight cycles each: SrcA (unpacker 0) or SrcB (unpacker 1) handed to
+ * the Matrix Unit at retire (each waits for its bank first), or through unpacker 1's queue
+ * without a bank. */
+#define UNP_SRCA   TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 0, 0, 0, 0)
+#define UNP_SRCB   TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 0)
+#define UNP_NOBANK TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0)
+
 /* The full cycle moves the timing model's clock itself and calls tm_cycle_due only from the
  * unpackers' due cycle on (cp_t.tm_now, cp_t.tm_due; the stepwise twin's due time stays 0): a
  * thread's unpacker instructions run eight cycles each and hand their banks to the Matrix Unit
@@ -351,10 +399,7 @@ static void unpacker_due_clock(void **state) {
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
     static const uint32_t words[] = {
-        TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcA to the Matrix Unit at retire */
-        TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0), /* unpacker 1, no bank */
-        TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcB to the Matrix Unit at retire */
-        TT_OP_ELWADD(3, 0, 0, 0, 0),                 /* waits for both, hands both back */
+        UNP_SRCA, UNP_NOBANK, UNP_SRCB, TT_OP_ELWADD(3, 0, 0, 0, 0), /* waits for both, hands both back */
     };
     unsigned skipped = 0;
     for (unsigned c = 0; c < 400; c++) {
@@ -376,12 +421,50 @@ static void unpacker_due_clock(void **state) {
     cp_destroy(fast);
 }
 
+/* An unpacker's queue full (four deep): thread 0 pushes unpacker 1's instructions faster than
+ * they retire and those that wait for a bank, while thread 1's ELWADDs (words1) wait for both
+ * banks and hand them back. Both refusals tm_refuses_until_moved names must stand in the fast
+ * twin (GATE_REPEAT_UNIT) exactly while the stepwise twin's gates find them again. */
+static void unpacker_queue_full(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    static const uint32_t words[] = {UNP_SRCA, UNP_NOBANK, UNP_NOBANK, UNP_NOBANK, UNP_SRCB, UNP_NOBANK, UNP_NOBANK};
+    /* Thread 1: ELWADDs, one behind a STALLWAIT on the ELWADD before it (C4) that blocks only
+     * the Scalar Unit: a head refused for want of a bank while a wait that does not block it is
+     * latched (and met meanwhile: then forgotten, which only a full step does). */
+    static const uint32_t words1[] = {TT_OP_ELWADD(3, 0, 0, 0, 0), TT_OP_STALLWAIT(TT_B5_THCON, 1u << 4),
+                                      TT_OP_ELWADD(3, 0, 0, 0, 0), TT_OP_ELWADD(3, 0, 0, 0, 0)};
+    refusal_seen_t refusals = {0};
+    unsigned n0 = 0, n1 = 0;
+    for (unsigned c = 0; c < 600; c++) {
+        if (!cp_push_full(ref, 0, false)) {
+            uint32_t w = words[n0++ % (sizeof words / sizeof words[0])];
+            push(ref, 0, w);
+            push(fast, 0, w);
+        }
+        if (c % 3 == 0 && !cp_push_full(ref, 1, false)) {
+            uint32_t w = words1[n1++ % (sizeof words1 / sizeof words1[0])];
+            push(ref, 1, w);
+            push(fast, 1, w);
+        }
+        refusals_match(ref, fast, &refusals, c);
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+    }
+    assert_true(refusals.stood[0] > 0);
+    assert_true(refusals.stood[1] > 0);
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_runs_match),
-        cmocka_unit_test(random_runs_match_whole_thread),
-        cmocka_unit_test(mop_recorded_by_replay),
-        cmocka_unit_test(unpacker_due_clock),
+        cmocka_unit_test(random_runs_match),      cmocka_unit_test(random_runs_match_whole_thread),
+        cmocka_unit_test(mop_recorded_by_replay), cmocka_unit_test(unpacker_due_clock),
+        cmocka_unit_test(unpacker_queue_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
