@@ -127,10 +127,21 @@ typedef struct hart {
      * only the tile's end of cycle can change that (it clears this then). A lock-step group turn
      * (hart_run_lockstep) counts the stalled cycle without re-executing the access; every other
      * way of running the hart clears it and retries, which gives the same result. */
-    bool blocked;
-    /* Parked (hart_run_lockstep): the hart provably spins on a loop of pure instructions, so its
-     * group turns only count (hart_park_t); settled by hart_park_settle. */
-    bool parked;
+    /* The two marks of a hart whose group turns only count, side by side so that a turn tests
+     * both at once (asleep: non-zero when either is set). */
+    union {
+        struct {
+            bool blocked;
+            /* Parked (hart_run_lockstep): the hart provably spins on a loop of pure instructions,
+             * so its group turns only count (hart_park_t); settled by hart_park_settle. */
+            bool parked;
+        };
+        uint16_t asleep;
+    };
+    /* *pd_gen when a group turn last found the record at pc decoded while blocked: as long as
+     * *pd_gen stays so, no record was dropped since and the stalled instruction's code is unchanged
+     * (no lookup). UINT64_MAX (a value *pd_gen never reaches) when not known. */
+    uint64_t block_gen;
     uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
                        * like pd and set with it; NULL only without pd */
     hart_park_t park;
