@@ -809,7 +809,12 @@ void hart_park_settle(hart_t *h) {
 static bool park_try(hart_t *h) {
     hart_park_t *pk = &h->park;
     if (!h->pd_gen) return false;
-    hart_t c = *h;
+    /* The copy needs what a pure step reads and writes, all of it before park (hart.h keeps it so);
+     * not park's step arrays, the fault text or the hang reason (~620 of the ~960 bytes). A fault
+     * on the copy fills its fault (stop_fault reads only fault.kind first). */
+    hart_t c;
+    memcpy(&c, h, offsetof(hart_t, park));
+    c.fault.kind = FAULT_NONE;
     unsigned nw = 0;
     bool noted = false;
     uint64_t noted_at = UINT64_MAX;

@@ -144,6 +144,8 @@ typedef struct hart {
     uint64_t block_gen;
     uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
                        * like pd and set with it; NULL only without pd */
+    /* Everything a hart's step reads or writes but its fault comes before park: a probe copies
+     * the hart only up to it (core/exec.c park_try). */
     hart_park_t park;
     uint64_t parked_turns; /* turns counted while parked, over the whole run (TTEMU_STATS) */
 
