@@ -563,14 +563,17 @@ typedef struct {
 static bool park_try(hart_t *h);
 static inline bool park_holds(const hart_t *h);
 
-/* A blocked hart's stalled instruction still has its record (its code word was not written since
- * it stalled), so its retry would stall again; noted in block_gen for the next turns. Only when
- * *pd_gen moved since block_gen was set (or it was never set): with it unchanged no record was
- * dropped since, and the record at pc was decoded then or when the instruction ran and stalled
- * (later: pc moves only by running, within a group call; hart_run_lockstep forgets block_gen on
- * its way out, for whatever moves it between calls, a debugger). */
+/* A blocked hart is running and its stalled instruction still has its record (its code word was
+ * not written since it stalled), so its retry would stall again; noted in block_gen for the next
+ * turns. Only when *pd_gen moved since block_gen was set (or it was never set): with it unchanged
+ * no record was dropped since, and the record at pc was decoded then or when the instruction ran
+ * and stalled (later: pc moves only by running, within a group call; hart_run_lockstep forgets
+ * block_gen on its way out, for whatever moves it between calls, a debugger). The hart is still
+ * running too: it stops only in a turn that runs it (a reset clears blocked and block_gen), and
+ * the group call ends with that cycle. A blocked hart that stopped keeps its mark until the
+ * tile's next look at it (tile_blocks_check). */
 static bool block_holds(hart_t *h) {
-    if (!h->pd[h->pc >> 2].handler) return false;
+    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler) return false;
     h->block_gen = *h->pd_gen;
     return true;
 }
@@ -685,8 +688,6 @@ turn:
                     continue;
                 }
                 hart_park_settle(h);
-            } else if (h->state != HART_RUNNING) { /* stopped after it blocked */
-                continue;
             } else if (*h->pd_gen == h->block_gen || block_holds(h)) {
                 /* The stalled access would stall again: its retry, without running it (unless its
                  * code word was written meanwhile, which dropped its record: then it runs). */
@@ -694,9 +695,8 @@ turn:
                 h->stall_cycles++;
                 continue;
             }
-        } else if (h->state != HART_RUNNING) {
-            continue;
         }
+        if (h->state != HART_RUNNING) continue;
         h->cycle++;
         if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
             goto next_hart; /* parked: this turn is its loop's first step */
