@@ -706,7 +706,9 @@ turn:
         if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;
         goto fetch_l1;
     }
-    if (g->end_cycle(g->ctx) || g->changed || ++g->cycles == g->n) return g->cycles;
+    /* Counted first: a call that stops early (end_cycle said so, or a hart stopped) ran this cycle. */
+    bool stop = g->end_cycle(g->ctx) || g->changed;
+    if (++g->cycles == g->n || stop) return g->cycles;
     h = g->hs;
     goto turn;
 }
