@@ -326,10 +326,14 @@ static void lockstep_counts_its_last_cycle(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(touches_only_by_others),    cmocka_unit_test(lockstep_counts_its_last_cycle),
-        cmocka_unit_test(host_release_between_runs), cmocka_unit_test(core_store_releases),
-        cmocka_unit_test(impure_loops_are_stepped),  cmocka_unit_test(alone_spinner),
-        cmocka_unit_test(settles_into_spin),         cmocka_unit_test(pure_step_refuses_writes),
+        cmocka_unit_test(touches_only_by_others),
+        cmocka_unit_test(host_release_between_runs),
+        cmocka_unit_test(core_store_releases),
+        cmocka_unit_test(impure_loops_are_stepped),
+        cmocka_unit_test(alone_spinner),
+        cmocka_unit_test(settles_into_spin),
+        cmocka_unit_test(pure_step_refuses_writes),
+        cmocka_unit_test(lockstep_counts_its_last_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
