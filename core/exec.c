@@ -573,7 +573,13 @@ static inline bool park_holds(const hart_t *h);
  * the group call ends with that cycle. A blocked hart that stopped keeps its mark until the
  * tile's next look at it (tile_blocks_check). */
 static bool block_holds(hart_t *h) {
-    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler) return false;
+    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler) {
+        /* The mark was for the stalled instruction, which is gone: the hart runs what is there, and
+         * the instructions after it, as every other way of running it does (a stall marks it
+         * again; the tile drops its bit of blocked_mask when it next looks). */
+        h->blocked = false;
+        return false;
+    }
     h->block_gen = *h->pd_gen;
     return true;
 }
