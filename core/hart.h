@@ -125,8 +125,9 @@ typedef struct hart {
     uint64_t stall_cycles; /* cycles spent not retiring because of MEM_STALL */
     /* Set by the tile: the access that stalled (wait_addr) would stall again if retried now, and
      * only the tile's end of cycle can change that (it clears this then). A lock-step group turn
-     * (hart_run_lockstep) counts the stalled cycle without re-executing the access; every other
-     * way of running the hart clears it and retries, which gives the same result. */
+     * (hart_run_lockstep) counts the stalled cycle without re-executing the access, unless the
+     * stalled instruction's code word was written meanwhile: then it clears it and runs the new
+     * one, as every other way of running the hart does (the retry gives the same result). */
     /* The two marks of a hart whose group turns only count, side by side so that a turn tests
      * both at once (asleep: non-zero when either is set). */
     union {
