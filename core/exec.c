@@ -572,7 +572,9 @@ static inline bool park_holds(const hart_t *h);
  * running too: it stops only in a turn that runs it (a reset clears blocked and block_gen), and
  * the group call ends with that cycle. A blocked hart that stopped keeps its mark until the
  * tile's next look at it (tile_blocks_check). */
-static bool block_holds(hart_t *h) {
+/* Out of line and cold: it runs once after a record was dropped, and inlined, its store made gcc
+ * load the state into a register on every running hart's turn (one more instruction a turn). */
+static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
     if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler) {
         /* The mark was for the stalled instruction, which is gone: the hart runs what is there, and
          * the instructions after it, as every other way of running it does (a stall marks it
