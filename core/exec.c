@@ -44,7 +44,8 @@ void hart_reset(hart_t *h) {
     h->parked_turns = keep.parked_turns; /* a figure of the run, not of the core */
 
     h->state = HART_RESET;
-    h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
+    h->block_gen = UINT64_MAX; /* not known (block_holds) */
+    h->cfg0 = 0x00020000u;     /* CSRs.md: all zero except StMergeTimer = 16 */
 }
 
 void hart_start(hart_t *h, uint32_t pc) {
@@ -562,6 +563,29 @@ typedef struct {
 static bool park_try(hart_t *h);
 static inline bool park_holds(const hart_t *h);
 
+/* A blocked hart is running and its stalled instruction still has its record (its code word was
+ * not written since it stalled), so its retry would stall again; noted in block_gen for the next
+ * turns. Only when *pd_gen moved since block_gen was set (or it was never set): with it unchanged
+ * no record was dropped since, and the record at pc was decoded then or when the instruction ran
+ * and stalled (later: pc moves only by running, within a group call; hart_run_lockstep forgets
+ * block_gen on its way out, for whatever moves it between calls, a debugger). The hart is still
+ * running too: it stops only in a turn that runs it (a reset clears blocked and block_gen), and
+ * the group call ends with that cycle. A blocked hart that stopped keeps its mark until the
+ * tile's next look at it (tile_blocks_check). */
+/* Out of line and cold: it runs once after a record was dropped, and inlined, its store made gcc
+ * load the state into a register on every running hart's turn (one more instruction a turn). */
+static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
+    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler) {
+        /* The mark was for the stalled instruction, which is gone: the hart runs what is there, and
+         * the instructions after it, as every other way of running it does (a stall marks it
+         * again; the tile drops its bit of blocked_mask when it next looks). */
+        h->blocked = false;
+        return false;
+    }
+    h->block_gen = *h->pd_gen;
+    return true;
+}
+
 static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n,
                                                                           const pd_mode_t mode, pd_group_t *const g) {
     /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
@@ -663,23 +687,26 @@ next_hart: /* PD_GROUP: the next running hart's turn, or the end of the cycle */
 turn:
     /* The state is looked at when the turn comes, as tile_cycle does: a hart started by an
      * earlier hart's store in this cycle runs in it. */
-    while (h != hend && h->state != HART_RUNNING)
-        h++;
-    if (h != hend) {
-        if (h->parked) { /* its loop's step, counted (park_holds: mcycle too), or settled and run */
-            if (park_holds(h)) {
-                h->park.turns++;
-                goto next_hart;
+    for (; h != hend; h++) {
+        if (h->asleep) {     /* parked or blocked (one test for both, hart_t.asleep) */
+            if (h->parked) { /* running (only a reset stops it, and that unparks it): its loop's step,
+                              * counted (park_holds: mcycle too), or settled and run */
+                if (park_holds(h)) {
+                    h->park.turns++;
+                    continue;
+                }
+                hart_park_settle(h);
+            } else if (*h->pd_gen == h->block_gen || block_holds(h)) {
+                /* The stalled access would stall again: its retry, without running it (unless its
+                 * code word was written meanwhile, which dropped its record: then it runs). */
+                h->cycle++;
+                h->stall_cycles++;
+                continue;
             }
-            hart_park_settle(h);
         }
+        if (h->state != HART_RUNNING) continue;
         h->cycle++;
-        if (h->blocked && PD[h->pc >> 2].handler) {
-            /* The stalled access would stall again: its retry, without running it (unless its
-             * code word was written meanwhile, which dropped its record: then it runs). */
-            h->stall_cycles++;
-            goto next_hart;
-        } else if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
+        if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
             goto next_hart; /* parked: this turn is its loop's first step */
         }
         pc = h->pc;
@@ -687,7 +714,9 @@ turn:
         if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;
         goto fetch_l1;
     }
-    if (g->end_cycle(g->ctx) || g->changed || ++g->cycles == g->n) return g->cycles;
+    /* Counted first: a call that stops early (end_cycle said so, or a hart stopped) ran this cycle. */
+    bool stop = g->end_cycle(g->ctx) || g->changed;
+    if (++g->cycles == g->n || stop) return g->cycles;
     h = g->hs;
     goto turn;
 }
@@ -729,8 +758,10 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
     if (n == 0 || nh == 0) return 0;
     pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx, .park = n >= PARK_MIN_CALL};
     uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
-    for (unsigned i = 0; i < nh; i++)
-        hart_park_settle(&hs[i]); /* nothing outside the call sees a parked hart */
+    for (unsigned i = 0; i < nh; i++) {
+        hart_park_settle(&hs[i]);     /* nothing outside the call sees a parked hart */
+        hs[i].block_gen = UINT64_MAX; /* block_holds: its pc may be set before the next call */
+    }
     return ran;
 }
 
@@ -788,7 +819,12 @@ void hart_park_settle(hart_t *h) {
 static bool park_try(hart_t *h) {
     hart_park_t *pk = &h->park;
     if (!h->pd_gen) return false;
-    hart_t c = *h;
+    /* The copy needs what a pure step reads and writes, all of it before park (hart.h keeps it so);
+     * not park's step arrays, the fault text or the hang reason (~620 of the ~960 bytes). A fault
+     * on the copy fills its fault (stop_fault reads only fault.kind first). */
+    hart_t c;
+    memcpy(&c, h, offsetof(hart_t, park));
+    c.fault.kind = FAULT_NONE;
     unsigned nw = 0;
     bool noted = false;
     uint64_t noted_at = UINT64_MAX;

@@ -125,14 +125,28 @@ typedef struct hart {
     uint64_t stall_cycles; /* cycles spent not retiring because of MEM_STALL */
     /* Set by the tile: the access that stalled (wait_addr) would stall again if retried now, and
      * only the tile's end of cycle can change that (it clears this then). A lock-step group turn
-     * (hart_run_lockstep) counts the stalled cycle without re-executing the access; every other
-     * way of running the hart clears it and retries, which gives the same result. */
-    bool blocked;
-    /* Parked (hart_run_lockstep): the hart provably spins on a loop of pure instructions, so its
-     * group turns only count (hart_park_t); settled by hart_park_settle. */
-    bool parked;
+     * (hart_run_lockstep) counts the stalled cycle without re-executing the access, unless the
+     * stalled instruction's code word was written meanwhile: then it clears it and runs the new
+     * one, as every other way of running the hart does (the retry gives the same result). */
+    /* The two marks of a hart whose group turns only count, side by side so that a turn tests
+     * both at once (asleep: non-zero when either is set). */
+    union {
+        struct {
+            bool blocked;
+            /* Parked (hart_run_lockstep): the hart provably spins on a loop of pure instructions,
+             * so its group turns only count (hart_park_t); settled by hart_park_settle. */
+            bool parked;
+        };
+        uint16_t asleep;
+    };
+    /* *pd_gen when a group turn last found the record at pc decoded while blocked: as long as
+     * *pd_gen stays so, no record was dropped since and the stalled instruction's code is unchanged
+     * (no lookup). UINT64_MAX (a value *pd_gen never reaches) when not known. */
+    uint64_t block_gen;
     uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
                        * like pd and set with it; NULL only without pd */
+    /* Everything a hart's step reads or writes but its fault comes before park: a probe copies
+     * the hart only up to it (core/exec.c park_try). */
     hart_park_t park;
     uint64_t parked_turns; /* turns counted while parked, over the whole run (TTEMU_STATS) */
 

@@ -4,13 +4,22 @@
  * push at `site` stalls. It tells NCRISC where `site` is and what to put there (L1 0x9200, 0x9204);
  * NCRISC overwrites the stalled push with a store to L1 0x9300, which BRISC then runs at once, long
  * before TRISC1 posts semaphore 0 and thread 1 drains. Results: L1 0x9300 = 0x5A5A (the
- * replacement ran), 0x9304 = 0x5A5A (BRISC went on). */
+ * replacement ran), 0x9304 = 0x5A5A (BRISC went on).
+ * With BLOCKED_WARM (blocked_warm_brisc.S) BRISC first runs the code after `site` once, so that
+ * its words are decoded when it goes on there, the FIFO still full: it must run them at once too,
+ * not count them as the stalled push's retries. 0x9304 is then 2 (two passes through `after`). */
     .text
     .globl main
 main:
     li t0, 0xFFE50000      /* INSTRN1_BUF: thread 1, after the MOP expander */
     li t4, 0x9300
     li a2, 0x9200
+#ifdef BLOCKED_WARM
+    li s0, 0
+    li s1, 0
+    j after                /* decode `after` first */
+resume:
+#endif
     la a0, site
     lw a1, replacement
     sw a1, 4(a2)
@@ -25,7 +34,19 @@ main:
     li t2, 0x5A5A
 site:
     sw t1, 0(t0)           /* FIFO#2 and #3 full: stalls */
+#ifdef BLOCKED_WARM
+after:
+    addi s1, s1, 1
+    addi s1, s1, 0
+    addi s1, s1, 0
+    bnez s0, finish
+    li s0, 1
+    j resume
+finish:
+    sw s1, 4(t4)
+#else
     sw t2, 4(t4)
+#endif
     ebreak
 replacement:
     sw t2, 0(t4)

@@ -95,6 +95,8 @@ same "blocked: BRISC on a full FIFO#2, released" --brisc $P/blocked_brisc.elf --
     --peek 0x9300:2
 same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --ncrisc $P/blocked_ncrisc.elf \
     --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2 --peek 0x9200:2
+same "blocked: BRISC's stalled push rewritten, the code after it decoded" --brisc $P/blocked_warm_brisc.elf \
+    --ncrisc $P/blocked_ncrisc.elf --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2 --peek 0x9200:2
 # Parked harts (core/exec.c: a group turn counts a provable spin's steps while the one word it
 # reads and its code stay unchanged): BRISC parked on an L1 word woken by NCRISC's store (later
 # in core order), on a stream register (a device's storage) by NCRISC's MMIO store, on an L1 word

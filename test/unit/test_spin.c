@@ -297,6 +297,33 @@ static void touches_only_by_others(void **state) {
     tile_destroy(t);
 }
 
+/* hart_run_lockstep returns the cycles it ran, the last one included when it stops early: after a
+ * cycle whose end_cycle said to stop, and after one in which a hart stopped (tile_run adds the
+ * counts up to run exactly the cycles it was asked for). */
+static bool stop_at_three(void *ctx) { return ++*(unsigned *)ctx == 3; }
+static bool never_stop(void *ctx) {
+    ++*(unsigned *)ctx;
+    return false;
+}
+static void lockstep_counts_its_last_cycle(void **state) {
+    (void)state;
+    tile_t *t = new_tile(1);
+    put(t, 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1); /* a loop of one instruction */
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    unsigned ends = 0;
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, &ends), 3);
+    assert_int_equal(ends, 3);
+    assert_int_equal(t->hart[CORE_BRISC].instret, 3);
+    put(t, 0x2000, (uint32_t[]){addi(A0, A0, 1), addi(A0, A0, 1), EBREAK}, 3);
+    tile_start_core(t, CORE_NCRISC, 0x2000);
+    ends = 0;
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, &ends), 3); /* halts in the third */
+    assert_int_equal(ends, 3);
+    assert_int_equal(t->hart[CORE_NCRISC].state, HART_HALTED);
+    assert_int_equal(t->hart[CORE_BRISC].instret, 6);
+    tile_destroy(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -306,6 +333,7 @@ int main(void) {
         cmocka_unit_test(alone_spinner),
         cmocka_unit_test(settles_into_spin),
         cmocka_unit_test(pure_step_refuses_writes),
+        cmocka_unit_test(lockstep_counts_its_last_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
