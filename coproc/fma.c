@@ -250,16 +250,109 @@ static inline void add_lanes(const uint32_t *restrict a, const uint32_t *restric
     if (!all_ok) lanes_model(a, NULL, FMA_ONE, c, d, ok);
 }
 
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+/* fma_exact's rule on four lanes whose a and b are normal and c normal or of exponent 0 (read as
+ * zero: the product alone, rounded once, in those lanes), in SSE2 doubles: the same
+ * operations, each rounded once to its own type as the scalar ones are (cvtpd2ps rounds as C's
+ * (float) does, under the same rounding mode), and inexact_ok's conditions as lane masks. The
+ * trailing zeros of c's 24-bit mantissa come from its lowest set bit (m & -m, a power of two up to
+ * 2^23) converted to float, whose exponent is its position. inexact_ok compares s's magnitude with
+ * 2^(er - 128) as 64-bit patterns; both are finite non-negative doubles here, whose patterns order
+ * as their values, so the doubles' own compare gives the same answer. Lane masks (all ones where
+ * known) go to ok; *d gets the float of s. test_fma.c's check_lanes compares fma_bh_lanes with
+ * the model and with fma_bh (fma_exact) on test_wide_vs_model's and test_mul_vs_model's draws,
+ * all-normal lanes at the edges of each condition. */
+#include <emmintrin.h>
+_Static_assert(FMA_LANES % 4 == 0, "exact4 takes the lanes four at a time");
+static inline __m128i ok_of_pd(__m128d lo, __m128d hi) {
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(lo), _mm_castpd_ps(hi), _MM_SHUFFLE(2, 0, 2, 0)));
+}
+static inline __m128i normal4(__m128i v) {
+    __m128i key = _mm_add_epi32(_mm_and_si128(v, _mm_set1_epi32((int)FMA_EXP)), _mm_set1_epi32(FMA_EXP_STEP));
+    return _mm_cmpgt_epi32(key, _mm_set1_epi32(FMA_EXP_STEP));
+}
+static inline __m128i exact4(__m128i va, __m128i vb, __m128i vc, __m128i c_normal, uint32_t *d) {
+    __m128 fa = _mm_castsi128_ps(va), fb = _mm_castsi128_ps(vb), fc = _mm_castsi128_ps(_mm_and_si128(vc, c_normal));
+    __m128d p_lo = _mm_mul_pd(_mm_cvtps_pd(fa), _mm_cvtps_pd(fb));
+    __m128d p_hi = _mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(fa, fa)), _mm_cvtps_pd(_mm_movehl_ps(fb, fb)));
+    __m128d c_lo = _mm_cvtps_pd(fc), c_hi = _mm_cvtps_pd(_mm_movehl_ps(fc, fc));
+    __m128d s_lo = _mm_add_pd(p_lo, c_lo), s_hi = _mm_add_pd(p_hi, c_hi);
+    __m128d bb_lo = _mm_sub_pd(s_lo, p_lo), bb_hi = _mm_sub_pd(s_hi, p_hi);
+    __m128d err_lo = _mm_add_pd(_mm_sub_pd(p_lo, _mm_sub_pd(s_lo, bb_lo)), _mm_sub_pd(c_lo, bb_lo));
+    __m128d err_hi = _mm_add_pd(_mm_sub_pd(p_hi, _mm_sub_pd(s_hi, bb_hi)), _mm_sub_pd(c_hi, bb_hi));
+    __m128 sf = _mm_movelh_ps(_mm_cvtpd_ps(s_lo), _mm_cvtpd_ps(s_hi));
+    __m128 pf = _mm_movelh_ps(_mm_cvtpd_ps(p_lo), _mm_cvtpd_ps(p_hi));
+    __m128i r = _mm_castps_si128(sf), pb = _mm_castps_si128(pf);
+    _mm_storeu_si128((__m128i *)d, _mm_or_si128(_mm_and_si128(c_normal, r), _mm_andnot_si128(c_normal, pb)));
+
+    __m128d zero = _mm_setzero_pd();
+    __m128i err0 = ok_of_pd(_mm_cmpeq_pd(err_lo, zero), _mm_cmpeq_pd(err_hi, zero));
+    __m128i s_eq =
+        ok_of_pd(_mm_cmpeq_pd(_mm_cvtps_pd(sf), s_lo), _mm_cmpeq_pd(_mm_cvtps_pd(_mm_movehl_ps(sf, sf)), s_hi));
+    __m128i p_eq =
+        ok_of_pd(_mm_cmpeq_pd(_mm_cvtps_pd(pf), p_lo), _mm_cmpeq_pd(_mm_cvtps_pd(_mm_movehl_ps(pf, pf)), p_hi));
+    __m128i exact = _mm_and_si128(_mm_and_si128(err0, s_eq), _mm_and_si128(p_eq, normal4(pb)));
+
+    /* inexact_ok: ep = ea + eb - 127 in 1..254, er = max(ep, ec) >= 2, ep - ec <= 2 + ctz. */
+    __m128i m8 = _mm_set1_epi32(0xFF);
+    __m128i ea = _mm_and_si128(_mm_srli_epi32(va, 23), m8), eb = _mm_and_si128(_mm_srli_epi32(vb, 23), m8);
+    __m128i ec = _mm_and_si128(_mm_srli_epi32(vc, 23), m8);
+    __m128i ep = _mm_sub_epi32(_mm_add_epi32(ea, eb), _mm_set1_epi32(127));
+    __m128i ep_gt = _mm_cmpgt_epi32(ep, ec);
+    __m128i er = _mm_or_si128(_mm_and_si128(ep_gt, ep), _mm_andnot_si128(ep_gt, ec));
+    __m128i mant = _mm_or_si128(_mm_and_si128(vc, _mm_set1_epi32(0x7FFFFF)), _mm_set1_epi32(0x800000));
+    __m128i low = _mm_and_si128(mant, _mm_sub_epi32(_mm_setzero_si128(), mant));
+    __m128i ctz = _mm_sub_epi32(_mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(low)), 23), _mm_set1_epi32(127));
+    __m128i cond = _mm_and_si128(_mm_cmpgt_epi32(ep, _mm_setzero_si128()), _mm_cmpgt_epi32(_mm_set1_epi32(255), ep));
+    cond = _mm_and_si128(cond, _mm_cmpgt_epi32(er, _mm_set1_epi32(1)));
+    cond = _mm_and_si128(cond, _mm_cmpgt_epi32(_mm_add_epi32(ctz, _mm_set1_epi32(3)), _mm_sub_epi32(ep, ec)));
+    /* |s| > 2^(er - 128): er + 895 (positive: er >= ec >= 1) as a double's exponent field. */
+    __m128i fe = _mm_add_epi32(er, _mm_set1_epi32(1023 - 128));
+    __m128d floor_lo = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(fe, _mm_setzero_si128()), 52));
+    __m128d floor_hi = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(fe, _mm_setzero_si128()), 52));
+    __m128d sign = _mm_set1_pd(-0.0);
+    cond = _mm_and_si128(cond, ok_of_pd(_mm_cmpgt_pd(_mm_andnot_pd(sign, s_lo), floor_lo),
+                                        _mm_cmpgt_pd(_mm_andnot_pd(sign, s_hi), floor_hi)));
+    /* Not a float's midpoint unless exact: s's low 29 bits (in its low 32) are not 0x10000000. */
+    __m128i s_low = ok_of_pd(s_lo, s_hi);
+    __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(s_low, _mm_set1_epi32(0x1FFFFFFF)), _mm_set1_epi32(0x10000000));
+    cond = _mm_and_si128(cond, _mm_or_si128(err0, _mm_xor_si128(mid, _mm_set1_epi32(-1))));
+    __m128i ok = _mm_and_si128(normal4(r), _mm_or_si128(exact, cond));
+    return _mm_or_si128(_mm_and_si128(c_normal, ok), _mm_andnot_si128(c_normal, normal4(pb)));
+}
+#endif
+
 void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
                   uint32_t *restrict d) {
     uint32_t ok[FMA_LANES], ones = 0, all_ok = 1;
     for (unsigned l = 0; l < FMA_LANES; l++)
         ones |= b[l] ^ FMA_ONE;
     if (!ones) return add_lanes(a, c, d, ok);
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+    /* Four lanes at a time where exact4 knows them all, else fma_exact lane by lane. */
+    for (unsigned l = 0; l < FMA_LANES; l += 4) {
+        __m128i va = _mm_loadu_si128((const __m128i *)(a + l)), vb = _mm_loadu_si128((const __m128i *)(b + l));
+        __m128i vc = _mm_loadu_si128((const __m128i *)(c + l));
+        __m128i c_normal = normal4(vc);
+        __m128i c_zero = _mm_cmpeq_epi32(_mm_and_si128(vc, _mm_set1_epi32((int)FMA_EXP)), _mm_setzero_si128());
+        __m128i known = _mm_and_si128(_mm_and_si128(normal4(va), normal4(vb)), _mm_or_si128(c_normal, c_zero));
+        if (_mm_movemask_epi8(known) == 0xFFFF) {
+            __m128i k = exact4(va, vb, vc, c_normal, d + l);
+            _mm_storeu_si128((__m128i *)(ok + l), k);
+            all_ok &= _mm_movemask_epi8(k) == 0xFFFF;
+            continue;
+        }
+        for (unsigned j = l; j < l + 4; j++) {
+            d[j] = fma_exact(a[j], b[j], c[j], &ok[j]);
+            all_ok &= ok[j];
+        }
+    }
+#else
     for (unsigned l = 0; l < FMA_LANES; l++) {
         d[l] = fma_exact(a[l], b[l], c[l], &ok[l]);
         all_ok &= ok[l];
     }
+#endif
     if (!all_ok) lanes_model(a, b, 0, c, d, ok);
 }
 

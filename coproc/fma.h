@@ -11,8 +11,9 @@
  * FP32 and is not rounded before the add (SFPMAD.md "IEEE754 conformance", and the bit-exact
  * model it links, tt-isa-documentation Miscellaneous/FMA). */
 uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c);
-/* fma_bh on 32 lanes at once: d[l] = fma_bh(a[l], b[l], c[l]) (the same rules; where every b is
- * 1.0, as for SFPADD and SFPADDI, four lanes at a time). d may not overlap the inputs. */
+/* fma_bh on 32 lanes at once: d[l] = fma_bh(a[l], b[l], c[l]) (the same rules, four lanes at a
+ * time: in floats where every b is 1.0, as for SFPADD and SFPADDI; else, on an SSE2 host, in
+ * doubles where a and b are normal and c normal or of exponent 0). d may not overlap the inputs. */
 #define FMA_LANES 32
 void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
                   uint32_t *restrict d);
