@@ -4,7 +4,7 @@
 #include "tile/tile.h"
 
 void tile_blocks_check(tile_t *t) {
-    /* A full FIFO has room again only after a cycle that took words out of it. */
+    /* A full FIFO has room again only after a cycle that took words out of it, and then has. */
     uint32_t freed = cp_fifo_freed(t->cp);
     if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
     uint8_t wake = 0, sync = 0;
@@ -15,7 +15,12 @@ void tile_blocks_check(tile_t *t) {
         bool still = false;
         if (h->blocked && h->state == HART_RUNNING) {
             if (bit) /* a push into a full FIFO */
-                still = !(freed & bit) || cp_push_full(t->cp, th, t->block_kind[c] == TILE_BLOCK_PUSH_AFTER_MOP);
+                /* Its bit alone: it names only frees since the push found the FIFO full
+                 * (cp_fifo_seen_full), and each was at the end of a cycle this check follows, with
+                 * no push since (a cycle that frees a FIFO leaves it with fewer words than the
+                 * depth: test_cp_shortcuts). Were it ever wrong, the hart would only retry, stall
+                 * and block again, as the reference path does every cycle. */
+                still = !(freed & bit);
             else if (t->block_kind[c] == TILE_BLOCK_SYNC)
                 still = !cp_thread_idle(t->cp, th);
             else
