@@ -94,18 +94,16 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
  * cycle (owed: an idle or quiet cycle frees no FIFO and idles no thread, so it releases no
  * blocked hart). */
 static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s, bool owed) {
-    tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
-    if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
-        /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
-         * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked
-         * of all in one call) and no hart waiting for a MOP expander, tile_blocks_check would
-         * release nobody. */
-        if (!owed && t->blocked_mask &&
-            (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
-             (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
-            tile_blocks_check(t);
-        if (t->nwatch && tile_watch_changed(t)) return true;
-    }
+    tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
+    /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
+     * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked of
+     * all in one call) and no hart waiting for a MOP expander, tile_blocks_check would release
+     * nobody. */
+    if (!owed && t->blocked_mask &&
+        (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
+         (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
+        tile_blocks_check(t);
+    if (t->nwatch && tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
      * retire); one raised earlier already ended the batch. */
     return t->harts_changed || (s & CP_CYCLE_FAILED);
