@@ -123,6 +123,8 @@ uint32_t cp_fifo_freed(cp_t *cp) {
     return m;
 }
 
+void cp_fifo_seen_full(cp_t *cp, uint32_t bits) { cp->fifo_freed &= ~bits; }
+
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
     if (t >= CP_THREADS) return false;
     return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);

@@ -59,6 +59,9 @@ bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
  * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
  * have been full and not be any more. */
 uint32_t cp_fifo_freed(cp_t *cp);
+/* A push found the FIFOs of bits (cp_fifo_freed's) full: their frees so far are forgotten, so
+ * that the next answer names them only after a cycle that freed them since. */
+void cp_fifo_seen_full(cp_t *cp, uint32_t bits);
 
 /* The threads of mask (bit t: thread t) that cp_thread_idle calls idle, in one call: for a caller
  * that waits for some of them after every cycle. */

@@ -4,32 +4,41 @@
 #include "tile/tile.h"
 
 void tile_blocks_check(tile_t *t) {
-    /* A full FIFO has room again only after a cycle that took words out of it. */
+    /* A full FIFO has room again only after a cycle that took words out of it, and then has. */
     uint32_t freed = cp_fifo_freed(t->cp);
     if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
-    uint8_t wake = 0, sync = 0;
+    uint8_t keep = 0, wake = 0, sync = 0;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
-        uint8_t bit = t->block_bit[c];
-        bool still = false;
-        if (h->blocked && h->state == HART_RUNNING) {
-            if (bit) /* a push into a full FIFO */
-                still = !(freed & bit) || cp_push_full(t->cp, th, t->block_kind[c] == TILE_BLOCK_PUSH_AFTER_MOP);
-            else if (t->block_kind[c] == TILE_BLOCK_SYNC)
-                still = !cp_thread_idle(t->cp, th);
-            else
-                still = !cp_mop_idle(t->cp, th);
-        }
+        uint8_t bit = t->block_bit[c]; /* (0 for a hart waiting for a thread) */
+        bool still;
+        if (freed & bit) /* a push into a full FIFO, freed since */
+            /* Its bit alone: it names only frees since the push found the FIFO full
+             * (cp_fifo_seen_full), and each was at the end of a cycle this check follows, with no
+             * push since (a cycle that frees a FIFO leaves it with fewer words than the depth:
+             * test_cp_shortcuts). Were it ever wrong, the hart would only retry, stall and block
+             * again, as the reference path does every cycle. */
+            still = false;
+        else if (!h->blocked || h->state != HART_RUNNING) /* released another way */
+            still = false;
+        else if (bit)
+            still = true;
+        else if (t->block_kind[c] == TILE_BLOCK_SYNC)
+            still = !cp_thread_idle(t->cp, th);
+        else
+            still = !cp_mop_idle(t->cp, th);
         if (!still) {
             h->blocked = false;
-            t->blocked_mask &= (uint8_t) ~(1u << c);
-        } else if (bit) {
-            wake |= bit;
-        } else {
-            sync |= t->block_kind[c] == TILE_BLOCK_SYNC ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
+            continue;
         }
+        keep |= (uint8_t)(1u << c);
+        if (bit)
+            wake |= bit;
+        else
+            sync |= t->block_kind[c] == TILE_BLOCK_SYNC ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
     }
+    t->blocked_mask = keep;
     t->block_wake = wake;
     t->block_sync = sync;
 }
@@ -89,18 +98,16 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
  * cycle (owed: an idle or quiet cycle frees no FIFO and idles no thread, so it releases no
  * blocked hart). */
 static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s, bool owed) {
-    tile_noc_tick(t);                  /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
-    if (t->blocked_mask | t->nwatch) { /* one test for both while neither is in use */
-        /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
-         * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked
-         * of all in one call) and no hart waiting for a MOP expander, tile_blocks_check would
-         * release nobody. */
-        if (!owed && t->blocked_mask &&
-            (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
-             (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
-            tile_blocks_check(t);
-        if (t->nwatch && tile_watch_changed(t)) return true;
-    }
+    tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
+    /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
+     * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked of
+     * all in one call) and no hart waiting for a MOP expander, tile_blocks_check would release
+     * nobody. */
+    if (!owed && t->blocked_mask &&
+        (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
+         (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
+        tile_blocks_check(t);
+    if (t->nwatch && tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
      * retire); one raised earlier already ended the batch. */
     return t->harts_changed || (s & CP_CYCLE_FAILED);

@@ -220,6 +220,8 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
                                                       : 0;
     t->block_bit[h->id] = bit;
     t->block_wake |= bit;
+    /* Its FIFO is full now: a free from before would only make tile_blocks_check look in vain. */
+    if (bit) cp_fifo_seen_full(t->cp, bit);
     if (kind == TILE_BLOCK_SYNC) t->block_sync |= (uint8_t)(1u << th);
     if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
     h->blocked = true;

@@ -312,6 +312,11 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         /* (asked every cycle: what the cycle itself freed, which both say) */
         assert_int_equal(freed, (rr & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT);
         assert_int_equal(freed, (rf & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT);
+        /* A FIFO the cycle freed has room (tile_blocks_check releases a push on the bit alone). */
+        for (uint32_t m = freed; m; m &= m - 1) {
+            unsigned b = (unsigned)__builtin_ctz(m);
+            assert_false(cp_push_full(fast, b % CP_THREADS, b >= CP_THREADS));
+        }
         same_state(ref, fast, c);
         if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
         /* A quiet stretch's cycles owed, as the tile owes them while nothing reaches the
@@ -460,11 +465,37 @@ static void unpacker_queue_full(void **state) {
     cp_destroy(fast);
 }
 
+/* A push that finds its FIFO full forgets that FIFO's earlier frees (cp_fifo_seen_full), and only
+ * that FIFO's: the tile releases a blocked push on its FIFO's bit alone (tile_blocks_check), which
+ * a free from before the push would make it do in vain. */
+static void fifo_seen_full_forgets(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    (void)cp_fifo_freed(cp); /* (all of them after a reset) */
+    unsigned n = 0;
+    for (unsigned t = 0; t < 2; t++)
+        while (!cp_push_full(cp, t, false))
+            push(cp, t, TT_OP_NOP), n++;
+    assert_true(n > 2);
+    cp_cycle(cp); /* both FIFOs lose a NOP: bits 0 and 1, kept until asked */
+    push(cp, 0, TT_OP_NOP);
+    assert_true(cp_push_full(cp, 0, false));
+    cp_fifo_seen_full(cp, 1u << 0);
+    assert_int_equal(cp_fifo_freed(cp), 1u << 1);
+    /* the next free of thread 0's FIFO#1 names it again */
+    uint32_t freed = 0;
+    for (unsigned c = 0; c < 64 && !(freed & 1u); c++)
+        freed |= (cp_cycle(cp) & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT;
+    assert_true(freed & 1u);
+    assert_false(cp_push_full(cp, 0, false));
+    cp_destroy(cp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_runs_match),      cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay), cmocka_unit_test(unpacker_due_clock),
-        cmocka_unit_test(unpacker_queue_full),
+        cmocka_unit_test(unpacker_queue_full),    cmocka_unit_test(fifo_seen_full_forgets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
