@@ -7,11 +7,17 @@
  * replacement ran), 0x9304 = 0x5A5A (BRISC went on).
  * With BLOCKED_WARM (blocked_warm_brisc.S) BRISC first runs the code after `site` once, so that
  * its words are decoded when it goes on there, the FIFO still full: it must run them at once too,
- * not count them as the stalled push's retries. 0x9304 is then 2 (two passes through `after`). */
+ * not count them as the stalled push's retries. 0x9304 is then 2 (two passes through `after`).
+ * With BLOCKED_T0 (blocked_t0_brisc.S) the pushes go into thread 0 (INSTRN_BUF) instead: each
+ * thread's FIFO#2 has its own freed bit (tile_blocks_check). */
     .text
     .globl main
 main:
+#ifdef BLOCKED_T0
+    li t0, 0xFFE40000      /* INSTRN_BUF: thread 0, after the MOP expander */
+#else
     li t0, 0xFFE50000      /* INSTRN1_BUF: thread 1, after the MOP expander */
+#endif
     li t4, 0x9300
     li a2, 0x9200
 #ifdef BLOCKED_WARM

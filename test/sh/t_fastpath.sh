@@ -93,6 +93,8 @@ same "blocked: TRISC0 on its full FIFO#1, then tensix_sync" --trisc0 $P/backpres
     --trisc1 $P/backpressure_trisc1.elf --peek 0x9100:3
 same "blocked: BRISC on a full FIFO#2, released" --brisc $P/blocked_brisc.elf --trisc1 $P/blocked_trisc1.elf \
     --peek 0x9300:2
+same "blocked: BRISC on thread 0's full FIFO#2, released" --brisc $P/blocked_t0_brisc.elf \
+    --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2
 same "blocked: BRISC's stalled push rewritten" --brisc $P/blocked_brisc.elf --ncrisc $P/blocked_ncrisc.elf \
     --trisc1 $P/blocked_trisc1.elf --peek 0x9300:2 --peek 0x9200:2
 same "blocked: BRISC's stalled push rewritten, the code after it decoded" --brisc $P/blocked_warm_brisc.elf \
