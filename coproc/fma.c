@@ -227,9 +227,20 @@ FMA_RULE uint32_t fma_add_rule(uint32_t a, uint32_t c, uint32_t *ok) {
 
 /* The common cases through the rules above, everything else through the model.
  * test/unit/test_fma.c checks fma_bh against fma_bh_model on millions of operands. */
+/* The shortcuts' result, *ok = 0 where they do not know it. */
+FMA_RULE uint32_t fma_shortcut(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
+    return b == FMA_ONE ? fma_add_rule(a, c, ok) : fma_exact(a, b, c, ok);
+}
+
 uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t ok, r = b == FMA_ONE ? fma_add_rule(a, c, &ok) : fma_exact(a, b, c, &ok);
+    uint32_t ok, r = fma_shortcut(a, b, c, &ok);
     return ok ? r : fma_bh_model(a, b, c);
+}
+
+bool fma_bh_known(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t ok;
+    (void)fma_shortcut(a, b, c, &ok);
+    return ok;
 }
 
 /* The lanes the rules above do not know, through the model. */
@@ -328,9 +339,10 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
     for (unsigned l = 0; l < FMA_LANES; l++)
         ones |= b[l] ^ FMA_ONE;
     if (!ones) return add_lanes(a, c, d, ok);
-#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
-    /* Four lanes at a time where exact4 knows them all, else fma_exact lane by lane. */
+    /* Four lanes at a time (on an SSE2 host: exact4 where its conditions hold in all four), else
+     * fma_exact lane by lane. */
     for (unsigned l = 0; l < FMA_LANES; l += 4) {
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
         __m128i va = _mm_loadu_si128((const __m128i *)(a + l)), vb = _mm_loadu_si128((const __m128i *)(b + l));
         __m128i vc = _mm_loadu_si128((const __m128i *)(c + l));
         __m128i c_normal = normal4(vc);
@@ -342,19 +354,20 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
             all_ok &= _mm_movemask_epi8(k) == 0xFFFF;
             continue;
         }
+#endif
         for (unsigned j = l; j < l + 4; j++) {
             d[j] = fma_exact(a[j], b[j], c[j], &ok[j]);
             all_ok &= ok[j];
         }
     }
-#else
-    for (unsigned l = 0; l < FMA_LANES; l++) {
-        d[l] = fma_exact(a[l], b[l], c[l], &ok[l]);
-        all_ok &= ok[l];
-    }
-#endif
     if (!all_ok) lanes_model(a, b, 0, c, d, ok);
 }
+
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+const char *fma_lanes_form(void) { return "sse2"; }
+#else
+const char *fma_lanes_form(void) { return "plain"; }
+#endif
 
 /* The lanes' verdicts are only AND'ed on the way (no array of them to store): where one lane is not
  * known, the rare case, the rule runs again lane by lane to find which. */

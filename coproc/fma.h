@@ -2,6 +2,7 @@
 #ifndef TTEMU_COPROC_FMA_H
 #define TTEMU_COPROC_FMA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* a * b + c on FP32 bit patterns, as Blackhole's SFPMAD family (and the Baby RISC-V fma.s)
@@ -25,5 +26,11 @@ void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign,
  * for b = 1.0 where it is the IEEE sum, and for an inexact product with a normal addend where it
  * is the IEEE fused multiply-add (coproc/fma.c inexact_ok); the tests compare the two). */
 uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);
+/* Whether fma_bh's shortcuts give its result without the model (for the tests: that the
+ * shortcuts are taken on what they are for). */
+bool fma_bh_known(uint32_t a, uint32_t b, uint32_t c);
+/* Which form fma_bh_lanes's general rule has in this build: "sse2" (four lanes at a time in the
+ * host's vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2: lane by lane). */
+const char *fma_lanes_form(void);
 
 #endif

@@ -109,18 +109,20 @@ static uint32_t rnd_src19(int32_t near, bool exp5) {
     return s | (e & 0xFFu) << 10 | m;
 }
 
-/* Built twice (Makefile): as test_dp_fast, with the vector forms (the products' sums, SFPSTORE's
- * BF16 lanes) where the host has SSE2, and as test_dp_fast_nosimd with the plain forms
- * (-DTTEMU_NO_SIMD); each must have linked the forms it was built for, or one of them would go
- * untested. */
+/* Built twice (Makefile): as test_dp_fast, with the vector forms (the products' sums, the lane
+ * conversions, masks and blend, the FMA's four-lane rule) where the host has SSE2, and as
+ * test_dp_fast_nosimd with the plain forms (-DTTEMU_NO_SIMD); each must have linked the forms it
+ * was built for, or one of them would go untested. */
 static void test_dot16_form(void **state) {
     (void)state;
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
     assert_string_equal(fpu_dot16_form(), "sse2");
     assert_string_equal(fmt_simd_form(), "sse2");
+    assert_string_equal(fma_lanes_form(), "sse2");
 #else
     assert_string_equal(fpu_dot16_form(), "plain");
     assert_string_equal(fmt_simd_form(), "plain");
+    assert_string_equal(fma_lanes_form(), "plain");
 #endif
 }
 
