@@ -568,7 +568,8 @@ static inline bool park_holds(const hart_t *h);
  * turns. Only when *pd_gen moved since block_gen was set (or it was never set): with it unchanged
  * no record was dropped since, and the record at pc was decoded then or when the instruction ran
  * and stalled (later: pc moves only by running, within a group call; hart_run_lockstep forgets
- * block_gen on its way out, for whatever moves it between calls, a debugger). The hart is still
+ * block_gen on its way out, for whatever moves it between calls; a debugger's register write drops
+ * the mark itself, debug/gdb_target.c gt_reg_write). The hart is still
  * running too: it stops only in a turn that runs it (a reset clears blocked and block_gen), and
  * the group call ends with that cycle. A blocked hart that stopped keeps its mark until the
  * tile's next look at it (tile_blocks_check). */

@@ -110,6 +110,10 @@ bool gt_reg_read(gdb_t *g, int core, unsigned regno, uint32_t *val) {
 bool gt_reg_write(gdb_t *g, int core, unsigned regno, uint32_t val) {
     tile_t *t = g->t;
     hart_t *h = &t->hart[core];
+    /* A stalled access is retried with the registers as written (its pc, address or value may have
+     * changed): the mark that lets a group turn count the retry without running it is dropped,
+     * as every way of running a hart but the group's turn does (core/exec.c, hart_t.blocked). */
+    h->blocked = false;
     if (regno < 32) {
         if (regno) h->x[regno] = val;
     } else if (regno == 32) {
