@@ -193,6 +193,8 @@ void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, u
  * (tm_refuses_until_moved), which stands while neither moved (gate_t.unit_seen);
  * GATE_REPEAT_OTHER, any other (gate_repeat asks again). Neither is a wait's opcode. */
 enum { GATE_REPEAT_OTHER = 1, GATE_REPEAT_UNIT = 2 };
+_Static_assert(TT_OPC_STALLWAIT > GATE_REPEAT_UNIT && TT_OPC_SEMWAIT > GATE_REPEAT_UNIT,
+               "gate_t.repeatable tells a wait's opcode from the other kinds of hold");
 typedef struct {
     cp_wait_t wait;
     bool held;

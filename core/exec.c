@@ -824,6 +824,11 @@ static bool park_try(hart_t *h) {
      * not park's step arrays, the fault text or the hang reason (~620 of the ~960 bytes). A fault
      * on the copy fills its fault (stop_fault reads only fault.kind first). */
     hart_t c;
+    _Static_assert(offsetof(hart_t, pd_gen) < offsetof(hart_t, park) &&
+                       offsetof(hart_t, env) < offsetof(hart_t, park) &&
+                       offsetof(hart_t, pd_pages) < offsetof(hart_t, park) &&
+                       offsetof(hart_t, stall_cycles) < offsetof(hart_t, park),
+                   "a pure step's state (registers, counters, memories, decode cache) lies before park");
     memcpy(&c, h, offsetof(hart_t, park));
     c.fault.kind = FAULT_NONE;
     unsigned nw = 0;

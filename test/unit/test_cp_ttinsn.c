@@ -130,7 +130,8 @@ static void devices_that_reach_the_coprocessor_sync_it(void **state) {
                     s = cp_cycle(both[k]->cp);
                 assert_true(s & CP_CYCLE_QUIET);
             }
-            a->cp_owe_until = UINT64_MAX, a->cp_lag = 5;
+            assert_true(cp_quiet_left(a->cp) >= 5);
+            a->cp_owe_until = a->cycle + cp_quiet_left(a->cp), a->cp_lag = 5; /* owed in a quiet stretch */
             cp_advance_idle(b->cp, 5);
             /* The same access by a drawn core at a drawn offset: low offsets often (the MOP
              * config's nine words, the semaphores at 0x20, the first GPRs), then anywhere in the device. */
@@ -146,6 +147,7 @@ static void devices_that_reach_the_coprocessor_sync_it(void **state) {
             }
             assert_int_equal(r, q);
             assert_int_equal(x, y);
+            if (d->reaches_cp) assert_int_equal(a->cp_lag, 0); /* synced before the device acted */
             owed_kept += a->cp_lag != 0;
             synced += a->cp_lag == 0;
             tile_cp_sync(a);
