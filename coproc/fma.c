@@ -141,7 +141,8 @@ FMA_RULE bool inexact_ok(uint32_t ea, uint32_t eb, uint32_t ec, uint32_t c, doub
            (err == 0 || (sb & 0x1FFFFFFFu) != 0x10000000u);
 }
 
-/* The model's result where it is exact, or a product alone, faster: *ok = 0 where this rule does
+/* The model's result where it is exact, a product alone, or an inexact product with a normal
+ * addend under inexact_ok's conditions, faster: *ok = 0 where this rule does
  * not know it.
  *
  * A zero or denormal factor makes the product zero, and a normal addend then comes out as it is.

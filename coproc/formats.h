@@ -16,7 +16,9 @@
  * fmt_unpack_rows, fmt_mova2d_dst16_rows, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
  * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
  * function in formats.c, not a copy), looped with the common modes as constants so that the
- * compiler can vectorise the loop; test/unit/test_dp_fast.c compares the two forms.
+ * compiler can vectorise the loop, but for SFPSTORE's BF16 lanes on an SSE2 host, which are
+ * written out in vector lanes (formats.c sfpstore_lanes_bf16; its plain form is the rule's loop,
+ * fmt_simd_form); test/unit/test_dp_fast.c compares the two forms.
  */
 #ifndef TTEMU_COPROC_FORMATS_H
 #define TTEMU_COPROC_FORMATS_H

@@ -106,7 +106,7 @@ uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t a
  * therefore starts at zexp: with zexp > 0 every other product's exponent is above it (at least
  * 2 + adj), and with zexp = 0 a group whose largest exponent is <= 0 adds nothing either way.
  * An alignment by 13 places or more leaves nothing of a product (at most 12 bits), so the
- * distances are cut at 15 (the vector form) or 30 (the plain one) alike. */
+ * distances are cut at 30 here (the plain form) and at 15 in the vector form (group_sums8) alike. */
 static inline __attribute__((always_inline)) int32_t group_sum(const fpu_mops_t *a, const fpu_mops_t *b, unsigned k0,
                                                                int32_t zexp, int32_t *e_out) {
     int32_t x[8], e = zexp;

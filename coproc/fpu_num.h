@@ -104,7 +104,7 @@ static inline uint32_t fpu_b_bits(uint32_t b, unsigned phase) {
  * adjustment added, fpu_prod_adj), or FPU_MOP_ZERO_EXP for an operand read as zero (its bits are
  * then 0). MVMUL decomposes SrcA's 16 x 16 block and each SrcB row once (fpu_mop_a, fpu_mop_b),
  * not once per product; fpu_dot16 decomposes its operands with the same functions. 16-bit fields,
- * so that the host's vector unit can take a group of eight products at once. */
+ * so that the host's vector unit can take eight columns' products at once (fpu_dot16_rows). */
 typedef struct {
     _Alignas(16) int16_t exp[16]; /* aligned for the vector form's loads */
     uint16_t man[16];
