@@ -101,6 +101,12 @@ static int parse_where(const cfg_t *c, char *err, size_t errlen, const cJSON *v,
     return cfg_get_u64(c, err, errlen, a, key_of(k, sizeof k, key, "addr"), DRAM_CHANNEL_SIZE - 1, &d->addr);
 }
 
+/* Word w at p, little-endian (DRAM's order, as L1's). */
+static void put_word(uint8_t *p, uint32_t w) {
+    for (unsigned b = 0; b < 4; b++)
+        p[b] = (uint8_t)(w >> (8 * b));
+}
+
 /* A write's bytes: exactly one of "words" (an array of 32-bit values), "ramp" ({"words", "start",
  * "step"}: word i = start + i * step) or "file" (raw bytes, read when the run starts). */
 static int parse_data(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, cfg_dram_t *d) {
@@ -135,11 +141,18 @@ static int parse_data(const cfg_t *c, char *err, size_t errlen, const cJSON *v, 
     d->len = (size_t)n * 4;
     d->data = malloc(d->len);
     if (!d->data) return cfg_fail(c, err, errlen, k, "out of memory");
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t w = start + i * step;
-        if (words && cfg_get_u64(c, err, errlen, cJSON_GetArrayItem(words, (int)i), k, 0xFFFFFFFFu, &w)) return -1;
-        uint32_t le = (uint32_t)w;
-        memcpy(d->data + 4 * i, &le, 4);
+    /* The array walked once (cJSON's arrays are linked lists: item i by index is i steps). */
+    uint64_t i = 0;
+    if (words) {
+        const cJSON *item;
+        cJSON_ArrayForEach(item, words) {
+            uint64_t w;
+            if (cfg_get_u64(c, err, errlen, item, k, 0xFFFFFFFFu, &w)) return -1;
+            put_word(d->data + 4 * i++, (uint32_t)w);
+        }
+    } else {
+        for (; i < n; i++)
+            put_word(d->data + 4 * i, (uint32_t)(start + i * step));
     }
     return 0;
 }
