@@ -225,11 +225,13 @@ static int rg_diff_at(const cJSON *g, const cJSON *v, char *path, size_t plen, s
             fprintf(out, "%s: golden %d entries, got %d\n", plen ? path : "(top level)", gn, vn);
             return 1;
         }
-        int n = 0;
-        for (int i = 0; i < gn; i++) {
+        int n = 0, i = 0;
+        /* Both arrays walked once, side by side (cJSON's arrays are linked lists: item i by index
+         * is i steps, a report's long peek quadratic). */
+        for (const cJSON *gi = g->child, *vi = v->child; gi && vi; gi = gi->next, vi = vi->next, i++) {
             int w = snprintf(path + plen, cap - plen, "[%d]", i);
             size_t nl = w < 0 || (size_t)w >= cap - plen ? cap - 1 : plen + (size_t)w;
-            n += rg_diff_at(cJSON_GetArrayItem(g, i), cJSON_GetArrayItem(v, i), path, nl, cap, out);
+            n += rg_diff_at(gi, vi, path, nl, cap, out);
             path[plen] = 0;
         }
         return n;
