@@ -102,9 +102,11 @@ static int parse_where(const cfg_t *c, char *err, size_t errlen, const cJSON *v,
 }
 
 /* Word w at p, little-endian (DRAM's order, as L1's). */
-static void put_word(uint8_t *p, uint32_t w) {
-    for (unsigned b = 0; b < 4; b++)
-        p[b] = (uint8_t)(w >> (8 * b));
+static inline void put_word(uint8_t *p, uint32_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    memcpy(p, &w, 4);
 }
 
 /* A write's bytes: exactly one of "words" (an array of 32-bit values), "ramp" ({"words", "start",
@@ -151,8 +153,9 @@ static int parse_data(const cfg_t *c, char *err, size_t errlen, const cJSON *v, 
             put_word(d->data + 4 * i++, (uint32_t)w);
         }
     } else {
-        for (; i < n; i++)
-            put_word(d->data + 4 * i, (uint32_t)(start + i * step));
+        uint32_t w = (uint32_t)start; /* start + i * step, modulo 2^32 */
+        for (; i < n; i++, w += (uint32_t)step)
+            put_word(d->data + 4 * i, w);
     }
     return 0;
 }
