@@ -385,7 +385,7 @@ static void tw_sync(tw_t *w) {
     memcpy(dp_srca_mut(b->dp), dp_srca(a->dp), sizeof(src_regs_t));
     memcpy(dp_srcb_mut(b->dp), dp_srcb(a->dp), sizeof(src_regs_t));
     *dp_dst_mut(b->dp) = *dp_dst(a->dp);
-    *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
+    memcpy(dp_lregs_mut(b->dp), dp_lregs(a->dp), sizeof(lregs_t));
     st_copy(&b->st, &a->st);
     memcpy(b->l1, a->l1, TW_L1);
     memcpy(b->told, a->told, TW_L1);
@@ -464,15 +464,16 @@ static void rnd_lregs(tw_t *w, bool odd) {
     for (unsigned i = 0; i < 8; i++)
         for (unsigned l = 0; l < LANES; l++)
             s->r[i][l] = rnd32();
-    memset(s->lane_config, 0, sizeof s->lane_config);
+    for (unsigned lc = 0; lc < LANES; lc++)
+        sfpu_lane_config_w(s, lc, 0);
     s->use_flags = s->flags = 0;
     if (!odd) return;
     switch (rnd_below(3)) {
-    case 0: s->lane_config[rnd_below(LANES)] = 1u << rnd_below(16); break;
+    case 0: sfpu_lane_config_w(s, rnd_below(LANES), 1u << rnd_below(16)); break;
     case 1: s->use_flags = rnd(), s->flags = rnd(); break;
     default:
         for (unsigned l = 0; l < LANES; l++)
-            s->lane_config[l] = rnd() & rnd() & 0x3FFFFu;
+            sfpu_lane_config_w(s, l, rnd() & rnd() & 0x3FFFFu);
         break;
     }
 }
@@ -840,7 +841,7 @@ static void test_twin_mova2d(void **state) {
         rnd_dst(w);
         rnd_src(w);
         rnd_lregs(w, false);
-        if (odd && rnd_below(2)) dp_lregs_mut(w->s[0].dp)->lane_config[rnd_below(8)] = (1u + rnd_below(3)) << 9;
+        if (odd && rnd_below(2)) sfpu_lane_config_w(dp_lregs_mut(w->s[0].dp), rnd_below(8), (1u + rnd_below(3)) << 9);
         tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd_below(2) ? FMT_BF16 : rnd_below(16));
         tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_override, rnd_below(4) == 0);
         tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_val, rnd_below(16));
