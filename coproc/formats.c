@@ -360,6 +360,31 @@ uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
     return mova2d_dst16_rule(src, style, zero_flag);
 }
 
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
+/* mova2d_dst16_rule's BF16 style (RemoveLowMantissa) on eight datums at a time in SSE2: a Src
+ * datum's cell is (src >> 3) & 0xFF00 | src & 0xFF (the sign and the mantissa's top seven bits
+ * above the exponent), zero with the zero flag where src & 0xFF is; cells narrowed to 16 bits
+ * biased by -0x8000 (packssdw saturates, and the biased cells lie in its range) and unbiased in
+ * 16-bit lanes. */
+static void mova2d_rows_bf16(const uint32_t *restrict src, bool zero_flag, uint16_t *restrict out, unsigned n) {
+    const __m128i mff = _mm_set1_epi32(0xFF), mff00 = _mm_set1_epi32(0xFF00), bias = _mm_set1_epi32(0x8000);
+    const __m128i bias16 = _mm_set1_epi16(-0x8000), zf = _mm_set1_epi32(zero_flag ? -1 : 0);
+    for (unsigned k = 0; k < n * FMT_ROW; k += 8) {
+        __m128i c[2];
+        for (unsigned h = 0; h < 2; h++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(src + k + 4 * h)), e = _mm_and_si128(v, mff);
+            __m128i cell = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 3), mff00), e);
+            __m128i flushed = _mm_and_si128(zf, _mm_cmpeq_epi32(e, _mm_setzero_si128()));
+            c[h] = _mm_sub_epi32(_mm_andnot_si128(flushed, cell), bias);
+        }
+        _mm_storeu_si128((__m128i *)(out + k), _mm_add_epi16(_mm_packs_epi32(c[0], c[1]), bias16));
+    }
+}
+#define MOVA2D_ROWS_BF16(zf) mova2d_rows_bf16(src, (zf), out, n);
+#else
+#define MOVA2D_ROWS_BF16(zf) MOVA2D_ROW(FMT_STYLE_BF16, (zf))
+#endif
+
 /* Each style and zero flag a loop of its own (the rule with constants). */
 void fmt_mova2d_dst16_rows(const uint32_t *restrict src, fmt_style_t style, bool zero_flag, uint16_t *restrict out,
                            unsigned n) {
@@ -374,15 +399,16 @@ void fmt_mova2d_dst16_rows(const uint32_t *restrict src, fmt_style_t style, bool
         }
     } else if (style == FMT_STYLE_BF16) {
         if (zero_flag) {
-            MOVA2D_ROW(FMT_STYLE_BF16, true)
+            MOVA2D_ROWS_BF16(true)
         } else {
-            MOVA2D_ROW(FMT_STYLE_BF16, false)
+            MOVA2D_ROWS_BF16(false)
         }
     } else {
         MOVA2D_ROW(style, zero_flag)
     }
 #undef MOVA2D_ROW
 }
+#undef MOVA2D_ROWS_BF16
 
 uint32_t fmt_mova2d_dst32(uint32_t src, bool zero_flag) {
     src = zero_flag_rule(src, zero_flag);
