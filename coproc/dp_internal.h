@@ -92,11 +92,6 @@ typedef struct {
     uint32_t dest, base1, ystride1, zstride1, wstride1, exp_section;
 } pack_setup_t;
 
-/* The Config words pack_setup reads (coproc/pack.c asserts each field's place): 0..2, 12..28,
- * 68..71 and 180. The packer keeps them with the setup decoded from them, and decodes again
- * whenever any differs: whoever wrote Config, and however. */
-#define PACK_KEY_WORDS 25
-
 /* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next
  * datum goes to, whether the next PACR takes a fresh address, and the partly filled 16-byte
  * output buffer (the packer writes L1 in aligned 16-byte units). */
@@ -116,10 +111,13 @@ typedef struct {
      * 16-byte writes as one range, reported when the next write is elsewhere and at the end of the
      * instruction (nothing else runs in between). The reference path reports each write. */
     uint32_t wr_addr, wr_len;
-    /* The last setup decoded, and the Config words it came from (off under dp_set_reference). */
+    /* The last setup decoded, the Config bank it came from (cp_state_t.cfg[bank]) and that
+     * state's cfg_gen then (off under dp_set_reference): current while both are the same, as every
+     * write of Config bumps cfg_gen (st_cfg_w). */
     bool setup_valid;
     pack_setup_t setup;
-    uint32_t setup_key[PACK_KEY_WORDS];
+    const uint32_t *setup_cfg;
+    uint64_t setup_gen;
 } packer_t;
 
 /* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):

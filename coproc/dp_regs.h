@@ -64,14 +64,32 @@ typedef struct {
     uint8_t stack_n[LANES];
     uint32_t stack_flags[SFPU_FLAG_STACK]; /* FlagStackEntry.LaneFlags */
     uint32_t stack_use[SFPU_FLAG_STACK];   /* FlagStackEntry.UseLaneFlagsForLaneEnable */
-    uint32_t lane_config[LANES];           /* 18 bits each (SFPCONFIG.md LaneConfig) */
-    uint32_t prng[LANES];                  /* AdvancePRNG's State[Lane] (VectorUnit.md) */
-    uint32_t prng_seeds;                   /* the Config seed writes this state follows (sfpu.c) */
+    /* LaneConfig, 18 bits each (SFPCONFIG.md), const to its readers: nothing writes a lane's but
+     * sfpu_lane_config_w below, which keeps lc_or and lc_or8 (the OR of all 32 lanes' words and of
+     * lanes 0..7's, which the common cases' tests read instead of the words). A copy or a zeroing
+     * of the whole lregs_t keeps them true: they travel with the words. */
+    const uint32_t lane_config[LANES];
+    uint32_t lc_or, lc_or8;
+    uint32_t prng[LANES]; /* AdvancePRNG's State[Lane] (VectorUnit.md) */
+    uint32_t prng_seeds;  /* the Config seed writes this state follows (sfpu.c) */
     /* LoadMacroConfig[Lane] (SFPLOADMACRO.md): Misc (12 bits), Sequence[4], InstructionTemplate[4]. */
     uint16_t lm_misc[LANES];
     uint32_t lm_seq[LANES][SFPU_MACROS];
     uint32_t lm_tmpl[LANES][SFPU_MACROS];
 } lregs_t;
+
+/* LaneConfig[l] = v: the one way to write it (it casts lane_config's const away; no lregs_t is
+ * defined const), lc_or and lc_or8 made again from the 32 words. */
+static inline void sfpu_lane_config_w(lregs_t *s, unsigned l, uint32_t v) {
+    ((uint32_t *)s->lane_config)[l] = v;
+    uint32_t o = 0;
+    for (unsigned c = 0; c < 8; c++)
+        o |= s->lane_config[c];
+    s->lc_or8 = o;
+    for (unsigned c = 8; c < LANES; c++)
+        o |= s->lane_config[c];
+    s->lc_or = o;
+}
 
 /* Register-window counters of one thread (RWCs.md; BH adds Sp, SFPLOAD.md). */
 typedef struct {

@@ -334,12 +334,11 @@ static inline __m128i exact4(__m128i va, __m128i vb, __m128i vc, __m128i c_norma
 }
 #endif
 
-void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
-                  uint32_t *restrict d) {
-    uint32_t ok[FMA_LANES], ones = 0, all_ok = 1;
-    for (unsigned l = 0; l < FMA_LANES; l++)
-        ones |= b[l] ^ FMA_ONE;
-    if (!ones) return add_lanes(a, c, d, ok);
+/* fma_bh_lanes's general rule (b not 1.0 in every lane) on the 32 lanes: d[l] where ok[l] is not
+ * zero; 0 when some lane is not known. */
+FMA_RULE uint32_t general_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
+                                uint32_t *restrict d, uint32_t *restrict ok) {
+    uint32_t all_ok = 1;
     /* Four lanes at a time (on an SSE2 host: exact4 where its conditions hold in all four), else
      * fma_exact lane by lane. */
     for (unsigned l = 0; l < FMA_LANES; l += 4) {
@@ -361,7 +360,25 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
             all_ok &= ok[j];
         }
     }
-    if (!all_ok) lanes_model(a, b, 0, c, d, ok);
+    return all_ok;
+}
+
+void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
+                  uint32_t *restrict d) {
+    uint32_t ok[FMA_LANES], ones = 0;
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        ones |= b[l] ^ FMA_ONE;
+    if (!ones) return add_lanes(a, c, d, ok);
+    if (!general_lanes(a, b, c, d, ok)) lanes_model(a, b, 0, c, d, ok);
+}
+
+unsigned fma_bh_lanes_known(const uint32_t *a, const uint32_t *b, const uint32_t *c) {
+    uint32_t ok[FMA_LANES], d[FMA_LANES];
+    unsigned n = 0;
+    (void)general_lanes(a, b, c, d, ok);
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        n += ok[l] != 0;
+    return n;
 }
 
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT

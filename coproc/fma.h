@@ -29,6 +29,10 @@ uint32_t fma_bh_model(uint32_t a, uint32_t b, uint32_t c);
 /* Whether fma_bh's shortcuts give its result without the model (for the tests: that the
  * shortcuts are taken on what they are for). */
 bool fma_bh_known(uint32_t a, uint32_t b, uint32_t c);
+/* How many of 32 lanes fma_bh_lanes's general rule (the one for a b other than 1.0: exact4 four
+ * lanes at a time on an SSE2 host, else fma_exact lane by lane) gives without the model, whatever
+ * the b's (for the tests, as fma_bh_known: that exact4 accepts what it is for). */
+unsigned fma_bh_lanes_known(const uint32_t *a, const uint32_t *b, const uint32_t *c);
 /* Which form fma_bh_lanes's general rule has in this build: "sse2" (four lanes at a time in the
  * host's vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2: lane by lane). */
 const char *fma_lanes_form(void);

@@ -43,10 +43,8 @@ static unsigned dst_row_base(const dp_ctx_t *x, unsigned imm) { return fpu_dst_r
  * datum by datum. */
 static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
     if (x->dp->reference || lo || style == FMT_STYLE_TF32) return false;
-    uint32_t any = 0;
-    for (unsigned c = 0; c < SRC_COLS / 2; c++)
-        any |= x->dp->sfpu.lane_config[c];
-    return !((any >> 9) & 3); /* BLOCK_DEST_MOV */
+    _Static_assert(SRC_COLS / 2 == 8, "LaneConfig[0..7]: lc_or8");
+    return !((x->dp->sfpu.lc_or8 >> 9) & 3); /* BLOCK_DEST_MOV */
 }
 static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_t style, bool zero_flag, unsigned row) {
     unsigned p = dp_adj16(x, row);

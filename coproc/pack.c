@@ -211,65 +211,6 @@ static void put_row16(dp_ctx_t *x, const fmt_pack_mode_t *c, const uint16_t *cel
 
 /* ---- PACR's Config (pack_setup_t) ------------------------------------------------------------ */
 
-/* Every field pack_setup reads lies in the key words (dp_internal.h PACK_KEY_WORDS): 0..2, 12..28,
- * 68..71, 180; an array's last element where it is one. */
-#define PACK_KEY_AT(word)                                                                                              \
-    ((word) <= 2 || ((word) >= 12 && (word) <= 28) || ((word) >= 68 && (word) <= 71) || (word) == 180)
-#define PACK_KEY_FIELD(name, last)                                                                                     \
-    _Static_assert(PACK_KEY_AT(DPC_W_##name) && PACK_KEY_AT(DPC_W_##name + (DPC_S_##name + (last)*DPC_T_##name) / 32), \
-                   #name " is among PACR's key words");
-PACK_KEY_FIELD(THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Source_interface_selection, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Disable_zero_compress, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd, 0)
-PACK_KEY_FIELD(PCK_EDGE_TILE_FACE_SET_SELECT_enable, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Add_l1_dest_addr_offset, 0)
-PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Read_32b_data, 0)
-PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Read_int8, 0)
-PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Read_unsigned, 0)
-PACK_KEY_FIELD(PCK_DEST_RD_CTRL_Round_10b_mant, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Pac_LF8_4b_exp, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Out_data_format, 0)
-PACK_KEY_FIELD(ALU_FORMAT_SPEC_REG_Dstacc_override, 0)
-PACK_KEY_FIELD(ALU_FORMAT_SPEC_REG_Dstacc_val, 0)
-PACK_KEY_FIELD(ALU_FORMAT_SPEC_REG2_Dstacc, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Pack_L1_Acc, 0)
-PACK_KEY_FIELD(STACC_RELU_ApplyRelu, 0)
-PACK_KEY_FIELD(STACC_RELU_ReluThreshold, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Exp_threshold_en, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Exp_threshold, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_In_data_format, 0)
-PACK_KEY_FIELD(PCK_EDGE_MODE_mode, 0)
-PACK_KEY_FIELD(PCK0_ADDR_BASE_REG_0_Base, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_XY_REG_0_Xstride, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_XY_REG_0_Ystride, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_0_Wstride, 0)
-PACK_KEY_FIELD(DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Downsample_mask, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_L1_Dest_addr, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Sub_l1_tile_header_size, 0)
-PACK_KEY_FIELD(PCK0_ADDR_BASE_REG_1_Base, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_XY_REG_1_Ystride, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_1_Zstride, 0)
-PACK_KEY_FIELD(PCK0_ADDR_CTRL_ZW_REG_1_Wstride, 0)
-PACK_KEY_FIELD(THCON_SEC0_REG1_Exp_section_size, 0)
-PACK_KEY_FIELD(PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 0)
-PACK_KEY_FIELD(PCK_EDGE_TILE_ROW_SET_SELECT_select, 0)
-PACK_KEY_FIELD(TILE_ROW_SET_MAPPING_0_row_set_mapping_0, 63)
-PACK_KEY_FIELD(PCK_EDGE_OFFSET_SEC0_mask, 3)
-#undef PACK_KEY_FIELD
-#undef PACK_KEY_AT
-
-/* The key words of Config cfg, in the order packer_t.setup_key keeps them. */
-static inline void pack_key_read(const uint32_t *cfg, uint32_t key[PACK_KEY_WORDS]) {
-    memcpy(key, cfg, 3 * sizeof *key);
-    memcpy(key + 3, cfg + 12, 17 * sizeof *key);
-    memcpy(key + 20, cfg + 68, 4 * sizeof *key);
-    key[24] = cfg[180];
-}
-_Static_assert(PACK_KEY_WORDS == 3 + 17 + 4 + 1, "the key's ranges");
-
 /* PACR's Config decoded into *s, with the refusals it can meet (dp_fail; false), in the order the
  * instruction meets them. p->acc is set where it was before the refusal of its format. */
 static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
@@ -370,15 +311,15 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     return true;
 }
 
-/* This PACR's setup: the packer's copy when Config's key words are the ones it was decoded from,
- * else decoded anew (and kept, unless under dp_set_reference); NULL after a refusal. */
+/* This PACR's setup: the packer's copy when it was decoded from this Config bank and no Config
+ * word has been written since (cp_state_t.cfg_gen unchanged), else decoded anew (and kept, unless
+ * under dp_set_reference); NULL after a refusal. */
 static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
     packer_t *p = &x->dp->pack;
-    uint32_t key[PACK_KEY_WORDS];
-    pack_key_read(x->cfg, key);
+    uint64_t gen = x->st->cfg_gen;
     if (x->dp->reference) {
         p->setup_valid = false;
-    } else if (p->setup_valid && !memcmp(key, p->setup_key, sizeof key)) {
+    } else if (p->setup_valid && p->setup_gen == gen && p->setup_cfg == x->cfg) {
         p->acc = p->setup.acc;
         if (p->acc) p->acc_fmt = p->setup.c.out_fmt;
         return &p->setup;
@@ -387,7 +328,8 @@ static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
     p->setup_valid = false;
     if (!pack_setup(x, &s)) return NULL;
     p->setup = s;
-    memcpy(p->setup_key, key, sizeof key);
+    p->setup_cfg = x->cfg;
+    p->setup_gen = gen;
     p->setup_valid = !x->dp->reference;
     return &p->setup;
 }

@@ -39,17 +39,11 @@ static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
 
 /* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
  * LaneConfig bit of `slow`, and every lane is enabled (VectorUnit.md IsLaneEnabled, what
- * sfpu_lanes_enabled computes) unless `all` (INT32_ALL ignores LaneEnabled). Every lane's LaneConfig
- * is OR'ed once, two lanes to a 64-bit word, for both: a ROW_MASK bit in any lane sends the
- * instruction the general way (only lanes 0..7's count there, which decides). */
+ * sfpu_lanes_enabled computes) unless `all` (INT32_ALL ignores LaneEnabled). Both from the OR of
+ * every lane's LaneConfig the Vector Unit keeps (lregs_t.lc_or): a ROW_MASK bit in any lane sends
+ * the instruction the general way (only lanes 0..7's count there, which decides). */
 static bool lanes_plain(const lregs_t *s, uint32_t slow, bool all) {
-    uint64_t a = 0;
-    for (unsigned l = 0; l < LANES; l += 2) {
-        uint64_t two;
-        memcpy(&two, &s->lane_config[l], sizeof two);
-        a |= two;
-    }
-    uint32_t any = (uint32_t)a | (uint32_t)(a >> 32);
+    uint32_t any = s->lc_or;
     if (all) return !(any & slow);
     return !(any & (slow | 0xFu << LC_ROW_MASK_SHIFT)) && !(s->use_flags & ~s->flags);
 }

@@ -87,7 +87,7 @@ static void run_cycle(dp_ctx_t *x, const sfp_op_t *issued, const sfp_pending_t *
     }
     static const uint8_t order[5] = {SFP_UNIT_LOAD, SFP_UNIT_SIMPLE, SFP_UNIT_MAD, SFP_UNIT_ROUND, SFP_UNIT_STORE};
     unsigned iu = issued ? sfpu_unit_of(issued->opc) : SFP_UNIT_ANY; /* SFPNOP: no effect anywhere */
-    q->pre = *s;
+    memcpy(&q->pre, s, sizeof q->pre);
     bool first = true;
     for (unsigned k = 0; k < 5 && !x->failed; k++) {
         const sfp_op_t *o = NULL;
@@ -100,7 +100,7 @@ static void run_cycle(dp_ctx_t *x, const sfp_op_t *issued, const sfp_pending_t *
             run_one(x, s, o, p, load_addr);
             first = false;
         } else {
-            q->scratch = q->pre;
+            memcpy(&q->scratch, &q->pre, sizeof q->scratch);
             run_one(x, &q->scratch, o, p, load_addr);
             merge(s, &q->pre, &q->scratch);
         }

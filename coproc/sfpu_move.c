@@ -220,7 +220,7 @@ sfp_res_t sfpu_config(lregs_t *s, const sfp_op_t *o) {
                 s->lm_misc[l] = (uint16_t)(n & 0xFFF);
             } else {
                 if (m & 1) n |= old & ~0xFFFFu;
-                s->lane_config[l] = n & 0x3FFFFu;
+                sfpu_lane_config_w(s, l, n & 0x3FFFFu);
             }
         } else if (vd >= 11) {
             s->r[vd][l] = (m & 1) ? dflt[vd - 11] : src[c];

@@ -79,10 +79,7 @@ uint32_t sfpu_lanes_row_masked(const lregs_t *s);
 static inline uint32_t sfpu_lanes_enabled(const lregs_t *s) {
     /* LaneConfig[Lane & 7].ROW_MASK bit Lane / 8 disables a lane; else UseLaneFlagsForLaneEnable
      * && !LaneFlags does. */
-    uint32_t any = 0;
-    for (unsigned c = 0; c < 8; c++)
-        any |= s->lane_config[c];
-    if ((any >> LC_ROW_MASK_SHIFT) & 0xF) return sfpu_lanes_row_masked(s);
+    if ((s->lc_or8 >> LC_ROW_MASK_SHIFT) & 0xF) return sfpu_lanes_row_masked(s);
     return ~(s->use_flags & ~s->flags);
 }
 /* The lanes where `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` holds (all, for SFPLOADMACRO's):

@@ -45,18 +45,26 @@ _Static_assert(ST_CFG_DUAL_OFF == 0x700 && ST_THDCFG_OFF == 0xA80 && ST_CFG_END 
                "BackendConfiguration.md layout");
 
 void st_reset(cp_state_t *st) {
+    uint64_t gen = st->cfg_gen + 1; /* a new generation: Config changed (to zeros) */
     memset(st, 0, sizeof *st);
+    st->cfg_gen = gen;
     /* SrcASrcB.md: all banks owned by the Unpackers, all bank pointers 0 (the memset). */
     _Static_assert(CP_SRC_UNPACKERS == 0, "reset state is all-zero");
+}
+
+void st_copy(cp_state_t *dst, const cp_state_t *src) {
+    uint64_t gen = dst->cfg_gen + 1;
+    memcpy(dst, src, sizeof *dst);
+    dst->cfg_gen = gen;
 }
 
 void st_cfg_store(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
     if (idx == cfg_fields[CFG_PRNG_SEED_Seed_Val].word) st->prng_seed_writes++;
     if (idx >= CP_GLOBAL_CFG_BASE) {
-        st->cfg[0][idx] = val;
-        st->cfg[1][idx] = val;
+        st_cfg_w(st, 0, idx, val);
+        st_cfg_w(st, 1, idx, val);
     } else {
-        st->cfg[bank & 1u][idx] = val;
+        st_cfg_w(st, bank, idx, val);
     }
 }
 
@@ -93,10 +101,10 @@ bool st_cfg_write(cp_state_t *st, uint32_t byte_off, uint32_t val) {
     unsigned region = byte_off / ST_CFG_BANK_BYTES, idx = (byte_off % ST_CFG_BANK_BYTES) / 4;
     if (idx == cfg_fields[CFG_PRNG_SEED_Seed_Val].word) st->prng_seed_writes++;
     if (region == 2 || idx >= CP_GLOBAL_CFG_BASE) {
-        st->cfg[0][idx] = val;
-        st->cfg[1][idx] = val;
+        st_cfg_w(st, 0, idx, val);
+        st_cfg_w(st, 1, idx, val);
     } else {
-        st->cfg[region][idx] = val;
+        st_cfg_w(st, region, idx, val);
     }
     return true;
 }

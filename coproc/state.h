@@ -38,7 +38,13 @@ typedef struct {
 
 typedef struct {
     uint32_t gpr[CP_THREADS][CP_NUM_GPRS];
-    uint32_t cfg[2][CP_CFG_WORDS];
+    /* Config, const to its readers: nothing writes a word except through st_cfg_w below, which
+     * counts the write in cfg_gen, so that whoever keeps something decoded from Config (PACR's
+     * setup, coproc/pack.c) knows it current while cfg_gen is unchanged. */
+    const uint32_t cfg[2][CP_CFG_WORDS];
+    /* Config's generation: bumped by every word written (changed or not) and by st_reset, never
+     * set back; 64 bits, so it does not wrap in any run. */
+    uint64_t cfg_gen;
     uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
     cp_src_t src;
     /* Writes of Config's PRNG_SEED_Seed_Val so far: the Vector Unit reseeds its PRNG from the
@@ -46,8 +52,19 @@ typedef struct {
     uint32_t prng_seed_writes;
 } cp_state_t;
 
-/* Power-on state: everything zero, every Src bank the Unpackers'. */
+/* Power-on state: everything zero (but cfg_gen, bumped), every Src bank the Unpackers'. */
 void st_reset(cp_state_t *st);
+/* *dst made a copy of *src (cfg's const forbids the assignment), dst's cfg_gen bumped rather than
+ * copied: a new generation of dst's Config. */
+void st_copy(cp_state_t *dst, const cp_state_t *src);
+
+/* Config word idx (< CP_CFG_WORDS) of bank (0 or 1) to val: the one way to write Config (it casts
+ * cfg's const away; no cp_state_t is defined const), counted in cfg_gen first. A raw store, no
+ * global-register mirroring: st_cfg_store below is the Tensix-side write. */
+static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
+    st->cfg_gen++;
+    ((uint32_t *)st->cfg[bank & 1u])[idx] = val;
+}
 
 /* ---- named configuration fields (coproc/cfg_fields.def) ----------------------------------- */
 

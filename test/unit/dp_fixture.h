@@ -84,7 +84,7 @@ static inline void fx_cfg_i(fx_t *f, cfg_field_t fld, unsigned i, unsigned word_
     const cp_field_t *d = &cfg_fields[fld];
     unsigned bit = (unsigned)d->shift + i * d->stride, w = d->word + word_off + bit / 32;
     uint32_t m = st_field_mask(d->width) << (bit % 32);
-    f->st.cfg[0][w] = (f->st.cfg[0][w] & ~m) | ((v << (bit % 32)) & m);
+    st_cfg_w(&f->st, 0, w, (f->st.cfg[0][w] & ~m) | ((v << (bit % 32)) & m));
 }
 
 /* Src datums of IEEE patterns (formats.h layouts). */

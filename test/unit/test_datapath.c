@@ -79,7 +79,7 @@ static cp_err_cat_t ex_err(fx_t *f, unsigned t, uint32_t w) { return run(f, t, w
 /* Config bits as a RISC-V store or RMWCIB would leave them (word, shift, width, value). */
 static void cfgbits(fx_t *f, unsigned word, unsigned shift, unsigned width, uint32_t v) {
     uint32_t m = (width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1u) << shift;
-    f->st.cfg[0][word] = (f->st.cfg[0][word] & ~m) | ((v << shift) & m);
+    st_cfg_w(&f->st, 0, word, (f->st.cfg[0][word] & ~m) | ((v << shift) & m));
 }
 
 /* ---- ADCs and RWCs (ADCs.md, SETADC*.md, INCADC*.md, ADDRCR*.md, SETRWC.md, INCRWC.md) ------ */
@@ -187,25 +187,25 @@ static uint16_t get16(const fx_t *f, uint32_t addr) { return (uint16_t)(f->l1[ad
 
 /* Unpacker 0 as add1 configures it (DATAPATH.md §1.1), base address context 0 at L1 `base`. */
 static void unpack_cfg_add1(fx_t *f, uint32_t base) {
-    f->st.cfg[0][57] = 0x200;       /* UNP0_ADDR_CTRL_ZW_REG_1_Zstride */
-    f->st.cfg[0][59] = 0x200;       /* UNP1_... */
-    f->st.cfg[0][64] = 0x15;        /* TileDescriptor: BF16, uncompressed */
-    f->st.cfg[0][65] = 0x00040001;  /* YDim 1, ZDim 4 */
-    f->st.cfg[0][112] = 0x01000015; /* unpacker 1: BF16, XDim 256 */
-    f->st.cfg[0][113] = 0x00040001;
-    f->st.cfg[0][72] = 0x25; /* Out_data_format BF16, Throttle 2 */
-    f->st.cfg[0][120] = 0x25;
-    f->st.cfg[0][73] = 0x000F000F; /* contexts uncompressed, to Src */
-    f->st.cfg[0][121] = 0x000F000F;
-    f->st.cfg[0][84] = 0x00400040;      /* Dest_cntx0/1_address = 0x40 */
-    f->st.cfg[0][86] = 0x01000100;      /* Tile_x_dim_cntx0/1 = 256 */
-    f->st.cfg[0][50] = 0x100;           /* UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr */
-    f->st.thdcfg[0][5] = 4;             /* SRCA_SET_SetOvrdWithAddr */
-    f->st.cfg[0][76] = (base >> 4) - 1; /* THCON_SEC0_REG3_Base_address */
-    ex(f, 0, 0x5160000Bu);              /* SETADCXY unpackers 0/1 := 0 */
-    ex(f, 0, 0x5460000Fu);              /* SETADCZW */
-    ex(f, 0, 0x5E23FC00u);              /* SETADCXX unpacker 0: X 0..255 */
-    ex(f, 0, 0x5E43FC00u);              /* unpacker 1 */
+    st_cfg_w(&f->st, 0, 57, 0x200);       /* UNP0_ADDR_CTRL_ZW_REG_1_Zstride */
+    st_cfg_w(&f->st, 0, 59, 0x200);       /* UNP1_... */
+    st_cfg_w(&f->st, 0, 64, 0x15);        /* TileDescriptor: BF16, uncompressed */
+    st_cfg_w(&f->st, 0, 65, 0x00040001);  /* YDim 1, ZDim 4 */
+    st_cfg_w(&f->st, 0, 112, 0x01000015); /* unpacker 1: BF16, XDim 256 */
+    st_cfg_w(&f->st, 0, 113, 0x00040001);
+    st_cfg_w(&f->st, 0, 72, 0x25); /* Out_data_format BF16, Throttle 2 */
+    st_cfg_w(&f->st, 0, 120, 0x25);
+    st_cfg_w(&f->st, 0, 73, 0x000F000F); /* contexts uncompressed, to Src */
+    st_cfg_w(&f->st, 0, 121, 0x000F000F);
+    st_cfg_w(&f->st, 0, 84, 0x00400040);      /* Dest_cntx0/1_address = 0x40 */
+    st_cfg_w(&f->st, 0, 86, 0x01000100);      /* Tile_x_dim_cntx0/1 = 256 */
+    st_cfg_w(&f->st, 0, 50, 0x100);           /* UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr */
+    f->st.thdcfg[0][5] = 4;                   /* SRCA_SET_SetOvrdWithAddr */
+    st_cfg_w(&f->st, 0, 76, (base >> 4) - 1); /* THCON_SEC0_REG3_Base_address */
+    ex(f, 0, 0x5160000Bu);                    /* SETADCXY unpackers 0/1 := 0 */
+    ex(f, 0, 0x5460000Fu);                    /* SETADCZW */
+    ex(f, 0, 0x5E23FC00u);                    /* SETADCXX unpacker 0: X 0..255 */
+    ex(f, 0, 0x5E43FC00u);                    /* unpacker 1 */
 }
 
 /* add1's UNPACR (420080C1): one 16x16 face of BF16 from L1 to SrcA rows 0..15 of the unpacker's
@@ -246,27 +246,27 @@ static uint32_t src_bf16(uint16_t b) {
 static void test_unpacr_src_rows(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
-    f->st.cfg[0][124] = (0x20000 >> 4) - 1; /* unpacker 1's Base_address */
+    st_cfg_w(&f->st, 0, 124, (0x20000 >> 4) - 1); /* unpacker 1's Base_address */
     for (unsigned i = 0; i < 1024; i++)
         put16(f, 0x20000 + 2 * i, (uint16_t)(0x3F80 + i));
     const src_regs_t *a = dp_srca(f->dp), *b = dp_srcb(f->dp);
-    f->st.cfg[0][84] = 0x00400400; /* Dest_cntx0_address 0x400: output row 64, SrcA row 60 */
-    ex(f, 0, 0x420080C1u);         /* face 0, SetOvrdWithAddr on */
+    st_cfg_w(&f->st, 0, 84, 0x00400400); /* Dest_cntx0_address 0x400: output row 64, SrcA row 60 */
+    ex(f, 0, 0x420080C1u);               /* face 0, SetOvrdWithAddr on */
     assert_int_equal(a->d[0][60][0], src_bf16(0x3F80));
     assert_int_equal(a->d[0][63][15], src_bf16(0x3F80 + 63));
     assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 64)); /* wrapped */
     assert_int_equal(a->d[0][11][15], src_bf16(0x3F80 + 255));
-    f->st.thdcfg[0][5] = 2;        /* SetOvrdWithAddr off, SRCA_SET_Base 2 */
-    f->st.cfg[0][84] = 0x00400040; /* output row 4: SrcA row 0 + SrcRow */
-    ex(f, 0, 0x420080C1u);         /* face 1, SrcRow 0 (the last hand-over's Base 0); hands over */
+    f->st.thdcfg[0][5] = 2;              /* SetOvrdWithAddr off, SRCA_SET_Base 2 */
+    st_cfg_w(&f->st, 0, 84, 0x00400040); /* output row 4: SrcA row 0 + SrcRow */
+    ex(f, 0, 0x420080C1u);               /* face 1, SrcRow 0 (the last hand-over's Base 0); hands over */
     assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 256));
     ex(f, 0, 0x420080C1u); /* face 2, SrcRow 32 */
     assert_int_equal(a->d[0][32][0], src_bf16(0x3F80 + 512));
     assert_int_equal(a->d[0][47][15], src_bf16(0x3F80 + 767));
     assert_int_equal(a->d[0][48][0], 0);
-    f->st.thdcfg[0][5] = 4;        /* SetOvrdWithAddr on again */
-    f->st.cfg[0][84] = 0x00400030; /* output row 3, dropped; rows 4..18 to SrcA rows 0..14 */
-    ex(f, 0, 0x420080C1u);         /* face 3 */
+    f->st.thdcfg[0][5] = 4;              /* SetOvrdWithAddr on again */
+    st_cfg_w(&f->st, 0, 84, 0x00400030); /* output row 3, dropped; rows 4..18 to SrcA rows 0..14 */
+    ex(f, 0, 0x420080C1u);               /* face 3 */
     assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 768 + 16));
     assert_int_equal(a->d[0][63][0], src_bf16(0x3F80 + 48)); /* as face 0 left it */
     f->st.thdcfg[0][5] = 2;
@@ -278,7 +278,7 @@ static void test_unpacr_src_rows(void **state) {
     ex(f, 0, 0x420080C1u | 1u << 23);
     assert_int_equal(b->d[0][16][0], src_bf16(0x3F80 + 256));
     /* SrcA rows beyond 15 without SetOvrdWithAddr: output rows 5..20 reach row 16. */
-    f->st.cfg[0][84] = 0x00400050;
+    st_cfg_w(&f->st, 0, 84, 0x00400050);
     assert_int_equal(ex_err(f, 0, 0x420080C1u), CP_ERR_UNDEFINED);
 }
 
@@ -287,8 +287,8 @@ static void test_unpacr_src_rows(void **state) {
 static void test_unpacr_context(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
-    f->st.cfg[0][77] = (0x20800 >> 4) - 1; /* Base_cntx1_address */
-    f->st.thdcfg[0][41] = 1;               /* CfgContextOffset_0 = 1 */
+    st_cfg_w(&f->st, 0, 77, (0x20800 >> 4) - 1); /* Base_cntx1_address */
+    f->st.thdcfg[0][41] = 1;                     /* CfgContextOffset_0 = 1 */
     put16(f, 0x20000, 0x1111);
     put16(f, 0x20800, 0x4040); /* 3.0 */
     ex(f, 0, 0x420080C1u);
@@ -301,8 +301,8 @@ static void test_unpacr_context(void **state) {
 static void test_unpacr_two_events(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
-    f->st.cfg[0][77] = (0x20800 >> 4) - 1; /* Base_cntx1_address */
-    f->st.thdcfg[0][41] = 1;               /* CfgContextOffset_0 = 1 */
+    st_cfg_w(&f->st, 0, 77, (0x20800 >> 4) - 1); /* Base_cntx1_address */
+    f->st.thdcfg[0][41] = 1;                     /* CfgContextOffset_0 = 1 */
     put16(f, 0x20000, 0x1111);
     put16(f, 0x20800, 0x4040); /* 3.0 */
     cp_insn_t a = insn(f, 0, 0x420080C1u), b = insn(f, 0, 0x420080C1u);
@@ -324,11 +324,11 @@ static void test_unpacr_two_events(void **state) {
 /* UNPACR into Dst (Unpack_If_Sel) in 16-bit BF16: Dst cells hold sign | mantissa << 8 | exponent. */
 static void test_unpacr_to_dst(void **state) {
     fx_t *f = *state;
-    f->st.cfg[0][64] = 0x00100015; /* BF16, uncompressed, XDim 16 */
-    f->st.cfg[0][65] = 0x00010001;
-    f->st.cfg[0][72] = 0x5 | 1u << 11; /* Out BF16, Unpack_If_Sel */
-    f->st.cfg[0][76] = (0x1000 >> 4) - 1;
-    f->st.cfg[0][49] = 0x40 * 2;        /* UNP0_ADDR_BASE_REG_1_Base in bytes: datum 0x40 = row 4 - 4 = row 0 */
+    st_cfg_w(&f->st, 0, 64, 0x00100015); /* BF16, uncompressed, XDim 16 */
+    st_cfg_w(&f->st, 0, 65, 0x00010001);
+    st_cfg_w(&f->st, 0, 72, 0x5 | 1u << 11); /* Out BF16, Unpack_If_Sel */
+    st_cfg_w(&f->st, 0, 76, (0x1000 >> 4) - 1);
+    st_cfg_w(&f->st, 0, 49, 0x40 * 2);  /* UNP0_ADDR_BASE_REG_1_Base in bytes: datum 0x40 = row 4 - 4 = row 0 */
     ex(f, 0, TT_OP_SETADCXX(1, 15, 0)); /* X 0..15 */
     put16(f, 0x1000, 0xC0A0);           /* -5.0 */
     put16(f, 0x1002, 0x0001);           /* a denormal passes unchanged */
@@ -341,7 +341,7 @@ static void test_unpacr_to_dst(void **state) {
 static void test_unpacr_nop(void **state) {
     fx_t *f = *state;
     dp_src_rows_w(dp_srcb_mut(f->dp), 0)[5][5] = 0x12345;
-    f->st.cfg[0][120] = 5;
+    st_cfg_w(&f->st, 0, 120, 5);
     ex(f, 0, 0x43800101u);
     assert_int_equal(dp_srcb(f->dp)->d[0][5][5], 0);
     assert_int_equal(dp_srcb(f->dp)->implied_fmt[0], 5);
@@ -355,10 +355,10 @@ static void test_unpacr_nop(void **state) {
 static void test_unpacr_refused(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
-    f->st.cfg[0][64] = 0x15;
+    st_cfg_w(&f->st, 0, 64, 0x15);
     assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)),
                      CP_ERR_UNIMPLEMENTED); /* RowSearch */
-    f->st.cfg[0][72] = 0x0;                 /* BF16 in, FP32 out: undefined (UNPACR_Regular.md) */
+    st_cfg_w(&f->st, 0, 72, 0x0);           /* BF16 in, FP32 out: undefined (UNPACR_Regular.md) */
     assert_int_equal(ex_err(f, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), CP_ERR_UNDEFINED);
 }
 
@@ -384,7 +384,7 @@ static void test_mova2d(void **state) {
     assert_int_equal(dp_rwc(f->dp, 0)->srca, 8);
     assert_int_equal(dp_rwc(f->dp, 0)->dst, 8);
     /* With the flag disabled, the denormal-like datum passes. */
-    f->st.cfg[0][2] = 1;
+    st_cfg_w(&f->st, 0, 2, 1);
     ex(f, 0, TT_OP_MOVA2D(0, 1, 0, 0, 0)); /* one row, src row 1 (+ SrcA RWC 8 = 9): empty; then row 1 */
     dp_src_rows_w(a, 0)[1][1] = 0x7F << 11;
     ex(f, 0, 0x37000003u);                   /* SETRWC SrcA, SrcB := 0 */
@@ -402,7 +402,7 @@ static void test_mova2d(void **state) {
 static void test_moves(void **state) {
     fx_t *f = *state;
     src_regs_t *b = dp_srcb_mut(f->dp);
-    f->st.cfg[0][1] = 5u << 17; /* ALU_FORMAT_SPEC_REG0_SrcA = BF16 (MOVB2D reads the configured format) */
+    st_cfg_w(&f->st, 0, 1, 5u << 17); /* ALU_FORMAT_SPEC_REG0_SrcA = BF16 (MOVB2D reads the configured format) */
     for (unsigned r = 0; r < 4; r++)
         dp_src_rows_w(b, 0)[r][3] = (r + 1) << 11 | 0x7F; /* 1.x values */
     ex(f, 0, TT_OP_MOVB2D(0, 0, 0, 4, 8));                /* MOVB2D 4 rows to Dst row 8 */
@@ -522,7 +522,7 @@ static void test_sfpload_store(void **state) {
     assert_int_equal(l->r[4][0], 0x00000001u);
     assert_int_equal(l->r[4][1], 0x40490FDBu);
     /* MOD0_FMT_SRCB resolves through ALU_ACC_CTRL_SFPU_Fp32_enabled to FP32. */
-    f->st.cfg[0][1] = 1u << 30;
+    st_cfg_w(&f->st, 0, 1, 1u << 30);
     ex(f, 0, TT_OP_SFPLOAD(5, 0, 0, 16));
     assert_int_equal(l->r[5][1], 0x40490FDBu);
 }
@@ -622,23 +622,23 @@ static void test_sfpmad(void **state) {
 
 /* The packer as add1 configures it (DATAPATH.md §1.5), writing to L1 `out`, thread 2. */
 static void pack_cfg_add1(fx_t *f, uint32_t out) {
-    f->st.cfg[0][12] = 0x00200000; /* PCK0_ADDR_CTRL_XY_REG_0_Ystride = 32 bytes */
-    f->st.cfg[0][13] = 0x08000200; /* Zstride 0x200, Wstride 0x800 */
-    cfgbits(f, 1, 25, 4, 5);       /* ALU_FORMAT_SPEC_REG2_Dstacc = BF16 */
-    f->st.cfg[0][68] = 0x00040000; /* Exp_section_size 4 */
-    f->st.cfg[0][70] = 0x551;      /* no compression, Out/In BF16 */
-    f->st.cfg[0][18] = 0;
+    st_cfg_w(&f->st, 0, 12, 0x00200000); /* PCK0_ADDR_CTRL_XY_REG_0_Ystride = 32 bytes */
+    st_cfg_w(&f->st, 0, 13, 0x08000200); /* Zstride 0x200, Wstride 0x800 */
+    cfgbits(f, 1, 25, 4, 5);             /* ALU_FORMAT_SPEC_REG2_Dstacc = BF16 */
+    st_cfg_w(&f->st, 0, 68, 0x00040000); /* Exp_section_size 4 */
+    st_cfg_w(&f->st, 0, 70, 0x551);      /* no compression, Out/In BF16 */
+    st_cfg_w(&f->st, 0, 18, 0);
     for (unsigned i = 28; i < 32; i++)
-        f->st.cfg[0][i] = 0x1000; /* 16 reads per xy plane */
-    f->st.cfg[0][24] = 0xFFFF;    /* edge mask: all columns */
-    f->st.cfg[0][20] = 0;
-    f->st.thdcfg[2][37] = 0x104;                       /* ADDR_MOD_PACK_SEC0: Ysrc +4, Ydst +4 */
-    f->st.thdcfg[2][38] = 0x2820;                      /* SEC1: clear Ysrc, Ydst, Zsrc */
-    f->st.thdcfg[2][39] = 0x1120;                      /* SEC2: clear Ysrc, Ydst +4, Zsrc +1 */
-    ex(f, 2, TT_OP_SETADCXX(4, 15, 0));                /* SETADCXX packer X 0..15 */
-    ex(f, 2, 0x5180000Bu);                             /* SETADCXY packer X0, Y0, Y1 := 0 (not X1) */
-    ex(f, 2, 0x5480000Fu);                             /* SETADCZW packer := 0 */
-    f->st.cfg[0][69] = 0x80000000u | ((out >> 4) - 1); /* L1_Dest_addr, bit 31 set as tt-llk does */
+        st_cfg_w(&f->st, 0, i, 0x1000); /* 16 reads per xy plane */
+    st_cfg_w(&f->st, 0, 24, 0xFFFF);    /* edge mask: all columns */
+    st_cfg_w(&f->st, 0, 20, 0);
+    f->st.thdcfg[2][37] = 0x104;                             /* ADDR_MOD_PACK_SEC0: Ysrc +4, Ydst +4 */
+    f->st.thdcfg[2][38] = 0x2820;                            /* SEC1: clear Ysrc, Ydst, Zsrc */
+    f->st.thdcfg[2][39] = 0x1120;                            /* SEC2: clear Ysrc, Ydst +4, Zsrc +1 */
+    ex(f, 2, TT_OP_SETADCXX(4, 15, 0));                      /* SETADCXX packer X 0..15 */
+    ex(f, 2, 0x5180000Bu);                                   /* SETADCXY packer X0, Y0, Y1 := 0 (not X1) */
+    ex(f, 2, 0x5480000Fu);                                   /* SETADCZW packer := 0 */
+    st_cfg_w(&f->st, 0, 69, 0x80000000u | ((out >> 4) - 1)); /* L1_Dest_addr, bit 31 set as tt-llk does */
 }
 
 /* add1's 16 PACR words as DATAPATH.md §1.3 lists them. */
@@ -691,7 +691,7 @@ static void test_pacr_tile(void **state) {
 static void test_pacr_fp32(void **state) {
     fx_t *f = *state;
     pack_cfg_add1(f, 0x30000);
-    f->st.cfg[0][18] = 1; /* Read_32b_data */
+    st_cfg_w(&f->st, 0, 18, 1); /* Read_32b_data */
     dst_regs_t *d = dp_dst_mut(f->dp);
     /* Dst32b row 0 column c = physical rows 0 (high half, BF16 arrangement) and 8 (low half). */
     uint32_t vals[4] = {0x3F808000u, 0xBF808000u, 0x3F807FFFu, 0x3F818000u};
@@ -699,20 +699,20 @@ static void test_pacr_fp32(void **state) {
         d->bits[0][c] = dst_bf16((uint16_t)(vals[c] >> 16));
         d->bits[8][c] = (uint16_t)vals[c];
     }
-    f->st.cfg[0][16] = 0;
+    st_cfg_w(&f->st, 0, 16, 0);
     ex(f, 2, 0x41000101u);                       /* ReadIntfSel 1 (one row), Last */
     assert_int_equal(get16(f, 0x30000), 0x3F81); /* tie, away from zero */
     assert_int_equal(get16(f, 0x30002), 0xBF81);
     assert_int_equal(get16(f, 0x30004), 0x3F80);
     assert_int_equal(get16(f, 0x30006), 0x3F82);
-    f->st.cfg[0][18] = 1 | 1u << 2; /* Read_raw: truncation */
-    ex(f, 2, 0x5180000Bu);          /* back to Dst row 0 (the PACR stepped Ysrc by 4) */
+    st_cfg_w(&f->st, 0, 18, 1 | 1u << 2); /* Read_raw: truncation */
+    ex(f, 2, 0x5180000Bu);                /* back to Dst row 0 (the PACR stepped Ysrc by 4) */
     ex(f, 2, 0x41000101u);
     assert_int_equal(get16(f, 0x30000), 0x3F80);
     /* FP32 intermediate and output: the 32 bits as they are. */
     cfgbits(f, 1, 25, 4, 0);
-    f->st.cfg[0][70] = 0x001; /* Out FP32, In FP32 */
-    f->st.cfg[0][18] = 1;
+    st_cfg_w(&f->st, 0, 70, 0x001); /* Out FP32, In FP32 */
+    st_cfg_w(&f->st, 0, 18, 1);
     ex(f, 2, 0x5180000Bu);
     ex(f, 2, 0x41000101u);
     assert_int_equal(get16(f, 0x30000) | (uint32_t)get16(f, 0x30002) << 16, 0x3F808000u);
@@ -779,7 +779,7 @@ static void test_add1_tile(void **state) {
         if (face == 0) {
             ex(f, 1, 0x10184000u); /* ZEROACC all */
             ex(f, 1, 0x3700000Fu); /* SETRWC all := 0 */
-            f->st.cfg[0][220] |= 1u << 3;
+            st_cfg_w(&f->st, 0, 220, f->st.cfg[0][220] | 1u << 3);
         }
         ex(f, 1, 0x1200A000u);
         ex(f, 1, 0x1200A000u);

@@ -385,10 +385,18 @@ static void tw_sync(tw_t *w) {
     memcpy(dp_srca_mut(b->dp), dp_srca(a->dp), sizeof(src_regs_t));
     memcpy(dp_srcb_mut(b->dp), dp_srcb(a->dp), sizeof(src_regs_t));
     *dp_dst_mut(b->dp) = *dp_dst(a->dp);
-    *dp_lregs_mut(b->dp) = *dp_lregs(a->dp);
-    b->st = a->st;
+    memcpy(dp_lregs_mut(b->dp), dp_lregs(a->dp), sizeof(lregs_t));
+    st_copy(&b->st, &a->st);
     memcpy(b->l1, a->l1, TW_L1);
     memcpy(b->told, a->told, TW_L1);
+}
+
+/* The architectural states differ, Config's generation aside (st_copy bumps the general side's). */
+static bool st_differs(const cp_state_t *a, const cp_state_t *b) {
+    cp_state_t c;
+    memcpy(&c, b, sizeof c);
+    c.cfg_gen = a->cfg_gen;
+    return memcmp(a, &c, sizeof c) != 0;
 }
 
 /* Compare everything either side could have changed. */
@@ -418,7 +426,7 @@ static void tw_compare(tw_t *w, uint32_t word) {
         for (unsigned u = 0; u < ADC_UNITS; u++)
             if (memcmp(dp_adc(a->dp, t, u), dp_adc(b->dp, t, u), sizeof(adc_t))) fail_msg("0x%08x: ADCs differ", word);
     }
-    if (memcmp(&a->st, &b->st, sizeof a->st)) fail_msg("0x%08x: architectural state differs", word);
+    if (st_differs(&a->st, &b->st)) fail_msg("0x%08x: architectural state differs", word);
     if (memcmp(a->l1, b->l1, TW_L1)) fail_msg("0x%08x: L1 differs", word);
     if (memcmp(a->told, b->told, TW_L1)) fail_msg("0x%08x: the L1 bytes reported written differ", word);
 }
@@ -456,15 +464,16 @@ static void rnd_lregs(tw_t *w, bool odd) {
     for (unsigned i = 0; i < 8; i++)
         for (unsigned l = 0; l < LANES; l++)
             s->r[i][l] = rnd32();
-    memset(s->lane_config, 0, sizeof s->lane_config);
+    for (unsigned lc = 0; lc < LANES; lc++)
+        sfpu_lane_config_w(s, lc, 0);
     s->use_flags = s->flags = 0;
     if (!odd) return;
     switch (rnd_below(3)) {
-    case 0: s->lane_config[rnd_below(LANES)] = 1u << rnd_below(16); break;
+    case 0: sfpu_lane_config_w(s, rnd_below(LANES), 1u << rnd_below(16)); break;
     case 1: s->use_flags = rnd(), s->flags = rnd(); break;
     default:
         for (unsigned l = 0; l < LANES; l++)
-            s->lane_config[l] = rnd() & rnd() & 0x3FFFFu;
+            sfpu_lane_config_w(s, l, rnd() & rnd() & 0x3FFFFu);
         break;
     }
 }
@@ -622,17 +631,18 @@ static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, ui
     unsigned bit = (unsigned)d->shift + i * d->stride, wd = d->word + word_off + bit / 32;
     uint32_t m = st_field_mask(d->width) << (bit % 32);
     for (unsigned b = 0; b < 2; b++)
-        w->s[0].st.cfg[b][wd] = (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m);
+        st_cfg_w(&w->s[0].st, b, wd, (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m));
 }
 
-/* PACR's setup (pack.c pack_setup_of): the fast side decodes Config once and keeps it while the
- * words it came from stay as they were. Each round: a random PACR configuration (BF16 or FP32
- * through, random row set mappings, edge masks and rows a plane, so that each matters), one PACR,
- * then random bits of one Config word (any of the 224, either bank) flipped and another PACR:
- * a word the setup reads but its key missed would leave the fast side with the old setup. */
+/* PACR's setup (pack.c pack_setup_of): the fast side decodes Config once and keeps it while no
+ * Config word is written (cp_state_t.cfg_gen unchanged) and the bank is the same. Each round: a
+ * random PACR configuration (BF16 or FP32 through, random row set mappings, edge masks and rows a
+ * plane, so that each matters), one PACR, then random bits of one Config word (any of the 224,
+ * either bank) flipped through st_cfg_w and another PACR: a write that left cfg_gen as it was
+ * would leave the fast side with the old setup. */
 static void test_twin_pack_key(void **state) {
     tw_t *w = *state;
-    unsigned packed = 0;
+    unsigned packed = 0, swapped = 0;
     for (unsigned iter = 0; iter < 4000; iter++) {
         bool f32 = rnd_below(2);
         for (unsigned i = 0; i < 2; i++) /* the packer's streams afresh (a refused PACR leaves them) */
@@ -656,25 +666,41 @@ static void test_twin_pack_key(void **state) {
         tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
         tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
         tw_sync(w);
-        /* Z, W and the output's Y not zero, so that their strides count */
-        tw_run(w, 2, TT_OP_SETADCXY(4, rnd_below(4), 0, 0, 0, 0xF));
-        tw_run(w, 2, TT_OP_SETADCZW(4, rnd_below(4), rnd_below(4), rnd_below(4), rnd_below(4), 0xF));
-        tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
-        tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, rnd_below(2))); /* Last: a fresh address next */
-        packed += w->s[0].err.cat == CP_ERR_NONE;
         /* mostly where the packer's and the ALU's registers are (words 0..31, THCON from 64, the
          * global registers from 176) */
         static const unsigned regions[] = {0, 64, 176};
         unsigned r = rnd_below(4), word = r ? regions[r - 1] + rnd_below(32) : rnd_below(CP_CFG_WORDS);
         unsigned bank = rnd_below(2);
         uint32_t flip = (rnd() & rnd()) | 1u << rnd_below(32);
-        for (unsigned i = 0; i < 2; i++)
-            w->s[i].st.cfg[bank][word] ^= flip;
+        /* or, one round in four, bank 1's word flipped first, and the second PACR reading bank 1
+         * (thread 2's StateID switched, no Config written in between) */
+        bool swap = rnd_below(4) == 0;
+        if (swap) {
+            bank = 1;
+            for (unsigned i = 0; i < 2; i++)
+                st_cfg_w(&w->s[i].st, bank, word, w->s[i].st.cfg[bank][word] ^ flip);
+        }
+        /* Z, W and the output's Y not zero, so that their strides count */
+        tw_run(w, 2, TT_OP_SETADCXY(4, rnd_below(4), 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCZW(4, rnd_below(4), rnd_below(4), rnd_below(4), rnd_below(4), 0xF));
+        tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
+        tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, rnd_below(2))); /* Last: a fresh address next */
+        packed += w->s[0].err.cat == CP_ERR_NONE;
+        swapped += swap && w->s[0].err.cat == CP_ERR_NONE;
+        for (unsigned i = 0; i < 2; i++) {
+            if (swap)
+                thcfg_set(&w->s[i].st, 2, THCFG_CFG_STATE_ID_StateID, 1);
+            else
+                st_cfg_w(&w->s[i].st, bank, word, w->s[i].st.cfg[bank][word] ^ flip);
+        }
         tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
-        for (unsigned i = 0; i < 2; i++) /* undone: the next round starts from a configuration that packs */
-            w->s[i].st.cfg[bank][word] ^= flip;
+        for (unsigned i = 0; i < 2; i++) { /* undone: the next round starts from a configuration that packs */
+            thcfg_set(&w->s[i].st, 2, THCFG_CFG_STATE_ID_StateID, 0);
+            st_cfg_w(&w->s[i].st, bank, word, w->s[i].st.cfg[bank][word] ^ flip);
+        }
     }
     assert_true(packed > 3000); /* the first PACR of a round packs (its setup kept) */
+    assert_true(swapped > 600); /* rounds whose two PACRs read different banks */
 }
 
 /* UNPACR (not multi-context) from random L1: formats with and without a conversion (and a block
@@ -815,7 +841,7 @@ static void test_twin_mova2d(void **state) {
         rnd_dst(w);
         rnd_src(w);
         rnd_lregs(w, false);
-        if (odd && rnd_below(2)) dp_lregs_mut(w->s[0].dp)->lane_config[rnd_below(8)] = (1u + rnd_below(3)) << 9;
+        if (odd && rnd_below(2)) sfpu_lane_config_w(dp_lregs_mut(w->s[0].dp), rnd_below(8), (1u + rnd_below(3)) << 9);
         tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd_below(2) ? FMT_BF16 : rnd_below(16));
         tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_override, rnd_below(4) == 0);
         tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_val, rnd_below(16));

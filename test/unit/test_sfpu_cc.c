@@ -43,7 +43,7 @@ static void test_setcc(void **state) {
     /* VD >= 12 with DISABLE_BACKDOOR_LOAD clear: no flags, a template write instead. */
     s->use_flags = ALL_LANES, s->flags = ALL_LANES;
     for (unsigned l = 0; l < LANES; l++)
-        s->lane_config[l] = l < 16 ? LC_DISABLE_BACKDOOR_LOAD : 0;
+        sfpu_lane_config_w(s, l, l < 16 ? LC_DISABLE_BACKDOOR_LOAD : 0);
     sfp_op_t o;
     sfpu_decode(TT_OP_SFPSETCC(0, 1, 13, 6), &o);
     sfpu_backdoor(s, &o);
@@ -67,8 +67,9 @@ static void test_backdoor_reach(void **state) {
             sfpu_decode(w, &o);
             o.macro = k == 2;
             memset(s->lm_tmpl, 0, sizeof s->lm_tmpl);
-            memset(s->lane_config, 0, sizeof s->lane_config);
-            s->lane_config[5] = LC_DISABLE_BACKDOOR_LOAD;
+            for (unsigned lc = 0; lc < LANES; lc++)
+                sfpu_lane_config_w(s, lc, 0);
+            sfpu_lane_config_w(s, 5, LC_DISABLE_BACKDOOR_LOAD);
             sfpu_backdoor(s, &o);
             for (unsigned l = 0; l < LANES; l++)
                 for (unsigned i = 0; i < SFPU_MACROS; i++) {
@@ -105,7 +106,7 @@ static void test_encc(void **state) {
     assert_int_equal(s->use_flags, 0);
     assert_int_equal(sfpu_lanes_enabled(s), ALL_LANES);
     /* LaneConfig ROW_MASK disables a row of eight whatever the flags. */
-    s->lane_config[3] = 0x4u << LC_ROW_MASK_SHIFT; /* column 3, row 2: lane 19 */
+    sfpu_lane_config_w(s, 3, 0x4u << LC_ROW_MASK_SHIFT); /* column 3, row 2: lane 19 */
     assert_int_equal(sfpu_lanes_enabled(s), ~(1u << 19));
 }
 

@@ -25,11 +25,11 @@ static void test_load_formats(void **state) {
     assert_int_equal(load16(f, 1, dst_fp16(0x0001), 0), 0x00002000u);
     assert_int_equal(load16(f, 1, dst_fp16(0x7FFF), 0), 0x47FFE000u);
     for (unsigned l = 0; l < LANES; l++)
-        dp_lregs_mut(f->dp)->lane_config[l] = LC_ENABLE_FP16A_INF;
+        sfpu_lane_config_w(dp_lregs_mut(f->dp), l, LC_ENABLE_FP16A_INF);
     assert_int_equal(load16(f, 1, dst_fp16(0xFFFF), 0), F_NINF);
     assert_int_equal(load16(f, 1, dst_fp16(0x7BFF), 0), 0x477FE000u); /* only the all-ones pattern */
     for (unsigned l = 0; l < LANES; l++)
-        dp_lregs_mut(f->dp)->lane_config[l] = 0;
+        sfpu_lane_config_w(dp_lregs_mut(f->dp), l, 0);
     assert_int_equal(load16(f, 2, dst_bf16(0x3FC0), 0), F_1_5);               /* BF16 */
     assert_int_equal(load16(f, 5, 0x8000 | 200 << 5 | 0x1F, 0), 0x800000C8u); /* INT8: sign, 8 bits at 5 */
     assert_int_equal(load16(f, 5, 0x7FFF, 0), 0x000000FFu);                   /* Blackhole: up to 255 */
@@ -178,10 +178,10 @@ static void test_addressing(void **state) {
      * keeps a lane's LReg; ENABLE_DEST_INDEX + CAPTURE_DEFAULT_DEST_INDEX write row << 4 | column to
      * LReg[VD + 4] (VD < 4). */
     lregs_t *lm = dp_lregs_mut(f->dp);
-    lm->lane_config[1] = LC_DEST_RD_COL_EXCHANGE;
-    lm->lane_config[2] = LC_BLOCK_SFPU_RD_FROM_DEST;
+    sfpu_lane_config_w(lm, 1, LC_DEST_RD_COL_EXCHANGE);
+    sfpu_lane_config_w(lm, 2, LC_BLOCK_SFPU_RD_FROM_DEST);
     for (unsigned L = 0; L < LANES; L++)
-        lm->lane_config[L] |= LC_ENABLE_DEST_INDEX | LC_CAPTURE_DEFAULT_DEST_INDEX;
+        sfpu_lane_config_w(lm, L, lm->lane_config[L] | LC_ENABLE_DEST_INDEX | LC_CAPTURE_DEFAULT_DEST_INDEX);
     lm->r[1][2] = 0xDEAD;
     dpf_ex(f, TT_OP_SETRWC(0, 0, 0, 0, 0, 4), 0); /* Dst RWC := 0 */
     dpf_ex(f, TT_OP_SFPLOAD(1, 6, 1, 4), 0);      /* Addr 4: rows 4..7, even */
@@ -192,10 +192,10 @@ static void test_addressing(void **state) {
     assert_int_equal(l->r[5][0], 4 << 4 | 0); /* the index */
     assert_int_equal(l->r[5][9], 5 << 4 | 3);
     for (unsigned L = 0; L < LANES; L++)
-        lm->lane_config[L] = 0;
+        sfpu_lane_config_w(lm, L, 0);
     /* The store's side: DEST_WR_COL_EXCHANGE, BLOCK_DEST_WR_FROM_SFPU; predication. */
-    lm->lane_config[0] = LC_DEST_WR_COL_EXCHANGE;
-    lm->lane_config[3] = LC_BLOCK_DEST_WR_FROM_SFPU;
+    sfpu_lane_config_w(lm, 0, LC_DEST_WR_COL_EXCHANGE);
+    sfpu_lane_config_w(lm, 3, LC_BLOCK_DEST_WR_FROM_SFPU);
     fill(lm, 2, 0xBEEF);
     predicate(lm, ~(1u << 4));
     dpf_ex(f, TT_OP_SFPSTORE(2, 6, 1, 32), 0);     /* rows 32..35, even */

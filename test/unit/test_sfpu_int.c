@@ -36,13 +36,13 @@ static void test_iadd(void **state) {
     /* A lane disabled by LaneConfig ROW_MASK (lane 0: column 0, row 0) keeps a set flag; GTE0
      * inverts only the enabled lanes' flags. */
     s->use_flags = 0;
-    s->lane_config[0] = 1u << LC_ROW_MASK_SHIFT;
+    sfpu_lane_config_w(s, 0, 1u << LC_ROW_MASK_SHIFT);
     s->flags = ALL_LANES;
     sfp(s, TT_OP_SFPIADD(1, 1, 4, 1)); /* 5 + 1 >= 0 */
     assert_int_equal(s->flags, 0x00000001u);
     sfp(s, TT_OP_SFPIADD(1, 1, 4, 1 | 8));
     assert_int_equal(s->flags, 0xFFFFFFFFu);
-    s->lane_config[0] = 0;
+    sfpu_lane_config_w(s, 0, 0);
     sfp(s, TT_OP_SFPIADD(0, 1, 9, 0));
     assert_int_equal(s->r[9][0], 0);
     /* VD = 16 (SFPLOADMACRO only): written, flags untouched (VD < 8 only). */

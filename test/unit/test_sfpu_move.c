@@ -39,7 +39,8 @@ static void test_mov(void **state) {
         s->lm_tmpl[l][2] = 0xA0000000u + l; /* markers, not instructions (check_fields: not a field) */
         s->lm_seq[l][1] = 0xB0000000u + l;  /* check_fields: not a field */
         s->lm_misc[l] = (uint16_t)(0xC00 + l);
-        s->lane_config[l] = 0x100u + l, s->prng[l] = 0xDEAD0000u + l;
+        sfpu_lane_config_w(s, l, 0x100u + l);
+        s->prng[l] = 0xDEAD0000u + l;
     }
     sfp(s, TT_OP_SFPMOV(0, 2, 3, 8));
     assert_int_equal(s->r[3][9], 0xA0000009u);
@@ -94,15 +95,15 @@ static void test_swap(void **state) {
     }
     /* EXCHANGE_SRCB_SRCC inverts the decision in its lane. */
     fill(s, 1, F_1), fill(s, 2, F_2);
-    s->lane_config[6] = LC_EXCHANGE_SRCB_SRCC;
+    sfpu_lane_config_w(s, 6, LC_EXCHANGE_SRCB_SRCC);
     sfp(s, TT_OP_SFPSWAP(0, 1, 2, 1));
     assert_int_equal(s->r[2][5], F_1);
     assert_int_equal(s->r[2][6], F_2);
     /* ENABLE_DEST_INDEX: VC and VD written only below 4, and LReg[4 + (VC & 3)] swaps with
      * LReg[4 + (VD & 3)] where the values would swap. */
-    s->lane_config[6] = 0;
+    sfpu_lane_config_w(s, 6, 0);
     for (unsigned l = 0; l < LANES; l++)
-        s->lane_config[l] |= LC_ENABLE_DEST_INDEX;
+        sfpu_lane_config_w(s, l, s->lane_config[l] | LC_ENABLE_DEST_INDEX);
     fill(s, 1, F_1), fill(s, 2, F_2), fill(s, 5, 55), fill(s, 6, 66);
     s->r[2][7] = F_HALF; /* lane 7 already ordered: nothing moves */
     sfp(s, TT_OP_SFPSWAP(0, 1, 2, 1));
@@ -113,7 +114,7 @@ static void test_swap(void **state) {
     assert_int_equal(s->r[5][7], 55);
     assert_int_equal(s->r[2][7], F_HALF);
     for (unsigned l = 0; l < LANES; l++)
-        s->lane_config[l] = 0;
+        sfpu_lane_config_w(s, l, 0);
     /* A constant register as VC: read, never written (VC < 8 only). */
     fill(s, 1, F_2);
     sfp(s, TT_OP_SFPSWAP(0, 10, 1, 1)); /* LReg[1] = min(2, LReg[10] = 1) */
