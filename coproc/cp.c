@@ -284,6 +284,12 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
     cp->cycle += n;
 }
 
+uint64_t cp_advance_to(cp_t *cp, uint64_t cycle) {
+    uint64_t n = cycle - cp->cycle;
+    cp_advance_idle(cp, n);
+    return n;
+}
+
 bool cp_is_idle(const cp_t *cp) { return !cp->active; }
 
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {

@@ -84,6 +84,9 @@ unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle, and over the cycles
  * of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
+/* cp_advance_idle up to the coprocessor's cycle `cycle` (>= cp_cycles): for a caller whose clock
+ * counts the same cycles and that owes the difference. Returns the cycles run. */
+uint64_t cp_advance_to(cp_t *cp, uint64_t cycle);
 /* How many of the next cycles are a quiet stretch's (0 outside one; never on the reference path):
  * each only counts the held instructions' cycles, reads nothing outside the coprocessor and
  * changes nothing anyone else reads (no FIFO frees, no thread goes idle, no semaphore moves), as

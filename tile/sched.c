@@ -115,11 +115,12 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
 
 /* Out of line: end_cycle's commonest cycles stay small. */
 static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
-    if (t->cycle++ < t->cp_owe_until) { /* owed, with the NoC due */
-        t->cp_lag++;
+    if (t->cycle < t->cp_owe_until) { /* owed, with the NoC due */
+        t->cycle++;
         return end_cycle_rest(t, 0, true);
     }
-    tile_cp_sync(t); /* the owed cycles end: pay them before this one runs */
+    tile_cp_sync(t); /* the owed cycles end: pay them before this one runs (tile_cp_lag) */
+    t->cycle++;
     unsigned s = cp_cycle(t->cp);
     /* The cycles the coprocessor lets the tile owe from the next on (none on the reference path,
      * which never comes here: tile_cycle). */
@@ -134,7 +135,6 @@ static bool end_cycle(void *ctx) {
      * the tile owes its cycle, and with nothing due on the NoC the rest is the watch. */
     if (t->cycle < t->cp_owe_until && t->noc.next_at > t->cycle + 1) {
         t->cycle++;
-        t->cp_lag++;
         if (t->nwatch && tile_watch_changed(t)) return true;
         return t->harts_changed;
     }

@@ -78,11 +78,12 @@ typedef struct tile {
     bool harts_changed; /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
     /* Lazy coprocessor (tile_run): its cycles at the ends of the tile's cycles before cp_owe_until
      * change nothing anyone else could see before the next access to it (an idle coprocessor's,
-     * a quiet stretch's: cp_quiet_left), so they are owed rather than run; cp_lag of them so far.
-     * tile_cp_sync pays them (cp_advance_idle) before anything can look at it; 0: nothing owed
-     * (cp_lag 0), and none of the next cycles may be. */
+     * a quiet stretch's: cp_quiet_left), so they are owed rather than run: those so far are the
+     * tile's cycles the coprocessor has not run (cycle - cp_cycles, tile_cp_lag; both clocks count
+     * every cycle of the tile from 0, and only owing keeps them apart). tile_cp_sync pays them
+     * (cp_advance_to) before anything can look at it; 0: nothing owed (the clocks alike), and
+     * none of the next cycles may be. */
     uint64_t cp_owe_until;
-    uint64_t cp_lag;
     uint64_t cp_owed_idle, cp_owed_quiet; /* cycles owed and paid so far, over the run (TTEMU_STATS) */
     /* Bumped by everything that may change the tile other than a lone core's run that leaves it
      * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
@@ -183,11 +184,12 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
  * cycles do: none is owed until the coprocessor says so again. */
 static inline void tile_cp_sync(tile_t *t) {
     if (!t->cp_owe_until) return;
-    *(t->cp_owe_until == UINT64_MAX ? &t->cp_owed_idle : &t->cp_owed_quiet) += t->cp_lag;
-    cp_advance_idle(t->cp, t->cp_lag);
-    t->cp_lag = 0;
+    uint64_t paid = cp_advance_to(t->cp, t->cycle);
+    *(t->cp_owe_until == UINT64_MAX ? &t->cp_owed_idle : &t->cp_owed_quiet) += paid;
     t->cp_owe_until = 0;
 }
+/* The cycles the tile owes its coprocessor now (tile_t.cp_owe_until). */
+static inline uint64_t tile_cp_lag(const tile_t *t) { return t->cycle - cp_cycles(t->cp); }
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
  * that writes the tile other than a core's pure instruction must call it (tile/, mmio/bus.c). */
