@@ -57,7 +57,8 @@ bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
 bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
 /* The FIFOs that had fewer words at the end of a cycle than at its start since the last call
  * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
- * have been full and not be any more. */
+ * have been full and not be any more. The tile reads them in cp_cycle's status instead and never
+ * asks: its bits stay until a push finds the FIFO full (cp_fifo_seen_full). */
 uint32_t cp_fifo_freed(cp_t *cp);
 /* A push found the FIFOs of bits (cp_fifo_freed's) full: their frees so far are forgotten, so
  * that the next answer names them only after a cycle that freed them since. */
@@ -70,8 +71,8 @@ unsigned cp_idle_threads(const cp_t *cp, unsigned mask);
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
  * every cycle; after a cycle that stepped the FIFOs, cp_fifo_freed's answer so far shifted by
- * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), which
- * cp_fifo_freed keeps until asked; and CP_CYCLE_QUIET when the cycles after it are a quiet
+ * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), kept until
+ * asked or seen full; and CP_CYCLE_QUIET when the cycles after it are a quiet
  * stretch's (cp_quiet_left). */
 enum {
     CP_CYCLE_IDLE = 1u << 0,

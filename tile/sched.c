@@ -3,10 +3,8 @@
  * idle fast-forward (tile/spin.c). docs/architecture.md "The fast path". */
 #include "tile/tile.h"
 
-void tile_blocks_check(tile_t *t) {
+void tile_blocks_check(tile_t *t, uint32_t freed) {
     /* A full FIFO has room again only after a cycle that took words out of it, and then has. */
-    uint32_t freed = cp_fifo_freed(t->cp);
-    if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
     uint8_t keep = 0, wake = 0, sync = 0;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
@@ -46,10 +44,10 @@ void tile_blocks_check(tile_t *t) {
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
 static bool end_one_cycle(void *ctx) {
     tile_t *t = ctx;
-    cp_cycle(t->cp);
+    unsigned s = cp_cycle(t->cp);
     t->cycle++;
     tile_noc_tick(t);
-    if (t->blocked_mask) tile_blocks_check(t);
+    if (t->blocked_mask) tile_blocks_check(t, s >> CP_CYCLE_FREED_SHIFT);
     return false;
 }
 
@@ -99,14 +97,15 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
  * blocked hart). */
 static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s, bool owed) {
     tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
-    /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
-     * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked of
-     * all in one call) and no hart waiting for a MOP expander, tile_blocks_check would release
-     * nobody. */
+    /* With none of the FIFOs the blocked pushes wait for freed (cp_cycle says which, its bits
+     * kept until a push finds the FIFO full: cp_fifo_seen_full), none of the threads harts wait
+     * for idle (asked of all in one call) and no hart waiting for a MOP expander,
+     * tile_blocks_check would release nobody. */
+    unsigned freed = s >> CP_CYCLE_FREED_SHIFT;
     if (!owed && t->blocked_mask &&
-        (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
+        ((freed & t->block_wake) ||
          (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
-        tile_blocks_check(t);
+        tile_blocks_check(t, freed);
     if (t->nwatch && tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
      * retire); one raised earlier already ended the batch. */

@@ -101,7 +101,7 @@ typedef struct tile {
      * (tile_blocks_check). */
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
-    /* What can release them: the FIFO each push waits for (block_bit: cp_fifo_freed's bit; 0 for
+    /* What can release them: the FIFO each push waits for (block_bit: CP_CYCLE_FREED's bit; 0 for
      * a hart waiting for a thread), all of them (block_wake), and the harts waiting for a thread
      * (block_sync, asked after every cycle: bit t, one waits for thread t to go idle, all of
      * those asked in one call, cp_idle_threads; TILE_SYNC_MOP, one waits for a MOP expander).
@@ -228,8 +228,9 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
     h->blocked = true;
 }
-/* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */
-void tile_blocks_check(tile_t *t);
+/* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c).
+ * freed: the FIFOs cp_cycle's status says were freed (CP_CYCLE_FREED, shifted down). */
+void tile_blocks_check(tile_t *t, uint32_t freed);
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) { return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1; }

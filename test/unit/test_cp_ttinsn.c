@@ -60,11 +60,12 @@ static void ttinsn_is_a_store_to_instrn_buf(void **state) {
         assert_non_null(b);
         for (unsigned step = 0; step < 400; step++) {
             switch (pick(8)) {
-            case 0: /* a cycle: the coprocessors move on, blocked harts may be let go */
-                cp_cycle(a->cp), cp_cycle(b->cp);
+            case 0: { /* a cycle: the coprocessors move on, blocked harts may be let go */
+                unsigned sa = cp_cycle(a->cp), sb = cp_cycle(b->cp);
                 a->cycle++, b->cycle++;
-                tile_blocks_check(a), tile_blocks_check(b);
+                tile_blocks_check(a, sa >> CP_CYCLE_FREED_SHIFT), tile_blocks_check(b, sb >> CP_CYCLE_FREED_SHIFT);
                 break;
+            }
             case 1: /* idle cycles owed to the coprocessor, paid before the push reaches it */
                 if (cp_is_idle(a->cp)) {
                     uint64_t n = 1 + pick(5);
