@@ -125,11 +125,6 @@ uint32_t cp_fifo_freed(cp_t *cp) {
 
 void cp_fifo_seen_full(cp_t *cp, uint32_t bits) { cp->fifo_freed &= ~bits; }
 
-bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
-    if (t >= CP_THREADS) return false;
-    return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
-}
-
 /* cp_thread_idle's rule (t < CP_THREADS). */
 static inline __attribute__((always_inline)) bool thread_idle(const cp_t *cp, unsigned t) {
     return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);

@@ -52,9 +52,6 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 /* cp_push_from(t, word, false, origin): a TRISC's push, the commonest, without the choice of FIFO. */
 bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
 
-/* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
- * expander taking a word) can change the answer from true to false. */
-bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
 /* The FIFOs that had fewer words at the end of a cycle than at its start since the last call
  * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
  * have been full and not be any more. The tile reads them in cp_cycle's status instead and never

@@ -315,7 +315,8 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         /* A FIFO the cycle freed has room (tile_blocks_check releases a push on the bit alone). */
         for (uint32_t m = freed; m; m &= m - 1) {
             unsigned b = (unsigned)__builtin_ctz(m);
-            assert_false(cp_push_full(fast, b % CP_THREADS, b >= CP_THREADS));
+            const fe_thread_t *fe = &fast->fe[b % CP_THREADS];
+            assert_false(fifo_full(b >= CP_THREADS ? &fe->fifo2 : &fe->fifo1));
         }
         same_state(ref, fast, c);
         if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
@@ -408,11 +409,7 @@ static void unpacker_due_clock(void **state) {
     };
     unsigned skipped = 0;
     for (unsigned c = 0; c < 400; c++) {
-        if (c % 3 == 0 && !cp_push_full(ref, 0, false)) {
-            uint32_t w = words[(c / 3) % 4];
-            push(ref, 0, w);
-            push(fast, 0, w);
-        }
+        if (c % 3 == 0 && cp_push(ref, 0, words[(c / 3) % 4], false)) push(fast, 0, words[(c / 3) % 4]);
         /* a full cycle of the fast twin next, with nothing due in it (as cp_cycle decides) */
         if (cp_next_cycle(fast) == CP_NEXT_FULL && !cp_tm_due_at(fast, *fast->tm_now + 1)) skipped++;
         cp_cycle(ref);
@@ -443,16 +440,10 @@ static void unpacker_queue_full(void **state) {
     refusal_seen_t refusals = {0};
     unsigned n0 = 0, n1 = 0;
     for (unsigned c = 0; c < 600; c++) {
-        if (!cp_push_full(ref, 0, false)) {
-            uint32_t w = words[n0++ % (sizeof words / sizeof words[0])];
-            push(ref, 0, w);
-            push(fast, 0, w);
-        }
-        if (c % 3 == 0 && !cp_push_full(ref, 1, false)) {
-            uint32_t w = words1[n1++ % (sizeof words1 / sizeof words1[0])];
-            push(ref, 1, w);
-            push(fast, 1, w);
-        }
+        uint32_t w = words[n0 % (sizeof words / sizeof words[0])];
+        if (cp_push(ref, 0, w, false)) push(fast, 0, w), n0++;
+        w = words1[n1 % (sizeof words1 / sizeof words1[0])];
+        if (c % 3 == 0 && cp_push(ref, 1, w, false)) push(fast, 1, w), n1++;
         refusals_match(ref, fast, &refusals, c);
         cp_cycle(ref);
         cp_cycle(fast);
@@ -474,12 +465,12 @@ static void fifo_seen_full_forgets(void **state) {
     (void)cp_fifo_freed(cp); /* (all of them after a reset) */
     unsigned n = 0;
     for (unsigned t = 0; t < 2; t++)
-        while (!cp_push_full(cp, t, false))
-            push(cp, t, TT_OP_NOP), n++;
+        while (cp_push(cp, t, TT_OP_NOP, false))
+            n++;
     assert_true(n > 2);
     cp_cycle(cp); /* both FIFOs lose a NOP: bits 0 and 1, kept until asked */
     push(cp, 0, TT_OP_NOP);
-    assert_true(cp_push_full(cp, 0, false));
+    assert_false(cp_push(cp, 0, TT_OP_NOP, false)); /* full again */
     cp_fifo_seen_full(cp, 1u << 0);
     assert_int_equal(cp_fifo_freed(cp), 1u << 1);
     /* the next free of thread 0's FIFO#1 names it again */
@@ -487,7 +478,7 @@ static void fifo_seen_full_forgets(void **state) {
     for (unsigned c = 0; c < 64 && !(freed & 1u); c++)
         freed |= (cp_cycle(cp) & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT;
     assert_true(freed & 1u);
-    assert_false(cp_push_full(cp, 0, false));
+    push(cp, 0, TT_OP_NOP); /* room */
     cp_destroy(cp);
 }
 
