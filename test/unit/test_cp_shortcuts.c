@@ -219,7 +219,7 @@ typedef struct {
     uint64_t stood[2]; /* by the unit: [0] the Matrix Unit's Src banks, [1] an unpacker's queue */
 } refusal_seen_t;
 
-/* The refusals the fast twin's gates let stand (gate_t.repeatable GATE_REPEAT_UNIT): a head that
+/* The refusals the fast twin's gates let stand (gate_t.repeat GATE_REPEAT_UNIT): a head that
  * tm_refuses_until_moved names must be refused by tm_can_accept, and refused again in every
  * later cycle while *tm_unit_moves_slot has not moved. Checked on the reference twin, whose
  * gates ask tm_can_accept afresh every cycle, where conds_match is. */
@@ -242,7 +242,7 @@ static void refusals_match(cp_t *ref, const cp_t *fast, refusal_seen_t *seen, ui
         seen->word[t] = x.held_word;
         seen->moves[t] = moves;
         const gate_t *g = &fast->gate[t];
-        if (g->held && g->repeatable == GATE_REPEAT_UNIT) seen->stood[g->held_op->unit == TT_UNIT_UNPACK]++;
+        if (g->held && g->repeat == GATE_REPEAT_UNIT) seen->stood[g->held_op->unit == TT_UNIT_UNPACK]++;
     }
 }
 
