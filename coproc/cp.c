@@ -195,6 +195,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
         uint32_t after = fe_counts(fe);
         if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;
         if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t);
+        /* (FIFO#2's high water measured at the cycle's end, as before the expander noted it) */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);
@@ -219,9 +220,7 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
          * replay expander's take against the MOP expander's word (fe_step). */
         cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
         if (!did) fe->stuck_moves = fe->moves; /* (else it stays another count than moves) */
-        /* (A push counts its own high water.) */
-        if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
-            cp->stats[t].fifo2_high_water = fe->fifo2.count;
+        /* (FIFO#2's high water: the MOP expander notes its own, BRISC's push its own.) */
     }
     return quiet;
 }
@@ -469,8 +468,10 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
  * allocates it). */
 const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
     if (t >= CP_THREADS) return NULL;
-    gate_settle((cp_t *)cp, t);
-    return &cp->stats[t];
+    if (cp->gate[t].repeats) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
+    cp_stats_t *st = (cp_stats_t *)&cp->stats[t];
+    if (cp->fe[t].fifo2_high > st->fifo2_high_water) st->fifo2_high_water = cp->fe[t].fifo2_high;
+    return st;
 }
 
 uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }

@@ -112,6 +112,9 @@ typedef struct {
      * either). */
     uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
     uint32_t stuck_moves; /* moves when they got stuck; any other count while they are not */
+    /* FIFO#2's most words after a push of the MOP expander's, since the reset: noted where it
+     * pushes, so that a cycle need not ask (cp_stats folds it into fifo2_high_water). */
+    uint8_t fifo2_high;
 } fe_thread_t;
 
 static inline uint32_t fe_counts(const fe_thread_t *fe) {
@@ -135,7 +138,7 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
  * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
  * recorded into the replay buffer changes no count). FE_POP1 and FE_POP2 sit where
  * cp_fifo_freed has thread 0's FIFO#1 and FIFO#2: shifted by t, they are thread t's freed FIFOs. */
-enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6, FE_PUSH2 = 1u << 7 };
+enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
 /* Both, in that order, in one call: what they did, but FE_POP2 only when FIFO#2 lost a word net
