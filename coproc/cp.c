@@ -247,13 +247,27 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     return s;
 }
 
+/* cp_cycle's idle and quiet cycles, out of line: cp_cycle only picks the way (tail calls, no
+ * frame to set up). */
+static inline void idle_cycles(cp_t *cp, uint64_t n) { /* (nothing to step, only time passes) */
+    tm_advance_idle(cp->tm, n);
+    sync_end_cycle(&cp->sync);
+    cp->cycle += n;
+}
+static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
+    idle_cycles(cp, 1);
+    return cp_cycle_status(cp);
+}
+static __attribute__((noinline)) unsigned cp_cycle_quiet(cp_t *cp) {
+    cp_quiet_run(cp, 1);
+    return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
+}
+
 unsigned cp_cycle(cp_t *cp) {
-    switch (cp_next_cycle(cp)) { /* (an idle cycle: nothing to step, only time passes) */
-    case CP_NEXT_IDLE: cp_advance_idle(cp, 1); return cp_cycle_status(cp);
+    switch (cp_next_cycle(cp)) {
+    case CP_NEXT_IDLE: return cp_cycle_idle(cp);
     case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
-    case CP_NEXT_QUIET:
-        cp_quiet_run(cp, 1);
-        return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
+    case CP_NEXT_QUIET: return cp_cycle_quiet(cp);
     default: return cp_cycle_step(cp);
     }
 }
@@ -273,9 +287,7 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
         }
         return;
     }
-    tm_advance_idle(cp->tm, n);
-    sync_end_cycle(&cp->sync);
-    cp->cycle += n;
+    idle_cycles(cp, n);
 }
 
 uint64_t cp_advance_to(cp_t *cp, uint64_t cycle) {
