@@ -77,6 +77,7 @@ void cp_reset(cp_t *cp) {
     cp->active = false;
     cp->quiet_until = 0;
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
+    cp->fe_awake = 0;
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
@@ -89,7 +90,7 @@ static inline __attribute__((always_inline)) bool push_word(cp_t *cp, unsigned t
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
-    fe->moves++;
+    fe_moved(cp, t);
     cp->quiet_until = 0;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
@@ -212,14 +213,14 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
     bool quiet = gate_step(cp, t);
     /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
      * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
-     * can give them something else to do (fe_thread_t.moves). */
-    if (fe->moves != fe->stuck_moves) {
+     * can give them something else to do (cp_t.fe_awake). */
+    if (cp->fe_awake & (1u << t)) {
         unsigned did = fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
          * replay expander's take against the MOP expander's word (fe_step). */
         cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
-        if (!did) fe->stuck_moves = fe->moves; /* (else it stays another count than moves) */
+        if (!did) cp->fe_awake &= (uint8_t) ~(1u << t);
         /* (FIFO#2's high water: the MOP expander notes its own, BRISC's push its own.) */
     }
     return quiet;
@@ -308,9 +309,7 @@ cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 void cp_set_stepwise(cp_t *cp, bool on) {
     /* The plain cycle does not keep the expanders' stuck mark (cp_thread_step): not known to be
      * stuck when the fast path takes over. */
-    if (cp->stepwise && !on)
-        for (unsigned t = 0; t < CP_THREADS; t++)
-            cp->fe[t].stuck_moves = cp->fe[t].moves - 1;
+    if (cp->stepwise && !on) cp->fe_awake = (1u << CP_THREADS) - 1;
     cp->stepwise = on;
     cp->quiet_until = 0;
     tm_set_reference(cp->tm, on);

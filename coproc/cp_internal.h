@@ -106,12 +106,6 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
-    /* The expanders did nothing in a cycle (both steps said so: no word moved, no bubble
-     * ended): until a push or the gate moves a word (moves), the same state gives the same
-     * nothing. Stuck while stuck_moves == moves (as after a reset, when they have nothing to do
-     * either). */
-    uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
-    uint32_t stuck_moves; /* moves when they got stuck; any other count while they are not */
     /* FIFO#2's most words after a push of the MOP expander's, since the reset: noted where it
      * pushes, so that a cycle need not ask (cp_stats folds it into fifo2_high_water). */
     uint8_t fifo2_high;
@@ -263,7 +257,14 @@ struct cp {
     uint64_t quiet_cycles;      /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
     const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
     uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
+    /* Bit t: thread t's expanders may have something to do. Cleared after a cycle in which they
+     * did nothing (both steps said so: no word moved, no bubble ended), when the same state
+     * gives the same nothing until a push or the gate moves a word (fe_moved sets it again);
+     * clear after a reset too, when they have nothing to do either. */
+    uint8_t fe_awake;
 };
+/* A word was pushed into thread t or taken by its gate: its expanders may move again. */
+static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
 
 /* How cp_cycle runs the next cycle: idle (only time passes), the reference path's plain cycle, a
  * quiet stretch's cycle or a full cycle of the fast path. One home for the choice, which the

@@ -191,7 +191,7 @@ static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigne
     if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, t, op, w, fifo_peek_org(in))) return gate_full_of(cp, t);
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
     fifo_pop(in);
-    cp->fe[t].moves++;
+    fe_moved(cp, t);
     issue_note(cp, t, w);
     return false;
 }
@@ -255,7 +255,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
              * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into
              * the replay buffer has no unit to go to. None of them reaches a backend unit. */
             fifo_pop(in);
-            cp->fe[t].moves++;
+            fe_moved(cp, t);
             cp->stats[t].consumed++;
         } else {
             uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
@@ -280,7 +280,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
             } else {
                 cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
-                cp->fe[t].moves++;
+                fe_moved(cp, t);
                 issue(cp, t, op, w, org);
             }
         }
