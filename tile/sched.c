@@ -112,12 +112,14 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
     return t->harts_changed || (s & CP_CYCLE_FAILED);
 }
 
-/* Out of line: end_cycle's commonest cycles stay small. */
+/* Out of line, both: end_cycle's commonest cycles stay small. An owed cycle with the NoC due: */
+static __attribute__((noinline)) bool end_cycle_owed(tile_t *t) {
+    t->cycle++;
+    return end_cycle_rest(t, 0, true);
+}
+
+/* A cycle not owed: */
 static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
-    if (t->cycle < t->cp_owe_until) { /* owed, with the NoC due */
-        t->cycle++;
-        return end_cycle_rest(t, 0, true);
-    }
     tile_cp_sync(t); /* the owed cycles end: pay them before this one runs (tile_cp_lag) */
     t->cycle++;
     unsigned s = cp_cycle(t->cp);
@@ -132,7 +134,8 @@ static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
     /* The commonest cycles of harts that poll or wait while the coprocessor is idle or quiet:
      * the tile owes its cycle, and with nothing due on the NoC the rest is the watch. */
-    if (t->cycle < t->cp_owe_until && t->noc.next_at > t->cycle + 1) {
+    if (t->cycle < t->cp_owe_until) {
+        if (t->noc.next_at <= t->cycle + 1) return end_cycle_owed(t);
         t->cycle++;
         if (t->nwatch && tile_watch_changed(t)) return true;
         return t->harts_changed;
