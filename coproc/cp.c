@@ -77,6 +77,7 @@ void cp_reset(cp_t *cp) {
     cp->active = false;
     cp->quiet_until = 0;
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
+    cp->fe_awake = 0;
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {
@@ -89,7 +90,7 @@ static inline __attribute__((always_inline)) bool push_word(cp_t *cp, unsigned t
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
     if (!fe_push(fe, word, after_mop, origin)) return false;
-    fe->moves++;
+    fe_moved(cp, t);
     cp->quiet_until = 0;
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
@@ -124,11 +125,6 @@ uint32_t cp_fifo_freed(cp_t *cp) {
 }
 
 void cp_fifo_seen_full(cp_t *cp, uint32_t bits) { cp->fifo_freed &= ~bits; }
-
-bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop) {
-    if (t >= CP_THREADS) return false;
-    return fifo_full(after_mop ? &cp->fe[t].fifo2 : &cp->fe[t].fifo1);
-}
 
 /* cp_thread_idle's rule (t < CP_THREADS). */
 static inline __attribute__((always_inline)) bool thread_idle(const cp_t *cp, unsigned t) {
@@ -200,6 +196,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
         uint32_t after = fe_counts(fe);
         if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;
         if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t);
+        /* (FIFO#2's high water measured at the cycle's end, as before the expander noted it) */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);
@@ -216,17 +213,15 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
     bool quiet = gate_step(cp, t);
     /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
      * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
-     * can give them something else to do (fe_thread_t.moves). */
-    if (fe->moves != fe->stuck_moves) {
+     * can give them something else to do (cp_t.fe_awake). */
+    if (cp->fe_awake & (1u << t)) {
         unsigned did = fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
          * replay expander's take against the MOP expander's word (fe_step). */
         cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
-        if (!did) fe->stuck_moves = fe->moves; /* (else it stays another count than moves) */
-        /* (A push counts its own high water.) */
-        if ((did & FE_PUSH2) && fe->fifo2.count > cp->stats[t].fifo2_high_water)
-            cp->stats[t].fifo2_high_water = fe->fifo2.count;
+        if (!did) cp->fe_awake &= (uint8_t) ~(1u << t);
+        /* (FIFO#2's high water: the MOP expander notes its own, BRISC's push its own.) */
     }
     return quiet;
 }
@@ -253,13 +248,27 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     return s;
 }
 
+/* cp_cycle's idle and quiet cycles, out of line: cp_cycle only picks the way (tail calls, no
+ * frame to set up). */
+static inline void idle_cycles(cp_t *cp, uint64_t n) { /* (nothing to step, only time passes) */
+    tm_advance_idle(cp->tm, n);
+    sync_end_cycle(&cp->sync);
+    cp->cycle += n;
+}
+static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
+    idle_cycles(cp, 1);
+    return cp_cycle_status(cp);
+}
+static __attribute__((noinline)) unsigned cp_cycle_quiet(cp_t *cp) {
+    cp_quiet_run(cp, 1);
+    return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
+}
+
 unsigned cp_cycle(cp_t *cp) {
-    switch (cp_next_cycle(cp)) { /* (an idle cycle: nothing to step, only time passes) */
-    case CP_NEXT_IDLE: cp_advance_idle(cp, 1); return cp_cycle_status(cp);
+    switch (cp_next_cycle(cp)) {
+    case CP_NEXT_IDLE: return cp_cycle_idle(cp);
     case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
-    case CP_NEXT_QUIET:
-        cp_quiet_run(cp, 1);
-        return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
+    case CP_NEXT_QUIET: return cp_cycle_quiet(cp);
     default: return cp_cycle_step(cp);
     }
 }
@@ -279,9 +288,13 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
         }
         return;
     }
-    tm_advance_idle(cp->tm, n);
-    sync_end_cycle(&cp->sync);
-    cp->cycle += n;
+    idle_cycles(cp, n);
+}
+
+uint64_t cp_advance_to(cp_t *cp, uint64_t cycle) {
+    uint64_t n = cycle - cp->cycle;
+    cp_advance_idle(cp, n);
+    return n;
 }
 
 bool cp_is_idle(const cp_t *cp) { return !cp->active; }
@@ -296,9 +309,7 @@ cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 void cp_set_stepwise(cp_t *cp, bool on) {
     /* The plain cycle does not keep the expanders' stuck mark (cp_thread_step): not known to be
      * stuck when the fast path takes over. */
-    if (cp->stepwise && !on)
-        for (unsigned t = 0; t < CP_THREADS; t++)
-            cp->fe[t].stuck_moves = cp->fe[t].moves - 1;
+    if (cp->stepwise && !on) cp->fe_awake = (1u << CP_THREADS) - 1;
     cp->stepwise = on;
     cp->quiet_until = 0;
     tm_set_reference(cp->tm, on);
@@ -468,8 +479,10 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
  * allocates it). */
 const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
     if (t >= CP_THREADS) return NULL;
-    gate_settle((cp_t *)cp, t);
-    return &cp->stats[t];
+    if (cp->gate[t].repeats) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
+    cp_stats_t *st = (cp_stats_t *)&cp->stats[t];
+    if (cp->fe[t].fifo2_high > st->fifo2_high_water) st->fifo2_high_water = cp->fe[t].fifo2_high;
+    return st;
 }
 
 uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }

@@ -52,12 +52,10 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 /* cp_push_from(t, word, false, origin): a TRISC's push, the commonest, without the choice of FIFO. */
 bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
 
-/* Would cp_push(t, ..., after_mop) fail now (its FIFO full)? Only a coprocessor cycle (an
- * expander taking a word) can change the answer from true to false. */
-bool cp_push_full(const cp_t *cp, unsigned t, bool after_mop);
 /* The FIFOs that had fewer words at the end of a cycle than at its start since the last call
  * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
- * have been full and not be any more. */
+ * have been full and not be any more. The tile reads them in cp_cycle's status instead and never
+ * asks: its bits stay until a push finds the FIFO full (cp_fifo_seen_full). */
 uint32_t cp_fifo_freed(cp_t *cp);
 /* A push found the FIFOs of bits (cp_fifo_freed's) full: their frees so far are forgotten, so
  * that the next answer names them only after a cycle that freed them since. */
@@ -70,8 +68,8 @@ unsigned cp_idle_threads(const cp_t *cp, unsigned mask);
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
  * every cycle; after a cycle that stepped the FIFOs, cp_fifo_freed's answer so far shifted by
- * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), which
- * cp_fifo_freed keeps until asked; and CP_CYCLE_QUIET when the cycles after it are a quiet
+ * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), kept until
+ * asked or seen full; and CP_CYCLE_QUIET when the cycles after it are a quiet
  * stretch's (cp_quiet_left). */
 enum {
     CP_CYCLE_IDLE = 1u << 0,
@@ -84,6 +82,9 @@ unsigned cp_cycle(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle, and over the cycles
  * of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
+/* cp_advance_idle up to the coprocessor's cycle `cycle` (>= cp_cycles): for a caller whose clock
+ * counts the same cycles and that owes the difference. Returns the cycles run. */
+uint64_t cp_advance_to(cp_t *cp, uint64_t cycle);
 /* How many of the next cycles are a quiet stretch's (0 outside one; never on the reference path):
  * each only counts the held instructions' cycles, reads nothing outside the coprocessor and
  * changes nothing anyone else reads (no FIFO frees, no thread goes idle, no semaphore moves), as

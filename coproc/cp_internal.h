@@ -106,12 +106,9 @@ typedef struct {
     fe_fifo_t fifo1, fifo2, fifo3;
     fe_mop_t mop;
     fe_replay_t rp;
-    /* The expanders did nothing in a cycle (both steps said so: no word moved, no bubble
-     * ended): until a push or the gate moves a word (moves), the same state gives the same
-     * nothing. Stuck while stuck_moves == moves (as after a reset, when they have nothing to do
-     * either). */
-    uint32_t moves;       /* words pushed into the thread or taken by its gate, ever */
-    uint32_t stuck_moves; /* moves when they got stuck; any other count while they are not */
+    /* FIFO#2's most words after a push of the MOP expander's, since the reset: noted where it
+     * pushes, so that a cycle need not ask (cp_stats folds it into fifo2_high_water). */
+    uint8_t fifo2_high;
 } fe_thread_t;
 
 static inline uint32_t fe_counts(const fe_thread_t *fe) {
@@ -135,7 +132,7 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
  * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
  * recorded into the replay buffer changes no count). FE_POP1 and FE_POP2 sit where
  * cp_fifo_freed has thread 0's FIFO#1 and FIFO#2: shifted by t, they are thread t's freed FIFOs. */
-enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6, FE_PUSH2 = 1u << 7 };
+enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
 /* Both, in that order, in one call: what they did, but FE_POP2 only when FIFO#2 lost a word net
@@ -188,13 +185,19 @@ static inline void sync_end_cycle(sync_t *s) {
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
 /* Wait Gate of one thread. */
-/* gate_t.repeatable of a hold not by the latched wait: GATE_REPEAT_UNIT, refused by its unit for
+/* What holds a head whose hold may repeat unchanged (gate_t.repeat; gate_repeat decides):
+ * GATE_REPEAT_STALLWAIT / _SEMWAIT, the latched wait of that kind, whose answer stands while
+ * nothing it reads changed (gate_wait_unchanged); GATE_REPEAT_UNIT, a refusal by its unit for
  * want of a Src bank or of room in an unpacker's queue with no wait latched
  * (tm_refuses_until_moved), which stands while neither moved (gate_t.unit_seen);
- * GATE_REPEAT_OTHER, any other (gate_repeat asks again). Neither is a wait's opcode. */
-enum { GATE_REPEAT_OTHER = 1, GATE_REPEAT_UNIT = 2 };
-_Static_assert(TT_OPC_STALLWAIT > GATE_REPEAT_UNIT && TT_OPC_SEMWAIT > GATE_REPEAT_UNIT,
-               "gate_t.repeatable tells a wait's opcode from the other kinds of hold");
+ * GATE_REPEAT_OTHER, any other (gate_repeat asks again). */
+typedef enum {
+    GATE_REPEAT_NO,
+    GATE_REPEAT_STALLWAIT,
+    GATE_REPEAT_SEMWAIT,
+    GATE_REPEAT_UNIT,
+    GATE_REPEAT_OTHER
+} gate_repeat_t;
 typedef struct {
     cp_wait_t wait;
     bool held;
@@ -209,10 +212,9 @@ typedef struct {
      * instruction costs a re-check per cycle, not its bookkeeping. */
     const tt_op_t *held_op; /* the held word's opcode entry (NULL: undefined) */
     bool held_by_wait;      /* held by the latched wait's block mask (counted on its site) */
-    /* The hold may repeat unchanged (gate_repeat decides): 0 no; held by the latched wait, the
-     * wait's opcode (STALLWAIT or SEMWAIT: gate_step asks gate_wait_unchanged's question of that
-     * one without looking at held_by_wait and the wait); else GATE_REPEAT_UNIT or _OTHER. */
-    uint8_t repeatable;
+    /* The hold may repeat unchanged (gate_repeat_t; GATE_REPEAT_NO: it may not): gate_step asks
+     * the question of its kind without looking at held_by_wait and the wait. */
+    uint8_t repeat;
     uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
     uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
     uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
@@ -255,7 +257,14 @@ struct cp {
     uint64_t quiet_cycles;      /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
     const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
     uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
+    /* Bit t: thread t's expanders may have something to do. Cleared after a cycle in which they
+     * did nothing (both steps said so: no word moved, no bubble ended), when the same state
+     * gives the same nothing until a push or the gate moves a word (fe_moved sets it again);
+     * clear after a reset too, when they have nothing to do either. */
+    uint8_t fe_awake;
 };
+/* A word was pushed into thread t or taken by its gate: its expanders may move again. */
+static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
 
 /* How cp_cycle runs the next cycle: idle (only time passes), the reference path's plain cycle, a
  * quiet stretch's cycle or a full cycle of the fast path. One home for the choice, which the
@@ -295,17 +304,25 @@ bool gate_step_full(cp_t *cp, unsigned t);
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
  * (tm_cond_changes) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
-static inline bool gate_wait_unchanged_as(const cp_t *cp, unsigned t, const gate_t *g, uint8_t opcode) {
-    switch (opcode) {
-    case TT_OPC_STALLWAIT: return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
-    case TT_OPC_SEMWAIT: return g->sem_seen == cp->sync.sem_gen;
-    /* Not a wait (gate_step asks with gate_t.repeatable): no bank moved, no unpacker retired. */
-    case GATE_REPEAT_UNIT: return g->unit_seen == *cp->tm_moves;
+static inline bool gate_stallwait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
+}
+static inline bool gate_semwait_unchanged(const cp_t *cp, const gate_t *g) { return g->sem_seen == cp->sync.sem_gen; }
+static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    switch (g->wait.opcode) {
+    case TT_OPC_STALLWAIT: return gate_stallwait_unchanged(cp, t, g);
+    case TT_OPC_SEMWAIT: return gate_semwait_unchanged(cp, g);
     default: return false;
     }
 }
-static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    return gate_wait_unchanged_as(cp, t, g, g->wait.opcode);
+/* Would a repeatable hold (gate_t.repeat) stand as it did? The question of its kind: the latched
+ * wait's (as gate_wait_unchanged), or for a unit's refusal that stands until something moves, no
+ * bank moved and no unpacker retired. */
+static inline bool gate_hold_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
+    /* (in this order: the cheapest measured, add1 and the whole program) */
+    if (g->repeat == GATE_REPEAT_STALLWAIT) return gate_stallwait_unchanged(cp, t, g);
+    if (g->repeat == GATE_REPEAT_SEMWAIT) return gate_semwait_unchanged(cp, g);
+    return g->repeat == GATE_REPEAT_UNIT && g->unit_seen == *cp->tm_moves;
 }
 
 /* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,
@@ -317,7 +334,7 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
         if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
-    } else if (gate_wait_unchanged_as(cp, t, g, g->repeatable)) { /* (repeatable: the wait's opcode, or not one) */
+    } else if (gate_hold_unchanged(cp, t, g)) {
         /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
          * (gate_settle). */
         g->repeats++;

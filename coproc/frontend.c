@@ -142,17 +142,23 @@ static void mop_begin(fe_mop_t *m, uint32_t w) {
  * it back with their own: called last, as tail calls, they leave fe_step without a frame for its
  * commonest steps (a word passing through, nothing to do). */
 
+/* The MOP expander's push into FIFO#2 (which has room), its high water noted (fe_thread_t). */
+static inline void mop_push2(fe_thread_t *fe, uint32_t w, cp_origin_t org) {
+    fifo_push(&fe->fifo2, w, org);
+    if (fe->fifo2.count > fe->fifo2_high) fe->fifo2_high = fe->fifo2.count;
+}
+
 /* Emit the next expanded word if FIFO#2 has room; ends the expansion when nothing is left (the
  * expander resolves control flow for free, so the end is known when the last word goes). */
 static __attribute__((noinline)) unsigned mop_emit(fe_thread_t *fe, unsigned did) {
     fe_mop_t *m = &fe->mop;
     if (fifo_full(&fe->fifo2)) return did;
-    fifo_push(&fe->fifo2, m->next, m->org);
+    mop_push2(fe, m->next, m->org);
     if (!mop_next(m, &m->next)) { /* the word after it, fetched ahead */
         m->kind = MOP_IDLE;
         m->bubble = true;
     }
-    return (did & ~FE_POP2) | FE_MOVED | FE_PUSH2; /* (FIFO#2 got back what the replay expander took) */
+    return (did & ~FE_POP2) | FE_MOVED; /* (FIFO#2 got back what the replay expander took) */
 }
 
 /* Ingest the MOP w at the head of FIFO#1. */
@@ -198,8 +204,8 @@ static inline unsigned mop_step(fe_thread_t *fe, unsigned did) {
         if (fifo_full(&fe->fifo2)) return did;
         cp_origin_t org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
-        fifo_push(&fe->fifo2, w, org);
-        return (did & ~FE_POP2) | FE_MOVED | FE_POP1 | FE_PUSH2;
+        mop_push2(fe, w, org);
+        return (did & ~FE_POP2) | FE_MOVED | FE_POP1;
     }
 }
 

@@ -152,7 +152,7 @@ static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, co
 }
 
 /* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
- * the holds that stay put until what they depend on changes (gate_t.repeatable), and only after
+ * the holds that stay put until what they depend on changes (gate_t.repeat), and only after
  * asking that again: the latched wait's conditions (not met; asked again only when something
  * they read changed, gate_wait_unchanged), and the unit's admission when the wait's mask does
  * not block the head. A false answer leaves the cycle to the full step (which asks again). A
@@ -191,7 +191,7 @@ static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigne
     if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, t, op, w, fifo_peek_org(in))) return gate_full_of(cp, t);
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
     fifo_pop(in);
-    cp->fe[t].moves++;
+    fe_moved(cp, t);
     issue_note(cp, t, w);
     return false;
 }
@@ -205,7 +205,7 @@ bool gate_pass2(cp_t *cp) { return gate_pass_as(cp, 2); }
  * header of this file says. */
 static inline __attribute__((always_inline)) bool gate_step_slow_as(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    if (g->held && g->repeatable && gate_repeat(cp, t, g)) {
+    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g)) {
         /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
         g->repeats++;
         return true;
@@ -222,7 +222,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
     if (g->repeats) gate_settle(cp, t);
-    g->repeatable = 0;
+    g->repeat = GATE_REPEAT_NO;
 
     /* 1. The latched wait, from the cycle after it latched on. */
     bool met = false;
@@ -255,7 +255,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
              * resources); a MOP/MOP_CFG pushed after the MOP expander or a REPLAY recorded into
              * the replay buffer has no unit to go to. None of them reaches a backend unit. */
             fifo_pop(in);
-            cp->fe[t].moves++;
+            fe_moved(cp, t);
             cp->stats[t].consumed++;
         } else {
             uint16_t mask = g->wait.active ? g->wait.gate_mask : 0;
@@ -280,7 +280,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
             } else {
                 cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
-                cp->fe[t].moves++;
+                fe_moved(cp, t);
                 issue(cp, t, op, w, org);
             }
         }
@@ -300,14 +300,18 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 !met && !stream && !cp->stepwise &&
                 (blocked ? hold == CP_HOLD_WAIT_COND || hold == CP_HOLD_WAIT_SEM
                          : hold == CP_HOLD_UNDEFINED || (hold == CP_HOLD_UNIT && op->unit != TT_UNIT_SYNC));
-            g->repeatable = !repeatable ? 0 : blocked ? g->wait.opcode : GATE_REPEAT_OTHER;
+            /* (held by the wait: a STALLWAIT or a SEMWAIT, not a STREAMWAIT) */
+            g->repeat = !repeatable                          ? GATE_REPEAT_NO
+                        : !blocked                           ? GATE_REPEAT_OTHER
+                        : g->wait.opcode == TT_OPC_STALLWAIT ? GATE_REPEAT_STALLWAIT
+                                                             : GATE_REPEAT_SEMWAIT;
             /* Refused for want of a Src bank or of room in an unpacker's queue, nothing latched
              * (nothing latches while the head is held: only this thread's Sync Unit
              * instructions do): the next full steps would find the same head, no wait, and the
              * same refusal until a bank moves or an unpacker retires (whatever the unit's other
              * reasons), so the same hold. */
             if (repeatable && !blocked && !g->wait.active && tm_refuses_until_moved(cp->tm, op, w)) {
-                g->repeatable = GATE_REPEAT_UNIT;
+                g->repeat = GATE_REPEAT_UNIT;
                 g->unit_seen = *cp->tm_moves;
             }
         }

@@ -45,8 +45,28 @@ mem_res_t instrn_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
     return instrn_store(t, h, off, size, val);
 }
 
+/* A TRISC's .ttinsn push that found its FIFO full (push_trisc's other way), out of line: the
+ * push's own way keeps only the tile and the hart across its call. */
+static __attribute__((noinline)) mem_res_t ttinsn_stalled(tile_t *t, hart_t *h) {
+    tile_block(t, h, TILE_BLOCK_PUSH, (unsigned)tile_trisc_thread(h));
+    return MEM_STALL;
+}
+
+/* env_ttinsn's every case, out of line. */
+static __attribute__((noinline)) mem_res_t ttinsn_store(tile_t *t, hart_t *h, uint32_t word) {
+    return env_device_store(t, h, instrn_store, true, 0, 4, word);
+}
+
 /* A .ttinsn (core/exec.c): env_store(env, h, 0xFFE40000, 4, word) with the device known, without
- * the address's way through the device map. */
+ * the address's way through the device map. Its commonest case, a TRISC's push with nothing owed
+ * to the coprocessor (tile_cp_sync would do nothing), is env_device_store's and instrn_store's
+ * TRISC way written out. */
 mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
-    return env_device_store(env, h, instrn_store, true, 0, 4, word);
+    tile_t *t = env;
+    int th = tile_trisc_thread(h);
+    if (th < 0 || t->cp_owe_until) return ttinsn_store(t, h, word);
+    if (!cp_push_trisc(t->cp, (unsigned)th, word, (cp_origin_t){.pc = h->pc, .core = (int8_t)h->id}))
+        return ttinsn_stalled(t, h);
+    t->progress++;
+    return MEM_OK;
 }

@@ -3,10 +3,8 @@
  * idle fast-forward (tile/spin.c). docs/architecture.md "The fast path". */
 #include "tile/tile.h"
 
-void tile_blocks_check(tile_t *t) {
+void tile_blocks_check(tile_t *t, uint32_t freed) {
     /* A full FIFO has room again only after a cycle that took words out of it, and then has. */
-    uint32_t freed = cp_fifo_freed(t->cp);
-    if (!(freed & t->block_wake) && !t->block_sync) return; /* no blocked hart can go on */
     uint8_t keep = 0, wake = 0, sync = 0;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
         unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
@@ -46,10 +44,10 @@ void tile_blocks_check(tile_t *t) {
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
 static bool end_one_cycle(void *ctx) {
     tile_t *t = ctx;
-    cp_cycle(t->cp);
+    unsigned s = cp_cycle(t->cp);
     t->cycle++;
     tile_noc_tick(t);
-    if (t->blocked_mask) tile_blocks_check(t);
+    if (t->blocked_mask) tile_blocks_check(t, s >> CP_CYCLE_FREED_SHIFT);
     return false;
 }
 
@@ -99,27 +97,31 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
  * blocked hart). */
 static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsigned s, bool owed) {
     tile_noc_tick(t); /* may pay the owed cycles (a NoC write to a register syncs the coprocessor) */
-    /* With none of the FIFOs the blocked pushes wait for freed (cp_fifo_freed keeps its bits
-     * until asked, and cp_cycle says which), none of the threads harts wait for idle (asked of
-     * all in one call) and no hart waiting for a MOP expander, tile_blocks_check would release
-     * nobody. */
+    /* With none of the FIFOs the blocked pushes wait for freed (cp_cycle says which, its bits
+     * kept until a push finds the FIFO full: cp_fifo_seen_full), none of the threads harts wait
+     * for idle (asked of all in one call) and no hart waiting for a MOP expander,
+     * tile_blocks_check would release nobody. */
+    unsigned freed = s >> CP_CYCLE_FREED_SHIFT;
     if (!owed && t->blocked_mask &&
-        (((s >> CP_CYCLE_FREED_SHIFT) & t->block_wake) ||
+        ((freed & t->block_wake) ||
          (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
-        tile_blocks_check(t);
+        tile_blocks_check(t, freed);
     if (t->nwatch && tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
      * retire); one raised earlier already ended the batch. */
     return t->harts_changed || (s & CP_CYCLE_FAILED);
 }
 
-/* Out of line: end_cycle's commonest cycles stay small. */
+/* Out of line, both: end_cycle's commonest cycles stay small. An owed cycle with the NoC due: */
+static __attribute__((noinline)) bool end_cycle_owed(tile_t *t) {
+    t->cycle++;
+    return end_cycle_rest(t, 0, true);
+}
+
+/* A cycle not owed: */
 static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
-    if (t->cycle++ < t->cp_owe_until) { /* owed, with the NoC due */
-        t->cp_lag++;
-        return end_cycle_rest(t, 0, true);
-    }
-    tile_cp_sync(t); /* the owed cycles end: pay them before this one runs */
+    tile_cp_sync(t); /* the owed cycles end: pay them before this one runs (tile_cp_lag) */
+    t->cycle++;
     unsigned s = cp_cycle(t->cp);
     /* The cycles the coprocessor lets the tile owe from the next on (none on the reference path,
      * which never comes here: tile_cycle). */
@@ -132,9 +134,9 @@ static bool end_cycle(void *ctx) {
     tile_t *t = ctx;
     /* The commonest cycles of harts that poll or wait while the coprocessor is idle or quiet:
      * the tile owes its cycle, and with nothing due on the NoC the rest is the watch. */
-    if (t->cycle < t->cp_owe_until && t->noc.next_at > t->cycle + 1) {
+    if (t->cycle < t->cp_owe_until) {
+        if (t->noc.next_at <= t->cycle + 1) return end_cycle_owed(t);
         t->cycle++;
-        t->cp_lag++;
         if (t->nwatch && tile_watch_changed(t)) return true;
         return t->harts_changed;
     }

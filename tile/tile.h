@@ -78,11 +78,12 @@ typedef struct tile {
     bool harts_changed; /* a SOFT_RESET_0 write started or stopped a core (tile_run returns) */
     /* Lazy coprocessor (tile_run): its cycles at the ends of the tile's cycles before cp_owe_until
      * change nothing anyone else could see before the next access to it (an idle coprocessor's,
-     * a quiet stretch's: cp_quiet_left), so they are owed rather than run; cp_lag of them so far.
-     * tile_cp_sync pays them (cp_advance_idle) before anything can look at it; 0: nothing owed
-     * (cp_lag 0), and none of the next cycles may be. */
+     * a quiet stretch's: cp_quiet_left), so they are owed rather than run: those so far are the
+     * tile's cycles the coprocessor has not run (cycle - cp_cycles, tile_cp_lag; both clocks count
+     * every cycle of the tile from 0, and only owing keeps them apart). tile_cp_sync pays them
+     * (cp_advance_to) before anything can look at it; 0: nothing owed (the clocks alike), and
+     * none of the next cycles may be. */
     uint64_t cp_owe_until;
-    uint64_t cp_lag;
     uint64_t cp_owed_idle, cp_owed_quiet; /* cycles owed and paid so far, over the run (TTEMU_STATS) */
     /* Bumped by everything that may change the tile other than a lone core's run that leaves it
      * running (tile_run): with it unchanged, run/run.c's progress check knows its fingerprint
@@ -100,7 +101,7 @@ typedef struct tile {
      * (tile_blocks_check). */
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
-    /* What can release them: the FIFO each push waits for (block_bit: cp_fifo_freed's bit; 0 for
+    /* What can release them: the FIFO each push waits for (block_bit: CP_CYCLE_FREED's bit; 0 for
      * a hart waiting for a thread), all of them (block_wake), and the harts waiting for a thread
      * (block_sync, asked after every cycle: bit t, one waits for thread t to go idle, all of
      * those asked in one call, cp_idle_threads; TILE_SYNC_MOP, one waits for a MOP expander).
@@ -183,11 +184,12 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
  * cycles do: none is owed until the coprocessor says so again. */
 static inline void tile_cp_sync(tile_t *t) {
     if (!t->cp_owe_until) return;
-    *(t->cp_owe_until == UINT64_MAX ? &t->cp_owed_idle : &t->cp_owed_quiet) += t->cp_lag;
-    cp_advance_idle(t->cp, t->cp_lag);
-    t->cp_lag = 0;
+    uint64_t paid = cp_advance_to(t->cp, t->cycle);
+    *(t->cp_owe_until == UINT64_MAX ? &t->cp_owed_idle : &t->cp_owed_quiet) += paid;
     t->cp_owe_until = 0;
 }
+/* The cycles the tile owes its coprocessor now (tile_t.cp_owe_until). */
+static inline uint64_t tile_cp_lag(const tile_t *t) { return t->cycle - cp_cycles(t->cp); }
 
 /* Drop the idle fast-forward's proof: memory, a device or a core may have changed. Everything
  * that writes the tile other than a core's pure instruction must call it (tile/, mmio/bus.c). */
@@ -226,8 +228,9 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
     h->blocked = true;
 }
-/* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c). */
-void tile_blocks_check(tile_t *t);
+/* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c).
+ * freed: the FIFOs cp_cycle's status says were freed (CP_CYCLE_FREED, shifted down). */
+void tile_blocks_check(tile_t *t, uint32_t freed);
 
 /* Thread (0..2) of a TRISC hart, or -1. */
 static inline int tile_trisc_thread(const hart_t *h) { return (h && h->id >= CORE_TRISC0) ? h->id - CORE_TRISC0 : -1; }

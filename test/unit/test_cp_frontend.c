@@ -95,7 +95,44 @@ static void fifo_backpressure_when_gate_blocked(void **state) {
     assert_int_equal(s.fifo3, 2);
     assert_int_equal(pushed, 1 + 32 + 8 + 2);
     assert_false(cp_push(cp, 0, TT_OP_NOP, false));
+    assert_int_equal(cp_stats(cp, 0)->fifo2_high_water, 8);
     cp_destroy(cp);
+}
+
+/* FIFO#2's high water is the most words it held at the end of a cycle or after a BRISC push,
+ * whoever filled it (the MOP expander notes its own pushes: fe_thread_t.fifo2_high), on the fast
+ * path and the reference path alike: drawn pushes through both ways in, drawn cycles, thread 2's
+ * gate now and then held for good (ATGETM(1): no mutex 1 on Blackhole), measured from outside. */
+static void fifo2_high_water_as_measured(void **state) {
+    (void)state;
+    uint32_t x = 0x2545F491u;
+    unsigned highs = 0;
+    for (unsigned run_i = 0; run_i < 24; run_i++) {
+        cp_t *cp = cp_new();
+        cp_set_stepwise(cp, run_i % 2);
+        unsigned most[CP_THREADS] = {0};
+        for (unsigned step = 0; step < 600; step++) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            unsigned t = x % CP_THREADS;
+            if ((x >> 8) % 3 == 0) {
+                cp_cycle(cp);
+            } else {
+                uint32_t w = t == 2 && (x >> 12) % 64 == 0 ? TT_OP_ATGETM(1) : TT_OP_SETADC(0, 0, 0, step);
+                (void)cp_push(cp, t, w, (x >> 16) % 4 == 0);
+            }
+            for (unsigned u = 0; u < CP_THREADS; u++) {
+                cp_thread_state_t s;
+                cp_thread_state(cp, u, &s);
+                if (s.fifo2 > most[u]) most[u] = s.fifo2;
+            }
+            if ((x >> 20) % 50 == 0 || step == 599)
+                for (unsigned u = 0; u < CP_THREADS; u++)
+                    assert_int_equal(cp_stats(cp, u)->fifo2_high_water, most[u]);
+        }
+        highs += most[2] == 8;
+        cp_destroy(cp);
+    }
+    assert_true(highs > 0 && highs < 24); /* thread 2's FIFO#2 filled in some runs, not all */
 }
 
 /* BRISC's path enters after the MOP expander, into FIFO#2 (8 words). */
@@ -414,6 +451,7 @@ int main(void) {
         cmocka_unit_test(fifo_backpressure_at_32),
         cmocka_unit_test(push_trisc_is_push_from_before_mop),
         cmocka_unit_test(fifo_backpressure_when_gate_blocked),
+        cmocka_unit_test(fifo2_high_water_as_measured),
         cmocka_unit_test(brisc_push_after_mop),
         cmocka_unit_test(mop_template0_zmask_all_flags),
         cmocka_unit_test(mop_template0_maskhi_no_flags),

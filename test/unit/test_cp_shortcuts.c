@@ -219,7 +219,7 @@ typedef struct {
     uint64_t stood[2]; /* by the unit: [0] the Matrix Unit's Src banks, [1] an unpacker's queue */
 } refusal_seen_t;
 
-/* The refusals the fast twin's gates let stand (gate_t.repeatable GATE_REPEAT_UNIT): a head that
+/* The refusals the fast twin's gates let stand (gate_t.repeat GATE_REPEAT_UNIT): a head that
  * tm_refuses_until_moved names must be refused by tm_can_accept, and refused again in every
  * later cycle while *tm_unit_moves_slot has not moved. Checked on the reference twin, whose
  * gates ask tm_can_accept afresh every cycle, where conds_match is. */
@@ -242,7 +242,7 @@ static void refusals_match(cp_t *ref, const cp_t *fast, refusal_seen_t *seen, ui
         seen->word[t] = x.held_word;
         seen->moves[t] = moves;
         const gate_t *g = &fast->gate[t];
-        if (g->held && g->repeatable == GATE_REPEAT_UNIT) seen->stood[g->held_op->unit == TT_UNIT_UNPACK]++;
+        if (g->held && g->repeat == GATE_REPEAT_UNIT) seen->stood[g->held_op->unit == TT_UNIT_UNPACK]++;
     }
 }
 
@@ -315,7 +315,8 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         /* A FIFO the cycle freed has room (tile_blocks_check releases a push on the bit alone). */
         for (uint32_t m = freed; m; m &= m - 1) {
             unsigned b = (unsigned)__builtin_ctz(m);
-            assert_false(cp_push_full(fast, b % CP_THREADS, b >= CP_THREADS));
+            const fe_thread_t *fe = &fast->fe[b % CP_THREADS];
+            assert_false(fifo_full(b >= CP_THREADS ? &fe->fifo2 : &fe->fifo1));
         }
         same_state(ref, fast, c);
         if (pick(256) == 0) same_stats(ref, fast); /* a view settles the bulk counts midway */
@@ -408,11 +409,7 @@ static void unpacker_due_clock(void **state) {
     };
     unsigned skipped = 0;
     for (unsigned c = 0; c < 400; c++) {
-        if (c % 3 == 0 && !cp_push_full(ref, 0, false)) {
-            uint32_t w = words[(c / 3) % 4];
-            push(ref, 0, w);
-            push(fast, 0, w);
-        }
+        if (c % 3 == 0 && cp_push(ref, 0, words[(c / 3) % 4], false)) push(fast, 0, words[(c / 3) % 4]);
         /* a full cycle of the fast twin next, with nothing due in it (as cp_cycle decides) */
         if (cp_next_cycle(fast) == CP_NEXT_FULL && !cp_tm_due_at(fast, *fast->tm_now + 1)) skipped++;
         cp_cycle(ref);
@@ -443,16 +440,10 @@ static void unpacker_queue_full(void **state) {
     refusal_seen_t refusals = {0};
     unsigned n0 = 0, n1 = 0;
     for (unsigned c = 0; c < 600; c++) {
-        if (!cp_push_full(ref, 0, false)) {
-            uint32_t w = words[n0++ % (sizeof words / sizeof words[0])];
-            push(ref, 0, w);
-            push(fast, 0, w);
-        }
-        if (c % 3 == 0 && !cp_push_full(ref, 1, false)) {
-            uint32_t w = words1[n1++ % (sizeof words1 / sizeof words1[0])];
-            push(ref, 1, w);
-            push(fast, 1, w);
-        }
+        uint32_t w = words[n0 % (sizeof words / sizeof words[0])];
+        if (cp_push(ref, 0, w, false)) push(fast, 0, w), n0++;
+        w = words1[n1 % (sizeof words1 / sizeof words1[0])];
+        if (c % 3 == 0 && cp_push(ref, 1, w, false)) push(fast, 1, w), n1++;
         refusals_match(ref, fast, &refusals, c);
         cp_cycle(ref);
         cp_cycle(fast);
@@ -474,12 +465,12 @@ static void fifo_seen_full_forgets(void **state) {
     (void)cp_fifo_freed(cp); /* (all of them after a reset) */
     unsigned n = 0;
     for (unsigned t = 0; t < 2; t++)
-        while (!cp_push_full(cp, t, false))
-            push(cp, t, TT_OP_NOP), n++;
+        while (cp_push(cp, t, TT_OP_NOP, false))
+            n++;
     assert_true(n > 2);
     cp_cycle(cp); /* both FIFOs lose a NOP: bits 0 and 1, kept until asked */
     push(cp, 0, TT_OP_NOP);
-    assert_true(cp_push_full(cp, 0, false));
+    assert_false(cp_push(cp, 0, TT_OP_NOP, false)); /* full again */
     cp_fifo_seen_full(cp, 1u << 0);
     assert_int_equal(cp_fifo_freed(cp), 1u << 1);
     /* the next free of thread 0's FIFO#1 names it again */
@@ -487,15 +478,50 @@ static void fifo_seen_full_forgets(void **state) {
     for (unsigned c = 0; c < 64 && !(freed & 1u); c++)
         freed |= (cp_cycle(cp) & CP_CYCLE_FREED) >> CP_CYCLE_FREED_SHIFT;
     assert_true(freed & 1u);
-    assert_false(cp_push_full(cp, 0, false));
+    push(cp, 0, TT_OP_NOP); /* room */
     cp_destroy(cp);
+}
+
+/* An idle coprocessor's cycle through cp_cycle (cp_cycle_idle) is cp_advance_idle's: the same
+ * clocks, the timing model's included, and the same answer, after some work and between drawn
+ * pushes. */
+static void idle_cycle_is_advance_idle(void **state) {
+    (void)state;
+    cp_t *a = cp_new(), *b = cp_new();
+    uint32_t x = 0x9E3779B9u;
+    unsigned idle_steps = 0;
+    for (unsigned step = 0; step < 400; step++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        if (x % 8 == 0) {
+            uint32_t w = (x >> 8) % 2 ? TT_OP_NOP : TT_OP_SETADC(0, 0, 0, step);
+            push(a, (x >> 4) % CP_THREADS, w);
+            push(b, (x >> 4) % CP_THREADS, w);
+        }
+        bool idle = cp_is_idle(a);
+        assert_int_equal(idle, cp_is_idle(b));
+        unsigned sa = cp_cycle(a), sb = 0;
+        if (idle) {
+            cp_advance_idle(b, 1);
+            sb = CP_CYCLE_IDLE; /* (what an idle cycle says: no error in these runs) */
+            idle_steps++;
+        } else {
+            sb = cp_cycle(b);
+        }
+        assert_int_equal(sa & (CP_CYCLE_IDLE | CP_CYCLE_FAILED), sb & (CP_CYCLE_IDLE | CP_CYCLE_FAILED));
+        assert_int_equal(cp_cycles(a), cp_cycles(b));
+        assert_int_equal(*a->tm_now, *b->tm_now);
+    }
+    assert_true(idle_steps > 50);
+    cp_destroy(a);
+    cp_destroy(b);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_runs_match),      cmocka_unit_test(random_runs_match_whole_thread),
-        cmocka_unit_test(mop_recorded_by_replay), cmocka_unit_test(unpacker_due_clock),
-        cmocka_unit_test(unpacker_queue_full),    cmocka_unit_test(fifo_seen_full_forgets),
+        cmocka_unit_test(random_runs_match),          cmocka_unit_test(random_runs_match_whole_thread),
+        cmocka_unit_test(mop_recorded_by_replay),     cmocka_unit_test(unpacker_due_clock),
+        cmocka_unit_test(unpacker_queue_full),        cmocka_unit_test(fifo_seen_full_forgets),
+        cmocka_unit_test(idle_cycle_is_advance_idle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,7 @@ static unsigned pick(unsigned n) { return rnd() % n; }
 
 static void same_tiles(tile_t *a, tile_t *b, unsigned step) {
     if (a->progress != b->progress || a->blocked_mask != b->blocked_mask || a->block_wake != b->block_wake ||
-        a->cp_owe_until != b->cp_owe_until || a->cp_lag != b->cp_lag || cp_cycles(a->cp) != cp_cycles(b->cp) ||
+        a->cp_owe_until != b->cp_owe_until || a->cycle != b->cycle || cp_cycles(a->cp) != cp_cycles(b->cp) ||
         cp_is_idle(a->cp) != cp_is_idle(b->cp))
         fail_msg("step %u: the tiles differ", step);
     for (unsigned c = 0; c < TILE_NCORES; c++) {
@@ -60,15 +60,17 @@ static void ttinsn_is_a_store_to_instrn_buf(void **state) {
         assert_non_null(b);
         for (unsigned step = 0; step < 400; step++) {
             switch (pick(8)) {
-            case 0: /* a cycle: the coprocessors move on, blocked harts may be let go */
-                cp_cycle(a->cp), cp_cycle(b->cp);
-                tile_blocks_check(a), tile_blocks_check(b);
+            case 0: { /* a cycle: the coprocessors move on, blocked harts may be let go */
+                unsigned sa = cp_cycle(a->cp), sb = cp_cycle(b->cp);
+                a->cycle++, b->cycle++;
+                tile_blocks_check(a, sa >> CP_CYCLE_FREED_SHIFT), tile_blocks_check(b, sb >> CP_CYCLE_FREED_SHIFT);
                 break;
+            }
             case 1: /* idle cycles owed to the coprocessor, paid before the push reaches it */
                 if (cp_is_idle(a->cp)) {
                     uint64_t n = 1 + pick(5);
                     a->cp_owe_until = b->cp_owe_until = UINT64_MAX;
-                    a->cp_lag += n, b->cp_lag += n;
+                    a->cycle += n, b->cycle += n; /* (tile_cp_lag) */
                 }
                 break;
             default: { /* a push by a drawn core (NCRISC's faults), unless it is blocked */
@@ -131,7 +133,9 @@ static void devices_that_reach_the_coprocessor_sync_it(void **state) {
                 assert_true(s & CP_CYCLE_QUIET);
             }
             assert_true(cp_quiet_left(a->cp) >= 5);
-            a->cp_owe_until = a->cycle + cp_quiet_left(a->cp), a->cp_lag = 5; /* owed in a quiet stretch */
+            /* owed in a quiet stretch (tile_cp_lag 5); the tiles' clocks count the cycles run */
+            a->cycle = b->cycle = cp_cycles(a->cp) + 5;
+            a->cp_owe_until = a->cycle + cp_quiet_left(a->cp) - 5;
             cp_advance_idle(b->cp, 5);
             /* The same access by a drawn core at a drawn offset: low offsets often (the MOP
              * config's nine words, the semaphores at 0x20, the first GPRs), then anywhere in the device. */
@@ -147,9 +151,9 @@ static void devices_that_reach_the_coprocessor_sync_it(void **state) {
             }
             assert_int_equal(r, q);
             assert_int_equal(x, y);
-            if (d->reaches_cp) assert_int_equal(a->cp_lag, 0); /* synced before the device acted */
-            owed_kept += a->cp_lag != 0;
-            synced += a->cp_lag == 0;
+            if (d->reaches_cp) assert_int_equal(tile_cp_lag(a), 0); /* synced before the device acted */
+            owed_kept += tile_cp_lag(a) != 0;
+            synced += tile_cp_lag(a) == 0;
             tile_cp_sync(a);
             same_cp(a->cp, b->cp, d->name);
             tile_destroy(a);
