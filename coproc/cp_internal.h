@@ -282,21 +282,11 @@ static inline bool cp_tm_due_at(const cp_t *cp, uint64_t clock) { return clock >
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
- * itself, gate_pass a head with nothing held or latched, gate_step_slow the rest. */
-bool gate_pass0(cp_t *cp);
-bool gate_pass1(cp_t *cp);
-bool gate_pass2(cp_t *cp);
-_Static_assert(CP_THREADS == 3, "one gate_pass per thread");
-/* Thread t's (a constant where it is inlined: gate_step in the unrolled cp_cycle_step). */
-static inline bool gate_pass(cp_t *cp, unsigned t) {
-    return t == 0 ? gate_pass0(cp) : t == 1 ? gate_pass1(cp) : gate_pass2(cp);
-}
-bool gate_step_slow0(cp_t *cp);
-bool gate_step_slow1(cp_t *cp);
-bool gate_step_slow2(cp_t *cp);
-static inline bool gate_step_slow(cp_t *cp, unsigned t) { /* (likewise) */
-    return t == 0 ? gate_step_slow0(cp) : t == 1 ? gate_step_slow1(cp) : gate_step_slow2(cp);
-}
+ * itself, gate_pass a head with nothing held or latched, gate_step_slow the rest (each one copy
+ * per thread, CP_PER_THREAD_DECLARE; t a constant where gate_step is inlined: the unrolled
+ * cp_cycle_step). */
+CP_PER_THREAD_DECLARE(bool, gate_pass, (cp_t * cp), (cp))
+CP_PER_THREAD_DECLARE(bool, gate_step_slow, (cp_t * cp), (cp))
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
 

@@ -172,52 +172,8 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     return g->hold == CP_HOLD_UNDEFINED || !tm_can_accept(cp->tm, t, g->held_op, g->held_word);
 }
 
-/* The full step, one function per thread (gate_full_as, below): the thread's state at offsets
- * known when compiled. gate_full_of picks thread t's (a constant in the fast path's callers). */
-static bool gate_full0(cp_t *cp);
-static bool gate_full1(cp_t *cp);
-static bool gate_full2(cp_t *cp);
-static inline bool gate_full_of(cp_t *cp, unsigned t) {
-    return t == 0 ? gate_full0(cp) : t == 1 ? gate_full1(cp) : gate_full2(cp);
-}
-
-/* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
- * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
- * everything but the Sync Unit's instructions and those that never pass. */
-static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigned t) {
-    fe_fifo_t *in = &cp->fe[t].fifo3;
-    uint32_t w = fifo_peek(in);
-    const tt_op_t *op = cp->op[TT_OPCODE(w)];
-    if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, t, op, w, fifo_peek_org(in))) return gate_full_of(cp, t);
-    /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
-    fifo_pop(in);
-    fe_moved(cp, t);
-    issue_note(cp, t, w);
-    return false;
-}
-
-/* One per thread: the thread's state at offsets known when compiled, no multiply by t. */
-bool gate_pass0(cp_t *cp) { return gate_pass_as(cp, 0); }
-bool gate_pass1(cp_t *cp) { return gate_pass_as(cp, 1); }
-bool gate_pass2(cp_t *cp) { return gate_pass_as(cp, 2); }
-
-/* A held head or a latched wait: a repeated hold (gate_repeat), else the Wait Gate's cycle as the
- * header of this file says. */
-static inline __attribute__((always_inline)) bool gate_step_slow_as(cp_t *cp, unsigned t) {
-    gate_t *g = &cp->gate[t];
-    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g)) {
-        /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
-        g->repeats++;
-        return true;
-    }
-    return gate_full_of(cp, t);
-}
-
-bool gate_step_slow0(cp_t *cp) { return gate_step_slow_as(cp, 0); }
-bool gate_step_slow1(cp_t *cp) { return gate_step_slow_as(cp, 1); }
-bool gate_step_slow2(cp_t *cp) { return gate_step_slow_as(cp, 2); }
-
-/* Out of line (gate_fullN): the cycles above are the common ones and stay small. */
+/* The full step, out of line (one copy per thread, gate_full(cp, t)): the cycles of gate_pass
+ * and gate_step_slow, below, are the common ones and stay small. */
 static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
@@ -328,8 +284,37 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
     return false;
 }
 
-static __attribute__((noinline)) bool gate_full0(cp_t *cp) { return gate_full_as(cp, 0); }
-static __attribute__((noinline)) bool gate_full1(cp_t *cp) { return gate_full_as(cp, 1); }
-static __attribute__((noinline)) bool gate_full2(cp_t *cp) { return gate_full_as(cp, 2); }
+CP_PER_THREAD_STATIC(__attribute__((noinline)), bool, gate_full, (cp_t * cp), (cp))
 
-bool gate_step_full(cp_t *cp, unsigned t) { return gate_full_of(cp, t); }
+/* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
+ * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
+ * everything but the Sync Unit's instructions and those that never pass. */
+static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigned t) {
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+    uint32_t w = fifo_peek(in);
+    const tt_op_t *op = cp->op[TT_OPCODE(w)];
+    if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
+    /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
+    fifo_pop(in);
+    fe_moved(cp, t);
+    issue_note(cp, t, w);
+    return false;
+}
+
+CP_PER_THREAD_DEFINE(bool, gate_pass, (cp_t * cp), (cp))
+
+/* A held head or a latched wait: a repeated hold (gate_repeat), else the Wait Gate's cycle as the
+ * header of this file says. */
+static inline __attribute__((always_inline)) bool gate_step_slow_as(cp_t *cp, unsigned t) {
+    gate_t *g = &cp->gate[t];
+    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g)) {
+        /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
+        g->repeats++;
+        return true;
+    }
+    return gate_full(cp, t);
+}
+
+CP_PER_THREAD_DEFINE(bool, gate_step_slow, (cp_t * cp), (cp))
+
+bool gate_step_full(cp_t *cp, unsigned t) { return gate_full(cp, t); }

@@ -53,18 +53,12 @@ bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word);
 const uint64_t *tm_unit_moves_slot(const tm_t *tm);
 /* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
-/* tm_can_accept, and when it says yes tm_dispatch, in one call (the gate's commonest cycle).
- * Returns false, having done nothing, when the unit refuses the instruction. Unlike them it takes
- * only a thread (t < CP_THREADS) and an opcode (op not NULL) its caller has checked: the gate
- * asks it for every instruction it issues. */
-bool tm_issue0(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin);
-bool tm_issue1(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin);
-bool tm_issue2(tm_t *tm, const tt_op_t *op, uint32_t word, cp_origin_t origin);
-static inline bool tm_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
-    return t == 0   ? tm_issue0(tm, op, word, origin)
-           : t == 1 ? tm_issue1(tm, op, word, origin)
-                    : tm_issue2(tm, op, word, origin);
-}
+/* tm_issue(tm, op, word, origin, t): tm_can_accept, and when it says yes tm_dispatch, in one call
+ * (the gate's commonest cycle; one copy per thread, CP_PER_THREAD_DECLARE). Returns false, having done nothing, when
+ * the unit refuses the instruction. Unlike them it takes only a thread (t < CP_THREADS) and an opcode (op not NULL) its
+ * caller has checked: the gate asks it for every instruction it issues. */
+CP_PER_THREAD_DECLARE(bool, tm_issue, (tm_t * tm, const tt_op_t *op, uint32_t word, cp_origin_t origin),
+                      (tm, op, word, origin))
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */
 bool tm_cycle(tm_t *tm);
