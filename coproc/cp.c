@@ -264,14 +264,18 @@ static __attribute__((noinline)) unsigned cp_cycle_quiet(cp_t *cp) {
     return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
 }
 
-unsigned cp_cycle(cp_t *cp) {
-    switch (cp_next_cycle(cp)) {
+static inline unsigned cycle_by(cp_t *cp, cp_next_t way) {
+    switch (way) {
     case CP_NEXT_IDLE: return cp_cycle_idle(cp);
     case CP_NEXT_PLAIN: return cp_cycle_plain(cp);
     case CP_NEXT_QUIET: return cp_cycle_quiet(cp);
     default: return cp_cycle_step(cp);
     }
 }
+
+unsigned cp_cycle(cp_t *cp) { return cycle_by(cp, cp_next_cycle(cp)); }
+
+unsigned cp_cycle_fast(cp_t *cp) { return cycle_by(cp, cp_next_fast(cp)); }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
     if (cp->active) { /* not idle: a quiet stretch's cycles at once, the others stepped */

@@ -79,6 +79,9 @@ enum {
     CP_CYCLE_FREED = ((1u << 2 * CP_THREADS) - 1) << CP_CYCLE_FREED_SHIFT
 };
 unsigned cp_cycle(cp_t *cp);
+/* cp_cycle for a caller whose coprocessor is never on the reference path (cp_set_stepwise): the
+ * tile's fast path. It does not ask. */
+unsigned cp_cycle_fast(cp_t *cp);
 /* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle, and over the cycles
  * of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);

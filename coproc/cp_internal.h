@@ -268,12 +268,15 @@ static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u
 
 /* How cp_cycle runs the next cycle: idle (only time passes), the reference path's plain cycle, a
  * quiet stretch's cycle or a full cycle of the fast path. One home for the choice, which the
- * tests that watch the shortcuts ask too. */
+ * tests that watch the shortcuts ask too; cp_next_fast is the choice without the plain cycle, for
+ * cp_cycle_fast, whose caller knows the coprocessor is not on the reference path. */
 typedef enum { CP_NEXT_IDLE, CP_NEXT_PLAIN, CP_NEXT_QUIET, CP_NEXT_FULL } cp_next_t;
-static inline cp_next_t cp_next_cycle(const cp_t *cp) {
+static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference path: cp_cycle_fast) */
     if (!cp->active) return CP_NEXT_IDLE;
-    if (cp->stepwise) return CP_NEXT_PLAIN;
     return cp->cycle < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
+}
+static inline cp_next_t cp_next_cycle(const cp_t *cp) {
+    return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
 }
 /* Does a full cycle that moves the timing model's clock to `clock` call tm_cycle_due? The full
  * cycle moves the clock itself (one more than *cp_t.tm_now) and calls only once it reaches

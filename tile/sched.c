@@ -44,7 +44,7 @@ void tile_blocks_check(tile_t *t, uint32_t freed) {
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
 static bool end_one_cycle(void *ctx) {
     tile_t *t = ctx;
-    unsigned s = cp_cycle(t->cp);
+    unsigned s = cp_cycle_fast(t->cp); /* (not the reference path: tile_cycle) */
     t->cycle++;
     tile_noc_tick(t);
     if (t->blocked_mask) tile_blocks_check(t, s >> CP_CYCLE_FREED_SHIFT);
@@ -122,9 +122,8 @@ static __attribute__((noinline)) bool end_cycle_owed(tile_t *t) {
 static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
     tile_cp_sync(t); /* the owed cycles end: pay them before this one runs (tile_cp_lag) */
     t->cycle++;
-    unsigned s = cp_cycle(t->cp);
-    /* The cycles the coprocessor lets the tile owe from the next on (none on the reference path,
-     * which never comes here: tile_cycle). */
+    unsigned s = cp_cycle_fast(t->cp); /* (the reference path never comes here: tile_cycle) */
+    /* The cycles the coprocessor lets the tile owe from the next on. */
     if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET))
         t->cp_owe_until = s & CP_CYCLE_IDLE ? UINT64_MAX : t->cycle + cp_quiet_left(t->cp);
     return end_cycle_rest(t, s, false);

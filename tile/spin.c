@@ -42,7 +42,7 @@ static void finish_cycle(tile_t *t, int c) {
     tile_spin_forget(t);
     for (; c < TILE_NCORES; c++)
         if (t->hart[c].state == HART_RUNNING) hart_step_fast(&t->hart[c]);
-    cp_cycle(t->cp);
+    cp_cycle_fast(t->cp); /* (the idle fast-forward is the fast path's: spin_t.on) */
     t->cycle++;
     tile_noc_tick(t); /* the impure instruction may have issued a NoC request */
 }

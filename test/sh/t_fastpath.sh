@@ -12,8 +12,10 @@ FWD=$SHARED/firmware/blackhole-p100a K=$SHARED/firmware/kernels-add1
 same() {
     local name=$1; shift
     rm -f "$TMP/ref.json" "$TMP/fast.json" "$TMP/nospin.json"
-    TTEMU_REFERENCE=1 "$TTEMU" run --quiet --report "$TMP/ref.json" "$@" >/dev/null 2>"$TMP/ref.err"
+    TTEMU_REFERENCE=1 TTEMU_STATS=1 "$TTEMU" run --quiet --report "$TMP/ref.json" "$@" >/dev/null 2>"$TMP/ref.all"
     local rc_ref=$?
+    grep -v '^ttemu: stats: ' "$TMP/ref.all" >"$TMP/ref.err"
+    grep '^ttemu: stats: ' "$TMP/ref.all" >"$TMP/ref.stats"
     TTEMU_SPIN=0 "$TTEMU" run --quiet --report "$TMP/nospin.json" "$@" >/dev/null 2>/dev/null
     local rc_nospin=$?
     TTEMU_STATS=1 "$TTEMU" run --quiet --report "$TMP/fast.json" "$@" >/dev/null 2>"$TMP/fast.all"
@@ -39,17 +41,32 @@ same() {
     fi
 }
 
+# stat_of FILE KEY: the figure KEY of the TTEMU_STATS line in FILE (nothing if it has none).
+stat_of() { grep -oE "(^| )$2[= ][0-9]+" "$1" | grep -oE '[0-9]+$'; }
+
 # takes NAME KEY...: the last `same` run's fast path took each shortcut KEY (a figure of its
 # TTEMU_STATS line, docs/cli.md: BRISC..TRISC2 parked turns, spin_skipped, cp_quiet, owed_idle,
 # owed_quiet) at least once. Equal reports alone would also pass with a shortcut never taken.
 takes() {
     local name=$1 key v; shift
     for key in "$@"; do
-        v=$(grep -oE "(^| )$key[= ][0-9]+" "$TMP/fast.stats" | grep -oE '[0-9]+$')
+        v=$(stat_of "$TMP/fast.stats" "$key")
         if [ -z "$v" ]; then nok "fast path takes $key: $name" "no $key in: $(cat "$TMP/fast.stats")"; return; fi
         if [ "$v" -eq 0 ]; then nok "fast path takes $key: $name" "$(cat "$TMP/fast.stats")"; return; fi
     done
     ok "fast path takes $*: $name"
+}
+
+# ref_takes_none NAME KEY...: the last `same` run's reference path took none of the shortcuts KEY
+# (its TTEMU_STATS figures all 0): its coprocessor is stepwise, which the tile's fast path relies
+# on when it steps its own with cp_cycle_fast (which does not ask).
+ref_takes_none() {
+    local name=$1 key v; shift
+    for key in "$@"; do
+        v=$(stat_of "$TMP/ref.stats" "$key")
+        if [ "${v:-x}" != 0 ]; then nok "reference path takes no $key: $name" "$(cat "$TMP/ref.stats")"; return; fi
+    done
+    ok "reference path takes none of $*: $name"
 }
 
 same "demo, five cores" --brisc $D/brisc.elf --ncrisc $D/ncrisc.elf --trisc0 $D/trisc0.elf \
@@ -178,6 +195,7 @@ EOF
 EOF
     same "add1 launch, 4 tiles" --config "$TMP/add1.json"
     takes "add1 launch" BRISC NCRISC TRISC1 cp_quiet owed_idle owed_quiet
+    ref_takes_none "add1 launch" cp_quiet owed_idle owed_quiet
     # Two launches with idle stretches around them (the fast-forward proven, then dropped by the
     # host's launch writes), then a cycle-count stop.
     python3 - "$TMP/add1.json" "$TMP/add1_idle.json" <<'PY'
@@ -212,6 +230,7 @@ PY
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
     takes "add1 full program" TRISC0 cp_quiet owed_idle owed_quiet
+    ref_takes_none "add1 full program" cp_quiet owed_idle owed_quiet
     same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
     # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
     # cycle count inside the boot, inside a launch and right after GO, and a launch whose
