@@ -259,11 +259,13 @@ struct cp {
     uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
     /* Bit t: thread t's expanders may have something to do. Cleared after a cycle in which they
      * did nothing (both steps said so: no word moved, no bubble ended), when the same state
-     * gives the same nothing until a push or the gate moves a word (fe_moved sets it again);
-     * clear after a reset too, when they have nothing to do either. */
+     * gives the same nothing until a push or the gate's full step moves a word (fe_moved sets
+     * it again; gate_pass's take cannot wake them, gate.c); clear after a reset too, when they
+     * have nothing to do either. */
     uint8_t fe_awake;
 };
-/* A word was pushed into thread t or taken by its gate: its expanders may move again. */
+/* A word was pushed into thread t or taken or consumed by its gate's full step: its expanders
+ * may move again. */
 static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
 
 /* How cp_cycle runs the next cycle: idle (only time passes), the reference path's plain cycle, a

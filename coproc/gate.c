@@ -296,8 +296,16 @@ static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigne
     if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
     fifo_pop(in);
-    fe_moved(cp, t);
     issue_note(cp, t, w);
+    /* No fe_moved: this take never gives stuck expanders something to do. They read FIFO#3 only
+     * to ask whether it is full (frontend.c replay_step). Stuck means they did nothing in the
+     * cycle they were last stepped (cp_thread_step), after this gate's step of that cycle; only
+     * they add to FIFO#3, and they are not stepped again until marked. Not full then, FIFO#3 is
+     * not full now either, and one word fewer changes nothing they read. Full then, the gate
+     * took no word in that cycle, so it held its head (a head not taken is held: gate_full); a
+     * held gate never comes here (gate_step) but to the full step, whose every take marks.
+     * test_cp_shortcuts' pass_leaves_stuck checks this before every cycle of its random runs
+     * and of drain_behind_a_held_head, which makes the second case. */
     return false;
 }
 

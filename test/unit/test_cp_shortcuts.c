@@ -246,10 +246,29 @@ static void refusals_match(cp_t *ref, const cp_t *fast, refusal_seen_t *seen, ui
     }
 }
 
+/* gate_pass's take leaves the expanders' stuck mark as it is (cp_t.fe_awake, fe_moved); see
+ * gate.c. Its premise, checked before every cycle of the fast twin: a gate that may pass its head
+ * through gate_pass (nothing held, nothing latched, a word at the head) while its thread's
+ * expanders are taken as stuck leaves them stuck when it takes the word: with one word fewer in
+ * FIFO#3 they still do nothing (fe_step). *seen counts the cycles it was asked. */
+static void pass_leaves_stuck(const cp_t *fast, uint64_t *seen, uint64_t cycle) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        const gate_t *g = &fast->gate[t];
+        const fe_thread_t *fe = &fast->fe[t];
+        if (g->held || g->wait.active || fifo_empty(&fe->fifo3) || (fast->fe_awake & (1u << t))) continue;
+        fe_thread_t after = *fe;
+        fifo_pop(&after.fifo3);
+        if (fe_step(&after))
+            fail_msg("cycle %llu, thread %u: the gate's take would wake the stuck expanders", (unsigned long long)cycle,
+                     t);
+        (*seen)++;
+    }
+}
+
 /* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
-/* owed: counts the cycles run as a quiet stretch's at once. */
+/* owed: counts the cycles run as a quiet stretch's at once; stuck: pass_leaves_stuck's. */
 static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy, uint64_t *owed,
-                    refusal_seen_t *refusals) {
+                    refusal_seen_t *refusals, uint64_t *stuck) {
     rng_state = seed;
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
@@ -303,6 +322,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         if (pick(100) == 0) g_fake.stream[0][29] = pick(4); /* stream 0's CURR_PHASE */
         conds_match(ref, &seen, c);
         refusals_match(ref, fast, refusals, c);
+        pass_leaves_stuck(fast, stuck, c);
         /* (the fast twin as the tile's fast path steps it too: cp_cycle_fast, every other cycle) */
         unsigned rr = cp_cycle(ref), rf = c % 2 ? cp_cycle_fast(fast) : cp_cycle(fast);
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
@@ -344,18 +364,56 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
 
 static void random_runs_match(void **state) {
     (void)state;
-    uint64_t owed = 0;
+    uint64_t owed = 0, stuck = 0;
     refusal_seen_t refusals = {0};
     for (uint32_t seed = 1; seed <= 40; seed++)
-        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT, &owed, &refusals);
+        one_run(seed * 2654435761u, 4000, seed % 4 == 0 ? 2 : 8 + seed % 24, CP_GATE_EXACT, &owed, &refusals, &stuck);
     assert_true(owed > 1000);             /* the quiet stretches were run at once often */
     assert_true(refusals.stood[0] > 100); /* (an unpacker's queue fills in unpacker_queue_full) */
+    assert_true(stuck > 10); /* gates passed heads with their expanders stuck (rare: FIFO#3 holds two words) */
 }
 
 static void random_runs_match_whole_thread(void **state) {
     (void)state;
     for (uint32_t seed = 1; seed <= 10; seed++)
-        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD, &(uint64_t){0}, &(refusal_seen_t){0});
+        one_run(seed * 40503u + 7, 4000, 12, CP_GATE_WHOLE_THREAD, &(uint64_t){0}, &(refusal_seen_t){0},
+                &(uint64_t){0});
+}
+
+/* Expanders stuck behind a held head with FIFO#3 full (the case gate_pass's missing mark would
+ * get wrong, gate.c), then draining: a SEMWAIT on semaphore 0 (Value 0) that blocks every
+ * instruction, SFPNOPs behind it until thread 0's FIFOs are full; after a post the gate takes
+ * the words one a cycle (the first by the full step), the expanders refill FIFO#3 behind it, and
+ * at the end gate_pass takes the last words with the expanders stuck again. */
+static void drain_behind_a_held_head(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    push(ref, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    push(fast, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    bool stuck_full = false;
+    uint64_t passes = 0;
+    for (uint64_t c = 0; c < 80; c++) {
+        if (c < 20) { /* (FIFO#3 and FIFO#2 fill, the rest waits in FIFO#1; then nothing moves) */
+            push(ref, 0, TT_OP_SFPNOP);
+            push(fast, 0, TT_OP_SFPNOP);
+        }
+        if (c == 30) {
+            cp_sem_write(ref, 0, 0, 0);
+            cp_sem_write(fast, 0, 0, 0);
+        }
+        stuck_full |= !(fast->fe_awake & 1u) && fifo_full(&fast->fe[0].fifo3) && fast->gate[0].held;
+        pass_leaves_stuck(fast, &passes, c);
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+    }
+    assert_true(stuck_full);
+    assert_true(passes > 0);
+    assert_int_equal(cp_stats(fast, 0)->issued, 21); /* the post released them all */
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
 }
 
 /* A MOP's expansion recorded into the replay buffer without Exec: each cycle the MOP expander
@@ -519,10 +577,10 @@ static void idle_cycle_is_advance_idle(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_runs_match),          cmocka_unit_test(random_runs_match_whole_thread),
-        cmocka_unit_test(mop_recorded_by_replay),     cmocka_unit_test(unpacker_due_clock),
-        cmocka_unit_test(unpacker_queue_full),        cmocka_unit_test(fifo_seen_full_forgets),
-        cmocka_unit_test(idle_cycle_is_advance_idle),
+        cmocka_unit_test(random_runs_match),      cmocka_unit_test(random_runs_match_whole_thread),
+        cmocka_unit_test(mop_recorded_by_replay), cmocka_unit_test(drain_behind_a_held_head),
+        cmocka_unit_test(unpacker_due_clock),     cmocka_unit_test(unpacker_queue_full),
+        cmocka_unit_test(fifo_seen_full_forgets), cmocka_unit_test(idle_cycle_is_advance_idle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
