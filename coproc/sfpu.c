@@ -61,7 +61,7 @@ static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u)
  * work on the pairs directly (fmt_sfpload_lanes, fmt_sfpstore_lanes), four at a time, where they
  * lie: on a little-endian host the block itself (fmt_pair_t may alias the cells), otherwise the
  * pairs assembled in buf and, once written, put back (block_pairs_put). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if FMT_HOST_LE
 static inline fmt_pair_t *block_pairs(uint16_t *block, uint32_t buf[LANES]) {
     (void)buf;
     return (fmt_pair_t *)block;
@@ -79,6 +79,7 @@ static inline void block_pairs_put(uint16_t *block, const uint32_t buf[LANES]) {
 }
 #endif
 _Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
+const char *dp_sfpu_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
 
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.

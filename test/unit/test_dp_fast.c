@@ -110,8 +110,9 @@ static uint32_t rnd_src19(int32_t near, bool exp5) {
 }
 
 /* Built twice (Makefile): as test_dp_fast, with the vector forms (the products' sums, the lane
- * conversions, masks and blend, the FMA's four-lane rule) where the host has SSE2, and as
- * test_dp_fast_nosimd with the plain forms (-DTTEMU_NO_SIMD); each must have linked the forms it
+ * conversions, masks and blend, the FMA's four-lane rule) where the host has SSE2 and the
+ * little-endian forms (L1's rows and Dst's pairs of cells as host words), and as
+ * test_dp_fast_nosimd with the plain and portable forms (-DTTEMU_NO_SIMD); each must have linked the forms it
  * was built for, or one of them would go untested. */
 static void test_dot16_form(void **state) {
     (void)state;
@@ -124,6 +125,16 @@ static void test_dot16_form(void **state) {
     assert_string_equal(fmt_simd_form(), "plain");
     assert_string_equal(fma_lanes_form(), "plain");
 #endif
+    /* The byte-order forms (formats.h FMT_HOST_LE): the host's words in place on this host, the
+     * portable byte-by-byte forms under -DTTEMU_NO_SIMD (or on a big-endian host). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(TTEMU_NO_SIMD)
+    const char *bo = "le";
+#else
+    const char *bo = "portable";
+#endif
+    assert_string_equal(fmt_byte_order_form(), bo);
+    assert_string_equal(dp_pack_byte_order_form(), bo);
+    assert_string_equal(dp_sfpu_byte_order_form(), bo);
 }
 
 static void test_dot16(void **state) {
