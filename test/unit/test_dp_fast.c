@@ -407,6 +407,7 @@ static bool st_differs(const cp_state_t *a, const cp_state_t *b) {
     cp_state_t c;
     memcpy(&c, b, sizeof c);
     c.cfg_gen = a->cfg_gen;
+    memcpy(c.thdcfg_gen, a->thdcfg_gen, sizeof c.thdcfg_gen);
     return memcmp(a, &c, sizeof c) != 0;
 }
 
@@ -496,7 +497,7 @@ static void rnd_addr_mods(tw_t *w) {
                                          THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
     for (unsigned i = 0; i < 8; i++)
         for (unsigned k = 0; k < 3; k++)
-            w->s[0].st.thdcfg[1][thcfg_fields[sec0[k]].word + i] = (uint16_t)(rnd_below(2) ? rnd() : 0);
+            st_thdcfg_w(&w->s[0].st, 1, thcfg_fields[sec0[k]].word + i, (uint16_t)(rnd_below(2) ? rnd() : 0));
 }
 
 /* A random configuration of what the SFPU's Dst instructions read. */
@@ -769,6 +770,97 @@ static void test_twin_unpack(void **state) {
     }
 }
 
+/* UNPACR's setup (unpack.c unp_setup_of): the fast side decodes what UNPACR reads of Config and of
+ * the thread's ThreadConfig once and keeps it while its key is the same: Config's cfg_gen, the
+ * thread, its ThreadConfig's thdcfg_gen, the context mode and context. Each round: a random
+ * configuration of one row of BF16 in every context (bases, offsets, Dst context addresses and
+ * each thread's SrcA/SrcB base, SetOvrdWithAddr and context offset drawn), one UNPACR, then one of
+ * the key's inputs changed alone and two more UNPACRs (the second shows a SrcRow the first set):
+ * a Config word of the unpackers' (flipped bits, through st_cfg_w), a ThreadConfig word of the
+ * thread's (thcfg_set; or its StateID switched to a bank whose word differs), the other thread
+ * (nothing written), or the context. A key without that input leaves the fast side with the old
+ * setup; `changed` counts the rounds of each kind whose first UNPACR ran. */
+static void test_twin_unpack_key(void **state) {
+    tw_t *w = *state;
+    unsigned changed[5] = {0};
+    for (unsigned i = 0; i < TW_L1; i++)
+        w->s[0].l1[i] = (uint8_t)rnd32();
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        unsigned u = rnd_below(2), off = u * 48, t = rnd_below(2), kind = rnd_below(5);
+        bool multi = kind == 4 || rnd_below(2);
+        for (unsigned i = 0; i < 2; i++)
+            dp_reset(w->s[i].dp);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, FMT_BF16 | 1u << 4 | 16u << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | 1u << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, FMT_BF16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 0, off, 1);
+        static const unsigned ctx_bits[] = {0, 1, 2, 3, 16, 17, 18, 19};
+        for (unsigned c = 0; c < 8; c++) {
+            tw_cfg_i(w, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, ctx_bits[c], off, 1);
+            tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, c, off, rnd_below(TW_L1 / 16 - 64));
+        }
+        for (unsigned c = 0; c < 4; c++) {
+            tw_cfg_i(w, CFG_THCON_SEC0_REG7_Offset_address, c, off, rnd_below(16));
+            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Tile_x_dim_cntx0, c, 0, 16);
+            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Dest_cntx0_address, c, 0, 16 * rnd_below(8));
+        }
+        tw_cfg(w, CFG_UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr, 1);
+        tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
+        for (unsigned th = 0; th < 2; th++) {
+            tw_thcfg(w, th, THCFG_CFG_STATE_ID_StateID, 0);
+            tw_thcfg(w, th, THCFG_SRCA_SET_SetOvrdWithAddr, rnd_below(2));
+            tw_thcfg(w, th, THCFG_SRCA_SET_Base, rnd_below(4));
+            tw_thcfg(w, th, THCFG_SRCB_SET_Base, rnd_below(4));
+            /* CfgContextOffset of unpacker 0 (bits 0..3), unpacker 1's 0 (bits 8..11: its contexts 0, 1) */
+            st_thdcfg_w(&w->s[0].st, th, thcfg_fields[THCFG_UNPACK_MISC_CFG_CfgContextOffset_0].word,
+                        (uint16_t)rnd_below(8));
+        }
+        /* bank 1: bank 0's words of the unpacker but one, for a StateID switch */
+        unsigned word = 64 + rnd_below(96), bank = 0;
+        uint32_t flip = (rnd() & rnd()) | 1u << rnd_below(32);
+        bool swap = kind == 1 && rnd_below(2);
+        if (swap) st_cfg_w(&w->s[0].st, 1, word, w->s[0].st.cfg[1][word] ^ flip), bank = 1;
+        tw_sync(w);
+        for (unsigned th = 0; th < 2; th++) {
+            tw_run(w, th, TT_OP_SETADCXY(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+            tw_run(w, th, TT_OP_SETADCZW(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+            tw_run(w, th, TT_OP_SETADCXX(u ? 2 : 1, 15, 0));
+        }
+        unsigned c0 = rnd_below(u ? 2 : 8), c1 = kind == 4 ? (c0 + 1 + rnd_below(u ? 1 : 7)) % (u ? 2 : 8) : c0;
+        tw_run(w, t, TT_OP_UNPACR(u, 0, 0, c0, 0, multi, rnd_below(2), 0, 0, 0, 0, 0, 0));
+        bool ran = w->s[0].err.cat == CP_ERR_NONE;
+        unsigned t2 = t, base_v = rnd_below(4);
+        thcfg_field_t base_f = rnd_below(2) ? THCFG_SRCA_SET_Base : THCFG_SRCB_SET_Base;
+        for (unsigned i = 0; i < 2; i++) {
+            cp_state_t *st = &w->s[i].st;
+            switch (kind) {
+            case 0: st_cfg_w(st, bank, word, st->cfg[bank][word] ^ flip); break;
+            case 1:
+                if (swap)
+                    thcfg_set(st, t, THCFG_CFG_STATE_ID_StateID, 1);
+                else
+                    thcfg_set(st, t, base_f, base_v);
+                break;
+            case 2:
+                thcfg_set(st, t, THCFG_SRCA_SET_SetOvrdWithAddr, !thcfg_get(st, t, THCFG_SRCA_SET_SetOvrdWithAddr));
+                break;
+            case 3: t2 = 1 - t; break;
+            default: break;
+            }
+        }
+        for (unsigned k = 0; k < 2; k++)
+            tw_run(w, t2, TT_OP_UNPACR(u, 0, 0, c1, 0, multi, k == 0, 0, 0, 0, 0, 0, 0));
+        changed[kind] += ran;
+        for (unsigned i = 0; i < 2; i++) { /* undone: the next round starts from bank 0 as drawn */
+            for (unsigned th = 0; th < 2; th++)
+                thcfg_set(&w->s[i].st, th, THCFG_CFG_STATE_ID_StateID, 0);
+            if (kind == 0 || swap) st_cfg_w(&w->s[i].st, bank, word, w->s[i].st.cfg[bank][word] ^ flip);
+        }
+    }
+    for (unsigned k = 0; k < 5; k++)
+        assert_true(changed[k] > 300);
+}
+
 /* Random 19-bit Src contents in both banks, random implied formats. */
 static void rnd_src(tw_t *w) {
     src_regs_t *s[2] = {dp_srca_mut(w->s[0].dp), dp_srcb_mut(w->s[0].dp)};
@@ -983,6 +1075,7 @@ int main(void) {
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_unpack_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_src_clear, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),
