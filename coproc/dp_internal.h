@@ -179,6 +179,18 @@ typedef struct {
     sfp_op_t op[SFP_DECODED];
 } sfp_decoded_t;
 
+/* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
+ * ThreadConfig (coproc/sfpu.c sfp_cfg_of), kept with its key: Config's cfg_gen, the thread and its
+ * thdcfg_gen (the Config bank is the thread's StateID, so the same while the key is). Off under
+ * dp_set_reference. */
+typedef struct {
+    bool valid;
+    uint8_t t;
+    uint8_t srcb_mod0; /* what MOD0_FMT_SRCB resolves to (fmt_mod0_resolve) */
+    uint64_t gen, tgen;
+    uint32_t math_off, regw_base, sp_base, stack_incr; /* MATH_Offset, DEST_REGW_BASE, DEST_SP_BASE, SFPU_STACK_Incr */
+} sfp_cfg_t;
+
 struct dp {
     /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
      * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
@@ -191,6 +203,7 @@ struct dp {
     lregs_t sfpu;
     sfpu_sched_t sched;
     sfp_decoded_t sfp_decoded;
+    sfp_cfg_t sfp_cfg;
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];

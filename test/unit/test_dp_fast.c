@@ -459,6 +459,17 @@ static void tw_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
 }
 static void tw_thcfg(tw_t *w, unsigned t, thcfg_field_t f, uint32_t v) { thcfg_set(&w->s[0].st, t, f, v); }
 
+/* Threads a's and b's ThreadConfig generations made the same number on the fast side (words
+ * written with the value they hold), so that a key without the thread would take one's for the
+ * other's. */
+static void tw_same_tgen(tw_t *w, unsigned a, unsigned b) {
+    cp_state_t *st = &w->s[0].st;
+    while (st->thdcfg_gen[a] < st->thdcfg_gen[b])
+        st_thdcfg_w(st, a, 0, st->thdcfg[a][0]);
+    while (st->thdcfg_gen[b] < st->thdcfg_gen[a])
+        st_thdcfg_w(st, b, 0, st->thdcfg[b][0]);
+}
+
 /* Random Dst contents and row valid bits (mostly valid). */
 static void rnd_dst(tw_t *w) {
     dst_regs_t *d = dp_dst_mut(w->s[0].dp);
@@ -526,6 +537,60 @@ static void test_twin_sfpu_dst(void **state) {
             unsigned vd = rnd_below(4) ? rnd_below(8) : rnd_below(16), mod0 = rnd_below(16), am = rnd_below(8);
             unsigned addr = rnd_below(4) ? rnd_below(1024) : rnd_below(0x2000);
             tw_run(w, 1, rnd_below(2) ? TT_OP_SFPLOAD(vd, mod0, am, addr) : TT_OP_SFPSTORE(vd, mod0, am, addr));
+        }
+    }
+}
+
+/* What SFPLOAD and SFPSTORE read of Config and ThreadConfig (sfpu.c sfp_cfg_of): the fast side
+ * keeps it while its key is the same: Config's cfg_gen, the thread and its ThreadConfig's
+ * thdcfg_gen. Each round: a random configuration (rnd_sfpu_cfg, and threads 0 and 2's
+ * ThreadConfig fields drawn too), an SFPLOAD or SFPSTORE of thread 1, then one input of the key
+ * changed alone (a Config field they read, through cfg_set; a ThreadConfig field of thread 1's,
+ * through thcfg_set; or the next instruction from thread 0 or 2, nothing written, the two
+ * threads' generations made the same number) and two more (Mod0 SRCB and INT32_ALL among them).
+ * A key without that input leaves the fast side reading the old values. */
+static void test_twin_sfpu_key(void **state) {
+    tw_t *w = *state;
+    static const cfg_field_t cfgs[] = {CFG_DEST_REGW_BASE_Base,          CFG_DEST_SP_BASE_Base,
+                                       CFG_ALU_FORMAT_SPEC_REG1_SrcB,    CFG_ALU_FORMAT_SPEC_REG_SrcB_override,
+                                       CFG_ALU_FORMAT_SPEC_REG_SrcB_val, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled};
+    static const thcfg_field_t thcfgs[] = {THCFG_DEST_TARGET_REG_CFG_MATH_Offset, THCFG_SFPU_DEST_FMT_Enable,
+                                           THCFG_SFPU_DEST_FMT_Base, THCFG_SFPU_STACK_Incr};
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_sfpu_cfg(w);
+        for (unsigned th = 0; th < 3; th += 2) {
+            tw_thcfg(w, th, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(1024));
+            tw_thcfg(w, th, THCFG_SFPU_DEST_FMT_Enable, rnd_below(2));
+            tw_thcfg(w, th, THCFG_SFPU_DEST_FMT_Base, rnd_below(16));
+            tw_thcfg(w, th, THCFG_SFPU_STACK_Incr, rnd_below(1024));
+        }
+        tw_thcfg(w, 1, THCFG_SFPU_STACK_Incr, rnd_below(1024));
+        rnd_dst(w);
+        rnd_lregs(w, false);
+        tw_sync(w);
+        unsigned kind = rnd_below(3), t = 1, vd = rnd_below(8), t2 = rnd_below(2) ? 2 : 0;
+        if (kind == 2) tw_same_tgen(w, 1, t2);
+        tw_run(w, 1,
+               rnd_below(2) ? TT_OP_SFPLOAD(vd, rnd_below(16), 0, rnd_below(1024))
+                            : TT_OP_SFPSTORE(vd, rnd_below(16), 0, rnd_below(1024)));
+        cfg_field_t f = cfgs[rnd_below(sizeof cfgs / sizeof cfgs[0])];
+        thcfg_field_t tf = thcfgs[rnd_below(sizeof thcfgs / sizeof thcfgs[0])];
+        uint32_t v = rnd();
+        for (unsigned i = 0; i < 2; i++) {
+            cp_state_t *st = &w->s[i].st;
+            switch (kind) {
+            case 0:
+                for (unsigned b = 0; b < 2; b++)
+                    cfg_set(st, b, f, cfg_get(st, b, f) ^ (v | 1u));
+                break;
+            case 1: thcfg_set(st, 1, tf, thcfg_get(st, 1, tf) ^ (v | 1u)); break;
+            default: t = t2; break;
+            }
+        }
+        for (unsigned k = 0; k < 2; k++) {
+            unsigned mod0 = rnd_below(3) ? FMT_MOD0_SRCB : rnd_below(2) ? FMT_MOD0_INT32_ALL : rnd_below(16);
+            tw_run(w, t,
+                   k ? TT_OP_SFPSTORE(vd, mod0, 0, rnd_below(1024)) : TT_OP_SFPLOAD(vd, mod0, 0, rnd_below(1024)));
         }
     }
 }
@@ -778,8 +843,9 @@ static void test_twin_unpack(void **state) {
  * the key's inputs changed alone and two more UNPACRs (the second shows a SrcRow the first set):
  * a Config word of the unpackers' (flipped bits, through st_cfg_w), a ThreadConfig word of the
  * thread's (thcfg_set; or its StateID switched to a bank whose word differs), the other thread
- * (nothing written), or the context. A key without that input leaves the fast side with the old
- * setup; `changed` counts the rounds of each kind whose first UNPACR ran. */
+ * (nothing written, the two threads' generations made the same number), or the context. A key
+ * without that input leaves the fast side with the old setup; `changed` counts the rounds of each
+ * kind whose first UNPACR ran. */
 static void test_twin_unpack_key(void **state) {
     tw_t *w = *state;
     unsigned changed[5] = {0};
@@ -827,6 +893,7 @@ static void test_twin_unpack_key(void **state) {
             tw_run(w, th, TT_OP_SETADCXX(u ? 2 : 1, 15, 0));
         }
         unsigned c0 = rnd_below(u ? 2 : 8), c1 = kind == 4 ? (c0 + 1 + rnd_below(u ? 1 : 7)) % (u ? 2 : 8) : c0;
+        if (kind == 3) tw_same_tgen(w, t, 1 - t);
         tw_run(w, t, TT_OP_UNPACR(u, 0, 0, c0, 0, multi, rnd_below(2), 0, 0, 0, 0, 0, 0));
         bool ran = w->s[0].err.cat == CP_ERR_NONE;
         unsigned t2 = t, base_v = rnd_below(4);
@@ -1066,6 +1133,7 @@ int main(void) {
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test(test_lane_masks),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
