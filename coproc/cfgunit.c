@@ -64,7 +64,7 @@ void cfgu_exec(const cp_insn_t *in) {
         if (idx >= CP_THDCFG_WORDS)
             cp_fail(in, CP_ERR_UNDEFINED, "SETC16 CfgIndex %u out of range", idx);
         else
-            st->thdcfg[t][idx] = (uint16_t)TT_SETC16_SETC16_VALUE(word);
+            st_thdcfg_w(st, t, idx, (uint16_t)TT_SETC16_SETC16_VALUE(word));
         break;
     }
     case TT_OPC_RMWCIB0:

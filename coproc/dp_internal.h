@@ -53,11 +53,36 @@ typedef struct {
 /* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
 #define UNP_JOBS 8
 
+/* What UNPACR reads of Config[bank] and ThreadConfig[t], for one unpacker, context mode and
+ * context, decoded (coproc/unpack.c unp_setup): the tile descriptor, formats and conversion, the
+ * input's addresses and FIFO, the output's base and strides, and the refusals that depend on
+ * nothing else (checked where the instruction meets them). No counter (ADC, SrcRow,
+ * ContextCounter) and no other field of the instruction word. */
+typedef struct {
+    fmt_unpack_mode_t conv;
+    bool conv_bad; /* fmt_unpack_check refused conv */
+    bool uncompressed, bfp, bfp_a, force_exp, tileize, to_dst, transpose, interleave, ovrd, src_upd;
+    bool dst_cntx, dst_add; /* Dest_cntx_address: used (multi on unpacker 0), added rather than set */
+    uint8_t late_fail;      /* unp_late_fail_t: the refusal after the L1 alignment check, if any */
+    uint8_t bits, size, osize, up_zeros, col_shift, forced_exp, ctx_count;
+    uint32_t xdim, ydim, zdim, in_addr, rs_addr, exp_addr, row_stride;
+    uint32_t out_base, ystride, zstride, wstride, dst_c, src_base;
+    uint64_t limit, fifo;
+} unp_setup_t;
+
 typedef struct {
     uint8_t src_row[DP_THREADS];
     uint8_t ctx_counter[DP_THREADS];
     unp_job_t jobs[UNP_JOBS]; /* dispatched, not yet retired, oldest first */
     unsigned jobs_head, jobs_n;
+    /* The last setup decoded and its key: Config's cfg_gen, the thread and its ThreadConfig's
+     * thdcfg_gen, the context mode and context (off under dp_set_reference). Current while the
+     * key is the same, as every write of Config bumps cfg_gen (st_cfg_w) and of ThreadConfig[t]
+     * thdcfg_gen[t] (st_thdcfg_w); the Config bank is ThreadConfig[t]'s StateID, so the same. */
+    bool setup_valid;
+    uint8_t setup_t, setup_ctx; /* the context, | 8 with OvrdThreadId */
+    uint64_t setup_gen, setup_tgen;
+    unp_setup_t setup;
 } unpacker_t;
 
 /* The packer's stages between its conversions (coproc/pack_stages.h: ReLU, exponent thresholding).
@@ -154,6 +179,18 @@ typedef struct {
     sfp_op_t op[SFP_DECODED];
 } sfp_decoded_t;
 
+/* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
+ * ThreadConfig (coproc/sfpu.c sfp_cfg_of), kept with its key: Config's cfg_gen, the thread and its
+ * thdcfg_gen (the Config bank is the thread's StateID, so the same while the key is). Off under
+ * dp_set_reference. */
+typedef struct {
+    bool valid;
+    uint8_t t;
+    uint8_t srcb_mod0; /* what MOD0_FMT_SRCB resolves to (fmt_mod0_resolve) */
+    uint64_t gen, tgen;
+    uint32_t math_off, regw_base, sp_base, stack_incr; /* MATH_Offset, DEST_REGW_BASE, DEST_SP_BASE, SFPU_STACK_Incr */
+} sfp_cfg_t;
+
 struct dp {
     /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
      * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
@@ -166,6 +203,7 @@ struct dp {
     lregs_t sfpu;
     sfpu_sched_t sched;
     sfp_decoded_t sfp_decoded;
+    sfp_cfg_t sfp_cfg;
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];

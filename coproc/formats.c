@@ -258,6 +258,8 @@ FMT_RULE uint32_t unpack_rule(const fmt_unpack_mode_t *m, uint32_t d, uint8_t ex
 
 uint32_t fmt_unpack(const fmt_unpack_mode_t *m, uint32_t d, uint8_t exp) { return unpack_rule(m, d, exp); }
 
+const char *fmt_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
+
 /* The datums of a row, little-endian in L1, 1, 2 or 4 bytes each. */
 FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
     if (size == 1) return p[k];
@@ -302,7 +304,7 @@ void fmt_unpack_rows(const fmt_unpack_mode_t *m, const uint8_t *restrict l1, uin
         out[k] = unpack_rule((mode), l1_datum(l1, (size), k), 0);
     /* 16-bit datums on a little-endian host: the row's 32 bytes as the host's uint16_t, which
      * the compiler widens eight at a time (l1_datum's bytes one by one keep the loop scalar). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if FMT_HOST_LE
     uint16_t h[FMT_ROW];
 #define UNPACK_ROW16(mode)                                                                                             \
     for (unsigned r = 0; r < n; r++) {                                                                                 \

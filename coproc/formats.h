@@ -317,6 +317,18 @@ void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint3
  * vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile,
  * test_dp_fast_nosimd). */
 const char *fmt_simd_form(void);
+/* 1 where the host's own byte order is the datapath's (little-endian: L1's datums and the pairs of
+ * Dst cells read as host words), so that the fast forms may read and write them in place;
+ * -DTTEMU_NO_SIMD selects the portable forms (byte by byte, pairs assembled) even here, so that
+ * test_dp_fast_nosimd runs them (formats.c, pack.c, sfpu.c). Which form a file was built with:
+ * fmt_byte_order_form here, dp_pack_byte_order_form and dp_sfpu_byte_order_form (datapath.h),
+ * "le" or "portable". */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(TTEMU_NO_SIMD)
+#define FMT_HOST_LE 1
+#else
+#define FMT_HOST_LE 0
+#endif
+const char *fmt_byte_order_form(void);
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16
  * with the exponent rebiased by +112 always), 2 (UINT16), 4 (INT16 sign-extended), 8 (upper half,

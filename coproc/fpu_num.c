@@ -210,6 +210,84 @@ static inline __attribute__((always_inline)) void group_sums8(const fpu_mops_t a
     _mm_storeu_si128((__m128i *)&s_out[0], _mm_srai_epi32(_mm_unpacklo_epi16(zero, sum), 16));
     _mm_storeu_si128((__m128i *)&s_out[4], _mm_srai_epi32(_mm_unpackhi_epi16(zero, sum), 16));
 }
+/* two_groups for an FP32 Dst, four columns at a time in the host's 32-bit vector lanes (SSE2 has
+ * no per-lane shifts, no 32-bit multiply and no count of leading zeros: each is built from what
+ * it has, exactly). round_shift4(x2, d) is the rule's (x2 + 2^d) >> (d + 1) with an arithmetic
+ * shift, d in 0..30 and x2 + 2^d within 32 bits signed: biased by 2^31 into an unsigned word u,
+ * floor(u / 2^(d+1)) is the high word of u * 2^(31 - d) (two lanes a multiply), less the bias's
+ * 2^(30 - d). 2^n (n <= 31) is made as a float's exponent field, converted: 2^31 converts to
+ * 0x80000000, which is 2^31 as the unsigned word wanted. */
+static inline __attribute__((always_inline)) __m128i pow2_4(__m128i n) {
+    return _mm_cvttps_epi32(_mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(n, _mm_set1_epi32(127)), 23)));
+}
+/* The low (lo) or high (hi) words of the four products a[l] * b[l] (unsigned, 64 bits). */
+static inline __attribute__((always_inline)) __m128i mul_hi4(__m128i a, __m128i b) {
+    __m128i even = _mm_mul_epu32(a, b), odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
+    return _mm_or_si128(_mm_srli_epi64(even, 32), _mm_and_si128(odd, _mm_set_epi32(-1, 0, -1, 0)));
+}
+static inline __attribute__((always_inline)) __m128i mul_lo4(__m128i a, __m128i b) {
+    __m128i even = _mm_mul_epu32(a, b), odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
+    return _mm_or_si128(_mm_and_si128(even, _mm_set_epi32(0, -1, 0, -1)), _mm_slli_epi64(odd, 32));
+}
+static inline __attribute__((always_inline)) __m128i round_shift4(__m128i x2, __m128i d) {
+    __m128i thirty = _mm_set1_epi32(30);
+    __m128i u = _mm_add_epi32(_mm_add_epi32(x2, pow2_4(d)), _mm_set1_epi32((int)0x80000000u));
+    __m128i q = mul_hi4(u, pow2_4(_mm_sub_epi32(_mm_set1_epi32(31), d)));
+    return _mm_sub_epi32(q, pow2_4(_mm_sub_epi32(thirty, d)));
+}
+static inline __attribute__((always_inline)) __m128i max4(__m128i a, __m128i b) {
+    __m128i gt = _mm_cmpgt_epi32(a, b);
+    return _mm_or_si128(_mm_and_si128(gt, a), _mm_andnot_si128(gt, b));
+}
+static inline __attribute__((always_inline)) __m128i min30(__m128i d) {
+    __m128i thirty = _mm_set1_epi32(30), gt = _mm_cmpgt_epi32(d, thirty);
+    return _mm_or_si128(_mm_and_si128(gt, thirty), _mm_andnot_si128(gt, d));
+}
+static inline __attribute__((always_inline)) void
+two_groups4_fp32(const int32_t *e0, const int32_t *e1, const int32_t *s0, const int32_t *s1, uint32_t *dst) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i dv = _mm_loadu_si128((const __m128i *)dst);
+    __m128i ge0 = _mm_loadu_si128((const __m128i *)e0), ge1 = _mm_loadu_si128((const __m128i *)e1);
+    /* Dst's term (dst_term): exponent field, magnitude with its implicit one (none for exponent 0) */
+    __m128i dexp = _mm_and_si128(_mm_srli_epi32(dv, 23), _mm_set1_epi32(0xFF));
+    __m128i dz = _mm_cmpeq_epi32(dexp, zero);
+    __m128i dman =
+        _mm_andnot_si128(dz, _mm_or_si128(_mm_and_si128(dv, _mm_set1_epi32(0x7FFFFF)), _mm_set1_epi32(0x800000)));
+    __m128i emax = max4(max4(dexp, ge0), ge1);
+    /* align(dman, emax - dexp, 0) is (2 dman + 2^d) >> (d + 1), dman for d = 0, nothing left from
+     * d = 25 (2 dman < 2^25), so d cut at 30 as the groups' */
+    __m128i m = round_shift4(_mm_add_epi32(dman, dman), min30(_mm_sub_epi32(emax, dexp)));
+    __m128i dsg = _mm_srai_epi32(dv, 31);
+    __m128i s = _mm_sub_epi32(_mm_xor_si128(m, dsg), dsg);
+    s = _mm_add_epi32(
+        s, round_shift4(_mm_slli_epi32(_mm_loadu_si128((const __m128i *)s0), 14), min30(_mm_sub_epi32(emax, ge0))));
+    s = _mm_add_epi32(
+        s, round_shift4(_mm_slli_epi32(_mm_loadu_si128((const __m128i *)s1), 14), min30(_mm_sub_epi32(emax, ge1))));
+    /* normalise: |s| = a (below 2^30) with its leading one at bit 23, rounded half up from E = 24
+     * (E its top bit: (a + 2^(k-1)) >> k, k = E - 23). E is taken from a converted to a float (to
+     * nearest, ties to even: the host's mode, which nothing changes), and that conversion rounds
+     * up into the next power of two exactly where the rule's rounding carries into a new leading
+     * bit, a >= 2^(E+1) - 2^(E-24): then (a + 2^k) >> (k + 1) at E + 1 is 2^23, the exponent and
+     * mantissa of the rule's carried 2^24. So the rule's carry is the conversion's, and no other
+     * rounding here carries. */
+    __m128i sg = _mm_srai_epi32(s, 31), a = _mm_sub_epi32(_mm_xor_si128(s, sg), sg);
+    __m128i ea = _mm_sub_epi32(_mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(a)), 23), _mm_set1_epi32(127));
+    __m128i right = _mm_cmpgt_epi32(ea, _mm_set1_epi32(23)); /* E in 24..29: rounded, half up */
+    __m128i kr = _mm_and_si128(right, _mm_sub_epi32(ea, _mm_set1_epi32(23)));
+    __m128i kl = _mm_andnot_si128(right, _mm_sub_epi32(_mm_set1_epi32(23), ea));
+    __m128i ar = round_shift4(_mm_add_epi32(a, a), kr); /* (a + 2^(k-1)) >> k; a for k = 0 */
+    __m128i al = mul_lo4(a, pow2_4(kl));                /* a << (23 - E), below 2^24 */
+    __m128i v = _mm_or_si128(_mm_and_si128(right, ar), _mm_andnot_si128(right, al));
+    __m128i exp = _mm_add_epi32(_mm_sub_epi32(emax, _mm_set1_epi32(23)), ea);
+    __m128i man = _mm_and_si128(v, _mm_set1_epi32(0x7FFFFF)), sbit = _mm_slli_epi32(sg, 31);
+    __m128i inf = _mm_cmpgt_epi32(exp, _mm_set1_epi32(254));
+    __m128i r = _mm_or_si128(sbit, _mm_or_si128(_mm_and_si128(inf, _mm_set1_epi32(0x7F800000)),
+                                                _mm_andnot_si128(inf, _mm_or_si128(_mm_slli_epi32(exp, 23), man))));
+    /* nothing where the sum is 0 (cancelled exactly, or everything underflowed: emax <= 0 leaves Dst's
+     * exponent 0, its magnitude 0, and both groups' sums 0) or the exponent is <= 0 */
+    __m128i none = _mm_or_si128(_mm_cmpeq_epi32(s, zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), exp));
+    _mm_storeu_si128((__m128i *)dst, _mm_andnot_si128(none, r));
+}
 static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
                                                              uint32_t dst[16], fpu_acc_t acc, int32_t zexp) {
     __m128i bx[16][3];
@@ -220,6 +298,11 @@ static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[
     for (unsigned g = 0; g < 2; g++)
         for (unsigned j0 = 0; j0 < 16; j0 += 8)
             group_sums8(a, bx, 8 * g, j0, _mm_set1_epi16((int16_t)zexp), &e[g][j0], &sum[g][j0]);
+    if (acc.fp32) {
+        for (unsigned j = 0; j < 16; j += 4)
+            two_groups4_fp32(&e[0][j], &e[1][j], &sum[0][j], &sum[1][j], &dst[j]);
+        return;
+    }
     for (unsigned j = 0; j < 16; j++)
         dst[j] =
             two_groups((const int32_t[2]){e[0][j], e[1][j]}, (const int32_t[2]){sum[0][j], sum[1][j]}, dst[j], acc);

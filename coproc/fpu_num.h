@@ -136,9 +136,9 @@ void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsig
  * writes, and the vector form takes eight columns in its lanes. */
 void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase);
 /* The form this build sums fpu_dot16_rows's products in: "sse2" (eight columns in the host's
- * vector lanes) or "plain" (column by column with fpu_dot16's sums: without SSE2, or built with
- * -DTTEMU_NO_SIMD). The tests run both forms (Makefile, test_dp_fast_nosimd) and check which one
- * they got. */
+ * vector lanes, and with an FP32 Dst the sums into Dst four columns at once) or "plain" (column by column with
+ * fpu_dot16's sums: without SSE2, or built with -DTTEMU_NO_SIMD). The tests run both forms (Makefile,
+ * test_dp_fast_nosimd) and check which one they got. */
 const char *fpu_dot16_form(void);
 
 /* Dst <-> the accumulator's value (see above). cell: the Dst16b cell (Dst.md layout) or the

@@ -170,7 +170,7 @@ static void put_row_bytes(dp_ctx_t *x, const uint8_t *b, unsigned len) {
 /* A row's converted datums out, out_bytes each (little-endian in L1). */
 static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) {
     uint8_t b[4 * FMT_ROW];
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if FMT_HOST_LE
     if (out_bytes == 2) {
         uint16_t h[FMT_ROW];
         for (unsigned k = 0; k < FMT_ROW; k++)
@@ -190,11 +190,8 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
 
 /* 16-bit Dst to a 16-bit output on a little-endian host: the row's cells straight to its L1 bytes
  * (fmt_pack_row16), nothing widened to 32 bits on the way. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PACK_ROW16_HOST 1
-#else
-#define PACK_ROW16_HOST 0
-#endif
+#define PACK_ROW16_HOST FMT_HOST_LE
+const char *dp_pack_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
 /* n rows of 16-bit outputs (fmt_pack_row16's), one after the other, out as one run of bytes. */
 static void put_rows16(dp_ctx_t *x, const uint16_t (*rows)[FMT_ROW], unsigned n) {
     put_row_bytes(x, (const uint8_t *)rows, n * sizeof *rows);

@@ -12,27 +12,49 @@
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
-/* MOD0_FMT_SRCB resolution (SFPLOAD.md, SFPSTORE.md): Blackhole's ThreadConfig SFPU_DEST_FMT
- * replaces the SrcB format when enabled. */
-static unsigned resolve_mod0(const dp_ctx_t *x, unsigned mod0) {
+/* What SFPLOAD and SFPSTORE read of Config and ThreadConfig (dp_internal.h sfp_cfg_t), read anew. */
+static __attribute__((noinline)) void sfp_cfg_read(const dp_ctx_t *x, sfp_cfg_t *c) {
+    /* MOD0_FMT_SRCB resolution (SFPLOAD.md, SFPSTORE.md): Blackhole's ThreadConfig SFPU_DEST_FMT
+     * replaces the SrcB format when enabled. */
     unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcB_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcB_val)
                                                            : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
     if (THCFG(x, SFPU_DEST_FMT_Enable)) f = THCFG(x, SFPU_DEST_FMT_Base);
-    return fmt_mod0_resolve(mod0, CFG(x, ALU_ACC_CTRL_SFPU_Fp32_enabled), f);
+    c->srcb_mod0 = (uint8_t)fmt_mod0_resolve(FMT_MOD0_SRCB, CFG(x, ALU_ACC_CTRL_SFPU_Fp32_enabled), f);
+    c->math_off = THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset);
+    c->regw_base = CFG(x, DEST_REGW_BASE_Base);
+    c->sp_base = CFG(x, DEST_SP_BASE_Base);
+    c->stack_incr = THCFG(x, SFPU_STACK_Incr);
+    c->t = (uint8_t)x->t;
+    c->gen = x->st->cfg_gen, c->tgen = x->st->thdcfg_gen[x->t];
+    c->valid = !x->dp->reference;
+}
+/* The dp's copy while its key is this instruction's (no word of Config nor of the thread's
+ * ThreadConfig written since, the same thread), else read anew (into scratch under
+ * dp_set_reference). */
+static inline const sfp_cfg_t *sfp_cfg_of(dp_ctx_t *x, sfp_cfg_t *scratch) {
+    sfp_cfg_t *c = &x->dp->sfp_cfg;
+    if (c->valid && c->gen == x->st->cfg_gen && c->t == x->t && c->tgen == x->st->thdcfg_gen[x->t]) return c;
+    if (x->dp->reference) c = scratch;
+    sfp_cfg_read(x, c);
+    return c;
+}
+
+static inline unsigned resolve_mod0(const sfp_cfg_t *c, unsigned mod0) {
+    return mod0 == FMT_MOD0_SRCB ? c->srcb_mod0 : mod0;
 }
 
 /* The Dst address of an SFPLOAD/SFPSTORE (the functional models' "Apply various Dst address
  * adjustments"). store: SFPSTORE's INT32_ALL post-increments Sp; SFPLOAD's pre-decrements it. */
-static unsigned sfp_addr(dp_ctx_t *x, unsigned imm, unsigned mod0, bool store) {
+static unsigned sfp_addr(dp_ctx_t *x, const sfp_cfg_t *c, unsigned imm, unsigned mod0, bool store) {
     rwc_t *r = &x->dp->rwc[x->t];
-    unsigned addr = imm + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset);
-    unsigned dst_off = r->dst + CFG(x, DEST_REGW_BASE_Base);
+    unsigned addr = imm + c->math_off;
+    unsigned dst_off = r->dst + c->regw_base;
     if (mod0 == FMT_MOD0_INT32_ALL) {
-        if (!store && r->sp) r->sp = (uint16_t)((r->sp - THCFG(x, SFPU_STACK_Incr)) & 1023);
-        addr += r->sp + CFG(x, DEST_SP_BASE_Base) + (dst_off & 3);
-        if (store) r->sp = (uint16_t)((r->sp + THCFG(x, SFPU_STACK_Incr)) & 1023);
+        if (!store && r->sp) r->sp = (uint16_t)((r->sp - c->stack_incr) & 1023);
+        addr += r->sp + c->sp_base + (dst_off & 3);
+        if (store) r->sp = (uint16_t)((r->sp + c->stack_incr) & 1023);
     } else {
-        addr += dst_off + ((r->sp + CFG(x, DEST_SP_BASE_Base)) & 3);
+        addr += dst_off + ((r->sp + c->sp_base) & 3);
     }
     return addr & 1023;
 }
@@ -61,7 +83,7 @@ static inline unsigned lane_row(unsigned addr, unsigned l) { return (addr & ~3u)
  * work on the pairs directly (fmt_sfpload_lanes, fmt_sfpstore_lanes), four at a time, where they
  * lie: on a little-endian host the block itself (fmt_pair_t may alias the cells), otherwise the
  * pairs assembled in buf and, once written, put back (block_pairs_put). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if FMT_HOST_LE
 static inline fmt_pair_t *block_pairs(uint16_t *block, uint32_t buf[LANES]) {
     (void)buf;
     return (fmt_pair_t *)block;
@@ -79,6 +101,7 @@ static inline void block_pairs_put(uint16_t *block, const uint32_t buf[LANES]) {
 }
 #endif
 _Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
+const char *dp_sfpu_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
 
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
@@ -86,8 +109,10 @@ _Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs
  * as one block of four Dst rows (dp_dst_block4), the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
  * same rule as fmt_sfpload); test_dp_fast.c compares it with the lane-by-lane loop. */
 static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
-    unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
-    unsigned addr = sfp_addr(x, o->imm, mod0, false);
+    sfp_cfg_t scratch;
+    const sfp_cfg_t *c = sfp_cfg_of(x, &scratch);
+    unsigned vd = o->vd, mod0 = resolve_mod0(c, o->mod);
+    unsigned addr = sfp_addr(x, c, o->imm, mod0, false);
     if (vd < 8) {
         bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpload_reads_dst32(mod0);
         uint32_t slow =
@@ -126,8 +151,10 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
  * computed and which advances no counter (SFPLOADMACRO.md "extra considerations"). The common case
  * (every lane enabled, no LaneConfig bit that changes a lane's write) as SFPLOAD's. */
 static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
-    unsigned vd = o->vd, mod0 = resolve_mod0(x, o->mod);
-    unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, o->imm, mod0, true);
+    sfp_cfg_t scratch;
+    const sfp_cfg_t *c = sfp_cfg_of(x, &scratch);
+    unsigned vd = o->vd, mod0 = resolve_mod0(c, o->mod);
+    unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, c, o->imm, mod0, true);
     bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpstore_writes_dst32(mod0);
     uint32_t ok = sfpu_backdoor_ok(s, o);
     if (!x->dp->reference && ok == 0xFFFFFFFFu &&

@@ -46,16 +46,23 @@ _Static_assert(ST_CFG_DUAL_OFF == 0x700 && ST_THDCFG_OFF == 0xA80 && ST_CFG_END 
 
 void st_reset(cp_state_t *st) {
     uint64_t gen = st->cfg_gen + 1; /* a new generation: Config changed (to zeros) */
+    uint64_t tgen[CP_THREADS];
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        tgen[t] = st->thdcfg_gen[t] + 1;
     memset(st, 0, sizeof *st);
     st->cfg_gen = gen;
+    memcpy(st->thdcfg_gen, tgen, sizeof tgen);
     /* SrcASrcB.md: all banks owned by the Unpackers, all bank pointers 0 (the memset). */
     _Static_assert(CP_SRC_UNPACKERS == 0, "reset state is all-zero");
 }
 
 void st_copy(cp_state_t *dst, const cp_state_t *src) {
-    uint64_t gen = dst->cfg_gen + 1;
+    uint64_t gen = dst->cfg_gen + 1, tgen[CP_THREADS];
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        tgen[t] = dst->thdcfg_gen[t] + 1;
     memcpy(dst, src, sizeof *dst);
     dst->cfg_gen = gen;
+    memcpy(dst->thdcfg_gen, tgen, sizeof tgen);
 }
 
 void st_cfg_store(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
@@ -77,7 +84,7 @@ void cfg_set(cp_state_t *st, unsigned bank, cfg_field_t f, uint32_t val) {
 void thcfg_set(cp_state_t *st, unsigned t, thcfg_field_t f, uint32_t val) {
     const cp_field_t *d = &thcfg_fields[f];
     uint32_t m = st_field_mask(d->width) << d->shift;
-    st->thdcfg[t][d->word] = (uint16_t)((st->thdcfg[t][d->word] & ~m) | ((val << d->shift) & m));
+    st_thdcfg_w(st, t, d->word, (uint16_t)((st->thdcfg[t][d->word] & ~m) | ((val << d->shift) & m)));
 }
 
 bool st_cfg_is_thdcfg(uint32_t byte_off) { return byte_off >= ST_THDCFG_OFF && byte_off < ST_CFG_END; }

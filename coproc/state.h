@@ -45,17 +45,23 @@ typedef struct {
     /* Config's generation: bumped by every word written (changed or not) and by st_reset, never
      * set back; 64 bits, so it does not wrap in any run. */
     uint64_t cfg_gen;
-    uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
+    /* ThreadConfig, const to its readers the same way: st_thdcfg_w below is its one writer, and
+     * counts the write in thread t's thdcfg_gen (UNPACR's kept setup, coproc/unpack.c). */
+    const uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
+    /* ThreadConfig[t]'s generation: bumped by every word of it written and by st_reset and
+     * st_copy, never set back. */
+    uint64_t thdcfg_gen[CP_THREADS];
     cp_src_t src;
     /* Writes of Config's PRNG_SEED_Seed_Val so far: the Vector Unit reseeds its PRNG from the
      * register once per write (coproc/sfpu.c), even when the value does not change. */
     uint32_t prng_seed_writes;
 } cp_state_t;
 
-/* Power-on state: everything zero (but cfg_gen, bumped), every Src bank the Unpackers'. */
+/* Power-on state: everything zero (but cfg_gen and thdcfg_gen, bumped), every Src bank the
+ * Unpackers'. */
 void st_reset(cp_state_t *st);
-/* *dst made a copy of *src (cfg's const forbids the assignment), dst's cfg_gen bumped rather than
- * copied: a new generation of dst's Config. */
+/* *dst made a copy of *src (cfg's const forbids the assignment), dst's cfg_gen and thdcfg_gen
+ * bumped rather than copied: a new generation of dst's Config and ThreadConfig. */
 void st_copy(cp_state_t *dst, const cp_state_t *src);
 
 /* Config word idx (< CP_CFG_WORDS) of bank (0 or 1) to val: the one way to write Config (it casts
@@ -64,6 +70,13 @@ void st_copy(cp_state_t *dst, const cp_state_t *src);
 static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
     st->cfg_gen++;
     ((uint32_t *)st->cfg[bank & 1u])[idx] = val;
+}
+
+/* ThreadConfig[t] word idx (< CP_THDCFG_WORDS) to val: the one way to write ThreadConfig (SETC16,
+ * thcfg_set, the tests), counted in thdcfg_gen[t] first. */
+static inline void st_thdcfg_w(cp_state_t *st, unsigned t, unsigned idx, uint16_t val) {
+    st->thdcfg_gen[t]++;
+    ((uint16_t *)st->thdcfg[t])[idx] = val;
 }
 
 /* ---- named configuration fields (coproc/cfg_fields.def) ----------------------------------- */

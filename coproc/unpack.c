@@ -49,6 +49,156 @@ static inline uint32_t read_l1(const cp_env_t *m, uint32_t addr, unsigned n) {
     }
 }
 
+enum { UNP_LATE_NONE, UNP_LATE_TILEIZE, UNP_LATE_OVRD, UNP_LATE_DST_SHIFT };
+
+/* UNPACR's reads of Config[bank] and ThreadConfig[t] for unpacker u, context mode multi and context
+ * ctx, decoded into *s (unp_setup_t): a function of those alone. */
+static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, unp_setup_t *s) {
+    /* The tile descriptor: 128 bits at THCON_SEC<u>_REG0 (UNPACR_Regular.md "Configuration"). */
+    uint32_t d0 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 0);
+    uint32_t d1 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 1);
+    uint32_t d2 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 2);
+    uint32_t d3 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 3);
+    bool uncompressed = multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, u, ctx) : (d0 >> 4) & 1;
+    uint32_t xdim = (multi && u == 0) ? CFG_I(x, THCON_SEC0_REG5_Tile_x_dim_cntx0, ctx & 3) : d0 >> 16;
+    uint32_t ydim = d1 & 0xFF, zdim = (d1 >> 16) & 0xFF, wdim = d2 & 0xFF;
+    uint32_t digest = d3 >> 24; /* DigestSize, the descriptor's top byte (check_fields: not a field) */
+    if (!zdim) zdim = 1;
+    if (!wdim) wdim = 1;
+    unsigned in_fmt, out_fmt;
+    if (multi && CFG_UNP(x, THCON_SEC0_REG2_Ovrd_data_format, u)) {
+        in_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
+        out_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_out_data_format_cntx0, u, ctx);
+    } else {
+        in_fmt = d0 & 0xF;
+        out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
+    }
+    bool bfp = fmt_is_bfp(in_fmt);
+    unsigned bits = fmt_datum_bits(in_fmt);
+
+    uint32_t in_addr;
+    if (multi && ctx != 0)
+        in_addr = CFG_UNP_I(x, THCON_SEC0_REG3_Base_address, u, ctx) +
+                  (CFG_UNP_I(x, THCON_SEC0_REG7_Offset_address, u, ctx & 3) & 0xFFFF);
+    else
+        in_addr =
+            CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
+    in_addr = (in_addr + 1 + digest) * 16;
+    /* Compressed input (Packers/Compression.md's layout): the row start indices first, 16 bits
+     * each, one more than the rows (or blobs), rounded up to 16 bytes. */
+    uint32_t rs_addr = in_addr;
+    if (!uncompressed) {
+        unsigned blobs = (d0 >> 8) & 7; /* BlobsPerXYPlane (check_fields: not a field) */
+        uint64_t n = blobs ? (uint64_t)blobs * zdim * wdim : (uint64_t)ydim * zdim * wdim;
+        in_addr += (uint32_t)(((n + 1) * 2 + 15) / 16 * 16);
+    }
+    /* Block floats: the exponent section comes first, one byte per 16 datums of the whole
+     * descriptor (XDim YDim ZDim WDim) rounded up to 16 bytes; BFP4/BFP2 may have none
+     * (NoBFPExpSection). Force_shared_exp takes the exponent from the config instead. */
+    bool force_exp = bfp && CFG_UNP(x, THCON_SEC0_REG2_Force_shared_exp, u);
+    uint32_t exp_addr = in_addr;
+    if (bfp && !force_exp && (in_fmt == FMT_BFP8 || in_fmt == FMT_BFP8A || !((d0 >> 5) & 1))) { /* NoBFPExpSection */
+        uint64_t nexp = ((uint64_t)xdim * ydim * zdim * wdim + 15) / 16;
+        in_addr += (uint32_t)(((nexp + 15) / 16) * 16);
+    }
+
+    bool tileize = CFG_UNP(x, THCON_SEC0_REG2_Tileize_mode, u);
+    uint32_t row_stride = bits * 2; /* 16 datums */
+    if (tileize)
+        row_stride = CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 0) << 4 |
+                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 1) << 8 |
+                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 2) << 12;
+
+    bool to_dst = false, transpose = false;
+    if (u == 0) {
+        to_dst =
+            multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0, ctx) : CFG(x, THCON_SEC0_REG2_Unpack_If_Sel);
+        transpose = CFG(x, THCON_SEC0_REG2_Haloize_mode);
+    } /* unpacker 1 ignores Haloize_mode on current silicon (UNPACR_Regular.md, non-contractual) */
+
+    /* The format conversion (UNPACR_Regular.md FormatConversion; coproc/formats.c). */
+    fmt_unpack_mode_t conv = {.in_fmt = (uint8_t)in_fmt,
+                              .out_fmt = (uint8_t)out_fmt,
+                              .to_dst = to_dst,
+                              .int8_unsigned = u ? CFG(x, ALU_FORMAT_SPEC_REG0_SrcBUnsigned)
+                                                 : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned),
+                              .fp8_e4m3 = CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)};
+
+    unsigned up_zeros = (1u << CFG_UNP(x, THCON_SEC0_REG2_Upsample_rate, u)) - 1;
+    unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
+    bool ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr);
+    unsigned late = UNP_LATE_NONE;
+    if (tileize && (up_zeros || !uncompressed))
+        late = UNP_LATE_TILEIZE;
+    else if (to_dst && ovrd)
+        late = UNP_LATE_OVRD;
+    else if (to_dst && (col_shift || transpose))
+        late = UNP_LATE_DST_SHIFT;
+
+    *s = (unp_setup_t){
+        .conv = conv,
+        .conv_bad = !fmt_unpack_check(&conv),
+        .uncompressed = uncompressed,
+        .bfp = bfp,
+        .bfp_a = bfp && (in_fmt == FMT_BFP8A || in_fmt == FMT_BFP4A || in_fmt == FMT_BFP2A),
+        .force_exp = force_exp,
+        .tileize = tileize,
+        .to_dst = to_dst,
+        .transpose = transpose,
+        .interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u),
+        .ovrd = ovrd,
+        .src_upd = CFG_UNP(x, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, u),
+        .dst_cntx = multi && u == 0,
+        .dst_add = to_dst || CFG(x, UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr),
+        .late_fail = (uint8_t)late,
+        .bits = (uint8_t)bits,
+        .size = (uint8_t)(bits / 8),
+        .osize = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 4
+                 : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 2
+                                                                                        : 1,
+        .up_zeros = (uint8_t)up_zeros,
+        .col_shift = (uint8_t)col_shift,
+        .forced_exp =
+            (uint8_t)(u ? CFG(x, UNP1_FORCED_SHARED_EXP_shared_exp) : CFG(x, UNP0_FORCED_SHARED_EXP_shared_exp)),
+        .ctx_count = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Context_count, u),
+        .xdim = xdim,
+        .ydim = ydim,
+        .zdim = zdim,
+        .in_addr = in_addr,
+        .rs_addr = rs_addr,
+        .exp_addr = exp_addr,
+        .row_stride = row_stride,
+        .out_base = u ? CFG(x, UNP1_ADDR_BASE_REG_1_Base) : CFG(x, UNP0_ADDR_BASE_REG_1_Base),
+        .ystride = u ? CFG(x, UNP1_ADDR_CTRL_XY_REG_1_Ystride) : CFG(x, UNP0_ADDR_CTRL_XY_REG_1_Ystride),
+        .zstride = u ? CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Zstride) : CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Zstride),
+        .wstride = u ? CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Wstride) : CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Wstride),
+        .dst_c = (multi && u == 0) ? CFG_I(x, THCON_SEC0_REG5_Dest_cntx0_address, ctx & 3) : 0,
+        .src_base = (u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4,
+        .limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16,
+        .fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16,
+    };
+}
+
+/* This UNPACR's setup: the unpacker's copy when its key is this one (the same thread, no word of
+ * Config nor of the thread's ThreadConfig written since, the same context mode and context), else
+ * decoded anew and kept (unless under dp_set_reference). The Config bank dp_exec gives the
+ * instruction is the thread's StateID, a ThreadConfig word: the same while the key is. */
+static const unp_setup_t *unp_setup_of(dp_ctx_t *x, unpacker_t *up, unsigned u, bool multi, unsigned ctx) {
+    uint64_t gen = x->st->cfg_gen, tgen = x->st->thdcfg_gen[x->t];
+    unsigned key = ctx | (multi ? 8u : 0u);
+    if (x->dp->reference) {
+        up->setup_valid = false;
+    } else if (up->setup_valid && up->setup_gen == gen && up->setup_tgen == tgen && up->setup_t == x->t &&
+               up->setup_ctx == key) {
+        return &up->setup;
+    }
+    unp_setup(x, u, multi, ctx, &up->setup);
+    up->setup_gen = gen, up->setup_tgen = tgen;
+    up->setup_t = (uint8_t)x->t, up->setup_ctx = (uint8_t)key;
+    up->setup_valid = !x->dp->reference;
+    return &up->setup;
+}
+
 static void unpacr(dp_ctx_t *x) {
     uint32_t w = x->word;
     dp_t *dp = x->dp;
@@ -72,54 +222,8 @@ static void unpacr(dp_ctx_t *x) {
         if (u == 1 && ctx >= 2) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: unpacker 1 with context %u", ctx);
         if (which_adc == 3) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ContextADC 3");
     }
-
-    /* The tile descriptor: 128 bits at THCON_SEC<u>_REG0 (UNPACR_Regular.md "Configuration"). */
-    uint32_t d0 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 0);
-    uint32_t d1 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 1);
-    uint32_t d2 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 2);
-    uint32_t d3 = CFG_UNP_I(x, THCON_SEC0_REG0_TileDescriptor, u, 3);
-    bool uncompressed = multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, u, ctx) : (d0 >> 4) & 1;
-    uint32_t xdim = (multi && u == 0) ? CFG_I(x, THCON_SEC0_REG5_Tile_x_dim_cntx0, ctx & 3) : d0 >> 16;
-    uint32_t ydim = d1 & 0xFF, zdim = (d1 >> 16) & 0xFF, wdim = d2 & 0xFF;
-    uint32_t digest = d3 >> 24; /* DigestSize, the descriptor's top byte (check_fields: not a field) */
-    if (!zdim) zdim = 1;
-    if (!wdim) wdim = 1;
-    unsigned in_fmt, out_fmt;
-    if (multi && CFG_UNP(x, THCON_SEC0_REG2_Ovrd_data_format, u)) {
-        in_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_data_format_cntx0, u, ctx);
-        out_fmt = ctx_fmt(x, CFG_THCON_SEC0_REG7_Unpack_out_data_format_cntx0, u, ctx);
-    } else {
-        in_fmt = d0 & 0xF;
-        out_fmt = CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
-    }
-    bool bfp = fmt_is_bfp(in_fmt);
-    unsigned bits = fmt_datum_bits(in_fmt), size = bits / 8;
-
-    uint32_t in_addr;
-    if (multi && ctx != 0)
-        in_addr = CFG_UNP_I(x, THCON_SEC0_REG3_Base_address, u, ctx) +
-                  (CFG_UNP_I(x, THCON_SEC0_REG7_Offset_address, u, ctx & 3) & 0xFFFF);
-    else
-        in_addr =
-            CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
-    in_addr = (in_addr + 1 + digest) * 16;
-    /* Compressed input (Packers/Compression.md's layout): the row start indices first, 16 bits
-     * each, one more than the rows (or blobs), rounded up to 16 bytes. */
-    uint32_t rs_addr = in_addr;
-    if (!uncompressed) {
-        unsigned blobs = (d0 >> 8) & 7; /* BlobsPerXYPlane (check_fields: not a field) */
-        uint64_t n = blobs ? (uint64_t)blobs * zdim * wdim : (uint64_t)ydim * zdim * wdim;
-        in_addr += (uint32_t)(((n + 1) * 2 + 15) / 16 * 16);
-    }
-    /* Block floats: the exponent section comes first, one byte per 16 datums of the whole
-     * descriptor (XDim YDim ZDim WDim) rounded up to 16 bytes; BFP4/BFP2 may have none
-     * (NoBFPExpSection). Force_shared_exp takes the exponent from the config instead. */
-    bool force_exp = bfp && CFG_UNP(x, THCON_SEC0_REG2_Force_shared_exp, u);
-    uint64_t exp_addr = in_addr;
-    if (bfp && !force_exp && (in_fmt == FMT_BFP8 || in_fmt == FMT_BFP8A || !((d0 >> 5) & 1))) { /* NoBFPExpSection */
-        uint64_t nexp = ((uint64_t)xdim * ydim * zdim * wdim + 15) / 16;
-        in_addr += (uint32_t)(((nexp + 15) / 16) * 16);
-    }
+    const unp_setup_t *s = unp_setup_of(x, up, u, multi, ctx);
+    uint32_t xdim = s->xdim, ydim = s->ydim, zdim = s->zdim, size = s->size;
 
     const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
     uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
@@ -133,78 +237,46 @@ static void unpacr(dp_ctx_t *x) {
     uint32_t rs_index = (uint32_t)(((uint64_t)zw->w * zdim + zw->z) * ydim + (xy->y & 0xFF));
     bool whole_row = xy->x == 0 && xend - 1 == xdim - 1;
 
-    uint64_t limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16;
-    uint64_t fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16;
+    uint64_t limit = s->limit, fifo = s->fifo;
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
     /* Block floats: datums addressed in bits, exponents in 1/16 bytes (InAddr_Exponents +=
      * FirstDatum / 16). */
-    uint64_t datums = WRAP(in_addr + first * size), exps = 0;
-    if (bfp) {
-        datums = (uint64_t)in_addr * 8 + (uint64_t)first * bits;
+    uint64_t datums = WRAP(s->in_addr + first * size), exps = 0;
+    if (s->bfp) {
+        datums = (uint64_t)s->in_addr * 8 + (uint64_t)first * s->bits;
         if (datums > limit * 8) datums -= fifo * 8;
-        exps = exp_addr * 16 + first;
+        exps = (uint64_t)s->exp_addr * 16 + first;
         if (exps > limit * 16) exps -= fifo * 16;
     }
 #undef WRAP
 
-    bool tileize = CFG_UNP(x, THCON_SEC0_REG2_Tileize_mode, u);
-    uint32_t row_stride = bits * 2; /* 16 datums */
-    if (tileize)
-        row_stride = CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 0) << 4 |
-                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 1) << 8 |
-                     CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, 2) << 12;
-
-    bool to_dst = false, transpose = false;
-    if (u == 0) {
-        to_dst =
-            multi ? ctx_bit(x, CFG_THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0, ctx) : CFG(x, THCON_SEC0_REG2_Unpack_If_Sel);
-        transpose = CFG(x, THCON_SEC0_REG2_Haloize_mode);
-    } /* unpacker 1 ignores Haloize_mode on current silicon (UNPACR_Regular.md, non-contractual) */
-
-    /* The format conversion (UNPACR_Regular.md FormatConversion; coproc/formats.c). */
-    fmt_unpack_mode_t conv = {.in_fmt = (uint8_t)in_fmt,
-                              .out_fmt = (uint8_t)out_fmt,
-                              .to_dst = to_dst,
-                              .int8_unsigned = u ? CFG(x, ALU_FORMAT_SPEC_REG0_SrcBUnsigned)
-                                                 : CFG(x, ALU_FORMAT_SPEC_REG0_SrcAUnsigned),
-                              .fp8_e4m3 = CFG_UNP(x, THCON_SEC0_REG1_Unp_LF8_4b_exp, u)};
-    if (!fmt_unpack_check(&conv))
-        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)", fmt_name(in_fmt),
-                       fmt_name(out_fmt), to_dst ? "in Dst" : "in Src");
+    if (s->conv_bad)
+        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)",
+                       fmt_name(s->conv.in_fmt), fmt_name(s->conv.out_fmt), s->to_dst ? "in Dst" : "in Src");
 
     const adc_ch_t *oc = &dp->adc[t][u].ch[1];
-    uint32_t out =
-        u ? CFG(x, UNP1_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP1_ADDR_CTRL_XY_REG_1_Ystride) +
-                oc->z * CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Zstride) + oc->w * CFG(x, UNP1_ADDR_CTRL_ZW_REG_1_Wstride)
-          : CFG(x, UNP0_ADDR_BASE_REG_1_Base) + oc->y * CFG(x, UNP0_ADDR_CTRL_XY_REG_1_Ystride) +
-                oc->z * CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Zstride) + oc->w * CFG(x, UNP0_ADDR_CTRL_ZW_REG_1_Wstride);
-    unsigned osize = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 4
-                     : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 2
-                                                                                            : 1;
-    if (out % osize)
+    uint32_t out = s->out_base + oc->y * s->ystride + oc->z * s->zstride + oc->w * s->wstride;
+    if (out % s->osize)
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR output byte address 0x%x not aligned to its datum", out);
-    out /= osize;
-    if (multi && u == 0) {
-        uint32_t c = CFG_I(x, THCON_SEC0_REG5_Dest_cntx0_address, ctx & 3);
-        if (to_dst || CFG(x, UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr))
-            out += c;
+    out /= s->osize;
+    if (s->dst_cntx) {
+        if (s->dst_add)
+            out += s->dst_c;
         else
-            out = c;
+            out = s->dst_c;
     }
 
-    unsigned up_zeros = (1u << CFG_UNP(x, THCON_SEC0_REG2_Upsample_rate, u)) - 1;
-    bool interleave = CFG_UNP(x, THCON_SEC0_REG2_Upsample_and_interleave, u);
-    unsigned col_shift = (tileize || u == 1) ? 0 : CFG_UNP_I(x, THCON_SEC0_REG2_Shift_amount_cntx0, u, ctx & 3);
-    if (uncompressed && (transpose || tileize) && (bfp ? datums % 128 : datums % 16))
+    if (s->uncompressed && (s->transpose || s->tileize) && (s->bfp ? datums % 128 : datums % 16))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
                        (unsigned long long)datums);
-    if (tileize && (up_zeros || !uncompressed))
-        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling or compressed input");
-    if (to_dst && THCFG(x, SRCA_SET_SetOvrdWithAddr))
+    switch (s->late_fail) {
+    case UNP_LATE_TILEIZE: return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR tileize with upsampling or compressed input");
+    case UNP_LATE_OVRD:
         return dp_fail(x, CP_ERR_UNDEFINED,
                        "UNPACR to Dst with SRCA_SET_SetOvrdWithAddr (UNPACR_Regular.md: undefined; tt-llk clears it)");
-    if (to_dst && (col_shift || transpose))
-        return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
+    case UNP_LATE_DST_SHIFT: return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR to Dst with column shift or transpose");
+    default: break;
+    }
 
     /* What the data side needs, fixed now (the address calculation happens when the unpacker
      * takes the instruction; UNPACR_Regular.md "Performance"). */
@@ -213,42 +285,41 @@ static void unpacr(dp_ctx_t *x) {
     *j = (unp_job_t){.kind = UNP_JOB_UNPACR,
                      .thread = (uint8_t)t,
                      .cfg_bank = (uint8_t)x->bank,
-                     .conv = conv,
+                     .conv = s->conv,
                      .size = (uint8_t)size,
                      .all_zero = all_zero,
-                     .interleave = interleave,
-                     .to_dst = to_dst,
-                     .transpose = transpose,
-                     .ovrd = THCFG(x, SRCA_SET_SetOvrdWithAddr),
+                     .interleave = s->interleave,
+                     .to_dst = s->to_dst,
+                     .transpose = s->transpose,
+                     .ovrd = s->ovrd,
                      .flip = flip,
-                     .up_zeros = (uint8_t)up_zeros,
-                     .col_shift = (uint8_t)col_shift,
+                     .up_zeros = s->up_zeros,
+                     .col_shift = s->col_shift,
                      .src_row = up->src_row[t],
-                     .out_fmt = (uint8_t)out_fmt,
+                     .out_fmt = s->conv.out_fmt,
                      .datums = datums,
                      .limit = limit,
                      .fifo = fifo,
-                     .row_stride = row_stride,
+                     .row_stride = s->row_stride,
                      .count = count,
                      .out = out,
-                     .bfp = bfp,
-                     .bfp_a = bfp && (in_fmt == FMT_BFP8A || in_fmt == FMT_BFP4A || in_fmt == FMT_BFP2A),
-                     .force_exp = force_exp,
-                     .bits = (uint8_t)bits,
-                     .forced_exp = (uint8_t)(u ? CFG(x, UNP1_FORCED_SHARED_EXP_shared_exp)
-                                               : CFG(x, UNP0_FORCED_SHARED_EXP_shared_exp)),
+                     .bfp = s->bfp,
+                     .bfp_a = s->bfp_a,
+                     .force_exp = s->force_exp,
+                     .bits = s->bits,
+                     .forced_exp = s->forced_exp,
                      .exps = exps,
-                     .compressed = !uncompressed,
+                     .compressed = !s->uncompressed,
                      .whole_row = whole_row,
-                     .rs_addr = rs_addr,
+                     .rs_addr = s->rs_addr,
                      .rs_index = rs_index,
-                     .z_base = in_addr,
-                     .z_exp_base = (uint32_t)exp_addr,
+                     .z_base = s->in_addr,
+                     .z_exp_base = s->exp_addr,
                      .drop = xy->x};
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
         unsigned next = ctx + 1;
-        up->ctx_counter[t] = (uint8_t)(next >= (1u << CFG_UNP(x, THCON_SEC0_REG2_Context_count, u)) ? 0 : next);
+        up->ctx_counter[t] = (uint8_t)(next >= (1u << s->ctx_count) ? 0 : next);
     }
     for (unsigned th = 0; th < DP_THREADS; th++) {
         if (th != t && th != which_adc) continue;
@@ -258,11 +329,10 @@ static void unpacr(dp_ctx_t *x) {
         c1->z = (uint8_t)(c1->z + ((am >> 4) & 3));
         c1->y = (uint16_t)((c1->y + ((am >> 6) & 3)) & 0x1FFF);
     }
-    unsigned base = (u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4;
     if (flip) {
-        up->src_row[t] = (uint8_t)base;
-    } else if (CFG_UNP(x, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, u)) {
-        up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + base) & 63);
+        up->src_row[t] = (uint8_t)s->src_base;
+    } else if (s->src_upd) {
+        up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + s->src_base) & 63);
     }
 }
 

@@ -156,23 +156,23 @@ static void test_rwc(void **state) {
  * AddrMod 5 applies ADDR_MOD_AB_SEC5 and ADDR_MOD_DST_SEC5. */
 static void test_addr_mod(void **state) {
     fx_t *f = *state;
-    f->st.thdcfg[0][12 + 5] = 3 | 2u << 8;   /* SrcA += 3, SrcB += 2 */
-    f->st.thdcfg[0][28 + 5] = 16 | 1u << 13; /* Dst += 16, fidelity += 1 */
-    ex(f, 0, TT_OP_MOVA2D(0, 0, 5, 0, 0));   /* MOVA2D one row, AddrMod 5 */
+    st_thdcfg_w(&f->st, 0, 12 + 5, 3 | 2u << 8);   /* SrcA += 3, SrcB += 2 */
+    st_thdcfg_w(&f->st, 0, 28 + 5, 16 | 1u << 13); /* Dst += 16, fidelity += 1 */
+    ex(f, 0, TT_OP_MOVA2D(0, 0, 5, 0, 0));         /* MOVA2D one row, AddrMod 5 */
     const rwc_t *r = dp_rwc(f->dp, 0);
     assert_int_equal(r->srca, 3);
     assert_int_equal(r->srcb, 2);
     assert_int_equal(r->dst, 16);
     assert_int_equal(r->fidelity, 1);
-    f->st.thdcfg[0][12 + 6] = 1u << 7 | 1u << 15; /* SEC6: clear SrcA and SrcB */
-    f->st.thdcfg[0][28 + 6] = 4 | 1u << 10;       /* Dst_Cr += 4, Dst = Dst_Cr */
+    st_thdcfg_w(&f->st, 0, 12 + 6, 1u << 7 | 1u << 15); /* SEC6: clear SrcA and SrcB */
+    st_thdcfg_w(&f->st, 0, 28 + 6, 4 | 1u << 10);       /* Dst_Cr += 4, Dst = Dst_Cr */
     ex(f, 0, TT_OP_MOVA2D(0, 0, 6, 0, 0));
     assert_int_equal(r->srca, 0);
     assert_int_equal(r->srcb, 0);
     assert_int_equal(r->dst, 4);
     assert_int_equal(r->dst_cr, 4);
     /* SFPLOAD does not step the fidelity phase. */
-    f->st.thdcfg[0][28 + 1] = 1u << 13;
+    st_thdcfg_w(&f->st, 0, 28 + 1, 1u << 13);
     ex(f, 0, TT_OP_SFPLOAD(0, 2, 1, 0)); /* SFPLOAD BF16, AddrMod 1 */
     assert_int_equal(r->fidelity, 1);
 }
@@ -200,7 +200,7 @@ static void unpack_cfg_add1(fx_t *f, uint32_t base) {
     st_cfg_w(&f->st, 0, 84, 0x00400040);      /* Dest_cntx0/1_address = 0x40 */
     st_cfg_w(&f->st, 0, 86, 0x01000100);      /* Tile_x_dim_cntx0/1 = 256 */
     st_cfg_w(&f->st, 0, 50, 0x100);           /* UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr */
-    f->st.thdcfg[0][5] = 4;                   /* SRCA_SET_SetOvrdWithAddr */
+    st_thdcfg_w(&f->st, 0, 5, 4);             /* SRCA_SET_SetOvrdWithAddr */
     st_cfg_w(&f->st, 0, 76, (base >> 4) - 1); /* THCON_SEC0_REG3_Base_address */
     ex(f, 0, 0x5160000Bu);                    /* SETADCXY unpackers 0/1 := 0 */
     ex(f, 0, 0x5460000Fu);                    /* SETADCZW */
@@ -256,7 +256,7 @@ static void test_unpacr_src_rows(void **state) {
     assert_int_equal(a->d[0][63][15], src_bf16(0x3F80 + 63));
     assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 64)); /* wrapped */
     assert_int_equal(a->d[0][11][15], src_bf16(0x3F80 + 255));
-    f->st.thdcfg[0][5] = 2;              /* SetOvrdWithAddr off, SRCA_SET_Base 2 */
+    st_thdcfg_w(&f->st, 0, 5, 2);        /* SetOvrdWithAddr off, SRCA_SET_Base 2 */
     st_cfg_w(&f->st, 0, 84, 0x00400040); /* output row 4: SrcA row 0 + SrcRow */
     ex(f, 0, 0x420080C1u);               /* face 1, SrcRow 0 (the last hand-over's Base 0); hands over */
     assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 256));
@@ -264,14 +264,14 @@ static void test_unpacr_src_rows(void **state) {
     assert_int_equal(a->d[0][32][0], src_bf16(0x3F80 + 512));
     assert_int_equal(a->d[0][47][15], src_bf16(0x3F80 + 767));
     assert_int_equal(a->d[0][48][0], 0);
-    f->st.thdcfg[0][5] = 4;              /* SetOvrdWithAddr on again */
+    st_thdcfg_w(&f->st, 0, 5, 4);        /* SetOvrdWithAddr on again */
     st_cfg_w(&f->st, 0, 84, 0x00400030); /* output row 3, dropped; rows 4..18 to SrcA rows 0..14 */
     ex(f, 0, 0x420080C1u);               /* face 3 */
     assert_int_equal(a->d[0][0][0], src_bf16(0x3F80 + 768 + 16));
     assert_int_equal(a->d[0][63][0], src_bf16(0x3F80 + 48)); /* as face 0 left it */
-    f->st.thdcfg[0][5] = 2;
+    st_thdcfg_w(&f->st, 0, 5, 2);
     /* SrcB: output row 0 is row 0 + SrcRow (SRCB_SET_Base 1: 16 after the first hand-over). */
-    f->st.thdcfg[0][6] = 1;
+    st_thdcfg_w(&f->st, 0, 6, 1);
     ex(f, 0, 0x420080C1u | 1u << 23);
     assert_int_equal(b->d[0][0][0], src_bf16(0x3F80));
     assert_int_equal(b->d[0][15][15], src_bf16(0x3F80 + 255));
@@ -288,7 +288,7 @@ static void test_unpacr_context(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
     st_cfg_w(&f->st, 0, 77, (0x20800 >> 4) - 1); /* Base_cntx1_address */
-    f->st.thdcfg[0][41] = 1;                     /* CfgContextOffset_0 = 1 */
+    st_thdcfg_w(&f->st, 0, 41, 1);               /* CfgContextOffset_0 = 1 */
     put16(f, 0x20000, 0x1111);
     put16(f, 0x20800, 0x4040); /* 3.0 */
     ex(f, 0, 0x420080C1u);
@@ -302,13 +302,13 @@ static void test_unpacr_two_events(void **state) {
     fx_t *f = *state;
     unpack_cfg_add1(f, 0x20000);
     st_cfg_w(&f->st, 0, 77, (0x20800 >> 4) - 1); /* Base_cntx1_address */
-    f->st.thdcfg[0][41] = 1;                     /* CfgContextOffset_0 = 1 */
+    st_thdcfg_w(&f->st, 0, 41, 1);               /* CfgContextOffset_0 = 1 */
     put16(f, 0x20000, 0x1111);
     put16(f, 0x20800, 0x4040); /* 3.0 */
     cp_insn_t a = insn(f, 0, 0x420080C1u), b = insn(f, 0, 0x420080C1u);
     dp_exec(f->dp, &a); /* dispatch: context 1, Z = 0 */
     assert_int_equal(dp_adc(f->dp, 0, 0)->ch[0].z, 1);
-    f->st.thdcfg[0][41] = 0;                         /* SETC16: back to context 0 */
+    st_thdcfg_w(&f->st, 0, 41, 0);                   /* SETC16: back to context 0 */
     dp_exec(f->dp, &b);                              /* dispatch: context 0, Z = 1 */
     assert_int_equal(dp_srca(f->dp)->d[0][0][0], 0); /* no data yet */
     dp_unpack_data(f->dp, &a);
@@ -374,8 +374,8 @@ static void test_mova2d(void **state) {
     dp_src_rows_w(a, 0)[0][0] = (0x40u << 11) | 0x80;          /* 3.0 */
     dp_src_rows_w(a, 0)[7][15] = 1u << 18 | 0x7F << 11 | 0xFE; /* -max bf16 */
     dp_src_rows_w(a, 0)[1][1] = 0x7F << 11;                    /* exponent 0: flushed */
-    f->st.thdcfg[0][12 + 2] = 8;
-    f->st.thdcfg[0][28 + 2] = 8;
+    st_thdcfg_w(&f->st, 0, 12 + 2, 8);
+    st_thdcfg_w(&f->st, 0, 28 + 2, 8);
     ex(f, 0, 0x1200A000u);
     const dst_regs_t *d = dp_dst(f->dp);
     assert_int_equal(d->bits[0][0], 0x40 << 8 | 0x80);
@@ -391,7 +391,7 @@ static void test_mova2d(void **state) {
     ex(f, 0, TT_OP_MOVA2D(0, 1, 0, 0, 100)); /* one row: src 1 -> dst 100 + Dst RWC (8) */
     assert_int_equal(d->bits[108][1], 0x7F << 8);
     /* The math offset (ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset) moves the destination. */
-    f->st.thdcfg[0][1] = 0x200;
+    st_thdcfg_w(&f->st, 0, 1, 0x200);
     ex(f, 0, 0x37000004u); /* Dst := 0 */
     ex(f, 0, 0x1200A000u);
     assert_int_equal(d->bits[0x200][0], 0x40 << 8 | 0x80);
@@ -632,9 +632,9 @@ static void pack_cfg_add1(fx_t *f, uint32_t out) {
         st_cfg_w(&f->st, 0, i, 0x1000); /* 16 reads per xy plane */
     st_cfg_w(&f->st, 0, 24, 0xFFFF);    /* edge mask: all columns */
     st_cfg_w(&f->st, 0, 20, 0);
-    f->st.thdcfg[2][37] = 0x104;                             /* ADDR_MOD_PACK_SEC0: Ysrc +4, Ydst +4 */
-    f->st.thdcfg[2][38] = 0x2820;                            /* SEC1: clear Ysrc, Ydst, Zsrc */
-    f->st.thdcfg[2][39] = 0x1120;                            /* SEC2: clear Ysrc, Ydst +4, Zsrc +1 */
+    st_thdcfg_w(&f->st, 2, 37, 0x104);                       /* ADDR_MOD_PACK_SEC0: Ysrc +4, Ydst +4 */
+    st_thdcfg_w(&f->st, 2, 38, 0x2820);                      /* SEC1: clear Ysrc, Ydst, Zsrc */
+    st_thdcfg_w(&f->st, 2, 39, 0x1120);                      /* SEC2: clear Ysrc, Ydst +4, Zsrc +1 */
     ex(f, 2, TT_OP_SETADCXX(4, 15, 0));                      /* SETADCXX packer X 0..15 */
     ex(f, 2, 0x5180000Bu);                                   /* SETADCXY packer X0, Y0, Y1 := 0 (not X1) */
     ex(f, 2, 0x5480000Fu);                                   /* SETADCZW packer := 0 */
@@ -774,8 +774,8 @@ static void test_add1_tile(void **state) {
         ex(f, 0, 0x43800101u);
         f->st.src.unp_bank[1] ^= 1;
         /* T1: two 8-row MOVA2Ds per face, then SETRWC 37C00003 (and the hand-back). */
-        f->st.thdcfg[1][12 + 2] = 8;
-        f->st.thdcfg[1][28 + 2] = 8;
+        st_thdcfg_w(&f->st, 1, 12 + 2, 8);
+        st_thdcfg_w(&f->st, 1, 28 + 2, 8);
         if (face == 0) {
             ex(f, 1, 0x10184000u); /* ZEROACC all */
             ex(f, 1, 0x3700000Fu); /* SETRWC all := 0 */

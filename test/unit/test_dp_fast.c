@@ -110,8 +110,9 @@ static uint32_t rnd_src19(int32_t near, bool exp5) {
 }
 
 /* Built twice (Makefile): as test_dp_fast, with the vector forms (the products' sums, the lane
- * conversions, masks and blend, the FMA's four-lane rule) where the host has SSE2, and as
- * test_dp_fast_nosimd with the plain forms (-DTTEMU_NO_SIMD); each must have linked the forms it
+ * conversions, masks and blend, the FMA's four-lane rule) where the host has SSE2 and the
+ * little-endian forms (L1's rows and Dst's pairs of cells as host words), and as
+ * test_dp_fast_nosimd with the plain and portable forms (-DTTEMU_NO_SIMD); each must have linked the forms it
  * was built for, or one of them would go untested. */
 static void test_dot16_form(void **state) {
     (void)state;
@@ -124,6 +125,16 @@ static void test_dot16_form(void **state) {
     assert_string_equal(fmt_simd_form(), "plain");
     assert_string_equal(fma_lanes_form(), "plain");
 #endif
+    /* The byte-order forms (formats.h FMT_HOST_LE): the host's words in place on this host, the
+     * portable byte-by-byte forms under -DTTEMU_NO_SIMD (or on a big-endian host). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(TTEMU_NO_SIMD)
+    const char *bo = "le";
+#else
+    const char *bo = "portable";
+#endif
+    assert_string_equal(fmt_byte_order_form(), bo);
+    assert_string_equal(dp_pack_byte_order_form(), bo);
+    assert_string_equal(dp_sfpu_byte_order_form(), bo);
 }
 
 static void test_dot16(void **state) {
@@ -396,6 +407,7 @@ static bool st_differs(const cp_state_t *a, const cp_state_t *b) {
     cp_state_t c;
     memcpy(&c, b, sizeof c);
     c.cfg_gen = a->cfg_gen;
+    memcpy(c.thdcfg_gen, a->thdcfg_gen, sizeof c.thdcfg_gen);
     return memcmp(a, &c, sizeof c) != 0;
 }
 
@@ -447,6 +459,17 @@ static void tw_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
 }
 static void tw_thcfg(tw_t *w, unsigned t, thcfg_field_t f, uint32_t v) { thcfg_set(&w->s[0].st, t, f, v); }
 
+/* Threads a's and b's ThreadConfig generations made the same number on the fast side (words
+ * written with the value they hold), so that a key without the thread would take one's for the
+ * other's. */
+static void tw_same_tgen(tw_t *w, unsigned a, unsigned b) {
+    cp_state_t *st = &w->s[0].st;
+    while (st->thdcfg_gen[a] < st->thdcfg_gen[b])
+        st_thdcfg_w(st, a, 0, st->thdcfg[a][0]);
+    while (st->thdcfg_gen[b] < st->thdcfg_gen[a])
+        st_thdcfg_w(st, b, 0, st->thdcfg[b][0]);
+}
+
 /* Random Dst contents and row valid bits (mostly valid). */
 static void rnd_dst(tw_t *w) {
     dst_regs_t *d = dp_dst_mut(w->s[0].dp);
@@ -485,7 +508,7 @@ static void rnd_addr_mods(tw_t *w) {
                                          THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
     for (unsigned i = 0; i < 8; i++)
         for (unsigned k = 0; k < 3; k++)
-            w->s[0].st.thdcfg[1][thcfg_fields[sec0[k]].word + i] = (uint16_t)(rnd_below(2) ? rnd() : 0);
+            st_thdcfg_w(&w->s[0].st, 1, thcfg_fields[sec0[k]].word + i, (uint16_t)(rnd_below(2) ? rnd() : 0));
 }
 
 /* A random configuration of what the SFPU's Dst instructions read. */
@@ -514,6 +537,60 @@ static void test_twin_sfpu_dst(void **state) {
             unsigned vd = rnd_below(4) ? rnd_below(8) : rnd_below(16), mod0 = rnd_below(16), am = rnd_below(8);
             unsigned addr = rnd_below(4) ? rnd_below(1024) : rnd_below(0x2000);
             tw_run(w, 1, rnd_below(2) ? TT_OP_SFPLOAD(vd, mod0, am, addr) : TT_OP_SFPSTORE(vd, mod0, am, addr));
+        }
+    }
+}
+
+/* What SFPLOAD and SFPSTORE read of Config and ThreadConfig (sfpu.c sfp_cfg_of): the fast side
+ * keeps it while its key is the same: Config's cfg_gen, the thread and its ThreadConfig's
+ * thdcfg_gen. Each round: a random configuration (rnd_sfpu_cfg, and threads 0 and 2's
+ * ThreadConfig fields drawn too), an SFPLOAD or SFPSTORE of thread 1, then one input of the key
+ * changed alone (a Config field they read, through cfg_set; a ThreadConfig field of thread 1's,
+ * through thcfg_set; or the next instruction from thread 0 or 2, nothing written, the two
+ * threads' generations made the same number) and two more (Mod0 SRCB and INT32_ALL among them).
+ * A key without that input leaves the fast side reading the old values. */
+static void test_twin_sfpu_key(void **state) {
+    tw_t *w = *state;
+    static const cfg_field_t cfgs[] = {CFG_DEST_REGW_BASE_Base,          CFG_DEST_SP_BASE_Base,
+                                       CFG_ALU_FORMAT_SPEC_REG1_SrcB,    CFG_ALU_FORMAT_SPEC_REG_SrcB_override,
+                                       CFG_ALU_FORMAT_SPEC_REG_SrcB_val, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled};
+    static const thcfg_field_t thcfgs[] = {THCFG_DEST_TARGET_REG_CFG_MATH_Offset, THCFG_SFPU_DEST_FMT_Enable,
+                                           THCFG_SFPU_DEST_FMT_Base, THCFG_SFPU_STACK_Incr};
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        rnd_sfpu_cfg(w);
+        for (unsigned th = 0; th < 3; th += 2) {
+            tw_thcfg(w, th, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(1024));
+            tw_thcfg(w, th, THCFG_SFPU_DEST_FMT_Enable, rnd_below(2));
+            tw_thcfg(w, th, THCFG_SFPU_DEST_FMT_Base, rnd_below(16));
+            tw_thcfg(w, th, THCFG_SFPU_STACK_Incr, rnd_below(1024));
+        }
+        tw_thcfg(w, 1, THCFG_SFPU_STACK_Incr, rnd_below(1024));
+        rnd_dst(w);
+        rnd_lregs(w, false);
+        tw_sync(w);
+        unsigned kind = rnd_below(3), t = 1, vd = rnd_below(8), t2 = rnd_below(2) ? 2 : 0;
+        if (kind == 2) tw_same_tgen(w, 1, t2);
+        tw_run(w, 1,
+               rnd_below(2) ? TT_OP_SFPLOAD(vd, rnd_below(16), 0, rnd_below(1024))
+                            : TT_OP_SFPSTORE(vd, rnd_below(16), 0, rnd_below(1024)));
+        cfg_field_t f = cfgs[rnd_below(sizeof cfgs / sizeof cfgs[0])];
+        thcfg_field_t tf = thcfgs[rnd_below(sizeof thcfgs / sizeof thcfgs[0])];
+        uint32_t v = rnd();
+        for (unsigned i = 0; i < 2; i++) {
+            cp_state_t *st = &w->s[i].st;
+            switch (kind) {
+            case 0:
+                for (unsigned b = 0; b < 2; b++)
+                    cfg_set(st, b, f, cfg_get(st, b, f) ^ (v | 1u));
+                break;
+            case 1: thcfg_set(st, 1, tf, thcfg_get(st, 1, tf) ^ (v | 1u)); break;
+            default: t = t2; break;
+            }
+        }
+        for (unsigned k = 0; k < 2; k++) {
+            unsigned mod0 = rnd_below(3) ? FMT_MOD0_SRCB : rnd_below(2) ? FMT_MOD0_INT32_ALL : rnd_below(16);
+            tw_run(w, t,
+                   k ? TT_OP_SFPSTORE(vd, mod0, 0, rnd_below(1024)) : TT_OP_SFPLOAD(vd, mod0, 0, rnd_below(1024)));
         }
     }
 }
@@ -758,6 +835,99 @@ static void test_twin_unpack(void **state) {
     }
 }
 
+/* UNPACR's setup (unpack.c unp_setup_of): the fast side decodes what UNPACR reads of Config and of
+ * the thread's ThreadConfig once and keeps it while its key is the same: Config's cfg_gen, the
+ * thread, its ThreadConfig's thdcfg_gen, the context mode and context. Each round: a random
+ * configuration of one row of BF16 in every context (bases, offsets, Dst context addresses and
+ * each thread's SrcA/SrcB base, SetOvrdWithAddr and context offset drawn), one UNPACR, then one of
+ * the key's inputs changed alone and two more UNPACRs (the second shows a SrcRow the first set):
+ * a Config word of the unpackers' (flipped bits, through st_cfg_w), a ThreadConfig word of the
+ * thread's (thcfg_set; or its StateID switched to a bank whose word differs), the other thread
+ * (nothing written, the two threads' generations made the same number), or the context. A key
+ * without that input leaves the fast side with the old setup; `changed` counts the rounds of each
+ * kind whose first UNPACR ran. */
+static void test_twin_unpack_key(void **state) {
+    tw_t *w = *state;
+    unsigned changed[5] = {0};
+    for (unsigned i = 0; i < TW_L1; i++)
+        w->s[0].l1[i] = (uint8_t)rnd32();
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        unsigned u = rnd_below(2), off = u * 48, t = rnd_below(2), kind = rnd_below(5);
+        bool multi = kind == 4 || rnd_below(2);
+        for (unsigned i = 0; i < 2; i++)
+            dp_reset(w->s[i].dp);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, FMT_BF16 | 1u << 4 | 16u << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | 1u << 16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, FMT_BF16);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 0, off, 1);
+        static const unsigned ctx_bits[] = {0, 1, 2, 3, 16, 17, 18, 19};
+        for (unsigned c = 0; c < 8; c++) {
+            tw_cfg_i(w, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, ctx_bits[c], off, 1);
+            tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, c, off, rnd_below(TW_L1 / 16 - 64));
+        }
+        for (unsigned c = 0; c < 4; c++) {
+            tw_cfg_i(w, CFG_THCON_SEC0_REG7_Offset_address, c, off, rnd_below(16));
+            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Tile_x_dim_cntx0, c, 0, 16);
+            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Dest_cntx0_address, c, 0, 16 * rnd_below(8));
+        }
+        tw_cfg(w, CFG_UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr, 1);
+        tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
+        for (unsigned th = 0; th < 2; th++) {
+            tw_thcfg(w, th, THCFG_CFG_STATE_ID_StateID, 0);
+            tw_thcfg(w, th, THCFG_SRCA_SET_SetOvrdWithAddr, rnd_below(2));
+            tw_thcfg(w, th, THCFG_SRCA_SET_Base, rnd_below(4));
+            tw_thcfg(w, th, THCFG_SRCB_SET_Base, rnd_below(4));
+            /* CfgContextOffset of unpacker 0 (bits 0..3), unpacker 1's 0 (bits 8..11: its contexts 0, 1) */
+            st_thdcfg_w(&w->s[0].st, th, thcfg_fields[THCFG_UNPACK_MISC_CFG_CfgContextOffset_0].word,
+                        (uint16_t)rnd_below(8));
+        }
+        /* bank 1: bank 0's words of the unpacker but one, for a StateID switch */
+        unsigned word = 64 + rnd_below(96), bank = 0;
+        uint32_t flip = (rnd() & rnd()) | 1u << rnd_below(32);
+        bool swap = kind == 1 && rnd_below(2);
+        if (swap) st_cfg_w(&w->s[0].st, 1, word, w->s[0].st.cfg[1][word] ^ flip), bank = 1;
+        tw_sync(w);
+        for (unsigned th = 0; th < 2; th++) {
+            tw_run(w, th, TT_OP_SETADCXY(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+            tw_run(w, th, TT_OP_SETADCZW(u ? 2 : 1, 0, 0, 0, 0, 0xF));
+            tw_run(w, th, TT_OP_SETADCXX(u ? 2 : 1, 15, 0));
+        }
+        unsigned c0 = rnd_below(u ? 2 : 8), c1 = kind == 4 ? (c0 + 1 + rnd_below(u ? 1 : 7)) % (u ? 2 : 8) : c0;
+        if (kind == 3) tw_same_tgen(w, t, 1 - t);
+        tw_run(w, t, TT_OP_UNPACR(u, 0, 0, c0, 0, multi, rnd_below(2), 0, 0, 0, 0, 0, 0));
+        bool ran = w->s[0].err.cat == CP_ERR_NONE;
+        unsigned t2 = t, base_v = rnd_below(4);
+        thcfg_field_t base_f = rnd_below(2) ? THCFG_SRCA_SET_Base : THCFG_SRCB_SET_Base;
+        for (unsigned i = 0; i < 2; i++) {
+            cp_state_t *st = &w->s[i].st;
+            switch (kind) {
+            case 0: st_cfg_w(st, bank, word, st->cfg[bank][word] ^ flip); break;
+            case 1:
+                if (swap)
+                    thcfg_set(st, t, THCFG_CFG_STATE_ID_StateID, 1);
+                else
+                    thcfg_set(st, t, base_f, base_v);
+                break;
+            case 2:
+                thcfg_set(st, t, THCFG_SRCA_SET_SetOvrdWithAddr, !thcfg_get(st, t, THCFG_SRCA_SET_SetOvrdWithAddr));
+                break;
+            case 3: t2 = 1 - t; break;
+            default: break;
+            }
+        }
+        for (unsigned k = 0; k < 2; k++)
+            tw_run(w, t2, TT_OP_UNPACR(u, 0, 0, c1, 0, multi, k == 0, 0, 0, 0, 0, 0, 0));
+        changed[kind] += ran;
+        for (unsigned i = 0; i < 2; i++) { /* undone: the next round starts from bank 0 as drawn */
+            for (unsigned th = 0; th < 2; th++)
+                thcfg_set(&w->s[i].st, th, THCFG_CFG_STATE_ID_StateID, 0);
+            if (kind == 0 || swap) st_cfg_w(&w->s[i].st, bank, word, w->s[i].st.cfg[bank][word] ^ flip);
+        }
+    }
+    for (unsigned k = 0; k < 5; k++)
+        assert_true(changed[k] > 300);
+}
+
 /* Random 19-bit Src contents in both banks, random implied formats. */
 static void rnd_src(tw_t *w) {
     src_regs_t *s[2] = {dp_srca_mut(w->s[0].dp), dp_srcb_mut(w->s[0].dp)};
@@ -963,6 +1133,7 @@ int main(void) {
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test(test_lane_masks),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_dst, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
@@ -972,6 +1143,7 @@ int main(void) {
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_unpack_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_src_clear, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),

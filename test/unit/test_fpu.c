@@ -55,9 +55,9 @@ static void test_elwadd_bf16(void **state) {
         B(f, 0)[j] = src_bf16(b[j]);
     }
     dst_regs_t *d = dp_dst_mut(f->dp);
-    d->bits[0][0] = 0x1234;            /* ELWADD without AddDst overwrites */
-    f->st.thdcfg[0][12] = 8 | 8u << 8; /* ADDR_MOD_AB_SEC0: SrcA += 8, SrcB += 8 */
-    f->st.thdcfg[0][28] = 8;           /* ADDR_MOD_DST_SEC0: Dst += 8 */
+    d->bits[0][0] = 0x1234;                  /* ELWADD without AddDst overwrites */
+    st_thdcfg_w(&f->st, 0, 12, 8 | 8u << 8); /* ADDR_MOD_AB_SEC0: SrcA += 8, SrcB += 8 */
+    st_thdcfg_w(&f->st, 0, 28, 8);           /* ADDR_MOD_DST_SEC0: Dst += 8 */
     fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 0));
     for (unsigned j = 0; j < 10; j++)
         assert_int_equal(dst16(f, 0, j), cell_bf16(want[j]));
@@ -156,7 +156,7 @@ static void test_elwmul_fidelity(void **state) {
     fx_t *f = *state;
     formats(f, FMT_BF16);
     A(f, 0)[0] = src_bf16(0x3F81), B(f, 0)[0] = src_bf16(0x3F81);
-    f->st.thdcfg[0][28] = 1u << 13; /* ADDR_MOD_DST_SEC0: fidelity += 1 */
+    st_thdcfg_w(&f->st, 0, 28, 1u << 13); /* ADDR_MOD_DST_SEC0: fidelity += 1 */
     static const uint16_t bf16_after[4] = {0x3F80, 0x3F81, 0x3F82, 0x3F82};
     for (unsigned p = 0; p < 4; p++) {
         fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 0)); /* dest_accum_en 0: ELWMUL accumulates anyway */
@@ -170,7 +170,7 @@ static void test_elwmul_fidelity(void **state) {
         assert_int_equal(dst32(f, 8, 0), fp32_after[p]);
     }
     /* FIDELITY_BASE_Phase is added to the counter: base 3 with counter 0 is phase 3 alone. */
-    f->st.thdcfg[0][28] = 0;
+    st_thdcfg_w(&f->st, 0, 28, 0);
     FX_THCFG(f, FIDELITY_BASE_Phase, 3);
     fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 16));
     assert_int_equal(dst32(f, 16, 0), 0x38800000u); /* 2^-14 */
@@ -207,7 +207,7 @@ static void test_elw_int8(void **state) {
     assert_int_equal(dst32(f, 0, 1), 0x7FFFFFFFu);
     /* ELWMUL 100 x 100 over four phases (the pages' masks): A's bits 5..7 (96) or 0..4 (4), B's
      * bits 4..9 (96) or 0..3 (4): 9216 + 384 + 384 + 16 = 10000. */
-    f->st.thdcfg[0][28] = 1u << 13;
+    st_thdcfg_w(&f->st, 0, 28, 1u << 13);
     static const uint32_t after[4] = {9216, 9600, 9984, 10000};
     for (unsigned p = 0; p < 4; p++) {
         fx_ex(f, TT_OP_ELWMUL(0, 0, 0, 0, 8));
@@ -296,7 +296,7 @@ static void test_mvmul_fidelity(void **state) {
     formats(f, FMT_BF16);
     FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
     A(f, 0)[0] = src_bf16(0x3F81), B(f, 0)[0] = src_bf16(0x3F81);
-    f->st.thdcfg[0][28] = 1u << 13;
+    st_thdcfg_w(&f->st, 0, 28, 1u << 13);
     static const uint32_t after[4] = {0x3F800000u, 0x3F810000u, 0x3F820000u, 0x3F820200u};
     for (unsigned p = 0; p < 4; p++) {
         fx_ex(f, TT_OP_MVMUL(0, 0, 0, 0));
@@ -305,7 +305,7 @@ static void test_mvmul_fidelity(void **state) {
     /* TF32 operands keep all ten mantissa bits: SrcA 1 + 2^-10 in phase 1 gives a's bits 5..1 =
      * (0x401 >> 1) & 31 = 0: the last bit is in no phase (MVMUL.md (†)): 1.0 after phase 0 and 1. */
     formats(f, FMT_TF32);
-    f->st.thdcfg[0][28] = 1u << 13;
+    st_thdcfg_w(&f->st, 0, 28, 1u << 13);
     fx_ex(f, TT_OP_SETRWC(0, 0, 0, 0, 0, 8)); /* fidelity := 0 */
     A(f, 0)[1] = src_tf32(0x3F802000u), B(f, 0)[0] = src_tf32(0x3F800000u);
     fx_ex(f, TT_OP_MVMUL(0, 0, 0, 8));

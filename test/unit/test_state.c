@@ -47,7 +47,7 @@ static void test_field_get_set(void **state) {
     cp_state_t st;
     st_reset(&st);
     /* A ThreadConfig field is its bits of its word; its neighbours are kept. */
-    st.thdcfg[1][7] = 0xFFFC;
+    st_thdcfg_w(&st, 1, 7, 0xFFFC);
     thcfg_set(&st, 1, THCFG_CLR_DVALID_SrcB_Disable, 1);
     assert_int_equal(st.thdcfg[1][7], 0xFFFE);
     assert_int_equal(thcfg_get(&st, 1, THCFG_CLR_DVALID_SrcB_Disable), 1);
