@@ -145,6 +145,11 @@ typedef struct hart {
     uint64_t block_gen;
     uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
                        * like pd and set with it; NULL only without pd */
+    /* Bumped by every store or AMO of the hart into L1 (the tile's count of L1 writes, which
+     * env_l1_written bumps for every other writer; tile_watch_changed), except the fast
+     * dispatcher's stores while it runs the hart alone (hart_run_alone: never while the tile
+     * watches L1). Set by the tile; NULL without one. */
+    uint64_t *l1_writes;
     /* Everything a hart's step reads or writes but its fault comes before park: a probe copies
      * the hart only up to it (core/exec.c park_try). */
     hart_park_t park;

@@ -145,6 +145,8 @@ static bool end_cycle(void *ctx) {
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {
     t->nwatch = n < TILE_MAX_WATCH ? n : TILE_MAX_WATCH;
     t->watch_hit = false;
+    t->watch_differs = false;
+    t->watch_seen = t->l1_writes; /* compared below: L1 as it is now */
     for (unsigned i = 0; i < t->nwatch; i++) {
         t->watch_addr[i] = (addr[i] & ~3u) % TILE_L1_SIZE;
         memcpy(&t->watch_val[i], t->l1 + t->watch_addr[i], 4);
@@ -161,8 +163,11 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             if (before[c] == HART_RUNNING) running++, alone = c;
         }
         bool quiet = cp_is_idle(t->cp) && noc_idle(&t->noc); /* nothing but the harts can change the tile */
+        /* (Not with a watched word changed already, by the host between runs: the next cycle's
+         * end sees it, the batch the fast-forward would run only at its end.) */
         if (running > 0 && t->spin.on && quiet &&
-            (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at))) {
+            (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at)) &&
+            !(t->nwatch && tile_watch_changed(t))) {
             t->touches++;
             done += spin_forward(t, n - done);
             if (done == n || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t))) return done;
