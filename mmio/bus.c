@@ -117,6 +117,7 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
     tile_t *t = env;
     tile_spin_forget(t);
     t->progress++;
+    t->l1_writes++; /* tile_watch_changed */
     if (addr >= TILE_L1_SIZE || !size) return;
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
     /* Only the pages that ever held decoded code can hold records (a packer's or the NoC's

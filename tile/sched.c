@@ -54,7 +54,7 @@ static bool end_one_cycle(void *ctx) {
 void tile_cycle(tile_t *t) {
     tile_spin_forget(t);
     if (!t->reference) { /* the same turns in one call (hart_step_fast each) */
-        hart_run_lockstep(t->hart, TILE_NCORES, 1, end_one_cycle, t);
+        hart_run_lockstep(t->hart, TILE_NCORES, 1, end_one_cycle, NULL, t);
         return;
     }
     for (int c = 0; c < TILE_NCORES; c++) {
@@ -115,6 +115,7 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
 /* Out of line, both: end_cycle's commonest cycles stay small. An owed cycle with the NoC due: */
 static __attribute__((noinline)) bool end_cycle_owed(tile_t *t) {
     t->cycle++;
+    t->end_slow_at = t->cycle;
     return end_cycle_rest(t, 0, true);
 }
 
@@ -124,8 +125,10 @@ static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
     t->cycle++;
     unsigned s = cp_cycle_fast(t->cp); /* (the reference path never comes here: tile_cycle) */
     /* The cycles the coprocessor lets the tile owe from the next on. */
-    if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET))
+    if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET)) {
         t->cp_owe_until = s & CP_CYCLE_IDLE ? UINT64_MAX : t->cycle + cp_quiet_left(t->cp);
+        t->end_slow_at = t->cycle; /* (else the next cycle is not owed: end_cycles_asleep sees it) */
+    }
     return end_cycle_rest(t, s, false);
 }
 
@@ -142,9 +145,26 @@ static bool end_cycle(void *ctx) {
     return end_cycle_full(t);
 }
 
+/* hart_run_lockstep's asleep: after a cycle in which no hart ran, whose end was end_cycle's own
+ * lines (owed, nothing due on the NoC: they change nothing but the clock, and the watch, with
+ * nothing written, answers as before), the next cycles are that cycle again for as long as their
+ * ends would take those lines too: the clock moves on over up to m of them. */
+static uint64_t end_cycles_asleep(void *ctx, uint64_t m) {
+    tile_t *t = ctx;
+    uint64_t c = t->cycle; /* the next cycle's number */
+    if (t->end_slow_at == c || c >= t->cp_owe_until || t->noc.next_at <= c + 1) return 0;
+    uint64_t k = m;
+    if (t->cp_owe_until - c < k) k = t->cp_owe_until - c;       /* each ends owed: c + i < cp_owe_until */
+    if (t->noc.next_at - c - 1 < k) k = t->noc.next_at - c - 1; /* and with the NoC not due: next_at > c + i + 1 */
+    t->cycle += k;
+    return k;
+}
+
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {
     t->nwatch = n < TILE_MAX_WATCH ? n : TILE_MAX_WATCH;
     t->watch_hit = false;
+    t->watch_differs = false;
+    t->watch_seen = t->l1_writes; /* compared below: L1 as it is now */
     for (unsigned i = 0; i < t->nwatch; i++) {
         t->watch_addr[i] = (addr[i] & ~3u) % TILE_L1_SIZE;
         memcpy(&t->watch_val[i], t->l1 + t->watch_addr[i], 4);
@@ -161,8 +181,11 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             if (before[c] == HART_RUNNING) running++, alone = c;
         }
         bool quiet = cp_is_idle(t->cp) && noc_idle(&t->noc); /* nothing but the harts can change the tile */
+        /* (Not with a watched word changed already, by the host between runs: the next cycle's
+         * end sees it, the batch the fast-forward would run only at its end.) */
         if (running > 0 && t->spin.on && quiet &&
-            (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at))) {
+            (spin_holds(t) || (n - done >= SPIN_MIN_BATCH && t->cycle >= t->spin.retry_at)) &&
+            !(t->nwatch && tile_watch_changed(t))) {
             t->touches++;
             done += spin_forward(t, n - done);
             if (done == n || cp_error(t->cp) || (t->nwatch && tile_watch_changed(t))) return done;
@@ -192,7 +215,7 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             tile_spin_forget(t);
             t->harts_changed = false;
             t->cp_owe_until = cp_is_idle(t->cp) ? UINT64_MAX : 0;
-            done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
+            done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, end_cycles_asleep, t);
             tile_cp_sync(t);
             if (done == n || cp_error(t->cp) || t->watch_hit) return done;
             for (int c = 0; c < TILE_NCORES; c++)

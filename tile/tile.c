@@ -54,6 +54,7 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->pd = t->pd;
         h->pd_pages = t->pd ? t->pd_pages : NULL;
         h->pd_gen = t->pd ? &t->pd_gen : NULL;
+        h->l1_writes = &t->l1_writes;
         hart_reset(h);
     }
     if (!ok) {

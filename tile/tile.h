@@ -96,6 +96,15 @@ typedef struct tile {
     unsigned nwatch;
     uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
     bool watch_hit;
+    /* Bumped by every write into L1 but a lone core's (hart_t.l1_writes; env_l1_written for
+     * everything but the harts): with it at watch_seen, L1 is as at the last look and so is the
+     * watch's answer (watch_differs), so tile_watch_changed compares no word. */
+    uint64_t l1_writes, watch_seen;
+    bool watch_differs;
+    /* t->cycle after the last end of a cycle that was not end_cycle's own lines and left the
+     * next cycle owed (tile/sched.c end_cycle_owed, end_cycle_full): end_cycles_asleep needs the
+     * last end to have been those lines. */
+    uint64_t end_slow_at;
     /* Harts whose stalled access waits for the coprocessor (hart_t.blocked, tile_block): what
      * each waits for, checked again at the end of a cycle that may have lifted it
      * (tile_blocks_check). */
@@ -145,14 +154,17 @@ uint64_t tile_run(tile_t *t, uint64_t n);
  * idle fast-forward is kept (it proves memory unchanged). n = 0 disarms. */
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n);
 static inline void tile_watch_disarm(tile_t *t) { t->nwatch = 0; }
-/* Has a watched word changed (at the end of a cycle)? */
+/* Has a watched word changed (at the end of a cycle)? Only compared when L1 was written since
+ * the last look (l1_writes): no hart runs alone while armed, so every writer counted. */
 static inline bool tile_watch_changed(tile_t *t) {
+    if (t->l1_writes == t->watch_seen) return t->watch_differs;
+    t->watch_seen = t->l1_writes;
     for (unsigned i = 0; i < t->nwatch; i++) {
         uint32_t v;
         memcpy(&v, t->l1 + t->watch_addr[i], 4);
-        if (v != t->watch_val[i]) return t->watch_hit = true;
+        if (v != t->watch_val[i]) return t->watch_differs = t->watch_hit = true;
     }
-    return false;
+    return t->watch_differs = false;
 }
 /* Take core c out of reset at pc (clears its SOFT_RESET_0 bit). */
 void tile_start_core(tile_t *t, int c, uint32_t pc);

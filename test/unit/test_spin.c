@@ -311,17 +311,85 @@ static void lockstep_counts_its_last_cycle(void **state) {
     put(t, 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1); /* a loop of one instruction */
     tile_start_core(t, CORE_BRISC, 0x1000);
     unsigned ends = 0;
-    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, &ends), 3);
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, NULL, &ends), 3);
     assert_int_equal(ends, 3);
     assert_int_equal(t->hart[CORE_BRISC].instret, 3);
     put(t, 0x2000, (uint32_t[]){addi(A0, A0, 1), addi(A0, A0, 1), EBREAK}, 3);
     tile_start_core(t, CORE_NCRISC, 0x2000);
     ends = 0;
-    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, &ends), 3); /* halts in the third */
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, NULL, &ends), 3); /* halts in the third */
     assert_int_equal(ends, 3);
     assert_int_equal(t->hart[CORE_NCRISC].state, HART_HALTED);
     assert_int_equal(t->hart[CORE_BRISC].instret, 6);
     tile_destroy(t);
+}
+
+/* A watched L1 word (tile_watch_arm) is seen to change at the end of the very cycle in which
+ * each kind of writer changed it, as the reference path (which compares every cycle) sees it: a
+ * core's store and AMO in lock-step (core/exec.c counts them in tile_t.l1_writes), the reference
+ * core's stores (mem_store), the host (env_l1_written, as every other writer). A store of the
+ * value the word holds, and a store to another word, are no change. Once changed, the word stays
+ * "changed" until re-armed, written or not. */
+#define WATCH 0x400u
+static void watch_sees_every_writer(void **state) {
+    (void)state;
+    uint64_t seen[3][8];
+    unsigned nseen[3] = {0};
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        put(t[way], 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1); /* BRISC spins: a group runs */
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        uint32_t nc[] = {
+            addi(A1, ZERO, WATCH),
+            addi(T1, ZERO, 7),
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            sw(T1, A1, 0), /* 7: a change */
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            sw(T1, A1, 4), /* another word */
+            sw(T1, A1, 0), /* the same value */
+            addi(T1, ZERO, 9),
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            amoswap(T0, A1, T1), /* 9: a change */
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            EBREAK,
+        };
+        put(t[way], 0x2000, nc, sizeof nc / sizeof nc[0]);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        uint32_t at = WATCH;
+        tile_watch_arm(t[way], &at, 1);
+        while (t[way]->cycle < 40000 && nseen[way] < 8) {
+            tile_run(t[way], 1009);
+            if (!t[way]->watch_hit) continue;
+            seen[way][nseen[way]++] = t[way]->cycle;
+            assert_int_equal(tile_run(t[way], 1009), 1); /* still changed */
+            assert_true(t[way]->watch_hit);
+            tile_watch_arm(t[way], &at, 1);
+        }
+        assert_int_equal(t[way]->hart[CORE_NCRISC].state, HART_HALTED);
+        assert_int_equal(tile_run(t[way], 1009), 1009); /* nothing changes it */
+        assert_false(t[way]->watch_hit);
+        assert_true(tile_host_write(t[way], WATCH, 5));
+        assert_int_equal(tile_run(t[way], 1009), 1); /* (the fast-forward once ran the batch) */
+        assert_true(t[way]->watch_hit);
+        tile_watch_disarm(t[way]);
+    }
+    assert_int_equal(nseen[0], 2);
+    for (int way = 1; way < 3; way++) {
+        assert_int_equal(nseen[way], nseen[0]);
+        assert_memory_equal(seen[way], seen[0], nseen[0] * sizeof seen[0][0]);
+    }
+    assert_same(t);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
 }
 
 int main(void) {
@@ -334,6 +402,7 @@ int main(void) {
         cmocka_unit_test(settles_into_spin),
         cmocka_unit_test(pure_step_refuses_writes),
         cmocka_unit_test(lockstep_counts_its_last_cycle),
+        cmocka_unit_test(watch_sees_every_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
