@@ -292,7 +292,9 @@ static void test_le32(void **state) {
         uint8_t b[4], out[4];
         for (unsigned i = 0; i < 4; i++)
             b[i] = (uint8_t)rnd32();
-        uint32_t want = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        uint32_t want = 0; /* L1's bytes, byte 0 lowest */
+        for (unsigned i = 0; i < 4; i++)
+            want |= (uint32_t)b[i] << (8 * i);
         assert_int_equal(fmt_le32_read(b), want);
         fmt_le32_write(out, want);
         assert_memory_equal(out, b, 4);
