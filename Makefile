@@ -110,8 +110,9 @@ UNIT_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 # test_dp_fast once more with the plain forms of what has a vector form (-DTTEMU_NO_SIMD: the
 # Matrix Unit's product sums, the lane conversions, masks and blend, the FMA's four-lane rule)
 # and the portable byte-order forms (formats.h FMT_HOST_LE: UNPACR's and PACR's rows, SFPLOAD's
-# and SFPSTORE's pairs of Dst cells); these files built that way, linked ahead of the library's.
-NOSIMD_SRC := coproc/fpu_num.c coproc/formats.c coproc/fma.c coproc/pack.c coproc/sfpu.c
+# and SFPSTORE's pairs of Dst cells, PACR's FP32 L1 accumulation, UNPACR's datum-by-datum L1
+# reads); these files built that way, linked ahead of the library's.
+NOSIMD_SRC := coproc/fpu_num.c coproc/formats.c coproc/fma.c coproc/pack.c coproc/sfpu.c coproc/unpack.c
 NOSIMD_OBJ := $(NOSIMD_SRC:coproc/%.c=$(BUILD)/obj/nosimd/%.o)
 UNIT_BIN += $(BUILD)/test/test_dp_fast_nosimd
 

@@ -30,6 +30,24 @@
 _Static_assert(TT_UNIT_COUNT <= sizeof(((cp_stats_t *)0)->stall_unit) / sizeof(uint64_t),
                "one stall counter per backend unit");
 
+/* cp_reset's work but the datapath's: cp_create's datapath is new, and dp_create resets it. */
+static void reset_all_but_dp(cp_t *cp) {
+    st_reset(&cp->st);
+    tm_reset(cp->tm);
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        fe_reset(&cp->fe[t]);
+        gate_reset(&cp->gate[t]);
+    }
+    sync_reset(&cp->sync);
+    memset(cp->stats, 0, sizeof cp->stats);
+    cp->cycle = 0;
+    cp->log_n = 0;
+    cp->active = false;
+    cp->quiet_until = 0;
+    cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
+    cp->fe_awake = 0;
+}
+
 cp_t *cp_create(const cp_env_t *env) {
     cp_t *cp = calloc(1, sizeof *cp);
     if (!cp) return NULL;
@@ -51,7 +69,7 @@ cp_t *cp_create(const cp_env_t *env) {
         cp->op[ops[i].opcode] = &ops[i];
         cp->op_pass[ops[i].opcode] = ops[i].gate != TT_GATE_NEVER && ops[i].unit != TT_UNIT_SYNC;
     }
-    cp_reset(cp);
+    reset_all_but_dp(cp); /* cp_reset's state, the datapath reset once (dp_create) */
     return cp;
 }
 
@@ -63,21 +81,8 @@ void cp_destroy(cp_t *cp) {
 }
 
 void cp_reset(cp_t *cp) {
-    st_reset(&cp->st);
-    tm_reset(cp->tm);
-    dp_reset(cp->dp);
-    for (unsigned t = 0; t < CP_THREADS; t++) {
-        fe_reset(&cp->fe[t]);
-        gate_reset(&cp->gate[t]);
-    }
-    sync_reset(&cp->sync);
-    memset(cp->stats, 0, sizeof cp->stats);
-    cp->cycle = 0;
-    cp->log_n = 0;
-    cp->active = false;
-    cp->quiet_until = 0;
-    cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
-    cp->fe_awake = 0;
+    reset_all_but_dp(cp);
+    dp_reset(cp->dp); /* reads and writes nothing of the rest: after it or before */
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {

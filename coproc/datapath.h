@@ -51,11 +51,13 @@ void dp_unpack_data(dp_t *dp, const cp_insn_t *in);
 /* on: every instruction through its general, datum-by-datum path, with none of the shortcuts
  * that compute whole rows or lanes at once (the same values; the unit tests compare the two). */
 void dp_set_reference(dp_t *dp, bool on);
-/* Which byte-order form coproc/pack.c (PACR's rows out to L1) and coproc/sfpu.c (SFPLOAD's and
- * SFPSTORE's pairs of Dst cells) were built with: "le" (the host's words in place) or "portable"
+/* Which byte-order form coproc/pack.c (PACR's rows out to L1, its FP32 L1 accumulation),
+ * coproc/sfpu.c (SFPLOAD's and SFPSTORE's pairs of Dst cells) and coproc/unpack.c (UNPACR's 32-bit
+ * datums read from L1 one by one) were built with: "le" (the host's words in place) or "portable"
  * (byte by byte; -DTTEMU_NO_SIMD or a big-endian host): formats.h FMT_HOST_LE. */
 const char *dp_pack_byte_order_form(void);
 const char *dp_sfpu_byte_order_form(void);
+const char *dp_unpack_byte_order_form(void);
 /* How many instructions dp_exec, and how many unpacker instructions dp_unpack_data, has seen
  * since reset (the seam's tests count the events). */
 unsigned dp_executed(const dp_t *dp);

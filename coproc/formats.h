@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- Format codes ----------------------------------------------------------------------------
  * The 4-bit data format codes every format field uses (DATAPATH.md §2.2; WH UNPACR_Regular.md,
@@ -329,6 +330,25 @@ const char *fmt_simd_form(void);
 #define FMT_HOST_LE 0
 #endif
 const char *fmt_byte_order_form(void);
+
+/* A little-endian 32-bit word of L1 (or of bytes bound for it) at p, read and written: one host
+ * word where FMT_HOST_LE, else byte by byte. */
+static inline uint32_t fmt_le32_read(const uint8_t *p) {
+#if FMT_HOST_LE
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+static inline void fmt_le32_write(uint8_t *p, uint32_t v) {
+#if FMT_HOST_LE
+    memcpy(p, &v, 4);
+#else
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+#endif
+}
 
 /* SFPLOADI (WH SFPLOADI.md, identical on BH): the LReg value from Imm16 for Mod0 0 (BF16), 1 (FP16
  * with the exponent rebiased by +112 always), 2 (UINT16), 4 (INT16 sign-extended), 8 (upper half,

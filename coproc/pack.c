@@ -30,13 +30,8 @@
  * a forced flush is zeroes added too (L1 += 0) [INF: "padded with zeroes", "L1 += Datum"]. */
 static void accumulate(const uint8_t *l1, uint8_t *buf, unsigned fmt) {
     if (fmt == FMT_FP32) {
-        for (unsigned i = 0; i < 16; i += 4) {
-            uint32_t a, b;
-            memcpy(&a, l1 + i, 4);
-            memcpy(&b, buf + i, 4);
-            b = pack_l1acc_fp32(a, b);
-            memcpy(buf + i, &b, 4);
-        }
+        for (unsigned i = 0; i < 16; i += 4)
+            fmt_le32_write(buf + i, pack_l1acc_fp32(fmt_le32_read(l1 + i), fmt_le32_read(buf + i)));
         return;
     }
     for (unsigned i = 0; i < 16; i += 2) {

@@ -41,13 +41,10 @@ static inline uint32_t read_l1(const cp_env_t *m, uint32_t addr, unsigned n) {
     switch (n) {
     case 1: return p[0];
     case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-    default: {
-        uint32_t v; /* L1 is little-endian; a host word read, as mmio/bus.c does */
-        memcpy(&v, p, 4);
-        return v;
-    }
+    default: return fmt_le32_read(p); /* L1 is little-endian */
     }
 }
+const char *dp_unpack_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
 
 enum { UNP_LATE_NONE, UNP_LATE_TILEIZE, UNP_LATE_OVRD, UNP_LATE_DST_SHIFT };
 

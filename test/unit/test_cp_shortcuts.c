@@ -8,7 +8,8 @@
  * (cp_set_stepwise, the reference path's, with the timing model's plain forms: tm_set_reference), the other takes its
  * shortcuts. Their visible state must match after every cycle, their statistics whenever asked and at the end; and the
  * timing model's condition bookkeeping, which the shortcuts trust, must match the plain conditions every cycle
- * (conds_match). */
+ * (conds_match). And cp_create's datapath reset once (dp_create's), cp_reset's resetting it, seen
+ * through a PACR of Dst (datapath_reset_by_create_and_reset). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@
 #include "test/unit/cp_test.h"
 /* (White box: the timing model of a coprocessor, cp_t.tm, for the conditions' bookkeeping.) */
 #include "coproc/cp_internal.h"
+#include "coproc/formats.h"
+#include "coproc/state.h"
 
 static uint32_t rng_state;
 
@@ -575,12 +578,69 @@ static void idle_cycle_is_advance_idle(void **state) {
     cp_destroy(b);
 }
 
+/* ---- the datapath's reset ------------------------------------------------------------------ */
+
+/* A Config field written as RISC-V writes it (cp_cfg_write, bank 0), the word's other bits kept. */
+static void cfg_field_w(cp_t *cp, cfg_field_t f, uint32_t val) {
+    const cp_field_t *d = &cfg_fields[f];
+    uint32_t v, m = st_field_mask(d->width) << d->shift;
+    assert_true(cp_cfg_read(cp, 4u * d->word, &v));
+    assert_true(cp_cfg_write(cp, -1, 4u * d->word, (v & ~m) | ((val << d->shift) & m)));
+}
+
+/* One PACR of Dst row 0 as BF16 to L1 0x1000 (first filled with 0xFF, so that written zeros show):
+ * the first two bytes written, little-endian. */
+#define RESET_L1 0x1000u
+static uint16_t pack_dst_row0(cp_t *cp, uint8_t *l1) {
+    memset(l1 + RESET_L1, 0xFF, 32);
+    cfg_field_w(cp, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, FMT_BF16);
+    cfg_field_w(cp, CFG_THCON_SEC0_REG1_In_data_format, FMT_BF16);
+    cfg_field_w(cp, CFG_THCON_SEC0_REG1_Out_data_format, FMT_BF16);
+    cfg_field_w(cp, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
+    cfg_field_w(cp, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+    cfg_field_w(cp, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
+    cfg_field_w(cp, CFG_PCK_EDGE_OFFSET_SEC0_mask, 0xFFFF);
+    cfg_field_w(cp, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 32);
+    cfg_field_w(cp, CFG_THCON_SEC0_REG1_L1_Dest_addr, (RESET_L1 >> 4) - 1);
+    push(cp, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+    run(cp, 200);
+    assert_null(cp_fault(cp));
+    return (uint16_t)(l1[RESET_L1] | l1[RESET_L1 + 1] << 8);
+}
+
+/* cp_create resets its datapath once (dp_create's reset, not again in cp_reset's work), and
+ * cp_reset resets it: Dst is zeros after either (ttemu's power-on choice, docs/datapath.md), so
+ * row 0 packs to BF16 +0; between them SFPLOADI of BF16 1.0 (0x3F80) and its SFPSTORE to Dst row
+ * 0 make it pack to 0x3F80. */
+static void datapath_reset_by_create_and_reset(void **state) {
+    (void)state;
+    static uint8_t l1[0x2000];
+    memset(&g_fake, 0, sizeof g_fake);
+    memset(l1, 0, sizeof l1);
+    cp_env_t env = {.ctx = &g_fake, .mmio_load = fake_load, .mmio_store = fake_store, .l1 = l1, .l1_size = sizeof l1};
+    cp_t *cp = cp_create(&env);
+    assert_non_null(cp);
+    assert_int_equal(pack_dst_row0(cp, l1), 0x0000);
+    push(cp, 0, TT_OP_SFPLOADI(0, 0, 0x3F80)); /* Mod0 0: BF16 */
+    push(cp, 0, TT_OP_SFPSTORE(0, 2, 0, 0));   /* Mod0 2: FP16B (BF16) to Dst row 0 */
+    run(cp, 40);
+    assert_int_equal(pack_dst_row0(cp, l1), 0x3F80);
+    cp_reset(cp);
+    assert_int_equal(pack_dst_row0(cp, l1), 0x0000);
+    cp_destroy(cp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_runs_match),      cmocka_unit_test(random_runs_match_whole_thread),
-        cmocka_unit_test(mop_recorded_by_replay), cmocka_unit_test(drain_behind_a_held_head),
-        cmocka_unit_test(unpacker_due_clock),     cmocka_unit_test(unpacker_queue_full),
-        cmocka_unit_test(fifo_seen_full_forgets), cmocka_unit_test(idle_cycle_is_advance_idle),
+        cmocka_unit_test(datapath_reset_by_create_and_reset),
+        cmocka_unit_test(random_runs_match),
+        cmocka_unit_test(random_runs_match_whole_thread),
+        cmocka_unit_test(mop_recorded_by_replay),
+        cmocka_unit_test(drain_behind_a_held_head),
+        cmocka_unit_test(unpacker_due_clock),
+        cmocka_unit_test(unpacker_queue_full),
+        cmocka_unit_test(fifo_seen_full_forgets),
+        cmocka_unit_test(idle_cycle_is_advance_idle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

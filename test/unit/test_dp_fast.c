@@ -135,6 +135,7 @@ static void test_dot16_form(void **state) {
     assert_string_equal(fmt_byte_order_form(), bo);
     assert_string_equal(dp_pack_byte_order_form(), bo);
     assert_string_equal(dp_sfpu_byte_order_form(), bo);
+    assert_string_equal(dp_unpack_byte_order_form(), bo);
 }
 
 static void test_dot16(void **state) {
@@ -281,6 +282,23 @@ static void test_pack_row(void **state) {
         }
     }
     assert_true(modes > 20000);
+}
+
+/* formats.h's L1 words (PACR's FP32 L1 accumulation, UNPACR's 32-bit datums one by one): byte i of
+ * L1 is bits 8i..8i+7 of the word, both ways, in the form this build has (test_dot16_form). */
+static void test_le32(void **state) {
+    (void)state;
+    for (unsigned iter = 0; iter < 10000; iter++) {
+        uint8_t b[4], out[4];
+        for (unsigned i = 0; i < 4; i++)
+            b[i] = (uint8_t)rnd32();
+        uint32_t want = 0; /* L1's bytes, byte 0 lowest */
+        for (unsigned i = 0; i < 4; i++)
+            want |= (uint32_t)b[i] << (8 * i);
+        assert_int_equal(fmt_le32_read(b), want);
+        fmt_le32_write(out, want);
+        assert_memory_equal(out, b, 4);
+    }
 }
 
 /* fmt_unpack_rows (one to four rows) against fmt_unpack for every mode fmt_unpack_check accepts (block floats aside:
@@ -699,6 +717,64 @@ static void test_twin_pack(void **state) {
             unsigned sel = rnd_below(3) ? 0 : rnd_below(16), zero = odd && rnd_below(4) == 0;
             tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, zero, sel, 0, 0, 0, 0, k == n - 1 || rnd_below(8) == 0));
         }
+    }
+}
+
+/* PACR's FP32 L1 accumulation reads and writes L1's words little-endian (formats.h fmt_le32_read
+ * and fmt_le32_write, in the byte-order form this build has): with Dst all zeros, each FP32 number
+ * in L1 with an exponent field of 1..254 is L1 + (+0), itself (IEEE 754: x + 0 = x for x != 0), its
+ * four bytes as they were. The twins share the accumulation, so the check is against the bytes. */
+static void test_pack_acc32_bytes(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 20; iter++) {
+        uint8_t was[0x2000];
+        for (unsigned i = 0; i < sizeof was; i += 4) {
+            uint32_t v = (rnd32() & 0x807FFFFFu) | (1 + rnd_below(254)) << 23;
+            for (unsigned k = 0; k < 4; k++)
+                was[i + k] = (uint8_t)(v >> (8 * k));
+        }
+        memcpy(w->s[0].l1 + 0x10000, was, sizeof was);
+        memset(w->s[0].told, 0, TW_L1);
+        dst_regs_t *d = dp_dst_mut(w->s[0].dp);
+        memset(d->bits, 0, sizeof d->bits);
+        for (unsigned r = 0; r < DST_ROWS; r++)
+            d->valid[r] = true;
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 64);
+        tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 1024);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, FMT_FP32);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, FMT_FP32);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, FMT_FP32);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, 1);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_int8, 0);
+        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Round_10b_mant, 0);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
+        tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, 0xFFFF);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, 0);
+        tw_cfg(w, CFG_STACC_RELU_ApplyRelu, 0);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Pack_L1_Acc, 1);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, 0);
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, 0);
+        cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
+        tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
+        tw_sync(w);
+        tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCZW(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
+        for (unsigned k = 0, n = 1 + rnd_below(8); k < n; k++)
+            tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, k == n - 1));
+        assert_int_equal(w->s[0].err.cat, CP_ERR_NONE);
+        unsigned n = 0;
+        for (unsigned i = 0; i < sizeof was; i++)
+            if (w->s[0].told[0x10000 + i]) {
+                n++;
+                if (w->s[0].l1[0x10000 + i] != was[i])
+                    fail_msg("L1 byte 0x%x: 0x%02x after L1 += 0, was 0x%02x", 0x10000 + i, w->s[0].l1[0x10000 + i],
+                             was[i]);
+            }
+        assert_true(n >= 64); /* at least a row of 16 FP32 datums */
     }
 }
 
@@ -1142,10 +1218,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
+        cmocka_unit_test(test_le32),
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_unpack_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_src_clear, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_acc32_bytes, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
