@@ -556,7 +556,6 @@ typedef struct {
     bool changed;       /* a hart of the group stopped in this cycle */
     bool park;          /* its harts may park (a call long enough to pay for the probes) */
     bool (*end_cycle)(void *ctx);
-    uint64_t (*asleep)(void *ctx, uint64_t m);
     void *ctx;
 } pd_group_t;
 
@@ -600,13 +599,6 @@ static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
     return true;
 }
 
-/* The end of a group's cycle: end_cycle, counted first (a call that stops early, end_cycle said
- * so or a hart stopped, ran this cycle). True: the call ends. */
-static inline __attribute__((always_inline)) bool group_cycle_end(pd_group_t *g) {
-    bool stop = g->end_cycle(g->ctx) || g->changed;
-    return ++g->cycles == g->n || stop;
-}
-
 static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n,
                                                                           const pd_mode_t mode, pd_group_t *const g) {
     /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
@@ -630,7 +622,7 @@ static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t
 
     if (mode == PD_GROUP) {
         h = g->hs;
-        goto turn_asleep;
+        goto turn;
     }
     steps = left = n;
     pc = h->pc;
@@ -705,66 +697,41 @@ yield: /* the instruction reaches the tile: not started, its cycle not counted *
 
 next_hart: /* PD_GROUP: the next running hart's turn, or the end of the cycle */
     h++;
-/* A group turn: a parked or blocked hart's only counts (continue), a hart not running has none,
- * a running hart's runs (goto fetch_l1, back at next_hart). The state is looked at when the turn
- * comes, as tile_cycle does: a hart started by an earlier hart's store in this cycle runs in it. */
-#define GROUP_TURN()                                                                                                   \
-    if (h->asleep) {     /* parked or blocked (one test for both, hart_t.asleep) */                                    \
-        if (h->parked) { /* running (only a reset stops it, and that unparks it): its loop's step,                     \
-                          * counted (park_holds: mcycle too), or settled and run */                                    \
-            if (park_holds(h)) {                                                                                       \
-                h->park.turns++;                                                                                       \
-                continue;                                                                                              \
-            }                                                                                                          \
-            hart_park_settle(h);                                                                                       \
-        } else if (*h->pd_gen == h->block_gen || block_holds(h)) {                                                     \
-            /* The stalled access would stall again: its retry, without running it (unless its                         \
-             * code word was written meanwhile, which dropped its record: then it runs). */                            \
-            h->cycle++;                                                                                                \
-            h->stall_cycles++;                                                                                         \
-            continue;                                                                                                  \
-        }                                                                                                              \
-    }                                                                                                                  \
-    if (h->state != HART_RUNNING) continue;                                                                            \
-    h->cycle++;                                                                                                        \
-    if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {                                   \
-        goto next_hart; /* parked: this turn is its loop's first step */                                               \
-    }                                                                                                                  \
-    pc = h->pc;                                                                                                        \
-    left = 1; /* one step per turn (steps is not used in a group) */                                                   \
-    if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;                                              \
-    goto fetch_l1;
-    /* The rest of a cycle in which a hart ran: */
+turn:
+    /* The state is looked at when the turn comes, as tile_cycle does: a hart started by an
+     * earlier hart's store in this cycle runs in it. */
     for (; h != hend; h++) {
-        GROUP_TURN();
-    }
-    if (group_cycle_end(g)) return g->cycles;
-    h = g->hs;
-turn_asleep: /* the same turns, in a cycle in which no hart has run yet (its own loop: no flag to keep) */
-    for (; h != hend; h++) {
-        GROUP_TURN();
-    }
-#undef GROUP_TURN
-    if (group_cycle_end(g)) return g->cycles;
-    if (g->asleep) {
-        /* Every hart's turn only counted, so the next cycles' turns would count again (nothing
-         * they look at changes while no hart runs and the tile's ends change nothing but its
-         * clock, which asleep has proven for k of them and run): counted here, all at once. */
-        uint64_t k = g->asleep(g->ctx, g->n - g->cycles);
-        if (k) {
-            for (h = g->hs; h != hend; h++) {
-                if (h->parked) {
-                    h->park.turns += k;
-                } else if (h->blocked) {
-                    h->cycle += k;
-                    h->stall_cycles += k;
+        if (h->asleep) {     /* parked or blocked (one test for both, hart_t.asleep) */
+            if (h->parked) { /* running (only a reset stops it, and that unparks it): its loop's step,
+                              * counted (park_holds: mcycle too), or settled and run */
+                if (park_holds(h)) {
+                    h->park.turns++;
+                    continue;
                 }
+                hart_park_settle(h);
+            } else if (*h->pd_gen == h->block_gen || block_holds(h)) {
+                /* The stalled access would stall again: its retry, without running it (unless its
+                 * code word was written meanwhile, which dropped its record: then it runs). */
+                h->cycle++;
+                h->stall_cycles++;
+                continue;
             }
-            if ((g->cycles += k) == g->n) return g->cycles;
         }
+        if (h->state != HART_RUNNING) continue;
+        h->cycle++;
+        if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
+            goto next_hart; /* parked: this turn is its loop's first step */
+        }
+        pc = h->pc;
+        left = 1; /* one step per turn (steps is not used in a group) */
+        if (__builtin_expect((pc & 3) || pc >= L1_SIZE, 0)) goto fetch_fault;
+        goto fetch_l1;
     }
+    /* Counted first: a call that stops early (end_cycle said so, or a hart stopped) ran this cycle. */
+    bool stop = g->end_cycle(g->ctx) || g->changed;
+    if (++g->cycles == g->n || stop) return g->cycles;
     h = g->hs;
-    goto turn_asleep;
+    goto turn;
 }
 #undef PD
 #undef L1
@@ -800,16 +767,9 @@ bool hart_step_pure(hart_t *h) {
     return pd_run(h, 1, PD_PURE, NULL) == 1;
 }
 
-uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx),
-                           uint64_t (*asleep)(void *ctx, uint64_t m), void *ctx) {
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx) {
     if (n == 0 || nh == 0) return 0;
-    pd_group_t g = {.hs = hs,
-                    .hend = hs + nh,
-                    .n = n,
-                    .end_cycle = end_cycle,
-                    .asleep = asleep,
-                    .ctx = ctx,
-                    .park = n >= PARK_MIN_CALL};
+    pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx, .park = n >= PARK_MIN_CALL};
     uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
     for (unsigned i = 0; i < nh; i++) {
         hart_park_settle(&hs[i]);     /* nothing outside the call sees a parked hart */

@@ -311,13 +311,13 @@ static void lockstep_counts_its_last_cycle(void **state) {
     put(t, 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1); /* a loop of one instruction */
     tile_start_core(t, CORE_BRISC, 0x1000);
     unsigned ends = 0;
-    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, NULL, &ends), 3);
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, &ends), 3);
     assert_int_equal(ends, 3);
     assert_int_equal(t->hart[CORE_BRISC].instret, 3);
     put(t, 0x2000, (uint32_t[]){addi(A0, A0, 1), addi(A0, A0, 1), EBREAK}, 3);
     tile_start_core(t, CORE_NCRISC, 0x2000);
     ends = 0;
-    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, NULL, &ends), 3); /* halts in the third */
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, &ends), 3); /* halts in the third */
     assert_int_equal(ends, 3);
     assert_int_equal(t->hart[CORE_NCRISC].state, HART_HALTED);
     assert_int_equal(t->hart[CORE_BRISC].instret, 6);
