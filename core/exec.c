@@ -551,11 +551,14 @@ typedef enum {
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
  * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
 typedef struct {
-    hart_t *hs, *hend;  /* the group */
-    uint64_t n, cycles; /* cycles asked for, and finished */
-    bool changed;       /* a hart of the group stopped in this cycle */
-    bool park;          /* its harts may park (a call long enough to pay for the probes) */
+    hart_t *hs, *hend;         /* the group */
+    uint64_t n, cycles;        /* cycles asked for, and finished */
+    bool changed;              /* a hart of the group stopped in this cycle */
+    bool park;                 /* its harts may park (a call long enough to pay for the probes) */
+    bool ran;                  /* a hart ran in this cycle (its turn not only counted) */
+    uint64_t ask_at, ask_wait; /* asleep asked again from this cycle on, and the next wait */
     bool (*end_cycle)(void *ctx);
+    uint64_t (*asleep)(void *ctx, uint64_t m);
     void *ctx;
 } pd_group_t;
 
@@ -719,6 +722,7 @@ turn:
         }
         if (h->state != HART_RUNNING) continue;
         h->cycle++;
+        g->ran = true;
         if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
             goto next_hart; /* parked: this turn is its loop's first step */
         }
@@ -730,6 +734,28 @@ turn:
     /* Counted first: a call that stops early (end_cycle said so, or a hart stopped) ran this cycle. */
     bool stop = g->end_cycle(g->ctx) || g->changed;
     if (++g->cycles == g->n || stop) return g->cycles;
+    if (__builtin_expect(!g->ran, 0) && g->asleep && g->cycles >= g->ask_at) {
+        /* Every hart's turn only counted, so the next cycles' turns would count again (nothing
+         * they look at changes while no hart runs and the tile's ends change nothing but its
+         * clock, which asleep has proven for k of them and run): counted here, all at once. */
+        uint64_t k = g->asleep(g->ctx, g->n - g->cycles);
+        if (k) {
+            for (h = g->hs; h != hend; h++) {
+                if (h->parked) {
+                    h->park.turns += k;
+                } else if (h->blocked) {
+                    h->cycle += k;
+                    h->stall_cycles += k;
+                }
+            }
+            if ((g->cycles += k) == g->n) return g->cycles;
+            g->ask_wait = 1;
+        } else { /* not now: asked again after 1, 2, 4 ... 64 such cycles */
+            g->ask_at = g->cycles + g->ask_wait;
+            if (g->ask_wait < 64) g->ask_wait *= 2;
+        }
+    }
+    g->ran = false;
     h = g->hs;
     goto turn;
 }
@@ -767,9 +793,17 @@ bool hart_step_pure(hart_t *h) {
     return pd_run(h, 1, PD_PURE, NULL) == 1;
 }
 
-uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx) {
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx),
+                           uint64_t (*asleep)(void *ctx, uint64_t m), void *ctx) {
     if (n == 0 || nh == 0) return 0;
-    pd_group_t g = {.hs = hs, .hend = hs + nh, .n = n, .end_cycle = end_cycle, .ctx = ctx, .park = n >= PARK_MIN_CALL};
+    pd_group_t g = {.hs = hs,
+                    .hend = hs + nh,
+                    .n = n,
+                    .end_cycle = end_cycle,
+                    .asleep = asleep,
+                    .ctx = ctx,
+                    .park = n >= PARK_MIN_CALL,
+                    .ask_wait = 1};
     uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
     for (unsigned i = 0; i < nh; i++) {
         hart_park_settle(&hs[i]);     /* nothing outside the call sees a parked hart */

@@ -191,8 +191,14 @@ bool hart_step_pure(hart_t *h);
  * cycle, in array order, then calls end_cycle(ctx) for the rest of the tile's cycle (the
  * coprocessor, the clock). Exactly n tile_cycle-like cycles, so any access may be made, MMIO and
  * CSRs included. Stops after a cycle in which a hart of the group left HART_RUNNING or after
- * which end_cycle returned true. Returns the cycles run. The harts share one L1 and decode cache. */
-uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx), void *ctx);
+ * which end_cycle returned true. Returns the cycles run. The harts share one L1 and decode cache.
+ * asleep (may be NULL): after a cycle in which no hart ran (each was parked or blocked, its turn
+ * only counted, or not running) and which did not stop the call, asleep(ctx, m) says how many of
+ * the next cycles (at most m) would be the same again, their ends included, and has finished
+ * them on its side (the clock); the group then counts those turns in one go. After a 0 it is
+ * asked again only after 1, 2, 4 ... 64 more such cycles (after a step, at the next one). */
+uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx),
+                           uint64_t (*asleep)(void *ctx, uint64_t m), void *ctx);
 /* A parked hart's state brought up to date (pc, x, instret as its counted turns left them) and
  * the hart unparked; nothing for a hart not parked. hart_run_lockstep settles its harts before
  * it returns; whatever reads a hart's state in the meantime (another hart's MMIO access) must

@@ -54,7 +54,7 @@ static bool end_one_cycle(void *ctx) {
 void tile_cycle(tile_t *t) {
     tile_spin_forget(t);
     if (!t->reference) { /* the same turns in one call (hart_step_fast each) */
-        hart_run_lockstep(t->hart, TILE_NCORES, 1, end_one_cycle, t);
+        hart_run_lockstep(t->hart, TILE_NCORES, 1, end_one_cycle, NULL, t);
         return;
     }
     for (int c = 0; c < TILE_NCORES; c++) {
@@ -115,6 +115,7 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
 /* Out of line, both: end_cycle's commonest cycles stay small. An owed cycle with the NoC due: */
 static __attribute__((noinline)) bool end_cycle_owed(tile_t *t) {
     t->cycle++;
+    t->end_slow_at = t->cycle;
     return end_cycle_rest(t, 0, true);
 }
 
@@ -124,8 +125,10 @@ static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
     t->cycle++;
     unsigned s = cp_cycle_fast(t->cp); /* (the reference path never comes here: tile_cycle) */
     /* The cycles the coprocessor lets the tile owe from the next on. */
-    if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET))
+    if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET)) {
         t->cp_owe_until = s & CP_CYCLE_IDLE ? UINT64_MAX : t->cycle + cp_quiet_left(t->cp);
+        t->end_slow_at = t->cycle; /* (else the next cycle is not owed: end_cycles_asleep sees it) */
+    }
     return end_cycle_rest(t, s, false);
 }
 
@@ -140,6 +143,21 @@ static bool end_cycle(void *ctx) {
         return t->harts_changed;
     }
     return end_cycle_full(t);
+}
+
+/* hart_run_lockstep's asleep: after a cycle in which no hart ran, whose end was end_cycle's own
+ * lines (owed, nothing due on the NoC: they change nothing but the clock, and the watch, with
+ * nothing written, answers as before), the next cycles are that cycle again for as long as their
+ * ends would take those lines too: the clock moves on over up to m of them. */
+static uint64_t end_cycles_asleep(void *ctx, uint64_t m) {
+    tile_t *t = ctx;
+    uint64_t c = t->cycle; /* the next cycle's number */
+    if (t->end_slow_at == c || c >= t->cp_owe_until || t->noc.next_at <= c + 1) return 0;
+    uint64_t k = m;
+    if (t->cp_owe_until - c < k) k = t->cp_owe_until - c;       /* each ends owed: c + i < cp_owe_until */
+    if (t->noc.next_at - c - 1 < k) k = t->noc.next_at - c - 1; /* and with the NoC not due: next_at > c + i + 1 */
+    t->cycle += k;
+    return k;
 }
 
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n) {
@@ -197,7 +215,7 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
             tile_spin_forget(t);
             t->harts_changed = false;
             t->cp_owe_until = cp_is_idle(t->cp) ? UINT64_MAX : 0;
-            done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, t);
+            done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, end_cycles_asleep, t);
             tile_cp_sync(t);
             if (done == n || cp_error(t->cp) || t->watch_hit) return done;
             for (int c = 0; c < TILE_NCORES; c++)

@@ -101,6 +101,10 @@ typedef struct tile {
      * watch's answer (watch_differs), so tile_watch_changed compares no word. */
     uint64_t l1_writes, watch_seen;
     bool watch_differs;
+    /* t->cycle after the last end of a cycle that was not end_cycle's own lines and left the
+     * next cycle owed (tile/sched.c end_cycle_owed, end_cycle_full): end_cycles_asleep needs the
+     * last end to have been those lines. */
+    uint64_t end_slow_at;
     /* Harts whose stalled access waits for the coprocessor (hart_t.blocked, tile_block): what
      * each waits for, checked again at the end of a cycle that may have lifted it
      * (tile_blocks_check). */

@@ -311,16 +311,60 @@ static void lockstep_counts_its_last_cycle(void **state) {
     put(t, 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1); /* a loop of one instruction */
     tile_start_core(t, CORE_BRISC, 0x1000);
     unsigned ends = 0;
-    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, &ends), 3);
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, stop_at_three, NULL, &ends), 3);
     assert_int_equal(ends, 3);
     assert_int_equal(t->hart[CORE_BRISC].instret, 3);
     put(t, 0x2000, (uint32_t[]){addi(A0, A0, 1), addi(A0, A0, 1), EBREAK}, 3);
     tile_start_core(t, CORE_NCRISC, 0x2000);
     ends = 0;
-    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, &ends), 3); /* halts in the third */
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 100, never_stop, NULL, &ends), 3); /* halts in the third */
     assert_int_equal(ends, 3);
     assert_int_equal(t->hart[CORE_NCRISC].state, HART_HALTED);
     assert_int_equal(t->hart[CORE_BRISC].instret, 6);
+    tile_destroy(t);
+}
+
+/* hart_run_lockstep's asleep is asked only after a cycle in which no hart ran, and after it said
+ * 0 not before 1, 2, 4 ... 64 such cycles more; after it finished k cycles, at the next such
+ * cycle again. */
+typedef struct {
+    uint64_t cycles;   /* the call's cycles so far: its ends and the cycles asleep finished */
+    uint64_t at[16];   /* the cycles after which asleep was asked */
+    uint64_t give[16]; /* what it answers each time */
+    unsigned asked;
+} asleep_log_t;
+static bool log_end(void *ctx) {
+    ((asleep_log_t *)ctx)->cycles++;
+    return false;
+}
+static uint64_t log_asleep(void *ctx, uint64_t m) {
+    asleep_log_t *l = ctx;
+    uint64_t k = l->asked < 16 ? l->give[l->asked] : 0;
+    if (k > m) k = m;
+    if (l->asked < 16) l->at[l->asked] = l->cycles;
+    l->asked++;
+    l->cycles += k;
+    return k;
+}
+static void lockstep_asks_asleep(void **state) {
+    (void)state;
+    tile_t *t = new_tile(1);
+    /* No hart running: every cycle is asleep; 0 three times, then 10 cycles, then 0 again. */
+    asleep_log_t l = {.give = {0, 0, 0, 10}};
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 200, log_end, log_asleep, &l), 200);
+    assert_int_equal(l.cycles, 200);
+    const uint64_t want[] = {1, 2, 4, 8, 19, 20, 22, 26, 34, 50, 82, 146};
+    assert_int_equal(l.asked, sizeof want / sizeof want[0]);
+    for (unsigned i = 0; i < l.asked; i++)
+        assert_int_equal(l.at[i], want[i]);
+    /* A hart on a loop of one instruction runs until it parks: asleep is asked only after. */
+    put(t, 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1);
+    tile_start_core(t, CORE_BRISC, 0x1000);
+    l = (asleep_log_t){0};
+    assert_int_equal(hart_run_lockstep(t->hart, TILE_NCORES, 1000, log_end, log_asleep, &l), 1000);
+    assert_true(l.asked > 0);
+    assert_true(l.at[0] >= 2); /* (its first cycles ran) */
+    assert_int_equal(t->hart[CORE_BRISC].instret, 1000);
     tile_destroy(t);
 }
 
@@ -402,6 +446,7 @@ int main(void) {
         cmocka_unit_test(settles_into_spin),
         cmocka_unit_test(pure_step_refuses_writes),
         cmocka_unit_test(lockstep_counts_its_last_cycle),
+        cmocka_unit_test(lockstep_asks_asleep),
         cmocka_unit_test(watch_sees_every_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
