@@ -666,6 +666,38 @@ static void test_twin_sfpu_replay(void **state) {
     }
 }
 
+/* A PACR setup of the twins: rows of 16 datums (`bytes` each in the In_data_format) from Dst row 0
+ * to L1 0x10000, one exponent section, no zero compression, four rows a PACR (ADDR_MOD_PACK 0
+ * steps Ysrc by 4); the rest as given. Synced to both twins. */
+typedef struct {
+    uint8_t dstacc, in, out, read32, bytes;
+    bool int8, round10, relu, l1acc, remap, swizzle;
+    uint32_t edge, downsample, offset;
+} pack_cfg_t;
+static void tw_pack_cfg(tw_t *w, const pack_cfg_t *c) {
+    tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * c->bytes);
+    tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 256 * c->bytes);
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, c->dstacc);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, c->in);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, c->out);
+    tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, c->read32);
+    tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_int8, c->int8);
+    tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Round_10b_mant, c->round10);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+    tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
+    tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, c->edge);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, c->downsample);
+    tw_cfg(w, CFG_STACC_RELU_ApplyRelu, c->relu);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_Pack_L1_Acc, c->l1acc);
+    tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, c->remap);
+    tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, c->swizzle);
+    cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, c->offset);
+    tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
+    tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
+    tw_sync(w);
+}
+
 /* PACR: a format pair (the fast path's and others), Dst rows valid or not, edge masks, downsampling,
  * ReLU, L1 accumulation, ZeroWrite, partial X ranges, read interfaces, Dst remapping, the pack offset; a run of
  * PACRs, the last one flushing (L1 compared after each). */
@@ -687,27 +719,17 @@ static void test_twin_pack(void **state) {
         for (unsigned i = 0x10000; i < 0x12000; i++) /* what L1 accumulation adds to */
             w->s[0].l1[i] = (uint8_t)rnd32();
         rnd_dst(w);
-        tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * bytes);
-        tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 256 * bytes);
-        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, pr[0]);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, pr[1]);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, pr[2]);
-        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, pr[3]);
-        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_int8, odd && rnd_below(3) == 0);
-        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Round_10b_mant, (odd && rnd_below(3) == 0) || (pr[3] && pr[0] == FMT_FP16));
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
-        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
-        tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, odd && rnd_below(2) ? rnd() & 0xFFFF : 0xFFFF);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, odd && rnd_below(3) == 0 ? rnd() & 0xFFFF : 0);
-        tw_cfg(w, CFG_STACC_RELU_ApplyRelu, odd && rnd_below(3) == 0 ? 1 : 0);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Pack_L1_Acc, rnd_below(4) == 0);
-        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
-        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, rnd_below(3) == 0);
-        cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, rnd_below(2) ? 0 : rnd_below(64));
-        tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
-        tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
-        tw_sync(w);
+        pack_cfg_t c = {.dstacc = pr[0], .in = pr[1], .out = pr[2], .read32 = pr[3], .bytes = bytes};
+        c.int8 = odd && rnd_below(3) == 0;
+        c.round10 = (odd && rnd_below(3) == 0) || (pr[3] && pr[0] == FMT_FP16);
+        c.edge = odd && rnd_below(2) ? rnd() & 0xFFFF : 0xFFFF;
+        c.downsample = odd && rnd_below(3) == 0 ? rnd() & 0xFFFF : 0;
+        c.relu = odd && rnd_below(3) == 0;
+        c.l1acc = rnd_below(4) == 0;
+        c.remap = rnd_below(3) == 0;
+        c.swizzle = rnd_below(3) == 0;
+        c.offset = rnd_below(2) ? 0 : rnd_below(64);
+        tw_pack_cfg(w, &c);
         unsigned x0 = odd && rnd_below(2) ? rnd_below(16) : 0,
                  x1 = x0 + (odd && rnd_below(2) ? rnd_below(16 - x0) : 15 - x0);
         tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
@@ -739,27 +761,13 @@ static void test_pack_acc32_bytes(void **state) {
         memset(d->bits, 0, sizeof d->bits);
         for (unsigned r = 0; r < DST_ROWS; r++)
             d->valid[r] = true;
-        tw_cfg(w, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 64);
-        tw_cfg(w, CFG_PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 1024);
-        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, FMT_FP32);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_In_data_format, FMT_FP32);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Out_data_format, FMT_FP32);
-        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, 1);
-        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_int8, 0);
-        tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Round_10b_mant, 0);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
-        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
-        tw_cfg(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, 0xFFFF);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Downsample_mask, 0);
-        tw_cfg(w, CFG_STACC_RELU_ApplyRelu, 0);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_Pack_L1_Acc, 1);
-        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, 0);
-        tw_cfg(w, CFG_DEST_ACCESS_CFG_swizzle_32b, 0);
-        cfg_set(&w->s[0].st, 0, CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0);
-        tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, (0x10000 >> 4) - 1);
-        tw_thcfg(w, 2, THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr, 4);
-        tw_sync(w);
+        tw_pack_cfg(w, &(pack_cfg_t){.dstacc = FMT_FP32,
+                                     .in = FMT_FP32,
+                                     .out = FMT_FP32,
+                                     .read32 = 1,
+                                     .bytes = 4,
+                                     .edge = 0xFFFF,
+                                     .l1acc = 1});
         tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
         tw_run(w, 2, TT_OP_SETADCZW(4, 0, 0, 0, 0, 0xF));
         tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
