@@ -226,13 +226,13 @@ FMA_RULE uint32_t fma_add_rule(uint32_t a, uint32_t c, uint32_t *ok) {
 
 #define FMA_ONE 0x3F800000u
 
-/* The common cases through the rules above, everything else through the model.
- * test/unit/test_fma.c checks fma_bh against fma_bh_model on millions of operands. */
 /* The shortcuts' result, *ok = 0 where they do not know it. */
 FMA_RULE uint32_t fma_shortcut(uint32_t a, uint32_t b, uint32_t c, uint32_t *ok) {
     return b == FMA_ONE ? fma_add_rule(a, c, ok) : fma_exact(a, b, c, ok);
 }
 
+/* The common cases through the rules above, everything else through the model.
+ * test/unit/test_fma.c checks fma_bh against fma_bh_model on millions of operands. */
 uint32_t fma_bh(uint32_t a, uint32_t b, uint32_t c) {
     uint32_t ok, r = fma_shortcut(a, b, c, &ok);
     return ok ? r : fma_bh_model(a, b, c);

@@ -15,10 +15,11 @@
  * The conversions the units apply to every datum also come as row forms (FMT_ROW datums:
  * fmt_unpack_rows, fmt_mova2d_dst16_rows, fmt_pack_row) and lane forms (the Vector Unit's FMT_LANES:
  * fmt_sfpload_lanes, fmt_sfpstore_lanes). Each is its per-datum function's rule (one inline
- * function in formats.c, not a copy), looped with the common modes as constants so that the
- * compiler can vectorise the loop, but for SFPSTORE's BF16 lanes on an SSE2 host, which are
- * written out in vector lanes (formats.c sfpstore_lanes_bf16; its plain form is the rule's loop,
- * fmt_simd_form); test/unit/test_dp_fast.c compares the two forms.
+ * function in formats.c), looped with the common modes as constants so that the compiler can
+ * vectorise the loop. Four BF16 cases are written out again in SSE2 lanes on a host that has them
+ * (formats.c unpack_rows_bf16_src, mova2d_rows_bf16, sfpload_lanes_bf16, sfpstore_lanes_bf16;
+ * their plain form is the rule's loop, fmt_simd_form): test/unit/test_dp_fast.c compares each
+ * with the per-datum rule, in both builds (test_dp_fast_nosimd).
  */
 #ifndef TTEMU_COPROC_FORMATS_H
 #define TTEMU_COPROC_FORMATS_H
@@ -314,7 +315,7 @@ uint32_t fmt_lanes_sign_mask(const uint32_t *v);
 uint32_t fmt_lanes_zero_mask(const uint32_t *v);
 /* dst[l] = src[l] in the lanes whose bit of en is set (the enabled lanes' results written). */
 void fmt_lanes_merge(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t en);
-/* Which form of fmt_sfpstore_lanes' BF16 lanes, the lane masks and fmt_lanes_merge this build has: "sse2" (host
+/* Which form of the four BF16 row and lane cases above, the lane masks and fmt_lanes_merge this build has: "sse2" (host
  * vector lanes) or "plain" (-DTTEMU_NO_SIMD or no SSE2). The tests run both (Makefile,
  * test_dp_fast_nosimd). */
 const char *fmt_simd_form(void);

@@ -185,7 +185,6 @@ static void put_row(dp_ctx_t *x, const uint32_t v[FMT_ROW], unsigned out_bytes) 
 
 /* 16-bit Dst to a 16-bit output on a little-endian host: the row's cells straight to its L1 bytes
  * (fmt_pack_row16), nothing widened to 32 bits on the way. */
-#define PACK_ROW16_HOST FMT_HOST_LE
 const char *dp_pack_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
 /* n rows of 16-bit outputs (fmt_pack_row16's), one after the other, out as one run of bytes. */
 static void put_rows16(dp_ctx_t *x, const uint16_t (*rows)[FMT_ROW], unsigned n) {
@@ -400,7 +399,7 @@ static void pack_exec(dp_ctx_t *x) {
     /* A whole row of 16 with nothing between the conversions and every datum kept goes through
      * fmt_pack_row and out at once (the same rules; test_dp_fast.c compares the two paths). */
     bool row_at_once = !x->dp->reference && n == FMT_ROW && !stages.active && !bfp && !zero && ds == 0xFFFF;
-    bool row16 = PACK_ROW16_HOST && !c.read_32b && out_bytes == 2;
+    bool row16 = FMT_HOST_LE && !c.read_32b && out_bytes == 2;
     /* Such rows of 16-bit cells to 16-bit outputs are gathered and go out together, before any
      * other row's bytes and at the end: the same bytes to the same places in the same order, one
      * write of L1 instead of one a row. Only where none of this PACR's writes can fail (no L1

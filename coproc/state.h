@@ -39,8 +39,9 @@ typedef struct {
 typedef struct {
     uint32_t gpr[CP_THREADS][CP_NUM_GPRS];
     /* Config, const to its readers: nothing writes a word except through st_cfg_w below, which
-     * counts the write in cfg_gen, so that whoever keeps something decoded from Config (PACR's
-     * setup, coproc/pack.c) knows it current while cfg_gen is unchanged. */
+     * counts the write in cfg_gen, so that whoever keeps something decoded from Config (PACR's,
+     * UNPACR's and SFPLOAD/SFPSTORE's setups: pack.c, unpack.c, sfpu.c) knows it current while
+     * cfg_gen is unchanged. */
     const uint32_t cfg[2][CP_CFG_WORDS];
     /* Config's generation: bumped by every word written (changed or not) and by st_reset, never
      * set back; 64 bits, so it does not wrap in any run. */
