@@ -82,8 +82,8 @@ unsigned cp_cycle(cp_t *cp);
 /* cp_cycle for a caller whose coprocessor is never on the reference path (cp_set_stepwise): the
  * tile's fast path. It does not ask. */
 unsigned cp_cycle_fast(cp_t *cp);
-/* n cycles at once; exactly what n cp_cycle calls would do. Cheap when idle, and over the cycles
- * of a quiet stretch. */
+/* n cycles at once, whatever they are (idle, quiet or full); exactly what n cp_cycle calls would
+ * do. Cheap when idle, and over the cycles of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);
 /* cp_advance_idle up to the coprocessor's cycle `cycle` (>= cp_cycles): for a caller whose clock
  * counts the same cycles and that owes the difference. Returns the cycles run. */

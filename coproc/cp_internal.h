@@ -330,7 +330,8 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
         if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
     } else if (gate_hold_unchanged(cp, t, g)) {
-        /* Held by the latched wait, which holds as it did: count the cycle later, in bulk
+        /* Held as it was (the latched wait, or a unit's refusal that only a Src hand-over or an
+         * unpacker's retire can end: gate_t.repeat): count the cycle later, in bulk
          * (gate_settle). */
         g->repeats++;
         return true;

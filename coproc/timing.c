@@ -315,7 +315,8 @@ const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
 /* ---- admission ---------------------------------------------------------------------------- */
 
 /* tm_can_accept's rule in two parts: nothing of thread t passes while its ThCon instruction
- * executes (ScalarUnit.md), and each unit's own (tm_unit_accepts; tm_issue asks each unit's part
+ * executes (ScalarUnit.md), and each unit's own (tm_thcon_accepts, tm_math_accepts,
+ * tm_unpack_accepts, tm_config_accepts; tm_issue asks each unit's part
  * in the one switch that also dispatches, tm_unit_issue). */
 static inline bool tm_thcon_frozen(const tm_t *tm, unsigned t) {
     return tm->now < tm->thcon_until && tm->thcon_thread == t;
@@ -597,6 +598,8 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
     const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
      * its unit, or a shared one for every thread. */
+    /* ThCon, Config and SETDVALID return before the datapath's call below: none has a datapath
+     * body (test_cp_optable no_datapath_body_where_dispatch_skips_it). */
     switch (op->unit) {
     case TT_UNIT_THCON:
         if (admit && !tm_thcon_accepts(tm)) return false;

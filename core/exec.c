@@ -750,7 +750,7 @@ turn:
             }
             if ((g->cycles += k) == g->n) return g->cycles;
             g->ask_wait = 1;
-        } else { /* not now: asked again after 1, 2, 4 ... 64 such cycles */
+        } else { /* not now: asked again 1, 2, 4 ... 64 cycles on, of any kind */
             g->ask_at = g->cycles + g->ask_wait;
             if (g->ask_wait < 64) g->ask_wait *= 2;
         }

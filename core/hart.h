@@ -124,7 +124,8 @@ typedef struct hart {
     uint32_t wait_addr;
     uint64_t stall_cycles; /* cycles spent not retiring because of MEM_STALL */
     /* Set by the tile: the access that stalled (wait_addr) would stall again if retried now, and
-     * only the tile's end of cycle can change that (it clears this then). A lock-step group turn
+     * only the tile's end of cycle can change that (it clears this then; so do block_holds and a
+     * debugger's register write, for a changed instruction or pc). A lock-step group turn
      * (hart_run_lockstep) counts the stalled cycle without re-executing the access, unless the
      * stalled instruction's code word was written meanwhile: then it clears it and runs the new
      * one, as every other way of running the hart does (the retry gives the same result). */
@@ -196,7 +197,8 @@ bool hart_step_pure(hart_t *h);
  * only counted, or not running) and which did not stop the call, asleep(ctx, m) says how many of
  * the next cycles (at most m) would be the same again, their ends included, and has finished
  * them on its side (the clock); the group then counts those turns in one go. After a 0 it is
- * asked again only after 1, 2, 4 ... 64 more such cycles (after a step, at the next one). */
+ * asked again only once 1, 2, 4 ... 64 more cycles of the call have passed, of any kind (after a
+ * step, at the next such cycle). */
 uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle)(void *ctx),
                            uint64_t (*asleep)(void *ctx, uint64_t m), void *ctx);
 /* A parked hart's state brought up to date (pc, x, instret as its counted turns left them) and

@@ -49,8 +49,11 @@ typedef struct {
     void (*polled)(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
     /* The device reads or changes the coprocessor (its pushes, registers, semaphores, config): a
      * hart's access brings the coprocessor up to the tile's cycle first (tile_cp_sync). The others
-     * (the NIUs, the stream registers, the tile's own registers, the local RAMs) touch nothing of
-     * it, so its owed cycles stay owed; what the NoC does to a register reaches it as the host's
+     * (the NIUs, the stream registers, the tile's own registers, the local RAMs) are not read or
+     * written by the coprocessor's owed cycles: those are idle or quiet, which issue nothing
+     * (no LOADREG or STOREREG) and hold no latched STREAMWAIT (gate.c: a stream wait is never a
+     * repeatable hold, so no quiet stretch begins under one). So a hart's access to them leaves
+     * the owed cycles owed; what the NoC does to a register reaches the coprocessor as the host's
      * access does (tile_host_write), which syncs it. */
     bool reaches_cp;
 } mmio_dev_t;
@@ -192,7 +195,7 @@ mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_
 
 /* Bring the coprocessor up to the tile's cycle, before any access that reaches it (env_*, host
  * accesses) and whenever tile_run returns: its owed cycles change nothing a hart could see until
- * then, and cp_advance_idle(n) is exactly n cp_cycle calls. The access may change what the next
+ * then, and paying them (cp_advance_to) is exactly that many cp_cycle calls. The access may change what the next
  * cycles do: none is owed until the coprocessor says so again. */
 static inline void tile_cp_sync(tile_t *t) {
     if (!t->cp_owe_until) return;

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "coproc/datapath.h"
 #include "coproc/tt_ops.h"
 #include "test/unit/cp_test.h"
 
@@ -191,6 +192,21 @@ static void every_entry_classified(void **state) {
     assert_int_equal(never, 4);
 }
 
+/* The timing model's dispatch of the ThCon and Config units and of SETDVALID returns before the
+ * datapath's call (coproc/timing.c tm_unit_issue): none of them may have a datapath body, or it
+ * would never run. And the datapath does handle some opcodes (the check is not empty). */
+static void no_datapath_body_where_dispatch_skips_it(void **state) {
+    (void)state;
+    unsigned n, handled = 0;
+    const tt_op_t *o = ops(&n);
+    for (unsigned i = 0; i < n; i++) {
+        if (!dp_handles(&o[i])) continue;
+        handled++;
+        assert_true(o[i].unit != TT_UNIT_THCON && o[i].unit != TT_UNIT_CONFIG && o[i].opcode != TT_OPC_SETDVALID);
+    }
+    assert_true(handled > 20);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(masked_entries_held_by_own_bits_only),
@@ -198,6 +214,7 @@ int main(void) {
         cmocka_unit_test(nop_held_only_by_full_mask),
         cmocka_unit_test(never_entries_never_reach_the_gate),
         cmocka_unit_test(every_entry_classified),
+        cmocka_unit_test(no_datapath_body_where_dispatch_skips_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
