@@ -112,7 +112,7 @@ static void fifo2_high_water_as_measured(void **state) {
         cp_set_stepwise(cp, run_i % 2);
         unsigned most[CP_THREADS] = {0};
         for (unsigned step = 0; step < 600; step++) {
-            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            xorshift32(&x);
             unsigned t = x % CP_THREADS;
             if ((x >> 8) % 3 == 0) {
                 cp_cycle(cp);

@@ -553,7 +553,7 @@ static void idle_cycle_is_advance_idle(void **state) {
     uint32_t x = 0x9E3779B9u;
     unsigned idle_steps = 0;
     for (unsigned step = 0; step < 400; step++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        xorshift32(&x);
         if (x % 8 == 0) {
             uint32_t w = (x >> 8) % 2 ? TT_OP_NOP : TT_OP_SETADC(0, 0, 0, step);
             push(a, (x >> 4) % CP_THREADS, w);
@@ -608,7 +608,7 @@ static uint16_t pack_dst_row0(cp_t *cp, uint8_t *l1) {
     return (uint16_t)(l1[RESET_L1] | l1[RESET_L1 + 1] << 8);
 }
 
-/* cp_create resets its datapath once (dp_create's reset, not again in cp_reset's work), and
+/* cp_create's datapath starts reset (dp_create's reset; cp_create no longer repeats it) and
  * cp_reset resets it: Dst is zeros after either (ttemu's power-on choice, docs/datapath.md), so
  * row 0 packs to BF16 +0; between them SFPLOADI of BF16 1.0 (0x3F80) and its SFPSTORE to Dst row
  * 0 make it pack to 0x3F80. */
