@@ -101,14 +101,6 @@ static int parse_where(const cfg_t *c, char *err, size_t errlen, const cJSON *v,
     return cfg_get_u64(c, err, errlen, a, key_of(k, sizeof k, key, "addr"), DRAM_CHANNEL_SIZE - 1, &d->addr);
 }
 
-/* Word w at p, little-endian (DRAM's order, as L1's). */
-static inline void put_word(uint8_t *p, uint32_t w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap32(w);
-#endif
-    memcpy(p, &w, 4);
-}
-
 /* A write's bytes: exactly one of "words" (an array of 32-bit values), "ramp" ({"words", "start",
  * "step"}: word i = start + i * step) or "file" (raw bytes, read when the run starts). */
 static int parse_data(const cfg_t *c, char *err, size_t errlen, const cJSON *v, const char *key, cfg_dram_t *d) {
@@ -150,12 +142,13 @@ static int parse_data(const cfg_t *c, char *err, size_t errlen, const cJSON *v, 
         cJSON_ArrayForEach(item, words) {
             uint64_t w;
             if (cfg_get_u64(c, err, errlen, item, k, 0xFFFFFFFFu, &w)) return -1;
-            put_word(d->data + 4 * i++, (uint32_t)w);
+            uint32_t le = (uint32_t)w; /* a host word, as the tile's host writes take them */
+            memcpy(d->data + 4 * i++, &le, 4);
         }
     } else {
         uint32_t w = (uint32_t)start; /* start + i * step, modulo 2^32 */
         for (; i < n; i++, w += (uint32_t)step)
-            put_word(d->data + 4 * i, w);
+            memcpy(d->data + 4 * i, &w, 4);
     }
     return 0;
 }

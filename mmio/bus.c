@@ -10,18 +10,22 @@
 
 /* Sorted by base. A device decides per core what it accepts (e.g. NCRISC has no Tensix push). */
 static const mmio_dev_t mmio_map[] = {
-    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, tdma_read, tdma_write, NULL, NULL, true},
-    {"tile control registers", 0xFFB12000u, 0x1000u, tilectl_read, tilectl_write, NULL, NULL, false},
-    {"PIC", 0xFFB13000u, 0x1000u, pic_read, pic_write, NULL, NULL, false},
-    {"local RAM alias", 0xFFB14000u, 0xA000u, ldm_alias_read, ldm_alias_write, NULL, NULL, false},
-    {"NoC 0 registers", 0xFFB20000u, 0x10000u, noc0_read, noc0_write, noc0_pure_word, noc0_polled, false},
-    {"NoC 1 registers", 0xFFB30000u, 0x10000u, noc1_read, noc1_write, noc1_pure_word, noc1_polled, false},
-    {"stream registers", 0xFFB40000u, 0x40000u, stream_read, stream_write, stream_pure_word, NULL, false},
-    {"MOP config", 0xFFB80000u, 0x1000u, mopcfg_read, mopcfg_write, NULL, NULL, true},
-    {"Tensix GPRs", 0xFFE00000u, 0x1000u, gpr_read, gpr_write, NULL, NULL, true},
-    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, instrn_read, instrn_write, NULL, NULL, true},
-    {"PC_BUF", 0xFFE80000u, 0x30000u, pcbuf_read, pcbuf_write, pcbuf_pure_word, NULL, true},
-    {"Tensix config", 0xFFEF0000u, 0x10000u, cfgspace_read, cfgspace_write, NULL, NULL, true},
+    {"TDMA-RISC registers", 0xFFB11000u, 0x1000u, .read = tdma_read, .write = tdma_write, .reaches_cp = true},
+    {"tile control registers", 0xFFB12000u, 0x1000u, .read = tilectl_read, .write = tilectl_write},
+    {"PIC", 0xFFB13000u, 0x1000u, .read = pic_read, .write = pic_write},
+    {"local RAM alias", 0xFFB14000u, 0xA000u, .read = ldm_alias_read, .write = ldm_alias_write},
+    {"NoC 0 registers", 0xFFB20000u, 0x10000u, .read = noc0_read, .write = noc0_write, .pure_word = noc0_pure_word,
+     .polled = noc0_polled},
+    {"NoC 1 registers", 0xFFB30000u, 0x10000u, .read = noc1_read, .write = noc1_write, .pure_word = noc1_pure_word,
+     .polled = noc1_polled},
+    {"stream registers", 0xFFB40000u, 0x40000u, .read = stream_read, .write = stream_write,
+     .pure_word = stream_pure_word},
+    {"MOP config", 0xFFB80000u, 0x1000u, .read = mopcfg_read, .write = mopcfg_write, .reaches_cp = true},
+    {"Tensix GPRs", 0xFFE00000u, 0x1000u, .read = gpr_read, .write = gpr_write, .reaches_cp = true},
+    {"INSTRN_BUF", 0xFFE40000u, 0x30000u, .read = instrn_read, .write = instrn_write, .reaches_cp = true},
+    {"PC_BUF", 0xFFE80000u, 0x30000u, .read = pcbuf_read, .write = pcbuf_write, .pure_word = pcbuf_pure_word,
+     .reaches_cp = true},
+    {"Tensix config", 0xFFEF0000u, 0x10000u, .read = cfgspace_read, .write = cfgspace_write, .reaches_cp = true},
 };
 
 /* Binary search for the last device based at or below addr (the map is sorted and its entries do
