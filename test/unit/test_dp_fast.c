@@ -9,6 +9,7 @@
  *    and sometimes where they do not; every instruction word run on both must leave the same
  *    register files, counters, L1 and error.
  * Breaking a fast path (a wrong rule, a missed condition) fails these; see the commit messages. */
+#include <float.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -742,25 +743,64 @@ static void test_twin_pack(void **state) {
     }
 }
 
+/* A normal FP32 number (exponent field 100..154, so that a sum of two is neither a denormal nor
+ * an infinity) whose four bytes all differ (a byte swapped with any other changes the number). */
+static uint32_t acc_operand(void) {
+    for (;;) {
+        uint32_t v = (rnd32() & 0x807FFFFFu) | (100 + rnd_below(55)) << 23;
+        unsigned same = 0;
+        for (unsigned i = 0; i < 4; i++)
+            for (unsigned k = i + 1; k < 4; k++)
+                same += (uint8_t)(v >> (8 * i)) == (uint8_t)(v >> (8 * k));
+        if (!same) return v;
+    }
+}
+
+/* The IEEE 754 single-precision sum a + b on the host (binary32, round to nearest even, C's default
+ * rounding; FLT_EVAL_METHOD 0, so no wider intermediate): what pack_l1acc_fp32 must give for normal
+ * operands whose sum is normal. */
+static uint32_t ieee_add32(uint32_t a, uint32_t b) {
+    _Static_assert(FLT_EVAL_METHOD == 0, "float sums rounded to binary32");
+    float fa, fb, fs;
+    memcpy(&fa, &a, 4);
+    memcpy(&fb, &b, 4);
+    fs = fa + fb;
+    uint32_t s;
+    memcpy(&s, &fs, 4);
+    return s;
+}
+
 /* PACR's FP32 L1 accumulation reads and writes L1's words little-endian (formats.h fmt_le32_read
- * and fmt_le32_write, in the byte-order form this build has): with Dst all zeros, each FP32 number
- * in L1 with an exponent field of 1..254 is L1 + (+0), itself (IEEE 754: x + 0 = x for x != 0), its
- * four bytes as they were. The twins share the accumulation, so the check is against the bytes. */
+ * and fmt_le32_write, in the byte-order form this build has). Every Dst datum is D, every FP32
+ * word of L1 a number L; each L1 word the packer reports written must then hold the IEEE sum L + D
+ * (ieee_add32), its bytes little-endian. The first round is 1.0 + 1.0 = 2.0 (0x40000000, written
+ * out); the others draw D and each L (acc_operand), so that a byte order wrong on any of the three
+ * ways (L1's read, the datum's read, the sum's write) gives another sum or other bytes. The twins
+ * share the accumulation, so the check is against IEEE arithmetic, not the other twin. */
 static void test_pack_acc32_bytes(void **state) {
     tw_t *w = *state;
     for (unsigned iter = 0; iter < 20; iter++) {
+        uint32_t dv = iter ? acc_operand() : 0x3F800000u, l1w[0x2000 / 4], want[0x2000 / 4];
         uint8_t was[0x2000];
         for (unsigned i = 0; i < sizeof was; i += 4) {
-            uint32_t v = (rnd32() & 0x807FFFFFu) | (1 + rnd_below(254)) << 23;
+            uint32_t v = l1w[i / 4] = iter ? acc_operand() : 0x3F800000u;
+            want[i / 4] = iter ? ieee_add32(v, dv) : 0x40000000u; /* 2.0 (check_fields: not a field) */
             for (unsigned k = 0; k < 4; k++)
                 was[i + k] = (uint8_t)(v >> (8 * k));
         }
         memcpy(w->s[0].l1 + 0x10000, was, sizeof was);
         memset(w->s[0].told, 0, TW_L1);
+        /* Dst32b datum D in every row, in Dst's FP32 arrangement (BH Dst.md: the high half sign |
+         * mantissa's high 7 bits << 8 | exponent, the low half the mantissa's low 16 bits): high
+         * halves in the physical rows with bit 3 clear, low halves in those with it set
+         * (dp_internal.h dp_dst_row; no remap or swizzle below) */
+        uint16_t hi = (uint16_t)((dv >> 16 & 0x8000) | (dv >> 16 & 0x7F) << 8 | (dv >> 23 & 0xFF));
         dst_regs_t *d = dp_dst_mut(w->s[0].dp);
-        memset(d->bits, 0, sizeof d->bits);
-        for (unsigned r = 0; r < DST_ROWS; r++)
+        for (unsigned r = 0; r < DST_ROWS; r++) {
             d->valid[r] = true;
+            for (unsigned c = 0; c < DST_COLS; c++)
+                d->bits[r][c] = r & 8 ? (uint16_t)dv : hi;
+        }
         tw_pack_cfg(w, &(pack_cfg_t){.dstacc = FMT_FP32,
                                      .in = FMT_FP32,
                                      .out = FMT_FP32,
@@ -775,14 +815,21 @@ static void test_pack_acc32_bytes(void **state) {
             tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, k == n - 1));
         assert_int_equal(w->s[0].err.cat, CP_ERR_NONE);
         unsigned n = 0;
-        for (unsigned i = 0; i < sizeof was; i++)
-            if (w->s[0].told[0x10000 + i]) {
-                n++;
-                if (w->s[0].l1[0x10000 + i] != was[i])
-                    fail_msg("L1 byte 0x%x: 0x%02x after L1 += 0, was 0x%02x", 0x10000 + i, w->s[0].l1[0x10000 + i],
-                             was[i]);
-            }
-        assert_true(n >= 64); /* at least a row of 16 FP32 datums */
+        for (unsigned i = 0; i < sizeof was; i += 4) {
+            const uint8_t *p = w->s[0].l1 + 0x10000 + i;
+            unsigned told = 0;
+            for (unsigned k = 0; k < 4; k++)
+                told += w->s[0].told[0x10000 + i + k];
+            if (!told) continue;
+            if (told != 4) fail_msg("L1 0x%x: %u of the word's 4 bytes reported written", 0x10000 + i, told);
+            n++;
+            for (unsigned k = 0; k < 4; k++)
+                if (p[k] != (uint8_t)(want[i / 4] >> (8 * k)))
+                    fail_msg("L1 0x%x: bytes %02x %02x %02x %02x after L1 0x%08x += Dst 0x%08x, want 0x%08x (IEEE, "
+                             "little-endian)",
+                             0x10000 + i, p[0], p[1], p[2], p[3], l1w[i / 4], dv, want[i / 4]);
+        }
+        assert_true(n >= 16); /* at least a row of 16 FP32 datums */
     }
 }
 
