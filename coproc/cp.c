@@ -30,10 +30,10 @@
 _Static_assert(TT_UNIT_COUNT <= sizeof(((cp_stats_t *)0)->stall_unit) / sizeof(uint64_t),
                "one stall counter per backend unit");
 
-/* cp_reset's work but the datapath's: cp_create's datapath is new, and dp_create resets it. */
-static void reset_all_but_dp(cp_t *cp) {
+/* cp_reset's work but the timing model's and the datapath's: cp_create's are new, and tm_create
+ * and dp_create reset them. */
+static void reset_own(cp_t *cp) {
     st_reset(&cp->st);
-    tm_reset(cp->tm);
     for (unsigned t = 0; t < CP_THREADS; t++) {
         fe_reset(&cp->fe[t]);
         gate_reset(&cp->gate[t]);
@@ -69,7 +69,7 @@ cp_t *cp_create(const cp_env_t *env) {
         cp->op[ops[i].opcode] = &ops[i];
         cp->op_pass[ops[i].opcode] = ops[i].gate != TT_GATE_NEVER && ops[i].unit != TT_UNIT_SYNC;
     }
-    reset_all_but_dp(cp); /* cp_reset's state, the datapath reset once (dp_create) */
+    reset_own(cp); /* cp_reset's state, the timing model and the datapath reset once (their _create) */
     return cp;
 }
 
@@ -81,8 +81,9 @@ void cp_destroy(cp_t *cp) {
 }
 
 void cp_reset(cp_t *cp) {
-    reset_all_but_dp(cp);
-    dp_reset(cp->dp); /* reads and writes nothing of the rest: after it or before */
+    reset_own(cp);
+    tm_reset(cp->tm); /* reads and writes nothing of cp_t's own state: after it or before */
+    dp_reset(cp->dp); /* (nor does this) */
 }
 
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop) {

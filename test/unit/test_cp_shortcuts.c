@@ -8,8 +8,9 @@
  * (cp_set_stepwise, the reference path's, with the timing model's plain forms: tm_set_reference), the other takes its
  * shortcuts. Their visible state must match after every cycle, their statistics whenever asked and at the end; and the
  * timing model's condition bookkeeping, which the shortcuts trust, must match the plain conditions every cycle
- * (conds_match). And cp_create's datapath reset once (dp_create's), cp_reset's resetting it, seen
- * through a PACR of Dst (datapath_reset_by_create_and_reset). */
+ * (conds_match); the fast twin is sometimes a used coprocessor reset (cp_reset). And cp_create's datapath
+ * reset once (dp_create's), cp_reset's resetting it, seen through a PACR of Dst
+ * (datapath_reset_by_create_and_reset). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -268,12 +269,26 @@ static void pass_leaves_stuck(const cp_t *fast, uint64_t *seen, uint64_t cycle) 
     }
 }
 
-/* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. */
+/* A coprocessor used (random words pushed to every thread for 200 cycles, 300 cycles run: units
+ * busy, waits latched, FIFOs part full) and then reset: cp_reset's timing model, frontends, gates,
+ * Sync Unit and counters must be a new coprocessor's, which one_run compares it with. */
+static void used_then_reset(cp_t *cp) {
+    for (unsigned c = 0; c < 300; c++) {
+        for (unsigned t = 0; c < 200 && t < CP_THREADS; t++)
+            cp_push(cp, t, random_word(), false); /* (refused when the FIFO is full) */
+        cp_cycle(cp);
+    }
+    cp_reset(cp);
+}
+
+/* One random run of `cycles` cycles; busy: how often (in 1/64) a thread pushes. The fast twin is
+ * sometimes a used one reset (used_then_reset). */
 /* owed: counts the cycles run as a quiet stretch's at once; stuck: pass_leaves_stuck's. */
 static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_policy_t policy, uint64_t *owed,
                     refusal_seen_t *refusals, uint64_t *stuck) {
     rng_state = seed;
     cp_t *ref = cp_new(), *fast = cp_new();
+    if (pick(2)) used_then_reset(fast);
     cp_set_stepwise(ref, true);
     cp_set_gate_policy(ref, policy);
     cp_set_gate_policy(fast, policy);
