@@ -202,7 +202,8 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
         uint32_t after = fe_counts(fe);
         if ((after & 0xFFu) < (counts & 0xFFu)) cp->fifo_freed |= 1u << t;
         if ((after & 0xFF00u) < (counts & 0xFF00u)) cp->fifo_freed |= 1u << (CP_THREADS + t);
-        /* (FIFO#2's high water measured at the cycle's end, as before the expander noted it) */
+        /* FIFO#2's high water measured at the cycle's end (after the MOP expander's push, the
+         * thread's last step), not by the expander's note (cp_stats) */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm);
@@ -320,6 +321,9 @@ void cp_set_stepwise(cp_t *cp, bool on) {
     /* The plain cycle does not keep the expanders' stuck mark (cp_thread_step): not known to be
      * stuck when the fast path takes over. */
     if (cp->stepwise && !on) cp->fe_awake = (1u << CP_THREADS) - 1;
+    /* The fast path's FIFO#2 high water so far kept (cp_stats folds it in on the fast path only). */
+    for (unsigned t = 0; !cp->stepwise && on && t < CP_THREADS; t++)
+        if (cp->fe[t].fifo2_high > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = cp->fe[t].fifo2_high;
     cp->stepwise = on;
     cp->quiet_until = 0;
     tm_set_reference(cp->tm, on);
@@ -491,7 +495,10 @@ const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
     if (t >= CP_THREADS) return NULL;
     if (cp->gate[t].repeats) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
     cp_stats_t *st = (cp_stats_t *)&cp->stats[t];
-    if (cp->fe[t].fifo2_high > st->fifo2_high_water) st->fifo2_high_water = cp->fe[t].fifo2_high;
+    /* FIFO#2's high water: the fast path's MOP expander notes its own (fe_thread_t.fifo2_high);
+     * the reference path measures it its own way, at each cycle's end (cp_cycle_plain), so that
+     * t_fastpath compares the two measures. */
+    if (!cp->stepwise && cp->fe[t].fifo2_high > st->fifo2_high_water) st->fifo2_high_water = cp->fe[t].fifo2_high;
     return st;
 }
 

@@ -107,7 +107,8 @@ typedef struct {
     fe_mop_t mop;
     fe_replay_t rp;
     /* FIFO#2's most words after a push of the MOP expander's, since the reset: noted where it
-     * pushes, so that a cycle need not ask (cp_stats folds it into fifo2_high_water). */
+     * pushes, so that a cycle need not ask (cp_stats folds it into fifo2_high_water on the fast
+     * path; the reference path measures its own, cp_cycle_plain). */
     uint8_t fifo2_high;
 } fe_thread_t;
 
