@@ -124,12 +124,6 @@ bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
 }
 _Static_assert(CP_THREADS == 3, "cp_push_trisc has a case per thread");
 
-uint32_t cp_fifo_freed(cp_t *cp) {
-    uint32_t m = cp->fifo_freed;
-    cp->fifo_freed = 0;
-    return m;
-}
-
 void cp_fifo_seen_full(cp_t *cp, uint32_t bits) { cp->fifo_freed &= ~bits; }
 
 /* cp_thread_idle's rule (t < CP_THREADS). */

@@ -52,13 +52,9 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
 /* cp_push_from(t, word, false, origin): a TRISC's push, the commonest, without the choice of FIFO. */
 bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
 
-/* The FIFOs that had fewer words at the end of a cycle than at its start since the last call
- * (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a reset). Only those can
- * have been full and not be any more. The tile reads them in cp_cycle's status instead and never
- * asks: its bits stay until a push finds the FIFO full (cp_fifo_seen_full). */
-uint32_t cp_fifo_freed(cp_t *cp);
-/* A push found the FIFOs of bits (cp_fifo_freed's) full: their frees so far are forgotten, so
- * that the next answer names them only after a cycle that freed them since. */
+/* A push found the FIFOs of bits (cp_cycle's CP_CYCLE_FREED, shifted down) full: their frees so
+ * far are forgotten, so that a cycle's status names them only after a cycle that freed them
+ * since. */
 void cp_fifo_seen_full(cp_t *cp, uint32_t bits);
 
 /* The threads of mask (bit t: thread t) that cp_thread_idle calls idle, in one call: for a caller
@@ -67,9 +63,11 @@ unsigned cp_idle_threads(const cp_t *cp, unsigned mask);
 
 /* Advance one cycle (frontends, gates, backend occupancy). Returns what cp_is_idle and
  * cp_error != NULL would say after it (CP_CYCLE_IDLE, CP_CYCLE_FAILED), for a caller that asks
- * every cycle; after a cycle that stepped the FIFOs, cp_fifo_freed's answer so far shifted by
- * CP_CYCLE_FREED_SHIFT (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), kept until
- * asked or seen full; and CP_CYCLE_QUIET when the cycles after it are a quiet
+ * every cycle; after a cycle that stepped the FIFOs, the FIFOs that had fewer words at the end of
+ * a cycle than at its start (bit t: thread t's FIFO#1, bit 3 + t: its FIFO#2; all of them after a
+ * reset; only those can have been full and not be any more) shifted by CP_CYCLE_FREED_SHIFT
+ * (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), each kept until a push finds its
+ * FIFO full (cp_fifo_seen_full); and CP_CYCLE_QUIET when the cycles after it are a quiet
  * stretch's (cp_quiet_left). */
 enum {
     CP_CYCLE_IDLE = 1u << 0,

@@ -132,7 +132,7 @@ static inline bool fe_push(fe_thread_t *fe, uint32_t word, bool after_mop, cp_or
  * it did: 0 when nothing changed (the same state would do nothing again), else FE_MOVED with the
  * FIFOs it took a word from or gave one to, those the FIFO counts cannot show (a MOP expansion
  * recorded into the replay buffer changes no count). FE_POP1 and FE_POP2 sit where
- * cp_fifo_freed has thread 0's FIFO#1 and FIFO#2: shifted by t, they are thread t's freed FIFOs. */
+ * cp_t.fifo_freed has thread 0's FIFO#1 and FIFO#2: shifted by t, they are thread t's freed FIFOs. */
 enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
@@ -257,7 +257,7 @@ struct cp {
     uint64_t quiet_until;
     uint64_t quiet_cycles;      /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
     const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
-    uint32_t fifo_freed;        /* cp_fifo_freed's answer so far */
+    uint32_t fifo_freed;        /* the FIFOs freed since seen full (cp_cycle's CP_CYCLE_FREED) */
     /* Bit t: thread t's expanders may have something to do. Cleared after a cycle in which they
      * did nothing (both steps said so: no word moved, no bubble ended), when the same state
      * gives the same nothing until a push or the gate's full step moves a word (fe_moved sets
