@@ -22,36 +22,7 @@
 /* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
 #define UNP_SEC_WORDS 48
 
-/* Per-unpacker state the UNPACR functional model keeps (UNPACR_Regular.md `Unpackers[]`):
- * SrcRow and ContextCounter per thread. The bank pointer and AllowedClient belong to the
- * hand-over between units and live with the architectural state (coproc/state.h cp_src_t). */
 typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
-
-/* An unpacker instruction between its two events (coproc/datapath.h): everything its address
- * side fixed at dispatch that the data side, at retire, needs. */
-typedef struct {
-    uint8_t kind; /* unp_job_kind_t */
-    uint8_t thread, cfg_bank;
-    fmt_unpack_mode_t conv;
-    uint8_t size, up_zeros, col_shift, src_row, out_fmt;
-    bool all_zero, interleave, to_dst, transpose, ovrd, flip, ones;
-    uint64_t datums, limit, fifo; /* first L1 byte (block floats: bit); the FIFO's limit and size (bytes) */
-    uint32_t row_stride, count, out;
-    /* Block-float input (UNPACR_Regular.md): bits a datum, the exponent stream's position in 1/16
-     * byte (16 datums share a byte), or a forced shared exponent (Force_shared_exp). */
-    bool bfp, bfp_a, force_exp;
-    uint8_t bits, forced_exp;
-    uint64_t exps;
-    /* Compressed input (UNPACR_Regular.md, Packers/Compression.md): the row start index array and
-     * the index of this row, whether the whole row is read (else `drop` datums first, then
-     * count), the datums' (and BFP exponents') section starts; addresses from the row start
-     * index are worked out when the data moves (coproc/unpack_z.c). */
-    bool compressed, whole_row;
-    uint32_t rs_addr, rs_index, z_base, z_exp_base, drop;
-} unp_job_t;
-
-/* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
-#define UNP_JOBS 8
 
 /* What UNPACR reads of Config[bank] and ThreadConfig[t], for one unpacker, context mode and
  * context, decoded (coproc/unpack.c unp_setup): the tile descriptor, formats and conversion, the
@@ -70,6 +41,31 @@ typedef struct {
     uint64_t limit, fifo;
 } unp_setup_t;
 
+/* An unpacker instruction between its two events (coproc/datapath.h): everything its address
+ * side fixed at dispatch that the data side, at retire, needs. */
+typedef struct {
+    uint8_t kind; /* unp_job_kind_t */
+    uint8_t thread, cfg_bank, src_row;
+    bool all_zero, flip, ones; /* ZeroWrite2; the bank handed over at retire; UNPACR_NOP's clear to 1 */
+    uint64_t datums;           /* first L1 byte (block floats: bit) */
+    uint32_t count, out;
+    /* Block-float input: the exponent stream's position in 1/16 byte (16 datums share a byte). */
+    uint64_t exps;
+    /* Compressed input (UNPACR_Regular.md, Packers/Compression.md): the index of this row in the
+     * row start index array, whether the whole row is read (else `drop` datums first, then count);
+     * addresses from the row start index are worked out when the data moves (coproc/unpack_z.c). */
+    bool whole_row;
+    uint32_t rs_index, drop;
+    /* The setup it was dispatched with, whole (UNPACR_NOP: s.conv.out_fmt alone). */
+    unp_setup_t s;
+} unp_job_t;
+
+/* More than the timing model's queue depth (coproc/timing.c TM_UNPACK_QDEPTH). */
+#define UNP_JOBS 8
+
+/* Per-unpacker state the UNPACR functional model keeps (UNPACR_Regular.md `Unpackers[]`):
+ * SrcRow and ContextCounter per thread. The bank pointer and AllowedClient belong to the
+ * hand-over between units and live with the architectural state (coproc/state.h cp_src_t). */
 typedef struct {
     uint8_t src_row[DP_THREADS];
     uint8_t ctx_counter[DP_THREADS];

@@ -282,37 +282,17 @@ static void unpacr(dp_ctx_t *x) {
     *j = (unp_job_t){.kind = UNP_JOB_UNPACR,
                      .thread = (uint8_t)t,
                      .cfg_bank = (uint8_t)x->bank,
-                     .conv = s->conv,
-                     .size = (uint8_t)size,
-                     .all_zero = all_zero,
-                     .interleave = s->interleave,
-                     .to_dst = s->to_dst,
-                     .transpose = s->transpose,
-                     .ovrd = s->ovrd,
-                     .flip = flip,
-                     .up_zeros = s->up_zeros,
-                     .col_shift = s->col_shift,
                      .src_row = up->src_row[t],
-                     .out_fmt = s->conv.out_fmt,
+                     .all_zero = all_zero,
+                     .flip = flip,
                      .datums = datums,
-                     .limit = limit,
-                     .fifo = fifo,
-                     .row_stride = s->row_stride,
                      .count = count,
                      .out = out,
-                     .bfp = s->bfp,
-                     .bfp_a = s->bfp_a,
-                     .force_exp = s->force_exp,
-                     .bits = s->bits,
-                     .forced_exp = s->forced_exp,
                      .exps = exps,
-                     .compressed = !s->uncompressed,
                      .whole_row = whole_row,
-                     .rs_addr = s->rs_addr,
                      .rs_index = rs_index,
-                     .z_base = s->in_addr,
-                     .z_exp_base = s->exp_addr,
-                     .drop = xy->x};
+                     .drop = xy->x,
+                     .s = *s};
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
         unsigned next = ctx + 1;
@@ -343,7 +323,7 @@ static inline int src_row_of(const unp_job_t *j, unsigned u, unsigned row) {
     if (u == 1) return (int)((row + j->src_row) & 63);
     if (row < 4) return UNP_ROW_DROP;
     row -= 4;
-    if (j->ovrd) return (int)(row & 63);
+    if (j->s.ovrd) return (int)(row & 63);
     if (row >= 16) return UNP_ROW_BEYOND;
     return (int)((row + j->src_row) & 63);
 }
@@ -354,7 +334,7 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
                              uint32_t datum) {
     dp_t *dp = x->dp;
     unsigned row = out / 16, col = out & 15;
-    if (u == 0 && j->to_dst) {
+    if (u == 0 && j->s.to_dst) {
         row = (row - 4) & 1023;
         if (out32)
             dp_dst32_write(x, row, col, datum);
@@ -362,7 +342,7 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
             dp_dst16_write(x, row, col, (uint16_t)datum);
         return true;
     }
-    if (u == 0 && col < j->col_shift) return true;
+    if (u == 0 && col < j->s.col_shift) return true;
     int r = src_row_of(j, u, row);
     if (r == UNP_ROW_DROP) return true;
     if (r == UNP_ROW_BEYOND) {
@@ -373,8 +353,8 @@ static inline bool put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsign
         dp_src_rows_w(&dp->srcb, bank)[r][col] = datum;
         return true;
     }
-    col -= j->col_shift;
-    if (j->transpose) {
+    col -= j->s.col_shift;
+    if (j->s.transpose) {
         unsigned lo = (unsigned)r & 15;
         r = (int)(((unsigned)r & ~15u) | col), col = lo;
     }
@@ -392,38 +372,38 @@ bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, b
  * limit on 16-byte boundaries), then the format conversion and the output as for any datum. */
 static void unpacr_data_bfp(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank) {
     const cp_env_t *env = dp_env(x);
-    uint64_t bitpos = j->datums, exps = j->exps, limit = j->limit * 8, fifo = j->fifo * 8;
-    uint32_t out = j->out, mask = (1u << j->bits) - 1;
-    bool out32 = fmt_unpack_writes_dst32(&j->conv);
+    uint64_t bitpos = j->datums, exps = j->exps, limit = j->s.limit * 8, fifo = j->s.fifo * 8;
+    uint32_t out = j->out, mask = (1u << j->s.bits) - 1;
+    bool out32 = fmt_unpack_writes_dst32(&j->s.conv);
     for (uint32_t i = 0; i < j->count;) {
         if (bitpos / 8 >= env->l1_size)
             return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)(bitpos / 8));
         uint32_t datum = (env->l1[bitpos / 8] >> (bitpos % 8)) & mask;
-        bitpos += j->bits;
+        bitpos += j->s.bits;
         if ((++i % 16) == 0) {
-            bitpos = bitpos - j->bits * 16u + (uint64_t)j->row_stride * 8;
+            bitpos = bitpos - j->s.bits * 16u + (uint64_t)j->s.row_stride * 8;
             if (bitpos > limit) bitpos -= fifo;
         }
-        uint8_t e = j->forced_exp;
-        if (!j->force_exp) {
+        uint8_t e = j->s.forced_exp;
+        if (!j->s.force_exp) {
             if (exps / 16 >= env->l1_size)
                 return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads exponents at L1 0x%llx, beyond L1",
                                (unsigned long long)(exps / 16));
             e = env->l1[exps / 16];
-            if ((++exps % 256) == 0 && exps / 16 > j->limit) exps -= j->fifo * 16;
+            if ((++exps % 256) == 0 && exps / 16 > j->s.limit) exps -= j->s.fifo * 16;
         }
-        if (j->bfp_a && !j->all_zero && !fmt_bfp_unpack_defined(j->conv.in_fmt, (uint8_t)datum, e))
+        if (j->s.bfp_a && !j->all_zero && !fmt_bfp_unpack_defined(j->s.conv.in_fmt, (uint8_t)datum, e))
             return dp_fail(x, CP_ERR_UNDEFINED,
                            "UNPACR of %s datum 0x%x with exponent %u: the FP16 exponent leaves 5 bits "
                            "(FloatBitPatterns.md BFP8aToFP16: undefined)",
-                           fmt_name(j->conv.in_fmt), datum, e);
-        uint32_t v = j->all_zero ? 0 : fmt_unpack(&j->conv, datum, e);
-        for (unsigned k = 0; k <= j->up_zeros; k++, v = 0, out++) {
-            if (j->interleave && k) continue;
+                           fmt_name(j->s.conv.in_fmt), datum, e);
+        uint32_t v = j->all_zero ? 0 : fmt_unpack(&j->s.conv, datum, e);
+        for (unsigned k = 0; k <= j->s.up_zeros; k++, v = 0, out++) {
+            if (j->s.interleave && k) continue;
             if (!unp_put_datum(x, j, u, bank, out32, out, v)) return;
         }
     }
-    if (j->flip) (u ? &x->dp->srcb : &x->dp->srca)->implied_fmt[bank] = j->out_fmt;
+    if (j->flip) (u ? &x->dp->srcb : &x->dp->srca)->implied_fmt[bank] = j->s.conv.out_fmt;
 }
 
 /* The data side of one UNPACR: L1 -> SrcA / SrcB / Dst, into the bank the unpacker owns now. */
@@ -431,28 +411,28 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     dp_t *dp = x->dp;
     unsigned bank = dp_unp_bank(x, u);
     const cp_env_t *env = dp_env(x);
-    uint64_t datums = j->datums, limit = j->limit, fifo = j->fifo;
+    uint64_t datums = j->datums, limit = j->s.limit, fifo = j->s.fifo;
     uint32_t out = j->out;
-    bool out32 = fmt_unpack_writes_dst32(&j->conv);
+    bool out32 = fmt_unpack_writes_dst32(&j->s.conv);
 #define WRAP(a) ((a) > limit ? (a)-fifo : (a))
-    if (j->compressed) return unp_data_compressed(x, j, u, bank);
-    if (j->bfp) return unpacr_data_bfp(x, j, u, bank);
-    if (j->up_zeros == 0 && (u == 1 || !j->to_dst)) {
+    if (!j->s.uncompressed) return unp_data_compressed(x, j, u, bank);
+    if (j->s.bfp) return unpacr_data_bfp(x, j, u, bank);
+    if (j->s.up_zeros == 0 && (u == 1 || !j->s.to_dst)) {
         /* Without upsampling each datum goes to the next position (the common case, faster):
          * the same addresses and conversions as the general loop below, per destination. */
         /* Whole rows at once where a row of 16 L1 datums lands in one Src row as it is (no
          * column shift, no transpose): fmt_unpack_rows, the same rule as fmt_unpack. */
         uint32_t i = 0;
-        if (!x->dp->reference && !j->col_shift && !j->transpose && (out & 15) == 0) {
+        if (!x->dp->reference && !j->s.col_shift && !j->s.transpose && (out & 15) == 0) {
             /* Row by row while each row lies in L1 and lands in a Src row; datums then stands where
              * the loop below expects it at the start of row i (before its wrap). A row that follows
              * the previous one in L1 and in the Src bank joins its run, and each run is converted
              * in one call: later, but nothing between reads the Src rows or writes L1. */
-            unsigned size = j->size, count = j->count, run_n = 0;
+            unsigned size = j->s.size, count = j->count, run_n = 0;
             const uint8_t *run_l1 = NULL;
             uint32_t *run_to = NULL;
             for (; count - i >= FMT_ROW; i += FMT_ROW, out += FMT_ROW) {
-                uint64_t at = i ? WRAP(datums - size * 16 + j->row_stride) : datums;
+                uint64_t at = i ? WRAP(datums - size * 16 + j->s.row_stride) : datums;
                 int r = src_row_of(j, u, out / 16);
                 if (at + FMT_ROW * size > env->l1_size || r == UNP_ROW_BEYOND) break;
                 /* SrcA rows 0..3 of the output are dropped */
@@ -463,39 +443,39 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
                            to == run_to + run_n * FMT_ROW) {
                     run_n++;
                 } else if (to) {
-                    if (run_n) fmt_unpack_rows(&j->conv, run_l1, run_to, run_n);
+                    if (run_n) fmt_unpack_rows(&j->s.conv, run_l1, run_to, run_n);
                     run_l1 = env->l1 + at, run_to = to, run_n = 1;
                 }
                 datums = at + FMT_ROW * size;
             }
-            if (run_n) fmt_unpack_rows(&j->conv, run_l1, run_to, run_n);
+            if (run_n) fmt_unpack_rows(&j->s.conv, run_l1, run_to, run_n);
         }
         for (; i < j->count; i++, out++) {
-            if (i && (i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
-            if (datums + j->size > env->l1_size)
+            if (i && (i % 16) == 0) datums = WRAP(datums - j->s.size * 16 + j->s.row_stride);
+            if (datums + j->s.size > env->l1_size)
                 return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
-            uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
-            datums += j->size;
+            uint32_t datum = j->all_zero ? 0 : fmt_unpack(&j->s.conv, read_l1(env, (uint32_t)datums, j->s.size), 0);
+            datums += j->s.size;
             if (!put_datum(x, j, u, bank, out32, out, datum)) return;
         }
-        if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
+        if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->s.conv.out_fmt;
         return;
     }
     for (uint32_t i = 0; i < j->count;) {
-        if (datums + j->size > env->l1_size)
+        if (datums + j->s.size > env->l1_size)
             return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR reads L1 0x%llx, beyond L1", (unsigned long long)datums);
-        uint32_t datum = fmt_unpack(&j->conv, read_l1(env, (uint32_t)datums, j->size), 0);
-        datums += j->size;
-        if ((++i % 16) == 0) datums = WRAP(datums - j->size * 16 + j->row_stride);
+        uint32_t datum = fmt_unpack(&j->s.conv, read_l1(env, (uint32_t)datums, j->s.size), 0);
+        datums += j->s.size;
+        if ((++i % 16) == 0) datums = WRAP(datums - j->s.size * 16 + j->s.row_stride);
         if (j->all_zero) datum = 0;
-        for (unsigned k = 0; k <= j->up_zeros; k++, datum = 0, out++) {
-            if (j->interleave && k) continue;
+        for (unsigned k = 0; k <= j->s.up_zeros; k++, datum = 0, out++) {
+            if (j->s.interleave && k) continue;
             if (!put_datum(x, j, u, bank, out32, out, datum)) return;
         }
     }
 #undef WRAP
     /* Blackhole records the format of the bank it hands over (ImpliedSrc{A,B}Fmt). */
-    if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->out_fmt;
+    if (j->flip) (u ? &dp->srcb : &dp->srca)->implied_fmt[bank] = j->s.conv.out_fmt;
 }
 
 /* UNPACR_NOP on Blackhole (its own encoding; DATAPATH.md §3.3): Unpack_Pop = 1 clears the
@@ -522,7 +502,7 @@ static void unpacr_nop(dp_ctx_t *x) {
                      .cfg_bank = (uint8_t)x->bank,
                      .ones = clr != 0,
                      .flip = flip,
-                     .out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u)};
+                     .s.conv.out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u)};
     if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
 }
 
@@ -530,7 +510,7 @@ static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
     unsigned bank = dp_unp_bank(x, u);
     src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
     dp_src_clear(x, s, bank, j->ones);
-    if (j->flip) s->implied_fmt[bank] = j->out_fmt;
+    if (j->flip) s->implied_fmt[bank] = j->s.conv.out_fmt;
 }
 
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u) {
