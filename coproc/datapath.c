@@ -163,7 +163,10 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     fn(&x);
 }
 
-void dp_set_reference(dp_t *dp, bool on) { dp->reference = on; }
+void dp_set_reference(dp_t *dp, bool on) {
+    dp->reference = on;
+    memset(dp->keys, 0, sizeof dp->keys); /* every kept setup dropped (dp_key_t) */
+}
 
 unsigned dp_executed(const dp_t *dp) { return dp->executed; }
 unsigned dp_unpacks_retired(const dp_t *dp) { return dp->retired; }

@@ -22,6 +22,22 @@
 /* Unpacker 1's THCON_SEC1 block is unpacker 0's THCON_SEC0 block + 48 words (cfg_defines.h). */
 #define UNP_SEC_WORDS 48
 
+/* The key of a setup decoded from Config and ThreadConfig and kept (PACR's, UNPACR's, SFPLOAD's
+ * and SFPSTORE's): every input such a decoding can read, the same for each, so that a kept setup
+ * cannot miss one. Config's generation (cfg_gen: every write of Config bumps it, st_cfg_w), the
+ * thread and its ThreadConfig's generation (thdcfg_gen[t], bumped by st_thdcfg_w), and what of
+ * the instruction word the setup depends on (`extra`, the caller's, below 256; 0 for none). The
+ * Config bank read is the thread's StateID (dp_exec, sfpu_macro.c: st_state_id), a word of its
+ * ThreadConfig, so the thread and thdcfg_gen cover it. dp_key_set keeps it, dp_key_hit compares
+ * (dp_ctx_t's, below). The keys live together in dp_t.keys, one for each cache (dp_key_id_t), so
+ * that dp_set_reference drops them all: the reference path neither keeps nor finds a setup. */
+typedef struct {
+    uint64_t gen, tgen;
+    uint32_t tag; /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
+} dp_key_t;
+#define DP_KEY_KEPT (1u << 16)
+typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEYS } dp_key_id_t;
+
 typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
 
 /* What UNPACR reads of Config[bank] and ThreadConfig[t], for one unpacker, context mode and
@@ -71,13 +87,8 @@ typedef struct {
     uint8_t ctx_counter[DP_THREADS];
     unp_job_t jobs[UNP_JOBS]; /* dispatched, not yet retired, oldest first */
     unsigned jobs_head, jobs_n;
-    /* The last setup decoded and its key: Config's cfg_gen, the thread and its ThreadConfig's
-     * thdcfg_gen, the context mode and context (off under dp_set_reference). Current while the
-     * key is the same, as every write of Config bumps cfg_gen (st_cfg_w) and of ThreadConfig[t]
-     * thdcfg_gen[t] (st_thdcfg_w); the Config bank is ThreadConfig[t]'s StateID, so the same. */
-    bool setup_valid;
-    uint8_t setup_t, setup_ctx; /* the context, | 8 with OvrdThreadId */
-    uint64_t setup_gen, setup_tgen;
+    /* The last setup decoded (its key: dp_t.keys[DP_KEY_UNP0 + u], extra the context, | 8 with
+     * OvrdThreadId). */
     unp_setup_t setup;
 } unpacker_t;
 
@@ -132,13 +143,8 @@ typedef struct {
      * 16-byte writes as one range, reported when the next write is elsewhere and at the end of the
      * instruction (nothing else runs in between). The reference path reports each write. */
     uint32_t wr_addr, wr_len;
-    /* The last setup decoded, the Config bank it came from (cp_state_t.cfg[bank]) and that
-     * state's cfg_gen then (off under dp_set_reference): current while both are the same, as every
-     * write of Config bumps cfg_gen (st_cfg_w). */
-    bool setup_valid;
+    /* The last setup decoded without refusal (its key: dp_t.keys[DP_KEY_PACK], no extra). */
     pack_setup_t setup;
-    const uint32_t *setup_cfg;
-    uint64_t setup_gen;
 } packer_t;
 
 /* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):
@@ -176,14 +182,9 @@ typedef struct {
 } sfp_decoded_t;
 
 /* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
- * ThreadConfig (coproc/sfpu.c sfp_cfg_of), kept with its key: Config's cfg_gen, the thread and its
- * thdcfg_gen (the Config bank is the thread's StateID, so the same while the key is). Off under
- * dp_set_reference. */
+ * ThreadConfig (coproc/sfpu.c sfp_cfg_of; its key: dp_t.keys[DP_KEY_SFP], no extra). */
 typedef struct {
-    bool valid;
-    uint8_t t;
-    uint8_t srcb_mod0; /* what MOD0_FMT_SRCB resolves to (fmt_mod0_resolve) */
-    uint64_t gen, tgen;
+    uint8_t srcb_mod0;                                 /* what MOD0_FMT_SRCB resolves to (fmt_mod0_resolve) */
     uint32_t math_off, regw_base, sp_base, stack_incr; /* MATH_Offset, DEST_REGW_BASE, DEST_SP_BASE, SFPU_STACK_Incr */
 } sfp_cfg_t;
 
@@ -200,6 +201,7 @@ struct dp {
     sfpu_sched_t sched;
     sfp_decoded_t sfp_decoded;
     sfp_cfg_t sfp_cfg;
+    dp_key_t keys[DP_KEYS]; /* the kept setups' keys (dp_key_t) */
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];
@@ -273,6 +275,22 @@ static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
     x->thcfg = x->st->thdcfg[t];
     x->remap = CFG(x, DEST_ACCESS_CFG_remap_addrs);
     x->swizzle = CFG(x, DEST_ACCESS_CFG_swizzle_32b);
+}
+
+/* Cache id's setup kept with this instruction's inputs and extra as its key (nothing kept under
+ * dp_set_reference: tag 0). */
+static inline void dp_key_set(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {
+    x->dp->keys[id] = (dp_key_t){.gen = x->st->cfg_gen,
+                                 .tgen = x->st->thdcfg_gen[x->t],
+                                 .tag = x->dp->reference ? 0 : DP_KEY_KEPT | extra << 8 | x->t};
+}
+/* Cache id's setup dropped (after a refusal). */
+static inline void dp_key_drop(const dp_ctx_t *x, dp_key_id_t id) { x->dp->keys[id].tag = 0; }
+/* Whether cache id's kept setup is this instruction's: every input of its key the same. */
+static inline bool dp_key_hit(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {
+    const dp_key_t *k = &x->dp->keys[id];
+    return k->tag == (DP_KEY_KEPT | extra << 8 | x->t) && k->gen == x->st->cfg_gen &&
+           k->tgen == x->st->thdcfg_gen[x->t];
 }
 
 /* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and

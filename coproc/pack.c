@@ -302,26 +302,20 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     return true;
 }
 
-/* This PACR's setup: the packer's copy when it was decoded from this Config bank and no Config
- * word has been written since (cp_state_t.cfg_gen unchanged), else decoded anew (and kept, unless
- * under dp_set_reference); NULL after a refusal. */
+/* This PACR's setup: the packer's copy while its key is this PACR's (dp_key_hit), else decoded
+ * anew and kept (dp_key_set); NULL after a refusal. */
 static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
     packer_t *p = &x->dp->pack;
-    uint64_t gen = x->st->cfg_gen;
-    if (x->dp->reference) {
-        p->setup_valid = false;
-    } else if (p->setup_valid && p->setup_gen == gen && p->setup_cfg == x->cfg) {
+    if (dp_key_hit(x, DP_KEY_PACK, 0)) {
         p->acc = p->setup.acc;
         if (p->acc) p->acc_fmt = p->setup.c.out_fmt;
         return &p->setup;
     }
     pack_setup_t s;
-    p->setup_valid = false;
+    dp_key_drop(x, DP_KEY_PACK); /* (nothing kept after a refusal) */
     if (!pack_setup(x, &s)) return NULL;
     p->setup = s;
-    p->setup_cfg = x->cfg;
-    p->setup_gen = gen;
-    p->setup_valid = !x->dp->reference;
+    dp_key_set(x, DP_KEY_PACK, 0);
     return &p->setup;
 }
 

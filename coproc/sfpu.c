@@ -24,16 +24,13 @@ static __attribute__((noinline)) void sfp_cfg_read(const dp_ctx_t *x, sfp_cfg_t 
     c->regw_base = CFG(x, DEST_REGW_BASE_Base);
     c->sp_base = CFG(x, DEST_SP_BASE_Base);
     c->stack_incr = THCFG(x, SFPU_STACK_Incr);
-    c->t = (uint8_t)x->t;
-    c->gen = x->st->cfg_gen, c->tgen = x->st->thdcfg_gen[x->t];
-    c->valid = !x->dp->reference;
+    dp_key_set(x, DP_KEY_SFP, 0);
 }
-/* The dp's copy while its key is this instruction's (no word of Config nor of the thread's
- * ThreadConfig written since, the same thread), else read anew (into scratch under
- * dp_set_reference). */
+/* The dp's copy while its key is this instruction's (dp_key_hit), else read anew and kept (into
+ * scratch under dp_set_reference). */
 static inline const sfp_cfg_t *sfp_cfg_of(dp_ctx_t *x, sfp_cfg_t *scratch) {
     sfp_cfg_t *c = &x->dp->sfp_cfg;
-    if (c->valid && c->gen == x->st->cfg_gen && c->t == x->t && c->tgen == x->st->thdcfg_gen[x->t]) return c;
+    if (dp_key_hit(x, DP_KEY_SFP, 0)) return c;
     if (x->dp->reference) c = scratch;
     sfp_cfg_read(x, c);
     return c;

@@ -176,23 +176,13 @@ static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, u
     };
 }
 
-/* This UNPACR's setup: the unpacker's copy when its key is this one (the same thread, no word of
- * Config nor of the thread's ThreadConfig written since, the same context mode and context), else
- * decoded anew and kept (unless under dp_set_reference). The Config bank dp_exec gives the
- * instruction is the thread's StateID, a ThreadConfig word: the same while the key is. */
+/* This UNPACR's setup: the unpacker's copy while its key is this UNPACR's (dp_key_hit, the context
+ * mode and context as extra), else decoded anew and kept (dp_key_set). */
 static const unp_setup_t *unp_setup_of(dp_ctx_t *x, unpacker_t *up, unsigned u, bool multi, unsigned ctx) {
-    uint64_t gen = x->st->cfg_gen, tgen = x->st->thdcfg_gen[x->t];
-    unsigned key = ctx | (multi ? 8u : 0u);
-    if (x->dp->reference) {
-        up->setup_valid = false;
-    } else if (up->setup_valid && up->setup_gen == gen && up->setup_tgen == tgen && up->setup_t == x->t &&
-               up->setup_ctx == key) {
-        return &up->setup;
-    }
+    unsigned extra = ctx | (multi ? 8u : 0u);
+    if (dp_key_hit(x, DP_KEY_UNP0 + u, extra)) return &up->setup;
     unp_setup(x, u, multi, ctx, &up->setup);
-    up->setup_gen = gen, up->setup_tgen = tgen;
-    up->setup_t = (uint8_t)x->t, up->setup_ctx = (uint8_t)key;
-    up->setup_valid = !x->dp->reference;
+    dp_key_set(x, DP_KEY_UNP0 + u, extra);
     return &up->setup;
 }
 

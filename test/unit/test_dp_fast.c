@@ -21,6 +21,8 @@
 #include <cmocka.h>
 
 #include "coproc/datapath.h"
+/* (White box for test_setup_keys: the kept setups' keys, dp_key_t.) */
+#include "coproc/dp_internal.h"
 #include "coproc/fma.h"
 #include "coproc/formats.h"
 #include "coproc/fpu_num.h"
@@ -842,6 +844,82 @@ static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, ui
         st_cfg_w(&w->s[0].st, b, wd, (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m));
 }
 
+/* Whether thread t's next instruction on side s would find cache id's kept setup (white box:
+ * dp_key_hit in the context dp_exec gives it, the Config bank the thread's StateID). */
+static bool key_hit(side_t *s, unsigned t, dp_key_id_t id, unsigned extra) {
+    cp_insn_t in = dpt_insn(&s->st, &s->env, &s->err, t, TT_OP_NOP, 0);
+    dp_ctx_t x;
+    dp_ctx_init(&x, s->dp, &in, t, st_state_id(&s->st, t));
+    return dp_key_hit(&x, id, extra);
+}
+
+/* The three kept setups (dp_internal.h dp_key_t: PACR's, UNPACR's, SFPLOAD's and SFPSTORE's), each
+ * after an instruction that keeps it: current on the fast side, nothing kept on the reference
+ * side; stale after a write of any Config word (either bank), found again after the next such
+ * instruction; stale after a write of any ThreadConfig word of its thread, current after one of
+ * another thread's; and dropped when the reference path is turned on, also once it is off again.
+ * Each write writes the value the word holds: a write, not a change, is what a key must see (the
+ * twins' key tests change what the setups read). */
+static void test_setup_keys(void **state) {
+    tw_t *w = *state;
+    side_t *s = &w->s[0];
+    for (unsigned iter = 0; iter < 300; iter++) {
+        unsigned kind = iter % 3, t = kind == 0 ? 2 : kind == 1 ? 0 : 1;
+        dp_key_id_t id = kind == 0 ? DP_KEY_PACK : kind == 1 ? DP_KEY_UNP0 : DP_KEY_SFP;
+        uint32_t word;
+        if (kind == 0) { /* PACR: FP32 rows from Dst to L1 0x10000 */
+            tw_pack_cfg(
+                w, &(pack_cfg_t){
+                       .dstacc = FMT_FP32, .in = FMT_FP32, .out = FMT_FP32, .read32 = 1, .bytes = 4, .edge = 0xFFFF});
+            tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
+            tw_run(w, 2, TT_OP_SETADCZW(4, 0, 0, 0, 0, 0xF));
+            tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
+            word = TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+        } else if (kind == 1) { /* UNPACR: one row of BF16 from L1 0x1000 to SrcA */
+            for (unsigned i = 0; i < 2; i++)
+                dp_reset(w->s[i].dp);
+            tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 0, 0, FMT_BF16 | 1u << 4 | 16u << 16);
+            tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, 0, 1u | 1u << 16);
+            tw_cfg(w, CFG_THCON_SEC0_REG2_Out_data_format, FMT_BF16);
+            tw_cfg(w, CFG_THCON_SEC0_REG3_Base_address, 0x100 - 1);
+            tw_sync(w);
+            tw_run(w, 0, TT_OP_SETADCXY(1, 0, 0, 0, 0, 0xF));
+            tw_run(w, 0, TT_OP_SETADCZW(1, 0, 0, 0, 0, 0xF));
+            tw_run(w, 0, TT_OP_SETADCXX(1, 15, 0));
+            word = TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        } else { /* SFPLOAD from Dst */
+            rnd_sfpu_cfg(w);
+            tw_sync(w);
+            word = TT_OP_SFPLOAD(rnd_below(8), 0, 0, rnd_below(1024));
+        }
+        tw_run(w, t, word);
+        assert_int_equal(s->err.cat, CP_ERR_NONE);
+        assert_true(key_hit(s, t, id, 0));
+        assert_false(key_hit(&w->s[1], t, id, 0)); /* (the reference side keeps nothing) */
+        /* Config, any word of either bank */
+        unsigned b = rnd_below(2), cw = rnd_below(CP_CFG_WORDS);
+        st_cfg_w(&s->st, b, cw, s->st.cfg[b][cw]);
+        assert_false(key_hit(s, t, id, 0));
+        tw_run(w, t, word);
+        assert_true(key_hit(s, t, id, 0));
+        /* ThreadConfig: another thread's word, then any word of the thread's */
+        unsigned tw = rnd_below(CP_THDCFG_WORDS), other = (t + 1 + rnd_below(2)) % 3;
+        st_thdcfg_w(&s->st, other, tw, s->st.thdcfg[other][tw]);
+        assert_true(key_hit(s, t, id, 0));
+        st_thdcfg_w(&s->st, t, tw, s->st.thdcfg[t][tw]);
+        assert_false(key_hit(s, t, id, 0));
+        tw_run(w, t, word);
+        assert_true(key_hit(s, t, id, 0));
+        /* the reference path on and off again */
+        dp_set_reference(s->dp, true);
+        assert_false(key_hit(s, t, id, 0));
+        dp_set_reference(s->dp, false);
+        assert_false(key_hit(s, t, id, 0));
+        tw_run(w, t, word);
+        assert_true(key_hit(s, t, id, 0));
+    }
+}
+
 /* PACR's setup (pack.c pack_setup_of): the fast side decodes Config once and keeps it while no
  * Config word is written (cp_state_t.cfg_gen unchanged) and the bank is the same. Each round: a
  * random PACR configuration (BF16 or FP32 through, random row set mappings, edge masks and rows a
@@ -1280,6 +1358,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_pack_acc32_bytes, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_setup_keys, tw_setup, tw_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
