@@ -38,8 +38,9 @@ typedef struct {
     bool zero[SRC_BANKS];
 } src_regs_t;
 
-/* Bank b of s to write: the one way to (it casts d's const away; every src_regs_t is inside a dp_t
- * from calloc, no object defined const), and it forgets that the bank holds only zeros first. */
+/* Bank b of s to write: the one way to (it casts d's const away, defined for allocated storage
+ * only: every src_regs_t is inside a dp_t from calloc, and no object holding one is defined,
+ * scripts/check_const_members.py), and it forgets that the bank holds only zeros first. */
 static inline uint32_t (*dp_src_rows_w(src_regs_t *s, unsigned b))[SRC_COLS] {
     s->zero[b] = false;
     return (uint32_t(*)[SRC_COLS])s->d[b];
@@ -78,8 +79,9 @@ typedef struct {
     uint32_t lm_tmpl[LANES][SFPU_MACROS];
 } lregs_t;
 
-/* LaneConfig[l] = v: the one way to write it (it casts lane_config's const away; no lregs_t is
- * defined const), lc_or and lc_or8 made again from the 32 words. */
+/* LaneConfig[l] = v: the one way to write it (it casts lane_config's const away, defined for
+ * allocated storage only: no object holding an lregs_t is defined, scripts/check_const_members.py),
+ * lc_or and lc_or8 made again from the 32 words. */
 static inline void sfpu_lane_config_w(lregs_t *s, unsigned l, uint32_t v) {
     ((uint32_t *)s->lane_config)[l] = v;
     uint32_t o = 0;

@@ -39,9 +39,11 @@ typedef struct {
 typedef struct {
     uint32_t gpr[CP_THREADS][CP_NUM_GPRS];
     /* Config, const to its readers: nothing writes a word except through st_cfg_w below, which
-     * counts the write in cfg_gen, so that whoever keeps something decoded from Config (PACR's,
-     * UNPACR's and SFPLOAD/SFPSTORE's setups: pack.c, unpack.c, sfpu.c) knows it current while
-     * cfg_gen is unchanged. */
+     * counts the write in cfg_gen (its cast of the const is defined only for allocated storage:
+     * every cp_state_t, and every struct holding one, is allocated, never a defined object, as
+     * scripts/check_const_members.py checks in make format-check), so that whoever keeps something decoded from Config
+     * (PACR's, UNPACR's and SFPLOAD/SFPSTORE's setups: pack.c, unpack.c, sfpu.c) knows it current while cfg_gen is
+     * unchanged. */
     const uint32_t cfg[2][CP_CFG_WORDS];
     /* Config's generation: bumped by every word written (changed or not) and by st_reset, never
      * set back; 64 bits, so it does not wrap in any run. */
@@ -66,7 +68,7 @@ void st_reset(cp_state_t *st);
 void st_copy(cp_state_t *dst, const cp_state_t *src);
 
 /* Config word idx (< CP_CFG_WORDS) of bank (0 or 1) to val: the one way to write Config (it casts
- * cfg's const away; no cp_state_t is defined const), counted in cfg_gen first. A raw store, no
+ * cfg's const away; every cp_state_t is allocated, see cfg), counted in cfg_gen first. A raw store, no
  * global-register mirroring: st_cfg_store below is the Tensix-side write. */
 static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
     st->cfg_gen++;
@@ -74,7 +76,8 @@ static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_
 }
 
 /* ThreadConfig[t] word idx (< CP_THDCFG_WORDS) to val: the one way to write ThreadConfig (SETC16,
- * thcfg_set, the tests), counted in thdcfg_gen[t] first. */
+ * thcfg_set, the tests; it casts thdcfg's const away as st_cfg_w does cfg's), counted in
+ * thdcfg_gen[t] first. */
 static inline void st_thdcfg_w(cp_state_t *st, unsigned t, unsigned idx, uint16_t val) {
     st->thdcfg_gen[t]++;
     ((uint16_t *)st->thdcfg[t])[idx] = val;

@@ -425,11 +425,14 @@ static void tw_sync(tw_t *w) {
 
 /* The architectural states differ, Config's generation aside (st_copy bumps the general side's). */
 static bool st_differs(const cp_state_t *a, const cp_state_t *b) {
-    cp_state_t c;
-    memcpy(&c, b, sizeof c);
-    c.cfg_gen = a->cfg_gen;
-    memcpy(c.thdcfg_gen, a->thdcfg_gen, sizeof c.thdcfg_gen);
-    return memcmp(a, &c, sizeof c) != 0;
+    cp_state_t *c = malloc(sizeof *c); /* (allocated: state.h) */
+    assert_non_null(c);
+    memcpy(c, b, sizeof *c);
+    c->cfg_gen = a->cfg_gen;
+    memcpy(c->thdcfg_gen, a->thdcfg_gen, sizeof c->thdcfg_gen);
+    bool differ = memcmp(a, c, sizeof *c) != 0;
+    free(c);
+    return differ;
 }
 
 /* Compare everything either side could have changed. */

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -44,48 +45,52 @@ static void test_fields_as_cfg_defines(void **state) {
 
 static void test_field_get_set(void **state) {
     (void)state;
-    cp_state_t st;
-    st_reset(&st);
+    cp_state_t *st = calloc(1, sizeof *st); /* (allocated: state.h) */
+    assert_non_null(st);
+    st_reset(st);
     /* A ThreadConfig field is its bits of its word; its neighbours are kept. */
-    st_thdcfg_w(&st, 1, 7, 0xFFFC);
-    thcfg_set(&st, 1, THCFG_CLR_DVALID_SrcB_Disable, 1);
-    assert_int_equal(st.thdcfg[1][7], 0xFFFE);
-    assert_int_equal(thcfg_get(&st, 1, THCFG_CLR_DVALID_SrcB_Disable), 1);
-    assert_int_equal(thcfg_get(&st, 1, THCFG_CLR_DVALID_SrcA_Disable), 0);
-    assert_int_equal(thcfg_get(&st, 0, THCFG_CLR_DVALID_SrcB_Disable), 0);
-    thcfg_set(&st, 2, THCFG_STREAMWAIT_PHASE_HI_Val, 0xFFFF); /* truncated to 10 bits */
-    assert_int_equal(st.thdcfg[2][57], 0x3FF);
+    st_thdcfg_w(st, 1, 7, 0xFFFC);
+    thcfg_set(st, 1, THCFG_CLR_DVALID_SrcB_Disable, 1);
+    assert_int_equal(st->thdcfg[1][7], 0xFFFE);
+    assert_int_equal(thcfg_get(st, 1, THCFG_CLR_DVALID_SrcB_Disable), 1);
+    assert_int_equal(thcfg_get(st, 1, THCFG_CLR_DVALID_SrcA_Disable), 0);
+    assert_int_equal(thcfg_get(st, 0, THCFG_CLR_DVALID_SrcB_Disable), 0);
+    thcfg_set(st, 2, THCFG_STREAMWAIT_PHASE_HI_Val, 0xFFFF); /* truncated to 10 bits */
+    assert_int_equal(st->thdcfg[2][57], 0x3FF);
     /* The state ID selects the bank. */
-    thcfg_set(&st, 2, THCFG_CFG_STATE_ID_StateID, 1);
-    assert_int_equal(st_state_id(&st, 2), 1);
-    assert_int_equal(st_state_id(&st, 1), 0);
+    thcfg_set(st, 2, THCFG_CFG_STATE_ID_StateID, 1);
+    assert_int_equal(st_state_id(st, 2), 1);
+    assert_int_equal(st_state_id(st, 1), 0);
     /* A global Config register (index >= 180) is written to both banks. */
-    cfg_set(&st, 1, CFG_SCRATCH_SEC1_val, 0xCAFEF00D);
-    assert_int_equal(cfg_get(&st, 0, CFG_SCRATCH_SEC1_val), 0xCAFEF00D);
-    assert_int_equal(st.cfg[1][210], 0xCAFEF00D);
-    st_cfg_store(&st, 1, 10, 7); /* a per-bank one only to its bank */
-    assert_int_equal(st.cfg[1][10], 7);
-    assert_int_equal(st.cfg[0][10], 0);
+    cfg_set(st, 1, CFG_SCRATCH_SEC1_val, 0xCAFEF00D);
+    assert_int_equal(cfg_get(st, 0, CFG_SCRATCH_SEC1_val), 0xCAFEF00D);
+    assert_int_equal(st->cfg[1][210], 0xCAFEF00D);
+    st_cfg_store(st, 1, 10, 7); /* a per-bank one only to its bank */
+    assert_int_equal(st->cfg[1][10], 7);
+    assert_int_equal(st->cfg[0][10], 0);
+    free(st);
 }
 
 static void test_src_handover(void **state) {
     (void)state;
-    cp_state_t st;
-    st_reset(&st);
-    assert_true(st_src_unpacker_owns(&st, 0) && st_src_unpacker_owns(&st, 1));
-    assert_false(st_src_matrix_owns_a(&st) || st_src_matrix_owns_b(&st));
-    st_src_to_matrix(&st, 0); /* SrcA bank 0 to the Matrix Unit, unpacker 0 on to bank 1 */
-    assert_true(st_src_matrix_owns_a(&st));
-    assert_int_equal(st.src.unp_bank[0], 1);
-    assert_true(st_src_unpacker_owns(&st, 0));
+    cp_state_t *st = calloc(1, sizeof *st); /* (allocated: state.h) */
+    assert_non_null(st);
+    st_reset(st);
+    assert_true(st_src_unpacker_owns(st, 0) && st_src_unpacker_owns(st, 1));
+    assert_false(st_src_matrix_owns_a(st) || st_src_matrix_owns_b(st));
+    st_src_to_matrix(st, 0); /* SrcA bank 0 to the Matrix Unit, unpacker 0 on to bank 1 */
+    assert_true(st_src_matrix_owns_a(st));
+    assert_int_equal(st->src.unp_bank[0], 1);
+    assert_true(st_src_unpacker_owns(st, 0));
     /* With CLR_DVALID_SrcA_Disable the pointer moves but ownership stays (ELWADD.md). */
-    thcfg_set(&st, 0, THCFG_CLR_DVALID_SrcA_Disable, 1);
-    st_src_to_unpackers(&st, 0, 1, true, false);
-    assert_int_equal(st.src.fpu_bank_a, 1);
-    assert_int_equal(st.src.srca[0], CP_SRC_MATRIX);
-    st_src_reset(&st);
-    assert_int_equal(st.src.srca[0], CP_SRC_UNPACKERS);
-    assert_int_equal(st.src.fpu_bank_a, 0);
+    thcfg_set(st, 0, THCFG_CLR_DVALID_SrcA_Disable, 1);
+    st_src_to_unpackers(st, 0, 1, true, false);
+    assert_int_equal(st->src.fpu_bank_a, 1);
+    assert_int_equal(st->src.srca[0], CP_SRC_MATRIX);
+    st_src_reset(st);
+    assert_int_equal(st->src.srca[0], CP_SRC_UNPACKERS);
+    assert_int_equal(st->src.fpu_bank_a, 0);
+    free(st);
 }
 
 /* ---- the units' semantics, no clock ---- */
@@ -109,30 +114,31 @@ static bool no_mmio_load(void *ctx, uint32_t addr, uint32_t *val) {
 
 static void test_units_without_a_clock(void **state) {
     (void)state;
-    cp_state_t st;
+    cp_state_t *st = calloc(1, sizeof *st); /* (allocated: state.h) */
+    assert_non_null(st);
     cp_env_t env = {.mmio_load = no_mmio_load};
-    st_reset(&st);
+    st_reset(st);
     memset(&err, 0, sizeof err);
-    cp_insn_t in = insn(&st, &env, 1, TT_OP_SETDMAREG(0, 0xBEEF, 0, 2 * 4 + 1));
+    cp_insn_t in = insn(st, &env, 1, TT_OP_SETDMAREG(0, 0xBEEF, 0, 2 * 4 + 1));
     thcon_exec(&in);
-    assert_int_equal(st.gpr[1][4], 0xBEEF0000u);
-    in = insn(&st, &env, 1, TT_OP_ADDDMAREG(1, 5, 17, 4)); /* GPR 5 = GPR 4 + 17 */
+    assert_int_equal(st->gpr[1][4], 0xBEEF0000u);
+    in = insn(st, &env, 1, TT_OP_ADDDMAREG(1, 5, 17, 4)); /* GPR 5 = GPR 4 + 17 */
     thcon_exec(&in);
-    assert_int_equal(st.gpr[1][5], 0xBEEF0011u);
-    in = insn(&st, &env, 1, TT_OP_WRCFG(5, 0, 33));
+    assert_int_equal(st->gpr[1][5], 0xBEEF0011u);
+    in = insn(st, &env, 1, TT_OP_WRCFG(5, 0, 33));
     cfgu_exec(&in);
-    assert_int_equal(st.cfg[0][33], 0xBEEF0011u);
-    in = insn(&st, &env, 0, TT_OP_SETC16(0, 1)); /* thread 0 to bank 1 */
+    assert_int_equal(st->cfg[0][33], 0xBEEF0011u);
+    in = insn(st, &env, 0, TT_OP_SETC16(0, 1)); /* thread 0 to bank 1 */
     cfgu_exec(&in);
-    in = insn(&st, &env, 0, TT_OP_RMWCIB1(0xFF, 0x12, 33));
+    in = insn(st, &env, 0, TT_OP_RMWCIB1(0xFF, 0x12, 33));
     cfgu_exec(&in);
-    assert_int_equal(st.cfg[1][33], 0x1200u);
-    assert_int_equal(st.cfg[0][33], 0xBEEF0011u);
+    assert_int_equal(st->cfg[1][33], 0x1200u);
+    assert_int_equal(st->cfg[0][33], 0xBEEF0011u);
     assert_int_equal(err.cat, CP_ERR_NONE);
 
     /* Errors carry their category, thread, unit, word and origin; the first one stays. */
     uint32_t bad = TT_OP_CMPDMAREG(0, 5, 1, 2, 3);
-    in = insn(&st, &env, 2, bad);
+    in = insn(st, &env, 2, bad);
     thcon_exec(&in);
     assert_int_equal(err.cat, CP_ERR_UNDEFINED);
     assert_int_equal(err.thread, 2);
@@ -141,29 +147,30 @@ static void test_units_without_a_clock(void **state) {
     assert_int_equal(err.origin.core, 2);
     assert_int_equal(err.origin.pc, 0x30010);
     assert_string_equal(err.what, "CMPDMAREG mode 5 is undefined");
-    in = insn(&st, &env, 0, TT_OP_REG2FLOP(0, 0, 0, 0, 0, 0));
+    in = insn(st, &env, 0, TT_OP_REG2FLOP(0, 0, 0, 0, 0, 0));
     thcon_exec(&in);
     assert_int_equal(err.cat, CP_ERR_UNDEFINED); /* still the first */
 
     memset(&err, 0, sizeof err);
-    in = insn(&st, &env, 0, TT_OP_REG2FLOP(0, 0, 0, 0, 0, 0));
+    in = insn(st, &env, 0, TT_OP_REG2FLOP(0, 0, 0, 0, 0, 0));
     thcon_exec(&in);
     assert_int_equal(err.cat, CP_ERR_UNIMPLEMENTED);
     assert_true(cp_err_is_gap(err.cat));
     assert_string_equal(err.what, "ttemu does not model REG2FLOP yet");
 
     memset(&err, 0, sizeof err);
-    in = insn(&st, &env, 0, TT_OP_LOADREG(3, (0xFFB90B88u - 0xFFB00000u) / 4));
+    in = insn(st, &env, 0, TT_OP_LOADREG(3, (0xFFB90B88u - 0xFFB00000u) / 4));
     thcon_exec(&in);
     assert_int_equal(err.cat, CP_ERR_UNMAPPED);
     assert_false(cp_err_is_gap(err.cat));
     assert_string_equal(err.what, "LOADREG from unmapped 0xffb90b88");
 
     memset(&err, 0, sizeof err);
-    in = insn(&st, &env, 0, TT_OP_STREAMWRCFG(0, 0, 300));
+    in = insn(st, &env, 0, TT_OP_STREAMWRCFG(0, 0, 300));
     cfgu_exec(&in);
     assert_int_equal(err.cat, CP_ERR_UNDEFINED);
     assert_string_equal(err.what, "STREAMWRCFG CfgIndex 300 out of range");
+    free(st);
 }
 
 static void test_category_names(void **state) {

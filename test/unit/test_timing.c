@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -42,7 +43,7 @@ static bool fake_store(void *ctx, uint32_t addr, uint32_t val) {
 typedef struct {
     fake_tile_t tile;
     cp_env_t env;
-    cp_state_t st; /* the architectural state the timing model works on */
+    cp_state_t *st; /* the architectural state the timing model works on (allocated: state.h) */
     dp_t *dp;
     tm_t *tm;
 } fixture_t;
@@ -56,9 +57,11 @@ static int setup(void **state) {
     memset(l1, 0, sizeof l1);
     fx.env =
         (cp_env_t){.ctx = &fx.tile, .mmio_load = fake_load, .mmio_store = fake_store, .l1 = l1, .l1_size = sizeof l1};
-    st_reset(&fx.st);
+    fx.st = calloc(1, sizeof *fx.st);
+    if (!fx.st) return -1;
+    st_reset(fx.st);
     fx.dp = dp_create();
-    fx.tm = fx.dp ? tm_create(&fx.st, fx.dp, &fx.env) : NULL;
+    fx.tm = fx.dp ? tm_create(fx.st, fx.dp, &fx.env) : NULL;
     *state = &fx;
     return fx.tm ? 0 : -1;
 }
@@ -67,14 +70,15 @@ static int teardown(void **state) {
     fixture_t *f = *state;
     tm_destroy(f->tm);
     dp_destroy(f->dp);
+    free(f->st);
     return 0;
 }
 
 static tm_t *TM(void **state) { return ((fixture_t *)*state)->tm; }
 
 /* The state's GPRs and the RISC-V view of its configuration space. */
-static uint32_t gpr_read(unsigned t, unsigned i) { return fx.st.gpr[t][i]; }
-static void gpr_write(unsigned t, unsigned i, uint32_t v) { fx.st.gpr[t][i] = v; }
+static uint32_t gpr_read(unsigned t, unsigned i) { return fx.st->gpr[t][i]; }
+static void gpr_write(unsigned t, unsigned i, uint32_t v) { fx.st->gpr[t][i] = v; }
 
 /* Dispatch, asserting the unit accepts it. */
 static void go(tm_t *tm, unsigned t, uint32_t w) {
@@ -219,7 +223,7 @@ static void test_unimplemented_reported(void **state) {
 
 static uint32_t cfg_word(unsigned bank, unsigned idx) {
     uint32_t v = 0;
-    assert_true(st_cfg_read(&fx.st, bank * 0x380u + 4u * idx, &v));
+    assert_true(st_cfg_read(fx.st, bank * 0x380u + 4u * idx, &v));
     return v;
 }
 
@@ -264,19 +268,19 @@ static void test_setc16_threadconfig(void **state) {
     tm_t *tm = TM(state);
     go(tm, 2, TT_OP_SETC16(57, 0x3FF));
     uint32_t v = 0;
-    assert_true(st_cfg_read(&fx.st, 0xA80 + 0x110 * 2 + 4 * 57, &v));
+    assert_true(st_cfg_read(fx.st, 0xA80 + 0x110 * 2 + 4 * 57, &v));
     assert_int_equal(v, 0x3FF);
-    assert_true(st_cfg_read(&fx.st, 0xA80 + 0x110 * 1 + 4 * 57, &v));
+    assert_true(st_cfg_read(fx.st, 0xA80 + 0x110 * 1 + 4 * 57, &v));
     assert_int_equal(v, 0);
     /* RISC-V may read ThreadConfig but not write it. */
-    assert_false(st_cfg_write(&fx.st, 0xA80 + 4 * 57, 1));
+    assert_false(st_cfg_write(fx.st, 0xA80 + 4 * 57, 1));
     go(tm, 2, TT_OP_SETC16(68, 1)); /* out of range: reported */
     assert_non_null(tm_error(tm));
 }
 
 static void test_rmwcib(void **state) {
     tm_t *tm = TM(state);
-    assert_true(st_cfg_write(&fx.st, 4 * 41, 0x12345678));
+    assert_true(st_cfg_write(fx.st, 4 * 41, 0x12345678));
     go(tm, 0, TT_OP_RMWCIB0(0x0F, 0xAB, 41)); /* byte 0, low nibble */
     run(tm, 1);
     assert_int_equal(cfg_word(0, 41), 0x1234567B);
@@ -295,8 +299,8 @@ static void test_rmwcib(void **state) {
 static void test_cfgshiftmask(void **state) {
     tm_t *tm = TM(state);
     /* CFG += SCRATCH_SEC0 (tt-llk: CFGSHIFTMASK(1, 0b011, 32 - 1, 0, 0, reg)). */
-    assert_true(st_cfg_write(&fx.st, 4 * 209, 0x100));
-    assert_true(st_cfg_write(&fx.st, 4 * 76, 0x8000));
+    assert_true(st_cfg_write(fx.st, 4 * 209, 0x100));
+    assert_true(st_cfg_write(fx.st, 4 * 76, 0x8000));
     go(tm, 0, TT_OP_CFGSHIFTMASK(1, 3, 31, 0, 0, 76));
     assert_int_equal(cfg_word(0, 76), 0x8100);
     /* Not pipelined: the next Config-group instruction waits a cycle (SETC16 does not). */
@@ -308,8 +312,8 @@ static void test_cfgshiftmask(void **state) {
     assert_true(accepts(tm, 1, TT_OP_RDCFG(0, 76)));
     /* Scratch index 3 = the current thread's: thread 2 reads SCRATCH_SEC2 (211). Mask mode 0,
      * 8-bit mask rotated right by 8: replace byte 3 with scratch's byte 0. */
-    assert_true(st_cfg_write(&fx.st, 4 * 211, 0x5A));
-    assert_true(st_cfg_write(&fx.st, 4 * 77, 0xFFFFFFFF));
+    assert_true(st_cfg_write(fx.st, 4 * 211, 0x5A));
+    assert_true(st_cfg_write(fx.st, 4 * 77, 0xFFFFFFFF));
     go(tm, 2, TT_OP_CFGSHIFTMASK(0, 0, 7, 8, 3, 77));
     assert_int_equal(cfg_word(0, 77), 0x5AFFFFFF);
     run(tm, 2);
@@ -322,27 +326,27 @@ static void test_riscv_cfg_window(void **state) {
     (void)state;
     uint32_t v;
     /* Bank writes. */
-    assert_true(st_cfg_write(&fx.st, 0x000 + 4 * 10, 1));
-    assert_true(st_cfg_write(&fx.st, 0x380 + 4 * 10, 2));
+    assert_true(st_cfg_write(fx.st, 0x000 + 4 * 10, 1));
+    assert_true(st_cfg_write(fx.st, 0x380 + 4 * 10, 2));
     assert_int_equal(cfg_word(0, 10), 1);
     assert_int_equal(cfg_word(1, 10), 2);
     /* ConfigDualWrite: both banks; reads bank 0. */
-    assert_true(st_cfg_write(&fx.st, 0x700 + 4 * 11, 0x77));
+    assert_true(st_cfg_write(fx.st, 0x700 + 4 * 11, 0x77));
     assert_int_equal(cfg_word(0, 11), 0x77);
     assert_int_equal(cfg_word(1, 11), 0x77);
-    assert_true(st_cfg_write(&fx.st, 0x000 + 4 * 11, 0x66));
-    assert_true(st_cfg_read(&fx.st, 0x700 + 4 * 11, &v));
+    assert_true(st_cfg_write(fx.st, 0x000 + 4 * 11, 0x66));
+    assert_true(st_cfg_read(fx.st, 0x700 + 4 * 11, &v));
     assert_int_equal(v, 0x66);
     /* Global registers (>= 180) through one bank reach both. */
-    assert_true(st_cfg_write(&fx.st, 0x380 + 4 * 186, 0xABC));
+    assert_true(st_cfg_write(fx.st, 0x380 + 4 * 186, 0xABC));
     assert_int_equal(cfg_word(0, 186), 0xABC);
     assert_int_equal(cfg_word(1, 186), 0xABC);
-    assert_true(st_cfg_write(&fx.st, 4 * 179, 5));
+    assert_true(st_cfg_write(fx.st, 4 * 179, 5));
     assert_int_equal(cfg_word(1, 179), 0);
     /* Misaligned or past the end. */
-    assert_false(st_cfg_write(&fx.st, 2, 1));
-    assert_false(st_cfg_read(&fx.st, 0xDB0, &v));
-    assert_true(st_cfg_read(&fx.st, 0xDAC, &v));
+    assert_false(st_cfg_write(fx.st, 2, 1));
+    assert_false(st_cfg_read(fx.st, 0xDB0, &v));
+    assert_true(st_cfg_read(fx.st, 0xDAC, &v));
     /* GPR window (the coprocessor's, bounds-checked). */
     cp_t *cp = cp_create(NULL);
     assert_non_null(cp);
@@ -564,8 +568,8 @@ static void test_datapath_seam_events(void **state) {
     assert_int_equal(dp_executed(dp), 1);
     go(tm, 1, TT_OP_ZEROACC(0, 0, 0, 0, 0));
     assert_int_equal(dp_executed(dp), 2);
-    cfg_set(&fx.st, 0, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1); /* a PACR ttemu models: */
-    cfg_set(&fx.st, 0, CFG_PCK_DEST_RD_CTRL_Read_32b_data, 1);        /* FP32 Dst to FP32 */
+    cfg_set(fx.st, 0, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1); /* a PACR ttemu models: */
+    cfg_set(fx.st, 0, CFG_PCK_DEST_RD_CTRL_Read_32b_data, 1);        /* FP32 Dst to FP32 */
     go(tm, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
     assert_int_equal(dp_executed(dp), 3);
     go(tm, 2, TT_OP_SETADCXY(7, 0, 0, 0, 0, 0));
@@ -584,8 +588,8 @@ static void test_datapath_seam_events(void **state) {
     /* An unpack computes its address at dispatch and moves its data when it retires (one FP32
      * datum, uncompressed: the tile descriptor's IsUncompressed bit). */
     assert_int_equal(dp_unpacks_retired(dp), 0);
-    cfg_set(&fx.st, 0, CFG_THCON_SEC0_REG0_TileDescriptor, 0x10);      /* FP32 in L1 */
-    cfg_set(&fx.st, 0, CFG_THCON_SEC0_REG2_Out_data_format, FMT_TF32); /* to TF32 in SrcA */
+    cfg_set(fx.st, 0, CFG_THCON_SEC0_REG0_TileDescriptor, 0x10);      /* FP32 in L1 */
+    cfg_set(fx.st, 0, CFG_THCON_SEC0_REG2_Out_data_format, FMT_TF32); /* to TF32 in SrcA */
     go(tm, 0, TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     go(tm, 0, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 1)); /* unpacker 1: zero its bank */
     assert_int_equal(dp_executed(dp), 6);
