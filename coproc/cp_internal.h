@@ -15,6 +15,7 @@
 
 #include "coproc/cp.h"
 #include "coproc/datapath.h"
+#include "coproc/per_thread.h"
 #include "coproc/state.h"
 #include "coproc/timing.h"
 #include "coproc/tt_fields.h"

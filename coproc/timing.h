@@ -17,6 +17,7 @@
 
 #include "coproc/cp.h"
 #include "coproc/datapath.h"
+#include "coproc/per_thread.h"
 #include "coproc/state.h"
 #include "coproc/tt_ops.h"
 
