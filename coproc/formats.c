@@ -271,7 +271,7 @@ FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
 #include <emmintrin.h>
 /* unpack_rule's BF16 to Src (fmt_src_encode_bf16) on eight datums at a time in the host's 16-bit
- * vector lanes (gcc made of the C loop one in 32-bit lanes): the 19-bit datum's low 16 bits,
+ * vector lanes (gcc makes of the C loop one in 32-bit lanes): the 19-bit datum's low 16 bits,
  * (b & 0x1F) << 11 | (b >> 7) & 0xFF, and its high three, (b >> 13) & 4 | (b >> 5) & 3 (the
  * mantissa's top two bits and the sign), made apart and interleaved into 32-bit lanes. */
 static void unpack_rows_bf16_src(const uint8_t *restrict l1, uint32_t *restrict out, unsigned n) {
@@ -557,8 +557,7 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x)
  * b = f >> 16 of each lane (narrowed by packssdw from f >> 16 sign-extended, which it keeps
  * exactly), flushed where its exponent is 0 (the sign alone: as the flushed f's high half), becomes
  * the cell (b & 0x8000) | (b & 0x7F) << 8 | (b >> 7) & 0xFF, widened back into the pairs' half.
- * gcc -O2 made of the C rule a loop that narrows to 16-bit lanes and back; round 7's form did four
- * lanes at a time in 32-bit lanes (~22 host instructions against ~17 now). */
+ * (gcc -O2 makes of the C rule a loop that narrows to 16-bit lanes and back.) */
 static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
                                 fmt_pair_t *restrict out) {
     const __m128i exp = _mm_set1_epi16(0x7F80), mag = _mm_set1_epi16(0x7FFF), sign = _mm_set1_epi16(-0x8000);
@@ -582,7 +581,7 @@ static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, un
 }
 #define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16(lreg, keep, shift, out);
 const char *fmt_simd_form(void) { return "sse2"; }
-/* Four lanes' sign bits at a time (movmskps); gcc -O2 made of the C loop a shift and an OR a lane. */
+/* Four lanes' sign bits at a time (movmskps); gcc -O2 makes of the C loop a shift and an OR a lane. */
 uint32_t fmt_lanes_sign_mask(const uint32_t *v) {
     uint32_t m = 0;
     for (unsigned l = 0; l < FMT_LANES; l += 4)
