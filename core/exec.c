@@ -578,23 +578,27 @@ typedef struct {
 static bool park_try(hart_t *h);
 static inline bool park_holds(const hart_t *h);
 
-/* A blocked hart is running and its stalled instruction still has its record (its code word was
- * not written since it stalled), so its retry would stall again; noted in block_gen for the next
- * turns. Only when *pd_gen moved since block_gen was set (or it was never set): with it unchanged
- * no record was dropped since, and the record at pc was decoded then or when the instruction ran
- * and stalled (later: pc moves only by running, within a group call; hart_run_lockstep forgets
- * block_gen on its way out, for whatever moves it between calls; a debugger's register write drops
- * the mark itself, debug/gdb_target.c gt_reg_write). The hart is still
- * running too: it stops only in a turn that runs it (a reset clears blocked and block_gen), and
- * the group call ends with that cycle. A blocked hart that stopped keeps its mark until the
- * tile's next look at it (tile_blocks_check). */
+/* A blocked hart is running and its stalled instruction is still at pc (the word there is the one
+ * that stalled, block_word) with its record, so its retry would stall again; noted in block_gen
+ * for the next turns. The record is not enough by itself: once the word was written (the record
+ * dropped), another hart may have decoded the new word before this turn (a later core in the
+ * cycle of the write, an earlier one in the next). And the word is not enough by itself: with no
+ * record there, a later write would drop none and leave *pd_gen as it is. Only when *pd_gen moved
+ * since block_gen was set (or it was never set): with it unchanged no record was dropped since,
+ * and the record at pc was decoded then or when the instruction ran and stalled (later: pc moves
+ * only by running, within a group call; hart_run_lockstep forgets block_gen on its way out, for
+ * whatever moves it between calls; a debugger's register write drops the mark itself,
+ * debug/gdb_target.c gt_reg_write). The hart is still running too: it stops only in a turn that
+ * runs it (a reset clears blocked and block_gen), and the group call ends with that cycle. A
+ * blocked hart that stopped keeps its mark until the tile's next look at it (tile_blocks_check). */
 /* Out of line and cold: it runs once after a record was dropped, and inlined, its store made gcc
  * load the state into a register on every running hart's turn (one more instruction a turn). */
 static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
-    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler) {
-        /* The mark was for the stalled instruction, which is gone: the hart runs what is there, and
-         * the instructions after it, as every other way of running it does (a stall marks it
-         * again; the tile drops its bit of blocked_mask when it next looks). */
+    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler || le_read(h->l1 + h->pc, 4) != h->block_word) {
+        /* The mark was for the stalled instruction, which is gone (or its record is: then the
+         * turn decodes it again): the hart runs what is there, and the instructions after it, as
+         * every other way of running it does (a stall marks it again; the tile drops its bit of
+         * blocked_mask when it next looks). */
         h->blocked = false;
         return false;
     }

@@ -140,10 +140,14 @@ typedef struct hart {
         };
         uint16_t asleep;
     };
-    /* *pd_gen when a group turn last found the record at pc decoded while blocked: as long as
-     * *pd_gen stays so, no record was dropped since and the stalled instruction's code is unchanged
-     * (no lookup). UINT64_MAX (a value *pd_gen never reaches) when not known. */
+    /* *pd_gen when a group turn last found the stalled instruction at pc, its record decoded, while
+     * blocked: as long as *pd_gen stays so, no record was dropped since and the stalled
+     * instruction's code is unchanged (no lookup). UINT64_MAX (a value *pd_gen never reaches) when
+     * not known. */
     uint64_t block_gen;
+    /* The stalled instruction's code word, noted with the mark (tile_block): a record at pc says
+     * only that the word there was decoded, perhaps a new one that another hart ran (block_holds). */
+    uint32_t block_word;
     uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
                        * like pd and set with it; NULL only without pd */
     /* Bumped by every store or AMO of the hart into L1 (the tile's count of L1 writes, which

@@ -241,6 +241,7 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     if (bit) cp_fifo_seen_full(t->cp, bit);
     if (kind == TILE_BLOCK_SYNC) t->block_sync |= (uint8_t)(1u << th);
     if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
+    memcpy(&h->block_word, h->l1 + h->pc, 4); /* the stalled instruction (fetched from L1: pc is in it) */
     h->blocked = true;
 }
 /* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c).

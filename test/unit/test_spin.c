@@ -22,7 +22,7 @@
 #include "test/unit/rv_enc.h"
 
 /* ---- a tiny assembler ----------------------------------------------------------------------- */
-enum { ZERO = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11 };
+enum { ZERO = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12 };
 #define FENCE  0x0ff0000fu
 #define MCYCLE 0xb00u
 
@@ -436,6 +436,94 @@ static void watch_sees_every_writer(void **state) {
         tile_destroy(t[way]);
 }
 
+/* A blocked hart (hart_t.blocked: BRISC's push into thread 1's full FIFO#2, which nothing ever
+ * drains) whose stalled instruction is rewritten: BRISC must run the new word at its next turn
+ * (then ebreak), as the reference path does (core/exec.c block_holds). Two ways to get it wrong:
+ *   - decoded: TRISC1 stores the new word over the push and TRISC2 runs it in the same cycle,
+ *     after TRISC1, so a record is at BRISC's pc again at its next turn, of the new word;
+ *   - same first: TRISC1 first stores the push's own word over it (its record dropped, the
+ *     instruction unchanged: BRISC stalls on), and the new word 300 cycles later. */
+#define SITE 0x524u /* right after BRISC's first words at 0x500 */
+static void rewritten_block(bool same_first) {
+    tile_t *t[3];
+    const uint32_t push = sw(T1, T0, 0), repl = addi(A1, ZERO, 0x55);
+#define LI(rd, v) lui(rd, ((v) + 0x800u) >> 12), addi(rd, rd, (int32_t)((v) << 20) >> 20)
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        uint32_t br[] = {
+            lui(T0, 0xFFE50),   /* INSTRN1_BUF: thread 1, after the MOP expander */
+            LI(T1, 0xA6FF8005), /* SEMWAIT stall_res 0x1FF, semaphore 0, STALL_ON_ZERO: held forever */
+            sw(T1, T0, 0),      /* */
+            lui(T1, 0x02000),   /* NOP */
+            addi(T2, ZERO, 10), /* */
+            sw(T1, T0, 0),      /* ten NOPs fill FIFO#3 and FIFO#2 */
+            addi(T2, T2, -1),   /* */
+            bne(T2, ZERO, -8),  /* */
+        };
+        _Static_assert(sizeof br == SITE - 0x500, "SITE follows");
+        put(t[way], 0x500, br, sizeof br / sizeof br[0]);
+        put(t[way], SITE, (uint32_t[]){push, EBREAK}, 2); /* the push that blocks */
+        /* TRISC1: after a count-down (and with same_first, the push's word and a second one), the
+         * new word over the push; TRISC2: the same count-down, then to SITE, which it reaches in
+         * the cycle of TRISC1's store. */
+        uint32_t t1[] = {
+            addi(A0, ZERO, (int32_t)SITE),
+            LI(A1, repl),
+            LI(A2, push),
+            addi(T2, ZERO, 300),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            sw(A2, A0, 0),
+            addi(T2, ZERO, 300),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            sw(A1, A0, 0),
+            EBREAK,
+        };
+        if (!same_first) /* straight to the new word: its store in cycle 607 */
+            memcpy(&t1[8], &t1[12], 2 * sizeof t1[0]);
+        uint32_t t2[] = {
+            addi(A0, ZERO, (int32_t)SITE),
+            addi(ZERO, ZERO, 0),
+            addi(ZERO, ZERO, 0),
+            addi(ZERO, ZERO, 0),
+            addi(T2, ZERO, 300),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            jalr(ZERO, A0, 0), /* SITE in 607 */
+        };
+        put(t[way], 0x600, t1, sizeof t1 / sizeof t1[0]);
+        put(t[way], 0x700, t2, sizeof t2 / sizeof t2[0]);
+        tile_start_core(t[way], CORE_BRISC, 0x500);
+        tile_start_core(t[way], CORE_TRISC1, 0x600);
+        if (!same_first) tile_start_core(t[way], CORE_TRISC2, 0x700);
+        run_for(t[way], 2000, 97);
+    }
+#undef LI
+    assert_same(t);
+    for (int way = 0; way < 3; way++) {
+        const hart_t *b = &t[way]->hart[CORE_BRISC];
+        assert_int_equal(b->state, HART_HALTED);
+        assert_int_equal(b->pc, SITE + 4);
+        assert_int_equal(b->x[A1], 0x55);
+        assert_true(b->stall_cycles > (same_first ? 500u : 200u)); /* blocked long before the new word */
+        if (!same_first) {
+            assert_int_equal(t[way]->hart[CORE_TRISC2].state, HART_HALTED);
+            assert_int_equal(t[way]->hart[CORE_TRISC2].pc, SITE + 4);
+        }
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+static void rewritten_block_decoded(void **state) {
+    (void)state;
+    rewritten_block(false);
+}
+static void rewritten_block_same_first(void **state) {
+    (void)state;
+    rewritten_block(true);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -448,6 +536,8 @@ int main(void) {
         cmocka_unit_test(lockstep_counts_its_last_cycle),
         cmocka_unit_test(lockstep_asks_asleep),
         cmocka_unit_test(watch_sees_every_writer),
+        cmocka_unit_test(rewritten_block_decoded),
+        cmocka_unit_test(rewritten_block_same_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
