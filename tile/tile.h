@@ -241,7 +241,9 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     if (bit) cp_fifo_seen_full(t->cp, bit);
     if (kind == TILE_BLOCK_SYNC) t->block_sync |= (uint8_t)(1u << th);
     if (kind == TILE_BLOCK_SYNC_MOP) t->block_sync |= TILE_SYNC_MOP;
-    memcpy(&h->block_word, h->l1 + h->pc, 4); /* the stalled instruction (fetched from L1: pc is in it) */
+    /* The stalled instruction, fetched from L1 (a unit test's push may come from a pc elsewhere:
+     * such a hart never runs in a group, which alone reads the word, block_holds). */
+    if (h->pc < h->l1_size) memcpy(&h->block_word, h->l1 + h->pc, 4);
     h->blocked = true;
 }
 /* At the end of a cycle: unblock the harts whose condition no longer holds (tile/sched.c).
