@@ -40,13 +40,13 @@ void hart_reset(hart_t *h) {
     h->env = keep.env;
     h->pd = keep.pd;
     h->pd_pages = keep.pd_pages;
-    h->pd_gen = keep.pd_gen;
+    h->peers = keep.peers;
+    h->npeers = keep.npeers;
     h->l1_writes = keep.l1_writes;
     h->parked_turns = keep.parked_turns; /* a figure of the run, not of the core */
 
     h->state = HART_RESET;
-    h->block_gen = UINT64_MAX; /* not known (block_holds) */
-    h->cfg0 = 0x00020000u;     /* CSRs.md: all zero except StMergeTimer = 16 */
+    h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
 }
 
 void hart_start(hart_t *h, uint32_t pc) {
@@ -211,7 +211,7 @@ static inline mem_res_t mem_store(hart_t *h, uint32_t addr, unsigned size, uint3
     if (addr & (size - 1)) return misaligned(h, "store", addr, size);
     if (addr < h->l1_size) {
         le_write(h->l1 + addr, size, val);
-        hart_pd_invalidate(h->pd, h->pd_gen, addr, size); /* code may live there: firmware writes kernels */
+        hart_pd_invalidate(h, addr, size); /* code may live there: firmware writes kernels */
         if (h->l1_writes) ++*h->l1_writes;
         return MEM_OK;
     }
@@ -298,7 +298,7 @@ static uint8_t *amo_target(hart_t *h, uint32_t addr, const char *mnemonic) {
         uint32_t old = le_read(p_, 4);                                                                                 \
         le_write(p_, 4, (expr));                                                                                       \
         if (a_ < h->l1_size) {                                                                                         \
-            hart_pd_invalidate(h->pd, h->pd_gen, a_, 4);                                                               \
+            hart_pd_invalidate(h, a_, 4);                                                                              \
             if (h->l1_writes) ++*h->l1_writes;                                                                         \
         }                                                                                                              \
         RD = old;                                                                                                      \
@@ -519,7 +519,7 @@ bool hart_step(hart_t *h) {
             /* aligned and at most 4 bytes: one word, whose record (if any) is now stale */                            \
             if (PD[a_ >> 2].handler) {                                                                                 \
                 PD[a_ >> 2].handler = 0;                                                                               \
-                ++*h->pd_gen; /* set with pd (tile/tile.c) */                                                          \
+                hart_pd_dropped(h);                                                                                    \
             }                                                                                                          \
         } else if (!(a_ & ((size)-1)) && a_ - HART_LDM_BASE < h->ldm_size) {                                           \
             le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
@@ -579,18 +579,19 @@ static bool park_try(hart_t *h);
 static inline bool park_holds(const hart_t *h);
 
 /* A blocked hart is running and its stalled instruction is still at pc (the word there is the one
- * that stalled, block_word) with its record, so its retry would stall again; noted in block_gen
- * for the next turns. The record is not enough by itself: once the word was written (the record
- * dropped), another hart may have decoded the new word before this turn (a later core in the
- * cycle of the write, an earlier one in the next). And the word is not enough by itself: with no
- * record there, a later write would drop none and leave *pd_gen as it is. Only when *pd_gen moved
- * since block_gen was set (or it was never set): with it unchanged no record was dropped since,
- * and the record at pc was decoded then or when the instruction ran and stalled (later: pc moves
- * only by running, within a group call; hart_run_lockstep forgets block_gen on its way out, for
- * whatever moves it between calls; a debugger's register write drops the mark itself,
- * debug/gdb_target.c gt_reg_write). The hart is still running too: it stops only in a turn that
- * runs it (a reset clears blocked and block_gen), and the group call ends with that cycle. A
- * blocked hart that stopped keeps its mark until the tile's next look at it (tile_blocks_check). */
+ * that stalled, block_word) with its record, so its retry would stall again; noted in
+ * block_known for the next turns. The record is not enough by itself: once the word was written
+ * (the record dropped), another hart may have decoded the new word before this turn (a later core
+ * in the cycle of the write, an earlier one in the next). And the word is not enough by itself:
+ * with no record there, a later write would drop none and tell no hart. Only when block_known is
+ * clear: it is cleared by every dropped record (hart_pd_dropped), so while it is set no record was
+ * dropped since it was set, and the record at pc was decoded then or when the instruction ran and
+ * stalled (later: pc moves only by running, within a group call; hart_run_lockstep clears
+ * block_known on its way out, for whatever moves it between calls; a debugger's register write
+ * drops the mark itself, debug/gdb_target.c gt_reg_write). The hart is still running too: it
+ * stops only in a turn that runs it (a reset clears blocked and block_known), and the group call
+ * ends with that cycle. A blocked hart that stopped keeps its mark until the tile's next look at
+ * it (tile_blocks_check). */
 /* Out of line and cold: it runs once after a record was dropped, and inlined, its store made gcc
  * load the state into a register on every running hart's turn (one more instruction a turn). */
 static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
@@ -602,7 +603,7 @@ static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
         h->blocked = false;
         return false;
     }
-    h->block_gen = *h->pd_gen;
+    h->block_known = true;
     return true;
 }
 
@@ -711,12 +712,12 @@ turn:
         if (h->asleep) {     /* parked or blocked (one test for both, hart_t.asleep) */
             if (h->parked) { /* running (only a reset stops it, and that unparks it): its loop's step,
                               * counted (park_holds: mcycle too), or settled and run */
-                if (park_holds(h)) {
+                if (__builtin_expect(park_holds(h), 1)) { /* (laid out to fall through: measured) */
                     h->park.turns++;
                     continue;
                 }
                 hart_park_settle(h);
-            } else if (*h->pd_gen == h->block_gen || block_holds(h)) {
+            } else if (h->block_known || block_holds(h)) {
                 /* The stalled access would stall again: its retry, without running it (unless its
                  * code word was written meanwhile, which dropped its record: then it runs). */
                 h->cycle++;
@@ -810,8 +811,8 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
                     .ask_wait = 1};
     uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
     for (unsigned i = 0; i < nh; i++) {
-        hart_park_settle(&hs[i]);     /* nothing outside the call sees a parked hart */
-        hs[i].block_gen = UINT64_MAX; /* block_holds: its pc may be set before the next call */
+        hart_park_settle(&hs[i]);  /* nothing outside the call sees a parked hart */
+        hs[i].block_known = false; /* block_holds: its pc may be set before the next call */
     }
     return ran;
 }
@@ -826,8 +827,10 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
  * copy, now, with memory as the hart would see it in this turn) and, when the copy comes back to
  * the hart's state (pc, x1..x31) after `period` steps, parks it: the turn is counted as the
  * loop's first step and every later turn checks only that the word read (L1, the local RAM, a
- * device's storage, a semaphore's Value: env_pure_word) holds the same value and that no decoded
- * record was dropped since (pd_gen: its code is unchanged), and counts the step. A device read
+ * device's storage, a semaphore's Value: env_pure_word) holds the same value, and counts the
+ * step. A dropped decoded record (its code may have changed) points the watch of every parked
+ * hart sharing the cache at a word that differs (park.poison, hart_pd_dropped), so the same one
+ * compare also fails once a record was dropped since parking. A device read
  * that leaves a note (a NoC counter's poll record, for the stall diagnosis) is replayed when
  * settling, with the cycle of the last turn that read it (env_park_read; a turn is one tile
  * cycle, and turns are consecutive). The check sees every writer (a hart earlier in the cycle,
@@ -842,7 +845,17 @@ static inline bool park_holds(const hart_t *h) {
     const hart_park_t *pk = &h->park;
     uint32_t v;
     memcpy(&v, pk->watch, 4);
-    return v == pk->watch_val && *h->pd_gen == pk->pd_gen;
+    return v == pk->watch_val; /* (a dropped record made watch point at poison) */
+}
+
+void hart_pd_dropped(hart_t *h) {
+    for (hart_t *p = h->peers, *end = p + h->npeers; p != end; p++) {
+        if (p->parked) {
+            p->park.poison = ~p->park.watch_val;
+            p->park.watch = &p->park.poison;
+        }
+        p->block_known = false;
+    }
 }
 
 void hart_park_settle(hart_t *h) {
@@ -869,13 +882,12 @@ void hart_park_settle(hart_t *h) {
 /* Probe h's loop on a copy (see above); on success h is parked, this turn counted. */
 static bool park_try(hart_t *h) {
     hart_park_t *pk = &h->park;
-    if (!h->pd_gen) return false;
+    if (!h->peers) return false; /* (a dropped record would not reach it) */
     /* The copy needs what a pure step reads and writes, all of it before park (hart.h keeps it so);
      * not park's step arrays, the fault text or the hang reason (~620 of the ~960 bytes). A fault
      * on the copy fills its fault (stop_fault reads only fault.kind first). */
     hart_t c;
-    _Static_assert(offsetof(hart_t, pd_gen) < offsetof(hart_t, park) &&
-                       offsetof(hart_t, env) < offsetof(hart_t, park) &&
+    _Static_assert(offsetof(hart_t, peers) < offsetof(hart_t, park) && offsetof(hart_t, env) < offsetof(hart_t, park) &&
                        offsetof(hart_t, pd_pages) < offsetof(hart_t, park) &&
                        offsetof(hart_t, stall_cycles) < offsetof(hart_t, park),
                    "a pure step's state (registers, counters, memories, decode cache) lies before park");
@@ -887,9 +899,10 @@ static bool park_try(hart_t *h) {
     for (unsigned i = 0; i < HART_PARK_STEPS; i++) {
         uint32_t pc = c.pc;
         if ((pc & 3) || pc >= c.l1_size) break;
-        /* From its decoded record: a store over a word with a record drops it and bumps pd_gen,
-         * which unparks the hart; a word without one would not, so a loop with such a word is
-         * not parked (after a turn of pd_run the loop's words all have records). */
+        /* From its decoded record: a store over a word with a record drops it and tells the
+         * parked harts (hart_pd_dropped), which unparks this one; a word without one would not,
+         * so a loop with such a word is not parked (after a turn of pd_run the loop's words all
+         * have records). */
         const hart_pd_t *rec = &c.pd[pc >> 2];
         if (!rec->handler) break;
         insn_t d = {.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
@@ -940,7 +953,6 @@ static bool park_try(hart_t *h) {
             pk->noted = noted;
             pk->turns = 1;
             h->cycle--; /* this turn's cycle, counted with the turns (hart_park_settle) */
-            pk->pd_gen = *h->pd_gen;
             pk->backoff = 0;
             h->parked = true;
             return true;

@@ -66,17 +66,19 @@ typedef struct {
 #define HART_LDM_BASE 0xFFB00000u
 
 /* A parked hart (core/exec.c "Parked harts"): while the word its loop reads (watch, by value)
- * and every decoded record (pd_gen) stay as they were, its state after k more turns is its state
+ * and every decoded record stay as they were, its state after k more turns is its state
  * at parking (pc and x, left in the hart) with the first k % period steps' register writes
  * (step_rd/step_val) applied, pc at step_pc[k % period - 1], and instret and mcycle + k (neither
  * moves while parked). */
 #define HART_PARK_STEPS 16 /* the longest loop a hart parks on */
 typedef struct {
-    const void *watch; /* the one word its loop reads: L1, local RAM or device storage */
-    uint32_t watch_val;
+    /* The one word its loop reads: L1, local RAM or device storage; or, once a decoded record was
+     * dropped since parking (its loop's code may have changed), poison, which differs from
+     * watch_val (hart_pd_dropped): either way its next turn compares one word. */
+    const void *watch;
+    uint32_t watch_val, poison;
     unsigned period;
     uint64_t turns;           /* turns counted since parking */
-    uint64_t pd_gen;          /* *hart_t.pd_gen when parked */
     uint64_t try_at, backoff; /* no probe before h->cycle reaches try_at */
     bool noted;               /* the loop's read leaves a note (env_pure_word) ... */
     uint8_t note_step;        /* ... in this step of it, */
@@ -140,16 +142,16 @@ typedef struct hart {
         };
         uint16_t asleep;
     };
-    /* *pd_gen when a group turn last found the stalled instruction at pc, its record decoded, while
-     * blocked: as long as *pd_gen stays so, no record was dropped since and the stalled
-     * instruction's code is unchanged (no lookup). UINT64_MAX (a value *pd_gen never reaches) when
-     * not known. */
-    uint64_t block_gen;
+    /* A group turn found the stalled instruction at pc, its record decoded, while blocked, and no
+     * record was dropped since (hart_pd_dropped clears it): its code is unchanged (no lookup). */
+    bool block_known;
     /* The stalled instruction's code word, noted with the mark (tile_block): a record at pc says
      * only that the word there was decoded, perhaps a new one that another hart ran (block_holds). */
     uint32_t block_word;
-    uint64_t *pd_gen; /* bumped whenever a decoded record is dropped (hart_pd_invalidate), shared
-                       * like pd and set with it; NULL only without pd */
+    /* The harts sharing pd (this one among them), npeers of them, told of every dropped record
+     * (hart_pd_dropped): set with pd; NULL only without pd. */
+    struct hart *peers;
+    unsigned npeers;
     /* Bumped by every store or AMO of the hart into L1 (the tile's count of L1 writes, which
      * env_l1_written bumps for every other writer; tile_watch_changed), except the fast
      * dispatcher's stores while it runs the hart alone (hart_run_alone: never while the tile
@@ -242,17 +244,25 @@ _Static_assert(sizeof(hart_pd_t) == 16, "decode-cache records stay small (RSS); 
 _Static_assert(offsetof(hart_t, x_sink) == offsetof(hart_t, x) + 32 * sizeof(uint32_t), "pd_run: rd 32 is x_sink");
 _Static_assert(RV_OP_COUNT <= 256, "hart_pd_t.op is a byte");
 
-/* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size).
- * Every write into L1 must come here: a hart's own stores and AMOs do it directly, everything
- * else (host, loader, coprocessor) through env_l1_written. A record is only written when it
- * holds something, so stores to data never touch (or allocate) the cache's pages. */
-static inline void hart_pd_invalidate(hart_pd_t *pd, uint64_t *gen, uint32_t addr, uint32_t size) {
+/* A decoded record of h's cache was dropped: every hart sharing it that is parked or blocked
+ * looks at its code again at its next turn (the parked one's watch becomes park.poison, the
+ * blocked one's block_known is cleared). Out of line: code is rarely written. */
+void hart_pd_dropped(struct hart *h);
+/* Drop the records of the words that [addr, addr+size) overlaps (addr + size <= L1 size) in the
+ * cache h shares (h: any of its harts). Every write into L1 must come here: a hart's own stores
+ * and AMOs do it directly, everything else (host, loader, coprocessor) through env_l1_written. A
+ * record is only written when it holds something, so stores to data never touch (or allocate)
+ * the cache's pages. */
+static inline void hart_pd_invalidate(struct hart *h, uint32_t addr, uint32_t size) {
+    hart_pd_t *pd = h->pd;
     if (!pd || !size) return;
+    bool dropped = false;
     for (uint32_t w = addr >> 2, end = (addr + size - 1) >> 2; w <= end; w++)
         if (pd[w].handler) {
             pd[w].handler = 0;
-            if (gen) ++*gen; /* a parked hart's code may have changed (hart_t.pd_gen) */
+            dropped = true;
         }
+    if (dropped) hart_pd_dropped(h); /* a parked or blocked hart's code may have changed */
 }
 const char *rv_mnemonic(unsigned op);
 /* Disassemble one word into buf (for reports and traces). */

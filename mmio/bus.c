@@ -128,7 +128,7 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
      * kilobytes of data are never code). */
     for (uint32_t a = addr, end = addr + size; a < end;) {
         uint32_t next = (a | 0xFFFu) + 1, n = (next < end ? next : end) - a;
-        if (t->pd_pages[a >> 12]) hart_pd_invalidate(t->pd, &t->pd_gen, a, n);
+        if (t->pd_pages[a >> 12]) hart_pd_invalidate(&t->hart[0], a, n); /* (the tile's cache) */
         a += n;
     }
 }

@@ -53,7 +53,8 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->env = t;
         h->pd = t->pd;
         h->pd_pages = t->pd ? t->pd_pages : NULL;
-        h->pd_gen = t->pd ? &t->pd_gen : NULL;
+        h->peers = t->pd ? t->hart : NULL; /* told of every dropped record (hart_pd_dropped) */
+        h->npeers = TILE_NCORES;
         h->l1_writes = &t->l1_writes;
         hart_reset(h);
     }

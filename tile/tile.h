@@ -72,7 +72,6 @@ typedef struct tile {
     hart_t hart[TILE_NCORES];
     hart_pd_t *pd;                        /* L1 decode cache shared by the harts; NULL on the reference path */
     uint8_t pd_pages[TILE_L1_SIZE >> 12]; /* its pages that ever held a record (hart_t.pd_pages) */
-    uint64_t pd_gen;                      /* records dropped so far (hart_t.pd_gen) */
     bool reference;                       /* the reference path: hart_step only, one cycle at a time */
     bool started[TILE_NCORES];            /* has left reset at least once */
     cp_t *cp;

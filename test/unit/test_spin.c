@@ -524,6 +524,46 @@ static void rewritten_block_same_first(void **state) {
     rewritten_block(true);
 }
 
+/* A parked hart's loop rewritten at the end of a cycle by a writer that is not a hart (the
+ * coprocessor's packer, a NoC packet: env_l1_written, here through tile_host_write from the
+ * group's end_cycle): its next turn runs the new word, as the reference path's does. BRISC polls
+ * FLAG0 (it parks); at the end of cycle 150 its branch back becomes `addi a0, zero, 7`, so it
+ * falls through to the ebreak after it. */
+#define REWRITE_AT 150u
+static bool end_rewrite(void *ctx) {
+    tile_t *t = ctx;
+    if (++t->cycle == REWRITE_AT) assert_true(tile_host_write(t, 0x1004, addi(A0, ZERO, 7)));
+    return false;
+}
+static void parked_code_written_at_cycle_end(void **state) {
+    (void)state;
+    tile_t *t[2];
+    for (int way = 0; way < 2; way++) {
+        t[way] = new_tile(way);
+        put(t[way], 0x1000, (uint32_t[]){lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), EBREAK}, 3);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+    }
+    for (unsigned c = 0; c < 300; c++) { /* the reference: cycle by cycle, the write between */
+        tile_cycle(t[0]);
+        if (t[0]->cycle == REWRITE_AT) assert_true(tile_host_write(t[0], 0x1004, addi(A0, ZERO, 7)));
+    }
+    uint64_t ran = hart_run_lockstep(t[1]->hart, TILE_NCORES, 300, end_rewrite, NULL, t[1]);
+    assert_true(ran > REWRITE_AT && ran < 300); /* it returns after the cycle of the halt */
+    for (int way = 0; way < 2; way++) {
+        const hart_t *h = &t[way]->hart[CORE_BRISC];
+        assert_int_equal(h->state, HART_HALTED);
+        assert_int_equal(h->x[A0], 7);
+    }
+    const hart_t *a = &t[0]->hart[CORE_BRISC], *b = &t[1]->hart[CORE_BRISC];
+    assert_int_equal(a->pc, b->pc);
+    assert_int_equal(a->instret, b->instret);
+    assert_int_equal(a->cycle, b->cycle);
+    assert_memory_equal(a->x, b->x, sizeof a->x);
+    assert_true(b->parked_turns > 100); /* it was parked when its code was written */
+    for (int way = 0; way < 2; way++)
+        tile_destroy(t[way]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -538,6 +578,7 @@ int main(void) {
         cmocka_unit_test(watch_sees_every_writer),
         cmocka_unit_test(rewritten_block_decoded),
         cmocka_unit_test(rewritten_block_same_first),
+        cmocka_unit_test(parked_code_written_at_cycle_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
