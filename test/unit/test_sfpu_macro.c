@@ -215,6 +215,25 @@ static void test_pipeline_instructions(void **state) {
     pipeline(*state, 0xF00u, gaps, 6);
 }
 
+/* ---- an SFPNOP takes its cycle: one Vector Unit instruction a cycle, each issued at its cycle or
+ * the next one not yet used, so two SFPNOPs given cycle 100 take 100 and 101, and an SFPLOADMACRO
+ * given 100 too is issued on 102, its MAD (delay 0) due on 103 --------------------------------- */
+
+static void test_nop_cycles(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
+    dst_elements(f, 1);
+    const lregs_t *l = dp_lregs(f->dp);
+    dpf_ex(f, TT_OP_SFPNOP, 100);
+    dpf_ex(f, TT_OP_SFPNOP, 100);
+    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
+    dpf_ex(f, IDLE, 102);
+    assert_int_equal(l->r[2][7], f2u(element(0, 7)));
+    dpf_ex(f, IDLE, 103);
+    assert_int_equal(l->r[2][7], f2u(2 * element(0, 7) + 1));
+}
+
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
 
 static void test_wait_instructions(void **state) {
@@ -277,6 +296,24 @@ static void test_prng_seed(void **state) {
     assert_int_equal(dp_lregs(f->dp)->r[2][17], want[17]);
 }
 
+/* SFPNOPs between a seed write and the instruction that reads the PRNG change nothing: it is seeded
+ * from the value written, and an SFPNOP does not advance it. */
+static void test_prng_seed_nop(void **state) {
+    dpf_t *f = *state;
+    uint32_t want[LANES];
+    assert_true(st_cfg_write(&f->st, 186 * 4, 0x1234567u));
+    dpf_ex(f, TT_OP_SFPNOP, 0);
+    dpf_ex(f, TT_OP_SFPNOP, 1);
+    dpf_ex(f, TT_OP_SFPMOV(0, 9, 1, 8), 2);
+    ref_seed(0x1234567u, want);
+    for (unsigned l = 0; l < LANES; l++)
+        assert_int_equal(dp_lregs(f->dp)->r[1][l], want[l]);
+    dpf_ex(f, TT_OP_SFPNOP, 3);
+    dpf_ex(f, TT_OP_SFPMOV(0, 9, 2, 8), 4);
+    for (unsigned l = 0; l < LANES; l++)
+        assert_int_equal(dp_lregs(f->dp)->r[2][l], ref_prng_next(want[l]));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_config_written, dpf_setup, dpf_teardown),
@@ -288,9 +325,11 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pipeline_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline_gaps, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline_instructions, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_nop_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_wait_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_prng_seed, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_prng_seed_nop, dpf_setup, dpf_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
