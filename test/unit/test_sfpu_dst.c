@@ -245,6 +245,35 @@ static void test_int32_all(void **state) {
     assert_int_equal(lm->r[3][0], 0x777u);
 }
 
+/* ---- the address modifier after SFPLOAD and SFPSTORE (RWCs.md ApplyAddrMod, no Fidelity): each of
+ * the eight sections with one word set (ThreadConfig words 12 + i AB, 28 + i DST, 47 + i BIAS), the
+ * others all zeros; written after a first SFPLOAD with every section zero --------------------- */
+
+static void test_addr_mod_sections(void **state) {
+    dpf_t *f = *state;
+    const rwc_t *r = dp_rwc(f->dp, 1);
+    unsigned a = 0, b = 0, d = 0, bias = 0;
+    dpf_ex(f, TT_OP_SFPLOAD(1, 6, 0, 0), 0);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 3; k++) {
+            const unsigned word[3] = {12, 28, 47}, val[3] = {5 | 3u << 8, 7, 1}; /* SrcA 5, SrcB 3; Dst 7; Bias 1 */
+            st_thdcfg_w(&f->st, 1, word[k] + i, (uint16_t)val[k]);
+            for (unsigned n = 0; n < 2; n++) {
+                dpf_ex(f, n ? TT_OP_SFPSTORE(1, 6, i, 0) : TT_OP_SFPLOAD(1, 6, i, 0), 0);
+                if (k == 0) a = (a + 5) & 63, b = (b + 3) & 63;
+                if (k == 1) d = (d + 7) & 1023;
+                if (k == 2) bias ^= 1;
+                dpf_ex(f, TT_OP_SFPLOAD(1, 6, (i + 1) & 7, 0), 0); /* a section of zeros: nothing */
+                assert_int_equal(r->srca, a);
+                assert_int_equal(r->srcb, b);
+                assert_int_equal(r->dst, d);
+                assert_int_equal(r->bias, bias);
+                assert_int_equal(r->fidelity, 0);
+            }
+            st_thdcfg_w(&f->st, 1, word[k] + i, 0);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_load_formats, dpf_setup, dpf_teardown),
@@ -252,6 +281,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_srcb, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_addressing, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_int32_all, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_addr_mod_sections, dpf_setup, dpf_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
