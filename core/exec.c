@@ -566,11 +566,18 @@ typedef struct {
  * turn is one cycle run like PD_STEP; after the last hart, g->end_cycle(ctx) finishes the tile's
  * cycle. */
 /* gcc's cross-jumping would merge the bodies' identical dispatch tails back into one shared
- * indirect jump (measured: 2 left of 90), which is what threaded code avoids. */
+ * indirect jump (measured: 2 left of 90), which is what threaded code avoids.
+ * Every place reached only by a jump (each body, entered by its dispatch; the cold paths) starts
+ * a 64-byte line: padding that never runs (it follows a jump). Without it a body sat wherever the
+ * code before it ended, so any change to pd_run (group-only lines included) or to the register
+ * gcc picked for `in` moved every later body across the host's lines and fetch blocks; the
+ * compute workload's time moved by 1-5% with its instructions unchanged (bench/README.md "The
+ * compute workload's drift"). Aligned, each body's bytes keep their place within its line
+ * whatever comes before it. */
 #if defined(__GNUC__) && !defined(__clang__)
-#define PD_NO_CROSSJUMP __attribute__((optimize("no-crossjumping")))
+#define PD_LAYOUT __attribute__((optimize("no-crossjumping", "align-jumps=64")))
 #else
-#define PD_NO_CROSSJUMP
+#define PD_LAYOUT
 #endif
 #define PARK_MIN_CALL    16   /* lock-step calls shorter than this do not park */
 #define PARK_BACKOFF_MIN 32   /* cycles */
@@ -607,8 +614,8 @@ static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
     return true;
 }
 
-static __attribute__((noinline, noclone)) PD_NO_CROSSJUMP uint64_t pd_run(hart_t *h, const uint64_t n,
-                                                                          const pd_mode_t mode, pd_group_t *const g) {
+static __attribute__((noinline, noclone)) PD_LAYOUT uint64_t pd_run(hart_t *h, const uint64_t n, const pd_mode_t mode,
+                                                                    pd_group_t *const g) {
     /* Body of each op, as its label's offset from `decode` (hart_pd_t.handler); ops without a body
      * (extensions Blackhole lacks) stay 0 and get op_unimplemented when decoded. Constant: the
      * only table here, built by the compiler. */
