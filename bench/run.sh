@@ -18,8 +18,8 @@
 # issued (summed over the threads), median wall seconds, M instr/s, M Tensix instr/s, M tile
 # cycles/s, tiles/s (the workload's 32x32 tiles over the wall time; add1 also marginal, above),
 # host instructions per guest instruction and per tile cycle (callgrind's total Ir / instret and
-# / cycles, on a shorter run of the same workload; "-" without valgrind), peak RSS of the process
-# (getrusage of the child).
+# / cycles, on a shorter run of the same workload; "-" without valgrind), peak RSS of the ttemu
+# process alone (one more run under /usr/bin/time -f %M; see peak_rss).
 #
 #   BUILD=build RUNS=5 bench/run.sh [WORKLOAD...]
 # Environment: TTEMU_REFERENCE=1 measures the reference path instead, TTEMU_SPIN=0 the fast path
@@ -136,7 +136,8 @@ for f in sorted(os.listdir(ops_dir)) if os.path.isdir(ops_dir) else []:
                           None, ops_tiles(cfg)))
 
 def run(args, prefix=(), env=None):
-    """One ttemu run: (report, wall seconds, peak RSS in KiB of that process)."""
+    """One ttemu run: (report, wall seconds, ru_maxrss in KiB from wait4; not ttemu's own peak:
+    Linux gives a child the high-water RSS of what it was forked from, this Python, see peak_rss)."""
     rep = os.path.join(tmp, "report.json")
     cmd = list(prefix) + [TTEMU, "run", "--quiet", "--report", rep] + args
     t0 = time.perf_counter()
@@ -151,6 +152,20 @@ def run(args, prefix=(), env=None):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), code, err.strip()[:300]))
     with open(rep) as f:
         return json.load(f), wall, ru.ru_maxrss
+
+def peak_rss(args, env=None):
+    """Peak RSS in KiB of ttemu alone: one more run under /usr/bin/time (Debian's `time`), which
+    forks it from a small process. A child's ru_maxrss read by this script's own wait4 starts from
+    this Python's high water (inherited at fork and kept across exec: a 100 MiB Python reports
+    100 MiB more), so it is not used for the figure."""
+    rep = os.path.join(tmp, "report.json")
+    cmd = ["/usr/bin/time", "-f", "%M", TTEMU, "run", "--quiet", "--report", rep] + args
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       env=dict(os.environ, **env) if env else None)
+    last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+    if not last.isdigit():
+        raise RuntimeError("%s: no peak RSS from /usr/bin/time: %s" % (" ".join(cmd), p.stderr.strip()[:300]))
+    return int(last)
 
 def instret(r): return sum(c["instret"] for c in r["cores"])
 def tensix(r): return sum(t.get("issued", 0) for t in r.get("threads", []))
@@ -183,11 +198,11 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
         rows.append(row)
         continue
     args = timed()
-    walls, rss = [], 0
+    walls = []
     for _ in range(RUNS):
-        r, wall, maxrss = run(args, env=env)
+        r, wall, _ = run(args, env=env)
         walls.append(wall)
-        rss = max(rss, maxrss)
+    rss = peak_rss(args, env)
     wall = statistics.median(walls)
     n = instret(r)
     if tiles:
@@ -197,9 +212,9 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
         largs, ltiles = longer()
         lwalls = []
         for _ in range(RUNS):
-            _, lwall, lrss = run(largs, env=env)
+            _, lwall, _ = run(largs, env=env)
             lwalls.append(lwall)
-            rss = max(rss, lrss)
+        rss = max(rss, peak_rss(largs, env))
         lw = statistics.median(lwalls)
         row["marginal"] = {"command": " ".join([TTEMU, "run", "--quiet"] + largs), "tiles": ltiles,
                            "wall_s": lw, "wall_s_all": lwalls}

@@ -23,6 +23,7 @@ PKGS=(
   gtkwave                                                # test/: vcd2fst checks the VCD traces load
   man-db                                                 # test/: man -l renders docs/ttemu.1 (make install)
   gdb-multiarch                                          # test/: drives the GDB remote stub (--gdb)
+  time                                                   # bench/run.sh: ttemu's own peak RSS (/usr/bin/time -f %M)
 )
 
 missing=()
