@@ -602,7 +602,7 @@ static inline bool park_holds(const hart_t *h);
 /* Out of line and cold: it runs once after a record was dropped, and inlined, its store made gcc
  * load the state into a register on every running hart's turn (one more instruction a turn). */
 static __attribute__((noinline, cold)) bool block_holds(hart_t *h) {
-    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler || le_read(h->l1 + h->pc, 4) != h->block_word) {
+    if (h->state != HART_RUNNING || !h->pd[h->pc >> 2].handler || memcmp(h->l1 + h->pc, &h->block_word, 4)) {
         /* The mark was for the stalled instruction, which is gone (or its record is: then the
          * turn decodes it again): the hart runs what is there, and the instructions after it, as
          * every other way of running it does (a stall marks it again; the tile drops its bit of

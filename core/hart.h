@@ -145,8 +145,10 @@ typedef struct hart {
     /* A group turn found the stalled instruction at pc, its record decoded, while blocked, and no
      * record was dropped since (hart_pd_dropped clears it): its code is unchanged (no lookup). */
     bool block_known;
-    /* The stalled instruction's code word, noted with the mark (tile_block): a record at pc says
-     * only that the word there was decoded, perhaps a new one that another hart ran (block_holds). */
+    /* The stalled instruction's code word, its bytes as L1 holds them (copied and compared with
+     * memcpy/memcmp, so on any host's byte order), noted with the mark (tile_block): a record at pc
+     * says only that the word there was decoded, perhaps a new one that another hart ran
+     * (block_holds). */
     uint32_t block_word;
     /* The harts sharing pd (this one among them), npeers of them, told of every dropped record
      * (hart_pd_dropped): set with pd; NULL only without pd. */
