@@ -154,14 +154,13 @@ bool dp_handles(const tt_op_t *op) { return op && dp_unit_of[op->opcode] != NULL
 
 /* SFPNOP (SFPNOP.md: no effect) where SFPLOADMACRO has nothing scheduled, the PRNG already follows
  * its seed and not under dp_set_reference: all dp_sfpu_exec would do for it is take the Vector
- * Unit's cycle (sfpu_sched_t.next, as its last line does), so that alone is done, before any
+ * Unit's cycle (sfpu_take_cycle, as its last line does), so that alone is done, before any
  * context is made (round 13). Otherwise dp_sfpu_exec: an SFPNOP issued among scheduled
  * instructions takes part in their cycle (it can count their delays), and one after a seed write
  * reseeds the PRNG (dp_sfpu_prng_follow). */
 static inline bool sfpnop_alone(dp_t *dp, const cp_insn_t *in) {
     if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
-    sfpu_sched_t *q = &dp->sched;
-    q->next = (in->cycle > q->next ? in->cycle : q->next) + 1;
+    sfpu_take_cycle(&dp->sched, in->cycle);
     return true;
 }
 

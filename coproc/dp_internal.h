@@ -171,6 +171,11 @@ typedef struct {
     uint64_t next;
     lregs_t pre, scratch;
 } sfpu_sched_t;
+/* An instruction issued at `cycle` with nothing scheduled takes the Vector Unit's next free cycle:
+ * its own, or the one after the last taken (one Vector Unit instruction a cycle). */
+static inline void sfpu_take_cycle(sfpu_sched_t *q, uint64_t cycle) {
+    q->next = (cycle > q->next ? cycle : q->next) + 1;
+}
 
 /* Decoded Vector Unit words (dp_sfpu_exec): a kernel replays the same few SFPU words, and their
  * decoding reads nothing but the word (sfpu_decode), so a word once decoded is kept, direct-mapped

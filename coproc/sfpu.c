@@ -269,5 +269,5 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     sfpu_sched_t *q = &x->dp->sched;
     if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
     sfpu_run(x, s, o, -1, NULL);
-    q->next = (x->in->cycle > q->next ? x->in->cycle : q->next) + 1;
+    sfpu_take_cycle(q, x->in->cycle);
 }
