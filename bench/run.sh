@@ -136,14 +136,13 @@ for f in sorted(os.listdir(ops_dir)) if os.path.isdir(ops_dir) else []:
                           None, ops_tiles(cfg)))
 
 def run(args, prefix=(), env=None):
-    """One ttemu run: (report, wall seconds, ru_maxrss in KiB from wait4; not ttemu's own peak:
-    Linux gives a child the high-water RSS of what it was forked from, this Python, see peak_rss)."""
+    """One ttemu run: (report, wall seconds). Its peak RSS is measured apart (peak_rss)."""
     rep = os.path.join(tmp, "report.json")
     cmd = list(prefix) + [TTEMU, "run", "--quiet", "--report", rep] + args
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          env=dict(os.environ, **env) if env else None)
-    _, status, ru = os.wait4(p.pid, 0)
+    _, status, _ = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     err = p.stderr.read().decode(errors="replace")
     p.stderr.close()
@@ -151,7 +150,7 @@ def run(args, prefix=(), env=None):
     if code not in (0, 2):  # 2: --max-cycles, the shortened callgrind runs
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), code, err.strip()[:300]))
     with open(rep) as f:
-        return json.load(f), wall, ru.ru_maxrss
+        return json.load(f), wall
 
 def peak_rss(args, env=None):
     """Peak RSS in KiB of ttemu alone: one more run under /usr/bin/time (Debian's `time`), which
@@ -175,7 +174,7 @@ def callgrind_ratio(args, env=None):
     if not shutil.which("valgrind"):
         return None, None, "valgrind not installed"
     out = os.path.join(tmp, "callgrind.out")
-    r, _, _ = run(args, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out], env)
+    r, _ = run(args, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out], env)
     ir = None
     with open(out) as f:
         for line in f:
@@ -200,7 +199,7 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
     args = timed()
     walls = []
     for _ in range(RUNS):
-        r, wall, _ = run(args, env=env)
+        r, wall = run(args, env=env)
         walls.append(wall)
     rss = peak_rss(args, env)
     wall = statistics.median(walls)
@@ -212,7 +211,7 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
         largs, ltiles = longer()
         lwalls = []
         for _ in range(RUNS):
-            _, lwall, _ = run(largs, env=env)
+            _, lwall = run(largs, env=env)
             lwalls.append(lwall)
         rss = max(rss, peak_rss(largs, env))
         lw = statistics.median(lwalls)
