@@ -78,3 +78,32 @@ c=$(mk config CFLAGS="-O1 -DPROBE" SAN=1)
 if grep -qx 'CFLAGS=-O1 -DPROBE' <<<"$c" && grep -qx 'SAN=1' <<<"$c" && grep -q '^TTEMU_CFLAGS=.*-fsanitize=address' <<<"$c"; then
     ok "make config: CFLAGS and SAN are part of the configuration"
 else nok "make config: CFLAGS and SAN are part of the configuration" "$c"; fi
+
+# Profile feedback (Makefile PGO, README "Profile feedback"): the default gcc build trained and
+# left each object's profile beside it; gcc refuses (-Wmissing-profile, an error here) to build an
+# optimised object without its profile, so a build that passed used them all.
+c=$(mk config)
+if grep -qx 'PGO=1' <<<"$c" && grep -qx "PGO_TT_METAL=$([ -d ../shared/firmware/blackhole-p100a ] && [ -d ../shared/firmware/kernels-add1 ] && echo 1 || echo 0)" <<<"$c"; then
+    ok "make config: PGO=1 by default, and whether the training saw the tt-metal programs"
+else nok "make config: PGO=1 by default, and whether the training saw the tt-metal programs" "$c"; fi
+check "PGO: the profiles lie beside the objects they optimised" test -s "$B/obj/core/exec.gcda" -a -s "$B/obj/coproc/cp.gcda"
+c=$(mk config SAN=1; mk config CC=clang)
+if [ "$(grep -c '^PGO=0$' <<<"$c")" = 2 ] && ! grep -q '^PGO_TT_METAL' <<<"$c"; then
+    ok "make config: the sanitizer pass and clang build without profile feedback"
+else nok "make config: the sanitizer pass and clang build without profile feedback" "$c"; fi
+# (UI=0: the knobs of the last build above, so nothing else is rebuilt)
+rm -f "$B/obj/app/runcfg.gcda" "$B/obj/app/runcfg.o"
+if mk UI=0 "$B/obj/app/runcfg.o" >"$TMP/5.log" 2>&1; then nok "PGO: an object whose profile is missing is refused" "$(cat "$TMP/5.log")"
+elif grep -q 'runcfg.gcda.*not found' "$TMP/5.log"; then ok "PGO: an object whose profile is missing is refused"
+else nok "PGO: an object whose profile is missing is refused" "$(tail -5 "$TMP/5.log")"; fi
+
+# The training's own checks: a run killed by a signal fails it, naming the signal; a training that
+# wrote no profile fails it.
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$TMP/crash" && printf '#!/bin/sh\nexit 3\n' >"$TMP/noprof" && chmod +x "$TMP/crash" "$TMP/noprof"
+mkdir -p "$TMP/objs"
+OUT=$(scripts/pgo_train.sh "$TMP/crash" "$TMP/objs" 2>&1); RC=$?
+if [ $RC -ne 0 ] && grep -q 'killed by signal 11' <<<"$OUT"; then ok "pgo_train.sh: a crashed run fails the training"
+else nok "pgo_train.sh: a crashed run fails the training" "exit $RC" "$OUT"; fi
+OUT=$(scripts/pgo_train.sh "$TMP/noprof" "$TMP/objs" 2>&1); RC=$?
+if [ $RC -ne 0 ] && grep -q 'wrote no profile' <<<"$OUT"; then ok "pgo_train.sh: a training that counted nothing fails"
+else nok "pgo_train.sh: a training that counted nothing fails" "exit $RC" "$OUT"; fi
