@@ -61,6 +61,9 @@ override PGO := 0
 endif
 ifeq ($(PGO),1)
 PGO_TT_METAL := $(if $(and $(wildcard ../shared/firmware/blackhole-p100a),$(wildcard ../shared/firmware/kernels-add1)),1,0)
+# PGO_TRAIN="A.json B.json": the user's own run configs added to the training (a suite of kernels
+# whose instructions the samples never use: code no training run reaches is laid out as cold).
+PGO_TRAIN ?=
 PGO_USE_FLAGS := -fprofile-use -fprofile-partial-training
 endif
 
@@ -110,7 +113,7 @@ endif
 # nothing. `make config` prints them.
 CONFIG := CC=$(CC);CFLAGS=$(CFLAGS);LDFLAGS=$(LDFLAGS);SAN=$(SAN);UI=$(UI);TTEMU_CFLAGS=$(TTEMU_CFLAGS);
 CONFIG := $(CONFIG)TTEMU_LDFLAGS=$(TTEMU_LDFLAGS);LDLIBS=$(LDLIBS);UI_CFLAGS=$(UI_CFLAGS);UI_LIBS=$(UI_LIBS);
-CONFIG := $(CONFIG)XML_CFLAGS=$(XML_CFLAGS);XML_LIBS=$(XML_LIBS);PGO=$(PGO)$(if $(PGO_TT_METAL),;PGO_TT_METAL=$(PGO_TT_METAL))
+CONFIG := $(CONFIG)XML_CFLAGS=$(XML_CFLAGS);XML_LIBS=$(XML_LIBS);PGO=$(PGO)$(if $(PGO_TT_METAL),;PGO_TT_METAL=$(PGO_TT_METAL);PGO_TRAIN=$(PGO_TRAIN))
 CONFIG_STAMP := $(BUILD)/config.stamp
 # The lines as printf arguments: each quoted for the shell.
 CONFIG_ARGS = '$(subst ;,' ',$(subst ','\'',$(CONFIG)))'
@@ -233,19 +236,19 @@ $(OPS_DATA): scripts/ops_ref.py $(wildcard scripts/ops_ref_*.py)
 	$(Q)/usr/bin/python3 scripts/ops_ref.py data $(DATA_DIR)/ops && touch $@
 
 # ---- profile feedback (PGO=1, above) --------------------------------------------------------------
-# The instrumented objects and program live in $(BUILD)/pgo/; the training (scripts/pgo_train.sh)
-# runs that program over every firmware sample's config, the same again with TTEMU_SPIN=0 (the
-# per-cycle path of idle loops) and bench/progs/compute.c, then leaves each object's profile,
-# $(BUILD)/obj/X.gcda, beside the object it optimises. `private`: the flags are the optimised
-# objects' own, not inherited by what they depend on (the instrumented build).
+# The instrumented objects and program live in $(BUILD)/pgo/; the training (scripts/pgo_train.sh,
+# which says what it runs and why) leaves each object's profile, $(BUILD)/obj/X.gcda, beside the
+# object it optimises: the instrumented objects are compiled under the optimised ones' names
+# (-dumpdir, -dumpbase). `private`: the flags are the optimised objects' own, not inherited by
+# what they depend on (the instrumented build).
 ifeq ($(PGO),1)
 PGO_DIR := $(BUILD)/pgo
 PGO_OPT_OBJ := $(LIB_OBJ) $(APP_OBJ) $(MAIN_OBJ)
 PGO_GEN_OBJ := $(PGO_OPT_OBJ:$(BUILD)/obj/%=$(PGO_DIR)/obj/%)
-PGO_TRAIN := $(PGO_DIR)/train.stamp
+PGO_STAMP := $(PGO_DIR)/train.stamp
 PGO_FW := $(patsubst firmware-samples/%,$(FW_DIR)/%.elf,$(basename $(FW_SRC))) $(BENCH_ELFS)
 $(PGO_OPT_OBJ): private PGO_FLAGS := $(PGO_USE_FLAGS)
-$(PGO_OPT_OBJ): $(PGO_TRAIN)
+$(PGO_OPT_OBJ): $(PGO_STAMP)
 
 $(PGO_DIR)/obj/%.o: %.c $(CONFIG_STAMP) | $(TT_FIELDS_H)
 	@mkdir -p $(dir $@)
@@ -256,10 +259,10 @@ $(PGO_DIR)/obj/%.o: %.c $(CONFIG_STAMP) | $(TT_FIELDS_H)
 $(PGO_DIR)/ttemu: $(PGO_GEN_OBJ) $(CONFIG_STAMP)
 	$(Q)$(CC) $(TTEMU_LDFLAGS) $(LDFLAGS) -fprofile-generate -o $@ $(PGO_GEN_OBJ) $(LDLIBS)
 
-$(PGO_TRAIN): $(PGO_DIR)/ttemu scripts/pgo_train.sh $(PGO_FW) $(DATA) $(OPS_DATA) \
-		$(wildcard firmware-samples/*/*.json scripts/pgo/*.json)
+$(PGO_STAMP): $(PGO_DIR)/ttemu scripts/pgo_train.sh $(PGO_FW) $(DATA) $(OPS_DATA) \
+		$(wildcard firmware-samples/*/*.json scripts/pgo/*.json) $(PGO_TRAIN)
 	$(if $(filter 1,$(V)),,@echo "  PGO $(PGO_DIR)/ttemu: training")
-	$(Q)scripts/pgo_train.sh $(PGO_DIR)/ttemu $(BUILD)/obj
+	$(Q)scripts/pgo_train.sh $(PGO_DIR)/ttemu $(BUILD)/obj $(PGO_TRAIN)
 	@touch $@
 
 -include $(PGO_GEN_OBJ:.o=.d)

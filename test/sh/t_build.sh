@@ -107,3 +107,14 @@ else nok "pgo_train.sh: a crashed run fails the training" "exit $RC" "$OUT"; fi
 OUT=$(scripts/pgo_train.sh "$TMP/noprof" "$TMP/objs" 2>&1); RC=$?
 if [ $RC -ne 0 ] && grep -q 'wrote no profile' <<<"$OUT"; then ok "pgo_train.sh: a training that counted nothing fails"
 else nok "pgo_train.sh: a training that counted nothing fails" "exit $RC" "$OUT"; fi
+# PGO_TRAIN's configs are run after the set (and a name that is no file stops the training first).
+printf '#!/bin/sh\necho "$*" >>"%s"\n' "$TMP/runs.log" >"$TMP/logger" && chmod +x "$TMP/logger" && echo '{}' >"$TMP/mine.json"
+scripts/pgo_train.sh "$TMP/logger" "$TMP/objs" "$TMP/mine.json" >/dev/null 2>&1
+if [ "$(tail -1 "$TMP/runs.log")" = "run --config $TMP/mine.json --quiet" ] && grep -q 'firmware-samples/ops/matmul.json' "$TMP/runs.log"; then
+    ok "pgo_train.sh: the samples, then PGO_TRAIN's configs"
+else nok "pgo_train.sh: the samples, then PGO_TRAIN's configs" "$(cat "$TMP/runs.log")"; fi
+rm -f "$TMP/runs.log"
+OUT=$(scripts/pgo_train.sh "$TMP/logger" "$TMP/objs" "$TMP/none.json" 2>&1); RC=$?
+if [ $RC -ne 0 ] && grep -q "PGO_TRAIN names $TMP/none.json: no such file" <<<"$OUT" && [ ! -e "$TMP/runs.log" ]; then
+    ok "pgo_train.sh: a PGO_TRAIN config that is no file stops it before any run"
+else nok "pgo_train.sh: a PGO_TRAIN config that is no file stops it before any run" "exit $RC" "$OUT"; fi
