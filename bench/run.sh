@@ -14,6 +14,8 @@
 #   idle_step  boot_idle with the idle fast-forward off (TTEMU_SPIN=0): the spinning cores stepped
 #   ops_NAME   each sample kernel firmware-samples/ops/NAME.json (eltwise_add; matmul and the SFPU
 #              samples as they land), its tensors from build/data (make data)
+# The title and the JSON's "build" say what was measured: CFLAGS and the profile feedback (PGO,
+# PGO_TT_METAL, PGO_TRAIN as $BUILD/config.stamp records them).
 # Columns: guest instructions (the report's instret summed over the cores), Tensix instructions
 # issued (summed over the threads), median wall seconds, M instr/s, M Tensix instr/s, M tile
 # cycles/s, tiles/s (the workload's 32x32 tiles over the wall time; add1 also marginal, above),
@@ -231,7 +233,20 @@ for name, what, missing, timed, short, *extra in WORKLOADS:
 
 ref = os.environ.get("TTEMU_REFERENCE", "")
 path = "reference" if ref not in ("", "0") else "fast, no idle fast-forward" if os.environ.get("TTEMU_SPIN") == "0" else "fast"
-print("ttemu bench (%s path, median of %d runs)" % (path, RUNS))
+# What was measured: the build's knobs as its config.stamp records them (Makefile), the profile
+# feedback's among them (PGO, and whether its training saw the tt-metal programs).
+stamp = {}
+try:
+    for line in open(os.path.join(BUILD, "config.stamp")):
+        k, _, v = line.rstrip("\n").partition("=")
+        stamp[k] = v
+except OSError:
+    pass
+build = {"cflags": stamp.get("CFLAGS"), "pgo": stamp.get("PGO") == "1",
+         "pgo_tt_metal": stamp.get("PGO_TT_METAL") == "1", "pgo_train": stamp.get("PGO_TRAIN", "").split()}
+pgo = ("PGO trained %s the tt-metal programs%s" % ("with" if build["pgo_tt_metal"] else "without",
+       " and PGO_TRAIN" if build["pgo_train"] else "")) if build["pgo"] else "no PGO"
+print("ttemu bench (%s path, median of %d runs; build %s, %s)" % (path, RUNS, build["cflags"], pgo))
 hdr = "%-16s %12s %9s %8s %8s %9s %8s %9s %9s %8s %8s %7s" % (
     "workload", "instructions", "tensix", "wall s", "Minstr/s", "Mtensix/s", "Mcyc/s", "tiles/s", "marginal",
     "host/ins", "host/cyc", "RSS MiB")
@@ -247,7 +262,7 @@ for row in rows:
           row["tensix_instructions"], row["wall_s"], row["minstr_per_s"], row["mtensix_per_s"], row["mcycles_per_s"],
           "%.0f" % tps if tps else "-", "%.0f" % mtps if mtps else "-", "%.1f" % ratio if ratio else "-",
           "%.0f" % per_cycle if per_cycle else "-", row["peak_rss_mib"]))
-out = {"version": 1, "path": path, "runs": RUNS, "workloads": rows}
+out = {"version": 1, "path": path, "runs": RUNS, "build": build, "workloads": rows}
 path = os.path.join(BUILD, "bench.json")
 with open(path, "w") as f:
     json.dump(out, f, indent=2)
