@@ -26,6 +26,7 @@ ttemu=$1 obj=$2
 shift 2
 [ -x "$ttemu" ] || { echo "pgo_train: no instrumented $ttemu" >&2; exit 1; }
 for c; do [ -f "$c" ] || { echo "pgo_train: PGO_TRAIN names $c: no such file" >&2; exit 1; }; done
+mkdir -p "$obj"
 find "$obj" -name '*.gcda' -exec rm -f {} +
 
 run() { # run [VAR=value] PROGRAM ARGS...: env execs it, so a crash stays a signal
