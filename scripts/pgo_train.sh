@@ -26,6 +26,10 @@ ttemu=$1 obj=$2
 shift 2
 [ -x "$ttemu" ] || { echo "pgo_train: no instrumented $ttemu" >&2; exit 1; }
 for c; do [ -f "$c" ] || { echo "pgo_train: PGO_TRAIN names $c: no such file" >&2; exit 1; }; done
+# The set is what this script says whatever the caller's environment: no reference path
+# (TTEMU_REFERENCE), no idle fast-forward switched off (TTEMU_SPIN) or stats (TTEMU_STATS) from a
+# shell that happened to have them (docs/cli.md "Environment").
+unset TTEMU_REFERENCE TTEMU_SPIN TTEMU_STATS
 mkdir -p "$obj"
 find "$obj" -name '*.gcda' -exec rm -f {} +
 

@@ -119,3 +119,9 @@ OUT=$(scripts/pgo_train.sh "$TMP/logger" "$TMP/objs" "$TMP/none.json" 2>&1); RC=
 if [ $RC -ne 0 ] && grep -q "PGO_TRAIN names $TMP/none.json: no such file" <<<"$OUT" && [ ! -e "$TMP/runs.log" ]; then
     ok "pgo_train.sh: a PGO_TRAIN config that is no file stops it before any run"
 else nok "pgo_train.sh: a PGO_TRAIN config that is no file stops it before any run" "exit $RC" "$OUT"; fi
+# The caller's TTEMU_REFERENCE never reaches the training's runs (the set would train the reference
+# path instead).
+printf '#!/bin/sh\necho "${TTEMU_REFERENCE-unset}" >>"%s"\n' "$TMP/env.log" >"$TMP/envlog" && chmod +x "$TMP/envlog"
+TTEMU_REFERENCE=1 scripts/pgo_train.sh "$TMP/envlog" "$TMP/objs" >/dev/null 2>&1
+if [ -s "$TMP/env.log" ] && [ "$(sort -u "$TMP/env.log")" = unset ]; then ok "pgo_train.sh: the caller's TTEMU_REFERENCE is not passed on"
+else nok "pgo_train.sh: the caller's TTEMU_REFERENCE is not passed on" "$(sort | uniq -c <"$TMP/env.log")"; fi
