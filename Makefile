@@ -266,6 +266,15 @@ $(PGO_STAMP): $(PGO_DIR)/ttemu scripts/pgo_train.sh $(PGO_FW) $(DATA) $(OPS_DATA
 	@touch $@
 
 -include $(PGO_GEN_OBJ:.o=.d)
+
+# The training needs the firmware samples' cross gcc and NumPy (the kernels' data): a build goal
+# without them says why `make` builds firmware before it fails there. Goals that install them
+# (deps, and demo/test/regress/bench, which run deps first) or build nothing are not warned.
+ifneq ($(filter-out deps demo test regress bench clean config format format-check check-layers uninstall,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(and $(shell command -v $(RV_CC)),$(wildcard /usr/lib/python3/dist-packages/numpy)),)
+$(warning PGO=1 trains the build on the firmware samples: it needs $(RV_CC) and Debian's python3-numpy (scripts/deps.sh installs both; make PGO=0 builds without the training))
+endif
+endif
 endif
 
 # ---- tests --------------------------------------------------------------------------------------

@@ -125,3 +125,8 @@ printf '#!/bin/sh\necho "${TTEMU_REFERENCE-unset}" >>"%s"\n' "$TMP/env.log" >"$T
 TTEMU_REFERENCE=1 scripts/pgo_train.sh "$TMP/envlog" "$TMP/objs" >/dev/null 2>&1
 if [ -s "$TMP/env.log" ] && [ "$(sort -u "$TMP/env.log")" = unset ]; then ok "pgo_train.sh: the caller's TTEMU_REFERENCE is not passed on"
 else nok "pgo_train.sh: the caller's TTEMU_REFERENCE is not passed on" "$(sort | uniq -c <"$TMP/env.log")"; fi
+# A build goal without the training's cross gcc says why make builds firmware; one with it does not.
+w=$(mk -n RV_PREFIX=nonexist- all 2>&1 >/dev/null)
+if grep -q 'PGO=1 trains the build on the firmware samples: it needs nonexist-gcc' <<<"$w" && [ -z "$(mk -n all 2>&1 >/dev/null)" ]; then
+    ok "make without the cross gcc: PGO=1 says what it needs"
+else nok "make without the cross gcc: PGO=1 says what it needs" "$w"; fi
