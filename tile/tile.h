@@ -227,7 +227,9 @@ static inline void tile_noc_tick(tile_t *t) {
 typedef enum { TILE_BLOCK_PUSH = 1, TILE_BLOCK_PUSH_AFTER_MOP, TILE_BLOCK_SYNC, TILE_BLOCK_SYNC_MOP } tile_block_t;
 enum { TILE_SYNC_MOP = 1u << CP_THREADS }; /* tile_t.block_sync: a hart waits for a MOP expander */
 static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned th) {
-    if (!h) return;
+    /* (A hart's id indexes tile_t.hart: the bound says so to gcc, whose link-time inlining (Makefile
+     * LTO) otherwise sees a store past block_kind.) */
+    if (!h || (unsigned)h->id >= TILE_NCORES) return;
     t->block_kind[h->id] = (uint8_t)kind;
     t->block_thread[h->id] = (uint8_t)th;
     t->blocked_mask |= (uint8_t)(1u << h->id);

@@ -130,3 +130,7 @@ w=$(mk -n RV_PREFIX=nonexist- all 2>&1 >/dev/null)
 if grep -q 'PGO=1 trains the build on the firmware samples: it needs nonexist-gcc' <<<"$w" && [ -z "$(mk -n all 2>&1 >/dev/null)" ]; then
     ok "make without the cross gcc: PGO=1 says what it needs"
 else nok "make without the cross gcc: PGO=1 says what it needs" "$w"; fi
+# Link-time optimisation: on by default, off in the sanitizer pass and with clang.
+c=$(mk config; mk config SAN=1; mk config CC=clang)
+if [ "$(grep -c '^LTO=1$' <<<"$c")" = 1 ] && [ "$(grep -c '^LTO=0$' <<<"$c")" = 2 ]; then ok "make config: LTO=1 by default, 0 under SAN=1 and with clang"
+else nok "make config: LTO=1 by default, 0 under SAN=1 and with clang" "$(grep '^LTO' <<<"$c")"; fi
