@@ -14,8 +14,8 @@
 #   idle_step  boot_idle with the idle fast-forward off (TTEMU_SPIN=0): the spinning cores stepped
 #   ops_NAME   each sample kernel firmware-samples/ops/NAME.json (eltwise_add; matmul and the SFPU
 #              samples as they land), its tensors from build/data (make data)
-# The title and the JSON's "build" say what was measured: CFLAGS and the profile feedback (PGO,
-# PGO_TT_METAL, PGO_TRAIN as $BUILD/config.stamp records them).
+# The title and the JSON's "build" say what was measured: CFLAGS, the profile feedback (PGO,
+# PGO_TT_METAL, PGO_TRAIN) and LTO, as $BUILD/config.stamp records them.
 # Columns: guest instructions (the report's instret summed over the cores), Tensix instructions
 # issued (summed over the threads), median wall seconds, M instr/s, M Tensix instr/s, M tile
 # cycles/s, tiles/s (the workload's 32x32 tiles over the wall time; add1 also marginal, above),
@@ -243,10 +243,12 @@ try:
 except OSError:
     pass
 build = {"cflags": stamp.get("CFLAGS"), "pgo": stamp.get("PGO") == "1",
-         "pgo_tt_metal": stamp.get("PGO_TT_METAL") == "1", "pgo_train": stamp.get("PGO_TRAIN", "").split()}
+         "pgo_tt_metal": stamp.get("PGO_TT_METAL") == "1", "pgo_train": stamp.get("PGO_TRAIN", "").split(),
+         "lto": stamp.get("LTO") == "1"}
 pgo = ("PGO trained %s the tt-metal programs%s" % ("with" if build["pgo_tt_metal"] else "without",
        " and PGO_TRAIN" if build["pgo_train"] else "")) if build["pgo"] else "no PGO"
-print("ttemu bench (%s path, median of %d runs; build %s, %s)" % (path, RUNS, build["cflags"], pgo))
+print("ttemu bench (%s path, median of %d runs; build %s, %s, %s)" % (path, RUNS, build["cflags"], pgo,
+      "LTO" if build["lto"] else "no LTO"))
 hdr = "%-16s %12s %9s %8s %8s %9s %8s %9s %9s %8s %8s %7s" % (
     "workload", "instructions", "tensix", "wall s", "Minstr/s", "Mtensix/s", "Mcyc/s", "tiles/s", "marginal",
     "host/ins", "host/cyc", "RSS MiB")
