@@ -49,15 +49,19 @@ endif
 # once instrumented ($(BUILD)/pgo/), run over a training set (scripts/pgo_train.sh), then again
 # optimised with what it counted (-fprofile-use): gcc lays out each function's hot path straight
 # and inlines where the runs went: 9-14% less time on the add1 kernels (bench/README.md). PGO=0
-# builds once (quicker when editing). Only with gcc (clang's profiles need llvm-profdata), never
-# in the sanitizer pass. The training set includes ../shared's tt-metal programs when they are
-# there: PGO_TT_METAL records which, so the build configuration says what the profile saw.
+# builds once (quicker when editing). The training set includes ../shared's tt-metal programs when
+# they are there: PGO_TT_METAL records which, so the build configuration says what the profile saw.
+# Link-time optimisation (LTO=1, the default): ttemu is linked with -flto, so gcc inlines across
+# files (the harts' bus into the devices, the frontend into the gates and the timing model): 1-3%
+# less time again on every bench workload. The objects are fat (-ffat-lto-objects): they hold
+# machine code too, which the unit tests link as before (-fno-lto: without it the linker plugin
+# would run a link-time pass for each of them, ~2.4 s apiece).
+# Both are gcc's (clang's profiles need llvm-profdata) and never in the sanitizer pass.
 PGO ?= 1
-ifeq ($(SAN),1)
+LTO ?= 1
+ifneq ($(SAN)$(findstring clang,$(shell $(CC) --version 2>/dev/null)),0)
 override PGO := 0
-endif
-ifneq ($(findstring clang,$(shell $(CC) --version 2>/dev/null)),)
-override PGO := 0
+override LTO := 0
 endif
 ifeq ($(PGO),1)
 PGO_TT_METAL := $(if $(and $(wildcard ../shared/firmware/blackhole-p100a),$(wildcard ../shared/firmware/kernels-add1)),1,0)
@@ -65,20 +69,6 @@ PGO_TT_METAL := $(if $(and $(wildcard ../shared/firmware/blackhole-p100a),$(wild
 # whose instructions the samples never use: code no training run reaches is laid out as cold).
 PGO_TRAIN ?=
 PGO_USE_FLAGS := -fprofile-use -fprofile-partial-training
-endif
-
-# Link-time optimisation (LTO=1, the default with gcc, not in the sanitizer pass): ttemu is linked
-# with -flto, so gcc inlines across files (the harts' bus into the devices, the frontend into the
-# gates and the timing model): 1-3% less time on every bench workload on top of the profile
-# (bench/README.md). The objects are fat (-ffat-lto-objects): they hold machine code too, which
-# the unit tests link as before (-fno-lto: without it the linker plugin would run a link-time pass
-# for each of them, ~2.4 s apiece).
-LTO ?= 1
-ifeq ($(SAN),1)
-override LTO := 0
-endif
-ifneq ($(findstring clang,$(shell $(CC) --version 2>/dev/null)),)
-override LTO := 0
 endif
 ifeq ($(LTO),1)
 LTO_CFLAGS := -flto=auto -ffat-lto-objects
