@@ -11,8 +11,9 @@
 #   make install    install under PREFIX (/usr/local), staged under DESTDIR; make uninstall
 #   make fuzz       build the libFuzzer targets (fuzz/fuzz.mk, docs/testing.md)
 # Knobs: V=1 (verbose), UI=auto|0|1 (SDL2 panel), SAN=1 (sanitizers), PGO=1|0 (profile feedback),
-# PGO_TRAIN="configs", LTO=1|0 (link-time optimisation), BUILD=dir, CC, CFLAGS, LDFLAGS. A build directory remembers the knobs it was built with (config.stamp): changing one
-# rebuilds everything it affects.
+# PGO_TRAIN="configs", LTO=1|0 (link-time optimisation), BUILD=dir, CC, CFLAGS, LDFLAGS. A build
+# directory remembers the knobs it was built with (config.stamp): changing one rebuilds everything
+# it affects.
 
 BUILD ?= build
 V ?= 0
@@ -362,10 +363,11 @@ check-layers:
 FORMAT_SRC = $(shell find $(LIB_DIRS) app ui test firmware-samples bench fuzz -name '*.[ch]' -not -path 'test/isa/*' | sort)
 format:
 	$(Q)clang-format -i $(FORMAT_SRC)
-# (and no object holding a write-guarded const member defined, only allocated: the script says why)
+# (and no object holding a write-guarded const member defined, only allocated: the script says why;
+# it reads the sources with libclang, Debian's python3-clang-14, hence /usr/bin/python3)
 format-check:
 	$(Q)clang-format --dry-run --Werror $(FORMAT_SRC)
-	$(Q)out=$$(python3 scripts/check_const_members.py) || { echo "$$out"; exit 1; }
+	$(Q)out=$$(/usr/bin/python3 scripts/check_const_members.py) || { echo "$$out"; exit 1; }
 
 clean:
 	rm -rf build

@@ -24,6 +24,7 @@ PKGS=(
   man-db                                                 # test/: man -l renders docs/ttemu.1 (make install)
   gdb-multiarch                                          # test/: drives the GDB remote stub (--gdb)
   time                                                   # bench/run.sh: ttemu's own peak RSS (/usr/bin/time -f %M)
+  python3-clang-14                                       # scripts/check_const_members.py (make format-check): libclang
 )
 
 missing=()
