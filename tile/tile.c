@@ -54,7 +54,7 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->pd = t->pd;
         h->pd_pages = t->pd ? t->pd_pages : NULL;
         h->peers = t->pd ? t->hart : NULL; /* told of every dropped record (hart_pd_dropped) */
-        h->npeers = TILE_NCORES;
+        h->npeers = t->pd ? TILE_NCORES : 0;
         h->l1_writes = &t->l1_writes;
         hart_reset(h);
     }
