@@ -24,7 +24,7 @@ fuzz: fuzz-libs
 # build directory. CFLAGS on the command line (the Makefile adds its own flags to it): it then
 # wins over a CFLAGS the user gave `make` (`make CFLAGS=-O3 check`), which reaches this make too.
 fuzz-libs:
-	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) UI=0 SAN=0 PGO=0 \
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) UI=0 SAN=0 \
 		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libttemu.a $(FUZZ_BUILD)/libttemu-app.a
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(wildcard $(FUZZ_BUILD)/*.a)
