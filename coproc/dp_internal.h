@@ -119,6 +119,7 @@ typedef struct {
     uint8_t out_bytes, bpd, xmask, per_plane;
     uint16_t ds;
     uint16_t edge[16]; /* PCK_EDGE_OFFSET_SEC0_mask of the row set mapping at tile_pos & 15 */
+    bool edge_full;    /* every one of them 0xFFFF (nothing masked at any position) */
     uint32_t neg_inf;
     uint32_t base0, xstride0, ystride0, zstride0, wstride0, dest_offset;
     uint32_t dest, base1, ystride1, zstride1, wstride1, exp_section;

@@ -300,6 +300,7 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     for (unsigned pos = 0; pos < 16; pos++) {
         unsigned map = CFG_I(x, TILE_ROW_SET_MAPPING_0_row_set_mapping_0, rowset * 16 + pos);
         s->edge[pos] = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
+        s->edge_full = pos ? s->edge_full && s->edge[pos] == 0xFFFF : s->edge[pos] == 0xFFFF;
     }
     return true;
 }
@@ -404,6 +405,24 @@ static void pack_exec(dp_ctx_t *x) {
     bool gather = row_at_once && row16 && !p->acc && (uint64_t)p->data_addr + PACR_DATA_REACH <= dp_env(x)->l1_size;
     uint16_t rows16[4][FMT_ROW];
     unsigned n16 = 0;
+    /* The group's four rows (ReadIntfSel 0 or 15, from the group's first row), each gathered as below
+     * (no edge mask at any position, every row valid): the four are one block of consecutive
+     * physical rows (dp_dst_block4), converted in one call (fmt_pack_rows16, the same rule) and
+     * out as one run, the tile row position stepped four times; the loop then has no row to do.
+     * test_dp_fast.c's test_twin_pack compares it with the reference path, test_pack.c's
+     * test_tile_pos_rows_at_once the tile row position it leaves. */
+    if (gather && sel == 15 && cs->edge_full) {
+        dp_dst_row_t b = dp_dst_block4(x, start_row, false);
+        if (b.valid[0] && b.valid[1] && b.valid[2] && b.valid[3]) {
+            fmt_pack_rows16(&c, b.hi, rows16[0], 4);
+            put_rows16(x, rows16, 4);
+            for (unsigned i = 0; i < 4; i++) {
+                p->tile_pos = (uint8_t)(p->tile_pos + 1);
+                if (p->tile_pos == per_plane) p->tile_pos = 0;
+            }
+            sel = 0;
+        }
+    }
     for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
         unsigned row = ((start_row & ~3u) | i) & 1023;

@@ -394,6 +394,40 @@ static void test_l1_acc(void **state) {
     assert_int_equal(fx_run(f, 0, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)), CP_ERR_UNSPECIFIED);
 }
 
+/* The tile row position (edge masking's, BH PACR.md) steps once a row also where a PACR's four rows
+ * go out at once (pack.c: no edge mask at any position, every row valid). pack_reads_per_xy_plane
+ * 5: three such PACRs (rows 0..11 at positions 0..4, 0..4, 0, 1), then position 2 alone mapped to
+ * an edge mask of nothing (edge mode 0: masked datums are 0) and a fourth PACR (rows 12..15 at
+ * positions 2, 3, 4, 0): row 12 out as zeros, rows 13..15 as they are. Both ways, the datapath as
+ * it is and under dp_set_reference. */
+static void test_tile_pos_rows_at_once(void **state) {
+    fx_t *f = *state;
+    for (unsigned ref = 0; ref < 2; ref++) {
+        dp_reset(f->dp);
+        dp_set_reference(f->dp, ref);
+        memset(f->l1 + OUT, 0xAA, 16 * 32);
+        dst_regs_t *d = dp_dst_mut(f->dp);
+        for (unsigned r = 0; r < 16; r++)
+            for (unsigned c = 0; c < 16; c++)
+                d->bits[r][c] = cell_bf16((uint16_t)(0x3F80 + 16 * r + c));
+        pk(f, FMT_BF16, FMT_BF16, FMT_BF16, false, 0);
+        FX_CFG(f, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 5);
+        fx_cfg_i(f, CFG_TILE_ROW_SET_MAPPING_0_row_set_mapping_0, 2, 0, 0);
+        for (unsigned i = 0; i < 3; i++)
+            fx_ex(f, PACR(0));
+        fx_cfg_i(f, CFG_PCK_EDGE_OFFSET_SEC0_mask, 1, 0, 0);
+        fx_cfg_i(f, CFG_TILE_ROW_SET_MAPPING_0_row_set_mapping_0, 2, 0, 1);
+        fx_ex(f, PACR(1));
+        for (unsigned r = 0; r < 16; r++)
+            for (unsigned c = 0; c < 16; c++) {
+                uint16_t want = r == 12 ? 0 : (uint16_t)(0x3F80 + 16 * r + c);
+                if (get16(f, OUT + 32 * r + 2 * c) != want)
+                    fail_msg("%s: row %u column %u: 0x%04x, want 0x%04x", ref ? "reference" : "fast", r, c,
+                             get16(f, OUT + 32 * r + 2 * c), want);
+            }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bfp8, fx_setup, fx_teardown),
@@ -407,6 +441,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fp16_to_fp8, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_bf16_fp32_int32, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_l1_acc, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_tile_pos_rows_at_once, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
