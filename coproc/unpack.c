@@ -421,6 +421,23 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
             unsigned size = j->s.size, count = j->count, run_n = 0;
             const uint8_t *run_l1 = NULL;
             uint32_t *run_to = NULL;
+            /* Every whole row at once where the loop below would make them one run: rows one after
+             * the other in L1 (the row stride a row's bytes) with no FIFO wrap before the last, in
+             * L1, and landing in consecutive Src rows (none dropped; the first and last Src rows as
+             * far apart as the rows, so no wrap between them). test_dp_fast.c's
+             * test_twin_unpack (FIFOs that wrap within a tile among its draws) compares it with the
+             * reference path. */
+            uint32_t rows = count / FMT_ROW;
+            if (rows && !j->all_zero && j->s.row_stride == FMT_ROW * size) {
+                uint64_t end = datums + (uint64_t)rows * FMT_ROW * size;
+                int r0 = src_row_of(j, u, out / 16), rl = src_row_of(j, u, out / 16 + rows - 1);
+                if (r0 >= 0 && rl == r0 + (int)rows - 1 && end <= env->l1_size &&
+                    (!fifo || end - FMT_ROW * size <= limit)) {
+                    uint32_t(*to)[SRC_COLS] = dp_src_rows_w(u == 1 ? &dp->srcb : &dp->srca, bank);
+                    fmt_unpack_rows(&j->s.conv, env->l1 + datums, to[r0], rows);
+                    i = rows * FMT_ROW, out += rows * FMT_ROW, datums = end;
+                }
+            }
             for (; count - i >= FMT_ROW; i += FMT_ROW, out += FMT_ROW) {
                 uint64_t at = i ? WRAP(datums - size * 16 + j->s.row_stride) : datums;
                 int r = src_row_of(j, u, out / 16);
