@@ -838,6 +838,31 @@ static void test_pack_bf16(void **state) {
     EQ(pack(&m, fmt_dst_encode_fp32(0x3F801000u)), 0x3F802000u);
 }
 
+/* fmt_pack_rows16 (a row form: the SSE2 loop on an SSE2 host for BF16 -> BF16, gcc's loop of the
+ * rule otherwise) against the per-datum conversions on every 16-bit Dst cell, four rows a call,
+ * the modes with a loop of their own and two without (Read_raw, FP16 with Round_10b_mant). */
+static void test_pack_rows16(void **state) {
+    (void)state;
+    fmt_pack_mode_t modes[4] = {pmode(FMT_BF16, FMT_BF16, false), pmode(FMT_FP16, FMT_FP16, false),
+                                pmode(FMT_BF16, FMT_BF16, false), pmode(FMT_FP16, FMT_FP16, false)};
+    modes[2].read_raw = true;
+    modes[3].round_10b_mant = true;
+    for (unsigned i = 0; i < 4; i++) {
+        const fmt_pack_mode_t *m = &modes[i];
+        for (unsigned base = 0; base < 0x10000; base += 4 * FMT_ROW) {
+            uint16_t cells[4 * FMT_ROW], out[4 * FMT_ROW];
+            for (unsigned k = 0; k < 4 * FMT_ROW; k++)
+                cells[k] = (uint16_t)(base + k);
+            fmt_pack_rows16(m, cells, out, 4);
+            for (unsigned k = 0; k < 4 * FMT_ROW; k++) {
+                uint16_t want = (uint16_t)fmt_pack_late(m, fmt_pack_early(m, cells[k]));
+                if (out[k] != want)
+                    fail_msg("mode %u: cell 0x%04x -> 0x%04x, per datum 0x%04x", i, cells[k], out[k], want);
+            }
+        }
+    }
+}
+
 static void test_pack_fp16(void **state) {
     (void)state;
     fmt_pack_mode_t m = pmode(FMT_FP16, FMT_FP16, false);
@@ -1111,6 +1136,7 @@ int main(void) {
         cmocka_unit_test(test_sfpstochrnd),
         cmocka_unit_test(test_sfpcast),
         cmocka_unit_test(test_pack_bf16),
+        cmocka_unit_test(test_pack_rows16),
         cmocka_unit_test(test_pack_fp16),
         cmocka_unit_test(test_pack_int_and_e6),
         cmocka_unit_test(test_bfp),
