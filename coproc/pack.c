@@ -496,27 +496,34 @@ static void pack_exec(dp_ctx_t *x) {
         p->exp_needs_new_addr = true;
     }
 
-    /* ADC updates of ADDR_MOD_PACK[AddrMode] (InputAddressGenerator.md, OutputAddressGenerator.md). */
-    unsigned m = TT_PACR_ADDRMODE(w);
+    /* ADC updates of ADDR_MOD_PACK[AddrMode] (InputAddressGenerator.md, OutputAddressGenerator.md).
+     * A section's fields are one ThreadConfig word, read once (PAF): gcc would otherwise read it
+     * again after each counter write, which it cannot tell from ThreadConfig. */
+    _Static_assert((int)ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr == (int)ST_TW_ADDR_MOD_PACK_SEC0_ZdstClear &&
+                       (int)ST_TT_ADDR_MOD_PACK_SEC0_YsrcIncr == 16 && (int)ST_TT_ADDR_MOD_PACK_SEC0_ZdstClear == 16,
+                   "one ThreadConfig word per ADDR_MOD_PACK section");
+    uint32_t am = x->thcfg[ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)];
+#define PAF(name) ((am >> ST_TS_ADDR_MOD_PACK_SEC0_##name) & ((1u << ST_TN_ADDR_MOD_PACK_SEC0_##name) - 1u))
     adc_ch_t *s0 = &adc->ch[0], *s1 = &adc->ch[1];
-    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcClear, m))
+    if (PAF(YsrcClear))
         s0->y = s0->y_cr = 0;
-    else if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcCR, m))
-        s0->y = s0->y_cr = (uint16_t)((s0->y_cr + THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcIncr, m)) & 0x1FFF);
+    else if (PAF(YsrcCR))
+        s0->y = s0->y_cr = (uint16_t)((s0->y_cr + PAF(YsrcIncr)) & 0x1FFF);
     else
-        s0->y = (uint16_t)((s0->y + THCFG_I(x, ADDR_MOD_PACK_SEC0_YsrcIncr, m)) & 0x1FFF);
-    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_ZsrcClear, m))
+        s0->y = (uint16_t)((s0->y + PAF(YsrcIncr)) & 0x1FFF);
+    if (PAF(ZsrcClear))
         s0->z = s0->z_cr = 0;
     else
-        s0->z = (uint8_t)(s0->z + THCFG_I(x, ADDR_MOD_PACK_SEC0_ZsrcIncr, m));
-    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstClear, m))
+        s0->z = (uint8_t)(s0->z + PAF(ZsrcIncr));
+    if (PAF(YdstClear))
         s1->y = s1->y_cr = 0;
-    else if (THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstCR, m))
-        s1->y = s1->y_cr = (uint16_t)((s1->y_cr + THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstIncr, m)) & 0x1FFF);
+    else if (PAF(YdstCR))
+        s1->y = s1->y_cr = (uint16_t)((s1->y_cr + PAF(YdstIncr)) & 0x1FFF);
     else
-        s1->y = (uint16_t)((s1->y + THCFG_I(x, ADDR_MOD_PACK_SEC0_YdstIncr, m)) & 0x1FFF);
-    if (THCFG_I(x, ADDR_MOD_PACK_SEC0_ZdstClear, m))
+        s1->y = (uint16_t)((s1->y + PAF(YdstIncr)) & 0x1FFF);
+    if (PAF(ZdstClear))
         s1->z = s1->z_cr = 0;
     else
-        s1->z = (uint8_t)(s1->z + THCFG_I(x, ADDR_MOD_PACK_SEC0_ZdstIncr, m));
+        s1->z = (uint8_t)(s1->z + PAF(ZdstIncr));
+#undef PAF
 }

@@ -428,6 +428,39 @@ static void test_tile_pos_rows_at_once(void **state) {
     }
 }
 
+/* ADDR_MOD_PACK (InputAddressGenerator.md, OutputAddressGenerator.md): each PACR's AddrMode picks
+ * one of four sections, whose fields step, set from the counter's CR or clear the packer's
+ * Ysrc, Zsrc (channel 0), Ydst and Zdst (channel 1). Sections 1..3 written with distinct fields
+ * (section 0 is pk's: Ysrc + 4); a run of PACRs (ReadIntfSel 1: one row, so that any Ysrc is a
+ * valid start) and the counters after each, worked out beside it. */
+static void test_addr_mod_pack(void **state) {
+    fx_t *f = *state;
+    pk(f, FMT_BF16, FMT_BF16, FMT_BF16, false, 0);
+    unsigned w0 = thcfg_fields[THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr].word;
+    /* 1: Ysrc + 3, Ydst + 5, Zsrc + 1, Zdst + 1. 2: Ysrc = Ysrc_CR + 2, Ydst = Ydst_CR + 6 (both CRs
+     * too), Zsrc cleared. 3: Ysrc, Ydst and Zdst cleared. */
+    st_thdcfg_w(&f->st, 0, w0 + 1, 3 | 5u << 6 | 1u << 12 | 1u << 14);
+    st_thdcfg_w(&f->st, 0, w0 + 2, 2 | 1u << 4 | 6u << 6 | 1u << 10 | 1u << 13);
+    st_thdcfg_w(&f->st, 0, w0 + 3, 1u << 5 | 1u << 11 | 1u << 15);
+    static const struct {
+        unsigned am, ysrc, ysrc_cr, zsrc, ydst, ydst_cr, zdst;
+    } steps[] = {
+        {1, 3, 0, 1, 5, 0, 1},   {1, 6, 0, 2, 10, 0, 2},  {2, 2, 2, 0, 6, 6, 2},
+        {2, 4, 4, 0, 12, 12, 2}, {0, 8, 4, 0, 12, 12, 2}, {3, 0, 0, 0, 0, 0, 0},
+    };
+    for (unsigned i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        fx_ex(f, TT_OP_PACR(0, 0, 0, steps[i].am, 0, 0, 1, 0, 0, 0, 0, 0));
+        const adc_t *a = dp_adc(f->dp, 0, ADC_PACK);
+        unsigned got[6] = {a->ch[0].y, a->ch[0].y_cr, a->ch[0].z, a->ch[1].y, a->ch[1].y_cr, a->ch[1].z};
+        unsigned want[6] = {steps[i].ysrc, steps[i].ysrc_cr, steps[i].zsrc,
+                            steps[i].ydst, steps[i].ydst_cr, steps[i].zdst};
+        for (unsigned k = 0; k < 6; k++)
+            if (got[k] != want[k])
+                fail_msg("PACR %u (AddrMode %u): counter %u is %u, want %u (Ysrc, its CR, Zsrc, Ydst, its CR, Zdst)", i,
+                         steps[i].am, k, got[k], want[k]);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bfp8, fx_setup, fx_teardown),
@@ -442,6 +475,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bf16_fp32_int32, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_l1_acc, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_tile_pos_rows_at_once, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_addr_mod_pack, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
