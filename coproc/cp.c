@@ -229,9 +229,9 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
 
 _Static_assert(CP_THREADS == 3, "cp_cycle_step steps the threads one by one");
 
-/* A full cycle of the fast path, out of line: an idle or a quiet cycle (cp_cycle) stays small. The
- * threads in order, unrolled (their state at fixed offsets, no loop to keep). */
-static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
+/* A full cycle of the fast path. The threads in order, unrolled (their state at fixed offsets, no
+ * loop to keep). */
+static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp) {
     bool quiet = cp_thread_step(cp, 0);
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);
@@ -248,6 +248,9 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) {
     }
     return s;
 }
+
+/* Out of line: an idle or a quiet cycle (cp_cycle) stays small. */
+static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) { return cp_cycle_step_as(cp); }
 
 /* cp_cycle's idle and quiet cycles, out of line: cp_cycle only picks the way (tail calls, no
  * frame to set up). */
@@ -277,6 +280,12 @@ static inline unsigned cycle_by(cp_t *cp, cp_next_t way) {
 unsigned cp_cycle(cp_t *cp) { return cycle_by(cp, cp_next_cycle(cp)); }
 
 unsigned cp_cycle_fast(cp_t *cp) { return cycle_by(cp, cp_next_fast(cp)); }
+
+__attribute__((always_inline)) inline unsigned cp_cycle_busy(cp_t *cp) {
+    cp_next_t way = cp_next_fast(cp);
+    if (__builtin_expect(way == CP_NEXT_FULL, 1)) return cp_cycle_step_as(cp);
+    return cycle_by(cp, way);
+}
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
     if (cp->active) { /* not idle: a quiet stretch's cycles at once, the others stepped */

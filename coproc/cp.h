@@ -80,6 +80,10 @@ unsigned cp_cycle(cp_t *cp);
 /* cp_cycle for a caller whose coprocessor is never on the reference path (cp_set_stepwise): the
  * tile's fast path. It does not ask. */
 unsigned cp_cycle_fast(cp_t *cp);
+/* cp_cycle_fast for a caller whose coprocessor is seldom idle or quiet (the tile's end of a cycle
+ * it does not owe): the full cycle's body within the function, for the caller to take in whole
+ * (one frame for both). */
+unsigned cp_cycle_busy(cp_t *cp);
 /* n cycles at once, whatever they are (idle, quiet or full); exactly what n cp_cycle calls would
  * do. Cheap when idle, and over the cycles of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);

@@ -123,7 +123,7 @@ static __attribute__((noinline)) bool end_cycle_owed(tile_t *t) {
 static __attribute__((noinline)) bool end_cycle_full(tile_t *t) {
     tile_cp_sync(t); /* the owed cycles end: pay them before this one runs (tile_cp_lag) */
     t->cycle++;
-    unsigned s = cp_cycle_fast(t->cp); /* (the reference path never comes here: tile_cycle) */
+    unsigned s = cp_cycle_busy(t->cp); /* (the reference path never comes here: tile_cycle) */
     /* The cycles the coprocessor lets the tile owe from the next on. */
     if (s & (CP_CYCLE_IDLE | CP_CYCLE_QUIET)) {
         t->cp_owe_until = s & CP_CYCLE_IDLE ? UINT64_MAX : t->cycle + cp_quiet_left(t->cp);

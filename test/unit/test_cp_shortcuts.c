@@ -341,8 +341,11 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         conds_match(ref, &seen, c);
         refusals_match(ref, fast, refusals, c);
         pass_leaves_stuck(fast, stuck, c);
-        /* (the fast twin as the tile's fast path steps it too: cp_cycle_fast, every other cycle) */
-        unsigned rr = cp_cycle(ref), rf = c % 2 ? cp_cycle_fast(fast) : cp_cycle(fast);
+        /* (the fast twin as the tile's fast path steps it too, cp_cycle_fast and cp_cycle_busy, each
+         * a third of the cycles) */
+        unsigned rr = cp_cycle(ref), rf = c % 3 == 1 ? cp_cycle_fast(fast)
+                                          : c % 3    ? cp_cycle_busy(fast)
+                                                     : cp_cycle(fast);
         /* what the tile reads after each cycle: idle, failed, and the FIFOs freed (a blocked push
          * is looked at only after one) */
         assert_int_equal(rr & (CP_CYCLE_IDLE | CP_CYCLE_FAILED), rf & (CP_CYCLE_IDLE | CP_CYCLE_FAILED));
