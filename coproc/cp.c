@@ -113,8 +113,9 @@ bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin
     return push_word(cp, t, word, after_mop, origin);
 }
 
-bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
+bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, uint32_t pc, int core) {
     /* One body per thread: its FIFO and statistics at offsets known when compiled. */
+    cp_origin_t origin = {.pc = pc, .core = (int8_t)core};
     switch (t) {
     case 0: return push_word(cp, 0, word, false, origin);
     case 1: return push_word(cp, 1, word, false, origin);

@@ -49,8 +49,10 @@ void cp_set_stepwise(cp_t *cp, bool on);
 bool cp_push(cp_t *cp, unsigned t, uint32_t word, bool after_mop);
 /* cp_push, naming the pushing core and the pc of its push (kept for stall statistics). */
 bool cp_push_from(cp_t *cp, unsigned t, uint32_t word, bool after_mop, cp_origin_t origin);
-/* cp_push_from(t, word, false, origin): a TRISC's push, the commonest, without the choice of FIFO. */
-bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin);
+/* cp_push_from(t, word, false, {pc, core}): a TRISC's push, the commonest, without the choice of
+ * FIFO. The origin comes as its two fields: a caller's cp_origin_t is built in memory, padding
+ * kept, before it is passed in a register (~6 host instructions a push in the fast dispatcher). */
+bool cp_push_trisc(cp_t *cp, unsigned t, uint32_t word, uint32_t pc, int core);
 
 /* A push found the FIFOs of bits (cp_cycle's CP_CYCLE_FREED, shifted down) full: their frees so
  * far are forgotten, so that a cycle's status names them only after a cycle that freed them

@@ -12,8 +12,7 @@ mem_res_t instrn_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_
 
 /* TRISC h's push into thread th's FIFO#1: MEM_OK, or MEM_STALL with h blocked. */
 static inline __attribute__((always_inline)) mem_res_t push_trisc(tile_t *t, hart_t *h, unsigned th, uint32_t val) {
-    cp_origin_t origin = {.pc = h->pc, .core = (int8_t)h->id};
-    if (cp_push_trisc(t->cp, th, val, origin)) return MEM_OK;
+    if (cp_push_trisc(t->cp, th, val, h->pc, h->id)) return MEM_OK;
     tile_block(t, h, TILE_BLOCK_PUSH, th);
     return MEM_STALL;
 }
@@ -65,8 +64,7 @@ mem_res_t env_ttinsn(void *env, hart_t *h, uint32_t word) {
     tile_t *t = env;
     int th = tile_trisc_thread(h);
     if (th < 0 || t->cp_owe_until) return ttinsn_store(t, h, word);
-    if (!cp_push_trisc(t->cp, (unsigned)th, word, (cp_origin_t){.pc = h->pc, .core = (int8_t)h->id}))
-        return ttinsn_stalled(t, h);
+    if (!cp_push_trisc(t->cp, (unsigned)th, word, h->pc, h->id)) return ttinsn_stalled(t, h);
     t->progress++;
     return MEM_OK;
 }

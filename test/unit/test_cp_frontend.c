@@ -61,7 +61,7 @@ static void push_trisc_is_push_from_before_mop(void **state) {
         }
         uint32_t w = TT_OP_SETADC(0, 0, 0, step & 0x3FFFF);
         cp_origin_t org = {.pc = 4 * step, .core = (int8_t)(2 + t % 3)};
-        assert_int_equal(cp_push_trisc(a, t, w, org), cp_push_from(b, t, w, false, org));
+        assert_int_equal(cp_push_trisc(a, t, w, org.pc, org.core), cp_push_from(b, t, w, false, org));
     }
     for (unsigned t = 0; t < CP_THREADS; t++) {
         const cp_stats_t *x1 = cp_stats(a, t), *y1 = cp_stats(b, t);
@@ -75,6 +75,24 @@ static void push_trisc_is_push_from_before_mop(void **state) {
     }
     cp_destroy(a);
     cp_destroy(b);
+}
+
+/* A TRISC's push keeps who pushed the word and from where (cp_push_trisc takes the origin as its
+ * two fields): the held word's stall names them. */
+static void push_trisc_keeps_origin(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    assert_true(cp_push_trisc(cp, 1, TT_OP_STALLWAIT(0x1FF, 1u << 7), 0x100, 3));
+    assert_true(cp_push_trisc(cp, 1, TT_OP_SETADC(0, 0, 0, 1), 0x1234, 3));
+    for (unsigned i = 0; i < 10; i++)
+        cp_cycle(cp);
+    cp_thread_state_t s;
+    cp_thread_state(cp, 1, &s);
+    assert_true(s.held);
+    assert_int_equal(s.held_word, TT_OP_SETADC(0, 0, 0, 1));
+    assert_int_equal(s.held_origin.pc, 0x1234);
+    assert_int_equal(s.held_origin.core, 3);
+    cp_destroy(cp);
 }
 
 /* With the gate blocked, every FIFO fills and the pushing core stays refused. */
@@ -450,6 +468,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fifo_backpressure_at_32),
         cmocka_unit_test(push_trisc_is_push_from_before_mop),
+        cmocka_unit_test(push_trisc_keeps_origin),
         cmocka_unit_test(fifo_backpressure_when_gate_blocked),
         cmocka_unit_test(fifo2_high_water_as_measured),
         cmocka_unit_test(brisc_push_after_mop),
