@@ -724,6 +724,8 @@ turn:
                     continue;
                 }
                 hart_park_settle(h);
+                h->park.woke = true; /* woken by its word: park_try learns how long it stays awake */
+                h->park.woke_at = h->cycle;
             } else if (h->block_known || block_holds(h)) {
                 /* The stalled access would stall again: its retry, without running it (unless its
                  * code word was written meanwhile, which dropped its record: then it runs). */
@@ -846,7 +848,8 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
  * register write and pc are kept (hart_park_t), so k turns are the first k % period of them
  * applied to the parked state, and instret and mcycle + k (every turn retired one instruction in
  * one cycle). hart_run_lockstep settles its harts before returning. A failed probe postpones the
- * next (park.backoff doubles, at most PARK_BACKOFF_MAX cycles). */
+ * next (park.backoff doubles, at most PARK_BACKOFF_MAX cycles), the first after a wake until a
+ * quarter of the hart's last awake span has passed (park.awake). */
 
 static inline bool park_holds(const hart_t *h) {
     const hart_park_t *pk = &h->park;
@@ -961,9 +964,19 @@ static bool park_try(hart_t *h) {
             pk->turns = 1;
             h->cycle--; /* this turn's cycle, counted with the turns (hart_park_settle) */
             pk->backoff = 0;
+            if (pk->woke) pk->awake = (h->cycle - pk->woke_at) / 4;
+            pk->woke = false;
             h->parked = true;
             return true;
         }
+    }
+    /* The first failure after a wake (the hart is probed at once then: it may go straight back to
+     * its loop) waits until a quarter of the time it last stayed awake has passed since the wake;
+     * each later one doubles the wait. */
+    if (pk->woke && !pk->backoff && h->cycle < pk->woke_at + pk->awake) {
+        pk->backoff = PARK_BACKOFF_MIN / 2; /* (the next failure waits PARK_BACKOFF_MIN) */
+        pk->try_at = pk->woke_at + pk->awake;
+        return false;
     }
     pk->backoff = pk->backoff ? pk->backoff * 2 : PARK_BACKOFF_MIN;
     if (pk->backoff > PARK_BACKOFF_MAX) pk->backoff = PARK_BACKOFF_MAX;

@@ -80,10 +80,15 @@ typedef struct {
     unsigned period;
     uint64_t turns;           /* turns counted since parking */
     uint64_t try_at, backoff; /* no probe before h->cycle reaches try_at */
-    bool noted;               /* the loop's read leaves a note (env_pure_word) ... */
-    uint8_t note_step;        /* ... in this step of it, */
-    uint32_t note_addr;       /* from this address; */
-    uint64_t note_at;         /* the tile's cycle at parking */
+    /* Learned from its last wake (core/exec.c park_try): woke_at, the cycle a turn found the
+     * watched word changed, while `woke` (until the hart parks again); awake, a quarter of the
+     * cycles from that wake to parking again, when the first probe after the next wake fails. */
+    uint64_t woke_at, awake;
+    bool woke;
+    bool noted;         /* the loop's read leaves a note (env_pure_word) ... */
+    uint8_t note_step;  /* ... in this step of it, */
+    uint32_t note_addr; /* from this address; */
+    uint64_t note_at;   /* the tile's cycle at parking */
     uint32_t step_pc[HART_PARK_STEPS];
     uint32_t step_val[HART_PARK_STEPS];
     uint8_t step_rd[HART_PARK_STEPS]; /* 0: the step wrote no register */

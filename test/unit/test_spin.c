@@ -564,6 +564,63 @@ static void parked_code_written_at_cycle_end(void **state) {
         tile_destroy(t[way]);
 }
 
+/* A hart woken by its word learns how long it stays awake (core/exec.c park_try, hart_park_t.awake):
+ * the first probe after a wake fails (the hart is past its loop), and the next waits until a
+ * quarter of the cycles the hart last ran between a wake and parking again have passed since this
+ * wake, so that it parks sooner after going back to its loop than doubling waits alone would let
+ * it. BRISC polls FLAG0, clears it, stores W times (a loop no probe can park: it stores) and
+ * polls again; FLAG0 is set at the end of a cycle early in each of three runs (by the group's
+ * end of a cycle, as test parked_code_written_at_cycle_end writes). The reference steps cycle by
+ * cycle with the same writes; the group must end each run in the same state, and leave the hart
+ * unparked for fewer turns after the third wake than after the first. */
+#define WAKE_AT 10u /* a run's cycle after which FLAG0 is set */
+typedef struct {
+    tile_t *t;
+    uint64_t wake_at;
+} wake_ctx_t;
+static bool end_wake(void *ctx) {
+    wake_ctx_t *w = ctx;
+    if (++w->t->cycle == w->wake_at) assert_true(tile_host_write(w->t, FLAG0, 1));
+    return false;
+}
+static void wake_learns_awake_span(void **state) {
+    (void)state;
+    enum { W = 100, RUN = 3000 };
+    const uint32_t p[] = {lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), sw(ZERO, ZERO, FLAG0), addi(T1, ZERO, W),
+                          sw(T1, ZERO, OUT),   addi(T1, T1, -1),  bne(T1, ZERO, -8),     beq(ZERO, ZERO, -28)};
+    tile_t *t[2];
+    for (int way = 0; way < 2; way++) {
+        t[way] = new_tile(way);
+        put(t[way], 0x1000, p, sizeof p / sizeof p[0]);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+    }
+    const hart_t *a = &t[0]->hart[CORE_BRISC], *b = &t[1]->hart[CORE_BRISC];
+    uint64_t unparked[3];
+    for (int k = -1; k < 3; k++) { /* (k = -1: the hart parks on its first poll, nothing written) */
+        uint64_t wake_at = k >= 0 ? t[0]->cycle + WAKE_AT : UINT64_MAX;
+        for (unsigned c = 0; c < RUN; c++) {
+            tile_cycle(t[0]);
+            if (t[0]->cycle == wake_at) assert_true(tile_host_write(t[0], FLAG0, 1));
+        }
+        uint64_t before = b->parked_turns;
+        wake_ctx_t w = {.t = t[1], .wake_at = wake_at};
+        assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, RUN, end_wake, NULL, &w), RUN);
+        if (k >= 0) unparked[k] = RUN - (b->parked_turns - before);
+        assert_int_equal(a->pc, b->pc);
+        assert_int_equal(a->instret, b->instret);
+        assert_int_equal(a->cycle, b->cycle);
+        assert_memory_equal(a->x, b->x, sizeof a->x);
+        assert_memory_equal(t[0]->l1, t[1]->l1, TILE_L1_SIZE);
+    }
+    /* the first wake: probes 1, 32, 64, ... cycles apart, the last well after the ~3W cycles of
+     * stores; the third: one probe at the wake, the next a quarter of the second's span later */
+    assert_true(unparked[0] > 3 * W);
+    assert_true(unparked[1] < unparked[0] && unparked[2] <= unparked[1]);
+    assert_int_equal(b->park.awake, unparked[2] / 4); /* learned from the third wake */
+    for (int way = 0; way < 2; way++)
+        tile_destroy(t[way]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -579,6 +636,7 @@ int main(void) {
         cmocka_unit_test(rewritten_block_decoded),
         cmocka_unit_test(rewritten_block_same_first),
         cmocka_unit_test(parked_code_written_at_cycle_end),
+        cmocka_unit_test(wake_learns_awake_span),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
