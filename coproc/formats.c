@@ -962,6 +962,8 @@ FMT_RULE void pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cel
     }
 #undef PACK_ROW16
 }
+/* Two entry points to one rule: the one-row form with its count a constant (PACR's row-by-row
+ * gather calls it per row), the n-row form for a group of four rows. */
 void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out) {
     pack_rows16(m, cells, out, 1);
 }

@@ -297,10 +297,11 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     /* Edge masks by tile row position (EdgeMasking.md, BH PACR.md). */
     s->per_plane = (uint8_t)CFG(x, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane);
     unsigned rowset = CFG(x, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
+    s->edge_full = true;
     for (unsigned pos = 0; pos < 16; pos++) {
         unsigned map = CFG_I(x, TILE_ROW_SET_MAPPING_0_row_set_mapping_0, rowset * 16 + pos);
         s->edge[pos] = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
-        s->edge_full = pos ? s->edge_full && s->edge[pos] == 0xFFFF : s->edge[pos] == 0xFFFF;
+        s->edge_full &= s->edge[pos] == 0xFFFF;
     }
     return true;
 }
@@ -323,6 +324,12 @@ static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
 }
 
 static void pack_exec(dp_ctx_t *x);
+/* The tile row position steps once a row of an enabled interface and wraps only when it lands on
+ * pack_reads_per_xy_plane (BH PACR.md). */
+static inline void tile_pos_step(packer_t *p, unsigned per_plane) {
+    p->tile_pos = (uint8_t)(p->tile_pos + 1);
+    if (p->tile_pos == per_plane) p->tile_pos = 0;
+}
 void dp_pack_exec(dp_ctx_t *x) {
     pack_exec(x);
     if (dp_env(x)->l1_written) written_flush(x);
@@ -416,10 +423,8 @@ static void pack_exec(dp_ctx_t *x) {
         if (b.valid[0] && b.valid[1] && b.valid[2] && b.valid[3]) {
             fmt_pack_rows16(&c, b.hi, rows16[0], 4);
             put_rows16(x, rows16, 4);
-            for (unsigned i = 0; i < 4; i++) {
-                p->tile_pos = (uint8_t)(p->tile_pos + 1);
-                if (p->tile_pos == per_plane) p->tile_pos = 0;
-            }
+            for (unsigned i = 0; i < 4; i++)
+                tile_pos_step(p, per_plane);
             sel = 0;
         }
     }
@@ -482,10 +487,7 @@ static void pack_exec(dp_ctx_t *x) {
             }
         }
         if (bfp && n) put_block(x, c.out_fmt, block);
-        /* The tile row position steps per enabled interface and wraps only when it lands on
-         * pack_reads_per_xy_plane (BH PACR.md). */
-        p->tile_pos = (uint8_t)(p->tile_pos + 1);
-        if (p->tile_pos == per_plane) p->tile_pos = 0;
+        tile_pos_step(p, per_plane);
     }
     if (n16) put_rows16(x, rows16, n16);
     if (dp_failed(x)) return;
@@ -503,7 +505,7 @@ static void pack_exec(dp_ctx_t *x) {
                        (int)ST_TT_ADDR_MOD_PACK_SEC0_YsrcIncr == 16 && (int)ST_TT_ADDR_MOD_PACK_SEC0_ZdstClear == 16,
                    "one ThreadConfig word per ADDR_MOD_PACK section");
     uint32_t am = x->thcfg[ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)];
-#define PAF(name) ((am >> ST_TS_ADDR_MOD_PACK_SEC0_##name) & ((1u << ST_TN_ADDR_MOD_PACK_SEC0_##name) - 1u))
+#define PAF(name) ((am >> ST_TS_ADDR_MOD_PACK_SEC0_##name) & st_field_mask(ST_TN_ADDR_MOD_PACK_SEC0_##name))
     adc_ch_t *s0 = &adc->ch[0], *s1 = &adc->ch[1];
     if (PAF(YsrcClear))
         s0->y = s0->y_cr = 0;
