@@ -945,7 +945,7 @@ void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32
 /* The same from 16-bit Dst cells to 16-bit outputs, without widening either side: the kernels'
  * 16-bit modes (BF16, FP16) each a loop of their own, eight datums to a host vector; n rows of
  * FMT_ROW one after the other (a PACR's four rows in one call: pack.c). */
-FMT_RULE void pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out,
+FMT_RULE void pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, fmt_cell16_t *restrict out,
                           unsigned n) {
     static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
     static const fmt_pack_mode_t fp16 = {.intermediate = FMT_FP16, .out_fmt = FMT_FP16};
@@ -967,7 +967,7 @@ FMT_RULE void pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cel
 void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out) {
     pack_rows16(m, cells, out, 1);
 }
-void fmt_pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out, unsigned n) {
+void fmt_pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, fmt_cell16_t *restrict out, unsigned n) {
     pack_rows16(m, cells, out, n);
 }
 

@@ -402,8 +402,11 @@ void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32
 /* The same for a 16-bit Dst (!m->read_32b) and a 16-bit output: out[k] = the low 16 bits of
  * fmt_pack_late(m, fmt_pack_early(m, cells[k])). */
 void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out);
-/* n such rows, one after the other in cells and in out (fmt_pack_row16 is n = 1). */
-void fmt_pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out, unsigned n);
+/* n such rows, one after the other in cells and in out (fmt_pack_row16 is n = 1). out may be L1's
+ * bytes themselves on a little-endian host (PACR's four-row block, coproc/pack.c): fmt_cell16_t
+ * may alias them and needs no alignment. */
+typedef uint16_t fmt_cell16_t __attribute__((may_alias, aligned(1)));
+void fmt_pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, fmt_cell16_t *restrict out, unsigned n);
 
 /* ---- Block floats -----------------------------------------------------------------------------
  * 16 datums share one exponent byte (FloatBitPatterns.md "BFP"). Each datum is sign | magnitude,

@@ -415,20 +415,29 @@ static void pack_exec(dp_ctx_t *x) {
     /* The group's four rows (ReadIntfSel 0 or 15, from the group's first row), each gathered as below
      * (no edge mask at any position, every row valid): the four are one block of consecutive
      * physical rows (dp_dst_block4), converted in one call (fmt_pack_rows16, the same rule) and
-     * out as one run, the tile row position stepped four times; the loop then has no row to do.
+     * out as one run, the tile row position stepped four times; the loop then has no row to do
+     * and stops at once (it ends after the last row ReadIntfSel selects). With the output buffer
+     * empty, the block is converted straight into L1, where put_rows16's one copy would have put
+     * it (emit: gather means inside L1, no accumulation, not the reference path).
      * test_dp_fast.c's test_twin_pack compares it with the reference path, test_pack.c's
      * test_tile_pos_rows_at_once the tile row position it leaves. */
     if (gather && sel == 15 && cs->edge_full) {
         dp_dst_row_t b = dp_dst_block4(x, start_row, false);
         if (b.valid[0] && b.valid[1] && b.valid[2] && b.valid[3]) {
-            fmt_pack_rows16(&c, b.hi, rows16[0], 4);
-            put_rows16(x, rows16, 4);
+            if (!p->buf_n) {
+                fmt_pack_rows16(&c, b.hi, (fmt_cell16_t *)(dp_env(x)->l1 + p->data_addr), 4);
+                written(x, p->data_addr, sizeof rows16);
+                p->data_addr += sizeof rows16;
+            } else {
+                fmt_pack_rows16(&c, b.hi, rows16[0], 4);
+                put_rows16(x, rows16, 4);
+            }
             for (unsigned i = 0; i < 4; i++)
                 tile_pos_step(p, per_plane);
             sel = 0;
         }
     }
-    for (unsigned i = 0; i < 4 && !dp_failed(x); i++) {
+    for (unsigned i = 0; sel >> i && !dp_failed(x); i++) {
         if (!(sel & (1u << i))) continue;
         unsigned row = ((start_row & ~3u) | i) & 1023;
         uint16_t edge = cs->edge[p->tile_pos & 15];
