@@ -387,6 +387,59 @@ const char *fma_lanes_form(void) { return "sse2"; }
 const char *fma_lanes_form(void) { return "plain"; }
 #endif
 
+/* fma_bh_lanes_add_k in place: v[l] = fma_bh(a, 1.0, v[l] ^ c_sign). On an SSE2 host sixteen lanes
+ * at a time, fma_add_lane's rule in four vectors of four, their sums kept in the host's registers
+ * and written over their inputs once all sixteen are known (gcc makes of the C loop one that
+ * stores the sums on the stack, to copy them afterwards); where one is not, the sixteen go lane by
+ * lane, each from its own input, still there. */
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+static inline __m128i add_lanes4(__m128 fa, __m128i c, __m128i *ok) {
+    const __m128i e = _mm_set1_epi32((int)FMA_EXP), step = _mm_set1_epi32(FMA_EXP_STEP);
+    __m128i kc = _mm_add_epi32(_mm_and_si128(c, e), step);
+    __m128 cn = _mm_castsi128_ps(_mm_and_si128(c, _mm_cmpgt_epi32(kc, step))); /* normal_mask */
+    __m128i r = _mm_castps_si128(_mm_add_ps(fa, cn));
+    __m128i kr = _mm_add_epi32(_mm_and_si128(r, e), step);
+    /* finite_mask(kc) & normal_mask(kr): kc >= 0 is not 0 > kc */
+    *ok = _mm_andnot_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), kc), _mm_cmpgt_epi32(kr, step));
+    return r;
+}
+#endif
+static void add_k_lane_by_lane(float fa, uint32_t a, uint32_t *v, unsigned n, uint32_t c_sign) {
+    for (unsigned l = 0; l < n; l++) {
+        uint32_t ok, r = fma_add_lane(fa, v[l] ^ c_sign, &ok);
+        v[l] = ok ? r : fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
+    }
+}
+void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
+    if (!finite_mask(exp_key(a))) {
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            v[l] = fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
+        return;
+    }
+    float fa = f32_of(a & normal_mask(exp_key(a)));
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+    _Static_assert(FMA_LANES % 16 == 0, "sixteen lanes at a time");
+    const __m128 fa4 = _mm_set1_ps(fa);
+    const __m128i sg = _mm_set1_epi32((int)c_sign);
+    for (unsigned g = 0; g < FMA_LANES; g += 16) {
+        __m128i *p = (__m128i *)(v + g), ok0, ok1, ok2, ok3;
+        __m128i r0 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p), sg), &ok0);
+        __m128i r1 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p + 1), sg), &ok1);
+        __m128i r2 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p + 2), sg), &ok2);
+        __m128i r3 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p + 3), sg), &ok3);
+        __m128i ok = _mm_and_si128(_mm_and_si128(ok0, ok1), _mm_and_si128(ok2, ok3));
+        if (_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xF) {
+            add_k_lane_by_lane(fa, a, v + g, 16, c_sign);
+            continue;
+        }
+        _mm_storeu_si128(p, r0), _mm_storeu_si128(p + 1, r1);
+        _mm_storeu_si128(p + 2, r2), _mm_storeu_si128(p + 3, r3);
+    }
+#else
+    add_k_lane_by_lane(fa, a, v, FMA_LANES, c_sign);
+#endif
+}
+
 /* The lanes' verdicts are only AND'ed on the way (no array of them to store): where one lane is not
  * known, the rare case, the rule runs again lane by lane to find which. */
 void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d) {

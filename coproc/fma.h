@@ -22,6 +22,8 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
  * (SFPADDI: VD = Imm16 * 1.0 + ±VD): d[l] = fma_bh(a, 1.0, c[l] ^ c_sign). c and d may not
  * overlap. */
 void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d);
+/* The same in place (SFPADDI with every lane enabled): v[l] = fma_bh(a, 1.0, v[l] ^ c_sign). */
+void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign);
 /* The same, always through the bit-level model (fma_bh takes shortcuts where the result is exact,
  * for b = 1.0 where it is the IEEE sum, and for an inexact product with a normal addend where it
  * is the IEEE fused multiply-add (coproc/fma.c inexact_ok); the tests compare the two). */

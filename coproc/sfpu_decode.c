@@ -208,10 +208,10 @@ bool sfpu_unit_can(unsigned unit, unsigned opc) {
 
 sfp_res_t sfpu_exec(lregs_t *s, const sfp_op_t *o) {
     switch (o->opc) {
+    case TT_OPC_SFPADDI: return sfpu_addi(s, o);
     case TT_OPC_SFPMAD:
     case TT_OPC_SFPADD:
     case TT_OPC_SFPMUL:
-    case TT_OPC_SFPADDI:
     case TT_OPC_SFPMULI: return sfpu_mad(s, o);
     case TT_OPC_SFPLUT: return sfpu_lut(s, o);
     case TT_OPC_SFPLUTFP32: return sfpu_lutfp32(s, o);

@@ -77,6 +77,15 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
     return SFP_OK;
 }
 
+/* SFPADDI (SFPADDI.md: VD = Imm16 * 1.0 + ±VD) where it writes every lane of VD in LReg[0..7]
+ * (every lane enabled, no indirection, not the backdoor) and not under dp_set_reference: in place
+ * (fma_bh_lanes_add_k_in, the rule fma_bh_lanes_add_k is). Otherwise sfpu_mad. */
+sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o) {
+    if (o->general || (o->mod & 8) || o->vd >= 8 || sfpu_lanes_enabled(s) != 0xFFFFFFFFu) return sfpu_mad(s, o);
+    fma_bh_lanes_add_k_in((uint32_t)o->imm << 16, s->r[o->vd], (o->mod & 2) ? SIGN : 0);
+    return SFP_OK;
+}
+
 /* SFPLUT.md Lut8ToFp32: sign, a 3-bit exponent below 127 and 4 mantissa bits; 0xFF is zero. */
 static uint32_t lut8(uint32_t x) {
     x &= 0xFF;

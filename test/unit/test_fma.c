@@ -164,6 +164,13 @@ static void test_lanes_vs_model(void **state) {
             if (d[l] != fma_bh_model(k, ONE, c[l] ^ sign))
                 fail_msg("fma_bh_lanes_add_k lane %u (0x%08x + 0x%08x) = 0x%08x, model 0x%08x", l, k, c[l] ^ sign, d[l],
                          fma_bh_model(k, ONE, c[l] ^ sign));
+        /* The same in place (fma_bh_lanes_add_k_in): over a copy of c. */
+        memcpy(d, c, sizeof d);
+        fma_bh_lanes_add_k_in(k, d, sign);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d[l] != fma_bh_model(k, ONE, c[l] ^ sign))
+                fail_msg("fma_bh_lanes_add_k_in lane %u (0x%08x + 0x%08x) = 0x%08x, model 0x%08x", l, k, c[l] ^ sign,
+                         d[l], fma_bh_model(k, ONE, c[l] ^ sign));
     }
 }
 
@@ -211,6 +218,12 @@ static void test_add_vs_model(void **state) {
         for (unsigned l = 0; l < FMA_LANES; l++)
             if (d_k[l] != fma_bh_model(a[0], ONE, c[l]))
                 fail_msg("(0x%08x + 0x%08x): fma_bh_lanes_add_k 0x%08x, model 0x%08x", a[0], c[l], d_k[l],
+                         fma_bh_model(a[0], ONE, c[l]));
+        memcpy(d_k, c, sizeof d_k); /* and in place (fma_bh_lanes_add_k_in) */
+        fma_bh_lanes_add_k_in(a[0], d_k, 0);
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            if (d_k[l] != fma_bh_model(a[0], ONE, c[l]))
+                fail_msg("(0x%08x + 0x%08x): fma_bh_lanes_add_k_in 0x%08x, model 0x%08x", a[0], c[l], d_k[l],
                          fma_bh_model(a[0], ONE, c[l]));
     }
 }
