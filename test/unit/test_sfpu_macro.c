@@ -128,6 +128,26 @@ static void test_other_thread(void **state) {
     assert_int_equal(dp_dst(f->dp)->bits[0][14], dst_fp16(0x4C40)); /* 17.0 = 2 * 8 + 1 in FP16 */
 }
 
+/* ---- an SFPADDI template: VB := VD leaves VC the template's VD ---------------------------------- */
+
+/* SFPADDI(1.0) written to template 0 through the backdoor (VD 12), sequence 0 its MAD sub-unit,
+ * delay 0, VB := VD (0x80): VC stays the template's VD, LReg[12] (2.0), and the sum goes to the
+ * SFPLOADMACRO's VD, 3.0 in every lane whatever was loaded there (coproc/sfpu_fp.c sfpu_addi works
+ * VD in place only where VC is VD). */
+static void test_addi_template(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x00008400u, MACRO_MISC_LOAD_MOD0, &c);
+    dpf_ex(f, TT_OP_SFPADDI(0x3F80, 12, 0), c++); /* backdoor: template 0 */
+    dst_elements(f, 1);
+    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
+    assert_int_equal(dp_lregs(f->dp)->r[2][5], f2u(element(0, 5)));
+    dpf_ex(f, IDLE, 101); /* the MAD's cycle */
+    for (unsigned l = 0; l < LANES; l++)
+        assert_int_equal(dp_lregs(f->dp)->r[2][l], f2u(3.0f));
+    assert_int_equal(dp_lregs(f->dp)->r[12][0], F_2);
+}
+
 /* ---- the discard rule: a scheduled instruction takes its sub-unit from software's ------------- */
 
 static void test_discard(void **state) {
@@ -320,6 +340,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_zero_config, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_delays, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_other_thread, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_addi_template, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_discard, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_forget, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline_cycles, dpf_setup, dpf_teardown),
