@@ -393,14 +393,14 @@ const char *fma_lanes_form(void) { return "plain"; }
  * stores the sums on the stack, to copy them afterwards); where one is not, the sixteen go lane by
  * lane, each from its own input, still there. */
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+/* fma_add_lane's rule on four lanes with c's finite test taken from the sum: c of exponent 0 is
+ * read as +0 as there, but an Inf or NaN c is added as it is, and a finite fa plus Inf or NaN is
+ * Inf or NaN, which the sum's normal test refuses as the rule's finite test of c would have. */
 static inline __m128i add_lanes4(__m128 fa, __m128i c, __m128i *ok) {
     const __m128i e = _mm_set1_epi32((int)FMA_EXP), step = _mm_set1_epi32(FMA_EXP_STEP);
-    __m128i kc = _mm_add_epi32(_mm_and_si128(c, e), step);
-    __m128 cn = _mm_castsi128_ps(_mm_and_si128(c, _mm_cmpgt_epi32(kc, step))); /* normal_mask */
+    __m128 cn = _mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(_mm_and_si128(c, e), _mm_setzero_si128()), c));
     __m128i r = _mm_castps_si128(_mm_add_ps(fa, cn));
-    __m128i kr = _mm_add_epi32(_mm_and_si128(r, e), step);
-    /* finite_mask(kc) & normal_mask(kr): kc >= 0 is not 0 > kc */
-    *ok = _mm_andnot_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), kc), _mm_cmpgt_epi32(kr, step));
+    *ok = _mm_cmpgt_epi32(_mm_add_epi32(_mm_and_si128(r, e), step), step); /* normal_mask(exp_key(r)) */
     return r;
 }
 #endif
