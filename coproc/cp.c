@@ -49,20 +49,15 @@ static void reset_own(cp_t *cp) {
 }
 
 cp_t *cp_create(const cp_env_t *env) {
-    cp_t *cp = calloc(1, sizeof *cp);
+    cp_t *cp = calloc(1, sizeof *cp + tm_size()); /* the timing model in tm_mem */
     if (!cp) return NULL;
     if (env) cp->env = *env;
     cp->dp = dp_create();
-    cp->tm = cp->dp ? tm_create(&cp->st, cp->dp, &cp->env) : NULL;
-    if (!cp->tm) {
+    if (!cp->dp) {
         cp_destroy(cp);
         return NULL;
     }
-    cp->tm_chg = tm_cond_changes(cp->tm);
-    cp->tm_moves = tm_unit_moves_slot(cp->tm);
-    cp->tm_now = tm_clock_slot(cp->tm);
-    cp->tm_due = tm_due_slot(cp->tm);
-    cp->err_slot = tm_error_slot(cp->tm);
+    cp->tm = tm_place(cp->tm_mem, &cp->st, cp->dp, &cp->env);
     unsigned nops;
     const tt_op_t *ops = tt_ops(&nops); /* (cp_t is calloc'd: the other opcodes stay NULL) */
     for (unsigned i = 0; i < nops; i++) {
@@ -75,8 +70,7 @@ cp_t *cp_create(const cp_env_t *env) {
 
 void cp_destroy(cp_t *cp) {
     if (!cp) return;
-    tm_destroy(cp->tm);
-    dp_destroy(cp->dp);
+    dp_destroy(cp->dp); /* (the timing model goes with cp: tm_place) */
     free(cp);
 }
 
@@ -159,7 +153,7 @@ static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
 static void cp_quiet_run(cp_t *cp, uint64_t n) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         if (cp->gate[t].held) cp->gate[t].repeats += n;
-    *cp->tm_now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
+    cp_tmh(cp)->now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
     cp->cycle += n;
     cp->quiet_cycles += n;
@@ -182,7 +176,7 @@ static uint64_t cp_quiet_end(const cp_t *cp) {
 }
 
 static unsigned cp_cycle_status(const cp_t *cp) {
-    return (cp->active ? 0 : CP_CYCLE_IDLE) | (cp->err_slot->cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
+    return (cp->active ? 0 : CP_CYCLE_IDLE) | (cp_tmh(cp)->err.cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
 }
 
 /* The reference path's cycle (cp_t.stepwise): every gate and expander stepped in full, as
@@ -237,7 +231,7 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
-    if (cp_tm_due_at(cp, ++*cp->tm_now) && tm_cycle_due(cp->tm)) quiet = false;
+    if (cp_tm_due_at(cp, ++cp_tmh(cp)->now) && tm_cycle_due(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
     cp->cycle++;
     cp->active = !all_idle(cp);

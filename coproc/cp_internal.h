@@ -220,18 +220,14 @@ typedef struct {
     uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
     uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
     uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
-    uint64_t unit_seen;  /* GATE_REPEAT_UNIT's refusal stands while *cp_t.tm_moves is this */
+    uint64_t unit_seen;  /* GATE_REPEAT_UNIT's refusal stands while cp_tmh(cp)->unit_moves is this */
 } gate_t;
 
 struct cp {
     cp_env_t env;
-    cp_state_t st;            /* the backend's architectural state (coproc/state.h) */
-    tm_t *tm;                 /* the backend's timing model (coproc/timing.h) */
-    const uint32_t *tm_chg;   /* tm_cond_changes(tm), read by the gates every cycle */
-    const uint64_t *tm_moves; /* tm_unit_moves_slot(tm), likewise (GATE_REPEAT_UNIT) */
-    uint64_t *tm_now;         /* tm_clock_slot(tm): the full cycle moves the model's clock itself ... */
-    const uint64_t *tm_due;   /* ... and calls tm_cycle_due only from tm_due_slot(tm)'s cycle on */
-    const tt_op_t *op[256];   /* tt_op of each opcode, asked once */
+    cp_state_t st;          /* the backend's architectural state (coproc/state.h) */
+    tm_t *tm;               /* the backend's timing model (coproc/timing.h), in tm_mem */
+    const tt_op_t *op[256]; /* tt_op of each opcode, asked once */
     /* The opcodes gate_pass may issue: a backend unit's (neither the Sync Unit's nor one the
      * gate never passes). */
     bool op_pass[256];
@@ -256,16 +252,21 @@ struct cp {
      * model compares with can give another answer (tm_next_change, the latched waits'
      * recheck_at). */
     uint64_t quiet_until;
-    uint64_t quiet_cycles;      /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
-    const cp_error_t *err_slot; /* tm_error_slot(tm), for cp_cycle's answer */
-    uint32_t fifo_freed;        /* the FIFOs freed since seen full (cp_cycle's CP_CYCLE_FREED) */
+    uint64_t quiet_cycles; /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
+    uint32_t fifo_freed;   /* the FIFOs freed since seen full (cp_cycle's CP_CYCLE_FREED) */
     /* Bit t: thread t's expanders may have something to do. Cleared after a cycle in which they
      * did nothing (both steps said so: no word moved, no bubble ended), when the same state
      * gives the same nothing until a push or the gate's full step moves a word (fe_moved sets
      * it again; gate_pass's take cannot wake them, gate.c); clear after a reset too, when they
      * have nothing to do either. */
     uint8_t fe_awake;
+    /* The timing model (tm_place, cp_create; cp_t.tm points here): its head (tm_head_t, cp_tmh) at an
+     * offset known here. The gates read its changed conditions and moves every cycle, the full
+     * cycle moves its clock, asks its due time (cp_tm_due_at) and its error (cp_cycle's answer). */
+    _Alignas(16) unsigned char tm_mem[];
 };
+/* The timing model's head at its fixed offset (cp_t.tm_mem). */
+static inline tm_head_t *cp_tmh(const cp_t *cp) { return (tm_head_t *)(uintptr_t)cp->tm_mem; }
 /* A word was pushed into thread t or taken or consumed by its gate's full step: its expanders
  * may move again. */
 static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
@@ -283,9 +284,9 @@ static inline cp_next_t cp_next_cycle(const cp_t *cp) {
     return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
 }
 /* Does a full cycle that moves the timing model's clock to `clock` call tm_cycle_due? The full
- * cycle moves the clock itself (one more than *cp_t.tm_now) and calls only once it reaches
- * tm_due_slot's cycle (the unpackers' next due time). */
-static inline bool cp_tm_due_at(const cp_t *cp, uint64_t clock) { return clock >= *cp->tm_due; }
+ * cycle moves the clock itself (one more than cp_tmh(cp)->now) and calls only once it reaches
+ * the due time (cp_tmh(cp)->unp_due, the unpackers' next). */
+static inline bool cp_tm_due_at(const cp_t *cp, uint64_t clock) { return clock >= cp_tmh(cp)->unp_due; }
 
 /* The Wait Gate of thread t for one cycle (gate.c): evaluate the latched wait, try to pass the
  * head of FIFO#3, then forget a satisfied wait. gate_step decides the two commonest cycles
@@ -302,7 +303,7 @@ bool gate_step_full(cp_t *cp, unsigned t);
  * (tm_cond_changes) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
 static inline bool gate_stallwait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    return cp->cycle < g->recheck_at && !(cp->tm_chg[t] & g->wait.cond_mask & 0x1FFFu);
+    return cp->cycle < g->recheck_at && !(cp_tmh(cp)->chg[t] & g->wait.cond_mask & 0x1FFFu);
 }
 static inline bool gate_semwait_unchanged(const cp_t *cp, const gate_t *g) { return g->sem_seen == cp->sync.sem_gen; }
 static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
@@ -319,7 +320,7 @@ static inline bool gate_hold_unchanged(const cp_t *cp, unsigned t, const gate_t 
     /* (in this order: the cheapest measured, add1 and the whole program) */
     if (g->repeat == GATE_REPEAT_STALLWAIT) return gate_stallwait_unchanged(cp, t, g);
     if (g->repeat == GATE_REPEAT_SEMWAIT) return gate_semwait_unchanged(cp, g);
-    return g->repeat == GATE_REPEAT_UNIT && g->unit_seen == *cp->tm_moves;
+    return g->repeat == GATE_REPEAT_UNIT && g->unit_seen == cp_tmh(cp)->unit_moves;
 }
 
 /* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,

@@ -268,7 +268,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
              * reasons), so the same hold. */
             if (repeatable && !blocked && !g->wait.active && tm_refuses_until_moved(cp->tm, op, w)) {
                 g->repeat = GATE_REPEAT_UNIT;
-                g->unit_seen = *cp->tm_moves;
+                g->unit_seen = cp_tmh(cp)->unit_moves;
             }
         }
     }

@@ -134,6 +134,9 @@ typedef struct {
 } tm_unpacker_t;
 
 struct tm {
+    /* The clock, the due time, the changed conditions, the moves and the error: first, where the
+     * coprocessor reads them without a call (timing.h tm_head_t); tm_reset clears them. */
+    tm_head_t h;
     cp_state_t *st; /* the architectural state (owned by the coprocessor) */
     dp_t *dp;       /* the datapath, or NULL */
     cp_env_t env;
@@ -152,9 +155,7 @@ struct tm {
     /* The plain forms (tm_set_reference): unp_due (left 0), bank_wait and busy_until not
      * trusted. */
     bool reference;
-    /* tm_reset clears everything from here on. */
-    uint64_t now;
-
+    /* tm_reset clears everything from here on (and the head, h). */
     uint64_t until[CP_THREADS][TM_TR_COUNT];
     uint64_t busy_until[CP_THREADS]; /* the latest of until[t][], RISC-V stores aside (tm_thread_busy) */
     uint64_t thcon_until;            /* Scalar Unit busy (not pipelined, shared by all threads) */
@@ -165,20 +166,11 @@ struct tm {
     uint64_t mover_until;            /* C9 */
     tm_unpacker_t unp[2];
     uint8_t unp_n[2][CP_THREADS]; /* entries of thread t in unpacker u's queue (conditions C1, C2) */
-    /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
-     * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out. */
-    uint32_t chg[CP_THREADS];
-    uint64_t src_moves; /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
-    /* Hand-overs and unpacker retires so far: what ends a refusal tm_refuses_until_moved names. */
-    uint64_t unit_moves;
-    /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
-     * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
-    uint64_t unp_due;
+    uint64_t src_moves;           /* SrcA/SrcB hand-overs so far (an unpacker waiting for its bank asks again) */
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
-
-    cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
 };
+_Static_assert(offsetof(tm_t, h) == 0, "the head first (tm_head)");
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -188,11 +180,11 @@ enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL 
 
 static void tm_changed_all(tm_t *tm, uint32_t conds) {
     for (unsigned t = 0; t < CP_THREADS; t++)
-        tm->chg[t] |= conds;
+        tm->h.chg[t] |= conds;
     if (conds & TM_C_SRC) {
         tm->src_moves++;
-        tm->unit_moves++;
-        tm->unp_due = 0; /* a head waiting for its bank may go */
+        tm->h.unit_moves++;
+        tm->h.unp_due = 0; /* a head waiting for its bank may go */
     }
 }
 
@@ -219,7 +211,7 @@ static inline const cp_insn_t *tm_insn(tm_t *tm, unsigned t, const tt_op_t *op, 
     /* One store of the eight bytes the origin came in (padding and all): an assignment stores pc
      * and core apart, the core shifted out of its register first. */
     memcpy(&in->origin, &origin, sizeof origin);
-    in->cycle = tm->now; /* SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c) */
+    in->cycle = tm->h.now; /* SFPLOADMACRO's scheduled instructions count cycles (coproc/sfpu_macro.c) */
     return in;
 }
 
@@ -269,9 +261,15 @@ static unsigned tm_fpu_src_needs(uint8_t opc) {
 
 /* ---- lifecycle ---------------------------------------------------------------------------- */
 
+size_t tm_size(void) { return sizeof(tm_t); }
+
 tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
-    tm_t *tm = calloc(1, sizeof *tm);
-    if (!tm) return NULL;
+    void *mem = calloc(1, sizeof(tm_t));
+    return mem ? tm_place(mem, st, dp, env) : NULL;
+}
+
+tm_t *tm_place(void *mem, cp_state_t *st, dp_t *dp, const cp_env_t *env) {
+    tm_t *tm = mem;
     tm->st = st;
     tm->dp = dp;
     if (env) tm->env = *env;
@@ -282,7 +280,7 @@ tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env) {
         tm->opi[ops[i].opcode].dp = dp && dp_handles(&ops[i]);
         tm->opi[ops[i].opcode].src = (uint8_t)tm_fpu_src_needs(ops[i].opcode);
     }
-    tm->in = (cp_insn_t){.st = st, .env = &tm->env, .err = &tm->err};
+    tm->in = (cp_insn_t){.st = st, .env = &tm->env, .err = &tm->h.err};
     tm_reset(tm);
     return tm;
 }
@@ -291,7 +289,8 @@ void tm_destroy(tm_t *tm) { free(tm); }
 
 void tm_reset(tm_t *tm) {
     /* (What tm_create set and the reference switch stay.) */
-    memset(&tm->now, 0, sizeof *tm - offsetof(tm_t, now));
+    memset(&tm->h, 0, sizeof tm->h);
+    memset(&tm->until, 0, sizeof *tm - offsetof(tm_t, until));
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->last_unit[t] = -1;
     for (unsigned u = 0; u < 2; u++)
@@ -303,14 +302,14 @@ void tm_set_reference(tm_t *tm, bool on) {
     tm->reference = on;
     /* Back on the fast forms: the due time and the bank waits were not kept meanwhile (the
      * next tm_cycle looks at both unpackers again); busy_until and opi always are. */
-    tm->unp_due = 0;
+    tm->h.unp_due = 0;
     for (unsigned u = 0; u < 2; u++)
         tm->unp[u].bank_wait = UINT64_MAX;
 }
 
-const cp_error_t *tm_error(const tm_t *tm) { return tm->err.cat != CP_ERR_NONE ? &tm->err : NULL; }
+const cp_error_t *tm_error(const tm_t *tm) { return tm->h.err.cat != CP_ERR_NONE ? &tm->h.err : NULL; }
 
-const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
+const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->h.err; }
 
 /* ---- admission ---------------------------------------------------------------------------- */
 
@@ -319,11 +318,11 @@ const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->err; }
  * tm_unpack_accepts, tm_config_accepts; tm_issue asks each unit's part
  * in the one switch that also dispatches, tm_unit_issue). */
 static inline bool tm_thcon_frozen(const tm_t *tm, unsigned t) {
-    return tm->now < tm->thcon_until && tm->thcon_thread == t;
+    return tm->h.now < tm->thcon_until && tm->thcon_thread == t;
 }
 
 /* ThCon: not pipelined, one instruction at a time across threads. */
-static inline bool tm_thcon_accepts(const tm_t *tm) { return tm->now >= tm->thcon_until; }
+static inline bool tm_thcon_accepts(const tm_t *tm) { return tm->h.now >= tm->thcon_until; }
 
 /* Does the Matrix Unit own the Src banks the instruction needs? (Their owner is the state's,
  * which only the hand-overs below change: each counts in src_moves.) Always inlined: left to
@@ -337,7 +336,7 @@ static inline __attribute__((always_inline)) bool tm_src_owned(const tm_t *tm, c
 
 static inline bool tm_math_accepts(const tm_t *tm, const tt_op_t *op) {
     /* TensixCoprocessor README: at most one FPU instruction starts per cycle. */
-    if (tm->fpu_start == tm->now + 1) return false;
+    if (tm->fpu_start == tm->h.now + 1) return false;
     return tm_src_owned(tm, op);
 }
 
@@ -350,7 +349,7 @@ static inline bool tm_unpack_accepts(const tm_t *tm, uint32_t word) {
  * pipeline entry per cycle (CFGSHIFTMASK: one per two cycles). Simplification: one Config-group
  * instruction per cycle across threads. */
 static inline bool tm_config_accepts(const tm_t *tm, const tt_op_t *op) {
-    return op->opcode == TT_OPC_SETC16 || tm->now >= tm->cfg_entry_at;
+    return op->opcode == TT_OPC_SETC16 || tm->h.now >= tm->cfg_entry_at;
 }
 
 /* tm_can_accept's rule, for a thread and an opcode already checked. */
@@ -379,7 +378,7 @@ bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word) {
     }
 }
 
-const uint64_t *tm_unit_moves_slot(const tm_t *tm) { return &tm->unit_moves; }
+const uint64_t *tm_unit_moves_slot(const tm_t *tm) { return &tm->h.unit_moves; }
 
 /* ---- Scalar Unit (ThCon) and Configuration Unit: occupancy -------------------------------- */
 
@@ -399,7 +398,7 @@ static unsigned tm_thcon_lat(const tm_t *tm, unsigned t, const tt_op_t *op, uint
         break;
     }
     case TT_OPC_FLUSHDMA:
-        if (tm->until[t][TM_TR_MEM] > tm->now + lat) lat = (unsigned)(tm->until[t][TM_TR_MEM] - tm->now);
+        if (tm->until[t][TM_TR_MEM] > tm->h.now + lat) lat = (unsigned)(tm->until[t][TM_TR_MEM] - tm->h.now);
         break;
     default: break;
     }
@@ -427,20 +426,20 @@ static __attribute__((noinline)) void tm_dispatch_thcon(tm_t *tm, unsigned t, co
                                                         const cp_insn_t *in) {
     tm->last_unit[t] = TT_UNIT_THCON;
     unsigned lat = tm_thcon_lat(tm, t, op, word);
-    tm->thcon_until = tm->now + lat;
+    tm->thcon_until = tm->h.now + lat;
     tm->thcon_thread = t;
     tm_set_until(tm, t, TM_TR_THCON, tm->thcon_until);
     if (tm_thcon_mem(op->opcode))
-        tm_set_until(tm, t, TM_TR_MEM, tm_max(tm->until[t][TM_TR_MEM], tm->now + lat + TM_MEM_EXTRA));
-    tm->chg[t] |= 1u << 0; /* C0: its memory request */
+        tm_set_until(tm, t, TM_TR_MEM, tm_max(tm->until[t][TM_TR_MEM], tm->h.now + lat + TM_MEM_EXTRA));
+    tm->h.chg[t] |= 1u << 0; /* C0: its memory request */
     thcon_exec(in);
 }
 
 /* A Configuration Unit instruction: its occupancy (C12 for every thread), then its values. */
 static __attribute__((noinline)) void tm_dispatch_config(tm_t *tm, unsigned t, const tt_op_t *op, const cp_insn_t *in) {
     tm->last_unit[t] = TT_UNIT_CONFIG;
-    tm_set_until(tm, t, TM_TR_CFG, tm_max(tm->until[t][TM_TR_CFG], tm->now + tm_latency(op)));
-    if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
+    tm_set_until(tm, t, TM_TR_CFG, tm_max(tm->until[t][TM_TR_CFG], tm->h.now + tm_latency(op)));
+    if (op->opcode != TT_OPC_SETC16) tm->cfg_entry_at = tm->h.now + (op->opcode == TT_OPC_CFGSHIFTMASK ? 2 : 1);
     tm_changed_all(tm, TM_C_CFGEXU);
     cfgu_exec(in);
 }
@@ -517,14 +516,14 @@ static void tm_unp_try_start(tm_t *tm, unsigned u) {
     up->bank_wait = UINT64_MAX;
     const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(word));
     up->running = true;
-    up->done_at = tm->now + (op ? tm_latency(op) : 1);
+    up->done_at = tm->h.now + (op ? tm_latency(op) : 1);
 }
 
 /* The head retires: this is where an unpacker instruction's data moves (the datapath writes
  * SrcA/SrcB or Dst, its address computed at dispatch), and then, with SetDatValid / Set_Dvalid, hands its bank over. */
 static void tm_unp_retire(tm_t *tm, unsigned u) {
     tm_unpacker_t *up = &tm->unp[u];
-    if (!up->running || tm->now < up->done_at) return;
+    if (!up->running || tm->h.now < up->done_at) return;
     const tm_unp_entry_t *e = &up->q[up->head];
     const tt_op_t *op = tt_op((uint8_t)TT_OPCODE(e->word));
     if (tm->dp && op) {
@@ -535,12 +534,12 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
         tm_changed_all(tm, TM_C_SRC);
     }
     tm->unp_n[u][e->thread]--;
-    tm->chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
+    tm->h.chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
     up->running = false;
     up->bank_wait = UINT64_MAX; /* a new head */
     up->head = (up->head + 1) % TM_UNPACK_QDEPTH;
     up->count--;
-    tm->unit_moves++; /* room in the queue */
+    tm->h.unit_moves++; /* room in the queue */
 }
 
 static bool tm_unp_has_thread(const tm_t *tm, unsigned u, unsigned t) { return tm->unp_n[u][t] != 0; }
@@ -563,8 +562,8 @@ static __attribute__((noinline)) void tm_dispatch_unpack(tm_t *tm, unsigned t, c
     up->count++;
     tm->unp_n[u][t]++;
     tm_unp_try_start(tm, u);
-    tm->unp_due = 0;
-    tm->chg[t] |= 1u << (1 + u); /* C1 / C2 */
+    tm->h.unp_due = 0;
+    tm->h.chg[t] |= 1u << (1 + u); /* C1 / C2 */
 }
 
 /* SETDVALID.md: (FlipSrcB << 1) + FlipSrcA hand the unpackers' banks to the Matrix Unit. */
@@ -612,9 +611,9 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
     case TT_UNIT_MATH:
         if (admit && !tm_math_accepts(tm, op)) return false;
         tm->last_unit[t] = TT_UNIT_MATH;
-        tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->now + lat));
-        tm->fpu_start = tm->now + 1;
-        tm->chg[t] |= 1u << 4; /* C4 */
+        tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->h.now + lat));
+        tm->fpu_start = tm->h.now + 1;
+        tm->h.chg[t] |= 1u << 4; /* C4 */
         tm_math_exec(tm, t, op, word, in);
         return true;
     case TT_UNIT_UNPACK:
@@ -624,26 +623,26 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
     case TT_UNIT_PACK:
         tm->last_unit[t] = TT_UNIT_PACK;
         /* Packers: serialised across threads; completion = written to L1 (C3). */
-        tm->pack_until = tm_max(tm->pack_until, tm->now) + lat;
+        tm->pack_until = tm_max(tm->pack_until, tm->h.now) + lat;
         tm_set_until(tm, t, TM_TR_PACK, tm->pack_until);
-        tm->chg[t] |= 1u << 3; /* C3 */
+        tm->h.chg[t] |= 1u << 3; /* C3 */
         break;
     case TT_UNIT_SFPU:
         tm->last_unit[t] = TT_UNIT_SFPU;
-        tm_set_until(tm, t, TM_TR_SFPU, tm_max(tm->until[t][TM_TR_SFPU], tm->now + lat));
-        tm->chg[t] |= 1u << 11; /* C11 */
+        tm_set_until(tm, t, TM_TR_SFPU, tm_max(tm->until[t][TM_TR_SFPU], tm->h.now + lat));
+        tm->h.chg[t] |= 1u << 11; /* C11 */
         break;
     case TT_UNIT_MOVER:
         tm->last_unit[t] = TT_UNIT_MOVER;
         /* XMOV: asynchronous, one mover shared by all threads (C9). */
-        tm->mover_until = tm_max(tm->mover_until, tm->now) + lat;
+        tm->mover_until = tm_max(tm->mover_until, tm->h.now) + lat;
         tm_changed_all(tm, TM_C_XMOV);
         tm_set_until(tm, t, TM_TR_MOVER, tm->mover_until);
         break;
     case TT_UNIT_MISC:
         tm->last_unit[t] = TT_UNIT_MISC;
         /* NOP, SETDVALID and the ADC family (values: the datapath, below): one cycle. */
-        tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->now + lat));
+        tm_set_until(tm, t, TM_TR_MISC, tm_max(tm->until[t][TM_TR_MISC], tm->h.now + lat));
         if (op->opcode == TT_OPC_SETDVALID) {
             tm_setdvalid(tm, word);
             return true; /* (not the datapath's) */
@@ -675,7 +674,7 @@ CP_PER_THREAD_DEFINE(bool, tm_issue, (tm_t * tm, const tt_op_t *op, uint32_t wor
 void tm_advance_idle(tm_t *tm, uint64_t n) {
     /* With no instruction in any unit, tm_cycle only moves the clock: every busy interval is a
      * timestamp compared with now. */
-    tm->now += n;
+    tm->h.now += n;
 }
 
 /* Out of line: most cycles have nothing due, and their tm_cycle stays small. */
@@ -699,14 +698,14 @@ __attribute__((noinline)) static bool tm_cycle_plain(tm_t *tm) {
 }
 
 bool tm_cycle(tm_t *tm) {
-    tm->now++;
-    if (tm->now < tm->unp_due) return false;
+    tm->h.now++;
+    if (tm->h.now < tm->h.unp_due) return false;
     return tm_cycle_due(tm);
 }
 
-uint64_t *tm_clock_slot(tm_t *tm) { return &tm->now; }
+uint64_t *tm_clock_slot(tm_t *tm) { return &tm->h.now; }
 
-const uint64_t *tm_due_slot(const tm_t *tm) { return &tm->unp_due; }
+const uint64_t *tm_due_slot(const tm_t *tm) { return &tm->h.unp_due; }
 
 bool tm_cycle_due(tm_t *tm) {
     if (tm->reference) return tm_cycle_plain(tm);
@@ -716,7 +715,7 @@ bool tm_cycle_due(tm_t *tm) {
         const tm_unpacker_t *up = &tm->unp[u];
         /* Nothing due: the head runs on, or the queue is empty, or its head still waits for a
          * bank (tm_unp_try_start). */
-        if (up->running ? tm->now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) {
+        if (up->running ? tm->h.now < up->done_at : up->count == 0 || up->bank_wait == tm->src_moves) {
             if (up->running && up->done_at < due) due = up->done_at;
             continue;
         }
@@ -725,7 +724,7 @@ bool tm_cycle_due(tm_t *tm) {
         /* What it did may be due again (a retired head's successor): look next cycle. */
         due = 0;
     }
-    tm->unp_due = due;
+    tm->h.unp_due = due;
     return did;
 }
 
@@ -733,7 +732,7 @@ uint64_t tm_next_change(const tm_t *tm) {
     /* A time x is compared with the clock before it moves in a cycle (the gates: now < x first
      * differs in cycle x) and after (tm_cycle's unpackers, whether a thread is busy at the end of
      * the cycle: in cycle x - 1). */
-    uint64_t now = tm->now, next = UINT64_MAX;
+    uint64_t now = tm->h.now, next = UINT64_MAX;
 #define TM_AT(x)                                                                                                       \
     do {                                                                                                               \
         uint64_t x_ = (x);                                                                                             \
@@ -784,7 +783,7 @@ static inline bool tm_cond_at(const tm_t *tm, unsigned t, unsigned cond, uint64_
         break;
     default: return false;
     }
-    if (tm->now >= u) return false;
+    if (tm->h.now >= u) return false;
     *until = u;
     return true;
 }
@@ -800,7 +799,7 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
     /* tm_cond_busy's rule, on the selected ones (a latched STALLWAIT asks again whenever one of
      * its inputs changed or a busy one ran out). */
     uint32_t b = 0;
-    tm->chg[t] &= ~sel;
+    tm->h.chg[t] &= ~sel;
     for (uint32_t m = sel & TM_C_ALL; m; m &= m - 1) {
         unsigned n = (unsigned)__builtin_ctz(m);
         uint64_t until = UINT64_MAX;
@@ -812,19 +811,19 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
     return b;
 }
 
-const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->chg; }
+const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->h.chg; }
 
 /* tm_thread_busy's plain form: every unit's tracker instead of busy_until (RISC-V stores aside). */
 static bool tm_thread_busy_plain(const tm_t *tm, unsigned t) {
     for (unsigned k = 0; k < TM_TR_COUNT; k++)
-        if (k != TM_TR_RISCV_CFG && tm->now < tm->until[t][k]) return true;
+        if (k != TM_TR_RISCV_CFG && tm->h.now < tm->until[t][k]) return true;
     return tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
 }
 
 bool tm_thread_busy(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return false;
     if (tm->reference) return tm_thread_busy_plain(tm, t);
-    return tm->now < tm->busy_until[t] || tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
+    return tm->h.now < tm->busy_until[t] || tm_unp_has_thread(tm, 0, t) || tm_unp_has_thread(tm, 1, t);
 }
 
 /* CSRs.md tt_cfg_bstatus class bits: 2 ThCon, 3 Mover, 4 Unpacker, 5 Packer, 6 Config, 7 Sync,
@@ -833,7 +832,7 @@ bool tm_thread_busy(const tm_t *tm, unsigned t) {
 uint32_t tm_busy_classes(const tm_t *tm, unsigned t) {
     if (t >= CP_THREADS) return 0;
     const uint64_t *u = tm->until[t];
-    uint64_t now = tm->now;
+    uint64_t now = tm->h.now;
     uint32_t m = 0;
     if (now < u[TM_TR_THCON] || now < u[TM_TR_MEM]) m |= 1u << 2;
     if (now < u[TM_TR_MOVER]) m |= 1u << 3;
@@ -850,7 +849,7 @@ int tm_last_unit(const tm_t *tm, unsigned t) { return t < CP_THREADS ? tm->last_
 
 void tm_note_riscv_cfg_write(tm_t *tm, unsigned t) {
     if (t < CP_THREADS) {
-        tm->until[t][TM_TR_RISCV_CFG] = tm_max(tm->until[t][TM_TR_RISCV_CFG], tm->now + TM_LAT_RISCV_CFG);
-        tm->chg[t] |= 1u << 10; /* C10 */
+        tm->until[t][TM_TR_RISCV_CFG] = tm_max(tm->until[t][TM_TR_RISCV_CFG], tm->h.now + TM_LAT_RISCV_CFG);
+        tm->h.chg[t] |= 1u << 10; /* C10 */
     }
 }

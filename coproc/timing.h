@@ -13,6 +13,7 @@
 #define TTEMU_COPROC_TIMING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "coproc/cp.h"
@@ -23,10 +24,26 @@
 
 typedef struct tm tm_t;
 
+/* The head of every tm_t: what the coprocessor's full cycle reads, and the clock it moves, every
+ * cycle without a call (each slot below points into it). Public so that a model placed in the
+ * coprocessor's own allocation (tm_place) has them at offsets known where the coprocessor is
+ * compiled: one load from its state, not a pointer and then the field. */
+typedef struct {
+    uint64_t now;             /* the clock (tm_clock_slot) */
+    uint64_t unp_due;         /* tm_due_slot */
+    uint64_t unit_moves;      /* tm_unit_moves_slot */
+    uint32_t chg[CP_THREADS]; /* tm_cond_changes */
+    cp_error_t err;           /* tm_error_slot */
+} tm_head_t;
+
 /* The timing model of the backend whose architectural state is st and whose datapath is dp (may
  * be NULL: no datapath events). env: the tile (copied). */
 tm_t *tm_create(cp_state_t *st, dp_t *dp, const cp_env_t *env);
-void tm_destroy(tm_t *tm);
+void tm_destroy(tm_t *tm); /* (tm_create's only) */
+/* tm_create's model in memory the caller owns: tm_size() zeroed bytes, aligned as malloc aligns.
+ * Never passed to tm_destroy: it goes with its memory. */
+size_t tm_size(void);
+tm_t *tm_place(void *mem, cp_state_t *st, dp_t *dp, const cp_env_t *env);
 /* Empty units and queues, clock 0, no error. (The state is st_reset's, the datapath's
  * dp_reset's.) */
 void tm_reset(tm_t *tm);

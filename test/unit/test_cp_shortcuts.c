@@ -477,7 +477,7 @@ static void mop_recorded_by_replay(void **state) {
 #define UNP_NOBANK TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0)
 
 /* The full cycle moves the timing model's clock itself and calls tm_cycle_due only from the
- * unpackers' due cycle on (cp_t.tm_now, cp_t.tm_due; the stepwise twin's due time stays 0): a
+ * unpackers' due cycle on (cp_tm's now and unp_due; the stepwise twin's due time stays 0): a
  * thread's unpacker instructions run eight cycles each and hand their banks to the Matrix Unit
  * as they retire, an ELWADD waits for both banks and hands them back. The fast twin must skip the
  * call in some of its full cycles and still retire each one when the stepwise twin does. */
@@ -492,7 +492,7 @@ static void unpacker_due_clock(void **state) {
     for (unsigned c = 0; c < 400; c++) {
         if (c % 3 == 0 && cp_push(ref, 0, words[(c / 3) % 4], false)) push(fast, 0, words[(c / 3) % 4]);
         /* a full cycle of the fast twin next, with nothing due in it (as cp_cycle decides) */
-        if (cp_next_cycle(fast) == CP_NEXT_FULL && !cp_tm_due_at(fast, *fast->tm_now + 1)) skipped++;
+        if (cp_next_cycle(fast) == CP_NEXT_FULL && !cp_tm_due_at(fast, cp_tmh(fast)->now + 1)) skipped++;
         cp_cycle(ref);
         cp_cycle(fast);
         same_state(ref, fast, c);
@@ -592,11 +592,38 @@ static void idle_cycle_is_advance_idle(void **state) {
         }
         assert_int_equal(sa & (CP_CYCLE_IDLE | CP_CYCLE_FAILED), sb & (CP_CYCLE_IDLE | CP_CYCLE_FAILED));
         assert_int_equal(cp_cycles(a), cp_cycles(b));
-        assert_int_equal(*a->tm_now, *b->tm_now);
+        assert_int_equal(cp_tmh(a)->now, cp_tmh(b)->now);
     }
     assert_true(idle_steps > 50);
     cp_destroy(a);
     cp_destroy(b);
+}
+
+/* The timing model in the coprocessor's allocation (tm_place): cp_tmh, which the full cycle and
+ * the gates read without a call, is the model's own head, every slot the model names (its clock,
+ * due time, moves, changed conditions and error) in it; and a used coprocessor's reset clears the
+ * head as a new model's is (tm_reset: clock 0, due 0, no error, every condition marked changed). */
+static void timing_head_in_place(void **state) {
+    (void)state;
+    cp_t *cp = cp_new(), *fresh = cp_new();
+    assert_ptr_equal((void *)cp_tmh(cp), (void *)cp->tm);
+    assert_ptr_equal(tm_clock_slot(cp->tm), &cp_tmh(cp)->now);
+    assert_ptr_equal(tm_due_slot(cp->tm), &cp_tmh(cp)->unp_due);
+    assert_ptr_equal(tm_unit_moves_slot(cp->tm), &cp_tmh(cp)->unit_moves);
+    assert_ptr_equal(tm_cond_changes(cp->tm), cp_tmh(cp)->chg);
+    assert_ptr_equal(tm_error_slot(cp->tm), &cp_tmh(cp)->err);
+    rng_state = 7;
+    used_then_reset(cp);
+    assert_memory_equal(cp_tmh(cp), cp_tmh(fresh), sizeof(tm_head_t));
+    assert_int_equal(cp_tmh(cp)->now, 0);
+    assert_int_equal(cp_tmh(cp)->chg[0], 0x1FFF);
+    /* and the clock the full cycle moves is the model's: a hundred cycles later both say 100 */
+    for (unsigned c = 0; c < 100; c++)
+        cp_cycle(cp);
+    assert_int_equal(cp_tmh(cp)->now, 100);
+    assert_int_equal(*tm_clock_slot(cp->tm), 100);
+    cp_destroy(cp);
+    cp_destroy(fresh);
 }
 
 /* ---- the datapath's reset ------------------------------------------------------------------ */
@@ -654,6 +681,7 @@ static void datapath_reset_by_create_and_reset(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(datapath_reset_by_create_and_reset),
+        cmocka_unit_test(timing_head_in_place),
         cmocka_unit_test(random_runs_match),
         cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay),

@@ -102,7 +102,7 @@ static void same_cp(const cp_t *a, const cp_t *b, const char *what) {
     bool same = !memcmp(a->fe, b->fe, sizeof a->fe) && !memcmp(&a->sync, &b->sync, sizeof a->sync) &&
                 !memcmp(&a->st, &b->st, sizeof a->st) && a->cycle == b->cycle && a->active == b->active &&
                 a->quiet_until == b->quiet_until && a->quiet_cycles == b->quiet_cycles &&
-                a->fifo_freed == b->fifo_freed && *a->tm_now == *b->tm_now;
+                a->fifo_freed == b->fifo_freed && cp_tmh(a)->now == cp_tmh(b)->now;
     for (unsigned t = 0; t < CP_THREADS && same; t++)
         for (unsigned n = 0; n < 13 && same; n++) {
             uint64_t x = 0, y = 0;
