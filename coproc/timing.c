@@ -170,7 +170,7 @@ struct tm {
 
     int8_t last_unit[CP_THREADS]; /* tt_unit_t that took thread t's last dispatch, -1 none */
 };
-_Static_assert(offsetof(tm_t, h) == 0, "the head first (tm_head)");
+_Static_assert(offsetof(tm_t, h) == 0, "the head first (a tm_place'd model's head is at its start)");
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 

@@ -29,11 +29,19 @@ typedef struct tm tm_t;
  * coprocessor's own allocation (tm_place) has them at offsets known where the coprocessor is
  * compiled: one load from its state, not a pointer and then the field. */
 typedef struct {
-    uint64_t now;             /* the clock (tm_clock_slot) */
-    uint64_t unp_due;         /* tm_due_slot */
-    uint64_t unit_moves;      /* tm_unit_moves_slot */
-    uint32_t chg[CP_THREADS]; /* tm_cond_changes */
-    cp_error_t err;           /* tm_error_slot */
+    uint64_t now; /* the clock (tm_clock_slot) */
+    /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
+     * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved
+     * (tm_due_slot). */
+    uint64_t unp_due;
+    /* Hand-overs and unpacker retires so far: what ends a refusal tm_refuses_until_moved names
+     * (tm_unit_moves_slot). */
+    uint64_t unit_moves;
+    /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
+     * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out
+     * (tm_cond_changes). */
+    uint32_t chg[CP_THREADS];
+    cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none; tm_error_slot) */
 } tm_head_t;
 
 /* The timing model of the backend whose architectural state is st and whose datapath is dp (may
