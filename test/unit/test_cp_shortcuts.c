@@ -477,7 +477,7 @@ static void mop_recorded_by_replay(void **state) {
 #define UNP_NOBANK TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0)
 
 /* The full cycle moves the timing model's clock itself and calls tm_cycle_due only from the
- * unpackers' due cycle on (cp_tm's now and unp_due; the stepwise twin's due time stays 0): a
+ * unpackers' due cycle on (cp_tmh's now and unp_due; the stepwise twin's due time stays 0): a
  * thread's unpacker instructions run eight cycles each and hand their banks to the Matrix Unit
  * as they retire, an ELWADD waits for both banks and hands them back. The fast twin must skip the
  * call in some of its full cycles and still retire each one when the stepwise twin does. */
