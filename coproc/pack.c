@@ -78,6 +78,14 @@ static void emit16(dp_ctx_t *x, const uint8_t *bytes) {
     p->data_addr += 16;
 }
 
+/* len bytes are already in L1 at the data stream's address (emit's copy, or PACR's four-row block
+ * converted there): reported written, and the address moves past them. */
+static void emitted(dp_ctx_t *x, uint32_t len) {
+    packer_t *p = &x->dp->pack;
+    written(x, p->data_addr, len);
+    p->data_addr += len;
+}
+
 /* emit16 of `units` consecutive 16-byte units: without L1 accumulation and within L1, one copy
  * (the reference path: one unit at a time). */
 static void emit(dp_ctx_t *x, const uint8_t *bytes, unsigned units) {
@@ -90,8 +98,7 @@ static void emit(dp_ctx_t *x, const uint8_t *bytes, unsigned units) {
         return;
     }
     memcpy(dp_env(x)->l1 + p->data_addr, bytes, len);
-    written(x, p->data_addr, len);
-    p->data_addr += len;
+    emitted(x, len);
 }
 
 static void flush_buf(dp_ctx_t *x) {
@@ -426,8 +433,7 @@ static void pack_exec(dp_ctx_t *x) {
         if (b.valid[0] && b.valid[1] && b.valid[2] && b.valid[3]) {
             if (!p->buf_n) {
                 fmt_pack_rows16(&c, b.hi, (fmt_cell16_t *)(dp_env(x)->l1 + p->data_addr), 4);
-                written(x, p->data_addr, sizeof rows16);
-                p->data_addr += sizeof rows16;
+                emitted(x, sizeof rows16);
             } else {
                 fmt_pack_rows16(&c, b.hi, rows16[0], 4);
                 put_rows16(x, rows16, 4);
