@@ -963,21 +963,25 @@ static void pack_rows16_bf16(const uint16_t *restrict cells, fmt_cell16_t *restr
         _mm_storeu_si128((__m128i *)(out + k), b);
     }
 }
-#define PACK_ROWS16_BF16() ((void)bf16, pack_rows16_bf16(cells, out, n));
+#define PACK_BF16_SSE2 1
 #else
-#define PACK_ROWS16_BF16() PACK_ROW16(&bf16)
+#define PACK_BF16_SSE2 0
 #endif
 
 FMT_RULE void pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, fmt_cell16_t *restrict out,
                           unsigned n) {
-    static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
     static const fmt_pack_mode_t fp16 = {.intermediate = FMT_FP16, .out_fmt = FMT_FP16};
 #define PACK_ROW16(mode)                                                                                               \
     for (unsigned k = 0; k < n * FMT_ROW; k++)                                                                         \
         out[k] = (uint16_t)pack_late_rule((mode), pack_early_rule((mode), cells[k]));
     unsigned in = m->intermediate, o = m->out_fmt;
     if (!m->read_raw && in == FMT_BF16 && o == FMT_BF16) {
-        PACK_ROWS16_BF16()
+#if PACK_BF16_SSE2
+        pack_rows16_bf16(cells, out, n);
+#else
+        static const fmt_pack_mode_t bf16 = {.intermediate = FMT_BF16, .out_fmt = FMT_BF16};
+        PACK_ROW16(&bf16)
+#endif
     } else if (!m->read_raw && !m->round_10b_mant && in == FMT_FP16 && o == FMT_FP16) {
         PACK_ROW16(&fp16)
     } else {
@@ -985,7 +989,7 @@ FMT_RULE void pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cel
     }
 #undef PACK_ROW16
 }
-#undef PACK_ROWS16_BF16
+#undef PACK_BF16_SSE2
 /* Two entry points to one rule: the one-row form with its count a constant (PACR's row-by-row
  * gather calls it per row), the n-row form for a group of four rows. */
 void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, uint16_t *restrict out) {
