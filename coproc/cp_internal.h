@@ -300,7 +300,7 @@ bool gate_step_full(cp_t *cp, unsigned t);
 
 /* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
- * (tm_cond_changes) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
+ * (the timing model's head, chg) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
 static inline bool gate_stallwait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
     return cp->cycle < g->recheck_at && !(cp_tmh(cp)->chg[t] & g->wait.cond_mask & 0x1FFFu);

@@ -309,8 +309,6 @@ void tm_set_reference(tm_t *tm, bool on) {
 
 const cp_error_t *tm_error(const tm_t *tm) { return tm->h.err.cat != CP_ERR_NONE ? &tm->h.err : NULL; }
 
-const cp_error_t *tm_error_slot(const tm_t *tm) { return &tm->h.err; }
-
 /* ---- admission ---------------------------------------------------------------------------- */
 
 /* tm_can_accept's rule in two parts: nothing of thread t passes while its ThCon instruction
@@ -377,8 +375,6 @@ bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word) {
     default: return false;
     }
 }
-
-const uint64_t *tm_unit_moves_slot(const tm_t *tm) { return &tm->h.unit_moves; }
 
 /* ---- Scalar Unit (ThCon) and Configuration Unit: occupancy -------------------------------- */
 
@@ -706,10 +702,6 @@ bool tm_cycle(tm_t *tm) {
     return tm_cycle_due(tm);
 }
 
-uint64_t *tm_clock_slot(tm_t *tm) { return &tm->h.now; }
-
-const uint64_t *tm_due_slot(const tm_t *tm) { return &tm->h.unp_due; }
-
 bool tm_cycle_due(tm_t *tm) {
     if (tm->reference) return tm_cycle_plain(tm);
     bool did = false;
@@ -813,8 +805,6 @@ uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next) {
     }
     return b;
 }
-
-const uint32_t *tm_cond_changes(const tm_t *tm) { return tm->h.chg; }
 
 /* tm_thread_busy's plain form: every unit's tracker instead of busy_until (RISC-V stores aside). */
 static bool tm_thread_busy_plain(const tm_t *tm, unsigned t) {

@@ -24,25 +24,26 @@
 
 typedef struct tm tm_t;
 
-/* The head of every tm_t: what the coprocessor's full cycle reads, and the clock it moves, every
- * cycle without a call (each slot below points into it). Public so that a model placed in the
- * coprocessor's own allocation (tm_place) has them at offsets known where the coprocessor is
- * compiled: one load from its state, not a pointer and then the field. */
+/* The head of every tm_t (its first member): what the coprocessor's full cycle reads, and the
+ * clock it moves, every cycle without a call. Public so that a model placed in the coprocessor's
+ * own allocation (tm_place) has them at offsets known where the coprocessor is compiled: one load
+ * from its state, not a pointer and then the field. The head stays where it is for the model's
+ * life; a reset clears it with the rest. */
 typedef struct {
-    uint64_t now; /* the clock (tm_clock_slot) */
+    uint64_t now; /* the clock */
     /* No unpacker has anything to do before the clock reaches this (0: look at them in the next
-     * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved
-     * (tm_due_slot). */
+     * tm_cycle): a running head's end, or at once for a waiting head whose bank may have moved. */
     uint64_t unp_due;
-    /* Hand-overs and unpacker retires so far: what ends a refusal tm_refuses_until_moved names
-     * (tm_unit_moves_slot). */
+    /* Hand-overs and unpacker retires so far: what ends a refusal tm_refuses_until_moved names. */
     uint64_t unit_moves;
     /* Conditions of thread t whose inputs changed since tm_cond_eval last looked at them (bit n:
-     * Cn). Time passing is not a change: tm_cond_eval says when a busy one runs out
-     * (tm_cond_changes). */
+     * Cn): until one of the selected ones shows up here or tm_cond_eval's *next comes, it would
+     * answer the same. Time passing is not a change. */
     uint32_t chg[CP_THREADS];
-    cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none; tm_error_slot) */
+    cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
 } tm_head_t;
+/* The model's head, for a reader without the coprocessor's fixed offset (cp_tmh): the tests. */
+static inline const tm_head_t *tm_head(const tm_t *tm) { return (const tm_head_t *)(const void *)tm; }
 
 /* The timing model of the backend whose architectural state is st and whose datapath is dp (may
  * be NULL: no datapath events). env: the tile (copied). */
@@ -72,11 +73,9 @@ bool tm_can_accept(const tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word)
 /* Does tm_can_accept refuse op with word (any thread) for a reason that only a hand-over of the
  * SrcA/SrcB banks or an unpacker's retire can end: a Matrix Unit instruction needing a bank the
  * Matrix Unit does not own, or an unpacker instruction whose unpacker's queue is full? Then it
- * refuses it (whatever its other reasons) until *tm_unit_moves_slot(tm) moves: every hand-over
- * and every retire counts there (and a reset, which resets the gates too). The counter stays
- * where it is for the model's life. */
+ * refuses it (whatever its other reasons) until the head's unit_moves moves: every hand-over and
+ * every retire counts there (and a reset, which resets the gates too). */
 bool tm_refuses_until_moved(const tm_t *tm, const tt_op_t *op, uint32_t word);
-const uint64_t *tm_unit_moves_slot(const tm_t *tm);
 /* The instruction leaves thread t's gate and starts executing; origin: who pushed it. */
 void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
 /* tm_issue(tm, op, word, origin, t): tm_can_accept, and when it says yes tm_dispatch, in one call
@@ -88,14 +87,11 @@ CP_PER_THREAD_DECLARE(bool, tm_issue, (tm_t * tm, const tt_op_t *op, uint32_t wo
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */
 bool tm_cycle(tm_t *tm);
-/* tm_cycle in two halves, for a caller that moves the clock itself: while the clock, moved on,
- * is below *due (tm_due_slot) a cycle only moves the clock; from then on tm_cycle_due does the
- * rest of tm_cycle (the clock already moved). The model's clock and its due time stay where they
- * are for the model's life (the coprocessor reads them every cycle without a call). The reference
- * path's due time stays 0: every cycle calls tm_cycle_due. */
+/* tm_cycle in two halves, for a caller that moves the head's clock itself: while the clock, moved
+ * on, is below the head's unp_due a cycle only moves the clock; from then on tm_cycle_due does the
+ * rest of tm_cycle (the clock already moved). The reference path's due time stays 0: every cycle
+ * calls tm_cycle_due. */
 bool tm_cycle_due(tm_t *tm);
-uint64_t *tm_clock_slot(tm_t *tm);
-const uint64_t *tm_due_slot(const tm_t *tm);
 /* The first cycle >= now (the clock as it is) in which a comparison of the clock with a time the
  * model holds may answer differently than in the cycle before, made before tm_cycle or after
  * it: until then, with nothing dispatched, every answer of the model (but the STALLWAIT
@@ -110,14 +106,9 @@ void tm_advance_idle(tm_t *tm, uint64_t n);
 bool tm_cond_busy(const tm_t *tm, unsigned t, unsigned cond);
 /* The busy ones among the conditions sel (bit n = Cn) for thread t: tm_cond_busy's answers (the
  * same rule), in one call. *next: the first cycle at which one of them can change without
- * anything else changing (a busy one running out; UINT64_MAX: none). Marks them looked at
- * (tm_cond_changes). */
+ * anything else changing (a busy one running out; UINT64_MAX: none). Marks them looked at (the
+ * head's chg). */
 uint32_t tm_cond_eval(tm_t *tm, unsigned t, uint32_t sel, uint64_t *next);
-/* Per thread, the conditions whose inputs changed since tm_cond_eval last looked at them (bit n:
- * Cn): until one of the selected ones shows up here or *next comes, tm_cond_eval would answer the
- * same. The model's own array of CP_THREADS masks, which stays where it is for the model's life
- * (the gates read it every cycle without a call). */
-const uint32_t *tm_cond_changes(const tm_t *tm);
 /* Anything of thread t still executing in any unit. */
 bool tm_thread_busy(const tm_t *tm, unsigned t);
 /* tt_cfg_bstatus class bits (CSRs.md) of what thread t has executing in the backend. */
@@ -131,7 +122,5 @@ void tm_note_riscv_cfg_write(tm_t *tm, unsigned t);
 
 /* The first error since reset (coproc/cp_views.h), or NULL. */
 const cp_error_t *tm_error(const tm_t *tm);
-/* Where the model keeps it, for the model's life (category CP_ERR_NONE while there is none). */
-const cp_error_t *tm_error_slot(const tm_t *tm);
 
 #endif

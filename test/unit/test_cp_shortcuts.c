@@ -189,7 +189,7 @@ typedef struct {
 
 /* The conditions' bookkeeping, which the fast twin's gates trust to skip asking again
  * (gate_wait_unchanged): tm_cond_eval's answer must be tm_cond_busy's, and an answer must stand
- * while the condition is not marked changed (tm_cond_changes) and its *next has not come.
+ * while the condition is not marked changed (the head's chg) and its *next has not come.
  * Checked on the reference twin, whose gates ask tm_cond_busy afresh every cycle and leave the
  * marks and tm_cond_eval to this check; called where the gates ask, before a cycle, after the
  * harts' part of it. */
@@ -199,9 +199,8 @@ static void conds_match(cp_t *ref, cond_seen_t *seen, uint64_t cycle) {
     for (unsigned t = 0; t < CP_THREADS; t++)
         for (unsigned n = 0; n < NCONDS; n++) {
             bool busy = tm_cond_busy(tm, t, n);
-            if (seen->valid && !(tm_cond_changes(tm)[t] & (1u << n)) && now < seen->next[t][n] &&
-                busy != seen->busy[t][n])
-                fail_msg("cycle %llu, thread %u: C%u went %s unmarked (tm_cond_changes, *next)",
+            if (seen->valid && !(tm_head(tm)->chg[t] & (1u << n)) && now < seen->next[t][n] && busy != seen->busy[t][n])
+                fail_msg("cycle %llu, thread %u: C%u went %s unmarked (the head's chg, *next)",
                          (unsigned long long)cycle, t, n, busy ? "busy" : "free");
             uint64_t next;
             uint32_t b = tm_cond_eval(tm, t, 1u << n, &next);
@@ -225,18 +224,18 @@ typedef struct {
 
 /* The refusals the fast twin's gates let stand (gate_t.repeat GATE_REPEAT_UNIT): a head that
  * tm_refuses_until_moved names must be refused by tm_can_accept, and refused again in every
- * later cycle while *tm_unit_moves_slot has not moved. Checked on the reference twin, whose
+ * later cycle while the head's unit_moves has not moved. Checked on the reference twin, whose
  * gates ask tm_can_accept afresh every cycle, where conds_match is. */
 static void refusals_match(cp_t *ref, const cp_t *fast, refusal_seen_t *seen, uint64_t cycle) {
     const tm_t *tm = ref->tm;
-    uint64_t moves = *tm_unit_moves_slot(tm);
+    uint64_t moves = tm_head(tm)->unit_moves;
     for (unsigned t = 0; t < CP_THREADS; t++) {
         cp_thread_state_t x;
         cp_thread_state(ref, t, &x);
         const tt_op_t *op = x.held ? ref->op[TT_OPCODE(x.held_word)] : NULL;
         bool accepts = op && tm_can_accept(tm, t, op, x.held_word);
         if (seen->refused[t] && x.held && x.held_word == seen->word[t] && moves == seen->moves[t] && accepts)
-            fail_msg("cycle %llu, thread %u: 0x%08x accepted with nothing moved (tm_unit_moves_slot)",
+            fail_msg("cycle %llu, thread %u: 0x%08x accepted with nothing moved (unit_moves)",
                      (unsigned long long)cycle, t, x.held_word);
         bool refused = op && tm_refuses_until_moved(tm, op, x.held_word);
         if (refused && accepts)
@@ -600,18 +599,18 @@ static void idle_cycle_is_advance_idle(void **state) {
 }
 
 /* The timing model in the coprocessor's allocation (tm_place): cp_tmh, which the full cycle and
- * the gates read without a call, is the model's own head, every slot the model names (its clock,
- * due time, moves, changed conditions and error) in it; and a used coprocessor's reset clears the
+ * the gates read without a call, is the model's own head (tm_head: its clock, due time, moves,
+ * changed conditions and error); and a used coprocessor's reset clears the
  * head as a new model's is (tm_reset: clock 0, due 0, no error, every condition marked changed). */
 static void timing_head_in_place(void **state) {
     (void)state;
     cp_t *cp = cp_new(), *fresh = cp_new();
     assert_ptr_equal((void *)cp_tmh(cp), (void *)cp->tm);
-    assert_ptr_equal(tm_clock_slot(cp->tm), &cp_tmh(cp)->now);
-    assert_ptr_equal(tm_due_slot(cp->tm), &cp_tmh(cp)->unp_due);
-    assert_ptr_equal(tm_unit_moves_slot(cp->tm), &cp_tmh(cp)->unit_moves);
-    assert_ptr_equal(tm_cond_changes(cp->tm), cp_tmh(cp)->chg);
-    assert_ptr_equal(tm_error_slot(cp->tm), &cp_tmh(cp)->err);
+    assert_ptr_equal(&tm_head(cp->tm)->now, &cp_tmh(cp)->now);
+    assert_ptr_equal(&tm_head(cp->tm)->unp_due, &cp_tmh(cp)->unp_due);
+    assert_ptr_equal(&tm_head(cp->tm)->unit_moves, &cp_tmh(cp)->unit_moves);
+    assert_ptr_equal(tm_head(cp->tm)->chg, cp_tmh(cp)->chg);
+    assert_ptr_equal(&tm_head(cp->tm)->err, &cp_tmh(cp)->err);
     rng_state = 7;
     used_then_reset(cp);
     assert_memory_equal(cp_tmh(cp), cp_tmh(fresh), sizeof(tm_head_t));
@@ -621,7 +620,7 @@ static void timing_head_in_place(void **state) {
     for (unsigned c = 0; c < 100; c++)
         cp_cycle(cp);
     assert_int_equal(cp_tmh(cp)->now, 100);
-    assert_int_equal(*tm_clock_slot(cp->tm), 100);
+    assert_int_equal(tm_head(cp->tm)->now, 100);
     cp_destroy(cp);
     cp_destroy(fresh);
 }
