@@ -1,27 +1,40 @@
 /* mmio/dram.c — sparse storage of the DRAM channels (mmio/dram.h, docs/noc.md "DRAM").
  *
  * Each channel is a two-level table: 1024 chunks of 4 MiB, each 1024 pages of 4 KiB; the tables
- * and pages are allocated on first write, so an untouched channel costs one pointer. A page keeps one bit per 64-byte
- * unit that has been written, so that reads of never-written memory can be counted. */
+ * and pages are allocated on first write, so an untouched channel costs one pointer. A chunk keeps
+ * one bit per 64-byte unit of each page that has been written, so that reads of never-written
+ * memory can be counted. The pages' bytes come from slabs of 2 MiB, handed out in the order pages
+ * are first written (so scattered pages still fill slabs), each slab mapped at a 2 MiB boundary
+ * and advised as a huge page: the host kernel then backs it with one page fault instead of 512. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mmio/dram.h"
 
 #define PAGES_PER_CHUNK 1024u
 #define CHUNKS          (DRAM_CHANNEL_SIZE / DRAM_PAGE / PAGES_PER_CHUNK)
+#define SLAB_BYTES      (2u << 20) /* one huge page of the host: the pages' storage, in first-write order */
+#define SLAB_PAGES      (SLAB_BYTES / DRAM_PAGE)
 
 _Static_assert(DRAM_PAGE / DRAM_UNIT == 64, "one 64-bit mask of written units per page");
+_Static_assert(DRAM_FILL == 0, "a fresh slab is the kernel's zeroed memory");
 
 typedef struct {
-    uint8_t data[DRAM_PAGE];
-    uint64_t written; /* bit u: unit u (64 bytes) has been written */
+    uint8_t *data[PAGES_PER_CHUNK];    /* NULL where never written */
+    uint64_t written[PAGES_PER_CHUNK]; /* bit u: unit u (64 bytes) of that page has been written */
+} dram_chunk_t;
+
+typedef struct {
+    uint8_t *data;
+    uint64_t *written;
 } dram_page_t;
 
-typedef dram_page_t **dram_chunk_t; /* PAGES_PER_CHUNK pages, NULL where never written */
-
 struct dram {
-    dram_chunk_t *chunk[DRAM_CHANNELS]; /* CHUNKS per channel, NULL where never written */
+    dram_chunk_t **chunk[DRAM_CHANNELS]; /* CHUNKS per channel, NULL where never written */
+    uint8_t **slab;                      /* every slab mapped, for dram_destroy */
+    size_t nslab, slab_cap;
+    unsigned slab_free; /* pages left in the last slab */
     dram_stats_t st;
 };
 
@@ -31,14 +44,13 @@ void dram_destroy(dram_t *d) {
     if (!d) return;
     for (unsigned c = 0; c < DRAM_CHANNELS; c++) {
         if (!d->chunk[c]) continue;
-        for (unsigned k = 0; k < CHUNKS; k++) {
-            if (!d->chunk[c][k]) continue;
-            for (unsigned p = 0; p < PAGES_PER_CHUNK; p++)
-                free(d->chunk[c][k][p]);
+        for (unsigned k = 0; k < CHUNKS; k++)
             free(d->chunk[c][k]);
-        }
         free(d->chunk[c]);
     }
+    for (size_t i = 0; i < d->nslab; i++)
+        munmap(d->slab[i], SLAB_BYTES);
+    free(d->slab);
     free(d);
 }
 
@@ -55,26 +67,53 @@ void dram_port_xy(unsigned channel, unsigned port, unsigned *x, unsigned *y) {
     *y = DRAM_Y0 + DRAM_PORTS * (channel % 4) + port;
 }
 
-static dram_page_t *page_of(const dram_t *d, unsigned ch, uint64_t addr) {
+static dram_page_t page_of(const dram_t *d, unsigned ch, uint64_t addr) {
     uint64_t p = addr / DRAM_PAGE;
-    if (!d->chunk[ch]) return NULL;
-    dram_page_t **chunk = d->chunk[ch][p / PAGES_PER_CHUNK];
-    return chunk ? chunk[p % PAGES_PER_CHUNK] : NULL;
+    dram_chunk_t *chunk = d->chunk[ch] ? d->chunk[ch][p / PAGES_PER_CHUNK] : NULL;
+    if (!chunk || !chunk->data[p % PAGES_PER_CHUNK]) return (dram_page_t){0};
+    return (dram_page_t){chunk->data[p % PAGES_PER_CHUNK], &chunk->written[p % PAGES_PER_CHUNK]};
 }
 
-static dram_page_t *page_make(dram_t *d, unsigned ch, uint64_t addr) {
+/* A new slab, aligned to its size so that the host can back it with one huge page (a run that
+ * writes DRAM page by page otherwise takes a host page fault for each of them). */
+static uint8_t *slab_map(void) {
+    uint8_t *m = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    uint8_t *a = (uint8_t *)(((uintptr_t)m + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1));
+    if (a > m) munmap(m, (size_t)(a - m));
+    munmap(a + SLAB_BYTES, (size_t)(m + SLAB_BYTES - a));
+#ifdef MADV_HUGEPAGE
+    madvise(a, SLAB_BYTES, MADV_HUGEPAGE); /* advice only: without it the slab is ordinary pages */
+#endif
+    return a;
+}
+
+static uint8_t *page_storage(dram_t *d) {
+    if (!d->slab_free) {
+        if (d->nslab == d->slab_cap) {
+            size_t cap = d->slab_cap ? 2 * d->slab_cap : 8;
+            uint8_t **s = realloc(d->slab, cap * sizeof *s);
+            if (!s) return NULL;
+            d->slab = s, d->slab_cap = cap;
+        }
+        if (!(d->slab[d->nslab] = slab_map())) return NULL;
+        d->nslab++;
+        d->slab_free = SLAB_PAGES;
+    }
+    return d->slab[d->nslab - 1] + (size_t)(SLAB_PAGES - d->slab_free--) * DRAM_PAGE;
+}
+
+static dram_page_t page_make(dram_t *d, unsigned ch, uint64_t addr) {
     uint64_t p = addr / DRAM_PAGE;
-    if (!d->chunk[ch] && !(d->chunk[ch] = calloc(CHUNKS, sizeof *d->chunk[ch]))) return NULL;
-    dram_page_t ***chunk = &d->chunk[ch][p / PAGES_PER_CHUNK];
-    if (!*chunk && !(*chunk = calloc(PAGES_PER_CHUNK, sizeof **chunk))) return NULL;
-    dram_page_t **pg = &(*chunk)[p % PAGES_PER_CHUNK];
-    if (!*pg) {
-        if (!(*pg = malloc(sizeof **pg))) return NULL;
-        memset((*pg)->data, DRAM_FILL, DRAM_PAGE);
-        (*pg)->written = 0;
+    if (!d->chunk[ch] && !(d->chunk[ch] = calloc(CHUNKS, sizeof *d->chunk[ch]))) return (dram_page_t){0};
+    dram_chunk_t **chunk = &d->chunk[ch][p / PAGES_PER_CHUNK];
+    if (!*chunk && !(*chunk = calloc(1, sizeof **chunk))) return (dram_page_t){0};
+    uint8_t **data = &(*chunk)->data[p % PAGES_PER_CHUNK];
+    if (!*data) {
+        if (!(*data = page_storage(d))) return (dram_page_t){0};
         d->st.pages++;
     }
-    return *pg;
+    return (dram_page_t){*data, &(*chunk)->written[p % PAGES_PER_CHUNK]};
 }
 
 /* Bits of the units that [off, off + n) overlaps within one page. */
@@ -88,11 +127,11 @@ bool dram_write_masked(dram_t *d, unsigned ch, uint64_t addr, const void *src, s
     const uint8_t *s = src;
     for (size_t i = 0; i < n; i++) {
         if (!((mask >> i) & 1)) continue;
-        dram_page_t *pg = page_make(d, ch, addr + i);
-        if (!pg) return false;
+        dram_page_t pg = page_make(d, ch, addr + i);
+        if (!pg.data) return false;
         uint32_t off = (uint32_t)((addr + i) % DRAM_PAGE);
-        pg->data[off] = s[i];
-        pg->written |= 1ull << (off / DRAM_UNIT);
+        pg.data[off] = s[i];
+        *pg.written |= 1ull << (off / DRAM_UNIT);
         d->st.bytes_written++;
     }
     return true;
@@ -103,10 +142,10 @@ bool dram_write(dram_t *d, unsigned ch, uint64_t addr, const void *src, size_t n
     while (n) {
         uint32_t off = (uint32_t)(addr % DRAM_PAGE), k = DRAM_PAGE - off;
         if (k > n) k = (uint32_t)n;
-        dram_page_t *pg = page_make(d, ch, addr);
-        if (!pg) return false;
-        memcpy(pg->data + off, s, k);
-        pg->written |= unit_mask(off, k);
+        dram_page_t pg = page_make(d, ch, addr);
+        if (!pg.data) return false;
+        memcpy(pg.data + off, s, k);
+        *pg.written |= unit_mask(off, k);
         d->st.bytes_written += k;
         addr += k, s += k, n -= k;
     }
@@ -120,11 +159,11 @@ static uint64_t copy_out(const dram_t *d, unsigned ch, uint64_t addr, void *dst,
     while (n) {
         uint32_t off = (uint32_t)(addr % DRAM_PAGE), k = DRAM_PAGE - off;
         if (k > n) k = (uint32_t)n;
-        const dram_page_t *pg = page_of(d, ch, addr);
-        if (pg) {
-            memcpy(o, pg->data + off, k);
+        dram_page_t pg = page_of(d, ch, addr);
+        if (pg.data) {
+            memcpy(o, pg.data + off, k);
             for (uint32_t u = off / DRAM_UNIT; u <= (off + k - 1) / DRAM_UNIT; u++) {
-                if ((pg->written >> u) & 1) continue;
+                if ((*pg.written >> u) & 1) continue;
                 uint32_t lo = u * DRAM_UNIT > off ? u * DRAM_UNIT : off, hi = (u + 1) * DRAM_UNIT;
                 unwritten += (hi < off + k ? hi : off + k) - lo;
             }

@@ -6,7 +6,8 @@
  * x = 17 + b / 4, y = 12 + 3 * (b % 4) + port (BlackholeA0/NoC/README.md: "the same 4 GiB of GDDR6
  * is common across groups of three DRAM tiles"). The same coordinates serve NOC0 and NOC1.
  *
- * Storage is sparse: 4 KiB pages allocated on first write, so a run pays only for what it touches.
+ * Storage is sparse: 4 KiB pages allocated on first write, so a run pays only for what it touches
+ * (their storage from 2 MiB slabs in first-write order, offered to the host as huge pages).
  * Bytes never written read as DRAM_FILL (zero); NoC reads that touch any never-written 64-byte
  * unit are counted (dram_stats_t) and reported. Not on the cores' address map: the NIUs
  * (mmio/noc.c) and the host (the loader's DRAM operations) reach it. */

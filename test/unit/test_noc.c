@@ -494,6 +494,42 @@ static void dram_ports_alias(void **state) {
     tile_destroy(t);
 }
 
+/* Pages written in no order, far apart and in several channels, more than two slabs' worth of the
+ * storage (mmio/dram.c hands out pages in the order they are first written): each keeps its own
+ * bytes, its neighbours read as never written, and the counts say so. */
+static void dram_pages_far_apart(void **state) {
+    (void)state;
+    enum { PAGES = 1100 };
+    dram_t *d = dram_create();
+    assert_non_null(d);
+    uint8_t page[DRAM_PAGE], back[DRAM_PAGE];
+    for (unsigned i = 0; i < PAGES; i++) {
+        unsigned k = (i * 389u) % PAGES; /* 389 is prime to 1100: every k once, out of order */
+        memset(page, (int)(k * 7u + 1u), sizeof page);
+        memcpy(page, &k, sizeof k);
+        uint64_t at = (uint64_t)(k / DRAM_CHANNELS) * 3 * DRAM_PAGE * PAGES + 2 * DRAM_PAGE;
+        assert_true(dram_write(d, k % DRAM_CHANNELS, at, page, sizeof page));
+    }
+    dram_stats_t st;
+    dram_stats(d, &st);
+    assert_int_equal(st.pages, PAGES);
+    for (unsigned k = 0; k < PAGES; k++) {
+        uint64_t at = (uint64_t)(k / DRAM_CHANNELS) * 3 * DRAM_PAGE * PAGES + 2 * DRAM_PAGE;
+        memset(page, (int)(k * 7u + 1u), sizeof page);
+        memcpy(page, &k, sizeof k);
+        dram_read(d, k % DRAM_CHANNELS, at, back, sizeof back);
+        assert_memory_equal(back, page, sizeof page);
+        dram_read(d, k % DRAM_CHANNELS, at - DRAM_PAGE, back, sizeof back); /* the page before: never written */
+        for (unsigned b = 0; b < sizeof back; b++)
+            assert_int_equal(back[b], DRAM_FILL);
+    }
+    dram_stats(d, &st);
+    assert_int_equal(st.unwritten_reads, PAGES);
+    assert_int_equal(st.unwritten_bytes, (uint64_t)PAGES * DRAM_PAGE);
+    assert_int_equal(st.pages, PAGES); /* reads allocate nothing */
+    dram_destroy(d);
+}
+
 static void multicast_to_self(void **state) {
     (void)state;
     tile_t *t = new_tile();
@@ -679,6 +715,7 @@ int main(void) {
         cmocka_unit_test(atomics),
         cmocka_unit_test(every_counter),
         cmocka_unit_test(dram_ports_alias),
+        cmocka_unit_test(dram_pages_far_apart),
         cmocka_unit_test(multicast_to_self),
         cmocka_unit_test(refusals),
         cmocka_unit_test(identification_registers),
