@@ -37,9 +37,11 @@ typedef struct {
     int channel;        /* -1: interleaved */
     uint32_t page_size; /* interleaved */
     uint64_t addr;
-    uint8_t *data; /* write: the bytes (words, ramp; a file's are read when the run starts) */
+    uint8_t *data; /* write: the bytes (words; a file's are read when the run starts); NULL for a ramp */
     size_t len;
     char *file; /* write: raw little-endian bytes, or NULL */
+    bool ramp;  /* write: word i = ramp_start + i * ramp_step, made as it is written */
+    uint32_t ramp_start, ramp_step;
 } cfg_dram_t;
 
 typedef struct {

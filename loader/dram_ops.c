@@ -34,14 +34,32 @@ bool ldr_dram_fits(int channel, uint32_t page_size, uint64_t addr, uint64_t len)
     return rows <= DRAM_CHANNEL_SIZE / page_size && dram_in_range(addr, rows * page_size);
 }
 
-bool ldr_dram_put(tile_t *t, int channel, uint32_t page_size, uint64_t addr, const void *src, size_t len) {
-    const uint8_t *s = src;
+/* Bytes [from, from + len) of the buffer at addr, from src. */
+static bool put_part(tile_t *t, int channel, uint32_t page_size, uint64_t addr, uint64_t from, const uint8_t *src,
+                     size_t len) {
     for (uint64_t o = 0; o < len;) {
         unsigned ch;
         uint64_t at;
-        size_t k = place(channel, page_size, addr, o, len - o, &ch, &at);
-        if (!dram_write(t->dram, ch, at, s + o, k)) return false;
+        size_t k = place(channel, page_size, addr, from + o, len - o, &ch, &at);
+        if (!dram_write(t->dram, ch, at, src + o, k)) return false;
         o += k;
+    }
+    return true;
+}
+
+bool ldr_dram_put(tile_t *t, int channel, uint32_t page_size, uint64_t addr, const void *src, size_t len) {
+    return put_part(t, channel, page_size, addr, 0, src, len);
+}
+
+/* A ramp's words, made a piece at a time rather than held whole (the pieces' first touches of host
+ * memory cost more than making the words). */
+static bool put_ramp(tile_t *t, const cfg_dram_t *d) {
+    uint32_t piece[4096], w = d->ramp_start; /* start + i * step, modulo 2^32 */
+    for (size_t o = 0; o < d->len; o += sizeof piece) {
+        size_t k = d->len - o < sizeof piece ? d->len - o : sizeof piece;
+        for (size_t i = 0; i < k / 4; i++, w += d->ramp_step)
+            piece[i] = w; /* a host word, as the tile's host writes take them */
+        if (!put_part(t, d->channel, d->page_size, d->addr, o, (const uint8_t *)piece, k)) return false;
     }
     return true;
 }
@@ -133,22 +151,22 @@ static int parse_data(const cfg_t *c, char *err, size_t errlen, const cJSON *v, 
     }
     if (n > MAX_WRITE_BYTES / 4) return cfg_fail(c, err, errlen, k, "at most %u words", MAX_WRITE_BYTES / 4);
     d->len = (size_t)n * 4;
+    if (ramp) {
+        d->ramp = true;
+        d->ramp_start = (uint32_t)start;
+        d->ramp_step = (uint32_t)step;
+        return 0;
+    }
     d->data = malloc(d->len);
     if (!d->data) return cfg_fail(c, err, errlen, k, "out of memory");
     /* The array walked once (cJSON's arrays are linked lists: item i by index is i steps). */
     uint64_t i = 0;
-    if (words) {
-        const cJSON *item;
-        cJSON_ArrayForEach(item, words) {
-            uint64_t w;
-            if (cfg_get_u64(c, err, errlen, item, k, 0xFFFFFFFFu, &w)) return -1;
-            uint32_t le = (uint32_t)w; /* a host word, as the tile's host writes take them */
-            memcpy(d->data + 4 * i++, &le, 4);
-        }
-    } else {
-        uint32_t w = (uint32_t)start; /* start + i * step, modulo 2^32 */
-        for (; i < n; i++, w += (uint32_t)step)
-            memcpy(d->data + 4 * i, &w, 4);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, words) {
+        uint64_t w;
+        if (cfg_get_u64(c, err, errlen, item, k, 0xFFFFFFFFu, &w)) return -1;
+        uint32_t le = (uint32_t)w; /* a host word, as the tile's host writes take them */
+        memcpy(d->data + 4 * i++, &le, 4);
     }
     return 0;
 }
@@ -225,7 +243,7 @@ int ldr_dram_prepare(const cfg_t *c, char *err, size_t errlen) {
 void ldr_dram_op(tile_t *t, const cfg_host_op_t *op, uint32_t *val) {
     const cfg_dram_t *d = op->dram;
     if (op->is_write) {
-        if (!ldr_dram_put(t, d->channel, d->page_size, d->addr, d->data, d->len))
+        if (!(d->ramp ? put_ramp(t, d) : ldr_dram_put(t, d->channel, d->page_size, d->addr, d->data, d->len)))
             fprintf(stderr, "ttemu: out of memory for DRAM pages\n");
         return;
     }
