@@ -422,6 +422,86 @@ static void test_compare_tensor(void **state) {
     assert_int_equal(c.mismatches, 0);
 }
 
+/* A tensor long enough for tns_compare's blocks of equal elements (256 at a time): differences
+ * just past a block's start, inside a block, in the last partial block, and pairs that are equal
+ * as numbers but not as patterns (-0 and +0; two NaNs). */
+static void test_compare_blocks(void **state) {
+    (void)state;
+    enum { N = 1000 };
+    tns_desc_t d = desc(TNS_BF16, false, 1, N);
+    uint16_t got[N], want[N];
+    for (int i = 0; i < N; i++)
+        got[i] = want[i] = (uint16_t)(0x3F80 + i); /* 1.0, then one ulp more each */
+    tns_cmp_t c;
+    tns_compare(&d, (uint8_t *)got, (uint8_t *)want, 0, 0, &c);
+    assert_int_equal(c.elements, N);
+    assert_int_equal(c.mismatches, 0);
+    assert_int_equal(c.max_ulp, 0);
+    assert_true(c.max_abs_err == 0 && c.max_rel_err == 0);
+    got[256] = (uint16_t)(want[256] + 1);  /* the first of the second block */
+    got[511] = (uint16_t)(want[511] - 3);  /* the last of the second block */
+    want[512] = 0x0000, got[512] = 0x8000; /* -0 against +0: a mismatch when exact, 0 ulp */
+    want[600] = 0x7FC0, got[600] = 0xFF81; /* NaN against NaN: a match */
+    got[999] = (uint16_t)(want[999] + 2);  /* the last element, in the partial block */
+    tns_compare(&d, (uint8_t *)got, (uint8_t *)want, 0, 0, &c);
+    assert_int_equal(c.mismatches, 4);
+    assert_true(c.has_first);
+    assert_int_equal(c.first_index, 256);
+    assert_int_equal(c.first_got, 0x3F80 + 256 + 1);
+    assert_int_equal(c.first_want, 0x3F80 + 256);
+    assert_int_equal(c.max_ulp, 3);
+    /* 999: want 0x4367 (231), got 0x4369 (233): the largest error, 2; 511: want 0x417F (15.9375),
+     * got 0x417C (15.75): the largest relative error, 0.1875 / 15.9375 (999's is 2 / 231, 256's
+     * 0.03125 / 4) */
+    assert_true(c.max_abs_err == 2.0);
+    assert_true(c.max_rel_err == 0.1875 / 15.9375);
+    tns_compare(&d, (uint8_t *)got, (uint8_t *)want, 1e-30, 0, &c); /* -0 within any tolerance */
+    assert_int_equal(c.mismatches, 3);
+    got[256] = want[256];
+    got[511] = want[511];
+    got[999] = want[999];
+    tns_compare(&d, (uint8_t *)got, (uint8_t *)want, 0, 0, &c);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first_index, 512);
+}
+
+/* The conversions' common cases over a whole array: float32 into bfloat16 (each element rounded
+ * to nearest, ties to even, as test_from_npy_floats' values), float32 into float32 and raw bits
+ * as they are; and the same array in Fortran order, which takes the element-by-element way. */
+static void test_from_npy_long(void **state) {
+    (void)state;
+    enum { R = 40, C = 32 };
+    char err[256];
+    static const uint32_t f[8] = {0x3F800000, 0x3F808000, 0x3F818000, 0x3F808001,
+                                  0x7F7FFFFF, 0xFF800000, 0x7F800001, 0x80000000};
+    static const uint16_t bf[8] = {0x3F80, 0x3F80, 0x3F82, 0x3F81, 0x7F80, 0xFF80, 0x7FC0, 0x8000};
+    uint32_t in[R * C], fort[R * C], g32[R * C];
+    uint16_t want[R * C], got[R * C], raw[R * C];
+    for (int i = 0; i < R * C; i++) {
+        /* the first four moved up by 2k bfloat16 steps: the parity that decides a tie is kept */
+        in[i] = f[i % 8] + (uint32_t)(i / 8) * 0x20000u * (i % 8 < 4);
+        want[i] = (uint16_t)(bf[i % 8] + (uint32_t)(i / 8) * 2u * (i % 8 < 4));
+        raw[i] = (uint16_t)(i * 37);
+    }
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            fort[c * R + r] = in[r * C + c]; /* column-major */
+    tns_desc_t dbf = desc(TNS_BF16, false, R, C), d32 = desc(TNS_FP32, false, R, C);
+    npy_t a = arr(NPY_F4, in, 2, R, C);
+    assert_int_equal(tns_from_npy(&dbf, &a, (uint8_t *)got, err, sizeof err), 0);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(tns_from_npy(&d32, &a, (uint8_t *)g32, err, sizeof err), 0);
+    assert_memory_equal(g32, in, sizeof in);
+    a = arr(NPY_F4, fort, 2, R, C);
+    a.fortran_order = true;
+    memset(got, 0, sizeof got);
+    assert_int_equal(tns_from_npy(&dbf, &a, (uint8_t *)got, err, sizeof err), 0);
+    assert_memory_equal(got, want, sizeof want);
+    a = arr(NPY_U2, raw, 2, R, C);
+    assert_int_equal(tns_from_npy(&dbf, &a, (uint8_t *)got, err, sizeof err), 0);
+    assert_memory_equal(got, raw, sizeof raw);
+}
+
 static void test_values(void **state) {
     (void)state;
     assert_true(tns_value(TNS_BF16, 0x3F80) == 1.0);
@@ -452,6 +532,8 @@ int main(void) {
         cmocka_unit_test(test_to_output),
         cmocka_unit_test(test_compare_rules),
         cmocka_unit_test(test_compare_tensor),
+        cmocka_unit_test(test_compare_blocks),
+        cmocka_unit_test(test_from_npy_long),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_bfp8),
     };
