@@ -11,6 +11,8 @@
 #              boot excluded)
 #   add1_full  the whole add1 program on 1000 tiles: reader (NOC0 reads of DRAM), the compute
 #              kernels, writer (NOC1 writes to DRAM), the input in DRAM (same needs)
+#   add1_tensors  the same program as users run it: its input and the expected output as .npy
+#              tensors in DRAM (--input, --expect; scripts/make_sample_data.py, Debian's NumPy)
 #   idle_step  boot_idle with the idle fast-forward off (TTEMU_SPIN=0): the spinning cores stepped
 #   ops_NAME   each sample kernel firmware-samples/ops/NAME.json (eltwise_add; matmul and the SFPU
 #              samples as they land), its tensors from build/data (make data)
@@ -91,6 +93,25 @@ def add1_full_config(n):
     return write_json("add1_full_%d.json" % n, {"version": 1, "firmware": fw_dir, "launches": [launch],
                       "host": host, "max_cycles": 100000000})
 
+def add1_tensors_args(n):
+    """The whole add1 program as users run it: its input and the expected output as .npy tensors
+    in DRAM (scripts/make_sample_data.py, with Debian's NumPy), compared at the end."""
+    d = os.path.join(tmp, "tensors_%d" % n)
+    if not os.path.exists(os.path.join(d, "add1_expected.npy")):
+        subprocess.run(["/usr/bin/python3", "scripts/make_sample_data.py", d, "--tiles", str(n)],
+                       check=True, stdout=subprocess.DEVNULL)
+    c = json.load(open(add1_full_config(n)))
+    del c["host"]
+    t = lambda base: {"dram": {"base": base, "page_size": 2048, "interleaved": True}, "format": "bfloat16",
+                      "shape": [32 * n, 32], "layout": "tiles"}
+    c["tensors"] = {"in": t("0x100000"), "out": t("0x300000")}
+    return ["--config", write_json("add1_tensors_%d.json" % n, c), "--input", "in=" + os.path.join(d, "add1_input.npy"),
+            "--expect", "out=" + os.path.join(d, "add1_expected.npy")]
+
+def tensors_missing():
+    return firmware_missing() or (None if os.path.exists("/usr/lib/python3/dist-packages/numpy")
+                                  else "no Debian python3-numpy (scripts/deps.sh)")
+
 def compute_args(max_cycles=None):
     a = ["--brisc", os.path.join("build", "fw", "bench", "compute.elf")]
     return a + (["--max-cycles", str(max_cycles)] if max_cycles else [])
@@ -106,6 +127,8 @@ WORKLOADS = [
         None, 4 * 32, lambda: (["--config", add1_config(32, 16)], 16 * 32)),
     ("add1_full", "whole add1 program (DRAM, NoC), 1000 tiles", firmware_missing,
         lambda: ["--config", add1_full_config(1000)], lambda: ["--config", add1_full_config(64)], None, 1000),
+    ("add1_tensors", "whole add1 program, 1000 tiles, .npy in and expected out", tensors_missing,
+        lambda: add1_tensors_args(1000), lambda: add1_tensors_args(64), None, 1000),
     # The same boot + idle with the idle fast-forward off: what stepping the spinning cores costs.
     ("idle_step", "boot_idle with TTEMU_SPIN=0", firmware_missing,
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)],
