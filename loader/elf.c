@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,6 +122,18 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
 /* The whole file, refused before anything is allocated for it unless it is a regular file of at
  * most max bytes: `--config /dev/zero` or a FIFO would otherwise read (or wait) forever. Opened
  * without blocking, so that a FIFO is refused rather than waited on. */
+void *ldr_alloc_large(size_t n) {
+    const size_t huge = 2u << 20;
+    if (n < huge / 2) return malloc(n);
+    size_t whole = (n + huge - 1) & ~(huge - 1); /* a huge page covers only a whole aligned 2 MiB */
+    void *p;
+    if (posix_memalign(&p, huge, whole)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, whole, MADV_HUGEPAGE); /* advice only: without it, ordinary pages */
+#endif
+    return p;
+}
+
 char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
@@ -141,7 +154,7 @@ char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *
     }
     /* Room for the NUL, and one byte more to notice a file that grew past max meanwhile. */
     size_t cap = (size_t)st.st_size + 2, n = 0;
-    char *buf = malloc(cap);
+    char *buf = ldr_alloc_large(cap);
     bool oom = !buf;
     ssize_t got = 0;
     while (!oom && n <= max) {

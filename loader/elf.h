@@ -38,6 +38,10 @@ int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint
  * A .bin tensor or a host write file holds L1 bytes: at most TILE_L1_SIZE. */
 #define LDR_MAX_NPY (16u << 20)
 
+/* n bytes for a host-side buffer, released with free(). One of a MiB or more (a tensor, its file)
+ * is placed on 2 MiB boundaries and advised as huge pages: its first touches then cost a page
+ * fault each 2 MiB instead of each 4 KiB (bench/README "Tensors in and out"). */
+void *ldr_alloc_large(size_t n);
 /* A whole regular file of at most max bytes, NUL-terminated (len excludes the NUL); NULL with err
  * naming the file when it cannot be opened or read, is not a regular file (a directory, FIFO or
  * device), or is larger than max (what names the kind of file in messages: "a run config"). */

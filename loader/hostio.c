@@ -119,7 +119,7 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
     for (int i = 0; i < c->ntio; i++) {
         cfg_tio_t *io = &c->tio[i];
         const tns_desc_t *d = &c->tensors[io->tensor].desc;
-        io->l1 = malloc(d->bytes); /* inputs: the bytes to write; the others: the bytes they read */
+        io->l1 = ldr_alloc_large(d->bytes); /* inputs: the bytes to write; the others: the bytes they read */
         if (!io->l1) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
         if (io->kind == TIO_OUTPUT) {
             char what[160];
@@ -129,7 +129,7 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
             if (check_writable(io->file, io->origin, err, errlen)) return -1;
             continue;
         }
-        uint8_t *rm = malloc(d->elem_bytes);
+        uint8_t *rm = ldr_alloc_large(d->elem_bytes);
         if (!rm) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
         if (load_tensor(c, io, rm, err, errlen)) {
             free(rm);
@@ -247,7 +247,7 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
                 rc = loader_fail(err, errlen, "%s (%s)", e, io->origin);
             continue;
         }
-        uint8_t *rm = malloc(d->elem_bytes);
+        uint8_t *rm = ldr_alloc_large(d->elem_bytes);
         if (!rm) {
             if (!rc) rc = loader_fail(err, errlen, "out of memory (%s)", io->origin);
             continue;
@@ -260,7 +260,7 @@ int hio_finish(run_t *r, const cfg_t *c, int *failed, char *err, size_t errlen) 
             continue;
         }
         npy_type_t ty = tns_output_type(d->format);
-        uint8_t hdr[NPY_HEADER_MAX], *data = malloc(d->count * npy_itemsize(ty));
+        uint8_t hdr[NPY_HEADER_MAX], *data = ldr_alloc_large(d->count * npy_itemsize(ty));
         uint64_t shape[TNS_MAX_DIMS];
         for (int k = 0; k < d->ndim; k++)
             shape[k] = d->shape[k];

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "loader/elf.h"
 #include "loader/npy.h"
 
 /* A version-1.0 (or 2.0) file with the given header text and data bytes, in a buffer of exactly
@@ -239,10 +241,58 @@ static void test_writer(void **state) {
     assert_non_null(strstr((char *)hdr + 10, "'shape': (256,), }"));
 }
 
+/* A file larger than a huge page read whole (ldr_read_file_max puts it in ldr_alloc_large's
+ * buffer, on a 2 MiB boundary), parsed, every element where it was written, NUL-terminated; and
+ * ldr_alloc_large's small and large buffers usable to their last byte (ASan checks the bounds
+ * under `make test-asan`). */
+static void test_large_file(void **state) {
+    (void)state;
+    uint64_t shape[2] = {1536, 1024}; /* 1.5 Mi float32: 6 MiB of data */
+    uint8_t hdr[NPY_HEADER_MAX];
+    size_t hl = npy_header(NPY_U4, shape, 2, hdr), count = (size_t)(shape[0] * shape[1]);
+    char path[] = "/tmp/ttemu-test-npy-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(hdr, 1, hl, f), hl);
+    for (uint32_t i = 0; i < count; i++) {
+        uint8_t le[4] = {(uint8_t)(i * 2654435761u), (uint8_t)(i * 2654435761u >> 8), (uint8_t)(i * 2654435761u >> 16),
+                         (uint8_t)(i * 2654435761u >> 24)};
+        assert_int_equal(fwrite(le, 1, 4, f), 4);
+    }
+    assert_int_equal(fclose(f), 0);
+    size_t len;
+    char err[256];
+    char *buf = ldr_read_file_max(path, LDR_MAX_NPY, "a .npy file", &len, err, sizeof err);
+    unlink(path);
+    assert_non_null(buf);
+    assert_int_equal(len, hl + 4 * count);
+    assert_int_equal(buf[len], 0);
+    assert_int_equal((uintptr_t)buf % (2u << 20), 0);
+    npy_t a;
+    assert_string_equal(parse((const uint8_t *)buf, len, &a), "");
+    assert_int_equal(a.count, count);
+    for (uint32_t i = 0; i < count; i += 4099) {
+        uint32_t v;
+        memcpy(&v, a.data + 4 * (size_t)i, 4);
+        assert_int_equal(v, i * 2654435761u);
+    }
+    free(buf);
+    for (size_t n = 1; n <= (5u << 20); n = n * 3 + 1) {
+        uint8_t *p = ldr_alloc_large(n);
+        assert_non_null(p);
+        p[0] = 1, p[n - 1] = 2;
+        if (n >= (1u << 20)) assert_int_equal((uintptr_t)p % (2u << 20), 0);
+        free(p);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numpy_header), cmocka_unit_test(test_spellings),   cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_preamble),     cmocka_unit_test(test_corruptions), cmocka_unit_test(test_writer),
+        cmocka_unit_test(test_large_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
