@@ -1,4 +1,5 @@
-/* loader/elf.c — ELF32 RISC-V executables through libelf. */
+/* loader/elf.c — ELF32 RISC-V executables through libelf; and the whole-file reads and large host
+ * buffers the loaders share. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -119,9 +120,6 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
     return 0;
 }
 
-/* The whole file, refused before anything is allocated for it unless it is a regular file of at
- * most max bytes: `--config /dev/zero` or a FIFO would otherwise read (or wait) forever. Opened
- * without blocking, so that a FIFO is refused rather than waited on. */
 void *ldr_alloc_large(size_t n) {
     const size_t huge = 2u << 20;
     if (n < huge / 2) return malloc(n);
@@ -134,6 +132,9 @@ void *ldr_alloc_large(size_t n) {
     return p;
 }
 
+/* The whole file, refused before anything is allocated for it unless it is a regular file of at
+ * most max bytes: `--config /dev/zero` or a FIFO would otherwise read (or wait) forever. Opened
+ * without blocking, so that a FIFO is refused rather than waited on. */
 char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {

@@ -75,7 +75,9 @@ static dram_page_t page_of(const dram_t *d, unsigned ch, uint64_t addr) {
 }
 
 /* A new slab, aligned to its size so that the host can back it with one huge page (a run that
- * writes DRAM page by page otherwise takes a host page fault for each of them). */
+ * writes DRAM page by page otherwise takes a host page fault for each of them). Mapped rather than
+ * taken from malloc: a fresh mapping is the kernel's zeroed memory, which never-written DRAM must
+ * read as, with no second clearing. */
 static uint8_t *slab_map(void) {
     uint8_t *m = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return NULL;
