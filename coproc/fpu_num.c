@@ -288,12 +288,23 @@ two_groups4_fp32(const int32_t *e0, const int32_t *e1, const int32_t *s0, const 
     __m128i none = _mm_or_si128(_mm_cmpeq_epi32(s, zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), exp));
     _mm_storeu_si128((__m128i *)dst, _mm_andnot_si128(none, r));
 }
+/* bx[k][f] = v[k] in all eight 16-bit lanes, for k = 0..15: each half of v's lanes doubled into 32-bit
+ * lanes (unpack with itself), then each 32-bit lane spread (pshufd), two instructions a lane where
+ * _mm_set1_epi16 of each is four (a load, a move into the vector unit and two shuffles). */
+static inline __attribute__((always_inline)) void bcast16(const int16_t v[16], __m128i bx[16][3], unsigned f) {
+    for (unsigned h = 0; h < 16; h += 8) {
+        __m128i w = _mm_load_si128((const __m128i *)&v[h]);
+        __m128i lo = _mm_unpacklo_epi16(w, w), hi = _mm_unpackhi_epi16(w, w);
+        bx[h + 0][f] = _mm_shuffle_epi32(lo, 0x00), bx[h + 1][f] = _mm_shuffle_epi32(lo, 0x55);
+        bx[h + 2][f] = _mm_shuffle_epi32(lo, 0xAA), bx[h + 3][f] = _mm_shuffle_epi32(lo, 0xFF);
+        bx[h + 4][f] = _mm_shuffle_epi32(hi, 0x00), bx[h + 5][f] = _mm_shuffle_epi32(hi, 0x55);
+        bx[h + 6][f] = _mm_shuffle_epi32(hi, 0xAA), bx[h + 7][f] = _mm_shuffle_epi32(hi, 0xFF);
+    }
+}
 static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
                                                              uint32_t dst[16], fpu_acc_t acc, int32_t zexp) {
     __m128i bx[16][3];
-    for (unsigned k = 0; k < 16; k++)
-        bx[k][0] = _mm_set1_epi16(b->exp[k]), bx[k][1] = _mm_set1_epi16((int16_t)b->man[k]),
-        bx[k][2] = _mm_set1_epi16(b->sign[k]);
+    bcast16(b->exp, bx, 0), bcast16((const int16_t *)b->man, bx, 1), bcast16(b->sign, bx, 2);
     int32_t e[2][16], sum[2][16];
     for (unsigned g = 0; g < 2; g++)
         for (unsigned j0 = 0; j0 < 16; j0 += 8)
