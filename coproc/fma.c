@@ -410,23 +410,19 @@ static void add_k_lane_by_lane(float fa, uint32_t a, uint32_t *v, unsigned n, ui
         v[l] = ok ? r : fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
     }
 }
-void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
-    if (!finite_mask(exp_key(a))) {
-        for (unsigned l = 0; l < FMA_LANES; l++)
-            v[l] = fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
-        return;
-    }
-    float fa = f32_of(a & normal_mask(exp_key(a)));
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+/* The sixteen-lane groups; c's sign flipped (xor) only where c_sign is not 0, which the caller
+ * tells apart (a loop for each). */
+static inline __attribute__((always_inline)) void add_k_in_groups(float fa, uint32_t a, uint32_t *v, uint32_t c_sign) {
     _Static_assert(FMA_LANES % 16 == 0, "sixteen lanes at a time");
     const __m128 fa4 = _mm_set1_ps(fa);
     const __m128i sg = _mm_set1_epi32((int)c_sign);
     for (unsigned g = 0; g < FMA_LANES; g += 16) {
-        __m128i *p = (__m128i *)(v + g), ok0, ok1, ok2, ok3;
-        __m128i r0 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p), sg), &ok0);
-        __m128i r1 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p + 1), sg), &ok1);
-        __m128i r2 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p + 2), sg), &ok2);
-        __m128i r3 = add_lanes4(fa4, _mm_xor_si128(_mm_loadu_si128(p + 3), sg), &ok3);
+        __m128i *p = (__m128i *)(v + g), ok0, ok1, ok2, ok3, c[4];
+        for (unsigned i = 0; i < 4; i++)
+            c[i] = c_sign ? _mm_xor_si128(_mm_loadu_si128(p + i), sg) : _mm_loadu_si128(p + i);
+        __m128i r0 = add_lanes4(fa4, c[0], &ok0), r1 = add_lanes4(fa4, c[1], &ok1);
+        __m128i r2 = add_lanes4(fa4, c[2], &ok2), r3 = add_lanes4(fa4, c[3], &ok3);
         __m128i ok = _mm_and_si128(_mm_and_si128(ok0, ok1), _mm_and_si128(ok2, ok3));
         if (_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xF) {
             add_k_lane_by_lane(fa, a, v + g, 16, c_sign);
@@ -435,6 +431,20 @@ void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
         _mm_storeu_si128(p, r0), _mm_storeu_si128(p + 1, r1);
         _mm_storeu_si128(p + 2, r2), _mm_storeu_si128(p + 3, r3);
     }
+}
+#endif
+void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
+    if (!finite_mask(exp_key(a))) {
+        for (unsigned l = 0; l < FMA_LANES; l++)
+            v[l] = fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
+        return;
+    }
+    float fa = f32_of(a & normal_mask(exp_key(a)));
+#if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
+    if (c_sign)
+        add_k_in_groups(fa, a, v, c_sign);
+    else
+        add_k_in_groups(fa, a, v, 0);
 #else
     add_k_lane_by_lane(fa, a, v, FMA_LANES, c_sign);
 #endif

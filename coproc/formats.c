@@ -272,14 +272,14 @@ FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
 #include <emmintrin.h>
 /* unpack_rule's BF16 to Src (fmt_src_encode_bf16) on eight datums at a time in the host's 16-bit
  * vector lanes (gcc makes of the C loop one in 32-bit lanes): the 19-bit datum's low 16 bits,
- * (b & 0x1F) << 11 | (b >> 7) & 0xFF, and its high three, (b >> 13) & 4 | (b >> 5) & 3 (the
+ * (b & 0x1F) << 11 | (b >> 7) & 0xFF (b << 11 in a 16-bit lane drops all but the low five bits
+ * itself), and its high three, (b >> 13) & 4 | (b >> 5) & 3 (the
  * mantissa's top two bits and the sign), made apart and interleaved into 32-bit lanes. */
 static void unpack_rows_bf16_src(const uint8_t *restrict l1, uint32_t *restrict out, unsigned n) {
-    const __m128i m1f = _mm_set1_epi16(0x1F), mff = _mm_set1_epi16(0xFF), m4 = _mm_set1_epi16(4),
-                  m3 = _mm_set1_epi16(3);
+    const __m128i mff = _mm_set1_epi16(0xFF), m4 = _mm_set1_epi16(4), m3 = _mm_set1_epi16(3);
     for (unsigned k = 0; k < n * FMT_ROW; k += 8) {
         __m128i b = _mm_loadu_si128((const __m128i *)(l1 + 2 * k));
-        __m128i lo = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(b, m1f), 11), _mm_and_si128(_mm_srli_epi16(b, 7), mff));
+        __m128i lo = _mm_or_si128(_mm_slli_epi16(b, 11), _mm_and_si128(_mm_srli_epi16(b, 7), mff));
         __m128i hi = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(b, 13), m4), _mm_and_si128(_mm_srli_epi16(b, 5), m3));
         _mm_storeu_si128((__m128i *)(out + k), _mm_unpacklo_epi16(lo, hi));
         _mm_storeu_si128((__m128i *)(out + k + 4), _mm_unpackhi_epi16(lo, hi));
@@ -364,22 +364,21 @@ uint16_t fmt_mova2d_dst16(uint32_t src, fmt_style_t style, bool zero_flag) {
 
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
 /* mova2d_dst16_rule's BF16 style (RemoveLowMantissa) on eight datums at a time in SSE2: a Src
- * datum's cell is (src >> 3) & 0xFF00 | src & 0xFF (the sign and the mantissa's top seven bits
- * above the exponent), zero with the zero flag where src & 0xFF is; cells narrowed to 16 bits
- * biased by -0x8000 (packssdw saturates, and the biased cells lie in its range) and unbiased in
- * 16-bit lanes. */
-static void mova2d_rows_bf16(const uint32_t *restrict src, bool zero_flag, uint16_t *restrict out, unsigned n) {
-    const __m128i mff = _mm_set1_epi32(0xFF), mff00 = _mm_set1_epi32(0xFF00), bias = _mm_set1_epi32(0x8000);
-    const __m128i bias16 = _mm_set1_epi16(-0x8000), zf = _mm_set1_epi32(zero_flag ? -1 : 0);
+ * datum's cell is (src >> 11) & 0xFF above src & 0xFF (the sign and the mantissa's top seven bits
+ * above the exponent), zero with the zero flag where src & 0xFF is. Both bytes are made in 32-bit
+ * lanes ((src << 13) >> 24 the high one), narrowed by packssdw (bytes: it keeps them exactly) and
+ * put together in 16-bit lanes. */
+static inline __attribute__((always_inline)) void mova2d_rows_bf16(const uint32_t *restrict src, bool zero_flag,
+                                                                   uint16_t *restrict out, unsigned n) {
+    const __m128i mff = _mm_set1_epi32(0xFF), zero = _mm_setzero_si128();
     for (unsigned k = 0; k < n * FMT_ROW; k += 8) {
-        __m128i c[2];
-        for (unsigned h = 0; h < 2; h++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(src + k + 4 * h)), e = _mm_and_si128(v, mff);
-            __m128i cell = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 3), mff00), e);
-            __m128i flushed = _mm_and_si128(zf, _mm_cmpeq_epi32(e, _mm_setzero_si128()));
-            c[h] = _mm_sub_epi32(_mm_andnot_si128(flushed, cell), bias);
-        }
-        _mm_storeu_si128((__m128i *)(out + k), _mm_add_epi16(_mm_packs_epi32(c[0], c[1]), bias16));
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(src + k)), v1 = _mm_loadu_si128((const __m128i *)(src + k + 4));
+        __m128i e = _mm_packs_epi32(_mm_and_si128(v0, mff), _mm_and_si128(v1, mff));
+        __m128i h =
+            _mm_packs_epi32(_mm_srli_epi32(_mm_slli_epi32(v0, 13), 24), _mm_srli_epi32(_mm_slli_epi32(v1, 13), 24));
+        __m128i cell = _mm_or_si128(_mm_slli_epi16(h, 8), e);
+        if (zero_flag) cell = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), cell);
+        _mm_storeu_si128((__m128i *)(out + k), cell);
     }
 }
 #define MOVA2D_ROWS_BF16(zf) mova2d_rows_bf16(src, (zf), out, n);
@@ -555,28 +554,36 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x)
 /* sfpstore_rule's BF16 (ToBF16 of the flushed value, then the Dst cell's shuffle) over the lanes,
  * eight at a time in the host's 16-bit vector lanes, merged as fmt_sfpstore_lanes does: the bf16
  * b = f >> 16 of each lane (narrowed by packssdw from f >> 16 sign-extended, which it keeps
- * exactly), flushed where its exponent is 0 (the sign alone: as the flushed f's high half), becomes
- * the cell (b & 0x8000) | (b & 0x7F) << 8 | (b >> 7) & 0xFF, widened back into the pairs' half.
- * (gcc -O2 makes of the C rule a loop that narrows to 16-bit lanes and back.) */
-static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
-                                fmt_pair_t *restrict out) {
-    const __m128i exp = _mm_set1_epi16(0x7F80), mag = _mm_set1_epi16(0x7FFF), sign = _mm_set1_epi16(-0x8000);
-    const __m128i man = _mm_set1_epi16(0x7F00), e8 = _mm_set1_epi16(0xFF);
-    const __m128i k = _mm_set1_epi32((int)keep), sh = _mm_cvtsi32_si128((int)shift), zero = _mm_setzero_si128();
+ * exactly) becomes the cell (b & 0x8000) | (b & 0x7F) << 8 | e, e = (b >> 7) & 0xFF, without its
+ * mantissa where e is 0 (the flush: the sign alone, as the flushed f's high half), and goes into
+ * the pairs' low (shift 0) or high (16) half, interleaved there with zeros. (gcc -O2 makes of the
+ * C rule a loop that narrows to 16-bit lanes and back.) */
+static inline __attribute__((always_inline)) void sfpstore_lanes_bf16_half(const uint32_t *restrict lreg, uint32_t keep,
+                                                                           bool high, fmt_pair_t *restrict out) {
+    const __m128i sign = _mm_set1_epi16(-0x8000), man = _mm_set1_epi16(0x7F00), e8 = _mm_set1_epi16(0xFF);
+    const __m128i k = _mm_set1_epi32((int)keep), zero = _mm_setzero_si128();
     for (unsigned l = 0; l < FMT_LANES; l += 8) {
-        /* the eight lanes' high halves (each sign-extended, so that packssdw keeps it): BF16 by
-         * truncation, then the flush (exponent 0: the sign alone) and the cell's shuffle */
         __m128i b = _mm_packs_epi32(_mm_srai_epi32(_mm_loadu_si128((const __m128i *)(lreg + l)), 16),
                                     _mm_srai_epi32(_mm_loadu_si128((const __m128i *)(lreg + l + 4)), 16));
-        __m128i flushed = _mm_cmpeq_epi16(_mm_and_si128(b, exp), zero);
-        b = _mm_andnot_si128(_mm_and_si128(flushed, mag), b);
-        __m128i cell = _mm_or_si128(_mm_and_si128(b, sign), _mm_and_si128(_mm_slli_epi16(b, 8), man));
-        cell = _mm_or_si128(cell, _mm_and_si128(_mm_srli_epi16(b, 7), e8));
-        __m128i c0 = _mm_sll_epi32(_mm_unpacklo_epi16(cell, zero), sh);
-        __m128i c1 = _mm_sll_epi32(_mm_unpackhi_epi16(cell, zero), sh);
+        __m128i e = _mm_and_si128(_mm_srli_epi16(b, 7), e8);
+        __m128i m = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), _mm_and_si128(_mm_slli_epi16(b, 8), man));
+        __m128i cell = _mm_or_si128(_mm_or_si128(_mm_and_si128(b, sign), m), e);
+        __m128i c0 = high ? _mm_unpacklo_epi16(zero, cell) : _mm_unpacklo_epi16(cell, zero);
+        __m128i c1 = high ? _mm_unpackhi_epi16(zero, cell) : _mm_unpackhi_epi16(cell, zero);
         __m128i w0 = _mm_loadu_si128((const __m128i *)(out + l)), w1 = _mm_loadu_si128((const __m128i *)(out + l + 4));
         _mm_storeu_si128((__m128i *)(out + l), _mm_or_si128(_mm_and_si128(w0, k), c0));
         _mm_storeu_si128((__m128i *)(out + l + 4), _mm_or_si128(_mm_and_si128(w1, k), c1));
+    }
+}
+static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
+                                fmt_pair_t *restrict out) {
+    if (shift == 16) {
+        sfpstore_lanes_bf16_half(lreg, keep, true, out);
+    } else if (shift == 0) {
+        sfpstore_lanes_bf16_half(lreg, keep, false, out);
+    } else { /* no caller's (formats.h: a half of the pairs) */
+        for (unsigned l = 0; l < FMT_LANES; l++)
+            out[l] = (out[l] & keep) | sfpstore_rule(FMT_MOD0_BF16, lreg[l]) << shift;
     }
 }
 #define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16(lreg, keep, shift, out);

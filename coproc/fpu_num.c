@@ -177,30 +177,52 @@ uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu
 
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
 #include <emmintrin.h>
+/* b's operand k in all eight 16-bit lanes, from the doubled halves of its eight (lo: k0..k0+3,
+ * hi: k0+4..k0+7, each 16-bit field twice in a 32-bit lane): one pshufd (i a constant once the
+ * loops below are unrolled). */
+static inline __attribute__((always_inline)) __m128i bcast_k(__m128i lo, __m128i hi, unsigned i) {
+    switch (i) {
+    case 0: return _mm_shuffle_epi32(lo, 0x00);
+    case 1: return _mm_shuffle_epi32(lo, 0x55);
+    case 2: return _mm_shuffle_epi32(lo, 0xAA);
+    case 3: return _mm_shuffle_epi32(lo, 0xFF);
+    case 4: return _mm_shuffle_epi32(hi, 0x00);
+    case 5: return _mm_shuffle_epi32(hi, 0x55);
+    case 6: return _mm_shuffle_epi32(hi, 0xAA);
+    default: return _mm_shuffle_epi32(hi, 0xFF);
+    }
+}
 /* group_sum for eight columns at once (j0..j0+7), a by row (a[k].exp[j]) and b's operands k
- * broadcast (bx[k] = {exp, man, sign}), in the host's 16-bit vector lanes: the largest exponent
+ * broadcast (bcast_k: exp, man, sign), in the host's 16-bit vector lanes: the largest exponent
  * e is a lane-wise maximum, and the alignment m = round(p / 2^d) the high half of (4p) * 2^(14 -
  * d) plus the top bit of its low half (the half that rounds up), with 2^(14 - d) made as a
  * float's exponent field, 127 + 14 - d = max(x + 141 - e, 126): d = 15 gives 2^-1, truncated to
  * 0. The sum of eight aligned products (each below 2^12) fits a lane. A lane whose largest
  * exponent is <= 0 gets an unused sum. */
-static inline __attribute__((always_inline)) void group_sums8(const fpu_mops_t a[16], const __m128i bx[16][3],
-                                                              unsigned k0, unsigned j0, __m128i zexp, int32_t e_out[8],
+static inline __attribute__((always_inline)) void group_sums8(const fpu_mops_t a[16], const fpu_mops_t *b, unsigned k0,
+                                                              unsigned j0, __m128i zexp, int32_t e_out[8],
                                                               int32_t s_out[8]) {
+    __m128i we = _mm_load_si128((const __m128i *)&b->exp[k0]), wm = _mm_load_si128((const __m128i *)&b->man[k0]);
+    __m128i ws = _mm_load_si128((const __m128i *)&b->sign[k0]);
+    __m128i el = _mm_unpacklo_epi16(we, we), eh = _mm_unpackhi_epi16(we, we);
+    __m128i ml = _mm_unpacklo_epi16(wm, wm), mh = _mm_unpackhi_epi16(wm, wm);
+    __m128i sl = _mm_unpacklo_epi16(ws, ws), sh = _mm_unpackhi_epi16(ws, ws);
     __m128i e = zexp;
 #pragma GCC unroll 8
-    for (unsigned k = k0; k < k0 + 8; k++)
-        e = _mm_max_epi16(e, _mm_adds_epi16(_mm_load_si128((const __m128i *)&a[k].exp[j0]), bx[k][0]));
+    for (unsigned i = 0; i < 8; i++)
+        e = _mm_max_epi16(e, _mm_adds_epi16(_mm_load_si128((const __m128i *)&a[k0 + i].exp[j0]), bcast_k(el, eh, i)));
     __m128i zero = _mm_setzero_si128(), c = _mm_sub_epi16(_mm_set1_epi16(141), e), sum = zero;
 #pragma GCC unroll 8
-    for (unsigned k = k0; k < k0 + 8; k++) {
-        __m128i x = _mm_adds_epi16(_mm_load_si128((const __m128i *)&a[k].exp[j0]), bx[k][0]);
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned k = k0 + i;
+        __m128i x = _mm_adds_epi16(_mm_load_si128((const __m128i *)&a[k].exp[j0]), bcast_k(el, eh, i));
         __m128i h = _mm_slli_epi16(_mm_max_epi16(_mm_adds_epi16(x, c), _mm_set1_epi16(126)), 7);
         __m128i mult = _mm_packs_epi32(_mm_cvttps_epi32(_mm_castsi128_ps(_mm_unpacklo_epi16(zero, h))),
                                        _mm_cvttps_epi32(_mm_castsi128_ps(_mm_unpackhi_epi16(zero, h))));
-        __m128i p4 = _mm_slli_epi16(_mm_mullo_epi16(_mm_load_si128((const __m128i *)&a[k].man[j0]), bx[k][1]), 2);
+        __m128i p4 =
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_load_si128((const __m128i *)&a[k].man[j0]), bcast_k(ml, mh, i)), 2);
         __m128i m = _mm_add_epi16(_mm_mulhi_epu16(p4, mult), _mm_srli_epi16(_mm_mullo_epi16(p4, mult), 15));
-        __m128i sg = _mm_xor_si128(_mm_load_si128((const __m128i *)&a[k].sign[j0]), bx[k][2]);
+        __m128i sg = _mm_xor_si128(_mm_load_si128((const __m128i *)&a[k].sign[j0]), bcast_k(sl, sh, i));
         sum = _mm_add_epi16(sum, _mm_sub_epi16(_mm_xor_si128(m, sg), sg)); /* -m for a negative product */
     }
     sum = _mm_and_si128(sum, _mm_cmpgt_epi16(e, zero)); /* e >= zexp >= 0: no sum where e is 0 */
@@ -290,14 +312,10 @@ two_groups4_fp32(const int32_t *e0, const int32_t *e1, const int32_t *s0, const 
 }
 static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
                                                              uint32_t dst[16], fpu_acc_t acc, int32_t zexp) {
-    __m128i bx[16][3];
-    for (unsigned k = 0; k < 16; k++)
-        bx[k][0] = _mm_set1_epi16(b->exp[k]), bx[k][1] = _mm_set1_epi16((int16_t)b->man[k]),
-        bx[k][2] = _mm_set1_epi16(b->sign[k]);
     int32_t e[2][16], sum[2][16];
     for (unsigned g = 0; g < 2; g++)
         for (unsigned j0 = 0; j0 < 16; j0 += 8)
-            group_sums8(a, bx, 8 * g, j0, _mm_set1_epi16((int16_t)zexp), &e[g][j0], &sum[g][j0]);
+            group_sums8(a, b, 8 * g, j0, _mm_set1_epi16((int16_t)zexp), &e[g][j0], &sum[g][j0]);
     if (acc.fp32) {
         for (unsigned j = 0; j < 16; j += 4)
             two_groups4_fp32(&e[0][j], &e[1][j], &sum[0][j], &sum[1][j], &dst[j]);

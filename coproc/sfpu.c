@@ -216,6 +216,13 @@ static inline __attribute__((always_inline)) void sfpu_run(dp_ctx_t *x, lregs_t 
         return;
     }
     case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
+    case TT_OPC_SFPADDI: /* sfpu_exec's SFPADDI, without its dispatch (add1 has one an SFPLOAD) */
+        if (!x->dp->reference) {
+            sfp_res_t r = sfpu_addi(s, o);
+            if (r.cat != CP_ERR_NONE) sfpu_failed(x, o, r);
+            return;
+        }
+        /* fall through */
     default: {
         sfp_res_t r = x->dp->reference ? sfpu_exec_general(s, o) : sfpu_exec(s, o);
         if (r.cat != CP_ERR_NONE) sfpu_failed(x, o, r);
