@@ -359,10 +359,15 @@ void tns_to_output(const tns_desc_t *d, const uint8_t *elems, uint8_t *out) {
         memcpy(out, elems, d->bytes); /* the output type is the format's own */
         return;
     }
-    for (uint64_t k = 0; k < d->count; k++) {
-        uint16_t b = (uint16_t)tns_bits(f, elems, k);
-        put_le(out + 4 * k, 4, f == TNS_FP16 ? fmt_fp16_to_fp32(b) : fmt_bf16_to_fp32(b));
+    if (f != TNS_FP16) { /* bfloat16 patterns: each the top half of its float32 (fmt_bf16_to_fp32) */
+        for (uint64_t k = 0; k < d->count; k++) {
+            uint8_t *o = out + 4 * k;
+            o[0] = o[1] = 0, o[2] = elems[2 * k], o[3] = elems[2 * k + 1];
+        }
+        return;
     }
+    for (uint64_t k = 0; k < d->count; k++)
+        put_le(out + 4 * k, 4, fmt_fp16_to_fp32((uint16_t)tns_bits(f, elems, k)));
 }
 
 /* ---- comparison ------------------------------------------------------------------------------ */

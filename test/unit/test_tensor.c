@@ -321,6 +321,15 @@ static void test_to_output(void **state) {
     uint32_t f[4];
     tns_to_output(&bf, (uint8_t *)b, (uint8_t *)f);
     assert_memory_equal(f, ((uint32_t[]){0x3F800000, 0xFF800000, 0x00010000, 0x80000000}), 16);
+    /* every bfloat16 pattern of a longer row: the top half of its float32, the bottom half 0 */
+    tns_desc_t bl = desc(TNS_BF16, false, 1, 37);
+    uint16_t bb[37];
+    uint32_t ff[37];
+    for (unsigned i = 0; i < 37; i++)
+        bb[i] = (uint16_t)(i * 1777u + 3u);
+    tns_to_output(&bl, (uint8_t *)bb, (uint8_t *)ff);
+    for (unsigned i = 0; i < 37; i++)
+        assert_int_equal(ff[i], (uint32_t)bb[i] << 16);
     uint16_t h[4] = {0x3C00, 0x0001, 0xFC00, 0x8000};
     tns_to_output(&fp16, (uint8_t *)h, (uint8_t *)f);
     assert_memory_equal(f, ((uint32_t[]){0x3F800000, 0x33800000, 0xFF800000, 0x80000000}), 16);
