@@ -12,8 +12,9 @@
  *                        (tm_dispatch / Sync Unit), forget a wait found satisfied
  *     fe_replay_step(t)  replay expander: FIFO#2 → FIFO#3 (or from the replay buffer)
  *     fe_mop_step(t)     MOP expander: FIFO#1 → FIFO#2
- *   tm_cycle()           backend units advance one cycle (coproc/timing.c)
- *   Sync Unit per-cycle throughput counters cleared; cycle++
+ *   tm_cycle()           the clock moves (the timing model's, which is the coprocessor's
+ *                        cycle count: cp_now), backend units advance one cycle (coproc/timing.c)
+ *   Sync Unit per-cycle throughput counters cleared
  *
  * Stages run downstream first, so a word moves at most one stage per cycle and a slot freed
  * downstream can be refilled in the same cycle: a word pushed in cycle N reaches the gate at
@@ -40,7 +41,6 @@ static void reset_own(cp_t *cp) {
     }
     sync_reset(&cp->sync);
     memset(cp->stats, 0, sizeof cp->stats);
-    cp->cycle = 0;
     cp->log_n = 0;
     cp->active = false;
     cp->quiet_until = 0;
@@ -155,11 +155,10 @@ static void cp_quiet_run(cp_t *cp, uint64_t n) {
         if (cp->gate[t].held) cp->gate[t].repeats += n;
     cp_tmh(cp)->now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
-    cp->cycle += n;
     cp->quiet_cycles += n;
 }
 
-uint64_t cp_quiet_left(const cp_t *cp) { return cp_next_cycle(cp) == CP_NEXT_QUIET ? cp->quiet_until - cp->cycle : 0; }
+uint64_t cp_quiet_left(const cp_t *cp) { return cp_next_cycle(cp) == CP_NEXT_QUIET ? cp->quiet_until - cp_now(cp) : 0; }
 
 uint64_t cp_quiet_cycles(const cp_t *cp) { return cp->quiet_cycles; }
 
@@ -195,9 +194,8 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
          * thread's last step), not by the expander's note (cp_stats) */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
-    tm_cycle(cp->tm);
+    tm_cycle(cp->tm); /* (and the clock, cp_now) */
     sync_end_cycle(&cp->sync);
-    cp->cycle++;
     cp->active = !all_idle(cp);
     return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
@@ -233,13 +231,12 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
     if (cp_tm_due_at(cp, ++cp_tmh(cp)->now) && tm_cycle_due(cp->tm)) quiet = false;
     sync_end_cycle(&cp->sync);
-    cp->cycle++;
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     unsigned s = cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && cp->active) {
         cp->quiet_until = cp_quiet_end(cp);
-        if (cp->cycle < cp->quiet_until) s |= CP_CYCLE_QUIET;
+        if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;
     }
     return s;
 }
@@ -250,9 +247,8 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) { return cp_cy
 /* cp_cycle's idle and quiet cycles, out of line: cp_cycle only picks the way (tail calls, no
  * frame to set up). */
 static inline void idle_cycles(cp_t *cp, uint64_t n) { /* (nothing to step, only time passes) */
-    tm_advance_idle(cp->tm, n);
+    tm_advance_idle(cp->tm, n);                        /* (the clock, cp_now) */
     sync_end_cycle(&cp->sync);
-    cp->cycle += n;
 }
 static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
     idle_cycles(cp, 1);
@@ -260,7 +256,7 @@ static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
 }
 static __attribute__((noinline)) unsigned cp_cycle_quiet(cp_t *cp) {
     cp_quiet_run(cp, 1);
-    return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
+    return cp_cycle_status(cp) | (cp_now(cp) < cp->quiet_until ? CP_CYCLE_QUIET : 0);
 }
 
 static inline unsigned cycle_by(cp_t *cp, cp_next_t way) {
@@ -301,7 +297,7 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
 }
 
 uint64_t cp_advance_to(cp_t *cp, uint64_t cycle) {
-    uint64_t n = cycle - cp->cycle;
+    uint64_t n = cycle - cp_now(cp);
     cp_advance_idle(cp, n);
     return n;
 }
@@ -362,7 +358,7 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
     else
         sync_sem_post(&cp->sync, (uint8_t)(1u << i));
     cp->sync.sem_slot_used = true;
-    sync_sem_note(&cp->sync, t, (uint8_t)(1u << i), !(val & 1), true, cp->cycle);
+    sync_sem_note(&cp->sync, t, (uint8_t)(1u << i), !(val & 1), true, cp_now(cp));
     if (t < CP_THREADS) cp->stats[t].sem_writes++;
 }
 
@@ -500,7 +496,7 @@ const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
     return st;
 }
 
-uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }
+uint64_t cp_cycles(const cp_t *cp) { return cp_now(cp); }
 
 const cp_error_t *cp_fault(const cp_t *cp) { return tm_error(cp->tm); }
 

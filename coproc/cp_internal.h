@@ -232,7 +232,6 @@ struct cp {
      * gate never passes). */
     bool op_pass[256];
     dp_t *dp; /* the datapath (coproc/datapath.h) */
-    uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
     sync_t sync;
@@ -267,6 +266,10 @@ struct cp {
 };
 /* The timing model's head at its fixed offset (cp_t.tm_mem). */
 static inline tm_head_t *cp_tmh(const cp_t *cp) { return (tm_head_t *)(uintptr_t)cp->tm_mem; }
+/* The coprocessor's cycle: the timing model's clock (cp_cycles), the one count of the cycles run.
+ * A full cycle moves it after the gates and before the unpackers' due step (tm_cycle_due), which
+ * reads only the model's own. */
+static inline uint64_t cp_now(const cp_t *cp) { return cp_tmh(cp)->now; }
 /* A word was pushed into thread t or taken or consumed by its gate's full step: its expanders
  * may move again. */
 static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
@@ -278,7 +281,7 @@ static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u
 typedef enum { CP_NEXT_IDLE, CP_NEXT_PLAIN, CP_NEXT_QUIET, CP_NEXT_FULL } cp_next_t;
 static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference path: cp_cycle_fast) */
     if (!cp->active) return CP_NEXT_IDLE;
-    return cp->cycle < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
+    return cp_now(cp) < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
 }
 static inline cp_next_t cp_next_cycle(const cp_t *cp) {
     return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
@@ -303,7 +306,7 @@ bool gate_step_full(cp_t *cp, unsigned t);
  * (the timing model's head, chg) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
 static inline bool gate_stallwait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    return cp->cycle < g->recheck_at && !(cp_tmh(cp)->chg[t] & g->wait.cond_mask & 0x1FFFu);
+    return cp_now(cp) < g->recheck_at && !(cp_tmh(cp)->chg[t] & g->wait.cond_mask & 0x1FFFu);
 }
 static inline bool gate_semwait_unchanged(const cp_t *cp, const gate_t *g) { return g->sem_seen == cp->sync.sem_gen; }
 static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {

@@ -135,12 +135,12 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
 /* Word w leaves thread t's gate: the issue log and the thread's counts. */
 static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned t, uint32_t w) {
     cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
-    e->cycle = cp->cycle;
+    e->cycle = cp_now(cp);
     e->word = w;
     e->thread = (uint8_t)t;
     cp->log_n++;
     cp->stats[t].issued++;
-    cp->stats[t].last_issue_cycle = cp->cycle;
+    cp->stats[t].last_issue_cycle = cp_now(cp);
 }
 
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
@@ -163,7 +163,7 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
         cp_hold_t cause;
         unsigned detail;
         uint32_t busy;
-        if (g->wait.since >= cp->cycle || wait_met(cp, t, &cause, &detail, &busy)) return false;
+        if (g->wait.since >= cp_now(cp) || wait_met(cp, t, &cause, &detail, &busy)) return false;
         if (g->held_by_wait && (cause != g->hold || detail != g->hold_detail || busy != g->hold_mask)) return false;
     }
     if (g->held_by_wait) return true;
@@ -186,7 +186,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
     unsigned wdetail = 0;
     uint32_t wbusy = 0;
     uint64_t latched_at = g->wait.since;
-    bool evaluated = g->wait.active && latched_at < cp->cycle;
+    bool evaluated = g->wait.active && latched_at < cp_now(cp);
     if (evaluated) met = wait_met(cp, t, &wcause, &wdetail, &wbusy);
 
     /* 2. The head of FIFO#3. */
@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
             g->hold_detail = detail;
             g->hold_mask = hmask;
             count_stall(&cp->stats[t], hold, detail, hmask, 1);
-            note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
+            note_stall(g, hold, detail, w, fifo_peek_org(in), cp_now(cp));
             /* gate_repeat may stand in for the next cycles (a met wait is forgotten below). */
             bool stream = g->wait.active && g->wait.opcode == TT_OPC_STREAMWAIT;
             bool repeatable =

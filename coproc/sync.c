@@ -172,7 +172,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
     switch (TT_OPCODE(word)) {
     case TT_OPC_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
         unsigned idx = mutex_index(word);
-        if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp->cycle;
+        if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp_now(cp);
         s->holder[idx] = (int8_t)t;
         s->prefer[idx] = -1;
         s->mutex_used |= (uint8_t)(1u << idx);
@@ -192,19 +192,19 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         sync_sem_init(s, sem_sel(word), TT_SEMINIT_INIT_VALUE(word), TT_SEMINIT_MAX_VALUE(word));
         for (unsigned i = 0; i < CP_NUM_SEMS; i++)
             if ((sem_sel(word) >> i) & 1) {
-                s->hist[i].last_init_cycle = cp->cycle;
+                s->hist[i].last_init_cycle = cp_now(cp);
                 s->hist[i].last_init_thread = (int8_t)t;
             }
         s->sem_slot_used = true;
         break;
     case TT_OPC_SEMPOST:
         sync_sem_post(s, sem_sel(word));
-        sync_sem_note(s, t, sem_sel(word), true, false, cp->cycle);
+        sync_sem_note(s, t, sem_sel(word), true, false, cp_now(cp));
         s->sem_slot_used = true;
         break;
     case TT_OPC_SEMGET:
         sync_sem_get(s, sem_sel(word));
-        sync_sem_note(s, t, sem_sel(word), false, false, cp->cycle);
+        sync_sem_note(s, t, sem_sel(word), false, false, cp_now(cp));
         s->sem_slot_used = true;
         break;
     case TT_OPC_STALLWAIT:
@@ -217,7 +217,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         memset(w, 0, sizeof *w);
         w->active = true;
         w->word = word;
-        w->since = cp->cycle;
+        w->since = cp_now(cp);
         w->block_mask = block_mask(word);
         /* The gate policy (docs/gate-policies.md): whole-thread holds every instruction of the
          * thread, NOP included, as a mask of all nine bits does (STALLWAIT.md). */
