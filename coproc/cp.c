@@ -149,10 +149,9 @@ static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
 }
 
 /* n cycles of a quiet stretch (cp_t.quiet_until; n at most cp_quiet_left): what the full cycle
- * would do, as it did in the cycle before. */
+ * would do, as it did in the cycle before (a held gate repeats its hold: the clock counts them,
+ * gate_t.repeat_from). */
 static void cp_quiet_run(cp_t *cp, uint64_t n) {
-    for (unsigned t = 0; t < CP_THREADS; t++)
-        if (cp->gate[t].held) cp->gate[t].repeats += n;
     cp_tmh(cp)->now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
     sync_end_cycle(&cp->sync);
     cp->quiet_cycles += n;
@@ -487,7 +486,7 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
  * allocates it). */
 const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
     if (t >= CP_THREADS) return NULL;
-    if (cp->gate[t].repeats) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
+    if (gate_unsettled(cp, t)) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
     cp_stats_t *st = (cp_stats_t *)&cp->stats[t];
     /* FIFO#2's high water: the fast path's MOP expander notes its own (fe_thread_t.fifo2_high);
      * the reference path measures it its own way, at each cycle's end (cp_cycle_plain), so that

@@ -217,7 +217,11 @@ typedef struct {
     /* The hold may repeat unchanged (gate_repeat_t; GATE_REPEAT_NO: it may not): gate_step asks
      * the question of its kind without looking at held_by_wait and the wait. */
     uint8_t repeat;
-    uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
+    /* While repeat says the hold may repeat: the first held cycle not counted yet. Every cycle
+     * from it to the clock (cp_now) held the head exactly as the last counted one (a cycle that
+     * did not takes the full step, which counts them first), so the count is the clock less this:
+     * a repeated cycle writes nothing. */
+    uint64_t repeat_from;
     uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
     uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
     uint64_t unit_seen;  /* GATE_REPEAT_UNIT's refusal stands while cp_tmh(cp)->unit_moves is this */
@@ -337,9 +341,8 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
         if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
     } else if (gate_hold_unchanged(cp, t, g)) {
         /* Held as it was (the latched wait, or a unit's refusal that only a Src hand-over or an
-         * unpacker's retire can end: gate_t.repeat): count the cycle later, in bulk
-         * (gate_settle). */
-        g->repeats++;
+         * unpacker's retire can end: gate_t.repeat): counted later, in bulk (gate_settle, from
+         * gate_t.repeat_from). */
         return true;
     }
     return gate_step_slow(cp, t);
@@ -348,6 +351,10 @@ void gate_reset(gate_t *g);
 /* Count thread t's repeated held cycles into its statistics and stall record. Every view of them
  * (cp_stats, cp_longest_stalls) settles first; nothing else reads them. */
 void gate_settle(cp_t *cp, unsigned t);
+/* Has thread t repeated held cycles not counted yet (gate_t.repeat_from)? */
+static inline bool gate_unsettled(const cp_t *cp, unsigned t) {
+    return cp->gate[t].repeat != GATE_REPEAT_NO && cp->gate[t].repeat_from < cp_now(cp);
+}
 /* Rank a finished stall among a thread's longest (cp.c). */
 void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s);
 /* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it

@@ -108,13 +108,13 @@ static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_
     }
 }
 
-/* Count the repeated held cycles that gate_repeat let pass uncounted (gate_t.repeats): each was
+/* Count the repeated held cycles that gate_step let pass uncounted (gate_t.repeat_from): each was
  * held exactly as the cycle before it, so each adds what that cycle added. */
 void gate_settle(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    uint64_t n = g->repeats;
-    if (!n) return;
-    g->repeats = 0;
+    if (!gate_unsettled(cp, t)) return;
+    uint64_t n = cp_now(cp) - g->repeat_from;
+    g->repeat_from = cp_now(cp);
     count_stall(&cp->stats[t], g->hold, g->hold_detail, g->hold_mask, n);
     if (g->held_by_wait) g->site->held_cycles += n;
     g->stall.cycles += n;
@@ -177,7 +177,7 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
-    if (g->repeats) gate_settle(cp, t);
+    if (g->repeat != GATE_REPEAT_NO) gate_settle(cp, t);
     g->repeat = GATE_REPEAT_NO;
 
     /* 1. The latched wait, from the cycle after it latched on. */
@@ -270,6 +270,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 g->repeat = GATE_REPEAT_UNIT;
                 g->unit_seen = cp_tmh(cp)->unit_moves;
             }
+            g->repeat_from = cp_now(cp) + 1; /* (this cycle is counted: the next may repeat it) */
         }
     }
     if (!g->held && g->stall.ongoing) {
@@ -315,11 +316,8 @@ CP_PER_THREAD_DEFINE(bool, gate_pass, (cp_t * cp), (cp))
  * header of this file says. */
 static inline __attribute__((always_inline)) bool gate_step_slow_as(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g)) {
-        /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
-        g->repeats++;
-        return true;
-    }
+    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g))
+        return true; /* A held head that stays held as it was: counted later, in bulk (gate_settle). */
     return gate_full(cp, t);
 }
 
