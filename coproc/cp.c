@@ -153,7 +153,6 @@ static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
  * gate_t.repeat_from). */
 static void cp_quiet_run(cp_t *cp, uint64_t n) {
     cp_tmh(cp)->now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
-    sync_end_cycle(&cp->sync);
     cp->quiet_cycles += n;
 }
 
@@ -194,7 +193,6 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm); /* (and the clock, cp_now) */
-    sync_end_cycle(&cp->sync);
     cp->active = !all_idle(cp);
     return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
@@ -229,7 +227,6 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     quiet &= cp_thread_step(cp, 2);
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
     if (cp_tm_due_at(cp, ++cp_tmh(cp)->now) && tm_cycle_due(cp->tm)) quiet = false;
-    sync_end_cycle(&cp->sync);
     cp->active = !all_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     unsigned s = cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
@@ -247,7 +244,6 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) { return cp_cy
  * frame to set up). */
 static inline void idle_cycles(cp_t *cp, uint64_t n) { /* (nothing to step, only time passes) */
     tm_advance_idle(cp->tm, n);                        /* (the clock, cp_now) */
-    sync_end_cycle(&cp->sync);
 }
 static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
     idle_cycles(cp, 1);
@@ -356,7 +352,7 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
         sync_sem_get(&cp->sync, (uint8_t)(1u << i));
     else
         sync_sem_post(&cp->sync, (uint8_t)(1u << i));
-    cp->sync.sem_slot_used = true;
+    sync_take_slot(cp);
     sync_sem_note(&cp->sync, t, (uint8_t)(1u << i), !(val & 1), true, cp_now(cp));
     if (t < CP_THREADS) cp->stats[t].sem_writes++;
 }

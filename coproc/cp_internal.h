@@ -166,8 +166,12 @@ typedef struct {
     int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
     uint64_t sem_gen;            /* counts the changes of any semaphore (a latched SEMWAIT asks again) */
-    bool sem_slot_used;          /* this cycle: SEM* / *WAIT / RISC-V semaphore write */
-    uint8_t mutex_used;          /* this cycle: mutexes touched by ATGETM/ATRELM (bit per index) */
+    /* This cycle's semaphore slot (SEM* / *WAIT / a RISC-V semaphore write) and mutex ports
+     * (ATGETM/ATRELM), each taken in the cycle whose number + 1 it holds (sync_slot_taken,
+     * sync_mutexes_used): free again in the next cycle without a write. */
+    uint64_t sem_slot_at;
+    uint64_t mutex_at;
+    uint8_t mutex_used; /* the mutexes touched in cycle mutex_at - 1 (bit per index) */
     /* History for stall diagnosis (cp_sem_history, cp_mutex_since). */
     cp_sem_history_t hist[CP_NUM_SEMS];
     uint64_t mutex_since[SYNC_MUTEXES]; /* cycle the holder took it */
@@ -178,11 +182,6 @@ static inline bool sync_mutex_valid(unsigned idx) { return idx == 0 || (idx >= 2
 void sync_sem_post(sync_t *s, uint8_t mask);
 void sync_sem_get(sync_t *s, uint8_t mask);
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max);
-/* The end of a cycle: its semaphore slot and mutex ports are free again. */
-static inline void sync_end_cycle(sync_t *s) {
-    s->sem_slot_used = false;
-    s->mutex_used = 0;
-}
 /* Record a post (post) or get of the semaphores in mask by thread t at cycle (history only). */
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
@@ -274,6 +273,17 @@ static inline tm_head_t *cp_tmh(const cp_t *cp) { return (tm_head_t *)(uintptr_t
  * A full cycle moves it after the gates and before the unpackers' due step (tm_cycle_due), which
  * reads only the model's own. */
 static inline uint64_t cp_now(const cp_t *cp) { return cp_tmh(cp)->now; }
+/* The Sync Unit's slots of this cycle (sync_t.sem_slot_at, mutex_at): the clock reads N in
+ * cycle N's gates and in the harts' turns before it. */
+static inline bool sync_slot_taken(const cp_t *cp) { return cp->sync.sem_slot_at == cp_now(cp) + 1; }
+static inline void sync_take_slot(cp_t *cp) { cp->sync.sem_slot_at = cp_now(cp) + 1; }
+static inline uint8_t sync_mutexes_used(const cp_t *cp) {
+    return cp->sync.mutex_at == cp_now(cp) + 1 ? cp->sync.mutex_used : 0;
+}
+static inline void sync_use_mutex(cp_t *cp, unsigned idx) {
+    cp->sync.mutex_used = (uint8_t)(sync_mutexes_used(cp) | 1u << idx);
+    cp->sync.mutex_at = cp_now(cp) + 1;
+}
 /* A word was pushed into thread t or taken or consumed by its gate's full step: its expanders
  * may move again. */
 static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }

@@ -124,7 +124,7 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
                 return false;
             }
         }
-        if (s->mutex_used & (1u << idx)) { /* another ATGETM/ATRELM on it this cycle */
+        if (sync_mutexes_used(cp) & (1u << idx)) { /* another ATGETM/ATRELM on it this cycle */
             if (opc == TT_OPC_ATGETM) cp->gate[t].waiting_mutex = (int)idx;
             *hold = CP_HOLD_MUTEX;
             return false;
@@ -137,7 +137,7 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
     case TT_OPC_STALLWAIT:
     case TT_OPC_SEMWAIT:
     case TT_OPC_STREAMWAIT:
-        if (s->sem_slot_used) {
+        if (sync_slot_taken(cp)) {
             *hold = CP_HOLD_SYNC_SLOT;
             *detail = 0;
             return false;
@@ -175,12 +175,12 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp_now(cp);
         s->holder[idx] = (int8_t)t;
         s->prefer[idx] = -1;
-        s->mutex_used |= (uint8_t)(1u << idx);
+        sync_use_mutex(cp, idx);
         break;
     }
     case TT_OPC_ATRELM: { /* ATRELM.md: released only by its holder */
         unsigned idx = mutex_index(word);
-        s->mutex_used |= (uint8_t)(1u << idx);
+        sync_use_mutex(cp, idx);
         if (s->holder[idx] != (int8_t)t) break;
         s->holder[idx] = -1;
         /* Fairness: when both other threads wait for it, thread (t+1) mod 3 gets it next. */
@@ -195,17 +195,17 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
                 s->hist[i].last_init_cycle = cp_now(cp);
                 s->hist[i].last_init_thread = (int8_t)t;
             }
-        s->sem_slot_used = true;
+        sync_take_slot(cp);
         break;
     case TT_OPC_SEMPOST:
         sync_sem_post(s, sem_sel(word));
         sync_sem_note(s, t, sem_sel(word), true, false, cp_now(cp));
-        s->sem_slot_used = true;
+        sync_take_slot(cp);
         break;
     case TT_OPC_SEMGET:
         sync_sem_get(s, sem_sel(word));
         sync_sem_note(s, t, sem_sel(word), false, false, cp_now(cp));
-        s->sem_slot_used = true;
+        sync_take_slot(cp);
         break;
     case TT_OPC_STALLWAIT:
     case TT_OPC_SEMWAIT:
@@ -254,7 +254,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
             w->stream_sel = (uint8_t)TT_STREAMWAIT_WAIT_STREAM_SEL(word);
             w->target = (hi << 10) | TT_STREAMWAIT_TARGET_VALUE(word);
         }
-        s->sem_slot_used = true;
+        sync_take_slot(cp);
         break;
     }
     default: break;
