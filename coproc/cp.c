@@ -227,10 +227,14 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     quiet &= cp_thread_step(cp, 2);
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
     if (cp_tm_due_at(cp, ++cp_tmh(cp)->now) && tm_cycle_due(cp->tm)) quiet = false;
-    cp->active = !all_idle(cp);
+    /* (A full cycle runs only while active, cp_next_fast, and nothing in it clears that: only an
+     * idle end does, with no store otherwise.) */
+    bool idle = all_idle(cp);
+    if (idle) cp->active = false;
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
-    if (quiet && cp->active) {
+    unsigned s = (idle ? CP_CYCLE_IDLE : 0) | (cp_tmh(cp)->err.cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0) |
+                 cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    if (quiet && !idle) {
         cp->quiet_until = cp_quiet_end(cp);
         if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;
     }
