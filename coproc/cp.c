@@ -41,7 +41,7 @@ static void reset_own(cp_t *cp) {
     }
     sync_reset(&cp->sync);
     memset(cp->stats, 0, sizeof cp->stats);
-    cp->log_n = 0;
+    memset(cp->ilog_from, 0, sizeof cp->ilog_from);
     cp->active = false;
     cp->quiet_until = 0;
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
@@ -492,6 +492,8 @@ const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
      * the reference path measures it its own way, at each cycle's end (cp_cycle_plain), so that
      * t_fastpath compares the two measures. */
     if (!cp->stepwise && cp->fe[t].fifo2_high > st->fifo2_high_water) st->fifo2_high_water = cp->fe[t].fifo2_high;
+    /* The last issue's cycle: its log entry (cp_t.ilog; 0 before the first, as reset). */
+    if (st->issued) st->last_issue_cycle = cp->ilog[t][(st->issued - 1) % CP_ISSUE_LOG].cycle;
     return st;
 }
 
@@ -509,10 +511,33 @@ unsigned cp_sem_max(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->s
 int cp_mutex_holder(const cp_t *cp, unsigned idx) { return sync_mutex_valid(idx) ? cp->sync.holder[idx] : -1; }
 
 unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max) {
-    uint64_t held = cp->log_n < CP_ISSUE_LOG ? cp->log_n : CP_ISSUE_LOG;
-    unsigned n = held < max ? (unsigned)held : max;
-    for (unsigned i = 0; i < n; i++)
-        out[i] = cp->log[(cp->log_n - n + i) % CP_ISSUE_LOG];
+    /* The last min(max, CP_ISSUE_LOG) issues since the clear, newest first from the three rings
+     * (each of them is among its thread's last CP_ISSUE_LOG), then turned oldest first. */
+    uint64_t next[CP_THREADS], from[CP_THREADS]; /* each ring's next entry back, and its oldest */
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        next[t] = cp->stats[t].issued;
+        from[t] = cp->ilog_from[t];
+        if (next[t] - from[t] > CP_ISSUE_LOG) from[t] = next[t] - CP_ISSUE_LOG;
+    }
+    if (max > CP_ISSUE_LOG) max = CP_ISSUE_LOG;
+    unsigned n = 0;
+    for (; n < max; n++) {
+        int pick = -1; /* the latest: the larger cycle, in a tie the later thread */
+        for (unsigned t = 0; t < CP_THREADS; t++)
+            if (next[t] > from[t] && (pick < 0 || cp->ilog[t][(next[t] - 1) % CP_ISSUE_LOG].cycle >=
+                                                      cp->ilog[pick][(next[pick] - 1) % CP_ISSUE_LOG].cycle))
+                pick = (int)t;
+        if (pick < 0) break;
+        next[pick]--;
+        out[n] = (cp_issue_t){.cycle = cp->ilog[pick][next[pick] % CP_ISSUE_LOG].cycle,
+                              .word = cp->ilog[pick][next[pick] % CP_ISSUE_LOG].word,
+                              .thread = (uint8_t)pick};
+    }
+    for (unsigned i = 0; i < n / 2; i++) {
+        cp_issue_t x = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = x;
+    }
     return n;
 }
 
@@ -554,7 +579,10 @@ unsigned cp_thread_queued(const cp_t *cp, unsigned t, uint32_t *out, unsigned ma
     return n;
 }
 
-void cp_issue_log_clear(cp_t *cp) { cp->log_n = 0; }
+void cp_issue_log_clear(cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        cp->ilog_from[t] = cp->stats[t].issued;
+}
 
 int cp_last_unit(const cp_t *cp, unsigned t) { return tm_last_unit(cp->tm, t); }
 

@@ -241,8 +241,16 @@ struct cp {
     cp_stats_t stats[CP_THREADS];
     cp_gate_policy_t policy; /* how latched waits hold their thread (kept by cp_reset) */
     bool stepwise;           /* no shortcuts: every cycle stepped and counted on its own (kept by cp_reset) */
-    cp_issue_t log[CP_ISSUE_LOG];
-    uint64_t log_n; /* entries ever logged since the last clear */
+    /* The issue log (cp_issue_log), a ring per thread: thread t's k-th issue since the reset
+     * (cp_stats_t.issued counts them) is ilog[t][k % CP_ISSUE_LOG], so that an issue writes its
+     * cycle and word and one count, and the thread's last issue cycle is its ring's last entry.
+     * The view merges the rings in issue order: by cycle, then by thread (a cycle's gates issue
+     * in thread order). */
+    struct {
+        uint64_t cycle;
+        uint32_t word;
+    } ilog[CP_THREADS][CP_ISSUE_LOG];
+    uint64_t ilog_from[CP_THREADS]; /* each thread's issued count at the last cp_issue_log_clear */
     /* Something may still happen: set by a push, cleared at the end of a cycle after which every
      * thread is idle (nothing queued, latched or executing). While clear, a cycle only advances
      * the clocks (cp_cycle's fast path, cp_advance_idle). */

@@ -132,15 +132,12 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
     s->cycles++;
 }
 
-/* Word w leaves thread t's gate: the issue log and the thread's counts. */
+/* Word w leaves thread t's gate: the issue log and the thread's count (its last issue cycle is
+ * the log's, cp_stats). */
 static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned t, uint32_t w) {
-    cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
-    e->cycle = cp_now(cp);
-    e->word = w;
-    e->thread = (uint8_t)t;
-    cp->log_n++;
-    cp->stats[t].issued++;
-    cp->stats[t].last_issue_cycle = cp_now(cp);
+    uint64_t k = cp->stats[t].issued++;
+    cp->ilog[t][k % CP_ISSUE_LOG].cycle = cp_now(cp);
+    cp->ilog[t][k % CP_ISSUE_LOG].word = w;
 }
 
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */

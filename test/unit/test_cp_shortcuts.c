@@ -678,6 +678,63 @@ static void one_clock_every_way(void **state) {
     cp_destroy(cp[1]);
 }
 
+/* The issue log in issue order (cp_t.ilog: a ring a thread, merged by the view): the three
+ * threads issue in the same cycles, more than the log holds; the log is the last CP_ISSUE_LOG of
+ * them, by cycle and in a cycle by thread, each thread's share its last ones, each thread's last
+ * issue its last_issue_cycle; a clear empties it, later issues fill it again. */
+static void issue_log_in_issue_order(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    static cp_issue_t log[CP_ISSUE_LOG + 8];
+    uint64_t pushed = 0;
+    for (unsigned round = 0; round < 4; round++) {
+        if (round == 3) {
+            cp_issue_log_clear(cp);
+            assert_int_equal(cp_issue_log(cp, log, CP_ISSUE_LOG), 0);
+        }
+        for (unsigned i = 0; i < 30; i++)
+            for (unsigned t = 0; t < CP_THREADS; t++) {
+                push(cp, t, (t == 1 && i % 3 == 0) ? TT_OP_SETADC(0, 0, 0, i) : TT_OP_NOP);
+                pushed++;
+            }
+        run(cp, 60);
+        uint64_t issued = 0;
+        for (unsigned t = 0; t < CP_THREADS; t++)
+            issued += cp_stats(cp, t)->issued;
+        assert_int_equal(issued, pushed);
+        unsigned want = round == 3 ? 90 : issued < CP_ISSUE_LOG ? (unsigned)issued : CP_ISSUE_LOG;
+        unsigned n = cp_issue_log(cp, log, CP_ISSUE_LOG + 8);
+        assert_int_equal(n, want);
+        unsigned per[CP_THREADS] = {0};
+        for (unsigned k = 0; k < n; k++) {
+            per[log[k].thread]++;
+            if (k) /* strictly later: a later cycle, or a later thread in the same cycle */
+                assert_true(log[k].cycle > log[k - 1].cycle ||
+                            (log[k].cycle == log[k - 1].cycle && log[k].thread > log[k - 1].thread));
+        }
+        assert_int_equal(log[n - 1].cycle, cp_stats(cp, log[n - 1].thread)->last_issue_cycle);
+        for (unsigned t = 0; t < CP_THREADS; t++) {
+            /* (30 a round each; in round 2 the log holds 256 of 270: at least 256 - 2 * 90 each) */
+            unsigned hi = round == 3 ? 30 : 30 * (round + 1), lo = round == 2 ? CP_ISSUE_LOG - 2 * 90 : hi;
+            assert_true(per[t] >= lo && per[t] <= hi);
+            for (int k = (int)n - 1; k >= 0; k--) /* its latest entry is its last issue */
+                if (log[k].thread == t) {
+                    assert_int_equal(log[k].cycle, cp_stats(cp, t)->last_issue_cycle);
+                    break;
+                }
+        }
+        /* a shorter view is the longer one's tail */
+        cp_issue_t tail[5];
+        assert_int_equal(cp_issue_log(cp, tail, 5), 5);
+        for (unsigned k = 0; k < 5; k++) {
+            assert_int_equal(tail[k].cycle, log[n - 5 + k].cycle);
+            assert_int_equal(tail[k].word, log[n - 5 + k].word);
+            assert_int_equal(tail[k].thread, log[n - 5 + k].thread);
+        }
+    }
+    cp_destroy(cp);
+}
+
 /* ---- the datapath's reset ------------------------------------------------------------------ */
 
 /* A Config field written as RISC-V writes it (cp_cfg_write, bank 0), the word's other bits kept. */
@@ -743,6 +800,7 @@ int main(void) {
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
         cmocka_unit_test(one_clock_every_way),
+        cmocka_unit_test(issue_log_in_issue_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
