@@ -14,7 +14,7 @@
  *     fe_mop_step(t)     MOP expander: FIFO#1 → FIFO#2
  *   tm_cycle()           the clock moves (the timing model's, which is the coprocessor's
  *                        cycle count: cp_now), backend units advance one cycle (coproc/timing.c)
- *   Sync Unit per-cycle throughput counters cleared
+ *   (the Sync Unit's per-cycle slots are free again: each holds its cycle, sync_slot_taken)
  *
  * Stages run downstream first, so a word moves at most one stage per cycle and a slot freed
  * downstream can be refilled in the same cycle: a word pushed in cycle N reaches the gate at
