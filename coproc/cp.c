@@ -12,8 +12,9 @@
  *                        (tm_dispatch / Sync Unit), forget a wait found satisfied
  *     fe_replay_step(t)  replay expander: FIFO#2 → FIFO#3 (or from the replay buffer)
  *     fe_mop_step(t)     MOP expander: FIFO#1 → FIFO#2
- *   tm_cycle()           backend units advance one cycle (coproc/timing.c)
- *   Sync Unit per-cycle throughput counters cleared; cycle++
+ *   tm_cycle()           the clock moves (the timing model's, which is the coprocessor's
+ *                        cycle count: cp_now), backend units advance one cycle (coproc/timing.c)
+ *   (the Sync Unit's per-cycle slots are free again: each holds its cycle, sync_slot_taken)
  *
  * Stages run downstream first, so a word moves at most one stage per cycle and a slot freed
  * downstream can be refilled in the same cycle: a word pushed in cycle N reaches the gate at
@@ -40,8 +41,7 @@ static void reset_own(cp_t *cp) {
     }
     sync_reset(&cp->sync);
     memset(cp->stats, 0, sizeof cp->stats);
-    cp->cycle = 0;
-    cp->log_n = 0;
+    memset(cp->ilog_from, 0, sizeof cp->ilog_from);
     cp->active = false;
     cp->quiet_until = 0;
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
@@ -149,17 +149,14 @@ static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
 }
 
 /* n cycles of a quiet stretch (cp_t.quiet_until; n at most cp_quiet_left): what the full cycle
- * would do, as it did in the cycle before. */
+ * would do, as it did in the cycle before (a held gate repeats its hold: the clock counts them,
+ * gate_t.repeat_from). */
 static void cp_quiet_run(cp_t *cp, uint64_t n) {
-    for (unsigned t = 0; t < CP_THREADS; t++)
-        if (cp->gate[t].held) cp->gate[t].repeats += n;
     cp_tmh(cp)->now += n; /* tm_advance_idle's clock: nothing is due before quiet_until */
-    sync_end_cycle(&cp->sync);
-    cp->cycle += n;
     cp->quiet_cycles += n;
 }
 
-uint64_t cp_quiet_left(const cp_t *cp) { return cp_next_cycle(cp) == CP_NEXT_QUIET ? cp->quiet_until - cp->cycle : 0; }
+uint64_t cp_quiet_left(const cp_t *cp) { return cp_next_cycle(cp) == CP_NEXT_QUIET ? cp->quiet_until - cp_now(cp) : 0; }
 
 uint64_t cp_quiet_cycles(const cp_t *cp) { return cp->quiet_cycles; }
 
@@ -195,9 +192,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
          * thread's last step), not by the expander's note (cp_stats) */
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
-    tm_cycle(cp->tm);
-    sync_end_cycle(&cp->sync);
-    cp->cycle++;
+    tm_cycle(cp->tm); /* (and the clock, cp_now) */
     cp->active = !all_idle(cp);
     return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
@@ -232,14 +227,16 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     quiet &= cp_thread_step(cp, 2);
     /* tm_cycle, its commonest cycle (nothing due: only the clock moves) without a call */
     if (cp_tm_due_at(cp, ++cp_tmh(cp)->now) && tm_cycle_due(cp->tm)) quiet = false;
-    sync_end_cycle(&cp->sync);
-    cp->cycle++;
-    cp->active = !all_idle(cp);
+    /* (A full cycle runs only while active, cp_next_fast, and nothing in it clears that: only an
+     * idle end does, with no store otherwise.) */
+    bool idle = all_idle(cp);
+    if (idle) cp->active = false;
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
-    if (quiet && cp->active) {
+    unsigned s = (idle ? CP_CYCLE_IDLE : 0) | (cp_tmh(cp)->err.cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0) |
+                 cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    if (quiet && !idle) {
         cp->quiet_until = cp_quiet_end(cp);
-        if (cp->cycle < cp->quiet_until) s |= CP_CYCLE_QUIET;
+        if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;
     }
     return s;
 }
@@ -250,9 +247,7 @@ static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) { return cp_cy
 /* cp_cycle's idle and quiet cycles, out of line: cp_cycle only picks the way (tail calls, no
  * frame to set up). */
 static inline void idle_cycles(cp_t *cp, uint64_t n) { /* (nothing to step, only time passes) */
-    tm_advance_idle(cp->tm, n);
-    sync_end_cycle(&cp->sync);
-    cp->cycle += n;
+    tm_advance_idle(cp->tm, n);                        /* (the clock, cp_now) */
 }
 static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
     idle_cycles(cp, 1);
@@ -260,7 +255,7 @@ static __attribute__((noinline)) unsigned cp_cycle_idle(cp_t *cp) {
 }
 static __attribute__((noinline)) unsigned cp_cycle_quiet(cp_t *cp) {
     cp_quiet_run(cp, 1);
-    return cp_cycle_status(cp) | (cp->cycle < cp->quiet_until ? CP_CYCLE_QUIET : 0);
+    return cp_cycle_status(cp) | (cp_now(cp) < cp->quiet_until ? CP_CYCLE_QUIET : 0);
 }
 
 static inline unsigned cycle_by(cp_t *cp, cp_next_t way) {
@@ -301,7 +296,7 @@ void cp_advance_idle(cp_t *cp, uint64_t n) {
 }
 
 uint64_t cp_advance_to(cp_t *cp, uint64_t cycle) {
-    uint64_t n = cycle - cp->cycle;
+    uint64_t n = cycle - cp_now(cp);
     cp_advance_idle(cp, n);
     return n;
 }
@@ -361,8 +356,8 @@ void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
         sync_sem_get(&cp->sync, (uint8_t)(1u << i));
     else
         sync_sem_post(&cp->sync, (uint8_t)(1u << i));
-    cp->sync.sem_slot_used = true;
-    sync_sem_note(&cp->sync, t, (uint8_t)(1u << i), !(val & 1), true, cp->cycle);
+    sync_take_slot(cp);
+    sync_sem_note(&cp->sync, t, (uint8_t)(1u << i), !(val & 1), true, cp_now(cp));
     if (t < CP_THREADS) cp->stats[t].sem_writes++;
 }
 
@@ -491,16 +486,18 @@ void cp_thread_state(const cp_t *cp, unsigned t, cp_thread_state_t *out) {
  * allocates it). */
 const cp_stats_t *cp_stats(const cp_t *cp, unsigned t) {
     if (t >= CP_THREADS) return NULL;
-    if (cp->gate[t].repeats) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
+    if (gate_unsettled(cp, t)) gate_settle((cp_t *)cp, t); /* (no call when there is nothing to settle) */
     cp_stats_t *st = (cp_stats_t *)&cp->stats[t];
     /* FIFO#2's high water: the fast path's MOP expander notes its own (fe_thread_t.fifo2_high);
      * the reference path measures it its own way, at each cycle's end (cp_cycle_plain), so that
      * t_fastpath compares the two measures. */
     if (!cp->stepwise && cp->fe[t].fifo2_high > st->fifo2_high_water) st->fifo2_high_water = cp->fe[t].fifo2_high;
+    /* The last issue's cycle: its log entry (cp_t.ilog; 0 before the first, as reset). */
+    if (st->issued) st->last_issue_cycle = cp->ilog[t][(st->issued - 1) % CP_ISSUE_LOG].cycle;
     return st;
 }
 
-uint64_t cp_cycles(const cp_t *cp) { return cp->cycle; }
+uint64_t cp_cycles(const cp_t *cp) { return cp_now(cp); }
 
 const cp_error_t *cp_fault(const cp_t *cp) { return tm_error(cp->tm); }
 
@@ -514,10 +511,33 @@ unsigned cp_sem_max(const cp_t *cp, unsigned i) { return i < CP_NUM_SEMS ? cp->s
 int cp_mutex_holder(const cp_t *cp, unsigned idx) { return sync_mutex_valid(idx) ? cp->sync.holder[idx] : -1; }
 
 unsigned cp_issue_log(const cp_t *cp, cp_issue_t *out, unsigned max) {
-    uint64_t held = cp->log_n < CP_ISSUE_LOG ? cp->log_n : CP_ISSUE_LOG;
-    unsigned n = held < max ? (unsigned)held : max;
-    for (unsigned i = 0; i < n; i++)
-        out[i] = cp->log[(cp->log_n - n + i) % CP_ISSUE_LOG];
+    /* The last min(max, CP_ISSUE_LOG) issues since the clear, newest first from the three rings
+     * (each of them is among its thread's last CP_ISSUE_LOG), then turned oldest first. */
+    uint64_t next[CP_THREADS], from[CP_THREADS]; /* each ring's next entry back, and its oldest */
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        next[t] = cp->stats[t].issued;
+        from[t] = cp->ilog_from[t];
+        if (next[t] - from[t] > CP_ISSUE_LOG) from[t] = next[t] - CP_ISSUE_LOG;
+    }
+    if (max > CP_ISSUE_LOG) max = CP_ISSUE_LOG;
+    unsigned n = 0;
+    for (; n < max; n++) {
+        int pick = -1; /* the latest: the larger cycle, in a tie the later thread */
+        for (unsigned t = 0; t < CP_THREADS; t++)
+            if (next[t] > from[t] && (pick < 0 || cp->ilog[t][(next[t] - 1) % CP_ISSUE_LOG].cycle >=
+                                                      cp->ilog[pick][(next[pick] - 1) % CP_ISSUE_LOG].cycle))
+                pick = (int)t;
+        if (pick < 0) break;
+        next[pick]--;
+        out[n] = (cp_issue_t){.cycle = cp->ilog[pick][next[pick] % CP_ISSUE_LOG].cycle,
+                              .word = cp->ilog[pick][next[pick] % CP_ISSUE_LOG].word,
+                              .thread = (uint8_t)pick};
+    }
+    for (unsigned i = 0; i < n / 2; i++) {
+        cp_issue_t x = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = x;
+    }
     return n;
 }
 
@@ -559,7 +579,10 @@ unsigned cp_thread_queued(const cp_t *cp, unsigned t, uint32_t *out, unsigned ma
     return n;
 }
 
-void cp_issue_log_clear(cp_t *cp) { cp->log_n = 0; }
+void cp_issue_log_clear(cp_t *cp) {
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        cp->ilog_from[t] = cp->stats[t].issued;
+}
 
 int cp_last_unit(const cp_t *cp, unsigned t) { return tm_last_unit(cp->tm, t); }
 

@@ -166,8 +166,12 @@ typedef struct {
     int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
     uint64_t sem_gen;            /* counts the changes of any semaphore (a latched SEMWAIT asks again) */
-    bool sem_slot_used;          /* this cycle: SEM* / *WAIT / RISC-V semaphore write */
-    uint8_t mutex_used;          /* this cycle: mutexes touched by ATGETM/ATRELM (bit per index) */
+    /* This cycle's semaphore slot (SEM* / *WAIT / a RISC-V semaphore write) and mutex ports
+     * (ATGETM/ATRELM), each taken in the cycle whose number + 1 it holds (sync_slot_taken,
+     * sync_mutexes_used): free again in the next cycle without a write. */
+    uint64_t sem_slot_at;
+    uint64_t mutex_at;
+    uint8_t mutex_used; /* the mutexes touched in cycle mutex_at - 1 (bit per index) */
     /* History for stall diagnosis (cp_sem_history, cp_mutex_since). */
     cp_sem_history_t hist[CP_NUM_SEMS];
     uint64_t mutex_since[SYNC_MUTEXES]; /* cycle the holder took it */
@@ -178,11 +182,6 @@ static inline bool sync_mutex_valid(unsigned idx) { return idx == 0 || (idx >= 2
 void sync_sem_post(sync_t *s, uint8_t mask);
 void sync_sem_get(sync_t *s, uint8_t mask);
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max);
-/* The end of a cycle: its semaphore slot and mutex ports are free again. */
-static inline void sync_end_cycle(sync_t *s) {
-    s->sem_slot_used = false;
-    s->mutex_used = 0;
-}
 /* Record a post (post) or get of the semaphores in mask by thread t at cycle (history only). */
 void sync_sem_note(sync_t *s, unsigned t, uint8_t mask, bool post, bool riscv, uint64_t cycle);
 
@@ -217,7 +216,11 @@ typedef struct {
     /* The hold may repeat unchanged (gate_repeat_t; GATE_REPEAT_NO: it may not): gate_step asks
      * the question of its kind without looking at held_by_wait and the wait. */
     uint8_t repeat;
-    uint64_t repeats;    /* held cycles since, exactly like the last counted one, not counted yet */
+    /* While repeat says the hold may repeat: the first held cycle not counted yet. Every cycle
+     * from it to the clock (cp_now) held the head exactly as the last counted one (a cycle that
+     * did not takes the full step, which counts them first), so the count is the clock less this:
+     * a repeated cycle writes nothing. */
+    uint64_t repeat_from;
     uint64_t recheck_at; /* a latched STALLWAIT's answer stands until this cycle (tm_cond_eval) ... */
     uint64_t sem_seen;   /* ... a SEMWAIT's while the semaphores' sync_t.sem_gen is this */
     uint64_t unit_seen;  /* GATE_REPEAT_UNIT's refusal stands while cp_tmh(cp)->unit_moves is this */
@@ -232,15 +235,22 @@ struct cp {
      * gate never passes). */
     bool op_pass[256];
     dp_t *dp; /* the datapath (coproc/datapath.h) */
-    uint64_t cycle;
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
     sync_t sync;
     cp_stats_t stats[CP_THREADS];
     cp_gate_policy_t policy; /* how latched waits hold their thread (kept by cp_reset) */
     bool stepwise;           /* no shortcuts: every cycle stepped and counted on its own (kept by cp_reset) */
-    cp_issue_t log[CP_ISSUE_LOG];
-    uint64_t log_n; /* entries ever logged since the last clear */
+    /* The issue log (cp_issue_log), a ring per thread: thread t's k-th issue since the reset
+     * (cp_stats_t.issued counts them) is ilog[t][k % CP_ISSUE_LOG], so that an issue writes its
+     * cycle and word and one count, and the thread's last issue cycle is its ring's last entry.
+     * The view merges the rings in issue order: by cycle, then by thread (a cycle's gates issue
+     * in thread order). */
+    struct {
+        uint64_t cycle;
+        uint32_t word;
+    } ilog[CP_THREADS][CP_ISSUE_LOG];
+    uint64_t ilog_from[CP_THREADS]; /* each thread's issued count at the last cp_issue_log_clear */
     /* Something may still happen: set by a push, cleared at the end of a cycle after which every
      * thread is idle (nothing queued, latched or executing). While clear, a cycle only advances
      * the clocks (cp_cycle's fast path, cp_advance_idle). */
@@ -267,6 +277,21 @@ struct cp {
 };
 /* The timing model's head at its fixed offset (cp_t.tm_mem). */
 static inline tm_head_t *cp_tmh(const cp_t *cp) { return (tm_head_t *)(uintptr_t)cp->tm_mem; }
+/* The coprocessor's cycle: the timing model's clock (cp_cycles), the one count of the cycles run.
+ * A full cycle moves it after the gates and before the unpackers' due step (tm_cycle_due), which
+ * reads only the model's own. */
+static inline uint64_t cp_now(const cp_t *cp) { return cp_tmh(cp)->now; }
+/* The Sync Unit's slots of this cycle (sync_t.sem_slot_at, mutex_at): the clock reads N in
+ * cycle N's gates and in the harts' turns before it. */
+static inline bool sync_slot_taken(const cp_t *cp) { return cp->sync.sem_slot_at == cp_now(cp) + 1; }
+static inline void sync_take_slot(cp_t *cp) { cp->sync.sem_slot_at = cp_now(cp) + 1; }
+static inline uint8_t sync_mutexes_used(const cp_t *cp) {
+    return cp->sync.mutex_at == cp_now(cp) + 1 ? cp->sync.mutex_used : 0;
+}
+static inline void sync_use_mutex(cp_t *cp, unsigned idx) {
+    cp->sync.mutex_used = (uint8_t)(sync_mutexes_used(cp) | 1u << idx);
+    cp->sync.mutex_at = cp_now(cp) + 1;
+}
 /* A word was pushed into thread t or taken or consumed by its gate's full step: its expanders
  * may move again. */
 static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
@@ -278,7 +303,7 @@ static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u
 typedef enum { CP_NEXT_IDLE, CP_NEXT_PLAIN, CP_NEXT_QUIET, CP_NEXT_FULL } cp_next_t;
 static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference path: cp_cycle_fast) */
     if (!cp->active) return CP_NEXT_IDLE;
-    return cp->cycle < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
+    return cp_now(cp) < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
 }
 static inline cp_next_t cp_next_cycle(const cp_t *cp) {
     return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
@@ -303,7 +328,7 @@ bool gate_step_full(cp_t *cp, unsigned t);
  * (the timing model's head, chg) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */
 static inline bool gate_stallwait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
-    return cp->cycle < g->recheck_at && !(cp_tmh(cp)->chg[t] & g->wait.cond_mask & 0x1FFFu);
+    return cp_now(cp) < g->recheck_at && !(cp_tmh(cp)->chg[t] & g->wait.cond_mask & 0x1FFFu);
 }
 static inline bool gate_semwait_unchanged(const cp_t *cp, const gate_t *g) { return g->sem_seen == cp->sync.sem_gen; }
 static inline bool gate_wait_unchanged(const cp_t *cp, unsigned t, const gate_t *g) {
@@ -334,9 +359,8 @@ static inline bool gate_step(cp_t *cp, unsigned t) {
         if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
     } else if (gate_hold_unchanged(cp, t, g)) {
         /* Held as it was (the latched wait, or a unit's refusal that only a Src hand-over or an
-         * unpacker's retire can end: gate_t.repeat): count the cycle later, in bulk
-         * (gate_settle). */
-        g->repeats++;
+         * unpacker's retire can end: gate_t.repeat): counted later, in bulk (gate_settle, from
+         * gate_t.repeat_from). */
         return true;
     }
     return gate_step_slow(cp, t);
@@ -345,6 +369,10 @@ void gate_reset(gate_t *g);
 /* Count thread t's repeated held cycles into its statistics and stall record. Every view of them
  * (cp_stats, cp_longest_stalls) settles first; nothing else reads them. */
 void gate_settle(cp_t *cp, unsigned t);
+/* Has thread t repeated held cycles not counted yet (gate_t.repeat_from)? */
+static inline bool gate_unsettled(const cp_t *cp, unsigned t) {
+    return cp->gate[t].repeat != GATE_REPEAT_NO && cp->gate[t].repeat_from < cp_now(cp);
+}
 /* Rank a finished stall among a thread's longest (cp.c). */
 void cp_stall_rank(cp_stall_t *list, unsigned *n, const cp_stall_t *s);
 /* Sync Unit side of the gate (sync.c): may word (a TT_UNIT_SYNC op) pass this cycle, and what it

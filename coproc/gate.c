@@ -108,13 +108,13 @@ static void count_stall(cp_stats_t *st, cp_hold_t hold, unsigned detail, uint32_
     }
 }
 
-/* Count the repeated held cycles that gate_repeat let pass uncounted (gate_t.repeats): each was
+/* Count the repeated held cycles that gate_step let pass uncounted (gate_t.repeat_from): each was
  * held exactly as the cycle before it, so each adds what that cycle added. */
 void gate_settle(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    uint64_t n = g->repeats;
-    if (!n) return;
-    g->repeats = 0;
+    if (!gate_unsettled(cp, t)) return;
+    uint64_t n = cp_now(cp) - g->repeat_from;
+    g->repeat_from = cp_now(cp);
     count_stall(&cp->stats[t], g->hold, g->hold_detail, g->hold_mask, n);
     if (g->held_by_wait) g->site->held_cycles += n;
     g->stall.cycles += n;
@@ -132,15 +132,12 @@ static void note_stall(gate_t *g, cp_hold_t hold, unsigned detail, uint32_t w, c
     s->cycles++;
 }
 
-/* Word w leaves thread t's gate: the issue log and the thread's counts. */
+/* Word w leaves thread t's gate: the issue log and the thread's count (its last issue cycle is
+ * the log's, cp_stats). */
 static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned t, uint32_t w) {
-    cp_issue_t *e = &cp->log[cp->log_n % CP_ISSUE_LOG];
-    e->cycle = cp->cycle;
-    e->word = w;
-    e->thread = (uint8_t)t;
-    cp->log_n++;
-    cp->stats[t].issued++;
-    cp->stats[t].last_issue_cycle = cp->cycle;
+    uint64_t k = cp->stats[t].issued++;
+    cp->ilog[t][k % CP_ISSUE_LOG].cycle = cp_now(cp);
+    cp->ilog[t][k % CP_ISSUE_LOG].word = w;
 }
 
 /* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
@@ -163,7 +160,7 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
         cp_hold_t cause;
         unsigned detail;
         uint32_t busy;
-        if (g->wait.since >= cp->cycle || wait_met(cp, t, &cause, &detail, &busy)) return false;
+        if (g->wait.since >= cp_now(cp) || wait_met(cp, t, &cause, &detail, &busy)) return false;
         if (g->held_by_wait && (cause != g->hold || detail != g->hold_detail || busy != g->hold_mask)) return false;
     }
     if (g->held_by_wait) return true;
@@ -177,7 +174,7 @@ static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
 static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     fe_fifo_t *in = &cp->fe[t].fifo3;
-    if (g->repeats) gate_settle(cp, t);
+    if (g->repeat != GATE_REPEAT_NO) gate_settle(cp, t);
     g->repeat = GATE_REPEAT_NO;
 
     /* 1. The latched wait, from the cycle after it latched on. */
@@ -186,7 +183,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
     unsigned wdetail = 0;
     uint32_t wbusy = 0;
     uint64_t latched_at = g->wait.since;
-    bool evaluated = g->wait.active && latched_at < cp->cycle;
+    bool evaluated = g->wait.active && latched_at < cp_now(cp);
     if (evaluated) met = wait_met(cp, t, &wcause, &wdetail, &wbusy);
 
     /* 2. The head of FIFO#3. */
@@ -249,7 +246,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
             g->hold_detail = detail;
             g->hold_mask = hmask;
             count_stall(&cp->stats[t], hold, detail, hmask, 1);
-            note_stall(g, hold, detail, w, fifo_peek_org(in), cp->cycle);
+            note_stall(g, hold, detail, w, fifo_peek_org(in), cp_now(cp));
             /* gate_repeat may stand in for the next cycles (a met wait is forgotten below). */
             bool stream = g->wait.active && g->wait.opcode == TT_OPC_STREAMWAIT;
             bool repeatable =
@@ -270,6 +267,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 g->repeat = GATE_REPEAT_UNIT;
                 g->unit_seen = cp_tmh(cp)->unit_moves;
             }
+            g->repeat_from = cp_now(cp) + 1; /* (this cycle is counted: the next may repeat it) */
         }
     }
     if (!g->held && g->stall.ongoing) {
@@ -315,11 +313,8 @@ CP_PER_THREAD_DEFINE(bool, gate_pass, (cp_t * cp), (cp))
  * header of this file says. */
 static inline __attribute__((always_inline)) bool gate_step_slow_as(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
-    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g)) {
-        /* A held head that stays held as it was: count the cycle later, in bulk (gate_settle). */
-        g->repeats++;
-        return true;
-    }
+    if (g->held && g->repeat != GATE_REPEAT_NO && gate_repeat(cp, t, g))
+        return true; /* A held head that stays held as it was: counted later, in bulk (gate_settle). */
     return gate_full(cp, t);
 }
 

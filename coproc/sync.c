@@ -124,7 +124,7 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
                 return false;
             }
         }
-        if (s->mutex_used & (1u << idx)) { /* another ATGETM/ATRELM on it this cycle */
+        if (sync_mutexes_used(cp) & (1u << idx)) { /* another ATGETM/ATRELM on it this cycle */
             if (opc == TT_OPC_ATGETM) cp->gate[t].waiting_mutex = (int)idx;
             *hold = CP_HOLD_MUTEX;
             return false;
@@ -137,7 +137,7 @@ bool sync_admit(cp_t *cp, unsigned t, uint32_t word, cp_hold_t *hold, unsigned *
     case TT_OPC_STALLWAIT:
     case TT_OPC_SEMWAIT:
     case TT_OPC_STREAMWAIT:
-        if (s->sem_slot_used) {
+        if (sync_slot_taken(cp)) {
             *hold = CP_HOLD_SYNC_SLOT;
             *detail = 0;
             return false;
@@ -172,15 +172,15 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
     switch (TT_OPCODE(word)) {
     case TT_OPC_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
         unsigned idx = mutex_index(word);
-        if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp->cycle;
+        if (s->holder[idx] != (int8_t)t) s->mutex_since[idx] = cp_now(cp);
         s->holder[idx] = (int8_t)t;
         s->prefer[idx] = -1;
-        s->mutex_used |= (uint8_t)(1u << idx);
+        sync_use_mutex(cp, idx);
         break;
     }
     case TT_OPC_ATRELM: { /* ATRELM.md: released only by its holder */
         unsigned idx = mutex_index(word);
-        s->mutex_used |= (uint8_t)(1u << idx);
+        sync_use_mutex(cp, idx);
         if (s->holder[idx] != (int8_t)t) break;
         s->holder[idx] = -1;
         /* Fairness: when both other threads wait for it, thread (t+1) mod 3 gets it next. */
@@ -192,20 +192,20 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         sync_sem_init(s, sem_sel(word), TT_SEMINIT_INIT_VALUE(word), TT_SEMINIT_MAX_VALUE(word));
         for (unsigned i = 0; i < CP_NUM_SEMS; i++)
             if ((sem_sel(word) >> i) & 1) {
-                s->hist[i].last_init_cycle = cp->cycle;
+                s->hist[i].last_init_cycle = cp_now(cp);
                 s->hist[i].last_init_thread = (int8_t)t;
             }
-        s->sem_slot_used = true;
+        sync_take_slot(cp);
         break;
     case TT_OPC_SEMPOST:
         sync_sem_post(s, sem_sel(word));
-        sync_sem_note(s, t, sem_sel(word), true, false, cp->cycle);
-        s->sem_slot_used = true;
+        sync_sem_note(s, t, sem_sel(word), true, false, cp_now(cp));
+        sync_take_slot(cp);
         break;
     case TT_OPC_SEMGET:
         sync_sem_get(s, sem_sel(word));
-        sync_sem_note(s, t, sem_sel(word), false, false, cp->cycle);
-        s->sem_slot_used = true;
+        sync_sem_note(s, t, sem_sel(word), false, false, cp_now(cp));
+        sync_take_slot(cp);
         break;
     case TT_OPC_STALLWAIT:
     case TT_OPC_SEMWAIT:
@@ -217,7 +217,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         memset(w, 0, sizeof *w);
         w->active = true;
         w->word = word;
-        w->since = cp->cycle;
+        w->since = cp_now(cp);
         w->block_mask = block_mask(word);
         /* The gate policy (docs/gate-policies.md): whole-thread holds every instruction of the
          * thread, NOP included, as a mask of all nine bits does (STALLWAIT.md). */
@@ -254,7 +254,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
             w->stream_sel = (uint8_t)TT_STREAMWAIT_WAIT_STREAM_SEL(word);
             w->target = (hi << 10) | TT_STREAMWAIT_TARGET_VALUE(word);
         }
-        s->sem_slot_used = true;
+        sync_take_slot(cp);
         break;
     }
     default: break;

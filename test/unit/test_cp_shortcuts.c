@@ -625,6 +625,116 @@ static void timing_head_in_place(void **state) {
     cp_destroy(fresh);
 }
 
+/* The coprocessor's one clock (cp_now: the timing model's): every way of a cycle moves it by one,
+ * and what a cycle records (an issue's cycle in the log and the statistics, a latched wait's
+ * since) is the cycle's number before it moves, on the fast path as on the reference path. A NOP
+ * pushed at cycle 5 leaves its gate at 7 (two stages: docs/coprocessor.md); a SEMWAIT on a
+ * semaphore at 0 holds the instruction behind it through a quiet stretch until a RISC-V post. */
+static void one_clock_every_way(void **state) {
+    (void)state;
+    cp_t *cp[2] = {cp_new(), cp_new()};
+    cp_set_stepwise(cp[1], true);
+    for (unsigned i = 0; i < 2; i++) {
+        cp_t *c = cp[i];
+        run(c, 3); /* idle cycles */
+        cp_advance_idle(c, 2);
+        assert_int_equal(cp_cycles(c), 5);
+        push(c, 0, TT_OP_NOP);
+        run(c, 3);
+        cp_issue_t e[4];
+        assert_int_equal(cp_issue_log(c, e, 4), 1);
+        assert_int_equal(e[0].cycle, 7);
+        assert_int_equal(cp_stats(c, 0)->last_issue_cycle, 7);
+        assert_int_equal(cp_cycles(c), 8);
+        push(c, 1, TT_OP_SEMINIT(2, 0, 0x02));       /* semaphore 1: value 0 */
+        push(c, 1, TT_OP_SEMWAIT(1u << 0, 0x02, 1)); /* C0: wait while it is 0; blocks B0 */
+        push(c, 1, TT_OP_SETADC(0, 0, 0, 1));        /* (a B0 instruction) */
+        run(c, 40);
+        assert_int_equal(cp_cycles(c), 48);
+        cp_thread_state_t ts;
+        cp_thread_state(c, 1, &ts);
+        assert_true(ts.held);
+        if (i == 0) assert_true(cp_quiet_cycles(c) > 20); /* (the fast path's stretch ran) */
+        cp_advance_idle(c, 10);                           /* (a quiet stretch at once) */
+        assert_int_equal(cp_cycles(c), 58);
+        cp_sem_write(c, 1, 1, 0); /* a post: value 1 */
+        run(c, 6);
+        assert_int_equal(cp_cycles(c), 64);
+        assert_int_equal(cp_tmh(c)->now, 64);
+    }
+    cp_issue_t a[8], b[8];
+    unsigned n = cp_issue_log(cp[0], a, 8);
+    assert_int_equal(n, 4);
+    assert_int_equal(cp_issue_log(cp[1], b, 8), n);
+    for (unsigned k = 0; k < n; k++) {
+        assert_int_equal(a[k].cycle, b[k].cycle);
+        assert_int_equal(a[k].word, b[k].word);
+    }
+    assert_int_equal(a[3].word, TT_OP_SETADC(0, 0, 0, 1));
+    assert_true(a[3].cycle > 58);
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        assert_int_equal(cp_stats(cp[0], t)->last_issue_cycle, cp_stats(cp[1], t)->last_issue_cycle);
+    cp_destroy(cp[0]);
+    cp_destroy(cp[1]);
+}
+
+/* The issue log in issue order (cp_t.ilog: a ring a thread, merged by the view): the three
+ * threads issue in the same cycles, more than the log holds; the log is the last CP_ISSUE_LOG of
+ * them, by cycle and in a cycle by thread, each thread's share its last ones, each thread's last
+ * issue its last_issue_cycle; a clear empties it, later issues fill it again. */
+static void issue_log_in_issue_order(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    static cp_issue_t log[CP_ISSUE_LOG + 8];
+    uint64_t pushed = 0;
+    for (unsigned round = 0; round < 4; round++) {
+        if (round == 3) {
+            cp_issue_log_clear(cp);
+            assert_int_equal(cp_issue_log(cp, log, CP_ISSUE_LOG), 0);
+        }
+        for (unsigned i = 0; i < 30; i++)
+            for (unsigned t = 0; t < CP_THREADS; t++) {
+                push(cp, t, (t == 1 && i % 3 == 0) ? TT_OP_SETADC(0, 0, 0, i) : TT_OP_NOP);
+                pushed++;
+            }
+        run(cp, 60);
+        uint64_t issued = 0;
+        for (unsigned t = 0; t < CP_THREADS; t++)
+            issued += cp_stats(cp, t)->issued;
+        assert_int_equal(issued, pushed);
+        unsigned want = round == 3 ? 90 : issued < CP_ISSUE_LOG ? (unsigned)issued : CP_ISSUE_LOG;
+        unsigned n = cp_issue_log(cp, log, CP_ISSUE_LOG + 8);
+        assert_int_equal(n, want);
+        unsigned per[CP_THREADS] = {0};
+        for (unsigned k = 0; k < n; k++) {
+            per[log[k].thread]++;
+            if (k) /* strictly later: a later cycle, or a later thread in the same cycle */
+                assert_true(log[k].cycle > log[k - 1].cycle ||
+                            (log[k].cycle == log[k - 1].cycle && log[k].thread > log[k - 1].thread));
+        }
+        assert_int_equal(log[n - 1].cycle, cp_stats(cp, log[n - 1].thread)->last_issue_cycle);
+        for (unsigned t = 0; t < CP_THREADS; t++) {
+            /* (30 a round each; in round 2 the log holds 256 of 270: at least 256 - 2 * 90 each) */
+            unsigned hi = round == 3 ? 30 : 30 * (round + 1), lo = round == 2 ? CP_ISSUE_LOG - 2 * 90 : hi;
+            assert_true(per[t] >= lo && per[t] <= hi);
+            for (int k = (int)n - 1; k >= 0; k--) /* its latest entry is its last issue */
+                if (log[k].thread == t) {
+                    assert_int_equal(log[k].cycle, cp_stats(cp, t)->last_issue_cycle);
+                    break;
+                }
+        }
+        /* a shorter view is the longer one's tail */
+        cp_issue_t tail[5];
+        assert_int_equal(cp_issue_log(cp, tail, 5), 5);
+        for (unsigned k = 0; k < 5; k++) {
+            assert_int_equal(tail[k].cycle, log[n - 5 + k].cycle);
+            assert_int_equal(tail[k].word, log[n - 5 + k].word);
+            assert_int_equal(tail[k].thread, log[n - 5 + k].thread);
+        }
+    }
+    cp_destroy(cp);
+}
+
 /* ---- the datapath's reset ------------------------------------------------------------------ */
 
 /* A Config field written as RISC-V writes it (cp_cfg_write, bank 0), the word's other bits kept. */
@@ -689,6 +799,8 @@ int main(void) {
         cmocka_unit_test(unpacker_queue_full),
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
+        cmocka_unit_test(one_clock_every_way),
+        cmocka_unit_test(issue_log_in_issue_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

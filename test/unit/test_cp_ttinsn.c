@@ -100,7 +100,7 @@ static void ttinsn_is_a_store_to_instrn_buf(void **state) {
  * it is noted at). */
 static void same_cp(const cp_t *a, const cp_t *b, const char *what) {
     bool same = !memcmp(a->fe, b->fe, sizeof a->fe) && !memcmp(&a->sync, &b->sync, sizeof a->sync) &&
-                !memcmp(&a->st, &b->st, sizeof a->st) && a->cycle == b->cycle && a->active == b->active &&
+                !memcmp(&a->st, &b->st, sizeof a->st) && cp_cycles(a) == cp_cycles(b) && a->active == b->active &&
                 a->quiet_until == b->quiet_until && a->quiet_cycles == b->quiet_cycles &&
                 a->fifo_freed == b->fifo_freed && cp_tmh(a)->now == cp_tmh(b)->now;
     for (unsigned t = 0; t < CP_THREADS && same; t++)
