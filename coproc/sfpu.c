@@ -216,7 +216,7 @@ static inline __attribute__((always_inline)) void sfpu_run(dp_ctx_t *x, lregs_t 
         return;
     }
     case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
-    case TT_OPC_SFPADDI: /* sfpu_exec's SFPADDI, without its dispatch (add1 has one an SFPLOAD) */
+    case TT_OPC_SFPADDI: /* sfpu_exec's SFPADDI, without its dispatch (add1 runs one for each SFPLOAD) */
         if (!x->dp->reference) {
             sfp_res_t r = sfpu_addi(s, o);
             if (r.cat != CP_ERR_NONE) sfpu_failed(x, o, r);
