@@ -385,10 +385,12 @@ static inline __attribute__((always_inline)) __m128i elwadd4(__m128i av, __m128i
     const __m128i zero = _mm_setzero_si128(), sbit = _mm_set1_epi32(0x40000);
     __m128i ea = _mm_and_si128(av, _mm_set1_epi32(sa == FMT_STYLE_FP16 ? 0x1F : 0xFF));
     __m128i eb = _mm_and_si128(bv, _mm_set1_epi32(sb == FMT_STYLE_FP16 ? 0x1F : 0xFF));
-    __m128i A = _mm_or_si128(_mm_or_si128(_mm_and_si128(av, sbit), _mm_slli_epi32(ea, 10)),
-                             _mm_and_si128(_mm_srli_epi32(av, 8), _mm_set1_epi32(sa == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
-    __m128i B = _mm_or_si128(_mm_or_si128(_mm_and_si128(bv, sbit), _mm_slli_epi32(eb, 10)),
-                             _mm_and_si128(_mm_srli_epi32(bv, 8), _mm_set1_epi32(sb == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
+    __m128i A =
+        _mm_or_si128(_mm_or_si128(_mm_and_si128(av, sbit), _mm_slli_epi32(ea, 10)),
+                     _mm_and_si128(_mm_srli_epi32(av, 8), _mm_set1_epi32(sa == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
+    __m128i B =
+        _mm_or_si128(_mm_or_si128(_mm_and_si128(bv, sbit), _mm_slli_epi32(eb, 10)),
+                     _mm_and_si128(_mm_srli_epi32(bv, 8), _mm_set1_epi32(sb == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
     if (sub) B = _mm_xor_si128(B, sbit);
     A = _mm_andnot_si128(_mm_cmpeq_epi32(ea, zero), A);
     if (flush_b) B = _mm_andnot_si128(_mm_cmpeq_epi32(eb, zero), B);
@@ -424,13 +426,13 @@ static inline __attribute__((always_inline)) __m128i elwadd4(__m128i av, __m128i
     __m128i r = _mm_or_si128(_mm_slli_epi32(exp, 23), _mm_and_si128(nf, _mm_set1_epi32(0x7FFFFF)));
     r = _mm_or_si128(sign, _mm_or_si128(_mm_and_si128(over, big), _mm_andnot_si128(over, r)));
     __m128i one = _mm_set1_epi32(1);
-    __m128i none = _mm_or_si128(_mm_cmpeq_epi32(n, zero),
-                                _mm_or_si128(_mm_cmpgt_epi32(one, exp), _mm_cmpgt_epi32(one, et)));
+    __m128i none =
+        _mm_or_si128(_mm_cmpeq_epi32(n, zero), _mm_or_si128(_mm_cmpgt_epi32(one, exp), _mm_cmpgt_epi32(one, et)));
     return _mm_andnot_si128(none, r);
 }
 static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16], const uint32_t b[16],
-                                                             uint32_t out[16], fmt_style_t sa, fmt_style_t sb,
-                                                             bool sub, bool flush_b, fpu_acc_t acc, unsigned scale) {
+                                                             uint32_t out[16], fmt_style_t sa, fmt_style_t sb, bool sub,
+                                                             bool flush_b, fpu_acc_t acc, unsigned scale) {
     for (unsigned j = 0; j < 16; j += 4) {
         int fb;
         __m128i ao, bo;
@@ -479,8 +481,8 @@ void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsig
 }
 const char *fpu_dot16_form(void) { return "plain"; }
 static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16], const uint32_t b[16],
-                                                             uint32_t out[16], fmt_style_t sa, fmt_style_t sb,
-                                                             bool sub, bool flush_b, fpu_acc_t acc, unsigned scale) {
+                                                             uint32_t out[16], fmt_style_t sa, fmt_style_t sb, bool sub,
+                                                             bool flush_b, fpu_acc_t acc, unsigned scale) {
     for (unsigned j = 0; j < 16; j++) {
         uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb) ^ (sub ? 0x40000u : 0);
         if (fpu_operand_zero(ao)) ao = 0;

@@ -195,8 +195,8 @@ static void test_elwadd_row(void **state) {
         uint32_t emax = sa == FMT_STYLE_FP16 ? 31 : 255;
         uint32_t a[16], b[16], out[16];
         for (unsigned j = 0; j < 16; j++) {
-            uint32_t ea = rnd_below(8) == 0 ? (uint32_t[]){0, 1, 2, 30, 31, 32, 254, 255}[rnd_below(8)]
-                                            : rnd_below(emax + 1);
+            uint32_t ea =
+                rnd_below(8) == 0 ? (uint32_t[]){0, 1, 2, 30, 31, 32, 254, 255}[rnd_below(8)] : rnd_below(emax + 1);
             a[j] = rnd_src_datum(ea, rnd());
             uint32_t eb, mb = rnd();
             switch (rnd_below(8)) {
