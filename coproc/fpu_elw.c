@@ -44,6 +44,31 @@ void dp_fpu_elw(dp_ctx_t *x) {
     const uint32_t(*b)[SRC_COLS] = x->dp->srcb.d[dp_fpu_bank(x, 1)];
     fpu_note_srca_row(x, arow);
 
+    if (!f.int8 && e.kind != ELW_MUL && !e.accum && !x->dp->reference) {
+        /* ELWADD / ELWSUB without accumulation: a row of 16 at once (fpu_elwadd_row, fpu_elwadd's
+         * rule), each Dst row's physical place found once; nothing of Dst is read. */
+        for (unsigned i = 0; i < 8; i++) {
+            const uint32_t *arow_i = a[arow + i], *brow_i = b[(brow + (bcast_row ? 0 : i)) & 63];
+            uint32_t bcol[16], res[16];
+            if (bcast_col0) {
+                for (unsigned j = 0; j < 16; j++)
+                    bcol[j] = brow_i[0];
+                brow_i = bcol;
+            }
+            fpu_elwadd_row(arow_i, brow_i, res, f.a, f.b, e.kind == ELW_SUB, flush_b, f.acc, scale);
+            dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
+            if (d32) {
+                for (unsigned j = 0; j < 16; j++)
+                    dp_dst_row_put(r, j, fpu_dst_out(res[j], (fpu_acc_t){.fp32 = true, .exp8 = f.acc.exp8}));
+            } else {
+                for (unsigned j = 0; j < 16; j++)
+                    dp_dst_row_put(r, j, fpu_dst_out(res[j], f.acc));
+            }
+            *r.valid = true;
+        }
+        dp_apply_addr_mod(x, e.addr_mode, true);
+        return;
+    }
     for (unsigned i = 0; i < 8; i++) {
         const uint32_t *arow_i = a[arow + i], *brow_i = b[(brow + (bcast_row ? 0 : i)) & 63];
         unsigned d = drow + i;

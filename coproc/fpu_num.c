@@ -363,6 +363,92 @@ void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsig
         mop8(&row[k], style, 2 + ((phase >> 1) & 1), adj, bm, k);
 }
 const char *fpu_dot16_form(void) { return "sse2"; }
+
+/* fpu_elwadd with dst = 0, four datums in the host's 32-bit lanes. Where the larger operand X
+ * (by its 18 magnitude bits) has an exponent field ex >= 1, the rule is: the smaller one's
+ * magnitude my (0 for an operand 0, else its implicit one and mantissa) aligned by d = ex - ey,
+ * rounded half up, floor(my / 2^d + 1/2), which is exact in a float (my below 2^11, d cut at 13,
+ * where my / 2^d + 1/2 < 1 gives 0 as any d >= 12 does: at most 14 significant bits), truncated;
+ * n = mx +- that, 0 <= n < 2^12 (mx >= the aligned my); the term n << 13 at exponent et = ex (+
+ * 112 for FP16 operands into FP32) - scale, which accumulate's rule (no Dst term, no alignment,
+ * the 11-bit rounding of a 16-bit Dst leaving a multiple of 2^13 as it is) normalises: +0 for et
+ * <= 0 or n = 0, else n rounded half up to 8 (BF16 Dst), 11 (FP16) or 24 (FP32: exact)
+ * significant bits. That is n converted to a float (exact), its low 16 / 13 / 0 bits rounded half
+ * up on the pattern (a carry runs into the exponent as the rule's does), and its exponent moved
+ * from 137 (n in [2^10, 2^11): the rule's leading bit 23 at exponent et) to et; then the rule's
+ * limits (<= 0: +0; BF16, FP32 >= 255: infinity; FP16 >= 32: the largest pattern). The sign is
+ * X's. Where ex = 0 and both operands are 0, n = 0 (+0); ex = 0 otherwise (an operand with
+ * exponent 0 that the zero flag let through, flush_b false, -0 included): fpu_elwadd. */
+static inline __attribute__((always_inline)) __m128i elwadd4(__m128i av, __m128i bv, fmt_style_t sa, fmt_style_t sb,
+                                                             bool sub, bool flush_b, fpu_acc_t acc, unsigned scale,
+                                                             int *fallback, __m128i *ao, __m128i *bo) {
+    const __m128i zero = _mm_setzero_si128(), sbit = _mm_set1_epi32(0x40000);
+    __m128i ea = _mm_and_si128(av, _mm_set1_epi32(sa == FMT_STYLE_FP16 ? 0x1F : 0xFF));
+    __m128i eb = _mm_and_si128(bv, _mm_set1_epi32(sb == FMT_STYLE_FP16 ? 0x1F : 0xFF));
+    __m128i A =
+        _mm_or_si128(_mm_or_si128(_mm_and_si128(av, sbit), _mm_slli_epi32(ea, 10)),
+                     _mm_and_si128(_mm_srli_epi32(av, 8), _mm_set1_epi32(sa == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
+    __m128i B =
+        _mm_or_si128(_mm_or_si128(_mm_and_si128(bv, sbit), _mm_slli_epi32(eb, 10)),
+                     _mm_and_si128(_mm_srli_epi32(bv, 8), _mm_set1_epi32(sb == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
+    if (sub) B = _mm_xor_si128(B, sbit);
+    A = _mm_andnot_si128(_mm_cmpeq_epi32(ea, zero), A);
+    if (flush_b) B = _mm_andnot_si128(_mm_cmpeq_epi32(eb, zero), B);
+    *ao = A, *bo = B;
+    /* |X| >= |Y| */
+    __m128i mag = _mm_set1_epi32(0x3FFFF), lt = _mm_cmpgt_epi32(_mm_and_si128(B, mag), _mm_and_si128(A, mag));
+    __m128i X = _mm_or_si128(_mm_and_si128(lt, B), _mm_andnot_si128(lt, A));
+    __m128i Y = _mm_or_si128(_mm_and_si128(lt, A), _mm_andnot_si128(lt, B));
+    __m128i ex = _mm_and_si128(_mm_srli_epi32(X, 10), _mm_set1_epi32(0xFF));
+    __m128i ey = _mm_and_si128(_mm_srli_epi32(Y, 10), _mm_set1_epi32(0xFF));
+    __m128i exz = _mm_cmpeq_epi32(ex, zero), lead = _mm_set1_epi32(0x400), m10 = _mm_set1_epi32(0x3FF);
+    *fallback = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(_mm_or_si128(X, Y), zero), exz)));
+    __m128i mx = _mm_andnot_si128(exz, _mm_or_si128(_mm_and_si128(X, m10), lead));
+    __m128i my = _mm_andnot_si128(_mm_cmpeq_epi32(Y, zero), _mm_or_si128(_mm_and_si128(Y, m10), lead));
+    /* d in 0..255 (ex >= ey), in the low 16 bits of its lane: cut at 13 with a 16-bit minimum */
+    __m128i d = _mm_min_epi16(_mm_sub_epi32(ex, ey), _mm_set1_epi32(13));
+    __m128 scl = _mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(_mm_set1_epi32(127), d), 23)); /* 2^-d */
+    __m128i myr = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(my), scl), _mm_set1_ps(0.5f)));
+    __m128i neg = _mm_srai_epi32(_mm_slli_epi32(_mm_xor_si128(X, Y), 13), 31);
+    __m128i n = _mm_add_epi32(mx, _mm_sub_epi32(_mm_xor_si128(myr, neg), neg));
+    int32_t et0 = (acc.fp32 && !acc.exp8 ? 127 - 15 : 0) - (int32_t)scale;
+    __m128i et = _mm_add_epi32(ex, _mm_set1_epi32(et0));
+    __m128i nf = _mm_castps_si128(_mm_cvtepi32_ps(n));
+    if (!acc.fp32) {
+        uint32_t half = acc.exp8 ? 0x8000u : 0x1000u;
+        nf = _mm_and_si128(_mm_add_epi32(nf, _mm_set1_epi32((int)half)), _mm_set1_epi32((int)~(2 * half - 1)));
+    }
+    __m128i exp = _mm_add_epi32(_mm_srli_epi32(nf, 23), _mm_sub_epi32(et, _mm_set1_epi32(137)));
+    __m128i sign = _mm_slli_epi32(_mm_srli_epi32(X, 18), 31);
+    bool fp16 = !acc.fp32 && !acc.exp8;
+    __m128i over = _mm_cmpgt_epi32(exp, _mm_set1_epi32(fp16 ? 31 : 254));
+    __m128i big = _mm_set1_epi32(fp16 ? 0x0FFFE000 : 0x7F800000);
+    __m128i r = _mm_or_si128(_mm_slli_epi32(exp, 23), _mm_and_si128(nf, _mm_set1_epi32(0x7FFFFF)));
+    r = _mm_or_si128(sign, _mm_or_si128(_mm_and_si128(over, big), _mm_andnot_si128(over, r)));
+    __m128i one = _mm_set1_epi32(1);
+    __m128i none =
+        _mm_or_si128(_mm_cmpeq_epi32(n, zero), _mm_or_si128(_mm_cmpgt_epi32(one, exp), _mm_cmpgt_epi32(one, et)));
+    return _mm_andnot_si128(none, r);
+}
+static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16], const uint32_t b[16],
+                                                             uint32_t out[16], fmt_style_t sa, fmt_style_t sb, bool sub,
+                                                             bool flush_b, fpu_acc_t acc, unsigned scale) {
+    for (unsigned j = 0; j < 16; j += 4) {
+        int fb;
+        __m128i ao, bo;
+        __m128i r = elwadd4(_mm_loadu_si128((const __m128i *)&a[j]), _mm_loadu_si128((const __m128i *)&b[j]), sa, sb,
+                            sub, flush_b, acc, scale, &fb, &ao, &bo);
+        _mm_storeu_si128((__m128i *)&out[j], r);
+        if (__builtin_expect(fb != 0, 0)) {
+            uint32_t av[4], bv[4];
+            _mm_storeu_si128((__m128i *)av, ao);
+            _mm_storeu_si128((__m128i *)bv, bo);
+            for (unsigned l = 0; l < 4; l++)
+                if (fb >> l & 1) out[j + l] = fpu_elwadd(av[l], bv[l], 0, acc, scale);
+        }
+    }
+}
+const char *fpu_elwadd_form(void) { return "sse2"; }
 #else
 /* Column by column, each gathered for group_sum. */
 static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
@@ -394,7 +480,26 @@ void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsig
         fpu_mop_b(bm, k, fpu_operand(row[k], style), phase, adj);
 }
 const char *fpu_dot16_form(void) { return "plain"; }
+static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16], const uint32_t b[16],
+                                                             uint32_t out[16], fmt_style_t sa, fmt_style_t sb, bool sub,
+                                                             bool flush_b, fpu_acc_t acc, unsigned scale) {
+    for (unsigned j = 0; j < 16; j++) {
+        uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb) ^ (sub ? 0x40000u : 0);
+        if (fpu_operand_zero(ao)) ao = 0;
+        if (flush_b && fpu_operand_zero(bo)) bo = 0;
+        out[j] = fpu_elwadd(ao, bo, 0, acc, scale);
+    }
+}
+const char *fpu_elwadd_form(void) { return "plain"; }
 #endif
+
+void fpu_elwadd_row(const uint32_t a[16], const uint32_t b[16], uint32_t out[16], fmt_style_t sa, fmt_style_t sb,
+                    bool sub, bool flush_b, fpu_acc_t acc, unsigned scale) {
+    if (sa == FMT_STYLE_BF16 && sb == FMT_STYLE_BF16 && !acc.fp32 && acc.exp8) /* the samples' case, constants */
+        elwadd_row(a, b, out, FMT_STYLE_BF16, FMT_STYLE_BF16, sub, flush_b, (fpu_acc_t){.exp8 = true}, scale);
+    else
+        elwadd_row(a, b, out, sa, sb, sub, flush_b, acc, scale);
+}
 
 void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {
     int32_t adj = fpu_prod_adj(acc, phase), zexp = adj > 0 ? adj : 0;

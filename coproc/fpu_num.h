@@ -71,6 +71,15 @@ uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t
  * dst = 0 otherwise), scaled by 2^-scale (the page's /32 and /128 in fidelity phases 1..3). An
  * operand the zero flags make zero is passed as 0. */
 uint32_t fpu_elwadd(uint32_t a, uint32_t b, uint32_t dst, fpu_acc_t acc, unsigned scale);
+/* fpu_elwadd over a row of 16 datums, without accumulation (dst = 0): out[j] = fpu_elwadd(A, B, 0,
+ * acc, scale) with A = fpu_operand(a[j], sa) and B = fpu_operand(b[j], sb), B's sign flipped when
+ * sub (ELWSUB), A read as 0 where its exponent field is 0, and B too when flush_b (the zero flag).
+ * a and b are Src datums. The vector form (fpu_elwadd_form) takes four datums at once and hands a
+ * datum whose larger operand has exponent field 0 but is not 0 to fpu_elwadd. */
+void fpu_elwadd_row(const uint32_t a[16], const uint32_t b[16], uint32_t out[16], fmt_style_t sa, fmt_style_t sb,
+                    bool sub, bool flush_b, fpu_acc_t acc, unsigned scale);
+/* "sse2" or "plain" (datum by datum through fpu_elwadd), as fpu_dot16_form. */
+const char *fpu_elwadd_form(void);
 /* ELWMUL: dst + the partial product of a and b that fidelity phase `phase` computes; zero: an
  * operand is zero (the caller's zero flags). */
 uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t acc, unsigned phase);

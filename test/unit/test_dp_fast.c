@@ -121,10 +121,12 @@ static void test_dot16_form(void **state) {
     (void)state;
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
     assert_string_equal(fpu_dot16_form(), "sse2");
+    assert_string_equal(fpu_elwadd_form(), "sse2");
     assert_string_equal(fmt_simd_form(), "sse2");
     assert_string_equal(fma_lanes_form(), "sse2");
 #else
     assert_string_equal(fpu_dot16_form(), "plain");
+    assert_string_equal(fpu_elwadd_form(), "plain");
     assert_string_equal(fmt_simd_form(), "plain");
     assert_string_equal(fma_lanes_form(), "plain");
 #endif
@@ -172,6 +174,58 @@ static void test_dot16(void **state) {
             if (dst[j] != ref[j])
                 fail_msg("fpu_dot16_rows phase %u fp32 %d exp8 %d col %u: 0x%08x, model 0x%08x", phase, acc.fp32,
                          acc.exp8, j, dst[j], ref[j]);
+    }
+}
+
+/* ---- ELWADD / ELWSUB: fpu_elwadd_row against fpu_elwadd datum by datum --------------------- */
+
+/* A Src datum (sign << 18 | mantissa << 8 | exponent) with exponent e, or an edge one. */
+static uint32_t rnd_src_datum(uint32_t e, uint32_t man) {
+    return (rnd() & 0x40000u) | (man & 0x3FFu) << 8 | (e & 0xFFu);
+}
+static void test_elwadd_row(void **state) {
+    (void)state;
+    static const fmt_style_t styles[] = {FMT_STYLE_BF16, FMT_STYLE_FP16, FMT_STYLE_TF32};
+    static const unsigned scales[] = {0, 5, 7, 12};
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        fmt_style_t sa = styles[rnd_below(3)], sb = rnd_below(2) ? sa : styles[rnd_below(3)];
+        fpu_acc_t acc = {.fp32 = rnd_below(2) != 0, .exp8 = rnd_below(3) != 0};
+        bool sub = rnd_below(2), flush_b = rnd_below(4) != 0;
+        unsigned scale = scales[rnd_below(4)];
+        uint32_t emax = sa == FMT_STYLE_FP16 ? 31 : 255;
+        uint32_t a[16], b[16], out[16];
+        for (unsigned j = 0; j < 16; j++) {
+            uint32_t ea =
+                rnd_below(8) == 0 ? (uint32_t[]){0, 1, 2, 30, 31, 32, 254, 255}[rnd_below(8)] : rnd_below(emax + 1);
+            a[j] = rnd_src_datum(ea, rnd());
+            uint32_t eb, mb = rnd();
+            switch (rnd_below(8)) {
+            case 0: eb = (uint32_t[]){0, 0, 1, 31, 255}[rnd_below(5)]; break; /* zeros, denormals, inf/NaN */
+            case 1: eb = rnd_below(256); break;
+            case 2: /* the same magnitude (cancellation for a difference of signs) */
+                b[j] = (a[j] & 0x3FFFFu) | (rnd() & 0x40000u);
+                continue;
+            case 3: /* a tie at the alignment: mantissa bits below the distance exactly half */
+                eb = ea - rnd_below(13);
+                mb = (rnd() & 0x3FFu & ~((1u << (ea - eb)) - 1)) | ((ea - eb) ? 1u << (ea - eb - 1) : 0);
+                break;
+            default: eb = ea + 2 - rnd_below(17); break; /* distances around the width (11 / 12) */
+            }
+            b[j] = rnd_src_datum(eb, mb);
+            if (rnd_below(32) == 0) b[j] &= 0x40000u; /* +-0 */
+            if (rnd_below(32) == 0) a[j] &= 0x40000u;
+        }
+        fpu_elwadd_row(a, b, out, sa, sb, sub, flush_b, acc, scale);
+        for (unsigned j = 0; j < 16; j++) {
+            uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb) ^ (sub ? 0x40000u : 0);
+            if (fpu_operand_zero(ao)) ao = 0;
+            if (flush_b && fpu_operand_zero(bo)) bo = 0;
+            uint32_t want = fpu_elwadd(ao, bo, 0, acc, scale);
+            if (out[j] != want)
+                fail_msg("fpu_elwadd_row styles %d %d fp32 %d exp8 %d sub %d flush %d scale %u: a 0x%05x b 0x%05x: "
+                         "0x%08x, fpu_elwadd 0x%08x",
+                         sa, sb, acc.fp32, acc.exp8, sub, flush_b, scale, a[j], b[j], out[j], want);
+        }
     }
 }
 
@@ -1337,10 +1391,44 @@ static void test_twin_mvmul(void **state) {
     }
 }
 
+/* ELWADD / ELWSUB (the row form without accumulation, fpu_elw.c) and, with dest_accum_en or
+ * ELWMUL, the datum-by-datum path, both twins: broadcasts, Dst16b and Dst32b rows, fidelity
+ * phases, the zero flag, integer operands. */
+static void test_twin_elw(void **state) {
+    tw_t *w = *state;
+    static const uint8_t fmts[] = {FMT_BF16, FMT_BF16, FMT_TF32, FMT_FP16, FMT_FP32};
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        rnd_dst(w);
+        rnd_src(w);
+        unsigned fa = fmts[rnd_below(5)], fb = rnd_below(4) ? fa : fmts[rnd_below(5)];
+        for (unsigned b = 0; b < SRC_BANKS; b++)
+            dp_srca_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fa,
+            dp_srcb_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fb;
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, fa);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, fb);
+        tw_cfg(w, CFG_ALU_ACC_CTRL_Fp32_enabled, rnd_below(2) != 0);
+        tw_cfg(w, CFG_ALU_ACC_CTRL_INT8_math_enabled, rnd_below(8) == 0);
+        tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(4) == 0);
+        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, rnd_below(8) == 0);
+        tw_thcfg(w, 1, THCFG_FIDELITY_BASE_Phase, rnd_below(4));
+        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0 : rnd_below(1024));
+        tw_sync(w);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned am = rnd_below(8), dst = rnd_below(1024), mod = rnd_below(4), accum = rnd_below(4) == 0;
+            switch (rnd_below(5)) {
+            case 0: tw_run(w, 1, TT_OP_ELWMUL(0, 0, mod, am, dst)); break;
+            case 1: tw_run(w, 1, TT_OP_ELWSUB(0, accum, mod, am, dst)); break;
+            default: tw_run(w, 1, TT_OP_ELWADD(0, accum, mod, am, dst)); break;
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dot16_form),
         cmocka_unit_test(test_dot16),
+        cmocka_unit_test(test_elwadd_row),
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test(test_lane_masks),
@@ -1352,6 +1440,7 @@ int main(void) {
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_elw, tw_setup, tw_teardown),
         cmocka_unit_test(test_pack_row),
         cmocka_unit_test(test_unpack_row),
         cmocka_unit_test(test_le32),
