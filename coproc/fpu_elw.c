@@ -69,6 +69,34 @@ void dp_fpu_elw(dp_ctx_t *x) {
         dp_apply_addr_mod(x, e.addr_mode, true);
         return;
     }
+    if (!f.int8 && e.kind == ELW_MUL && !d32 && !x->dp->reference) {
+        /* ELWMUL into a 16-bit Dst: a row of 16 at once (fpu_elwmul_row, fpu_elwmul's rule), each
+         * Dst row read and written through its physical place, found once (a row ZEROACC left
+         * invalid reads as 0, as fpu_dst_get has it). */
+        for (unsigned i = 0; i < 8; i++) {
+            const uint32_t *arow_i = a[arow + i], *brow_i = b[(brow + (bcast_row ? 0 : i)) & 63];
+            uint32_t bcol[16], dv[16];
+            if (bcast_col0) {
+                for (unsigned j = 0; j < 16; j++)
+                    bcol[j] = brow_i[0];
+                brow_i = bcol;
+            }
+            dp_dst_row_t r = dp_dst_row(x, drow + i, false);
+            if (*r.valid) {
+                for (unsigned j = 0; j < 16; j++)
+                    dv[j] = fpu_dst_in(r.hi[j], f.acc);
+            } else {
+                for (unsigned j = 0; j < 16; j++)
+                    dv[j] = fpu_dst_in(0, f.acc);
+            }
+            fpu_elwmul_row(arow_i, brow_i, dv, f.a, f.b, flush_b, f.acc, phase);
+            for (unsigned j = 0; j < 16; j++)
+                r.hi[j] = (uint16_t)fpu_dst_out(dv[j], f.acc);
+            *r.valid = true;
+        }
+        dp_apply_addr_mod(x, e.addr_mode, true);
+        return;
+    }
     for (unsigned i = 0; i < 8; i++) {
         const uint32_t *arow_i = a[arow + i], *brow_i = b[(brow + (bcast_row ? 0 : i)) & 63];
         unsigned d = drow + i;

@@ -175,6 +175,17 @@ uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu
     return dot16(&ma, &mb, dst, acc, adj > 0 ? adj : 0);
 }
 
+/* fpu_elwmul_row datum by datum (the plain form, and an FP32 Dst in the vector one). */
+static inline __attribute__((always_inline)) void elwmul_row_plain(const uint32_t a[16], const uint32_t b[16],
+                                                                   uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
+                                                                   bool flush_b, fpu_acc_t acc, unsigned phase) {
+    for (unsigned j = 0; j < 16; j++) {
+        uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb);
+        bool zero = fpu_operand_zero(ao) || (flush_b && fpu_operand_zero(bo));
+        dst[j] = fpu_elwmul(ao, bo, zero, dst[j], acc, phase);
+    }
+}
+
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
 #include <emmintrin.h>
 /* b's operand k in all eight 16-bit lanes, from the doubled halves of its eight (lo: k0..k0+3,
@@ -449,6 +460,80 @@ static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16
     }
 }
 const char *fpu_elwadd_form(void) { return "sse2"; }
+/* fpu_elwmul into a 16-bit Dst (acc.fp32 false), four datums in the host's 32-bit lanes, every
+ * datum covered. The product term: p = fpu_a_bits * fpu_b_bits (below 2^12, a 16-bit multiply)
+ * << 13 at te = ea + eb + adj, its sign a's ^ b's; where the zero flags or te <= 0 make it zero, the
+ * rule's zero term is magnitude 0 at exponent max(adj, 0) = 0 (adj < 0 for a 16-bit Dst). Then
+ * accumulate's rule with Dst's term: e = max(dexp, te); each magnitude aligned to e as align does,
+ * with round_shift4 (x2 = 2 (man - sign) for a distance d >= 1, where (x2 + 2^d) >> (d + 1) is
+ * (man + 2^(d-1) - sign) >> d; d cut at 30: the magnitudes are below 2^25, so from d = 26 nothing
+ * is left either way; at d = 0 the magnitude as it is), then rounded to 11 bits (+ 2^12 (- the
+ * term's sign), low 13 bits cleared); their signed sum s (|s| < 2^26, a multiple of 2^13: at most
+ * 13 significant bits, so exact in a float); normalise as elwadd4 does on the float's pattern
+ * (rounded half up to 8 or 11 significant bits, the carry the rule's), the exponent e + L - 23
+ * for the leading bit L (the float's field - 150 + e), +0 for s = 0 or an exponent <= 0 (e <= 0
+ * leaves both magnitudes 0), the BF16 Dst's infinity from 255, the FP16 Dst's largest pattern
+ * from 32. */
+static inline __attribute__((always_inline)) __m128i elwmul4(__m128i av, __m128i bv, __m128i dv, fmt_style_t sa,
+                                                             fmt_style_t sb, bool flush_b, fpu_acc_t acc,
+                                                             unsigned phase) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i ea = _mm_and_si128(av, _mm_set1_epi32(sa == FMT_STYLE_FP16 ? 0x1F : 0xFF));
+    __m128i eb = _mm_and_si128(bv, _mm_set1_epi32(sb == FMT_STYLE_FP16 ? 0x1F : 0xFF));
+    __m128i ma =
+        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(av, 8), _mm_set1_epi32(sa == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)),
+                     _mm_set1_epi32(0x400));
+    __m128i mb =
+        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(bv, 8), _mm_set1_epi32(sb == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)),
+                     _mm_set1_epi32(0x400));
+    ma = (phase & 1) ? _mm_and_si128(_mm_srli_epi32(ma, 1), _mm_set1_epi32(31)) : _mm_srli_epi32(ma, 6);
+    mb = (phase & 2) ? _mm_slli_epi32(_mm_and_si128(mb, _mm_set1_epi32(15)), 3) : _mm_srli_epi32(mb, 4);
+    __m128i te = _mm_add_epi32(_mm_add_epi32(ea, eb), _mm_set1_epi32(fpu_prod_adj(acc, phase)));
+    __m128i z = _mm_or_si128(_mm_cmpeq_epi32(ea, zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), te));
+    if (flush_b) z = _mm_or_si128(z, _mm_cmpeq_epi32(eb, zero));
+    __m128i tman = _mm_andnot_si128(z, _mm_slli_epi32(_mm_mullo_epi16(ma, mb), 13));
+    __m128i tsg = _mm_andnot_si128(z, _mm_srai_epi32(_mm_slli_epi32(_mm_xor_si128(av, bv), 13), 31)); /* 0 / -1 */
+    te = _mm_andnot_si128(z, te);
+    __m128i dexp = _mm_and_si128(_mm_srli_epi32(dv, 23), _mm_set1_epi32(0xFF));
+    __m128i dman =
+        _mm_andnot_si128(_mm_cmpeq_epi32(dexp, zero),
+                         _mm_or_si128(_mm_and_si128(dv, _mm_set1_epi32(0x7FFFFF)), _mm_set1_epi32(0x800000)));
+    __m128i e = max4(dexp, te);
+    __m128i dd = min30(_mm_sub_epi32(e, dexp)), dt = min30(_mm_sub_epi32(e, te));
+    __m128i m = round_shift4(_mm_add_epi32(dman, dman), dd); /* dman itself for dd = 0 */
+    /* the term's sign subtracted only where it is aligned (dt >= 1) */
+    __m128i tx = _mm_add_epi32(tman, _mm_andnot_si128(_mm_cmpeq_epi32(dt, zero), tsg));
+    __m128i tm = round_shift4(_mm_add_epi32(tx, tx), dt);
+    __m128i clr = _mm_set1_epi32(~0x1FFF), h = _mm_set1_epi32(0x1000);
+    m = _mm_and_si128(_mm_add_epi32(m, h), clr);
+    tm = _mm_and_si128(_mm_add_epi32(_mm_add_epi32(tm, h), tsg), clr);
+    __m128i dsg = _mm_srai_epi32(dv, 31);
+    __m128i s = _mm_add_epi32(_mm_sub_epi32(_mm_xor_si128(m, dsg), dsg), _mm_sub_epi32(_mm_xor_si128(tm, tsg), tsg));
+    __m128i sg = _mm_srai_epi32(s, 31), v = _mm_sub_epi32(_mm_xor_si128(s, sg), sg);
+    __m128i nf = _mm_castps_si128(_mm_cvtepi32_ps(v));
+    uint32_t half = acc.exp8 ? 0x8000u : 0x1000u;
+    nf = _mm_and_si128(_mm_add_epi32(nf, _mm_set1_epi32((int)half)), _mm_set1_epi32((int)~(2 * half - 1)));
+    __m128i exp = _mm_add_epi32(_mm_srli_epi32(nf, 23), _mm_sub_epi32(e, _mm_set1_epi32(150)));
+    __m128i over = _mm_cmpgt_epi32(exp, _mm_set1_epi32(acc.exp8 ? 254 : 31));
+    __m128i big = _mm_set1_epi32(acc.exp8 ? 0x7F800000 : 0x0FFFE000);
+    __m128i r = _mm_or_si128(_mm_slli_epi32(exp, 23), _mm_and_si128(nf, _mm_set1_epi32(0x7FFFFF)));
+    r = _mm_or_si128(_mm_slli_epi32(sg, 31), _mm_or_si128(_mm_and_si128(over, big), _mm_andnot_si128(over, r)));
+    __m128i none = _mm_or_si128(_mm_cmpeq_epi32(s, zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), exp));
+    return _mm_andnot_si128(none, r);
+}
+static inline __attribute__((always_inline)) void elwmul_row(const uint32_t a[16], const uint32_t b[16],
+                                                             uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
+                                                             bool flush_b, fpu_acc_t acc, unsigned phase) {
+    if (acc.fp32) {
+        elwmul_row_plain(a, b, dst, sa, sb, flush_b, acc, phase);
+        return;
+    }
+    for (unsigned j = 0; j < 16; j += 4)
+        _mm_storeu_si128((__m128i *)&dst[j],
+                         elwmul4(_mm_loadu_si128((const __m128i *)&a[j]), _mm_loadu_si128((const __m128i *)&b[j]),
+                                 _mm_loadu_si128((const __m128i *)&dst[j]), sa, sb, flush_b, acc, phase));
+}
+const char *fpu_elwmul_form(void) { return "sse2"; }
 #else
 /* Column by column, each gathered for group_sum. */
 static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b,
@@ -491,6 +576,12 @@ static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16
     }
 }
 const char *fpu_elwadd_form(void) { return "plain"; }
+static inline __attribute__((always_inline)) void elwmul_row(const uint32_t a[16], const uint32_t b[16],
+                                                             uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
+                                                             bool flush_b, fpu_acc_t acc, unsigned phase) {
+    elwmul_row_plain(a, b, dst, sa, sb, flush_b, acc, phase);
+}
+const char *fpu_elwmul_form(void) { return "plain"; }
 #endif
 
 void fpu_elwadd_row(const uint32_t a[16], const uint32_t b[16], uint32_t out[16], fmt_style_t sa, fmt_style_t sb,
@@ -499,6 +590,14 @@ void fpu_elwadd_row(const uint32_t a[16], const uint32_t b[16], uint32_t out[16]
         elwadd_row(a, b, out, FMT_STYLE_BF16, FMT_STYLE_BF16, sub, flush_b, (fpu_acc_t){.exp8 = true}, scale);
     else
         elwadd_row(a, b, out, sa, sb, sub, flush_b, acc, scale);
+}
+
+void fpu_elwmul_row(const uint32_t a[16], const uint32_t b[16], uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
+                    bool flush_b, fpu_acc_t acc, unsigned phase) {
+    if (sa == FMT_STYLE_BF16 && sb == FMT_STYLE_BF16 && !acc.fp32 && acc.exp8) /* the samples' case, constants */
+        elwmul_row(a, b, dst, FMT_STYLE_BF16, FMT_STYLE_BF16, flush_b, (fpu_acc_t){.exp8 = true}, phase);
+    else
+        elwmul_row(a, b, dst, sa, sb, flush_b, acc, phase);
 }
 
 void fpu_dot16_rows(const fpu_mops_t a[16], const fpu_mops_t *b, uint32_t dst[16], fpu_acc_t acc, unsigned phase) {

@@ -83,6 +83,15 @@ const char *fpu_elwadd_form(void);
 /* ELWMUL: dst + the partial product of a and b that fidelity phase `phase` computes; zero: an
  * operand is zero (the caller's zero flags). */
 uint32_t fpu_elwmul(uint32_t a, uint32_t b, bool zero, uint32_t dst, fpu_acc_t acc, unsigned phase);
+/* fpu_elwmul over a row of 16 datums: dst[j] = fpu_elwmul(A, B, zero, dst[j], acc, phase) with
+ * A = fpu_operand(a[j], sa), B = fpu_operand(b[j], sb), zero where A's exponent field is 0 or, when
+ * flush_b, B's; a and b are Src datums, dst holds accumulator values (fpu_dst_in) and gets the
+ * results (before fpu_dst_out). The vector form (fpu_elwmul_form) takes four datums at once into
+ * a 16-bit Dst and an FP32 Dst datum by datum. */
+void fpu_elwmul_row(const uint32_t a[16], const uint32_t b[16], uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
+                    bool flush_b, fpu_acc_t acc, unsigned phase);
+/* "sse2" or "plain" (datum by datum through fpu_elwmul), as fpu_dot16_form. */
+const char *fpu_elwmul_form(void);
 /* MVMUL / DOTPV / GAPOOL: dst + sum over k of b[k] * a[k] (one row of SrcB times one column of
  * SrcA), in fidelity phase `phase`. The 16 products are summed in two groups of eight. */
 uint32_t fpu_dot16(const uint32_t a[16], const uint32_t b[16], uint32_t dst, fpu_acc_t acc, unsigned phase);

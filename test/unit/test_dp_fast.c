@@ -122,11 +122,13 @@ static void test_dot16_form(void **state) {
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
     assert_string_equal(fpu_dot16_form(), "sse2");
     assert_string_equal(fpu_elwadd_form(), "sse2");
+    assert_string_equal(fpu_elwmul_form(), "sse2");
     assert_string_equal(fmt_simd_form(), "sse2");
     assert_string_equal(fma_lanes_form(), "sse2");
 #else
     assert_string_equal(fpu_dot16_form(), "plain");
     assert_string_equal(fpu_elwadd_form(), "plain");
+    assert_string_equal(fpu_elwmul_form(), "plain");
     assert_string_equal(fmt_simd_form(), "plain");
     assert_string_equal(fma_lanes_form(), "plain");
 #endif
@@ -226,6 +228,58 @@ static void test_elwadd_row(void **state) {
                          "0x%08x, fpu_elwadd 0x%08x",
                          sa, sb, acc.fp32, acc.exp8, sub, flush_b, scale, a[j], b[j], out[j], want);
         }
+    }
+}
+
+/* ---- ELWMUL: fpu_elwmul_row against fpu_elwmul datum by datum ------------------------------ */
+
+static void test_elwmul_row(void **state) {
+    (void)state;
+    static const fmt_style_t styles[] = {FMT_STYLE_BF16, FMT_STYLE_FP16, FMT_STYLE_TF32};
+    for (unsigned iter = 0; iter < 200000; iter++) {
+        fmt_style_t sa = styles[rnd_below(3)], sb = rnd_below(2) ? sa : styles[rnd_below(3)];
+        fpu_acc_t acc = {.fp32 = rnd_below(3) == 0, .exp8 = rnd_below(3) != 0};
+        bool flush_b = rnd_below(4) != 0;
+        unsigned phase = rnd_below(4);
+        int32_t adj = fpu_prod_adj(acc, phase);
+        uint32_t emax = sa == FMT_STYLE_FP16 ? 31 : 255;
+        uint32_t a[16], b[16], dst[16], want[16];
+        for (unsigned j = 0; j < 16; j++) {
+            uint32_t ea =
+                rnd_below(8) == 0 ? (uint32_t[]){0, 1, 2, 30, 31, 32, 254, 255}[rnd_below(8)] : rnd_below(emax + 1);
+            uint32_t eb = rnd_below(8) == 0 ? (uint32_t[]){0, 0, 1, 31, 127, 255}[rnd_below(6)] : rnd_below(emax + 1);
+            if (rnd_below(2)) /* the product near exponent 1 (underflow) or near the top (overflow) */
+                eb = (uint32_t)((rnd_below(2) ? 1 : (acc.fp32 || acc.exp8 ? 254 : 31)) - adj - (int32_t)ea +
+                                (int32_t)rnd_below(9) - 4) &
+                     0xFFu;
+            a[j] = rnd_src_datum(ea, rnd());
+            b[j] = rnd_src_datum(eb, rnd());
+            if (rnd_below(32) == 0) b[j] &= 0x40000u; /* +-0 */
+            if (rnd_below(32) == 0) a[j] &= 0x40000u;
+            /* Dst: 0, -0, or an exponent around the product's (the alignment's ties and distances) */
+            int32_t te = (int32_t)(ea & (sa == FMT_STYLE_FP16 ? 31 : 255)) +
+                         (int32_t)(eb & (sb == FMT_STYLE_FP16 ? 31 : 255)) + adj;
+            uint32_t dexp;
+            switch (rnd_below(6)) {
+            case 0: dexp = 0; break;
+            case 1: dexp = rnd_below(256); break;
+            default: dexp = (uint32_t)(te + (int32_t)rnd_below(31) - 15) & 0xFFu; break;
+            }
+            dst[j] = (rnd() & 0x80000000u) | dexp << 23 | (rnd32() & 0x7FFFFFu);
+            if (rnd_below(4) == 0) dst[j] &= rnd_below(2) ? 0x80000000u : 0;
+            if (!acc.fp32) dst[j] &= acc.exp8 ? 0xFFFF0000u : 0x8FFFE000u;
+            uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb);
+            bool zero = fpu_operand_zero(ao) || (flush_b && fpu_operand_zero(bo));
+            want[j] = fpu_elwmul(ao, bo, zero, dst[j], acc, phase);
+        }
+        uint32_t d0[16];
+        memcpy(d0, dst, sizeof d0);
+        fpu_elwmul_row(a, b, dst, sa, sb, flush_b, acc, phase);
+        for (unsigned j = 0; j < 16; j++)
+            if (dst[j] != want[j])
+                fail_msg("fpu_elwmul_row styles %d %d fp32 %d exp8 %d flush %d phase %u: a 0x%05x b 0x%05x dst "
+                         "0x%08x: 0x%08x, fpu_elwmul 0x%08x",
+                         sa, sb, acc.fp32, acc.exp8, flush_b, phase, a[j], b[j], d0[j], dst[j], want[j]);
     }
 }
 
@@ -1429,6 +1483,7 @@ int main(void) {
         cmocka_unit_test(test_dot16_form),
         cmocka_unit_test(test_dot16),
         cmocka_unit_test(test_elwadd_row),
+        cmocka_unit_test(test_elwmul_row),
         cmocka_unit_test(test_sfpload_lanes),
         cmocka_unit_test(test_sfpstore_lanes),
         cmocka_unit_test(test_lane_masks),
