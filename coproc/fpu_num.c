@@ -465,10 +465,12 @@ const char *fpu_elwadd_form(void) { return "sse2"; }
  * << 13 at te = ea + eb + adj, its sign a's ^ b's; where the zero flags or te <= 0 make it zero, the
  * rule's zero term is magnitude 0 at exponent max(adj, 0) = 0 (adj < 0 for a 16-bit Dst). Then
  * accumulate's rule with Dst's term: e = max(dexp, te); each magnitude aligned to e as align does,
- * with round_shift4 (x2 = 2 (man - sign) for a distance d >= 1, where (x2 + 2^d) >> (d + 1) is
- * (man + 2^(d-1) - sign) >> d; d cut at 30: the magnitudes are below 2^25, so from d = 26 nothing
- * is left either way; at d = 0 the magnitude as it is), then rounded to 11 bits (+ 2^12 (- the
- * term's sign), low 13 bits cleared); their signed sum s (|s| < 2^26, a multiple of 2^13: at most
+ * with round_shift4 ((2 man + 2^d) >> (d + 1) is (man + 2^(d-1)) >> d, and man at d = 0; d cut at
+ * 30: the magnitudes are below 2^25, so from d = 26 nothing is left either way), then rounded to
+ * 11 bits (+ 2^12 (- the term's sign), low 13 bits cleared); their signed sum s. align's "- sign"
+ * for a negative term is left out: it changes a tie only, and the term p << 13 has a tie at d >=
+ * 14 only, where the aligned magnitude is below 2^11 and the 11-bit rounding leaves 0 either way.
+ * The sum s (|s| < 2^26, a multiple of 2^13: at most
  * 13 significant bits, so exact in a float); normalise as elwadd4 does on the float's pattern
  * (rounded half up to 8 or 11 significant bits, the carry the rule's), the exponent e + L - 23
  * for the leading bit L (the float's field - 150 + e), +0 for s = 0 or an exponent <= 0 (e <= 0
@@ -501,9 +503,7 @@ static inline __attribute__((always_inline)) __m128i elwmul4(__m128i av, __m128i
     __m128i e = max4(dexp, te);
     __m128i dd = min30(_mm_sub_epi32(e, dexp)), dt = min30(_mm_sub_epi32(e, te));
     __m128i m = round_shift4(_mm_add_epi32(dman, dman), dd); /* dman itself for dd = 0 */
-    /* the term's sign subtracted only where it is aligned (dt >= 1) */
-    __m128i tx = _mm_add_epi32(tman, _mm_andnot_si128(_mm_cmpeq_epi32(dt, zero), tsg));
-    __m128i tm = round_shift4(_mm_add_epi32(tx, tx), dt);
+    __m128i tm = round_shift4(_mm_add_epi32(tman, tman), dt);
     __m128i clr = _mm_set1_epi32(~0x1FFF), h = _mm_set1_epi32(0x1000);
     m = _mm_and_si128(_mm_add_epi32(m, h), clr);
     tm = _mm_and_si128(_mm_add_epi32(_mm_add_epi32(tm, h), tsg), clr);
