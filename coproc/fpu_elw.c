@@ -28,6 +28,17 @@ static elw_args_t elw_args(uint32_t w) {
     }
 }
 
+/* The row forms' SrcB row for Dst row i: row brow + i, or row brow for every i when broadcast by
+ * rows; with column 0 broadcast, that column copied across bcol. */
+static inline const uint32_t *b_row(const uint32_t (*b)[SRC_COLS], unsigned brow, unsigned i, bool bcast_row,
+                                    bool bcast_col0, uint32_t bcol[16]) {
+    const uint32_t *r = b[(brow + (bcast_row ? 0 : i)) & 63];
+    if (!bcast_col0) return r;
+    for (unsigned j = 0; j < 16; j++)
+        bcol[j] = r[0];
+    return bcol;
+}
+
 void dp_fpu_elw(dp_ctx_t *x) {
     elw_args_t e = elw_args(x->word);
     fpu_fmt_t f;
@@ -48,13 +59,8 @@ void dp_fpu_elw(dp_ctx_t *x) {
         /* ELWADD / ELWSUB without accumulation: a row of 16 at once (fpu_elwadd_row, fpu_elwadd's
          * rule), each Dst row's physical place found once; nothing of Dst is read. */
         for (unsigned i = 0; i < 8; i++) {
-            const uint32_t *arow_i = a[arow + i], *brow_i = b[(brow + (bcast_row ? 0 : i)) & 63];
             uint32_t bcol[16], res[16];
-            if (bcast_col0) {
-                for (unsigned j = 0; j < 16; j++)
-                    bcol[j] = brow_i[0];
-                brow_i = bcol;
-            }
+            const uint32_t *arow_i = a[arow + i], *brow_i = b_row(b, brow, i, bcast_row, bcast_col0, bcol);
             fpu_elwadd_row(arow_i, brow_i, res, f.a, f.b, e.kind == ELW_SUB, flush_b, f.acc, scale);
             dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
             if (d32) {
@@ -74,13 +80,8 @@ void dp_fpu_elw(dp_ctx_t *x) {
          * Dst row read and written through its physical place, found once (a row ZEROACC left
          * invalid reads as 0, as fpu_dst_get has it). */
         for (unsigned i = 0; i < 8; i++) {
-            const uint32_t *arow_i = a[arow + i], *brow_i = b[(brow + (bcast_row ? 0 : i)) & 63];
             uint32_t bcol[16], dv[16];
-            if (bcast_col0) {
-                for (unsigned j = 0; j < 16; j++)
-                    bcol[j] = brow_i[0];
-                brow_i = bcol;
-            }
+            const uint32_t *arow_i = a[arow + i], *brow_i = b_row(b, brow, i, bcast_row, bcast_col0, bcol);
             dp_dst_row_t r = dp_dst_row(x, drow + i, false);
             if (*r.valid) {
                 for (unsigned j = 0; j < 16; j++)

@@ -1413,27 +1413,33 @@ static void test_twin_sfpu_cc(void **state) {
         fail_msg("SFPPUSHC/SFPPOPC: %u of %u in the mask form", mask_form, stack_ops);
 }
 
+/* A twin test's random Matrix Unit set-up: Dst and Src contents, Src formats (SrcB's another
+ * one time in four), FP32 Dst but one time in fp32_in, integer "8", the zero flag off one time in
+ * zflag_in, FP16A_FORCE, the fidelity phase and the Dst offset. */
+static void twin_fpu_setup(tw_t *w, unsigned fp32_in, unsigned zflag_in) {
+    static const uint8_t fmts[] = {FMT_BF16, FMT_BF16, FMT_TF32, FMT_FP16, FMT_FP32};
+    rnd_dst(w);
+    rnd_src(w);
+    unsigned fa = fmts[rnd_below(5)], fb = rnd_below(4) ? fa : fmts[rnd_below(5)];
+    for (unsigned b = 0; b < SRC_BANKS; b++)
+        dp_srca_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fa, dp_srcb_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fb;
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, fa);
+    tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, fb);
+    tw_cfg(w, CFG_ALU_ACC_CTRL_Fp32_enabled, rnd_below(fp32_in) != 0);
+    tw_cfg(w, CFG_ALU_ACC_CTRL_INT8_math_enabled, rnd_below(8) == 0);
+    tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(zflag_in) == 0);
+    tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, rnd_below(8) == 0);
+    tw_thcfg(w, 1, THCFG_FIDELITY_BASE_Phase, rnd_below(4));
+    tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0 : rnd_below(1024));
+    tw_sync(w);
+}
+
 /* MVMUL, DOTPV and GAPOOL: Src formats (BF16, TF32, FP16 styles; FP16A_FORCE), FP32 or 16-bit
  * Dst, integer "8", every fidelity phase, row broadcast, the zero flags, invalid Dst rows. */
 static void test_twin_mvmul(void **state) {
     tw_t *w = *state;
-    static const uint8_t fmts[] = {FMT_BF16, FMT_BF16, FMT_TF32, FMT_FP16, FMT_FP32};
     for (unsigned iter = 0; iter < 1500; iter++) {
-        rnd_dst(w);
-        rnd_src(w);
-        unsigned fa = fmts[rnd_below(5)], fb = rnd_below(4) ? fa : fmts[rnd_below(5)];
-        for (unsigned b = 0; b < SRC_BANKS; b++)
-            dp_srca_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fa,
-            dp_srcb_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fb;
-        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, fa);
-        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, fb);
-        tw_cfg(w, CFG_ALU_ACC_CTRL_Fp32_enabled, rnd_below(4) != 0);
-        tw_cfg(w, CFG_ALU_ACC_CTRL_INT8_math_enabled, rnd_below(8) == 0);
-        tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(8) == 0);
-        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, rnd_below(8) == 0);
-        tw_thcfg(w, 1, THCFG_FIDELITY_BASE_Phase, rnd_below(4));
-        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0 : rnd_below(1024));
-        tw_sync(w);
+        twin_fpu_setup(w, 4, 8);
         for (unsigned k = 0; k < 4; k++) {
             unsigned am = rnd_below(8), dst = rnd_below(1024);
             switch (rnd_below(4)) {
@@ -1450,23 +1456,8 @@ static void test_twin_mvmul(void **state) {
  * phases, the zero flag, integer operands. */
 static void test_twin_elw(void **state) {
     tw_t *w = *state;
-    static const uint8_t fmts[] = {FMT_BF16, FMT_BF16, FMT_TF32, FMT_FP16, FMT_FP32};
     for (unsigned iter = 0; iter < 1500; iter++) {
-        rnd_dst(w);
-        rnd_src(w);
-        unsigned fa = fmts[rnd_below(5)], fb = rnd_below(4) ? fa : fmts[rnd_below(5)];
-        for (unsigned b = 0; b < SRC_BANKS; b++)
-            dp_srca_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fa,
-            dp_srcb_mut(w->s[0].dp)->implied_fmt[b] = (uint8_t)fb;
-        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, fa);
-        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG1_SrcB, fb);
-        tw_cfg(w, CFG_ALU_ACC_CTRL_Fp32_enabled, rnd_below(2) != 0);
-        tw_cfg(w, CFG_ALU_ACC_CTRL_INT8_math_enabled, rnd_below(8) == 0);
-        tw_cfg(w, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(4) == 0);
-        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, rnd_below(8) == 0);
-        tw_thcfg(w, 1, THCFG_FIDELITY_BASE_Phase, rnd_below(4));
-        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0 : rnd_below(1024));
-        tw_sync(w);
+        twin_fpu_setup(w, 2, 4);
         for (unsigned k = 0; k < 4; k++) {
             unsigned am = rnd_below(8), dst = rnd_below(1024), mod = rnd_below(4), accum = rnd_below(4) == 0;
             switch (rnd_below(5)) {
