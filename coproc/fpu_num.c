@@ -375,6 +375,26 @@ void fpu_mop_b_row(fpu_mops_t *bm, const uint32_t *row, fmt_style_t style, unsig
 }
 const char *fpu_dot16_form(void) { return "sse2"; }
 
+/* A 16- or 32-bit Dst value in four lanes from a non-negative integer magnitude n (exact in a
+ * float): rounded half up on the float's pattern to the Dst's significant bits (BF16 8, FP16 11;
+ * FP32 exact, a carry running into the exponent as the rule's does), its float exponent field
+ * moved by ebias to the rule's exponent (*exp, for the caller's zero test: <= 0 gives +0 there),
+ * the limits (BF16, FP32 from 255: infinity; FP16 from 32: the largest pattern), the sign bit
+ * sign. The normalisation that fpu_elwadd_row's and fpu_elwmul_row's lanes share. */
+static inline __attribute__((always_inline)) __m128i dst_norm4(__m128i n, __m128i ebias, __m128i sign, fpu_acc_t acc,
+                                                               __m128i *exp) {
+    __m128i nf = _mm_castps_si128(_mm_cvtepi32_ps(n));
+    if (!acc.fp32) {
+        uint32_t half = acc.exp8 ? 0x8000u : 0x1000u;
+        nf = _mm_and_si128(_mm_add_epi32(nf, _mm_set1_epi32((int)half)), _mm_set1_epi32((int)~(2 * half - 1)));
+    }
+    *exp = _mm_add_epi32(_mm_srli_epi32(nf, 23), ebias);
+    bool fp16 = !acc.fp32 && !acc.exp8;
+    __m128i over = _mm_cmpgt_epi32(*exp, _mm_set1_epi32(fp16 ? 31 : 254));
+    __m128i big = _mm_set1_epi32(fp16 ? 0x0FFFE000 : 0x7F800000);
+    __m128i r = _mm_or_si128(_mm_slli_epi32(*exp, 23), _mm_and_si128(nf, _mm_set1_epi32(0x7FFFFF)));
+    return _mm_or_si128(sign, _mm_or_si128(_mm_and_si128(over, big), _mm_andnot_si128(over, r)));
+}
 /* fpu_elwadd with dst = 0, four datums in the host's 32-bit lanes. Where the larger operand X
  * (by its 18 magnitude bits) has an exponent field ex >= 1, the rule is: the smaller one's
  * magnitude my (0 for an operand 0, else its implicit one and mantissa) aligned by d = ex - ey,
@@ -424,18 +444,8 @@ static inline __attribute__((always_inline)) __m128i elwadd4(__m128i av, __m128i
     __m128i n = _mm_add_epi32(mx, _mm_sub_epi32(_mm_xor_si128(myr, neg), neg));
     int32_t et0 = (acc.fp32 && !acc.exp8 ? 127 - 15 : 0) - (int32_t)scale;
     __m128i et = _mm_add_epi32(ex, _mm_set1_epi32(et0));
-    __m128i nf = _mm_castps_si128(_mm_cvtepi32_ps(n));
-    if (!acc.fp32) {
-        uint32_t half = acc.exp8 ? 0x8000u : 0x1000u;
-        nf = _mm_and_si128(_mm_add_epi32(nf, _mm_set1_epi32((int)half)), _mm_set1_epi32((int)~(2 * half - 1)));
-    }
-    __m128i exp = _mm_add_epi32(_mm_srli_epi32(nf, 23), _mm_sub_epi32(et, _mm_set1_epi32(137)));
-    __m128i sign = _mm_slli_epi32(_mm_srli_epi32(X, 18), 31);
-    bool fp16 = !acc.fp32 && !acc.exp8;
-    __m128i over = _mm_cmpgt_epi32(exp, _mm_set1_epi32(fp16 ? 31 : 254));
-    __m128i big = _mm_set1_epi32(fp16 ? 0x0FFFE000 : 0x7F800000);
-    __m128i r = _mm_or_si128(_mm_slli_epi32(exp, 23), _mm_and_si128(nf, _mm_set1_epi32(0x7FFFFF)));
-    r = _mm_or_si128(sign, _mm_or_si128(_mm_and_si128(over, big), _mm_andnot_si128(over, r)));
+    __m128i exp, sign = _mm_slli_epi32(_mm_srli_epi32(X, 18), 31);
+    __m128i r = dst_norm4(n, _mm_sub_epi32(et, _mm_set1_epi32(137)), sign, acc, &exp);
     __m128i one = _mm_set1_epi32(1);
     __m128i none =
         _mm_or_si128(_mm_cmpeq_epi32(n, zero), _mm_or_si128(_mm_cmpgt_epi32(one, exp), _mm_cmpgt_epi32(one, et)));
@@ -510,14 +520,7 @@ static inline __attribute__((always_inline)) __m128i elwmul4(__m128i av, __m128i
     __m128i dsg = _mm_srai_epi32(dv, 31);
     __m128i s = _mm_add_epi32(_mm_sub_epi32(_mm_xor_si128(m, dsg), dsg), _mm_sub_epi32(_mm_xor_si128(tm, tsg), tsg));
     __m128i sg = _mm_srai_epi32(s, 31), v = _mm_sub_epi32(_mm_xor_si128(s, sg), sg);
-    __m128i nf = _mm_castps_si128(_mm_cvtepi32_ps(v));
-    uint32_t half = acc.exp8 ? 0x8000u : 0x1000u;
-    nf = _mm_and_si128(_mm_add_epi32(nf, _mm_set1_epi32((int)half)), _mm_set1_epi32((int)~(2 * half - 1)));
-    __m128i exp = _mm_add_epi32(_mm_srli_epi32(nf, 23), _mm_sub_epi32(e, _mm_set1_epi32(150)));
-    __m128i over = _mm_cmpgt_epi32(exp, _mm_set1_epi32(acc.exp8 ? 254 : 31));
-    __m128i big = _mm_set1_epi32(acc.exp8 ? 0x7F800000 : 0x0FFFE000);
-    __m128i r = _mm_or_si128(_mm_slli_epi32(exp, 23), _mm_and_si128(nf, _mm_set1_epi32(0x7FFFFF)));
-    r = _mm_or_si128(_mm_slli_epi32(sg, 31), _mm_or_si128(_mm_and_si128(over, big), _mm_andnot_si128(over, r)));
+    __m128i exp, r = dst_norm4(v, _mm_sub_epi32(e, _mm_set1_epi32(150)), _mm_slli_epi32(sg, 31), acc, &exp);
     __m128i none = _mm_or_si128(_mm_cmpeq_epi32(s, zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), exp));
     return _mm_andnot_si128(none, r);
 }
