@@ -82,7 +82,7 @@ typedef struct {
     uint64_t try_at, backoff; /* no probe before h->cycle reaches try_at */
     /* Learned from its last wake (core/exec.c park_try): woke_at, the cycle a turn found the
      * watched word changed, while `woke` (until the hart parks again); awake, a quarter of the
-     * cycles from that wake to parking again, when the first probe after the next wake fails. */
+     * cycles from that wake to parking again: the next wake's first probe waits that long. */
     uint64_t woke_at, awake;
     bool woke;
     bool noted;         /* the loop's read leaves a note (env_pure_word) ... */
@@ -168,6 +168,7 @@ typedef struct hart {
      * the hart only up to it (core/exec.c park_try). */
     hart_park_t park;
     uint64_t parked_turns; /* turns counted while parked, over the whole run (TTEMU_STATS) */
+    uint64_t park_probes;  /* probes of its loop (park_try), over the whole run (TTEMU_STATS) */
 
     hart_fault_t fault;
     char hang_reason[160];

@@ -565,14 +565,16 @@ static void parked_code_written_at_cycle_end(void **state) {
 }
 
 /* A hart woken by its word learns how long it stays awake (core/exec.c park_try, hart_park_t.awake):
- * the first probe after a wake fails (the hart is past its loop), and the next waits until a
- * quarter of the cycles the hart last ran between a wake and parking again have passed since this
- * wake, so that it parks sooner after going back to its loop than doubling waits alone would let
- * it. BRISC polls FLAG0, clears it, stores W times (a loop no probe can park: it stores) and
- * polls again; FLAG0 is set at the end of a cycle early in each of three runs (by the group's
- * end of a cycle, as test parked_code_written_at_cycle_end writes). The reference steps cycle by
- * cycle with the same writes; the group must end each run in the same state, and leave the hart
- * unparked for fewer turns after the third wake than after the first. */
+ * before one is learned it is probed at once (and fails: the hart is past its loop); once one is,
+ * its first probe after a wake waits until a quarter of the cycles the hart last ran between a
+ * wake and parking again have passed, with no probe at the wake, so that it parks sooner after
+ * going back to its loop than doubling waits alone would let it. BRISC polls FLAG0, clears it,
+ * stores W times (a loop no probe can park: it stores) and polls again; FLAG0 is set at the end of
+ * a cycle early in each of three runs (by the group's end of a cycle, as test
+ * parked_code_written_at_cycle_end writes). The reference steps cycle by cycle with the same
+ * writes; the group must end each run in the same state, leave the hart unparked for fewer turns
+ * after the third wake than after the first, and probe it at the third wake's run only where it
+ * parks at the run's start (park_probes), its next probe set a learned quarter span on. */
 #define WAKE_AT 10u /* a run's cycle after which FLAG0 is set */
 typedef struct {
     tile_t *t;
@@ -585,7 +587,7 @@ static bool end_wake(void *ctx) {
 }
 static void wake_learns_awake_span(void **state) {
     (void)state;
-    enum { W = 100, RUN = 3000 };
+    enum { W = 100, RUN = 3000, PART = 16 };
     const uint32_t p[] = {lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), sw(ZERO, ZERO, FLAG0), addi(T1, ZERO, W),
                           sw(T1, ZERO, OUT),   addi(T1, T1, -1),  bne(T1, ZERO, -8),     beq(ZERO, ZERO, -28)};
     tile_t *t[2];
@@ -604,7 +606,17 @@ static void wake_learns_awake_span(void **state) {
         }
         uint64_t before = b->parked_turns;
         wake_ctx_t w = {.t = t[1], .wake_at = wake_at};
-        assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, RUN, end_wake, NULL, &w), RUN);
+        if (k == 2) { /* up to just past the wake's turn (a call of 16 cycles or more parks), then the rest */
+            uint64_t probes = b->park_probes, awake = b->park.awake;
+            assert_true(awake > 0);
+            assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, PART, end_wake, NULL, &w), PART);
+            assert_int_equal(b->park_probes - probes, 1); /* the run's first turn, none at the wake */
+            assert_true(b->park.woke);
+            assert_int_equal(b->park.try_at, b->park.woke_at + awake);
+            assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, RUN - PART, end_wake, NULL, &w), RUN - PART);
+        } else {
+            assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, RUN, end_wake, NULL, &w), RUN);
+        }
         if (k >= 0) unparked[k] = RUN - (b->parked_turns - before);
         assert_int_equal(a->pc, b->pc);
         assert_int_equal(a->instret, b->instret);
@@ -613,7 +625,7 @@ static void wake_learns_awake_span(void **state) {
         assert_memory_equal(t[0]->l1, t[1]->l1, TILE_L1_SIZE);
     }
     /* the first wake: probes 1, 32, 64, ... cycles apart, the last well after the ~3W cycles of
-     * stores; the third: one probe at the wake, the next a quarter of the second's span later */
+     * stores; the third: the first probe a quarter of the second's span after the wake */
     assert_true(unparked[0] > 3 * W);
     assert_true(unparked[1] < unparked[0] && unparked[2] <= unparked[1]);
     assert_int_equal(b->park.awake, unparked[2] / 4); /* learned from the third wake */
