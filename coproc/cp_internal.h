@@ -251,7 +251,8 @@ struct cp {
     /* The opcodes gate_pass may issue: a backend unit's (neither the Sync Unit's nor one the
      * gate never passes). */
     bool op_pass[256];
-    dp_t *dp; /* the datapath (coproc/datapath.h) */
+    bool op_sync[256]; /* ... and the Sync Unit's that the gate passes (gate_sync) */
+    dp_t *dp;          /* the datapath (coproc/datapath.h) */
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
     sync_t sync;
