@@ -63,6 +63,7 @@ cp_t *cp_create(const cp_env_t *env) {
     for (unsigned i = 0; i < nops; i++) {
         cp->op[ops[i].opcode] = &ops[i];
         cp->op_pass[ops[i].opcode] = ops[i].gate != TT_GATE_NEVER && ops[i].unit != TT_UNIT_SYNC;
+        cp->op_sync[ops[i].opcode] = ops[i].gate != TT_GATE_NEVER && ops[i].unit == TT_UNIT_SYNC;
     }
     reset_own(cp); /* cp_reset's state, the timing model and the datapath reset once (their _create) */
     return cp;

@@ -31,6 +31,7 @@
 #define FE_FIFO_MAX     32
 #define FE_REPLAY_DEPTH 32 /* REPLAY.md: ReplayBuffer[32] per thread */
 #define FE_MOPCFG_WORDS 9  /* MOPExpander.md: MopCfg[9] per thread */
+#define FE_MOP_LIST     64 /* an expansion's words generated ahead at a time (fe_mop_t.list) */
 
 _Static_assert(FE_FIFO1_DEPTH <= FE_FIFO_MAX && FE_FIFO2_DEPTH <= FE_FIFO_MAX, "ring storage");
 
@@ -86,10 +87,24 @@ typedef struct {
     unsigned outer, inner, j, i;
     fe_t1_phase_t phase;
     uint32_t loop_op, flip;
-    /* The expansion's next word, fetched one ahead (the expander knows its end as the last word
-     * leaves): valid while kind != MOP_IDLE. */
-    uint32_t next;
     cp_origin_t org; /* of the MOP being expanded */
+    /* The expansion's words, generated ahead of their emission (mop_fill: the generators above
+     * run up to FE_MOP_LIST words at a time), list[at] the next to leave; more: the generators may
+     * have words after list[n - 1]. So the expander knows its end as the last word leaves. */
+    uint8_t n, at;
+    bool more;
+    /* The list holds a whole expansion (not more) of the MOP key.w ingested with MaskHi
+     * key.mask_hi and MopCfg key.cfg: mop_begin and the generators read nothing else, so a MOP
+     * ingested with the same three expands to the same words, which the fast path's expander
+     * (fe_step) emits again from the list without generating them (the reference path's,
+     * fe_mop_step, generates every expansion). */
+    bool cached;
+    struct {
+        uint32_t w;
+        uint16_t mask_hi;
+        uint32_t cfg[FE_MOPCFG_WORDS];
+    } key;
+    uint32_t list[FE_MOP_LIST];
 } fe_mop_t;
 
 /* Replay expander (REPLAY.md). */
@@ -138,7 +153,9 @@ enum { FE_POP1 = 1u << 0, FE_POP2 = 1u << CP_THREADS, FE_MOVED = 1u << 6 };
 unsigned fe_replay_step(fe_thread_t *fe);
 unsigned fe_mop_step(fe_thread_t *fe);
 /* Both, in that order, in one call: what they did, but FE_POP2 only when FIFO#2 lost a word net
- * (the MOP expander's word after the replay expander's take leaves it as it was). */
+ * (the MOP expander's word after the replay expander's take leaves it as it was). The fast path's:
+ * a MOP ingested as the last whole expansion was (fe_mop_t.cached) is emitted from its list
+ * without generating it again; fe_mop_step, the reference path's, generates every expansion. */
 unsigned fe_step(fe_thread_t *fe);
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
@@ -234,7 +251,8 @@ struct cp {
     /* The opcodes gate_pass may issue: a backend unit's (neither the Sync Unit's nor one the
      * gate never passes). */
     bool op_pass[256];
-    dp_t *dp; /* the datapath (coproc/datapath.h) */
+    bool op_sync[256]; /* ... and the Sync Unit's that the gate passes (gate_sync) */
+    dp_t *dp;          /* the datapath (coproc/datapath.h) */
     fe_thread_t fe[CP_THREADS];
     gate_t gate[CP_THREADS];
     sync_t sync;

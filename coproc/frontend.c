@@ -148,27 +148,60 @@ static inline void mop_push2(fe_thread_t *fe, uint32_t w, cp_origin_t org) {
     if (fe->fifo2.count > fe->fifo2_high) fe->fifo2_high = fe->fifo2.count;
 }
 
+/* The expansion's next words into the list (fe_mop_t.list), from its first: up to FE_MOP_LIST,
+ * fewer when the generators end. */
+static void mop_fill(fe_mop_t *m) {
+    unsigned n = 0;
+    while (n < FE_MOP_LIST && mop_next(m, &m->list[n]))
+        n++;
+    m->n = (uint8_t)n;
+    m->at = 0;
+    m->more = n == FE_MOP_LIST; /* (perhaps none: the next fill then finds the end) */
+}
+
 /* Emit the next expanded word if FIFO#2 has room; ends the expansion when nothing is left (the
  * expander resolves control flow for free, so the end is known when the last word goes). */
 static __attribute__((noinline)) unsigned mop_emit(fe_thread_t *fe, unsigned did) {
     fe_mop_t *m = &fe->mop;
     if (fifo_full(&fe->fifo2)) return did;
-    mop_push2(fe, m->next, m->org);
-    if (!mop_next(m, &m->next)) { /* the word after it, fetched ahead */
-        m->kind = MOP_IDLE;
-        m->bubble = true;
+    mop_push2(fe, m->list[m->at], m->org);
+    if (++m->at == m->n) {
+        if (m->more) mop_fill(m); /* the words after it, generated ahead */
+        if (m->at == m->n) {
+            m->kind = MOP_IDLE;
+            m->bubble = true;
+        }
     }
     return (did & ~FE_POP2) | FE_MOVED; /* (FIFO#2 got back what the replay expander took) */
 }
 
-/* Ingest the MOP w at the head of FIFO#1. */
-static __attribute__((noinline)) unsigned mop_ingest(fe_thread_t *fe, uint32_t w, unsigned did) {
+/* Is the list the whole expansion of MOP w with this MaskHi and MopCfg (fe_mop_t.cached)? */
+static bool mop_cached(const fe_mop_t *m, uint32_t w) {
+    return m->cached && m->key.w == w && m->key.mask_hi == m->mask_hi && !memcmp(m->key.cfg, m->cfg, sizeof m->cfg);
+}
+
+/* Ingest the MOP w at the head of FIFO#1; cache: the expansion may come from the list's cache
+ * (the fast path's expander, fe_step). */
+static __attribute__((noinline)) unsigned mop_ingest(fe_thread_t *fe, uint32_t w, unsigned did, bool cache) {
     fe_mop_t *m = &fe->mop;
     m->org = fifo_peek_org(&fe->fifo1);
     fifo_pop(&fe->fifo1);
-    mop_begin(m, w);
     did |= FE_MOVED | FE_POP1;
-    if (!mop_next(m, &m->next)) {
+    if (cache && mop_cached(m, w)) {
+        /* mop_begin's kind; the generators' state is not read again (no more words) */
+        m->kind = TT_MOP_MOP_TYPE(w) == 0 ? MOP_TEMPLATE0 : MOP_TEMPLATE1;
+        m->at = 0;
+    } else {
+        mop_begin(m, w);
+        mop_fill(m);
+        m->cached = !m->more;
+        if (m->cached) {
+            m->key.w = w;
+            m->key.mask_hi = m->mask_hi;
+            memcpy(m->key.cfg, m->cfg, sizeof m->cfg);
+        }
+    }
+    if (m->n == 0) {
         /* An expansion with no words at all still ends with the transition cycle. */
         m->kind = MOP_IDLE;
         m->bubble = true;
@@ -178,7 +211,7 @@ static __attribute__((noinline)) unsigned mop_ingest(fe_thread_t *fe, uint32_t w
     return mop_emit(fe, did);
 }
 
-static inline unsigned mop_step(fe_thread_t *fe, unsigned did) {
+static inline unsigned mop_step(fe_thread_t *fe, unsigned did, bool cache) {
     fe_mop_t *m = &fe->mop;
     if (m->kind != MOP_IDLE) return mop_emit(fe, did);
     if (fifo_empty(&fe->fifo1)) {
@@ -199,7 +232,7 @@ static inline unsigned mop_step(fe_thread_t *fe, unsigned did) {
         fifo_pop(&fe->fifo1);
         m->mask_hi = (uint16_t)TT_MOP_CFG_ZMASK_HI16(w);
         return did | FE_MOVED | FE_POP1;
-    case TT_OPC_MOP: return mop_ingest(fe, w, did);
+    case TT_OPC_MOP: return mop_ingest(fe, w, did, cache);
     default: /* everything else passes through */
         if (fifo_full(&fe->fifo2)) return did;
         cp_origin_t org = fifo_peek_org(&fe->fifo1);
@@ -265,9 +298,9 @@ static inline unsigned replay_step(fe_thread_t *fe) {
 /* ---- both expanders ------------------------------------------------------------------------ */
 
 unsigned fe_replay_step(fe_thread_t *fe) { return replay_step(fe); }
-unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe, 0); }
+unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe, 0, false); }
 
-unsigned fe_step(fe_thread_t *fe) { return mop_step(fe, replay_step(fe)); }
+unsigned fe_step(fe_thread_t *fe) { return mop_step(fe, replay_step(fe), true); }
 
 /* ---- status ----------------------------------------------------------------------------------- */
 

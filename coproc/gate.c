@@ -284,14 +284,35 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
 
 CP_PER_THREAD_STATIC(__attribute__((noinline)), bool, gate_full, (cp_t * cp), (cp))
 
+/* A Sync Unit instruction at the head with nothing held or latched (gate_pass's premise, which
+ * leaves the full step nothing to settle, undo or end): the full step's way for it, the mask
+ * blocking nothing, without the rest of the full step. Admitted by the Sync Unit and not frozen
+ * by a ThCon instruction, it passes as the full step passes it; otherwise the full step decides
+ * (sync_admit's only mark, waiting_mutex, is cleared and set again there). */
+static inline __attribute__((always_inline)) bool gate_sync_as(cp_t *cp, unsigned t) {
+    fe_fifo_t *in = &cp->fe[t].fifo3;
+    uint32_t w = fifo_peek(in);
+    const tt_op_t *op = cp->op[TT_OPCODE(w)];
+    cp_hold_t hold;
+    unsigned detail;
+    if (!sync_admit(cp, t, w, &hold, &detail) || !tm_can_accept(cp->tm, t, op, w)) return gate_full(cp, t);
+    cp_origin_t org = fifo_peek_org(in);
+    fifo_pop(in);
+    issue(cp, t, op, w, org); /* (no fe_moved: as gate_pass's take, below, it cannot wake them) */
+    return false;
+}
+
+CP_PER_THREAD_STATIC(__attribute__((noinline)), bool, gate_sync, (cp_t * cp), (cp))
+
 /* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
  * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
- * everything but the Sync Unit's instructions and those that never pass. */
+ * everything but the Sync Unit's instructions (gate_sync) and those that never pass. */
 static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigned t) {
     fe_fifo_t *in = &cp->fe[t].fifo3;
     uint32_t w = fifo_peek(in);
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
-    if (!cp->op_pass[TT_OPCODE(w)] || !tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
+    if (!cp->op_pass[TT_OPCODE(w)]) return cp->op_sync[TT_OPCODE(w)] ? gate_sync(cp, t) : gate_full(cp, t);
+    if (!tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
     fifo_pop(in);
     issue_note(cp, t, w);

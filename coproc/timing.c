@@ -148,6 +148,7 @@ struct tm {
         _Alignas(4) uint8_t lat;
         bool dp;
         uint8_t src;
+        uint8_t unit; /* its tt_op_t's unit: tm_issue asks it by the word's opcode (tm_unit_issue) */
     } opi[256];
     /* The instruction as the value side receives it (tm_insn): the state, the tile and the error
      * record set once (tm_create), the rest at each event. */
@@ -279,6 +280,7 @@ tm_t *tm_place(void *mem, cp_state_t *st, dp_t *dp, const cp_env_t *env) {
         tm->opi[ops[i].opcode].lat = (uint8_t)tm_latency(&ops[i]);
         tm->opi[ops[i].opcode].dp = dp && dp_handles(&ops[i]);
         tm->opi[ops[i].opcode].src = (uint8_t)tm_fpu_src_needs(ops[i].opcode);
+        tm->opi[ops[i].opcode].unit = (uint8_t)ops[i].unit;
     }
     tm->in = (cp_insn_t){.st = st, .env = &tm->env, .err = &tm->h.err};
     tm_reset(tm);
@@ -589,7 +591,11 @@ static __attribute__((noinline)) void tm_math_exec(tm_t *tm, unsigned t, const t
  * the admission: nothing reads it between events.) */
 static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word,
                                                                 cp_origin_t origin, bool admit) {
-    unsigned lat = tm->opi[op->opcode].lat;
+    /* The opcode's table entry by the word's opcode where the caller vouches that op is that
+     * opcode's entry (tm_issue: the gate's cp_t.op[TT_OPCODE(word)]): its latency and its unit
+     * without waiting for op's own fields (the word is at hand, op one load further away). */
+    unsigned opc = admit ? TT_OPCODE(word) : op->opcode;
+    unsigned lat = tm->opi[opc].lat, unit = admit ? tm->opi[opc].unit : op->unit;
     const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
     /* Each case says which conditions' inputs it moves (tm_cond_eval): thread t's tracker of
      * its unit, or a shared one for every thread. */
@@ -598,11 +604,11 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
      * Units' instructions, the commonest issues (add1's math thread, the SFPU and FPU kernels),
      * are asked for first, apart: a compare each rather than the switch's table and indirect
      * jump (add1: -0.25% host instructions, ~-0.9% time). */
-    if (op->unit == TT_UNIT_SFPU) {
+    if (unit == TT_UNIT_SFPU) {
         tm->last_unit[t] = TT_UNIT_SFPU;
         tm_set_until(tm, t, TM_TR_SFPU, tm_max(tm->until[t][TM_TR_SFPU], tm->h.now + lat));
         tm->h.chg[t] |= 1u << 11; /* C11 */
-    } else if (op->unit == TT_UNIT_MATH) {
+    } else if (unit == TT_UNIT_MATH) {
         if (admit && !tm_math_accepts(tm, op)) return false;
         tm->last_unit[t] = TT_UNIT_MATH;
         tm_set_until(tm, t, TM_TR_MATH, tm_max(tm->until[t][TM_TR_MATH], tm->h.now + lat));
@@ -611,7 +617,7 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
         tm_math_exec(tm, t, op, word, in);
         return true;
     } else
-        switch (op->unit) {
+        switch (unit) {
         case TT_UNIT_THCON:
             if (admit && !tm_thcon_accepts(tm)) return false;
             tm_dispatch_thcon(tm, t, op, word, in);
@@ -650,12 +656,12 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
         default:
             /* Sync Unit, MOP/replay expanders, Auto TTSync: handled before the backend. Only the
              * Sync Unit's instructions are dispatched at all (gate.c consumes the others). */
-            if (op->unit == TT_UNIT_SYNC) tm->last_unit[t] = TT_UNIT_SYNC;
+            if (unit == TT_UNIT_SYNC) tm->last_unit[t] = TT_UNIT_SYNC;
             break;
         }
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
-    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    if (tm->opi[opc].dp) dp_exec(tm->dp, in);
     return true;
 }
 

@@ -81,7 +81,8 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
 /* tm_issue(tm, op, word, origin, t): tm_can_accept, and when it says yes tm_dispatch, in one call
  * (the gate's commonest cycle; one copy per thread, CP_PER_THREAD_DECLARE). Returns false, having done nothing, when
  * the unit refuses the instruction. Unlike them it takes only a thread (t < CP_THREADS) and an opcode (op not NULL) its
- * caller has checked: the gate asks it for every instruction it issues. */
+ * caller has checked, op the entry of word's own opcode (tt_op(TT_OPCODE(word))): the gate asks it for every
+ * instruction it issues. */
 CP_PER_THREAD_DECLARE(bool, tm_issue, (tm_t * tm, const tt_op_t *op, uint32_t word, cp_origin_t origin),
                       (tm, op, word, origin))
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker

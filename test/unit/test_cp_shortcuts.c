@@ -437,6 +437,79 @@ static void drain_behind_a_held_head(void **state) {
     cp_destroy(fast);
 }
 
+/* The MOP expander's list of an expansion kept as a cache (fe_mop_t.cached): the fast twin's
+ * expander (fe_step) emits a MOP ingested with the same word, MaskHi and MopCfg as the last
+ * whole expansion from its list, the reference's (fe_mop_step) generates every one. Thread 0 gets
+ * the same template-1 MOP again (the list again), then with one MopCfg word changed (Loop0Last:
+ * only the last word differs), a template-0 MOP twice with MaskHi changed in between (bits 16 and
+ * up of its mask: iterations 17 to 20), an expansion longer than the list twice (refilled as it
+ * goes, not kept) and the first MOP once more. Every cycle as the reference's, and every step's
+ * words (its issue log); hits and near count the fast twin's ingests that found their key (and
+ * that found the word but not the rest). */
+static void mop_cached_expansion(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    const uint32_t L0 = TT_OP_SETADC(0, 0, 0, 1), L1 = TT_OP_SETADC(0, 0, 0, 2), Z0 = TT_OP_SETADC(0, 0, 0, 3),
+                   Z1 = TT_OP_SETADC(0, 0, 0, 4), E0 = TT_OP_SETADC(0, 0, 0, 5), A = TT_OP_SETADC(0, 0, 0, 6),
+                   B = TT_OP_SETADC(0, 0, 0, 7);
+    const uint32_t short1[9] = {2, 3, TT_OP_SFPNOP, E0, TT_OP_NOP, L0, L1, Z0, Z1};
+    const uint32_t short2[9] = {2, 3, TT_OP_SFPNOP, E0, TT_OP_NOP, L0, L1, B, Z1}; /* Loop0Last */
+    /* (template 0: flags 1, HasB: A0 and InsnB, or SkipA0 and SkipB, 20 times) */
+    const uint32_t t0[9] = {0, 1, B, A, A, A, A, Z0, Z1};
+    const uint32_t long1[9] = {6, 7, TT_OP_SFPNOP, E0, TT_OP_NOP, L0, L1, Z0, Z1}; /* 6 x (1 + 14 + 1) */
+    struct {
+        const uint32_t *cfg; /* (NULL: as it is) */
+        uint32_t pre;        /* a MOP_CFG first, or 0 */
+        uint32_t mop;
+    } steps[] = {
+        {short1, 0, TT_OP_MOP(1, 0, 0)},
+        {NULL, 0, TT_OP_MOP(1, 0, 0)},
+        {NULL, 0, TT_OP_MOP(1, 0, 0)},
+        {short2, 0, TT_OP_MOP(1, 0, 0)},
+        {t0, TT_OP_MOP_CFG(0x0), TT_OP_MOP(0, 19, 0x5)},
+        {NULL, TT_OP_MOP_CFG(0xA), TT_OP_MOP(0, 19, 0x5)},
+        {NULL, 0, TT_OP_MOP(0, 19, 0x5)},
+        {long1, 0, TT_OP_MOP(1, 0, 0)},
+        {NULL, 0, TT_OP_MOP(1, 0, 0)},
+        {short1, 0, TT_OP_MOP(1, 0, 0)},
+    };
+    unsigned hits = 0, near = 0;
+    uint64_t c = 0;
+    for (unsigned i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        for (unsigned k = 0; steps[i].cfg && k < 9; k++) {
+            cp_mopcfg_write(ref, 0, k, steps[i].cfg[k]);
+            cp_mopcfg_write(fast, 0, k, steps[i].cfg[k]);
+        }
+        if (steps[i].pre) {
+            push(ref, 0, steps[i].pre);
+            push(fast, 0, steps[i].pre);
+        }
+        push(ref, 0, steps[i].mop);
+        push(fast, 0, steps[i].mop);
+        for (unsigned n = 0; n < 150; n++, c++) {
+            const fe_thread_t *fe = &fast->fe[0];
+            const fe_mop_t *m = &fe->mop;
+            if (m->kind == MOP_IDLE && !m->bubble && !fifo_empty(&fe->fifo1) &&
+                TT_OPCODE(fifo_peek(&fe->fifo1)) == TT_OPC_MOP && m->cached && m->key.w == fifo_peek(&fe->fifo1)) {
+                if (m->key.mask_hi == m->mask_hi && !memcmp(m->key.cfg, m->cfg, sizeof m->cfg))
+                    hits++;
+                else
+                    near++;
+            }
+            cp_cycle(ref);
+            cp_cycle(fast);
+            same_state(ref, fast, c);
+        }
+        same_stats(ref, fast); /* the words issued (the log holds the step's) */
+    }
+    assert_int_equal(hits, 3); /* the second and third MOP, the third template-0 one */
+    assert_int_equal(near, 2); /* Loop0Last, MaskHi (the long one is not kept: the last is a miss) */
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 /* A MOP's expansion recorded into the replay buffer without Exec: each cycle the MOP expander
  * gives FIFO#2 a word and the replay expander takes one, so no FIFO count changes while both
  * move on (the expanders were once left alone as stuck there), then the recording replays. */
@@ -795,6 +868,7 @@ int main(void) {
         cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay),
         cmocka_unit_test(drain_behind_a_held_head),
+        cmocka_unit_test(mop_cached_expansion),
         cmocka_unit_test(unpacker_due_clock),
         cmocka_unit_test(unpacker_queue_full),
         cmocka_unit_test(fifo_seen_full_forgets),

@@ -556,6 +556,51 @@ static void test_sync_ops_ignored(void **state) {
     assert_false(accepts(tm, 0, sempost));
 }
 
+/* tm_issue (the gate's way: one copy per thread, which takes an opcode's latency and unit from its
+ * own table by the word's opcode) against tm_can_accept and tm_dispatch (the reference path's way,
+ * through the opcode's entry): every opcode, on every thread, in a model and state of its own
+ * each, with no datapath. Both accept or refuse alike; an accepted one leaves the same unit, the
+ * same busy classes and conditions, the same marks, and the same ones after its latency. */
+static void test_issue_routes_as_dispatch(void **state) {
+    (void)state;
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops);
+    unsigned issued = 0, sfpu = 0;
+    for (unsigned i = 0; i < nops; i++)
+        for (unsigned t = 0; t < CP_THREADS; t++) {
+            cp_state_t *sa = calloc(1, sizeof *sa), *sb = calloc(1, sizeof *sb);
+            assert_true(sa && sb);
+            st_reset(sa);
+            st_reset(sb);
+            tm_t *a = tm_create(sa, NULL, &fx.env), *b = tm_create(sb, NULL, &fx.env);
+            assert_true(a && b);
+            const tt_op_t *op = &ops[i];
+            uint32_t w = TT_WORD(op->opcode, 0);
+            bool acc = tm_can_accept(a, t, op, w);
+            if (acc) tm_dispatch(a, t, op, w, no_origin);
+            assert_int_equal(tm_issue(b, op, w, no_origin, t), acc);
+            for (unsigned c = 0; c < 20; c++) { /* (long enough for every latency) */
+                assert_int_equal(tm_last_unit(a, t), tm_last_unit(b, t));
+                assert_int_equal(tm_busy_classes(a, t), tm_busy_classes(b, t));
+                assert_int_equal(tm_thread_busy(a, t), tm_thread_busy(b, t));
+                for (unsigned n = 0; n < 13; n++)
+                    assert_int_equal(tm_cond_busy(a, t, n), tm_cond_busy(b, t, n));
+                for (unsigned x = 0; x < CP_THREADS; x++)
+                    assert_int_equal(tm_head(a)->chg[x], tm_head(b)->chg[x]);
+                tm_cycle(a);
+                tm_cycle(b);
+            }
+            issued += acc;
+            sfpu += acc && op->unit == TT_UNIT_SFPU;
+            tm_destroy(a);
+            tm_destroy(b);
+            free(sa);
+            free(sb);
+        }
+    assert_true(issued > 3 * 100);
+    assert_true(sfpu > 3 * 20);
+}
+
 /* ---- the datapath seam (coproc/datapath.h) ---- */
 
 /* dp_exec runs once per datapath instruction, at dispatch; never for other units. An unpacker
@@ -648,6 +693,7 @@ int main(void) {
         T(test_fpu_one_per_cycle),
         T(test_config_one_per_cycle),
         T(test_sync_ops_ignored),
+        T(test_issue_routes_as_dispatch),
         T(test_datapath_seam_events),
         cmocka_unit_test(test_datapath_routes),
     };
