@@ -183,8 +183,22 @@ static inline void sfpu_take_cycle(sfpu_sched_t *q, uint64_t cycle) {
  * by a hash of the word. An entry whose op.word is not the word looked up is empty or another's
  * (no SFPU word is 0: its opcode is 0x70..0x99). Off under dp_set_reference. */
 #define SFP_DECODED 64
+/* An SFPLOAD's or SFPSTORE's plan (coproc/sfpu.c sfp_plan_make): what its Dst address, format and
+ * address modifier take from the word and from what sfp_cfg_t keeps, worked out once, for the form
+ * that needs no more (a Mod0 other than INT32_ALL, VD < 8): made by the instruction's first run
+ * after its decoding or a new sfp_cfg_t, valid while epoch is the datapath's sfp_epoch (bumped by
+ * each read of sfp_cfg_t into the datapath) and sfp_cfg_t's key holds. */
+typedef struct {
+    uint32_t epoch; /* dp_t.sfp_epoch when made; 0: none */
+    uint16_t base;  /* (Imm10 + MATH_Offset + DEST_REGW_BASE) & 1023 */
+    uint8_t mod0;   /* Mod0, MOD0_FMT_SRCB resolved */
+    uint8_t sp_lo;  /* DEST_SP_BASE & 3 */
+    bool dst32;     /* the Dst32b view */
+    bool amod_zero; /* its address modifier section (of the key's thread) is all zeros */
+} sfp_plan_t;
 typedef struct {
     sfp_op_t op[SFP_DECODED];
+    sfp_plan_t plan[SFP_DECODED]; /* op[i]'s, when it is an SFPLOAD or SFPSTORE */
 } sfp_decoded_t;
 
 /* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
@@ -207,6 +221,7 @@ struct dp {
     sfpu_sched_t sched;
     sfp_decoded_t sfp_decoded;
     sfp_cfg_t sfp_cfg;
+    uint32_t sfp_epoch;     /* reads of sfp_cfg (sfp_plan_t.epoch) */
     dp_key_t keys[DP_KEYS]; /* the kept setups' keys (dp_key_t) */
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
@@ -332,6 +347,13 @@ static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
 /* RWC address modifiers (RWCs.md ApplyAddrMod; Blackhole: AddrMod is 3 bits and indexes
  * ADDR_MOD_*_SEC0..7 directly). update_fidelity: false for SFPLOAD/SFPSTORE/SFPLOADMACRO. */
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity);
+/* Whether the thread's address modifier section addr_mod is all zeros (AB, DST and BIAS words);
+ * and what applying such a section does: each counter masked to its width, bias unchanged. */
+bool dp_addr_mod_zero(const dp_ctx_t *x, unsigned addr_mod);
+static inline void dp_apply_addr_mod_zero(rwc_t *r, bool update_fidelity) {
+    r->srca &= 63, r->srcb &= 63, r->dst &= 1023;
+    if (update_fidelity) r->fidelity &= 3;
+}
 
 /* Dst row mapping (BH Dst.md Adj16/Adj32) and the 32-bit view. Inline: every datum of every
  * Dst access goes through them. */
