@@ -171,7 +171,7 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp->executed++;
     dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
-    if (in->op->opcode == TT_OPC_SFPNOP && sfpnop_alone(dp, in)) return;
+    if (fn == dp_sfpu_exec && (in->op->opcode == TT_OPC_SFPNOP ? sfpnop_alone(dp, in) : dp_sfpu_light(dp, in))) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */

@@ -76,16 +76,20 @@ static void sfp_plan_make(const dp_ctx_t *x, sfp_plan_t *p, const sfp_cfg_t *c, 
                       .mod0 = (uint8_t)mod0,
                       .sp_lo = (uint8_t)(c->sp_base & 3),
                       .dst32 = dst32,
-                      .amod_zero = dp_addr_mod_zero(x, o->addr_mod)};
+                      .amod_zero = dp_addr_mod_zero(x, o->addr_mod),
+                      .remap = x->remap,
+                      .swizzle = x->swizzle};
 }
 /* Whether plan p holds for this instruction: made since sfp_cfg_t was last read, whose key holds. */
 static inline bool sfp_planned(const dp_ctx_t *x, const sfp_plan_t *p) {
     return p && p->epoch == x->dp->sfp_epoch && dp_key_hit(x, DP_KEY_SFP, 0);
 }
 /* sfp_addr for a planned word (not INT32_ALL): the same sum, its constant part added up once. */
-static inline unsigned sfp_plan_addr(const dp_ctx_t *x, const sfp_plan_t *p) {
-    const rwc_t *r = &x->dp->rwc[x->t];
+static inline unsigned sfp_plan_addr_of(const sfp_plan_t *p, const rwc_t *r) {
     return (p->base + r->dst + ((r->sp + p->sp_lo) & 3)) & 1023;
+}
+static inline unsigned sfp_plan_addr(const dp_ctx_t *x, const sfp_plan_t *p) {
+    return sfp_plan_addr_of(p, &x->dp->rwc[x->t]);
 }
 /* The address modifier of a planned word (dp_apply_addr_mod). */
 static inline void sfp_plan_addr_mod(dp_ctx_t *x, const sfp_plan_t *p, const sfp_op_t *o) {
@@ -146,11 +150,9 @@ const char *dp_sfpu_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portabl
 
 /* SFPLOAD's 32 lanes where lanes_plain holds: one block of four Dst rows (dp_dst_block4), the
  * conversion over the 32 lanes at once (fmt_sfpload_lanes: the same rule as fmt_sfpload). */
-static inline void sfp_load_block(const dp_ctx_t *x, lregs_t *s, unsigned vd, unsigned mod0, unsigned addr,
-                                  bool dst32) {
+static inline void sfp_load_block(dp_dst_row_t d, lregs_t *s, unsigned vd, unsigned mod0, unsigned addr) {
     uint32_t hb[LANES], lb[LANES], w[LANES];
     unsigned sh = 16 * ((addr >> 1) & 1);
-    dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
     const fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
     if (d.lo) { /* Dst32b: lane L's datum is its hi cell << 16 | its lo cell */
         const fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
@@ -170,7 +172,7 @@ static inline void sfp_load_block(const dp_ctx_t *x, lregs_t *s, unsigned vd, un
 static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, sfp_plan_t *p) {
     if (sfp_planned(x, p) && lanes_plain(s, SFP_LOAD_SLOW, false)) {
         unsigned addr = sfp_plan_addr(x, p);
-        sfp_load_block(x, s, o->vd, p->mod0, addr, p->dst32);
+        sfp_load_block(dp_dst_block4(x, addr, p->dst32), s, o->vd, p->mod0, addr);
         sfp_plan_addr_mod(x, p, o);
         return addr;
     }
@@ -182,7 +184,7 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, sfp_plan_t 
     unsigned addr = sfp_addr(x, c, o->imm, mod0, false);
     if (vd < 8) {
         if (!x->dp->reference && lanes_plain(s, SFP_LOAD_SLOW, all)) {
-            sfp_load_block(x, s, vd, mod0, addr, dst32);
+            sfp_load_block(dp_dst_block4(x, addr, dst32), s, vd, mod0, addr);
         } else {
             uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
             for (unsigned l = 0; l < LANES; l++) {
@@ -203,12 +205,10 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, sfp_plan_t 
 
 /* SFPSTORE's 32 lanes where lanes_plain holds and no lane is kept from it (sfpu_backdoor_ok): the
  * block of SFPLOAD's, written (fmt_sfpstore_lanes), its rows made valid. */
-static inline void sfp_store_block(const dp_ctx_t *x, const lregs_t *s, unsigned vd, unsigned mod0, unsigned addr,
-                                   bool dst32) {
+static inline void sfp_store_block(dp_dst_row_t d, const lregs_t *s, unsigned vd, unsigned mod0, unsigned addr) {
     uint32_t hb[LANES], lb[LANES];
     unsigned sh = 16 * ((addr >> 1) & 1);
     uint32_t keep = 0xFFFF0000u >> sh;
-    dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
     fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
     if (d.lo) { /* Dst32b: lane L's datum split into its hi and lo cells */
         uint32_t out[LANES];
@@ -233,7 +233,8 @@ static inline void sfp_store_block(const dp_ctx_t *x, const lregs_t *s, unsigned
  * as SFPLOAD's (a planned word has VD < 8: no lane kept from it). */
 static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in, sfp_plan_t *p) {
     if (sfp_planned(x, p) && lanes_plain(s, SFP_STORE_SLOW, false)) {
-        sfp_store_block(x, s, o->vd, p->mod0, sfp_plan_addr(x, p), p->dst32);
+        unsigned addr = sfp_plan_addr(x, p);
+        sfp_store_block(dp_dst_block4(x, addr, p->dst32), s, o->vd, p->mod0, addr);
         sfp_plan_addr_mod(x, p, o);
         return;
     }
@@ -245,7 +246,7 @@ static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in, s
     unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, c, o->imm, mod0, true);
     uint32_t ok = sfpu_backdoor_ok(s, o);
     if (!x->dp->reference && ok == 0xFFFFFFFFu && lanes_plain(s, SFP_STORE_SLOW, all)) {
-        sfp_store_block(x, s, vd, mod0, addr, dst32);
+        sfp_store_block(dp_dst_block4(x, addr, dst32), s, vd, mod0, addr);
     } else {
         uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
         for (unsigned l = 0; l < LANES; l++) {
@@ -316,6 +317,12 @@ void dp_sfpu_prng_follow(dp_ctx_t *x) {
     s->prng_seeds = x->st->prng_seed_writes;
 }
 
+/* The slot of word w among dp's decoded words: a hash's top bits. */
+static inline unsigned sfp_slot(uint32_t w) {
+    _Static_assert(SFP_DECODED == 64, "the hash's top 6 bits index the decoded words");
+    return (w * 0x9E3779B1u) >> 26;
+}
+
 /* A word not among dp's decoded words (dp_internal.h sfp_decoded_t): decoded into its entry. */
 static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, sfp_plan_t *p, uint32_t w) {
     sfp_op_t o;
@@ -331,8 +338,7 @@ static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, sfp_pla
 static inline const sfp_op_t *sfpu_decoded(dp_t *dp, uint32_t w, sfp_op_t *scratch, sfp_plan_t **plan) {
     *plan = NULL;
     if (dp->reference) return sfpu_decode(w, scratch) ? scratch : NULL;
-    _Static_assert(SFP_DECODED == 64, "the hash's top 6 bits index the decoded words");
-    unsigned i = (w * 0x9E3779B1u) >> 26;
+    unsigned i = sfp_slot(w);
     sfp_op_t *e = &dp->sfp_decoded.op[i];
     *plan = &dp->sfp_decoded.plan[i];
     return e->word == w ? e : decode_new(e, *plan, w);
@@ -353,4 +359,40 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
     sfpu_run(x, s, o, -1, NULL, p);
     sfpu_take_cycle(q, x->in->cycle);
+}
+
+/* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
+ * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
+ * SFPSTORE a plan that holds (sfp_planned's test, on the instruction's thread), with a section of
+ * zeros for its address modifier (dp_apply_addr_mod_zero). What it runs is what dp_sfpu_exec would
+ * run for the word (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it
+ * takes the Vector Unit's cycle as dp_sfpu_exec does. */
+bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
+    if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
+    uint32_t w = in->word;
+    unsigned i = sfp_slot(w);
+    const sfp_op_t *o = &dp->sfp_decoded.op[i];
+    if (o->word != w) return false;
+    lregs_t *s = &dp->sfpu;
+    if (o->opc == TT_OPC_SFPADDI) {
+        if (!sfpu_addi_lanes(s, o)) return false;
+    } else {
+        const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
+        unsigned t = in->thread;
+        bool load = o->opc == TT_OPC_SFPLOAD;
+        if ((!load && o->opc != TT_OPC_SFPSTORE) || p->epoch != dp->sfp_epoch || !p->amod_zero ||
+            !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
+            !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
+            return false;
+        rwc_t *r = &dp->rwc[t];
+        unsigned addr = sfp_plan_addr_of(p, r);
+        dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
+        if (load)
+            sfp_load_block(d, s, o->vd, p->mod0, addr);
+        else
+            sfp_store_block(d, s, o->vd, p->mod0, addr);
+        dp_apply_addr_mod_zero(r, false);
+    }
+    sfpu_take_cycle(&dp->sched, in->cycle);
+    return true;
 }
