@@ -172,6 +172,9 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
     if (fn == dp_sfpu_exec && (in->op->opcode == TT_OPC_SFPNOP ? sfpnop_alone(dp, in) : dp_sfpu_light(dp, in))) return;
+    /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
+     * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
+    if (fn == dp_rwc_exec && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */

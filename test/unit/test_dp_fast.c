@@ -788,6 +788,34 @@ static void test_twin_sfpu_plan(void **state) {
     }
 }
 
+/* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
+ * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs;
+ * the RWCs of every thread compared after each. Run as another thread's, or not at all, they
+ * leave the fast side's RWCs (or Dst and LRegs) apart. */
+static void test_twin_rwc(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 300; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_dst(w);
+        rnd_lregs(w, false);
+        tw_sync(w);
+        for (unsigned k = 0; k < 24; k++) {
+            unsigned t = rnd_below(3), d = rnd_below(16), b = rnd_below(16), a = rnd_below(16), cr = rnd_below(16);
+            uint32_t word;
+            switch (rnd_below(3)) {
+            case 0: word = TT_OP_SETRWC(0, cr, d, b, a, rnd_below(16)); break;
+            case 1: word = TT_OP_INCRWC(cr, d, b, a); break;
+            default:
+                word = rnd_below(2) ? TT_OP_SFPLOAD(rnd_below(8), 0, 0, rnd_below(64))
+                                    : TT_OP_SFPSTORE(rnd_below(8), 0, 0, rnd_below(64));
+                t = 1;
+                break;
+            }
+            tw_run(w, t, word);
+        }
+    }
+}
+
 /* The MAD family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI: fma_bh_lanes over the 32 lanes) on
  * random operands, modifiers (negations, indirection) and enabled lanes. */
 static void test_twin_sfpu_mad(void **state) {
@@ -1545,6 +1573,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_plan, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_rwc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
