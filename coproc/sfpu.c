@@ -367,6 +367,20 @@ void dp_sfpu_exec(dp_ctx_t *x) {
  * zeros for its address modifier (dp_apply_addr_mod_zero). What it runs is what dp_sfpu_exec would
  * run for the word (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it
  * takes the Vector Unit's cycle as dp_sfpu_exec does. */
+/* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
+ * dp_sfpu_light's tests, whose frame then stays small where they fail. */
+static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
+                                                      bool load) {
+    lregs_t *s = &dp->sfpu;
+    unsigned addr = sfp_plan_addr_of(p, r);
+    dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
+    if (load)
+        sfp_load_block(d, s, o->vd, p->mod0, addr);
+    else
+        sfp_store_block(d, s, o->vd, p->mod0, addr);
+    dp_apply_addr_mod_zero(r, false);
+}
+
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
     uint32_t w = in->word;
@@ -384,14 +398,7 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
             !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
             !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
             return false;
-        rwc_t *r = &dp->rwc[t];
-        unsigned addr = sfp_plan_addr_of(p, r);
-        dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
-        if (load)
-            sfp_load_block(d, s, o->vd, p->mod0, addr);
-        else
-            sfp_store_block(d, s, o->vd, p->mod0, addr);
-        dp_apply_addr_mod_zero(r, false);
+        sfp_light_block(dp, o, p, &dp->rwc[t], load);
     }
     sfpu_take_cycle(&dp->sched, in->cycle);
     return true;
