@@ -54,10 +54,17 @@ _Static_assert((int)ST_TT_ADDR_MOD_AB_SEC0_SrcAIncr == 16 && (int)ST_TT_ADDR_MOD
 /* Field `name` of the section's word v (the word holding its SEC0 element, i words further). */
 #define AMF(v, name) (((uint32_t)(v) >> ST_TS_##name) & ((1u << ST_TN_##name) - 1u))
 
+/* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
+ * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
+bool dp_addr_mod_zero(const dp_ctx_t *x, unsigned addr_mod) {
+    unsigned i = addr_mod & 7;
+    const uint16_t *tc = x->thcfg;
+    return !(tc[ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr + i] | tc[ST_TW_ADDR_MOD_DST_SEC0_DestIncr + i] |
+             tc[ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr + i]);
+}
+
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
     rwc_t *r = &x->dp->rwc[x->t];
-    /* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
-     * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
     unsigned i = addr_mod & 7;
     const uint16_t *tc = x->thcfg;
     _Static_assert((int)ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr == (int)ST_TW_ADDR_MOD_AB_SEC0_SrcBClear &&
@@ -69,11 +76,7 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
     /* A section of zeros (most of a kernel's SFPLOADs and SFPSTOREs) adds 0 to every counter:
      * what the general way below leaves is each counter masked to its width, and bias unchanged.
      * test_dp_fast.c's twin tests draw sections of zeros and not. */
-    if (!(ab | ds | bs) && !x->dp->reference) {
-        r->srca &= 63, r->srcb &= 63, r->dst &= 1023;
-        if (update_fidelity) r->fidelity &= 3;
-        return;
-    }
+    if (!(ab | ds | bs) && !x->dp->reference) return dp_apply_addr_mod_zero(r, update_fidelity);
     if (AMF(ab, ADDR_MOD_AB_SEC0_SrcAClear))
         r->srca = r->srca_cr = 0;
     else if (AMF(ab, ADDR_MOD_AB_SEC0_SrcACR))
@@ -168,7 +171,10 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp->executed++;
     dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
-    if (in->op->opcode == TT_OPC_SFPNOP && sfpnop_alone(dp, in)) return;
+    if (fn == dp_sfpu_exec && (in->op->opcode == TT_OPC_SFPNOP ? sfpnop_alone(dp, in) : dp_sfpu_light(dp, in))) return;
+    /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
+     * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
+    if (fn == dp_rwc_exec && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */

@@ -133,9 +133,10 @@ void dp_adc_exec(dp_ctx_t *x) {
         if (units & (1u << u)) adc_apply(x->dp->adc[th][u].ch, zw, op, en, val);
 }
 
-void dp_rwc_exec(dp_ctx_t *x) {
-    uint32_t w = x->word;
-    rwc_t *r = &x->dp->rwc[x->t];
+void dp_rwc_exec(dp_ctx_t *x) { dp_rwc_apply(x->dp, x->t, x->word); }
+
+void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w) {
+    rwc_t *r = &dp->rwc[t];
     if (TT_OPCODE(w) == TT_OPC_SETRWC) {
         /* SETRWC.md. The Src bank hand-over (clear_ab_vld) is the timing model's. */
         unsigned mask = TT_SETRWC_BITMASK(w), cr = TT_SETRWC_RWC_CR(w);

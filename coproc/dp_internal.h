@@ -183,8 +183,23 @@ static inline void sfpu_take_cycle(sfpu_sched_t *q, uint64_t cycle) {
  * by a hash of the word. An entry whose op.word is not the word looked up is empty or another's
  * (no SFPU word is 0: its opcode is 0x70..0x99). Off under dp_set_reference. */
 #define SFP_DECODED 64
+/* An SFPLOAD's or SFPSTORE's plan (coproc/sfpu.c sfp_plan_make): what its Dst address, format and
+ * address modifier take from the word and from what sfp_cfg_t keeps, worked out once, for the form
+ * that needs no more (a Mod0 other than INT32_ALL, VD < 8): made by the instruction's first run
+ * after its decoding or a new sfp_cfg_t, valid while epoch is the datapath's sfp_epoch (bumped by
+ * each read of sfp_cfg_t into the datapath) and sfp_cfg_t's key holds. */
+typedef struct {
+    uint32_t epoch;      /* dp_t.sfp_epoch when made; 0: none */
+    uint16_t base;       /* (Imm10 + MATH_Offset + DEST_REGW_BASE) & 1023 */
+    uint8_t mod0;        /* Mod0, MOD0_FMT_SRCB resolved */
+    uint8_t sp_lo;       /* DEST_SP_BASE & 3 */
+    bool dst32;          /* the Dst32b view */
+    bool amod_zero;      /* its address modifier section (of the key's thread) is all zeros */
+    bool remap, swizzle; /* DEST_ACCESS_CFG of the key's thread's Config bank (dp_ctx_t's) */
+} sfp_plan_t;
 typedef struct {
     sfp_op_t op[SFP_DECODED];
+    sfp_plan_t plan[SFP_DECODED]; /* op[i]'s, when it is an SFPLOAD or SFPSTORE */
 } sfp_decoded_t;
 
 /* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
@@ -207,6 +222,7 @@ struct dp {
     sfpu_sched_t sched;
     sfp_decoded_t sfp_decoded;
     sfp_cfg_t sfp_cfg;
+    uint32_t sfp_epoch;     /* reads of sfp_cfg (sfp_plan_t.epoch) */
     dp_key_t keys[DP_KEYS]; /* the kept setups' keys (dp_key_t) */
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
@@ -293,10 +309,12 @@ static inline void dp_key_set(const dp_ctx_t *x, dp_key_id_t id, unsigned extra)
 /* Cache id's setup dropped (after a refusal). */
 static inline void dp_key_drop(const dp_ctx_t *x, dp_key_id_t id) { x->dp->keys[id].tag = 0; }
 /* Whether cache id's kept setup is this instruction's: every input of its key the same. */
+static inline bool dp_key_hit_at(const dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id, unsigned extra) {
+    const dp_key_t *k = &dp->keys[id];
+    return k->tag == (DP_KEY_KEPT | extra << 8 | t) && k->gen == st->cfg_gen && k->tgen == st->thdcfg_gen[t];
+}
 static inline bool dp_key_hit(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {
-    const dp_key_t *k = &x->dp->keys[id];
-    return k->tag == (DP_KEY_KEPT | extra << 8 | x->t) && k->gen == x->st->cfg_gen &&
-           k->tgen == x->st->thdcfg_gen[x->t];
+    return dp_key_hit_at(x->dp, x->st, x->t, id, extra);
 }
 
 /* The Src banks the instruction uses (SrcASrcB.md): unpacker u's, the Matrix Unit's SrcA (0) and
@@ -332,19 +350,28 @@ static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
 /* RWC address modifiers (RWCs.md ApplyAddrMod; Blackhole: AddrMod is 3 bits and indexes
  * ADDR_MOD_*_SEC0..7 directly). update_fidelity: false for SFPLOAD/SFPSTORE/SFPLOADMACRO. */
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity);
+/* Whether the thread's address modifier section addr_mod is all zeros (AB, DST and BIAS words);
+ * and what applying such a section does: each counter masked to its width, bias unchanged. */
+bool dp_addr_mod_zero(const dp_ctx_t *x, unsigned addr_mod);
+static inline void dp_apply_addr_mod_zero(rwc_t *r, bool update_fidelity) {
+    r->srca &= 63, r->srcb &= 63, r->dst &= 1023;
+    if (update_fidelity) r->fidelity &= 3;
+}
 
 /* Dst row mapping (BH Dst.md Adj16/Adj32) and the 32-bit view. Inline: every datum of every
  * Dst access goes through them. */
-static inline unsigned dp_adj16(const dp_ctx_t *x, unsigned r) {
+static inline unsigned dp_adj16_of(bool remap, unsigned r) {
     r &= 1023;
-    if (x->remap) r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
+    if (remap) r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
     return r;
 }
-static inline unsigned dp_adj32(const dp_ctx_t *x, unsigned r) {
-    r = dp_adj16(x, r);
-    if (x->swizzle) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
+static inline unsigned dp_adj32_of(bool remap, bool swizzle, unsigned r) {
+    r = dp_adj16_of(remap, r);
+    if (swizzle) r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
     return ((r & 0x1f8) << 1) | (r & 0x207);
 }
+static inline unsigned dp_adj16(const dp_ctx_t *x, unsigned r) { return dp_adj16_of(x->remap, r); }
+static inline unsigned dp_adj32(const dp_ctx_t *x, unsigned r) { return dp_adj32_of(x->remap, x->swizzle, r); }
 /* A Dst row as an instruction sees it (Dst.md): 16-bit cells, physical row Adj16(row) (hi; lo is
  * NULL), or Dst32b datums, whose high halves are physical row p = Adj32(row) and low halves row
  * p + 8 (hi, lo); valid is the row's valid bit, which for Dst32b is p's. The one place of that
@@ -353,10 +380,12 @@ typedef struct {
     uint16_t *hi, *lo;
     bool *valid;
 } dp_dst_row_t;
-static inline dp_dst_row_t dp_dst_row(const dp_ctx_t *x, unsigned row, bool d32) {
-    dst_regs_t *d = &x->dp->dst;
-    unsigned p = d32 ? dp_adj32(x, row) : dp_adj16(x, row);
+static inline dp_dst_row_t dp_dst_row_of(dst_regs_t *d, bool remap, bool swizzle, unsigned row, bool d32) {
+    unsigned p = d32 ? dp_adj32_of(remap, swizzle, row) : dp_adj16_of(remap, row);
     return (dp_dst_row_t){d->bits[p], d32 ? d->bits[p + 8] : NULL, &d->valid[p]};
+}
+static inline dp_dst_row_t dp_dst_row(const dp_ctx_t *x, unsigned row, bool d32) {
+    return dp_dst_row_of(&x->dp->dst, x->remap, x->swizzle, row, d32);
 }
 /* Rows row & ~3 .. (row & ~3) + 3 at once (an SFPLOAD's or SFPSTORE's 32 lanes): Adj16 and Adj32
  * pass a row's two low bits through unchanged (the remap and swizzle move bits 2..5 only, the
@@ -411,12 +440,19 @@ static inline void dp_dst16_write(dp_ctx_t *x, unsigned row, unsigned col, uint1
 void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigned bank);
 
 /* The units (one file each). Each returns nothing; errors go through dp_fail. */
-void dp_adc_exec(dp_ctx_t *x);    /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */
-void dp_rwc_exec(dp_ctx_t *x);    /* dp_addr.c: SETRWC, INCRWC */
+void dp_adc_exec(dp_ctx_t *x); /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */
+void dp_rwc_exec(dp_ctx_t *x); /* dp_addr.c: SETRWC, INCRWC */
+/* dp_addr.c: SETRWC or INCRWC word w of thread t, all it reads (dp_rwc_exec's body, which dp_exec
+ * runs without a context outside the reference path). */
+void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
 void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
+/* sfpu.c: dp_exec's way, before any context is made, for a Vector Unit word that needs none (a
+ * kept SFPADDI, a planned SFPLOAD or SFPSTORE, each in its 32-lane form); false (nothing done)
+ * for any other, which then goes through dp_sfpu_exec. */
+bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in);
 /* sfpu.c: run one decoded SFPU instruction on registers s (the Vector Unit's own, or a cycle's copy:
  * sfpu_macro.c). addr: an SFPLOADMACRO-scheduled SFPSTORE's address, else -1; *load_addr receives
  * the Dst address an SFPLOAD or SFPLOADMACRO used. */

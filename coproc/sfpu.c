@@ -31,7 +31,13 @@ static __attribute__((noinline)) void sfp_cfg_read(const dp_ctx_t *x, sfp_cfg_t 
 static inline const sfp_cfg_t *sfp_cfg_of(dp_ctx_t *x, sfp_cfg_t *scratch) {
     sfp_cfg_t *c = &x->dp->sfp_cfg;
     if (dp_key_hit(x, DP_KEY_SFP, 0)) return c;
-    if (x->dp->reference) c = scratch;
+    if (x->dp->reference) {
+        c = scratch;
+    } else if (++x->dp->sfp_epoch == 0) { /* wrapped: no plan may be taken for a new one */
+        for (unsigned i = 0; i < SFP_DECODED; i++)
+            x->dp->sfp_decoded.plan[i].epoch = 0;
+        x->dp->sfp_epoch = 1;
+    }
     sfp_cfg_read(x, c);
     return c;
 }
@@ -54,6 +60,43 @@ static unsigned sfp_addr(dp_ctx_t *x, const sfp_cfg_t *c, unsigned imm, unsigned
         addr += dst_off + ((r->sp + c->sp_base) & 3);
     }
     return addr & 1023;
+}
+
+/* The plan of a kept SFPLOAD or SFPSTORE word (dp_internal.h sfp_plan_t), made where its general
+ * way has just read or found sfp_cfg_t in the datapath (c) for it; none for the forms sfp_planned
+ * does not take (INT32_ALL's Sp steps, VD >= 8). */
+static void sfp_plan_make(const dp_ctx_t *x, sfp_plan_t *p, const sfp_cfg_t *c, const sfp_op_t *o, unsigned mod0,
+                          bool dst32) {
+    if (mod0 == FMT_MOD0_INT32_ALL || o->vd >= 8) {
+        p->epoch = 0;
+        return;
+    }
+    *p = (sfp_plan_t){.epoch = x->dp->sfp_epoch,
+                      .base = (uint16_t)((o->imm + c->math_off + c->regw_base) & 1023),
+                      .mod0 = (uint8_t)mod0,
+                      .sp_lo = (uint8_t)(c->sp_base & 3),
+                      .dst32 = dst32,
+                      .amod_zero = dp_addr_mod_zero(x, o->addr_mod),
+                      .remap = x->remap,
+                      .swizzle = x->swizzle};
+}
+/* Whether plan p holds for this instruction: made since sfp_cfg_t was last read, whose key holds. */
+static inline bool sfp_planned(const dp_ctx_t *x, const sfp_plan_t *p) {
+    return p && p->epoch == x->dp->sfp_epoch && dp_key_hit(x, DP_KEY_SFP, 0);
+}
+/* sfp_addr for a planned word (not INT32_ALL): the same sum, its constant part added up once. */
+static inline unsigned sfp_plan_addr_of(const sfp_plan_t *p, const rwc_t *r) {
+    return (p->base + r->dst + ((r->sp + p->sp_lo) & 3)) & 1023;
+}
+static inline unsigned sfp_plan_addr(const dp_ctx_t *x, const sfp_plan_t *p) {
+    return sfp_plan_addr_of(p, &x->dp->rwc[x->t]);
+}
+/* The address modifier of a planned word (dp_apply_addr_mod). */
+static inline void sfp_plan_addr_mod(dp_ctx_t *x, const sfp_plan_t *p, const sfp_op_t *o) {
+    if (p->amod_zero)
+        dp_apply_addr_mod_zero(&x->dp->rwc[x->t], false);
+    else
+        dp_apply_addr_mod(x, o->addr_mod, false);
 }
 
 /* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
@@ -100,32 +143,48 @@ static inline void block_pairs_put(uint16_t *block, const uint32_t buf[LANES]) {
 _Static_assert(4 * DST_COLS == 2 * LANES, "four Dst rows are the 32 lanes' pairs of cells");
 const char *dp_sfpu_byte_order_form(void) { return FMT_HOST_LE ? "le" : "portable"; }
 
+/* The LaneConfig bits that send SFPLOAD's and SFPSTORE's lanes the general way (lanes_plain). */
+#define SFP_LOAD_SLOW                                                                                                  \
+    (LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF)
+#define SFP_STORE_SLOW (LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE)
+
+/* SFPLOAD's 32 lanes where lanes_plain holds: one block of four Dst rows (dp_dst_block4), the
+ * conversion over the 32 lanes at once (fmt_sfpload_lanes: the same rule as fmt_sfpload). */
+static inline void sfp_load_block(dp_dst_row_t d, lregs_t *s, unsigned vd, unsigned mod0, unsigned addr) {
+    uint32_t hb[LANES], lb[LANES], w[LANES];
+    unsigned sh = 16 * ((addr >> 1) & 1);
+    const fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
+    if (d.lo) { /* Dst32b: lane L's datum is its hi cell << 16 | its lo cell */
+        const fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
+        for (unsigned l = 0; l < LANES; l++)
+            w[l] = (pairs[l] >> sh) << 16 | ((lo[l] >> sh) & 0xFFFF);
+        pairs = w, sh = 0;
+    }
+    fmt_sfpload_lanes(mod0, pairs, sh, false, s->r[vd]);
+}
+
 /* SFPLOAD.md, and the load of SFPLOADMACRO.md (VD < 8 always). Lane L reads row (Addr & ~3) + L / 8,
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
  * The common case, every lane enabled and no LaneConfig bit that changes a lane's read, is done
- * as one block of four Dst rows (dp_dst_block4), the conversion over the 32 lanes at once (fmt_sfpload_lanes: the
- * same rule as fmt_sfpload); test_dp_fast.c compares it with the lane-by-lane loop. */
-static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
+ * as one block (sfp_load_block); test_dp_fast.c compares it with the lane-by-lane loop. p: the
+ * word's plan (dp_sfpu_exec's kept words, not under dp_set_reference), else NULL; a planned word
+ * whose lanes are plain goes straight to its block, any other run (re)makes the plan. */
+static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, sfp_plan_t *p) {
+    if (sfp_planned(x, p) && lanes_plain(s, SFP_LOAD_SLOW, false)) {
+        unsigned addr = sfp_plan_addr(x, p);
+        sfp_load_block(dp_dst_block4(x, addr, p->dst32), s, o->vd, p->mod0, addr);
+        sfp_plan_addr_mod(x, p, o);
+        return addr;
+    }
     sfp_cfg_t scratch;
     const sfp_cfg_t *c = sfp_cfg_of(x, &scratch);
     unsigned vd = o->vd, mod0 = resolve_mod0(c, o->mod);
+    bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpload_reads_dst32(mod0);
+    if (p) sfp_plan_make(x, p, c, o, mod0, dst32);
     unsigned addr = sfp_addr(x, c, o->imm, mod0, false);
     if (vd < 8) {
-        bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpload_reads_dst32(mod0);
-        uint32_t slow =
-            LC_BLOCK_SFPU_RD_FROM_DEST | LC_DEST_RD_COL_EXCHANGE | LC_ENABLE_DEST_INDEX | LC_ENABLE_FP16A_INF;
-        if (!x->dp->reference && lanes_plain(s, slow, all)) {
-            uint32_t hb[LANES], lb[LANES], w[LANES];
-            unsigned sh = 16 * ((addr >> 1) & 1);
-            dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
-            const fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
-            if (d.lo) { /* Dst32b: lane L's datum is its hi cell << 16 | its lo cell */
-                const fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
-                for (unsigned l = 0; l < LANES; l++)
-                    w[l] = (pairs[l] >> sh) << 16 | ((lo[l] >> sh) & 0xFFFF);
-                pairs = w, sh = 0;
-            }
-            fmt_sfpload_lanes(mod0, pairs, sh, false, s->r[vd]);
+        if (!x->dp->reference && lanes_plain(s, SFP_LOAD_SLOW, all)) {
+            sfp_load_block(dp_dst_block4(x, addr, dst32), s, vd, mod0, addr);
         } else {
             uint32_t en = all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s);
             for (unsigned l = 0; l < LANES; l++) {
@@ -144,38 +203,50 @@ static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o) {
     return addr;
 }
 
+/* SFPSTORE's 32 lanes where lanes_plain holds and no lane is kept from it (sfpu_backdoor_ok): the
+ * block of SFPLOAD's, written (fmt_sfpstore_lanes), its rows made valid. */
+static inline void sfp_store_block(dp_dst_row_t d, const lregs_t *s, unsigned vd, unsigned mod0, unsigned addr) {
+    uint32_t hb[LANES], lb[LANES];
+    unsigned sh = 16 * ((addr >> 1) & 1);
+    uint32_t keep = 0xFFFF0000u >> sh;
+    fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
+    if (d.lo) { /* Dst32b: lane L's datum split into its hi and lo cells */
+        uint32_t out[LANES];
+        fmt_sfpstore_lanes(mod0, s->r[vd], 0, 0, out);
+        fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
+        for (unsigned l = 0; l < LANES; l++) {
+            pairs[l] = (pairs[l] & keep) | (out[l] >> 16) << sh;
+            lo[l] = (lo[l] & keep) | (out[l] & 0xFFFF) << sh;
+        }
+        block_pairs_put(d.lo, lb);
+    } else {
+        fmt_sfpstore_lanes(mod0, s->r[vd], keep, sh, pairs);
+    }
+    block_pairs_put(d.hi, hb);
+    for (unsigned r = 0; r < 4; r++)
+        d.valid[r] = true;
+}
+
 /* SFPSTORE.md. addr >= 0: an SFPSTORE SFPLOADMACRO scheduled, whose address is the one SFPLOADMACRO
  * computed and which advances no counter (SFPLOADMACRO.md "extra considerations"). The common case
- * (every lane enabled, no LaneConfig bit that changes a lane's write) as SFPLOAD's. */
-static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in) {
+ * (every lane enabled, no LaneConfig bit that changes a lane's write) as SFPLOAD's, and its plan p
+ * as SFPLOAD's (a planned word has VD < 8: no lane kept from it). */
+static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in, sfp_plan_t *p) {
+    if (sfp_planned(x, p) && lanes_plain(s, SFP_STORE_SLOW, false)) {
+        unsigned addr = sfp_plan_addr(x, p);
+        sfp_store_block(dp_dst_block4(x, addr, p->dst32), s, o->vd, p->mod0, addr);
+        sfp_plan_addr_mod(x, p, o);
+        return;
+    }
     sfp_cfg_t scratch;
     const sfp_cfg_t *c = sfp_cfg_of(x, &scratch);
     unsigned vd = o->vd, mod0 = resolve_mod0(c, o->mod);
-    unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, c, o->imm, mod0, true);
     bool all = mod0 == FMT_MOD0_INT32_ALL, dst32 = fmt_sfpstore_writes_dst32(mod0);
+    if (p) sfp_plan_make(x, p, c, o, mod0, dst32);
+    unsigned addr = addr_in >= 0 ? (unsigned)addr_in : sfp_addr(x, c, o->imm, mod0, true);
     uint32_t ok = sfpu_backdoor_ok(s, o);
-    if (!x->dp->reference && ok == 0xFFFFFFFFu &&
-        lanes_plain(s, LC_BLOCK_DEST_WR_FROM_SFPU | LC_DEST_WR_COL_EXCHANGE, all)) {
-        uint32_t hb[LANES], lb[LANES];
-        unsigned sh = 16 * ((addr >> 1) & 1);
-        uint32_t keep = 0xFFFF0000u >> sh;
-        dp_dst_row_t d = dp_dst_block4(x, addr, dst32);
-        fmt_pair_t *restrict pairs = block_pairs(d.hi, hb);
-        if (d.lo) { /* Dst32b: lane L's datum split into its hi and lo cells */
-            uint32_t out[LANES];
-            fmt_sfpstore_lanes(mod0, s->r[vd], 0, 0, out);
-            fmt_pair_t *restrict lo = block_pairs(d.lo, lb);
-            for (unsigned l = 0; l < LANES; l++) {
-                pairs[l] = (pairs[l] & keep) | (out[l] >> 16) << sh;
-                lo[l] = (lo[l] & keep) | (out[l] & 0xFFFF) << sh;
-            }
-            block_pairs_put(d.lo, lb);
-        } else {
-            fmt_sfpstore_lanes(mod0, s->r[vd], keep, sh, pairs);
-        }
-        block_pairs_put(d.hi, hb);
-        for (unsigned r = 0; r < 4; r++)
-            d.valid[r] = true;
+    if (!x->dp->reference && ok == 0xFFFFFFFFu && lanes_plain(s, SFP_STORE_SLOW, all)) {
+        sfp_store_block(dp_dst_block4(x, addr, dst32), s, vd, mod0, addr);
     } else {
         uint32_t en = (all ? 0xFFFFFFFFu : sfpu_lanes_enabled(s)) & ok;
         for (unsigned l = 0; l < LANES; l++) {
@@ -207,15 +278,15 @@ static __attribute__((noinline, cold)) void sfpu_failed(dp_ctx_t *x, const sfp_o
 
 /* dp_sfpu_run's body, inlined in it and in dp_sfpu_exec's common case (no call between them). */
 static inline __attribute__((always_inline)) void sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr,
-                                                           unsigned *load_addr) {
+                                                           unsigned *load_addr, sfp_plan_t *p) {
     switch (o->opc) {
     case TT_OPC_SFPLOAD:
     case TT_OPC_SFPLOADMACRO: {
-        unsigned a = sfp_load(x, s, o);
+        unsigned a = sfp_load(x, s, o, p);
         if (load_addr) *load_addr = a;
         return;
     }
-    case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr); return;
+    case TT_OPC_SFPSTORE: sfp_store(x, s, o, addr, p); return;
     case TT_OPC_SFPADDI: /* sfpu_exec's SFPADDI, without its dispatch (add1 runs one for each SFPLOAD) */
         if (!x->dp->reference) {
             sfp_res_t r = sfpu_addi(s, o);
@@ -232,7 +303,7 @@ static inline __attribute__((always_inline)) void sfpu_run(dp_ctx_t *x, lregs_t 
 }
 
 void dp_sfpu_run(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr, unsigned *load_addr) {
-    sfpu_run(x, s, o, addr, load_addr);
+    sfpu_run(x, s, o, addr, load_addr, NULL);
 }
 
 /* The PRNG follows the seed register: reseeded once per Config write of PRNG_SEED_Seed_Val
@@ -246,27 +317,38 @@ void dp_sfpu_prng_follow(dp_ctx_t *x) {
     s->prng_seeds = x->st->prng_seed_writes;
 }
 
+/* The slot of word w among dp's decoded words: a hash's top bits. */
+static inline unsigned sfp_slot(uint32_t w) {
+    _Static_assert(SFP_DECODED == 64, "the hash's top 6 bits index the decoded words");
+    return (w * 0x9E3779B1u) >> 26;
+}
+
 /* A word not among dp's decoded words (dp_internal.h sfp_decoded_t): decoded into its entry. */
-static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, uint32_t w) {
+static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, sfp_plan_t *p, uint32_t w) {
     sfp_op_t o;
     if (!sfpu_decode(w, &o)) return NULL;
     *e = o;
+    p->epoch = 0; /* the word's plan is made on its first run */
     return e;
 }
 
 /* The decoded form of Vector Unit word w (sfpu_decode), from dp's decoded words unless under
- * dp_set_reference (then into scratch); NULL if w is not a Vector Unit instruction. */
-static inline const sfp_op_t *sfpu_decoded(dp_t *dp, uint32_t w, sfp_op_t *scratch) {
+ * dp_set_reference (then into scratch, and *plan NULL); NULL if w is not a Vector Unit
+ * instruction. *plan: the entry's plan (sfp_plan_t). */
+static inline const sfp_op_t *sfpu_decoded(dp_t *dp, uint32_t w, sfp_op_t *scratch, sfp_plan_t **plan) {
+    *plan = NULL;
     if (dp->reference) return sfpu_decode(w, scratch) ? scratch : NULL;
-    _Static_assert(SFP_DECODED == 64, "the hash's top 6 bits index the decoded words");
-    sfp_op_t *e = &dp->sfp_decoded.op[(w * 0x9E3779B1u) >> 26];
-    return e->word == w ? e : decode_new(e, w);
+    unsigned i = sfp_slot(w);
+    sfp_op_t *e = &dp->sfp_decoded.op[i];
+    *plan = &dp->sfp_decoded.plan[i];
+    return e->word == w ? e : decode_new(e, *plan, w);
 }
 
 void dp_sfpu_exec(dp_ctx_t *x) {
     lregs_t *s = &x->dp->sfpu;
     sfp_op_t scratch;
-    const sfp_op_t *o = sfpu_decoded(x->dp, x->word, &scratch);
+    sfp_plan_t *p;
+    const sfp_op_t *o = sfpu_decoded(x->dp, x->word, &scratch, &p);
     if (!o) return dp_fail(x, CP_ERR_UNDEFINED, "%s is not a Vector Unit instruction", tt_mnemonic(x->word));
     dp_sfpu_prng_follow(x);
     sfpu_backdoor(s, o);
@@ -275,6 +357,49 @@ void dp_sfpu_exec(dp_ctx_t *x) {
      * takes its cycle. */
     sfpu_sched_t *q = &x->dp->sched;
     if (q->n || o->opc == TT_OPC_SFPLOADMACRO) return dp_sfpu_issue_scheduled(x, o);
-    sfpu_run(x, s, o, -1, NULL);
+    sfpu_run(x, s, o, -1, NULL, p);
     sfpu_take_cycle(q, x->in->cycle);
+}
+
+/* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
+ * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
+ * SFPSTORE a plan that holds (sfp_planned's test, on the instruction's thread), with a section of
+ * zeros for its address modifier (dp_apply_addr_mod_zero). What it runs is what dp_sfpu_exec would
+ * run for the word (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it
+ * takes the Vector Unit's cycle as dp_sfpu_exec does. */
+/* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
+ * dp_sfpu_light's tests, whose frame then stays small where they fail. */
+static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
+                                                      bool load) {
+    lregs_t *s = &dp->sfpu;
+    unsigned addr = sfp_plan_addr_of(p, r);
+    dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
+    if (load)
+        sfp_load_block(d, s, o->vd, p->mod0, addr);
+    else
+        sfp_store_block(d, s, o->vd, p->mod0, addr);
+    dp_apply_addr_mod_zero(r, false);
+}
+
+bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
+    if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
+    uint32_t w = in->word;
+    unsigned i = sfp_slot(w);
+    const sfp_op_t *o = &dp->sfp_decoded.op[i];
+    if (o->word != w) return false;
+    lregs_t *s = &dp->sfpu;
+    if (o->opc == TT_OPC_SFPADDI) {
+        if (!sfpu_addi_lanes(s, o)) return false;
+    } else {
+        const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
+        unsigned t = in->thread;
+        bool load = o->opc == TT_OPC_SFPLOAD;
+        if ((!load && o->opc != TT_OPC_SFPSTORE) || p->epoch != dp->sfp_epoch || !p->amod_zero ||
+            !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
+            !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
+            return false;
+        sfp_light_block(dp, o, p, &dp->rwc[t], load);
+    }
+    sfpu_take_cycle(&dp->sched, in->cycle);
+    return true;
 }

@@ -122,9 +122,10 @@ void sfpu_reset(lregs_t *s);
 sfp_res_t sfpu_exec(lregs_t *s, const sfp_op_t *o);
 
 /* One function per page (or family sharing a functional model). */
-sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o);  /* SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI */
-sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o); /* SFPADDI (sfpu_mad where not in place) */
-sfp_res_t sfpu_lut(lregs_t *s, const sfp_op_t *o);  /* SFPLUT */
+sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o);   /* SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI */
+sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o);  /* SFPADDI (sfpu_mad where not in place) */
+bool sfpu_addi_lanes(lregs_t *s, const sfp_op_t *o); /* SFPADDI in place if it applies (sfpu_addi), else false */
+sfp_res_t sfpu_lut(lregs_t *s, const sfp_op_t *o);   /* SFPLUT */
 sfp_res_t sfpu_lutfp32(lregs_t *s, const sfp_op_t *o);
 sfp_res_t sfpu_mul24(lregs_t *s, const sfp_op_t *o);
 sfp_res_t sfpu_arecip(lregs_t *s, const sfp_op_t *o);

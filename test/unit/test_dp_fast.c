@@ -727,6 +727,95 @@ static void test_twin_sfpu_key(void **state) {
     }
 }
 
+/* The plans of kept SFPLOAD and SFPSTORE words (dp_internal.h sfp_plan_t: the Dst address's
+ * constant part, the resolved format, whether the address modifier section is zeros): a few hot
+ * words replayed, now and then one of 96 others (which evict them from the decoded words), and
+ * between runs one input of a plan changed on both sides: a Config field SFPLOAD/SFPSTORE read
+ * (the Dst mapping's among them), one of thread 1's ThreadConfig fields or address modifier
+ * sections, the issuing thread, or nothing. Planned words run dp_exec's light way
+ * (dp_sfpu_light) or dp_sfpu_exec's. A plan taken after its inputs changed (its epoch or the key
+ * not compared, on either way), one of an evicted word, or one missing an input leaves the fast
+ * side's Dst, LRegs or RWCs apart. */
+static void test_twin_sfpu_plan(void **state) {
+    tw_t *w = *state;
+    static const cfg_field_t cfgs[] = {CFG_DEST_REGW_BASE_Base,          CFG_DEST_SP_BASE_Base,
+                                       CFG_ALU_FORMAT_SPEC_REG1_SrcB,    CFG_ALU_FORMAT_SPEC_REG_SrcB_override,
+                                       CFG_ALU_FORMAT_SPEC_REG_SrcB_val, CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled,
+                                       CFG_DEST_ACCESS_CFG_remap_addrs,  CFG_DEST_ACCESS_CFG_swizzle_32b};
+    static const thcfg_field_t thcfgs[] = {
+        THCFG_DEST_TARGET_REG_CFG_MATH_Offset, THCFG_SFPU_DEST_FMT_Enable,       THCFG_SFPU_DEST_FMT_Base,
+        THCFG_ADDR_MOD_AB_SEC0_SrcAIncr,       THCFG_ADDR_MOD_DST_SEC0_DestIncr, THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
+    static const unsigned mod0s[] = {FMT_MOD0_SRCB, FMT_MOD0_SRCB, FMT_MOD0_FP16,     FMT_MOD0_BF16,
+                                     FMT_MOD0_FP32, FMT_MOD0_LO16, FMT_MOD0_INT32_ALL};
+    uint32_t words[100];
+    for (unsigned i = 0; i < 100; i++) {
+        unsigned vd = rnd_below(8) ? rnd_below(8) : rnd_below(16), mod0 = mod0s[rnd_below(7)];
+        unsigned am = rnd_below(2) ? 0 : rnd_below(8), addr = rnd_below(1024);
+        words[i] = rnd_below(2) ? TT_OP_SFPLOAD(vd, mod0, am, addr) : TT_OP_SFPSTORE(vd, mod0, am, addr);
+    }
+    for (unsigned iter = 0; iter < 300; iter++) {
+        rnd_sfpu_cfg(w);
+        tw_cfg(w, CFG_DEST_SP_BASE_Base, rnd_below(1024));
+        rnd_dst(w);
+        rnd_lregs(w, rnd_below(8) == 0);
+        tw_sync(w);
+        for (unsigned k = 0; k < 24; k++) {
+            unsigned t = 1;
+            cfg_field_t f = cfgs[rnd_below(sizeof cfgs / sizeof cfgs[0])];
+            thcfg_field_t tf = thcfgs[rnd_below(sizeof thcfgs / sizeof thcfgs[0])];
+            unsigned kind = rnd_below(5), sec = rnd_below(8);
+            uint32_t v = rnd_below(2) ? 0 : rnd();
+            for (unsigned i = 0; i < 2; i++) {
+                cp_state_t *st = &w->s[i].st;
+                switch (kind) {
+                case 0:
+                    for (unsigned b = 0; b < 2; b++)
+                        cfg_set(st, b, f, cfg_get(st, b, f) ^ (v | 1u));
+                    break;
+                case 1:
+                    if (tf == THCFG_ADDR_MOD_AB_SEC0_SrcAIncr || tf == THCFG_ADDR_MOD_DST_SEC0_DestIncr ||
+                        tf == THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr)
+                        st_thdcfg_w(st, 1, thcfg_fields[tf].word + sec, (uint16_t)v);
+                    else
+                        thcfg_set(st, 1, tf, thcfg_get(st, 1, tf) ^ (v | 1u));
+                    break;
+                case 2: t = 2; break;
+                default: break;
+                }
+            }
+            tw_run(w, t, words[rnd_below(6) ? rnd_below(6) : 6 + rnd_below(94)]);
+        }
+    }
+}
+
+/* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
+ * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs;
+ * the RWCs of every thread compared after each. Run as another thread's, or not at all, they
+ * leave the fast side's RWCs (or Dst and LRegs) apart. */
+static void test_twin_rwc(void **state) {
+    tw_t *w = *state;
+    for (unsigned iter = 0; iter < 300; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_dst(w);
+        rnd_lregs(w, false);
+        tw_sync(w);
+        for (unsigned k = 0; k < 24; k++) {
+            unsigned t = rnd_below(3), d = rnd_below(16), b = rnd_below(16), a = rnd_below(16), cr = rnd_below(16);
+            uint32_t word;
+            switch (rnd_below(3)) {
+            case 0: word = TT_OP_SETRWC(0, cr, d, b, a, rnd_below(16)); break;
+            case 1: word = TT_OP_INCRWC(cr, d, b, a); break;
+            default:
+                word = rnd_below(2) ? TT_OP_SFPLOAD(rnd_below(8), 0, 0, rnd_below(64))
+                                    : TT_OP_SFPSTORE(rnd_below(8), 0, 0, rnd_below(64));
+                t = 1;
+                break;
+            }
+            tw_run(w, t, word);
+        }
+    }
+}
+
 /* The MAD family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI: fma_bh_lanes over the 32 lanes) on
  * random operands, modifiers (negations, indirection) and enabled lanes. */
 static void test_twin_sfpu_mad(void **state) {
@@ -1483,6 +1572,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_mad, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_plan, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_rwc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
