@@ -591,6 +591,19 @@ static void tw_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
 }
 static void tw_thcfg(tw_t *w, unsigned t, thcfg_field_t f, uint32_t v) { thcfg_set(&w->s[0].st, t, f, v); }
 
+/* Between two runs, one input changed on both sides (each twin's generations bumped as its own
+ * writes bump them): Config field f in both banks, or thread 1's ThreadConfig field tf, flipped by
+ * v | 1 (never 0). */
+static void tw_flip_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned b = 0; b < 2; b++)
+            cfg_set(&w->s[i].st, b, f, cfg_get(&w->s[i].st, b, f) ^ (v | 1u));
+}
+static void tw_flip_thcfg1(tw_t *w, thcfg_field_t tf, uint32_t v) {
+    for (unsigned i = 0; i < 2; i++)
+        thcfg_set(&w->s[i].st, 1, tf, thcfg_get(&w->s[i].st, 1, tf) ^ (v | 1u));
+}
+
 /* Threads a's and b's ThreadConfig generations made the same number on the fast side (words
  * written with the value they hold), so that a key without the thread would take one's for the
  * other's. */
@@ -708,17 +721,12 @@ static void test_twin_sfpu_key(void **state) {
         cfg_field_t f = cfgs[rnd_below(sizeof cfgs / sizeof cfgs[0])];
         thcfg_field_t tf = thcfgs[rnd_below(sizeof thcfgs / sizeof thcfgs[0])];
         uint32_t v = rnd();
-        for (unsigned i = 0; i < 2; i++) {
-            cp_state_t *st = &w->s[i].st;
-            switch (kind) {
-            case 0:
-                for (unsigned b = 0; b < 2; b++)
-                    cfg_set(st, b, f, cfg_get(st, b, f) ^ (v | 1u));
-                break;
-            case 1: thcfg_set(st, 1, tf, thcfg_get(st, 1, tf) ^ (v | 1u)); break;
-            default: t = t2; break;
-            }
-        }
+        if (kind == 0)
+            tw_flip_cfg(w, f, v);
+        else if (kind == 1)
+            tw_flip_thcfg1(w, tf, v);
+        else
+            t = t2;
         for (unsigned k = 0; k < 2; k++) {
             unsigned mod0 = rnd_below(3) ? FMT_MOD0_SRCB : rnd_below(2) ? FMT_MOD0_INT32_ALL : rnd_below(16);
             tw_run(w, t,
@@ -765,23 +773,17 @@ static void test_twin_sfpu_plan(void **state) {
             thcfg_field_t tf = thcfgs[rnd_below(sizeof thcfgs / sizeof thcfgs[0])];
             unsigned kind = rnd_below(5), sec = rnd_below(8);
             uint32_t v = rnd_below(2) ? 0 : rnd();
-            for (unsigned i = 0; i < 2; i++) {
-                cp_state_t *st = &w->s[i].st;
-                switch (kind) {
-                case 0:
-                    for (unsigned b = 0; b < 2; b++)
-                        cfg_set(st, b, f, cfg_get(st, b, f) ^ (v | 1u));
-                    break;
-                case 1:
-                    if (tf == THCFG_ADDR_MOD_AB_SEC0_SrcAIncr || tf == THCFG_ADDR_MOD_DST_SEC0_DestIncr ||
-                        tf == THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr)
-                        st_thdcfg_w(st, 1, thcfg_fields[tf].word + sec, (uint16_t)v);
-                    else
-                        thcfg_set(st, 1, tf, thcfg_get(st, 1, tf) ^ (v | 1u));
-                    break;
-                case 2: t = 2; break;
-                default: break;
-                }
+            bool amod = tf == THCFG_ADDR_MOD_AB_SEC0_SrcAIncr || tf == THCFG_ADDR_MOD_DST_SEC0_DestIncr ||
+                        tf == THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr;
+            if (kind == 0) {
+                tw_flip_cfg(w, f, v);
+            } else if (kind == 1 && amod) { /* a whole section's word, zero or not */
+                for (unsigned i = 0; i < 2; i++)
+                    st_thdcfg_w(&w->s[i].st, 1, thcfg_fields[tf].word + sec, (uint16_t)v);
+            } else if (kind == 1) {
+                tw_flip_thcfg1(w, tf, v);
+            } else if (kind == 2) {
+                t = 2;
             }
             tw_run(w, t, words[rnd_below(6) ? rnd_below(6) : 6 + rnd_below(94)]);
         }
