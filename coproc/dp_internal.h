@@ -185,7 +185,8 @@ static inline void sfpu_take_cycle(sfpu_sched_t *q, uint64_t cycle) {
 #define SFP_DECODED 64
 /* An SFPLOAD's or SFPSTORE's plan (coproc/sfpu.c sfp_plan_make): what its Dst address, format and
  * address modifier take from the word and from what sfp_cfg_t keeps, worked out once, for the form
- * that needs no more (a Mod0 other than INT32_ALL, VD < 8): made by the instruction's first run
+ * that needs no more (a Mod0 other than INT32_ALL, VD < 8, an address modifier section of zeros,
+ * which the key's thread's ThreadConfig holds): made by the instruction's first run
  * after its decoding or a new sfp_cfg_t, valid while epoch is the datapath's sfp_epoch (bumped by
  * each read of sfp_cfg_t into the datapath) and sfp_cfg_t's key holds. */
 typedef struct {
@@ -194,7 +195,6 @@ typedef struct {
     uint8_t mod0;        /* Mod0, MOD0_FMT_SRCB resolved */
     uint8_t sp_lo;       /* DEST_SP_BASE & 3 */
     bool dst32;          /* the Dst32b view */
-    bool amod_zero;      /* its address modifier section (of the key's thread) is all zeros */
     bool remap, swizzle; /* DEST_ACCESS_CFG of the key's thread's Config bank (dp_ctx_t's) */
 } sfp_plan_t;
 typedef struct {

@@ -63,11 +63,12 @@ static unsigned sfp_addr(dp_ctx_t *x, const sfp_cfg_t *c, unsigned imm, unsigned
 }
 
 /* The plan of a kept SFPLOAD or SFPSTORE word (dp_internal.h sfp_plan_t), made where its general
- * way has just read or found sfp_cfg_t in the datapath (c) for it; none for the forms sfp_planned
- * does not take (INT32_ALL's Sp steps, VD >= 8). */
+ * way has just read or found sfp_cfg_t in the datapath (c) for it; none for the forms the light
+ * way does not take (INT32_ALL's Sp steps, VD >= 8, an address modifier section that is not all
+ * zeros: its counters' steps need the context). */
 static void sfp_plan_make(const dp_ctx_t *x, sfp_plan_t *p, const sfp_cfg_t *c, const sfp_op_t *o, unsigned mod0,
                           bool dst32) {
-    if (mod0 == FMT_MOD0_INT32_ALL || o->vd >= 8) {
+    if (mod0 == FMT_MOD0_INT32_ALL || o->vd >= 8 || !dp_addr_mod_zero(x, o->addr_mod)) {
         p->epoch = 0;
         return;
     }
@@ -76,27 +77,12 @@ static void sfp_plan_make(const dp_ctx_t *x, sfp_plan_t *p, const sfp_cfg_t *c, 
                       .mod0 = (uint8_t)mod0,
                       .sp_lo = (uint8_t)(c->sp_base & 3),
                       .dst32 = dst32,
-                      .amod_zero = dp_addr_mod_zero(x, o->addr_mod),
                       .remap = x->remap,
                       .swizzle = x->swizzle};
 }
-/* Whether plan p holds for this instruction: made since sfp_cfg_t was last read, whose key holds. */
-static inline bool sfp_planned(const dp_ctx_t *x, const sfp_plan_t *p) {
-    return p && p->epoch == x->dp->sfp_epoch && dp_key_hit(x, DP_KEY_SFP, 0);
-}
 /* sfp_addr for a planned word (not INT32_ALL): the same sum, its constant part added up once. */
-static inline unsigned sfp_plan_addr_of(const sfp_plan_t *p, const rwc_t *r) {
+static inline unsigned sfp_plan_addr(const sfp_plan_t *p, const rwc_t *r) {
     return (p->base + r->dst + ((r->sp + p->sp_lo) & 3)) & 1023;
-}
-static inline unsigned sfp_plan_addr(const dp_ctx_t *x, const sfp_plan_t *p) {
-    return sfp_plan_addr_of(p, &x->dp->rwc[x->t]);
-}
-/* The address modifier of a planned word (dp_apply_addr_mod). */
-static inline void sfp_plan_addr_mod(dp_ctx_t *x, const sfp_plan_t *p, const sfp_op_t *o) {
-    if (p->amod_zero)
-        dp_apply_addr_mod_zero(&x->dp->rwc[x->t], false);
-    else
-        dp_apply_addr_mod(x, o->addr_mod, false);
 }
 
 /* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
@@ -167,15 +153,9 @@ static inline void sfp_load_block(dp_dst_row_t d, lregs_t *s, unsigned vd, unsig
  * column 2 (L % 8), + 1 for Addr bit 1 or DEST_RD_COL_EXCHANGE; INT32_ALL ignores LaneEnabled.
  * The common case, every lane enabled and no LaneConfig bit that changes a lane's read, is done
  * as one block (sfp_load_block); test_dp_fast.c compares it with the lane-by-lane loop. p: the
- * word's plan (dp_sfpu_exec's kept words, not under dp_set_reference), else NULL; a planned word
- * whose lanes are plain goes straight to its block, any other run (re)makes the plan. */
+ * word's plan (dp_sfpu_exec's kept words, not under dp_set_reference), else NULL: (re)made here,
+ * for the light way (dp_sfpu_light) to run the word's next issues. */
 static unsigned sfp_load(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, sfp_plan_t *p) {
-    if (sfp_planned(x, p) && lanes_plain(s, SFP_LOAD_SLOW, false)) {
-        unsigned addr = sfp_plan_addr(x, p);
-        sfp_load_block(dp_dst_block4(x, addr, p->dst32), s, o->vd, p->mod0, addr);
-        sfp_plan_addr_mod(x, p, o);
-        return addr;
-    }
     sfp_cfg_t scratch;
     const sfp_cfg_t *c = sfp_cfg_of(x, &scratch);
     unsigned vd = o->vd, mod0 = resolve_mod0(c, o->mod);
@@ -232,12 +212,6 @@ static inline void sfp_store_block(dp_dst_row_t d, const lregs_t *s, unsigned vd
  * (every lane enabled, no LaneConfig bit that changes a lane's write) as SFPLOAD's, and its plan p
  * as SFPLOAD's (a planned word has VD < 8: no lane kept from it). */
 static void sfp_store(dp_ctx_t *x, lregs_t *s, const sfp_op_t *o, int addr_in, sfp_plan_t *p) {
-    if (sfp_planned(x, p) && lanes_plain(s, SFP_STORE_SLOW, false)) {
-        unsigned addr = sfp_plan_addr(x, p);
-        sfp_store_block(dp_dst_block4(x, addr, p->dst32), s, o->vd, p->mod0, addr);
-        sfp_plan_addr_mod(x, p, o);
-        return;
-    }
     sfp_cfg_t scratch;
     const sfp_cfg_t *c = sfp_cfg_of(x, &scratch);
     unsigned vd = o->vd, mod0 = resolve_mod0(c, o->mod);
@@ -363,16 +337,17 @@ void dp_sfpu_exec(dp_ctx_t *x) {
 
 /* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
  * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
- * SFPSTORE a plan that holds (sfp_planned's test, on the instruction's thread), with a section of
- * zeros for its address modifier (dp_apply_addr_mod_zero). What it runs is what dp_sfpu_exec would
- * run for the word (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it
- * takes the Vector Unit's cycle as dp_sfpu_exec does. */
+ * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
+ * instruction's thread; a plan implies a section of zeros for its address modifier, which
+ * dp_apply_addr_mod_zero applies). What it runs is what dp_sfpu_exec would run for the word
+ * (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it takes the Vector
+ * Unit's cycle as dp_sfpu_exec does. */
 /* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
  * dp_sfpu_light's tests, whose frame then stays small where they fail. */
 static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
                                                       bool load) {
     lregs_t *s = &dp->sfpu;
-    unsigned addr = sfp_plan_addr_of(p, r);
+    unsigned addr = sfp_plan_addr(p, r);
     dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
     if (load)
         sfp_load_block(d, s, o->vd, p->mod0, addr);
@@ -394,7 +369,7 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
         const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
         unsigned t = in->thread;
         bool load = o->opc == TT_OPC_SFPLOAD;
-        if ((!load && o->opc != TT_OPC_SFPSTORE) || p->epoch != dp->sfp_epoch || !p->amod_zero ||
+        if ((!load && o->opc != TT_OPC_SFPSTORE) || p->epoch != dp->sfp_epoch ||
             !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
             !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
             return false;

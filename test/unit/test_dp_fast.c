@@ -736,14 +736,14 @@ static void test_twin_sfpu_key(void **state) {
 }
 
 /* The plans of kept SFPLOAD and SFPSTORE words (dp_internal.h sfp_plan_t: the Dst address's
- * constant part, the resolved format, whether the address modifier section is zeros): a few hot
+ * constant part, the resolved format; made only for a section of zeros): a few hot
  * words replayed, now and then one of 96 others (which evict them from the decoded words), and
  * between runs one input of a plan changed on both sides: a Config field SFPLOAD/SFPSTORE read
  * (the Dst mapping's among them), one of thread 1's ThreadConfig fields or address modifier
  * sections, the issuing thread, or nothing. Planned words run dp_exec's light way
- * (dp_sfpu_light) or dp_sfpu_exec's. A plan taken after its inputs changed (its epoch or the key
- * not compared, on either way), one of an evicted word, or one missing an input leaves the fast
- * side's Dst, LRegs or RWCs apart. */
+ * (dp_sfpu_light), the others dp_sfpu_exec's. A plan taken after its inputs changed (its epoch or
+ * the key not compared), one of an evicted word, one made for a section that is not zeros, or one
+ * missing an input leaves the fast side's Dst, LRegs or RWCs apart. */
 static void test_twin_sfpu_plan(void **state) {
     tw_t *w = *state;
     static const cfg_field_t cfgs[] = {CFG_DEST_REGW_BASE_Base,          CFG_DEST_SP_BASE_Base,
