@@ -173,9 +173,11 @@ static uint64_t cp_quiet_end(const cp_t *cp) {
     return end;
 }
 
-static unsigned cp_cycle_status(const cp_t *cp) {
-    return (cp->active ? 0 : CP_CYCLE_IDLE) | (cp_tmh(cp)->err.cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
+/* What a cycle's status says of the coprocessor: idle, failed. */
+static inline unsigned cp_status_of(const cp_t *cp, bool idle) {
+    return (idle ? CP_CYCLE_IDLE : 0) | (cp_tmh(cp)->err.cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0);
 }
+static unsigned cp_cycle_status(const cp_t *cp) { return cp_status_of(cp, !cp->active); }
 
 /* The reference path's cycle (cp_t.stepwise): every gate and expander stepped in full, as
  * before any of the shortcuts, for test/sh/t_fastpath.sh to compare them with. */
@@ -233,8 +235,7 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     bool idle = all_idle(cp);
     if (idle) cp->active = false;
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = (idle ? CP_CYCLE_IDLE : 0) | (cp_tmh(cp)->err.cat != CP_ERR_NONE ? CP_CYCLE_FAILED : 0) |
-                 cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    unsigned s = cp_status_of(cp, idle) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && !idle) {
         cp->quiet_until = cp_quiet_end(cp);
         if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;
