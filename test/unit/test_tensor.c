@@ -432,8 +432,8 @@ static void test_compare_tensor(void **state) {
 }
 
 /* A tensor long enough for tns_compare's blocks of equal elements (256 at a time): differences
- * just past a block's start, inside a block, in the last partial block, and pairs that are equal
- * as numbers but not as patterns (-0 and +0; two NaNs). */
+ * just past a block's start, inside a block, in the last partial block, at a whole block's last
+ * element alone, and pairs that are equal as numbers but not as patterns (-0 and +0; two NaNs). */
 static void test_compare_blocks(void **state) {
     (void)state;
     enum { N = 1000 };
@@ -472,6 +472,14 @@ static void test_compare_blocks(void **state) {
     tns_compare(&d, (uint8_t *)got, (uint8_t *)want, 0, 0, &c);
     assert_int_equal(c.mismatches, 1);
     assert_int_equal(c.first_index, 512);
+    /* a difference only at a whole block's last element (767, of 512..767): the block's every
+     * byte compared, not only its first part */
+    got[512] = want[512], got[600] = want[600];
+    got[767] = (uint16_t)(want[767] + 1);
+    tns_compare(&d, (uint8_t *)got, (uint8_t *)want, 0, 0, &c);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first_index, 767);
+    assert_int_equal(c.max_ulp, 1);
 }
 
 /* The conversions' common cases over a whole array: float32 into bfloat16 (each element rounded
