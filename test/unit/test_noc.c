@@ -530,6 +530,34 @@ static void dram_pages_far_apart(void **state) {
     dram_destroy(d);
 }
 
+/* Each page keeps its own mask of written units (mmio/dram.c dram_chunk_t.written), pages of one
+ * chunk beside each other: page 10's first unit written, page 11's second only; page 11's first
+ * unit still reads as never written (64 bytes of DRAM_FILL, counted), page 10's second too. */
+static void dram_page_masks_apart(void **state) {
+    (void)state;
+    dram_t *d = dram_create();
+    assert_non_null(d);
+    uint8_t unit[DRAM_UNIT], back[DRAM_UNIT];
+    memset(unit, 0x5A, sizeof unit);
+    assert_true(dram_write(d, 0, 10 * DRAM_PAGE, unit, sizeof unit));
+    assert_true(dram_write(d, 0, 11 * DRAM_PAGE + DRAM_UNIT, unit, sizeof unit));
+    dram_stats_t st;
+    dram_read(d, 0, 10 * DRAM_PAGE, back, sizeof back); /* written */
+    assert_memory_equal(back, unit, sizeof unit);
+    dram_stats(d, &st);
+    assert_int_equal(st.unwritten_reads, 0);
+    const uint64_t never[] = {11 * DRAM_PAGE, 10 * DRAM_PAGE + DRAM_UNIT};
+    for (unsigned i = 0; i < 2; i++) {
+        dram_read(d, 0, never[i], back, sizeof back);
+        for (unsigned b = 0; b < sizeof back; b++)
+            assert_int_equal(back[b], DRAM_FILL);
+        dram_stats(d, &st);
+        assert_int_equal(st.unwritten_reads, i + 1);
+        assert_int_equal(st.unwritten_bytes, (i + 1) * DRAM_UNIT);
+    }
+    dram_destroy(d);
+}
+
 static void multicast_to_self(void **state) {
     (void)state;
     tile_t *t = new_tile();
@@ -716,6 +744,7 @@ int main(void) {
         cmocka_unit_test(every_counter),
         cmocka_unit_test(dram_ports_alias),
         cmocka_unit_test(dram_pages_far_apart),
+        cmocka_unit_test(dram_page_masks_apart),
         cmocka_unit_test(multicast_to_self),
         cmocka_unit_test(refusals),
         cmocka_unit_test(identification_registers),
