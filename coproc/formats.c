@@ -75,7 +75,6 @@ static uint32_t fp32_narrow(uint32_t f, unsigned drop, fmt_round_t r) {
 
 uint16_t fmt_fp32_to_bf16(uint32_t f, fmt_round_t r) { return (uint16_t)(fp32_narrow(f, 16, r) >> 16); }
 uint32_t fmt_fp32_to_tf32(uint32_t f, fmt_round_t r) { return fp32_narrow(f, 13, r); }
-uint32_t fmt_bf16_to_fp32(uint16_t b) { return (uint32_t)b << 16; }
 
 /* Round q (the kept bits) given the dropped bits rem out of 2^shift, to nearest even. */
 static uint32_t rne_step(uint32_t q, uint32_t rem, unsigned shift) {

@@ -104,7 +104,7 @@ static inline uint16_t fmt_fp16_flush(uint16_t h) { return (h & 0x7C00) ? h : (u
  * below). Widening (bf16/fp16 to fp32) is exact for every pattern, NaN bits included, so
  * narrow(widen(x)) == x for every non-NaN x and for every quiet NaN. */
 uint16_t fmt_fp32_to_bf16(uint32_t f, fmt_round_t r);
-uint32_t fmt_bf16_to_fp32(uint16_t b);
+static inline uint32_t fmt_bf16_to_fp32(uint16_t b) { return (uint32_t)b << 16; }
 uint16_t fmt_fp32_to_fp16(uint32_t f, fmt_round_t r);
 uint32_t fmt_fp16_to_fp32(uint16_t h);
 /* TF32 (8-bit exponent, 10-bit mantissa) in an fp32 container: the low 13 bits of the result are

@@ -176,14 +176,14 @@ void tns_index_str(const tns_desc_t *d, uint64_t i, char *buf, size_t n) {
 
 /* ---- element access ------------------------------------------------------------------------- */
 
-static uint64_t le(const uint8_t *p, unsigned size) {
+static inline uint64_t le(const uint8_t *p, unsigned size) {
     uint64_t v = 0;
     for (unsigned i = 0; i < size; i++)
         v |= (uint64_t)p[i] << (8 * i);
     return v;
 }
 
-static void put_le(uint8_t *p, unsigned size, uint64_t v) {
+static inline void put_le(uint8_t *p, unsigned size, uint64_t v) {
     for (unsigned i = 0; i < size; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }
@@ -298,12 +298,8 @@ int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err,
         }
         if (c_order && t == NPY_F4 &&
             (f == TNS_BF16 || f == TNS_BFP8)) { /* the common case, without the loop's choices */
-            for (uint64_t k = 0; k < d->count; k++) {
-                const uint8_t *p = a->data + 4 * k;
-                uint16_t b = fmt_fp32_to_bf16(
-                    (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24, FMT_RNE);
-                elems[2 * k] = (uint8_t)b, elems[2 * k + 1] = (uint8_t)(b >> 8);
-            }
+            for (uint64_t k = 0; k < d->count; k++)
+                put_le(elems + 2 * k, 2, fmt_fp32_to_bf16((uint32_t)le(a->data + 4 * k, 4), FMT_RNE));
             return 0;
         }
         for (uint64_t k = 0; k < d->count; k++) {
@@ -359,15 +355,11 @@ void tns_to_output(const tns_desc_t *d, const uint8_t *elems, uint8_t *out) {
         memcpy(out, elems, d->bytes); /* the output type is the format's own */
         return;
     }
-    if (f != TNS_FP16) { /* bfloat16 patterns: each the top half of its float32 (fmt_bf16_to_fp32) */
-        for (uint64_t k = 0; k < d->count; k++) {
-            uint8_t *o = out + 4 * k;
-            o[0] = o[1] = 0, o[2] = elems[2 * k], o[3] = elems[2 * k + 1];
-        }
-        return;
+    /* 16-bit patterns (float16; bfloat16, each the top half of its float32), sizes as constants */
+    for (uint64_t k = 0; k < d->count; k++) {
+        uint16_t b = (uint16_t)le(elems + 2 * k, 2);
+        put_le(out + 4 * k, 4, f == TNS_FP16 ? fmt_fp16_to_fp32(b) : fmt_bf16_to_fp32(b));
     }
-    for (uint64_t k = 0; k < d->count; k++)
-        put_le(out + 4 * k, 4, fmt_fp16_to_fp32((uint16_t)tns_bits(f, elems, k)));
 }
 
 /* ---- comparison ------------------------------------------------------------------------------ */
