@@ -58,7 +58,10 @@ static inline __attribute__((always_inline)) uint32_t accumulate(const fpu_term_
     for (unsigned i = 0; i < n; i++) {
         uint32_t tm = t[i].exp < e ? align(t[i].man, (unsigned)(e - t[i].exp), t[i].sign) : t[i].man;
         if (!acc.fp32) tm = (tm + 0x1000u - t[i].sign) & ~0x1FFFu;
-        sum += t[i].sign == dsign ? (int64_t)tm : -(int64_t)tm;
+        /* Added as a 32-bit signed integer (ttsim's accumulator): a term made by a subtraction that
+         * went below zero (an unflushed -0 against 0, test_fpu test_elwsub_zeros_unflushed) is
+         * negative, not a wrapped magnitude. */
+        sum += t[i].sign == dsign ? (int64_t)(int32_t)tm : -(int64_t)(int32_t)tm;
     }
     unsigned sign = dsign;
     if (sum < 0) sum = -sum, sign ^= 1;

@@ -514,6 +514,27 @@ static void test_src_shuffles(void **state) {
     assert_int_equal(fx_run(f, 0, TT_OP_SHIFTXA(0, 1)), CP_ERR_UNDEFINED);
 }
 
+/* ELWSUB 0 - 0 with the zero flag off (ALU_ACC_CTRL_Zero_Flag_disabled_src: no operand flushed),
+ * FP16 operands into an FP32 Dst. SrcB's +0 negated is the pattern -0, which is not the pattern 0,
+ * so it keeps its implied bit (0x400 at exponent 0) while SrcA's 0 has none: the sum is
+ * 0 - 0x400, and that term's magnitude is 0x400 << 13 = 2^23, negative. The accumulator adds in a
+ * 32-bit signed integer (ttsim's fpu_accum_normalize_encode: `int32_t man`, the ISA pages giving
+ * only the float sum), so the difference is -2^23, not an unsigned wrap. At the FP16-into-FP32
+ * exponent of a zero sum, 127 - 30 = 97: -1.0 x 2^-30 = 0xB0800000. With the zero flag on, -0 is
+ * flushed and the result is +0. */
+static void test_elwsub_zeros_unflushed(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_FP16);
+    FX_CFG(f, ALU_ACC_CTRL_Fp32_enabled, 1);
+    FX_CFG(f, ALU_ACC_CTRL_Zero_Flag_disabled_src, 1);
+    A(f, 0)[0] = src_fp16(0x0000), B(f, 0)[0] = src_fp16(0x0000);
+    fx_ex(f, TT_OP_ELWSUB(0, 0, 0, 0, 0));
+    assert_int_equal(dst32(f, 0, 0), 0xB0800000u);
+    FX_CFG(f, ALU_ACC_CTRL_Zero_Flag_disabled_src, 0);
+    fx_ex(f, TT_OP_ELWSUB(0, 0, 0, 0, 8));
+    assert_int_equal(dst32(f, 8, 0), 0x00000000u);
+}
+
 /* Refusals: the legacy instructions, GAPOOL's index mode, a matrix product without the zero flag;
  * CLREXPHIST and GATESRCRST change no value. */
 static void test_fpu_refusals(void **state) {
@@ -567,6 +588,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_elwadd_bf16, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elwsub_bcast, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elwadd_fp32_fp16, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_elwsub_zeros_unflushed, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elwmul_fidelity, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elw_int8, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_mvmul, fx_setup, fx_teardown),
