@@ -514,6 +514,23 @@ static void test_src_shuffles(void **state) {
     assert_int_equal(fx_run(f, 0, TT_OP_SHIFTXA(0, 1)), CP_ERR_UNDEFINED);
 }
 
+/* ELWADD.md: "if (FidelityPhase & 1) Result /= 32.f; if (FidelityPhase & 2) Result /= 128.f;".
+ * BF16 1 + 2 = 3 = 1.5 x 2^1 in each phase (FIDELITY_BASE_Phase): phase 0 3.0 (0x4040), phase 1
+ * 3 / 32 = 1.5 x 2^-4 (0x3DC0), phase 2 3 / 128 = 1.5 x 2^-6 (0x3CC0), phase 3 3 / 4096 =
+ * 1.5 x 2^-11 (0x3A40). */
+static void test_elwadd_fidelity_scale(void **state) {
+    fx_t *f = *state;
+    formats(f, FMT_BF16);
+    A(f, 0)[0] = src_bf16(0x3F80), B(f, 0)[0] = src_bf16(0x4000);
+    static const uint16_t want[4] = {0x4040, 0x3DC0, 0x3CC0, 0x3A40};
+    for (unsigned p = 0; p < 4; p++) {
+        FX_THCFG(f, FIDELITY_BASE_Phase, p);
+        fx_ex(f, TT_OP_ELWADD(0, 0, 0, 0, 8 * p));
+        assert_int_equal(dst16(f, 8 * p, 0), cell_bf16(want[p]));
+    }
+    FX_THCFG(f, FIDELITY_BASE_Phase, 0);
+}
+
 /* ELWSUB 0 - 0 with the zero flag off (ALU_ACC_CTRL_Zero_Flag_disabled_src: no operand flushed),
  * FP16 operands into an FP32 Dst. SrcB's +0 negated is the pattern -0, which is not the pattern 0,
  * so it keeps its implied bit (0x400 at exponent 0) while SrcA's 0 has none: the sum is
@@ -589,6 +606,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_elwsub_bcast, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elwadd_fp32_fp16, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elwsub_zeros_unflushed, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_elwadd_fidelity_scale, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elwmul_fidelity, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_elw_int8, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_mvmul, fx_setup, fx_teardown),
