@@ -574,18 +574,7 @@ static inline __attribute__((always_inline)) void sfpstore_lanes_bf16_half(const
         _mm_storeu_si128((__m128i *)(out + l + 4), _mm_or_si128(_mm_and_si128(w1, k), c1));
     }
 }
-static void sfpstore_lanes_bf16(const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
-                                fmt_pair_t *restrict out) {
-    if (shift == 16) {
-        sfpstore_lanes_bf16_half(lreg, keep, true, out);
-    } else if (shift == 0) {
-        sfpstore_lanes_bf16_half(lreg, keep, false, out);
-    } else { /* no caller's (formats.h: a half of the pairs) */
-        for (unsigned l = 0; l < FMT_LANES; l++)
-            out[l] = (out[l] & keep) | sfpstore_rule(FMT_MOD0_BF16, lreg[l]) << shift;
-    }
-}
-#define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16(lreg, keep, shift, out);
+#define SFPSTORE_LANES_BF16() sfpstore_lanes_bf16_half(lreg, keep, shift == 16, out);
 const char *fmt_simd_form(void) { return "sse2"; }
 /* Four lanes' sign bits at a time (movmskps); gcc -O2 makes of the C loop a shift and an OR a lane. */
 uint32_t fmt_lanes_sign_mask(const uint32_t *v) {

@@ -305,8 +305,8 @@ static inline bool fmt_sfpstore_writes_dst32(unsigned mod0) {
  * and truncate; FP16 saturates large magnitudes (and NaN) to the largest pattern. */
 uint32_t fmt_sfpstore(unsigned mod0, uint32_t lreg);
 /* The same for 32 lanes, merged into words: out[l] = (out[l] & keep) | fmt_sfpstore(mod0, lreg[l])
- * << shift. keep 0 and shift 0 give the datums; a mode writing 16-bit cells can put them in one
- * half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
+ * << shift, shift 0 or 16. keep 0 and shift 0 give the datums; a mode writing 16-bit cells can put
+ * them in one half of pairs of cells (keep the other half's mask, shift 0 or 16: coproc/sfpu.c). */
 void fmt_sfpstore_lanes(unsigned mod0, const uint32_t *restrict lreg, uint32_t keep, unsigned shift,
                         fmt_pair_t *restrict out);
 /* The Vector Unit's 32 lanes of words as masks, lane L at bit L: the lanes whose bit 31 is set
