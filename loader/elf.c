@@ -123,6 +123,7 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
 void *ldr_alloc_large(size_t n) {
     const size_t huge = 2u << 20;
     if (n < huge / 2) return malloc(n);
+    if (n > SIZE_MAX - huge) return NULL;        /* (the rounding up below would wrap) */
     size_t whole = (n + huge - 1) & ~(huge - 1); /* a huge page covers only a whole aligned 2 MiB */
     void *p;
     if (posix_memalign(&p, huge, whole)) return NULL;

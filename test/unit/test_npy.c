@@ -245,6 +245,14 @@ static void test_writer(void **state) {
  * buffer, on a 2 MiB boundary), parsed, every element where it was written, NUL-terminated; and
  * ldr_alloc_large's small and large buffers usable to their last byte (ASan checks the bounds
  * under `make test-asan`). */
+/* ldr_alloc_large rounds a large size up to whole 2 MiB: a size whose rounding would wrap is refused
+ * (NULL), not given a smaller buffer. */
+static void test_alloc_large_refuses_wrap(void **state) {
+    (void)state;
+    assert_null(ldr_alloc_large(SIZE_MAX));
+    assert_null(ldr_alloc_large(SIZE_MAX - (1u << 20)));
+}
+
 static void test_large_file(void **state) {
     (void)state;
     uint64_t shape[2] = {1536, 1024}; /* 1.5 Mi float32: 6 MiB of data */
@@ -290,9 +298,10 @@ static void test_large_file(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numpy_header), cmocka_unit_test(test_spellings),   cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_preamble),     cmocka_unit_test(test_corruptions), cmocka_unit_test(test_writer),
-        cmocka_unit_test(test_large_file),
+        cmocka_unit_test(test_numpy_header), cmocka_unit_test(test_spellings),
+        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_preamble),
+        cmocka_unit_test(test_corruptions),  cmocka_unit_test(test_writer),
+        cmocka_unit_test(test_large_file),   cmocka_unit_test(test_alloc_large_refuses_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
