@@ -87,12 +87,18 @@ void tns_shape_str(const tns_desc_t *d, char *buf, size_t n) {
     if (k < n) snprintf(buf + k, n - k, "]");
 }
 
-uint64_t tns_stored_index(const tns_desc_t *d, uint64_t row, uint64_t col) {
-    if (!d->tiles) return row * d->cols + col;
-    uint64_t tile = (row / TNS_TILE) * (d->cols / TNS_TILE) + col / TNS_TILE;
+/* The stored index of (row, col) in tiles, tiles_per_row tiles a row of them: the tile, its face,
+ * the face's row and column (every division by a power of two). */
+static inline uint64_t tiled_index(uint64_t tiles_per_row, uint64_t row, uint64_t col) {
+    uint64_t tile = (row / TNS_TILE) * tiles_per_row + col / TNS_TILE;
     unsigned tr = (unsigned)(row % TNS_TILE), tc = (unsigned)(col % TNS_TILE);
     unsigned face = (tr / TNS_FACE) * 2 + tc / TNS_FACE;
     return tile * TNS_TILE * TNS_TILE + face * TNS_FACE * TNS_FACE + (tr % TNS_FACE) * TNS_FACE + tc % TNS_FACE;
+}
+
+uint64_t tns_stored_index(const tns_desc_t *d, uint64_t row, uint64_t col) {
+    if (!d->tiles) return row * d->cols + col;
+    return tiled_index(d->cols / TNS_TILE, row, col);
 }
 
 /* bfloat8_b's stored form of one face row (one block of 16): per tile, the exponent section (a
@@ -130,14 +136,11 @@ static void relayout(const tns_desc_t *d, const uint8_t *from, uint8_t *to, bool
         return;
     }
     size_t size = formats[d->format].size, run = (size_t)TNS_FACE * size;
-    const uint64_t tiles = d->cols / TNS_TILE, tile = TNS_TILE * TNS_TILE, face = TNS_FACE * TNS_FACE;
+    const uint64_t tiles = d->cols / TNS_TILE;
     for (uint64_t r = 0; r < d->rows; r++)
         for (uint64_t c = 0; c < d->cols; c += TNS_FACE) {
             size_t rm = (size_t)(r * d->cols + c) * size;
-            /* tns_stored_index(d, r, c), its divisions by constants: c is a face row's first column */
-            unsigned tr = (unsigned)(r % TNS_TILE), tc = (unsigned)(c % TNS_TILE);
-            uint64_t si = ((r / TNS_TILE) * tiles + c / TNS_TILE) * tile +
-                          ((tr / TNS_FACE) * 2 + tc / TNS_FACE) * face + (tr % TNS_FACE) * TNS_FACE;
+            uint64_t si = tiled_index(tiles, r, c); /* tns_stored_index's, the tiles a row hoisted */
             if (d->format == TNS_BFP8 && to_stored)
                 bfp8_store(to, si, from + rm);
             else if (d->format == TNS_BFP8)
