@@ -13,7 +13,6 @@
 #include "debug/gdb.h"
 #include "debug/trace.h"
 #include "loader/config.h"
-#include "loader/elf.h"
 #include "loader/hostio.h"
 #include "loader/ttmetal.h"
 #include "run/run.h"

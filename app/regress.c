@@ -28,7 +28,7 @@
 #include "app/junit.h"
 #include "app/plugin.h"
 #include "app/regress.h"
-#include "loader/elf.h"
+#include "loader/file.h"
 #include "run/run.h"
 #include "run/utf8.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "loader/config.h"
-#include "loader/elf.h"
+#include "loader/file.h"
 
 #define PATH "fuzz/run.json"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loader/elf.h"
+#include "loader/file.h"
 #include "loader/ttmetal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -10,7 +10,7 @@
 
 #include "loader/config.h"
 #include "loader/dram_ops.h"
-#include "loader/elf.h"
+#include "loader/file.h"
 
 static const char *const core_keys[TILE_NCORES + 1] = {"brisc", "ncrisc", "trisc0", "trisc1", "trisc2", NULL};
 static const char *const at_names[AT_COUNT] = {"before_boot", "after_boot", "kernels_done", "after_launch"};

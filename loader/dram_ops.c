@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "loader/dram_ops.h"
-#include "loader/elf.h"
+#include "loader/file.h"
 
 #define MAX_WRITE_BYTES (256u << 20) /* one operation's data, words or ramp */
 

@@ -28,25 +28,4 @@ int ldr_kernel_image_mem(const char *path, uint8_t *in, size_t inlen, uint8_t **
 int ldr_elf_load_mem(img_set_t *set, tile_t *t, int core, const char *path, uint8_t *buf, size_t len,
                      uint32_t ldm_scratch, char *err, size_t errlen);
 
-/* Input size limits (docs/run-config.md "Limits"): every file ttemu reads is capped by what it can
- * meaningfully be, so `--brisc /dev/zero` or a huge file is refused instead of read until memory
- * runs out. An ELF image may carry debug sections far larger than the memories it loads into. */
-#define LDR_MAX_FILE   (64u << 20) /* any other file: reports and goldens in `ttemu regress` */
-#define LDR_MAX_ELF    (64u << 20) /* an ELF image (firmware, bare-mode program, XIP kernel) */
-#define LDR_MAX_CONFIG (1u << 20)  /* a run config; also a regress list file */
-/* A .npy tensor file: L1's 1.5 MiB of one-byte elements given as 8-byte numbers, and a header.
- * A .bin tensor or a host write file holds L1 bytes: at most TILE_L1_SIZE. */
-#define LDR_MAX_NPY (16u << 20)
-
-/* n bytes for a host-side buffer, released with free(). One of a MiB or more (a tensor, its file)
- * is placed on 2 MiB boundaries and advised as huge pages: its first touches then cost a page
- * fault each 2 MiB instead of each 4 KiB (bench/README "Tensors in and out"). */
-void *ldr_alloc_large(size_t n);
-/* A whole regular file of at most max bytes, NUL-terminated (len excludes the NUL); NULL with err
- * naming the file when it cannot be opened or read, is not a regular file (a directory, FIFO or
- * device), or is larger than max (what names the kind of file in messages: "a run config"). */
-char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen);
-/* ldr_read_file_max with LDR_MAX_FILE. */
-char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen);
-
 #endif

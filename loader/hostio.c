@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "loader/dram_ops.h"
-#include "loader/elf.h"
+#include "loader/file.h"
 #include "loader/hostio.h"
 #include "loader/npy.h"
 #include "loader/fail.h"

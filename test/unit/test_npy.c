@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "loader/elf.h"
+#include "loader/file.h"
 #include "loader/npy.h"
 
 /* A version-1.0 (or 2.0) file with the given header text and data bytes, in a buffer of exactly
