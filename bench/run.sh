@@ -35,6 +35,9 @@ export BUILD RUNS SHARED
 exec python3 - "$@" <<'PY'
 import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
+sys.path.insert(0, "scripts")
+import add1_config
+
 BUILD, RUNS, SHARED = os.environ["BUILD"], int(os.environ["RUNS"]), os.environ["SHARED"]
 TTEMU = os.path.join(BUILD, "ttemu")
 tmp = tempfile.mkdtemp(prefix="ttemu-bench-")
@@ -65,33 +68,14 @@ def boot_config(idle, max_cycles):
     return write_json("boot_%d.json" % idle, {"version": 1, "firmware": fw_dir,
                       "stop": {"at": "boot", "cycles": idle}, "max_cycles": max_cycles})
 
-def add1_config(n, launches):
-    launch = {"kernels": {"trisc0": k_dir + "/compute_trisc0_unpack.bin",
-                          "trisc1": k_dir + "/compute_trisc1_math.bin",
-                          "trisc2": k_dir + "/compute_trisc2_pack.bin"},
-              "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
-              "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
-                                   {"id": 16, "addr": "0x60000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
-    host = []
-    for i in range(launches):  # CB0 holds N tiles once TRISC0 has cleared the streams
-        host.append({"at": "after_boot" if i == 0 else "after_launch", **({} if i == 0 else {"launch": i - 1}),
-                     "write": {"addr": "0xFFB48028", "value": n}})
-    return write_json("add1_%d_%d.json" % (n, launches), {"version": 1, "firmware": fw_dir,
-                      "launches": [launch] * launches, "host": host, "max_cycles": 100000000})
+def add1(name, **options):  # the add1 program's config (scripts/add1_config.py), written to a file
+    return write_json(name, add1_config.config(shared=SHARED, **options))
 
-def add1_full_config(n):
-    launch = {"kernels": {"brisc": k_dir + "/writer_brisc.bin", "ncrisc": k_dir + "/reader_ncrisc.bin",
-                          "trisc0": k_dir + "/compute_trisc0_unpack.bin",
-                          "trisc1": k_dir + "/compute_trisc1_math.bin",
-                          "trisc2": k_dir + "/compute_trisc2_pack.bin"},
-              "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n],
-                               "trisc0": [n], "trisc1": [n], "trisc2": [n]},
-              "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
-                                   {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}
-    host = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
-                                                 "ramp": {"words": 512 * n, "start": 0x3f803f80, "step": 0x10001}}}]
-    return write_json("add1_full_%d.json" % n, {"version": 1, "firmware": fw_dir, "launches": [launch],
-                      "host": host, "max_cycles": 100000000})
+def add1_compute(n, launches):  # the compute kernels alone, N tiles a launch
+    return add1("add1_%d_%d.json" % (n, launches), tiles=n, launches=launches, cb16=0x60000)
+
+def add1_full(n):  # the whole program, its input a ramp in DRAM
+    return add1("add1_full_%d.json" % n, tiles=n, whole=True, ramp=True)
 
 def add1_tensors_args(n):
     """The whole add1 program as users run it: its input and the expected output as .npy tensors
@@ -100,13 +84,8 @@ def add1_tensors_args(n):
     if not os.path.exists(os.path.join(d, "add1_expected.npy")):
         subprocess.run(["/usr/bin/python3", "scripts/make_sample_data.py", d, "--tiles", str(n)],
                        check=True, stdout=subprocess.DEVNULL)
-    c = json.load(open(add1_full_config(n)))
-    del c["host"]
-    t = lambda base: {"dram": {"base": base, "page_size": 2048, "interleaved": True}, "format": "bfloat16",
-                      "shape": [32 * n, 32], "layout": "tiles"}
-    c["tensors"] = {"in": t("0x100000"), "out": t("0x300000")}
-    return ["--config", write_json("add1_tensors_%d.json" % n, c), "--input", "in=" + os.path.join(d, "add1_input.npy"),
-            "--expect", "out=" + os.path.join(d, "add1_expected.npy")]
+    return ["--config", add1("add1_tensors_%d.json" % n, tiles=n, whole=True, dram_tensors=True),
+            "--input", "in=" + os.path.join(d, "add1_input.npy"), "--expect", "out=" + os.path.join(d, "add1_expected.npy")]
 
 def tensors_missing():
     return firmware_missing() or (None if os.path.exists("/usr/lib/python3/dist-packages/numpy")
@@ -123,10 +102,10 @@ WORKLOADS = [
     ("boot_idle", "p100a firmware boot + 2M idle cycles", firmware_missing,
         lambda: ["--config", boot_config(2000000, 3000000)], lambda: ["--config", boot_config(100000, 1000000)]),
     ("add1", "add1 kernels, 32 tiles x 4 launches", firmware_missing,
-        lambda: ["--config", add1_config(32, 4)], lambda: ["--config", add1_config(8, 1)],
-        None, 4 * 32, lambda: (["--config", add1_config(32, 16)], 16 * 32)),
+        lambda: ["--config", add1_compute(32, 4)], lambda: ["--config", add1_compute(8, 1)],
+        None, 4 * 32, lambda: (["--config", add1_compute(32, 16)], 16 * 32)),
     ("add1_full", "whole add1 program (DRAM, NoC), 1000 tiles", firmware_missing,
-        lambda: ["--config", add1_full_config(1000)], lambda: ["--config", add1_full_config(64)], None, 1000),
+        lambda: ["--config", add1_full(1000)], lambda: ["--config", add1_full(64)], None, 1000),
     ("add1_tensors", "whole add1 program, 1000 tiles, .npy in and expected out", tensors_missing,
         lambda: add1_tensors_args(1000), lambda: add1_tensors_args(64), None, 1000),
     # The same boot + idle with the idle fast-forward off: what stepping the spinning cores costs.

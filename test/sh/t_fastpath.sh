@@ -184,50 +184,31 @@ EOF
 EOF
     same "tt-metal boot + 1M idle cycles (idle fast-forward)" --config "$TMP/boot_idle.json"
     takes "boot + 1M idle" spin_skipped
-    cat > "$TMP/add1.json" <<EOF
-{"version": 1, "firmware": "$FWA",
- "launches": [{"kernels": {"trisc0": "$KA/compute_trisc0_unpack.bin", "trisc1": "$KA/compute_trisc1_math.bin",
-                           "trisc2": "$KA/compute_trisc2_pack.bin"},
-               "runtime_args": {"trisc0": [4], "trisc1": [4], "trisc2": [4]},
-               "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 8192, "num_pages": 4, "page_size": 2048},
-                                    {"id": 16, "addr": "0x30000", "size": 8192, "num_pages": 4, "page_size": 2048}]}],
- "host": [{"at": "after_boot", "write": {"addr": "0xFFB48028", "value": 4}}],
- "peek": ["0x0:1024", "0x30000:256"], "max_cycles": 5000000}
-EOF
+    # add1 [OPTION...]: the compute kernels on 4 tiles (scripts/add1_config.py), L1 0x0 and CB16 peeked.
+    add1() {
+        python3 scripts/add1_config.py --shared "$SHARED" -n 4 --peek 0x0:1024 --peek 0x30000:256 --max-cycles 5000000 "$@"
+    }
+    add1 > "$TMP/add1.json"
     same "add1 launch, 4 tiles" --config "$TMP/add1.json"
     takes "add1 launch" BRISC NCRISC TRISC1 cp_quiet owed_idle owed_quiet
     ref_takes_none "add1 launch" cp_quiet
     # Two launches with idle stretches around them (the fast-forward proven, then dropped by the
     # host's launch writes), then a cycle-count stop.
-    python3 - "$TMP/add1.json" "$TMP/add1_idle.json" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-c["launches"] = c["launches"] * 2
-c["host"].append({"at": "after_launch", "launch": 0, "write": {"addr": "0xFFB48028", "value": 4}})
-c["stop"] = {"at": "cycles", "cycles": 400009}
-json.dump(c, open(sys.argv[2], "w"))
-PY
+    add1 --launches 2 --stop-cycles 400009 > "$TMP/add1_idle.json"
     same "add1 twice, then idle to a cycle-count stop" --config "$TMP/add1_idle.json"
     # The whole add1 program: reader (NOC0 reads of DRAM), compute, writer (NOC1 writes to DRAM),
     # then idle to a cycle-count stop; and 64 tiles.
     sed -e "s|\.\./\.\./\.\./shared/firmware/blackhole-p100a|$FWA|; s|\.\./\.\./\.\./shared/firmware/kernels-add1|$KA|g; s|\.\./\.\./build/data|$PWD/build/data|g" \
         firmware-samples/configs/add1-full.json > "$TMP/full.json"
     same "add1 full program, 8 tiles" --config "$TMP/full.json" --peek 0x20000:4096 --peek 0x30000:64
-    python3 - "$TMP/full.json" "$TMP/full_idle.json" "$TMP/full64.json" <<'PY'
+    python3 - "$TMP/full.json" "$TMP/full_idle.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["stop"] = {"at": "launches", "cycles": 300007}
 json.dump(c, open(sys.argv[2], "w"))
-c = json.load(open(sys.argv[1]))
-ra = c["launches"][0]["runtime_args"]
-ra["ncrisc"][2] = ra["brisc"][2] = 64
-ra["trisc0"] = ra["trisc1"] = ra["trisc2"] = [64]
-for k in ("tensors", "inputs", "expect"):  # the sample's tensors hold 8 tiles: a ramp of 64 instead
-    c.pop(k)
-c["host"] = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
-                                                  "ramp": {"words": 64 * 512, "start": 0x3f803f80, "step": 0x10001}}}]
-json.dump(c, open(sys.argv[3], "w"))
 PY
+    # 64 tiles: the sample's tensors hold 8, so a ramp input instead
+    python3 scripts/add1_config.py --shared "$SHARED" --whole -n 64 --ramp --max-cycles 5000000 > "$TMP/full64.json"
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
     takes "add1 full program" TRISC0 cp_quiet owed_idle owed_quiet
@@ -236,17 +217,10 @@ PY
     # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
     # cycle count inside the boot, inside a launch and right after GO, and a launch whose
     # kernels-done read and next launch follow within cycles of each other (three launches).
-    python3 - "$TMP/add1.json" "$TMP" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-for name, cyc in (("boot", 3001), ("mid", 9001), ("go", 4470)):
-    d = dict(c, stop={"at": "cycles", "cycles": cyc})
-    json.dump(d, open("%s/add1_stop_%s.json" % (sys.argv[2], name), "w"))
-d = dict(c, launches=c["launches"] * 3)
-d["host"] = c["host"] + [{"at": "after_launch", "launch": i, "write": {"addr": "0xFFB48028", "value": 4}} for i in (0, 1)] \
-    + [{"at": "kernels_done", "read": {"addr": "0xFFB48020", "words": 1, "name": "acked"}}]
-json.dump(d, open("%s/add1_three.json" % sys.argv[2], "w"))
-PY
+    add1 --stop-cycles 3001 > "$TMP/add1_stop_boot.json"
+    add1 --stop-cycles 9001 > "$TMP/add1_stop_mid.json"
+    add1 --stop-cycles 4470 > "$TMP/add1_stop_go.json"
+    add1 --launches 3 --done-read 0xFFB48020:acked > "$TMP/add1_three.json"
     for s in boot mid go; do
         same "add1, cycle-count stop ($s)" --config "$TMP/add1_stop_$s.json"
     done

@@ -251,17 +251,7 @@ same_report "tt-metal boot under gdb: the report equals a run without gdb" --con
 MATH=$SHARED/firmware/kernels-add1/compute_trisc1_math.bin
 TT=$(python3 -c 'import sys; b = open(sys.argv[1], "rb").read()
 print(hex(next(i for i in range(0, len(b), 4) if b[i] & 3 != 3)))' "$MATH")
-KA=$(cd "$SHARED/firmware/kernels-add1" && pwd)
-cat >"$TMP/add1.json" <<EOF
-{"version": 1, "firmware": "$FWA",
- "launches": [{"kernels": {"trisc0": "$KA/compute_trisc0_unpack.bin", "trisc1": "$KA/compute_trisc1_math.bin",
-                           "trisc2": "$KA/compute_trisc2_pack.bin"},
-               "runtime_args": {"trisc0": [8], "trisc1": [8], "trisc2": [8]},
-               "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
-                                    {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}],
- "host": [{"at": "after_boot", "write": {"addr": "0xFFB48028", "value": 8}}],
- "peek": ["0x30000:64"], "max_cycles": 5000000}
-EOF
+python3 scripts/add1_config.py --shared "$SHARED" -n 8 --peek 0x30000:64 --max-cycles 5000000 >"$TMP/add1.json"
 session --config "$TMP/add1.json" -- -ex "file $FWA/trisc1.elf" -ex "watch *(unsigned char*)0x373" -ex continue \
     -ex continue -ex 'set $k = *(unsigned*)0x70 + *(unsigned*)(0x70 + 44 + 4*3)' -ex 'p/x $k' -ex delete \
     -ex 'break *$k' -ex continue -ex 'p/x $pc' -ex 'x/1wx $pc' -ex "break *(\$k + $TT)" -ex continue -ex stepi \

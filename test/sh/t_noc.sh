@@ -119,44 +119,24 @@ if [ ! -d "$FWD" ] || [ ! -d "$K" ]; then
     skip "the whole add1 program" "../shared/firmware is absent (the real firmware corpus)"
     exit 0
 fi
-FWA=$(cd "$FWD" && pwd) KA=$(cd "$K" && pwd)
 run_ttemu run --config firmware-samples/configs/add1-full.json --report "$TMP/sample.json" --peek 0x30000:4096 --quiet
 expect_exit "add1-full.json: the sample runs to completion (exit 0)" 0
 expect_json "add1-full.json: the writer's 8 pages in DRAM are CB16's pages" "$TMP/sample.json" \
     'r["host_reads"]["out"] == r["peek"]["0x00030000"]' True
 
-# full N MODE OUT: writes OUT, the program on N tiles (CB0 and CB16 of 8 pages). MODE ramp: input
-# page i = a ramp of words from 0x3f803f80 + 512 * i * 0x10001, the output preset to 0xdeadbeef,
-# dram_reads of sampled output pages, CB0 and CB16 peeked. MODE tensors: "in" and "out" as DRAM
-# tensors (the data comes with --input / --expect).
+# full N MODE OUT: writes OUT, the program on N tiles (scripts/add1_config.py --whole: CB0 and CB16
+# of 8 pages). MODE ramp: input page i = a ramp of words from 0x3f803f80 + 512 * i * 0x10001, the
+# output preset to 0xdeadbeef, dram_reads of sampled output pages, CB0 and CB16 peeked. MODE
+# tensors: "in" and "out" as DRAM tensors (the data comes with --input / --expect).
 full() {
-    /usr/bin/python3 - "$1" "$2" "$FWA" "$KA" > "$3" <<'PY'
-import json, sys
-n, mode, fw, k = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-c = {"version": 1, "firmware": fw, "launches": [{
-    "kernels": {"brisc": k + "/writer_brisc.bin", "ncrisc": k + "/reader_ncrisc.bin",
-                "trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
-                "trisc2": k + "/compute_trisc2_pack.bin"},
-    "runtime_args": {"ncrisc": [0x100000, 0, n], "brisc": [0x300000, 0, n], "trisc0": [n], "trisc1": [n], "trisc2": [n]},
-    "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 16384, "num_pages": 8, "page_size": 2048},
-                         {"id": 16, "addr": "0x30000", "size": 16384, "num_pages": 8, "page_size": 2048}]}],
-    "max_cycles": 100000000}
-if mode == "ramp":
-    pages = sorted(set(range(n)) if n <= 8 else {0, 1, n // 2, n - 9, n - 2, n - 1} | set(range(n - 8, n)))
-    host = [{"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x100000",
-                                                 "ramp": {"words": 512 * n, "start": 0x3f803f80, "step": 0x10001}}},
-            {"at": "before_boot", "dram_write": {"interleaved": 2048, "addr": "0x300000",
-                                                 "ramp": {"words": 512 * n, "start": 0xdeadbeef, "step": 0}}}]
-    for p in pages:  # output page p: bank p mod 7, row p div 7
-        host.append({"at": "kernels_done", "dram_read": {"bank": p % 7, "addr": 0x300000 + (p // 7) * 2048,
-                                                         "words": 512, "name": "out%d" % p}})
-    c.update(host=host, peek=["0x20000:4096", "0x30000:4096"])
-else:
-    t = lambda base: {"dram": {"base": base, "page_size": 2048, "interleaved": True}, "format": "bfloat16",
-                      "shape": [32 * n, 32], "layout": "tiles"}
-    c["tensors"] = {"in": t("0x100000"), "out": t("0x300000")}
-print(json.dumps(c))
-PY
+    local a=(--shared "$SHARED" --whole -n "$1")
+    if [ "$2" = ramp ]; then # pages 0..N-1, or 0, 1, N/2, N-9 and the last 8
+        a+=(--ramp --preset-out 0xdeadbeef --peek 0x20000:4096 --peek 0x30000:4096 --out-pages "$(python3 -c "n = $1
+print(','.join(map(str, sorted(set(range(n)) if n <= 8 else {0, 1, n // 2, n - 9, n - 2, n - 1} | set(range(n - 8, n))))))")")
+    else
+        a+=(--dram-tensors)
+    fi
+    python3 scripts/add1_config.py "${a[@]}" > "$3"
 }
 # check_full N REPORT: CB0's slots hold the last input pages read; every sampled output page was
 # written (no 0xdeadbeef left), and the last 8 equal CB16's slots they were sent from.

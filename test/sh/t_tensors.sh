@@ -396,34 +396,20 @@ e = np.load('$DATA/add1_expected.npy'); e[100, 7] ^= 1; np.save('$TMP/add1_off.n
     run_ttemu run --config $C --quiet --expect out=$DATA/add1_expected.npy --report "$TMP/add1_e.json"
     expect_exit "add1 N=8: CB16 = bf16(in + 1.0), every element bit for bit (exit 0)" 0
     # N = 1, 3 and 4 launches of N = 32, each with its own data from the same script.
-    FWA=$(cd "$FWD" && pwd) KA=$(cd "$K" && pwd)
     for spec in 1:1 3:1 32:4; do
         n=${spec%:*} l=${spec#*:}
         $PY scripts/make_sample_data.py "$TMP/add1_$n" --tiles $((n * l))
-        $PY - "$n" "$l" "$FWA" "$KA" "$TMP/add1_$n" <<'EOF' > "$TMP/add1_$n.json"
-import json, sys
+        $PY - "$n" "$l" "$TMP/add1_$n" <<'EOF'
+import sys
 import numpy as np
-n, launches, fw, k, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+n, launches, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 x, e = np.load(d + "/add1_input.npy"), np.load(d + "/add1_expected.npy")
-launch = {"kernels": {"trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
-                  "trisc2": k + "/compute_trisc2_pack.bin"},
-      "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
-      "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
-                           {"id": 16, "addr": "0x40000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
-host, tensors, inputs, expect = [], {}, {}, {}
-for i in range(launches):
-    host.append({"at": "after_boot" if i == 0 else "after_launch", **({} if i == 0 else {"launch": i - 1}),
-             "write": {"addr": "0xFFB48028", "value": n}})
-    tensors["in%d" % i] = {"addr": "0x20000", "format": "bfloat16", "shape": [32 * n, 32], "layout": "tiles"}
-    tensors["out%d" % i] = {"addr": "0x40000", "format": "bfloat16", "shape": [32 * n, 32], "layout": "tiles"}
+for i in range(launches):  # launch i's input and expected CB16 (scripts/add1_config.py --l1-tensors)
     np.save("%s/in%d.npy" % (d, i), x[32 * n * i:32 * n * (i + 1)])
     np.save("%s/want%d.npy" % (d, i), e[32 * n * i:32 * n * (i + 1)])
-    inputs["in%d" % i] = ({"file": "%s/in%d.npy" % (d, i)} if i == 0 else
-                      {"file": "%s/in%d.npy" % (d, i), "at": "after_launch", "launch": i - 1})
-    expect["out%d" % i] = {"file": "%s/want%d.npy" % (d, i), "at": "kernels_done", "launch": i}
-print(json.dumps({"version": 1, "firmware": fw, "launches": [launch] * launches, "host": host,
-              "tensors": tensors, "inputs": inputs, "expect": expect, "max_cycles": 50000000}))
 EOF
+        python3 scripts/add1_config.py --shared "$SHARED" -n $n --launches $l --cb16 0x40000 --l1-tensors "$TMP/add1_$n" \
+            --max-cycles 50000000 > "$TMP/add1_$n.json"
         run_ttemu run --config "$TMP/add1_$n.json" --quiet
         expect_exit "add1 N=$n x $l launch(es): CB16 = bf16(in + 1.0) bit for bit (exit 0)" 0
     done

@@ -41,25 +41,11 @@ else
         bash -c "'$TTEMU' run --config $CFG/tt-metal-boot.json --peek 0x68 --peek 0x370 --quiet --report '$TMP/boot2.json' && cmp '$R' '$TMP/boot2.json'"
 
     # ---- add1 compute launches -------------------------------------------------------------
-    add1_config() { # N [launches]: writes $TMP/add1_N.json with CB0/CB16 of N pages, launched L times
-        python3 - "$1" "${2:-1}" "$FWA" "$KA" > "$TMP/add1_$1_${2:-1}.json" <<'PY'
-import json, sys
-n, launches, fw, k = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-launch = {"kernels": {"trisc0": k + "/compute_trisc0_unpack.bin", "trisc1": k + "/compute_trisc1_math.bin",
-                      "trisc2": k + "/compute_trisc2_pack.bin"},
-          "runtime_args": {"trisc0": [n], "trisc1": [n], "trisc2": [n]},
-          "circular_buffers": [{"id": 0, "addr": "0x20000", "size": 2048 * n, "num_pages": n, "page_size": 2048},
-                               {"id": 16, "addr": "0x40000", "size": 2048 * n, "num_pages": n, "page_size": 2048}]}
-host = []
-for i in range(launches):
-    # CB0's tiles_received = N, once TRISC0 has cleared the streams (after boot, after each launch)
-    host.append({"at": "after_boot" if i == 0 else "after_launch", **({} if i == 0 else {"launch": i - 1}),
-                 "write": {"addr": "0xFFB48028", "value": n}})
-    host.append({"at": "kernels_done", "launch": i, "read": {"addr": "0xFFB48020", "name": "acked%d" % i}})
-    host.append({"at": "kernels_done", "launch": i, "read": {"addr": "0xFFB58028", "name": "received%d" % i}})
-print(json.dumps({"version": 1, "firmware": fw, "launches": [launch] * launches, "host": host,
-                  "peek": ["0x370"], "max_cycles": 10000000}))
-PY
+    add1_config() { # N [L]: writes $TMP/add1_N_L.json, CB0/CB16 of N pages launched L times (default 1)
+        # (scripts/add1_config.py), each launch's CB0 tiles_acked and CB16 tiles_received read when it is done
+        python3 scripts/add1_config.py --shared "$SHARED" -n "$1" --launches "${2:-1}" --cb16 0x40000 \
+            --launch-read 0xFFB48020:acked --launch-read 0xFFB58028:received --peek 0x370 --max-cycles 10000000 \
+            > "$TMP/add1_$1_${2:-1}.json"
     }
     for n in 1 3 8; do
         add1_config $n
