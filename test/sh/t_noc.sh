@@ -114,6 +114,42 @@ expect_json "dram_write of 60,000 words: each word where it belongs" "$TMP/words
     '[r["host_reads"]["at%d" % i] == [(j * 2654435761) % 2**32 for j in (i, i + 1)] for i in (0, 30000, 59998)]' \
     '[true, true, true]'
 
+# An interleaved ramp across page boundaries in the middle of its pages (docs/run-config.md "DRAM":
+# page i in bank i mod 7 at addr + (i div 7) * page_size, word i = start + i * step): 2048-byte
+# pages from 1 KiB into a 2 KiB slot of each bank, 4396 words (the last 300 in page 8, bank 1, so
+# the ramp ends part-way into a page; DRAM's 4 KiB pages cut every second row in two); and
+# 1536-byte pages, where the ramp's 16 KiB pieces begin and end part-way into a page. Read back
+# bank by bank, 4 words more either side, against words worked out here from the definition.
+RAMPS="2048:0x100400:4396:0xfffff000:0x10001 1536:0x300000:5000:7:0x9e3779b9"
+python3 - "$(pwd)/$FW/demo/brisc.elf" $RAMPS > "$TMP/straddle.json" <<'PY'
+import json, sys
+host, reads = [], []
+for r in sys.argv[2:]:
+    ps, base, words, start, step = (int(x, 0) for x in r.split(":"))
+    host.append({"at": "before_boot", "dram_write": {"interleaved": ps, "addr": base,
+                                                     "ramp": {"words": words, "start": start, "step": step}}})
+    rows = -(-words // (ps // 4)) // 7 + 1  # enough rows of every bank
+    for b in range(7):
+        reads.append({"at": "before_boot", "dram_read": {"bank": b, "addr": base - 16, "words": rows * ps // 4 + 8,
+                                                         "name": "%d_%d" % (ps, b)}})
+print(json.dumps({"version": 1, "cores": {"brisc": sys.argv[1]}, "max_cycles": 10, "host": host + reads}))
+PY
+run_ttemu run --config "$TMP/straddle.json" --report "$TMP/straddle_r.json" --quiet
+check "dram_write of interleaved ramps across pages: every word in its bank and place, nothing around them" \
+    python3 - "$TMP/straddle_r.json" $RAMPS <<'PY'
+import json, sys
+got = json.load(open(sys.argv[1]))["host_reads"]
+for r in sys.argv[2:]:
+    ps, base, words, start, step = (int(x, 0) for x in r.split(":"))
+    for b in range(7):
+        for j, v in enumerate(got["%d_%d" % (ps, b)]):
+            off = base - 16 + 4 * j - base
+            row, at = divmod(off, ps)
+            i = (7 * row + b) * (ps // 4) + at // 4  # the ramp's word at this place, if any
+            want = (start + i * step) % 2**32 if 0 <= off and i < words else 0
+            assert v == want, "page size %d, bank %d, addr %#x: %#x, expected %#x" % (ps, b, base + off, v, want)
+PY
+
 # ---- the whole add1 program ------------------------------------------------------------------------
 if [ ! -d "$FWD" ] || [ ! -d "$K" ]; then
     skip "the whole add1 program" "../shared/firmware is absent (the real firmware corpus)"
