@@ -339,9 +339,10 @@ void dp_sfpu_exec(dp_ctx_t *x) {
  * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
  * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
  * instruction's thread; a plan implies a section of zeros for its address modifier, which
- * dp_apply_addr_mod_zero applies). What it runs is what dp_sfpu_exec would run for the word
- * (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it takes the Vector
- * Unit's cycle as dp_sfpu_exec does. */
+ * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
+ * too (sfp_light_regs). What it runs is what dp_sfpu_exec would run for the word (sfpu_addi_lanes,
+ * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
+ * cycle as dp_sfpu_exec does. */
 /* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
  * dp_sfpu_light's tests, whose frame then stays small where they fail. */
 static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
@@ -356,6 +357,22 @@ static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *
     dp_apply_addr_mod_zero(r, false);
 }
 
+/* A kept word whose semantics read and write the Vector Unit's registers alone (sfpu_exec: every
+ * opcode but SFPLOAD, SFPSTORE and SFPLOADMACRO, which reach Dst and Config or the schedule), run
+ * as dp_sfpu_exec's common case runs it, with no context: its template write (sfpu_backdoor), then
+ * sfpu_exec. The context is made only for a refusal, to report it as dp_sfpu_exec does (it reads
+ * nothing sfpu_exec writes). Apart from dp_sfpu_light's tests, as sfp_light_block. */
+static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *in, const sfp_op_t *o) {
+    lregs_t *s = &dp->sfpu;
+    sfpu_backdoor(s, o);
+    sfp_res_t r = sfpu_exec(s, o);
+    if (r.cat != CP_ERR_NONE) {
+        dp_ctx_t x;
+        dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+        sfpu_failed(&x, o, r);
+    }
+}
+
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
     uint32_t w = in->word;
@@ -364,16 +381,19 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     if (o->word != w) return false;
     lregs_t *s = &dp->sfpu;
     if (o->opc == TT_OPC_SFPADDI) {
-        if (!sfpu_addi_lanes(s, o)) return false;
-    } else {
+        if (!sfpu_addi_lanes(s, o)) sfp_light_regs(dp, in, o); /* sfpu_exec's SFPADDI: sfpu_addi */
+    } else if (o->opc == TT_OPC_SFPLOAD || o->opc == TT_OPC_SFPSTORE) {
         const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
         unsigned t = in->thread;
         bool load = o->opc == TT_OPC_SFPLOAD;
-        if ((!load && o->opc != TT_OPC_SFPSTORE) || p->epoch != dp->sfp_epoch ||
-            !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
+        if (p->epoch != dp->sfp_epoch || !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
             !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
             return false;
         sfp_light_block(dp, o, p, &dp->rwc[t], load);
+    } else if (o->opc == TT_OPC_SFPLOADMACRO) {
+        return false;
+    } else {
+        sfp_light_regs(dp, in, o);
     }
     sfpu_take_cycle(&dp->sched, in->cycle);
     return true;
