@@ -808,7 +808,7 @@ static void test_twin_sfpu_light(void **state) {
         TT_OPC_SFPLOADI,      TT_OPC_SFPCONFIG};
     uint32_t words[40];
     for (unsigned i = 0; i < 40; i++)
-        words[i] = (uint32_t)opcs[rnd_below(sizeof opcs)] << 24 | (rnd() & 0xFFFFFFu);
+        words[i] = TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
     unsigned backdoor = 0, refused = 0;
     for (unsigned iter = 0; iter < 400; iter++) {
         rnd_sfpu_cfg(w);
@@ -816,10 +816,11 @@ static void test_twin_sfpu_light(void **state) {
         tw_sync(w);
         for (unsigned k = 0; k < 24; k++) {
             if (rnd_below(8) == 0) tw_flip_cfg(w, CFG_PRNG_SEED_Seed_Val, rnd());
-            uint32_t word = rnd_below(8) ? words[rnd_below(40)]
-                                         : (uint32_t)opcs[rnd_below(sizeof opcs)] << 24 | (rnd() & 0xFFFFFFu);
-            unsigned vd = (word >> 4) & 15;
-            backdoor += vd >= 12;
+            uint32_t word =
+                rnd_below(8) ? words[rnd_below(40)] : TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
+            sfp_op_t o;
+            assert_true(sfpu_decode(word, &o));
+            backdoor += o.vd >= 12 && o.vd <= 15;
             tw_run(w, 1, word);
             refused += w->s[0].err.cat != CP_ERR_NONE;
         }
