@@ -197,9 +197,14 @@ typedef struct {
     bool dst32;          /* the Dst32b view */
     bool remap, swizzle; /* DEST_ACCESS_CFG of the key's thread's Config bank (dp_ctx_t's) */
 } sfp_plan_t;
+/* The light way's form of a kept word (coproc/sfpu.c dp_sfpu_light), from its decoding alone: an
+ * SFPADDI whose operands allow the in-place form (sfpu_addi_word_in_place), an SFPLOAD, an
+ * SFPSTORE, any other word that reads only the Vector Unit's registers, or none (SFPLOADMACRO). */
+typedef enum { SFP_LIGHT_NONE, SFP_LIGHT_ADDI, SFP_LIGHT_LOAD, SFP_LIGHT_STORE, SFP_LIGHT_REGS } sfp_light_t;
 typedef struct {
     sfp_op_t op[SFP_DECODED];
     sfp_plan_t plan[SFP_DECODED]; /* op[i]'s, when it is an SFPLOAD or SFPSTORE */
+    uint8_t light[SFP_DECODED];   /* op[i]'s sfp_light_t */
 } sfp_decoded_t;
 
 /* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
@@ -450,8 +455,9 @@ unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
 void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
 /* sfpu.c: dp_exec's way, before any context is made, for a Vector Unit word that needs none (a
- * kept SFPADDI, a planned SFPLOAD or SFPSTORE, each in its 32-lane form); false (nothing done)
- * for any other, which then goes through dp_sfpu_exec. */
+ * planned SFPLOAD or SFPSTORE in its 32-lane form, any other kept word but SFPLOADMACRO, whose
+ * semantics read only the Vector Unit's registers); false (nothing done) for any other, which then
+ * goes through dp_sfpu_exec. */
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in);
 /* sfpu.c: run one decoded SFPU instruction on registers s (the Vector Unit's own, or a cycle's copy:
  * sfpu_macro.c). addr: an SFPLOADMACRO-scheduled SFPSTORE's address, else -1; *load_addr receives

@@ -297,13 +297,25 @@ static inline unsigned sfp_slot(uint32_t w) {
     return (w * 0x9E3779B1u) >> 26;
 }
 
-/* A word not among dp's decoded words (dp_internal.h sfp_decoded_t): decoded into its entry. */
-static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_op_t *e, sfp_plan_t *p, uint32_t w) {
+/* The light way's form of decoded word o (dp_internal.h sfp_light_t). */
+static sfp_light_t sfp_light_of(const sfp_op_t *o) {
+    switch (o->opc) {
+    case TT_OPC_SFPADDI: return sfpu_addi_word_in_place(o) ? SFP_LIGHT_ADDI : SFP_LIGHT_REGS;
+    case TT_OPC_SFPLOAD: return SFP_LIGHT_LOAD;
+    case TT_OPC_SFPSTORE: return SFP_LIGHT_STORE;
+    case TT_OPC_SFPLOADMACRO: return SFP_LIGHT_NONE;
+    default: return SFP_LIGHT_REGS;
+    }
+}
+
+/* A word not among dp's decoded words (dp_internal.h sfp_decoded_t): decoded into its entry i. */
+static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_decoded_t *d, unsigned i, uint32_t w) {
     sfp_op_t o;
     if (!sfpu_decode(w, &o)) return NULL;
-    *e = o;
-    p->epoch = 0; /* the word's plan is made on its first run */
-    return e;
+    d->op[i] = o;
+    d->plan[i].epoch = 0; /* the word's plan is made on its first run */
+    d->light[i] = (uint8_t)sfp_light_of(&o);
+    return &d->op[i];
 }
 
 /* The decoded form of Vector Unit word w (sfpu_decode), from dp's decoded words unless under
@@ -315,7 +327,7 @@ static inline const sfp_op_t *sfpu_decoded(dp_t *dp, uint32_t w, sfp_op_t *scrat
     unsigned i = sfp_slot(w);
     sfp_op_t *e = &dp->sfp_decoded.op[i];
     *plan = &dp->sfp_decoded.plan[i];
-    return e->word == w ? e : decode_new(e, *plan, w);
+    return e->word == w ? e : decode_new(&dp->sfp_decoded, i, w);
 }
 
 void dp_sfpu_exec(dp_ctx_t *x) {
@@ -339,9 +351,10 @@ void dp_sfpu_exec(dp_ctx_t *x) {
  * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
  * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
  * instruction's thread; a plan implies a section of zeros for its address modifier, which
- * dp_apply_addr_mod_zero applies). What it runs is what dp_sfpu_exec would run for the word
- * (sfpu_addi_lanes, sfp_load_block, sfp_store_block at sfp_plan_addr), and it takes the Vector
- * Unit's cycle as dp_sfpu_exec does. */
+ * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
+ * too (sfp_light_regs). What it runs is what dp_sfpu_exec would run for the word (sfpu_addi_lanes,
+ * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
+ * cycle as dp_sfpu_exec does. */
 /* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
  * dp_sfpu_light's tests, whose frame then stays small where they fail. */
 static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
@@ -356,6 +369,22 @@ static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *
     dp_apply_addr_mod_zero(r, false);
 }
 
+/* A kept word whose semantics read and write the Vector Unit's registers alone (sfpu_exec: every
+ * opcode but SFPLOAD, SFPSTORE and SFPLOADMACRO, which reach Dst and Config or the schedule), run
+ * as dp_sfpu_exec's common case runs it, with no context: its template write (sfpu_backdoor), then
+ * sfpu_exec. The context is made only for a refusal, to report it as dp_sfpu_exec does (it reads
+ * nothing sfpu_exec writes). Apart from dp_sfpu_light's tests, as sfp_light_block. */
+static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *in, const sfp_op_t *o) {
+    lregs_t *s = &dp->sfpu;
+    sfpu_backdoor(s, o);
+    sfp_res_t r = sfpu_exec(s, o);
+    if (r.cat != CP_ERR_NONE) {
+        dp_ctx_t x;
+        dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+        sfpu_failed(&x, o, r);
+    }
+}
+
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
     uint32_t w = in->word;
@@ -363,17 +392,27 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     const sfp_op_t *o = &dp->sfp_decoded.op[i];
     if (o->word != w) return false;
     lregs_t *s = &dp->sfpu;
-    if (o->opc == TT_OPC_SFPADDI) {
-        if (!sfpu_addi_lanes(s, o)) return false;
-    } else {
+    unsigned light = dp->sfp_decoded.light[i];
+    switch (light) {
+    case SFP_LIGHT_ADDI: /* sfpu_addi_lanes' form, its word's part known; else sfpu_exec's (sfpu_addi) */
+        if (sfpu_lanes_enabled(s) == 0xFFFFFFFFu) {
+            sfpu_addi_in_place(s, o);
+            break;
+        }
+        /* fall through */
+    case SFP_LIGHT_REGS: sfp_light_regs(dp, in, o); break;
+    case SFP_LIGHT_LOAD:
+    case SFP_LIGHT_STORE: {
         const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
         unsigned t = in->thread;
-        bool load = o->opc == TT_OPC_SFPLOAD;
-        if ((!load && o->opc != TT_OPC_SFPSTORE) || p->epoch != dp->sfp_epoch ||
-            !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
+        bool load = light == SFP_LIGHT_LOAD;
+        if (p->epoch != dp->sfp_epoch || !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
             !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
             return false;
         sfp_light_block(dp, o, p, &dp->rwc[t], load);
+        break;
+    }
+    default: return false;
     }
     sfpu_take_cycle(&dp->sched, in->cycle);
     return true;

@@ -81,11 +81,12 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
  * from VD itself (every lane enabled, no indirection, not the backdoor, and VC = VD: SFPLOADMACRO
  * can make them two, test_sfpu_macro's test_addi_template) and not under dp_set_reference: in
  * place (fma_bh_lanes_add_k_in, the rule fma_bh_lanes_add_k is). Otherwise sfpu_mad. */
-bool sfpu_addi_lanes(lregs_t *s, const sfp_op_t *o) {
-    if (o->general || (o->mod & 8) || o->vd >= 8 || (o->vc != SFP_NONE && o->vc != o->vd) ||
-        sfpu_lanes_enabled(s) != 0xFFFFFFFFu)
-        return false;
+void sfpu_addi_in_place(lregs_t *s, const sfp_op_t *o) {
     fma_bh_lanes_add_k_in((uint32_t)o->imm << 16, s->r[o->vd], (o->mod & 2) ? SIGN : 0);
+}
+bool sfpu_addi_lanes(lregs_t *s, const sfp_op_t *o) {
+    if (o->general || !sfpu_addi_word_in_place(o) || sfpu_lanes_enabled(s) != 0xFFFFFFFFu) return false;
+    sfpu_addi_in_place(s, o);
     return true;
 }
 sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o) { return sfpu_addi_lanes(s, o) ? SFP_OK : sfpu_mad(s, o); }

@@ -125,7 +125,14 @@ sfp_res_t sfpu_exec(lregs_t *s, const sfp_op_t *o);
 sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o);   /* SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI */
 sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o);  /* SFPADDI (sfpu_mad where not in place) */
 bool sfpu_addi_lanes(lregs_t *s, const sfp_op_t *o); /* SFPADDI in place if it applies (sfpu_addi), else false */
-sfp_res_t sfpu_lut(lregs_t *s, const sfp_op_t *o);   /* SFPLUT */
+/* What of an SFPADDI's word its in-place form needs (sfpu_addi_lanes): no indirection, VD in
+ * LReg[0..7], VC = VD or none; every lane enabled and not under dp_set_reference are the rest.
+ * sfpu_addi_in_place: that form, where all of it holds. */
+static inline bool sfpu_addi_word_in_place(const sfp_op_t *o) {
+    return !(o->mod & 8) && o->vd < 8 && (o->vc == SFP_NONE || o->vc == o->vd);
+}
+void sfpu_addi_in_place(lregs_t *s, const sfp_op_t *o);
+sfp_res_t sfpu_lut(lregs_t *s, const sfp_op_t *o); /* SFPLUT */
 sfp_res_t sfpu_lutfp32(lregs_t *s, const sfp_op_t *o);
 sfp_res_t sfpu_mul24(lregs_t *s, const sfp_op_t *o);
 sfp_res_t sfpu_arecip(lregs_t *s, const sfp_op_t *o);

@@ -790,6 +790,46 @@ static void test_twin_sfpu_plan(void **state) {
     }
 }
 
+/* The light way's Vector Unit words that read only its registers (sfpu.c sfp_light_regs): random
+ * operands of every such opcode, among 40 kept words and fresh ones, VD 12..15 (the template
+ * writes, sfpu_backdoor) among them, refused operands (the error and its message compared), the
+ * PRNG's seed written between runs, LaneConfig and flags random. A word run without its template
+ * write, a refusal not reported, or a word taken while the PRNG must be reseeded leaves the fast
+ * side's registers or error apart. */
+static void test_twin_sfpu_light(void **state) {
+    tw_t *w = *state;
+    static const uint8_t opcs[] = {
+        TT_OPC_SFPMAD,        TT_OPC_SFPADD,    TT_OPC_SFPMUL,    TT_OPC_SFPMULI,   TT_OPC_SFPADDI,   TT_OPC_SFPLUT,
+        TT_OPC_SFPLUTFP32,    TT_OPC_SFPMUL24,  TT_OPC_SFPARECIP, TT_OPC_SFPIADD,   TT_OPC_SFPSHFT,   TT_OPC_SFPAND,
+        TT_OPC_SFPOR,         TT_OPC_SFPXOR,    TT_OPC_SFPNOT,    TT_OPC_SFPLZ,     TT_OPC_SFPABS,    TT_OPC_SFPEXEXP,
+        TT_OPC_SFPEXMAN,      TT_OPC_SFPSETEXP, TT_OPC_SFPSETMAN, TT_OPC_SFPSETSGN, TT_OPC_SFPDIVP2,  TT_OPC_SFPCAST,
+        TT_OPC_SFP_STOCH_RND, TT_OPC_SFPSETCC,  TT_OPC_SFPENCC,   TT_OPC_SFPPUSHC,  TT_OPC_SFPPOPC,   TT_OPC_SFPCOMPC,
+        TT_OPC_SFPGT,         TT_OPC_SFPLE,     TT_OPC_SFPMOV,    TT_OPC_SFPSWAP,   TT_OPC_SFPTRANSP, TT_OPC_SFPSHFT2,
+        TT_OPC_SFPLOADI,      TT_OPC_SFPCONFIG};
+    uint32_t words[40];
+    for (unsigned i = 0; i < 40; i++)
+        words[i] = TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
+    unsigned backdoor = 0, refused = 0;
+    for (unsigned iter = 0; iter < 400; iter++) {
+        rnd_sfpu_cfg(w);
+        rnd_lregs(w, rnd_below(3) == 0);
+        tw_sync(w);
+        for (unsigned k = 0; k < 24; k++) {
+            if (rnd_below(8) == 0) tw_flip_cfg(w, CFG_PRNG_SEED_Seed_Val, rnd());
+            uint32_t word =
+                rnd_below(8) ? words[rnd_below(40)] : TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
+            sfp_op_t o;
+            assert_true(sfpu_decode(word, &o));
+            backdoor += o.vd >= 12 && o.vd <= 15;
+            tw_run(w, 1, word);
+            refused += w->s[0].err.cat != CP_ERR_NONE;
+        }
+    }
+    /* Both reached, many times. */
+    assert_true(backdoor > 200);
+    assert_true(refused > 100);
+}
+
 /* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
  * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs;
  * the RWCs of every thread compared after each. Run as another thread's, or not at all, they
@@ -1575,6 +1615,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_plan, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_light, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_rwc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
