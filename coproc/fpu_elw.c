@@ -67,9 +67,10 @@ void dp_fpu_elw(dp_ctx_t *x) {
         dp_apply_addr_mod(x, e.addr_mode, true);
         return;
     }
-    if (!f.int8 && e.kind == ELW_MUL && !d32 && !x->dp->reference) {
-        /* ELWMUL into a 16-bit Dst: a row of 16 at once (fpu_elwmul_row, fpu_elwmul's rule), each
-         * Dst row read and written through its physical place, found once. */
+    if (!f.int8 && e.kind == ELW_MUL && !x->dp->reference) {
+        /* ELWMUL: a row of 16 at once (fpu_elwmul_row, fpu_elwmul's rule: four datums at a time
+         * into a 16-bit Dst, datum by datum into an FP32 one), each Dst row read and written
+         * through its physical place, found once. */
         for (unsigned i = 0; i < 8; i++) {
             uint32_t bcol[16], dv[16];
             const uint32_t *arow_i = a[arow + i], *brow_i = b_row(b, brow, i, bcast_row, bcast_col0, bcol);
