@@ -103,12 +103,11 @@ void dp_fpu_elw(dp_ctx_t *x) {
                 dp_dst32_write(x, d, j, fpu_dst_from_int32(res));
                 continue;
             }
-            uint32_t ao = fpu_operand(av, f.a), bo = fpu_operand(bv, f.b);
-            if (e.kind == ELW_SUB) bo ^= 0x40000u; /* SrcA + (-SrcB), the sign flipped first */
-            bool za = fpu_operand_zero(ao), zb = flush_b && fpu_operand_zero(bo);
+            uint32_t ao, bo;
+            bool zero = fpu_elw_operands(av, bv, f.a, f.b, e.kind == ELW_SUB, flush_b, &ao, &bo);
             uint32_t dv = e.accum ? fpu_dst_in(fpu_dst_get(x, d, j, d32, valid, 0), f.acc) : 0;
-            uint32_t res = e.kind == ELW_MUL ? fpu_elwmul(ao, bo, za || zb, dv, f.acc, phase)
-                                             : fpu_elwadd(za ? 0 : ao, zb ? 0 : bo, dv, f.acc, scale);
+            uint32_t res =
+                e.kind == ELW_MUL ? fpu_elwmul(ao, bo, zero, dv, f.acc, phase) : fpu_elwadd(ao, bo, dv, f.acc, scale);
             fpu_dst_put(x, d, j, d32, fpu_dst_out(res, f.acc));
         }
     }

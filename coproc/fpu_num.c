@@ -183,8 +183,8 @@ static inline __attribute__((always_inline)) void elwmul_row_plain(const uint32_
                                                                    uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
                                                                    bool flush_b, fpu_acc_t acc, unsigned phase) {
     for (unsigned j = 0; j < 16; j++) {
-        uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb);
-        bool zero = fpu_operand_zero(ao) || (flush_b && fpu_operand_zero(bo));
+        uint32_t ao, bo;
+        bool zero = fpu_elw_operands(a[j], b[j], sa, sb, false, flush_b, &ao, &bo);
         dst[j] = fpu_elwmul(ao, bo, zero, dst[j], acc, phase);
     }
 }
@@ -577,9 +577,8 @@ static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16
                                                              uint32_t out[16], fmt_style_t sa, fmt_style_t sb, bool sub,
                                                              bool flush_b, fpu_acc_t acc, unsigned scale) {
     for (unsigned j = 0; j < 16; j++) {
-        uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb) ^ (sub ? 0x40000u : 0);
-        if (fpu_operand_zero(ao)) ao = 0;
-        if (flush_b && fpu_operand_zero(bo)) bo = 0;
+        uint32_t ao, bo;
+        fpu_elw_operands(a[j], b[j], sa, sb, sub, flush_b, &ao, &bo);
         out[j] = fpu_elwadd(ao, bo, 0, acc, scale);
     }
 }
