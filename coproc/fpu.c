@@ -160,9 +160,7 @@ static void movd2src(dp_ctx_t *x, bool to_b) {
  * formats other than TF32), which leaves data an unpacker wrote unchanged [INF, docs/datapath.md]. */
 static void movb2a(dp_ctx_t *x) {
     uint32_t w = x->word;
-    unsigned f = CFG(x, ALU_FORMAT_SPEC_REG_SrcB_override) ? CFG(x, ALU_FORMAT_SPEC_REG_SrcB_val)
-                                                           : CFG(x, ALU_FORMAT_SPEC_REG1_SrcB);
-    if (!THCFG(x, DISABLE_IMPLIED_SRCB_FMT_Base)) f = x->dp->srcb.implied_fmt[dp_fpu_bank(x, 1)];
+    unsigned f = fpu_srcb_fmt(x);
     bool flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src);
     uint32_t keep = (f != FMT_TF32 && fmt_exp8_family(f)) ? ~(7u << 8) : ~0u;
     unsigned arow = TT_MOVB2A_SRCA(w) + x->dp->rwc[x->t].srca, brow = TT_MOVB2A_SRCB(w) + x->dp->rwc[x->t].srcb, n = 1;

@@ -62,38 +62,22 @@ void dp_fpu_elw(dp_ctx_t *x) {
             uint32_t bcol[16], res[16];
             const uint32_t *arow_i = a[arow + i], *brow_i = b_row(b, brow, i, bcast_row, bcast_col0, bcol);
             fpu_elwadd_row(arow_i, brow_i, res, f.a, f.b, e.kind == ELW_SUB, flush_b, f.acc, scale);
-            dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
-            if (d32) {
-                for (unsigned j = 0; j < 16; j++)
-                    dp_dst_row_put(r, j, fpu_dst_out(res[j], (fpu_acc_t){.fp32 = true, .exp8 = f.acc.exp8}));
-            } else {
-                for (unsigned j = 0; j < 16; j++)
-                    dp_dst_row_put(r, j, fpu_dst_out(res[j], f.acc));
-            }
-            *r.valid = true;
+            fpu_dst_row_out(dp_dst_row(x, drow + i, d32), f.acc, res);
         }
         dp_apply_addr_mod(x, e.addr_mode, true);
         return;
     }
-    if (!f.int8 && e.kind == ELW_MUL && !d32 && !x->dp->reference) {
-        /* ELWMUL into a 16-bit Dst: a row of 16 at once (fpu_elwmul_row, fpu_elwmul's rule), each
-         * Dst row read and written through its physical place, found once (a row ZEROACC left
-         * invalid reads as 0, as fpu_dst_get has it). */
+    if (!f.int8 && e.kind == ELW_MUL && !x->dp->reference) {
+        /* ELWMUL: a row of 16 at once (fpu_elwmul_row, fpu_elwmul's rule: four datums at a time
+         * into a 16-bit Dst, datum by datum into an FP32 one), each Dst row read and written
+         * through its physical place, found once. */
         for (unsigned i = 0; i < 8; i++) {
             uint32_t bcol[16], dv[16];
             const uint32_t *arow_i = a[arow + i], *brow_i = b_row(b, brow, i, bcast_row, bcast_col0, bcol);
-            dp_dst_row_t r = dp_dst_row(x, drow + i, false);
-            if (*r.valid) {
-                for (unsigned j = 0; j < 16; j++)
-                    dv[j] = fpu_dst_in(r.hi[j], f.acc);
-            } else {
-                for (unsigned j = 0; j < 16; j++)
-                    dv[j] = fpu_dst_in(0, f.acc);
-            }
+            dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
+            fpu_dst_row_in(r, f.acc, dv);
             fpu_elwmul_row(arow_i, brow_i, dv, f.a, f.b, flush_b, f.acc, phase);
-            for (unsigned j = 0; j < 16; j++)
-                r.hi[j] = (uint16_t)fpu_dst_out(dv[j], f.acc);
-            *r.valid = true;
+            fpu_dst_row_out(r, f.acc, dv);
         }
         dp_apply_addr_mod(x, e.addr_mode, true);
         return;
@@ -119,12 +103,11 @@ void dp_fpu_elw(dp_ctx_t *x) {
                 dp_dst32_write(x, d, j, fpu_dst_from_int32(res));
                 continue;
             }
-            uint32_t ao = fpu_operand(av, f.a), bo = fpu_operand(bv, f.b);
-            if (e.kind == ELW_SUB) bo ^= 0x40000u; /* SrcA + (-SrcB), the sign flipped first */
-            bool za = fpu_operand_zero(ao), zb = flush_b && fpu_operand_zero(bo);
+            uint32_t ao, bo;
+            bool zero = fpu_elw_operands(av, bv, f.a, f.b, e.kind == ELW_SUB, flush_b, &ao, &bo);
             uint32_t dv = e.accum ? fpu_dst_in(fpu_dst_get(x, d, j, d32, valid, 0), f.acc) : 0;
-            uint32_t res = e.kind == ELW_MUL ? fpu_elwmul(ao, bo, za || zb, dv, f.acc, phase)
-                                             : fpu_elwadd(za ? 0 : ao, zb ? 0 : bo, dv, f.acc, scale);
+            uint32_t res =
+                e.kind == ELW_MUL ? fpu_elwmul(ao, bo, zero, dv, f.acc, phase) : fpu_elwadd(ao, bo, dv, f.acc, scale);
             fpu_dst_put(x, d, j, d32, fpu_dst_out(res, f.acc));
         }
     }

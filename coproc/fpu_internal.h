@@ -71,6 +71,42 @@ static inline void fpu_dst_put(dp_ctx_t *x, unsigned row, unsigned col, bool d32
         dp_dst16_write(x, row, col, (uint16_t)v);
 }
 
+/* A Dst row's 16 values as the accumulator reads them (fpu_dst_in) and their write (fpu_dst_out,
+ * which makes the row valid), through its physical place r found once (dp_dst_row): the Dst side
+ * of the row forms (fpu_elw.c's ELWADD/ELWSUB and ELWMUL, fpu_mm.c's MVMUL). r is a Dst32b row
+ * exactly when acc.fp32 (these instructions' Dst is as wide as their accumulator). A row ZEROACC
+ * left invalid reads as 0, as fpu_dst_get has it. Each loop knows whether the row holds data, its
+ * width and so the accumulator's form: loops of shifts and masks without branches, which the
+ * compiler vectorises (a Dst32b row's results encoded into one array, then split into halves). */
+static inline __attribute__((always_inline)) void fpu_dst_row_in(dp_dst_row_t r, fpu_acc_t acc, uint32_t dv[16]) {
+    if (!*r.valid) {
+        for (unsigned j = 0; j < 16; j++)
+            dv[j] = fpu_dst_in(0, acc);
+    } else if (r.lo) {
+        for (unsigned j = 0; j < 16; j++)
+            dv[j] = fpu_dst_in((uint32_t)r.hi[j] << 16 | r.lo[j], (fpu_acc_t){.fp32 = true});
+    } else {
+        for (unsigned j = 0; j < 16; j++)
+            dv[j] = fpu_dst_in(r.hi[j], (fpu_acc_t){.exp8 = acc.exp8});
+    }
+}
+static inline __attribute__((always_inline)) void fpu_dst_row_out(dp_dst_row_t r, fpu_acc_t acc,
+                                                                  const uint32_t dv[16]) {
+    if (r.lo) {
+        uint32_t e[16];
+        for (unsigned j = 0; j < 16; j++)
+            e[j] = fpu_dst_out(dv[j], (fpu_acc_t){.fp32 = true});
+        for (unsigned j = 0; j < 16; j++)
+            r.hi[j] = (uint16_t)(e[j] >> 16);
+        for (unsigned j = 0; j < 16; j++)
+            r.lo[j] = (uint16_t)e[j];
+    } else {
+        for (unsigned j = 0; j < 16; j++)
+            r.hi[j] = (uint16_t)fpu_dst_out(dv[j], (fpu_acc_t){.exp8 = acc.exp8});
+    }
+    *r.valid = true;
+}
+
 /* SHIFTXA's input row (SHIFTXA.md: "whatever the most recent [...] instruction computed as its
  * (starting) SrcA row address"): every SrcA-reading instruction records it. */
 static inline void fpu_note_srca_row(dp_ctx_t *x, unsigned row) { x->dp->fpu_srca_row = (uint8_t)(row & 63); }

@@ -75,46 +75,10 @@ void dp_fpu_matmul(dp_ctx_t *x) {
             fpu_mop_b_row(&bm, bi, f.b, phase, adj);
             /* fpu_dst_get and fpu_dst_put over the row. */
             dp_dst_row_t r = dp_dst_row(x, drow + i, d32);
-            bool valid = *r.valid;
             uint32_t dv[16];
-            /* The same loops either way, so that each knows whether the row is Dst32b, whether it
-             * holds data, and (FP32 accumulation, a Dst32b row) the accumulator's form: loops of
-             * shifts and masks without branches, which the compiler vectorises. */
-#define DST_IN(acc)                                                                                                    \
-    for (unsigned j = 0; j < 16; j++)                                                                                  \
-        dv[j] = fpu_dst_in(dp_dst_row_get(r, j), (acc));
-#define DST_OUT(acc)                                                                                                   \
-    for (unsigned j = 0; j < 16; j++)                                                                                  \
-        dp_dst_row_put(r, j, fpu_dst_out(dv[j], (acc)));
-            const fpu_acc_t acc32 = {.fp32 = true, .exp8 = f.acc.exp8};
-            bool fp32_row = r.lo && f.acc.fp32;
-            if (!valid) {
-                for (unsigned j = 0; j < 16; j++)
-                    dv[j] = fpu_dst_in(0, f.acc);
-            } else if (fp32_row) {
-                DST_IN(acc32)
-            } else if (r.lo) {
-                DST_IN(f.acc)
-            } else {
-                DST_IN(f.acc)
-            }
+            fpu_dst_row_in(r, f.acc, dv);
             fpu_dot16_rows(am, &bm, dv, f.acc, phase);
-            if (fp32_row) { /* encoded, then the halves: three loops that vectorise */
-                uint32_t e[16];
-                for (unsigned j = 0; j < 16; j++)
-                    e[j] = fpu_dst_out(dv[j], acc32);
-                for (unsigned j = 0; j < 16; j++)
-                    r.hi[j] = (uint16_t)(e[j] >> 16);
-                for (unsigned j = 0; j < 16; j++)
-                    r.lo[j] = (uint16_t)e[j];
-            } else if (r.lo) {
-                DST_OUT(f.acc)
-            } else {
-                DST_OUT(f.acc)
-            }
-#undef DST_IN
-#undef DST_OUT
-            *r.valid = true;
+            fpu_dst_row_out(r, f.acc, dv);
         }
         dp_apply_addr_mod(x, addr_mode, true);
         return;

@@ -183,8 +183,8 @@ static inline __attribute__((always_inline)) void elwmul_row_plain(const uint32_
                                                                    uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
                                                                    bool flush_b, fpu_acc_t acc, unsigned phase) {
     for (unsigned j = 0; j < 16; j++) {
-        uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb);
-        bool zero = fpu_operand_zero(ao) || (flush_b && fpu_operand_zero(bo));
+        uint32_t ao, bo;
+        bool zero = fpu_elw_operands(a[j], b[j], sa, sb, false, flush_b, &ao, &bo);
         dst[j] = fpu_elwmul(ao, bo, zero, dst[j], acc, phase);
     }
 }
@@ -339,28 +339,42 @@ static inline __attribute__((always_inline)) void dot16_rows(const fpu_mops_t a[
         dst[j] =
             two_groups((const int32_t[2]){e[0][j], e[1][j]}, (const int32_t[2]){sum[0][j], sum[1][j]}, dst[j], acc);
 }
+/* Four Src datums as the Matrix Unit reads them under their format's style (fpu_operand), in
+ * 32-bit lanes: the exponent field (FP16's 5 bits, else 8), the mantissa field (BF16's top seven
+ * bits, else ten; without the implicit one), and zero, all ones where the operand is read as zero
+ * (fpu_operand_zero: its exponent field is 0) when flush is true (SrcA always, SrcB under the
+ * zero flag), else none. The one decoding of a Src operand in the lanes: mop8, elwadd4, elwmul4.
+ * The sign is the datum's bit 18 in every style. */
+typedef struct {
+    __m128i exp, man, zero;
+} operand4_t;
+static inline __attribute__((always_inline)) operand4_t operand4(__m128i v, fmt_style_t style, bool flush) {
+    operand4_t o;
+    o.exp = _mm_and_si128(v, _mm_set1_epi32(style == FMT_STYLE_FP16 ? 0x1F : 0xFF));
+    o.man = _mm_and_si128(_mm_srli_epi32(v, 8), _mm_set1_epi32(style == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF));
+    o.zero = flush ? _mm_cmpeq_epi32(o.exp, _mm_setzero_si128()) : _mm_setzero_si128();
+    return o;
+}
 /* fpu_mop_a and fpu_mop_b of fpu_operand, four datums at a time in 32-bit lanes, then narrowed
  * (every field fits 16 bits signed: exponents with SrcB's adjustment or the sentinel, multiplier
  * bits below 128, signs 0 or -1). bits: the multiplier half, 0/1 SrcA's even/odd phases
  * (fpu_a_bits), 2/3 SrcB's phases 0-1/2-3 (fpu_b_bits). */
 static inline __attribute__((always_inline)) void mop8(const uint32_t *src, fmt_style_t style, unsigned bits,
                                                        int32_t adj, fpu_mops_t *m, unsigned j) {
-    __m128i man_mask = _mm_set1_epi32(style == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF);
-    __m128i exp_mask = _mm_set1_epi32(style == FMT_STYLE_FP16 ? 0x1F : 0xFF);
     __m128i out[2][3];
     for (unsigned h = 0; h < 2; h++) {
         __m128i v = _mm_loadu_si128((const __m128i *)&src[4 * h]);
-        __m128i e = _mm_and_si128(v, exp_mask), z = _mm_cmpeq_epi32(e, _mm_setzero_si128());
-        __m128i mb = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 8), man_mask), _mm_set1_epi32(0x400));
+        operand4_t o = operand4(v, style, true);
+        __m128i mb = _mm_or_si128(o.man, _mm_set1_epi32(0x400));
         switch (bits) {
         case 0: mb = _mm_srli_epi32(mb, 6); break;
         case 1: mb = _mm_and_si128(_mm_srli_epi32(mb, 1), _mm_set1_epi32(31)); break;
         case 2: mb = _mm_srli_epi32(mb, 4); break;
         default: mb = _mm_slli_epi32(_mm_and_si128(mb, _mm_set1_epi32(15)), 3); break;
         }
-        e = _mm_add_epi32(e, _mm_set1_epi32(adj));
-        out[h][0] = _mm_or_si128(_mm_andnot_si128(z, e), _mm_and_si128(z, _mm_set1_epi32(FPU_MOP_ZERO_EXP)));
-        out[h][1] = _mm_andnot_si128(z, mb);
+        __m128i e = _mm_add_epi32(o.exp, _mm_set1_epi32(adj));
+        out[h][0] = _mm_or_si128(_mm_andnot_si128(o.zero, e), _mm_and_si128(o.zero, _mm_set1_epi32(FPU_MOP_ZERO_EXP)));
+        out[h][1] = _mm_andnot_si128(o.zero, mb);
         out[h][2] = _mm_srai_epi32(_mm_slli_epi32(v, 13), 31);
     }
     _mm_store_si128((__m128i *)&m->exp[j], _mm_packs_epi32(out[0][0], out[1][0]));
@@ -417,17 +431,12 @@ static inline __attribute__((always_inline)) __m128i elwadd4(__m128i av, __m128i
                                                              bool sub, bool flush_b, fpu_acc_t acc, unsigned scale,
                                                              int *fallback, __m128i *ao, __m128i *bo) {
     const __m128i zero = _mm_setzero_si128(), sbit = _mm_set1_epi32(0x40000);
-    __m128i ea = _mm_and_si128(av, _mm_set1_epi32(sa == FMT_STYLE_FP16 ? 0x1F : 0xFF));
-    __m128i eb = _mm_and_si128(bv, _mm_set1_epi32(sb == FMT_STYLE_FP16 ? 0x1F : 0xFF));
-    __m128i A =
-        _mm_or_si128(_mm_or_si128(_mm_and_si128(av, sbit), _mm_slli_epi32(ea, 10)),
-                     _mm_and_si128(_mm_srli_epi32(av, 8), _mm_set1_epi32(sa == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
-    __m128i B =
-        _mm_or_si128(_mm_or_si128(_mm_and_si128(bv, sbit), _mm_slli_epi32(eb, 10)),
-                     _mm_and_si128(_mm_srli_epi32(bv, 8), _mm_set1_epi32(sb == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)));
+    operand4_t oa = operand4(av, sa, true), ob = operand4(bv, sb, flush_b);
+    __m128i A = _mm_or_si128(_mm_or_si128(_mm_and_si128(av, sbit), _mm_slli_epi32(oa.exp, 10)), oa.man);
+    __m128i B = _mm_or_si128(_mm_or_si128(_mm_and_si128(bv, sbit), _mm_slli_epi32(ob.exp, 10)), ob.man);
     if (sub) B = _mm_xor_si128(B, sbit);
-    A = _mm_andnot_si128(_mm_cmpeq_epi32(ea, zero), A);
-    if (flush_b) B = _mm_andnot_si128(_mm_cmpeq_epi32(eb, zero), B);
+    A = _mm_andnot_si128(oa.zero, A);
+    if (flush_b) B = _mm_andnot_si128(ob.zero, B); /* ob.zero is none otherwise: the test spares a select */
     *ao = A, *bo = B;
     /* |X| >= |Y| */
     __m128i mag = _mm_set1_epi32(0x3FFFF), lt = _mm_cmpgt_epi32(_mm_and_si128(B, mag), _mm_and_si128(A, mag));
@@ -493,19 +502,12 @@ static inline __attribute__((always_inline)) __m128i elwmul4(__m128i av, __m128i
                                                              fmt_style_t sb, bool flush_b, fpu_acc_t acc,
                                                              unsigned phase) {
     const __m128i zero = _mm_setzero_si128();
-    __m128i ea = _mm_and_si128(av, _mm_set1_epi32(sa == FMT_STYLE_FP16 ? 0x1F : 0xFF));
-    __m128i eb = _mm_and_si128(bv, _mm_set1_epi32(sb == FMT_STYLE_FP16 ? 0x1F : 0xFF));
-    __m128i ma =
-        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(av, 8), _mm_set1_epi32(sa == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)),
-                     _mm_set1_epi32(0x400));
-    __m128i mb =
-        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(bv, 8), _mm_set1_epi32(sb == FMT_STYLE_BF16 ? 0x3F8 : 0x3FF)),
-                     _mm_set1_epi32(0x400));
+    operand4_t oa = operand4(av, sa, true), ob = operand4(bv, sb, flush_b);
+    __m128i ma = _mm_or_si128(oa.man, _mm_set1_epi32(0x400)), mb = _mm_or_si128(ob.man, _mm_set1_epi32(0x400));
     ma = (phase & 1) ? _mm_and_si128(_mm_srli_epi32(ma, 1), _mm_set1_epi32(31)) : _mm_srli_epi32(ma, 6);
     mb = (phase & 2) ? _mm_slli_epi32(_mm_and_si128(mb, _mm_set1_epi32(15)), 3) : _mm_srli_epi32(mb, 4);
-    __m128i te = _mm_add_epi32(_mm_add_epi32(ea, eb), _mm_set1_epi32(fpu_prod_adj(acc, phase)));
-    __m128i z = _mm_or_si128(_mm_cmpeq_epi32(ea, zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), te));
-    if (flush_b) z = _mm_or_si128(z, _mm_cmpeq_epi32(eb, zero));
+    __m128i te = _mm_add_epi32(_mm_add_epi32(oa.exp, ob.exp), _mm_set1_epi32(fpu_prod_adj(acc, phase)));
+    __m128i z = _mm_or_si128(_mm_or_si128(oa.zero, ob.zero), _mm_cmpgt_epi32(_mm_set1_epi32(1), te));
     __m128i tman = _mm_andnot_si128(z, _mm_slli_epi32(_mm_mullo_epi16(ma, mb), 13));
     __m128i tsg = _mm_andnot_si128(z, _mm_srai_epi32(_mm_slli_epi32(_mm_xor_si128(av, bv), 13), 31)); /* 0 / -1 */
     te = _mm_andnot_si128(z, te);
@@ -575,9 +577,8 @@ static inline __attribute__((always_inline)) void elwadd_row(const uint32_t a[16
                                                              uint32_t out[16], fmt_style_t sa, fmt_style_t sb, bool sub,
                                                              bool flush_b, fpu_acc_t acc, unsigned scale) {
     for (unsigned j = 0; j < 16; j++) {
-        uint32_t ao = fpu_operand(a[j], sa), bo = fpu_operand(b[j], sb) ^ (sub ? 0x40000u : 0);
-        if (fpu_operand_zero(ao)) ao = 0;
-        if (flush_b && fpu_operand_zero(bo)) bo = 0;
+        uint32_t ao, bo;
+        fpu_elw_operands(a[j], b[j], sa, sb, sub, flush_b, &ao, &bo);
         out[j] = fpu_elwadd(ao, bo, 0, acc, scale);
     }
 }
@@ -600,8 +601,8 @@ void fpu_elwadd_row(const uint32_t a[16], const uint32_t b[16], uint32_t out[16]
 
 void fpu_elwmul_row(const uint32_t a[16], const uint32_t b[16], uint32_t dst[16], fmt_style_t sa, fmt_style_t sb,
                     bool flush_b, fpu_acc_t acc, unsigned phase) {
-    if (sa == FMT_STYLE_BF16 && sb == FMT_STYLE_BF16 && !acc.fp32 && acc.exp8) /* the samples' case, constants */
-        elwmul_row(a, b, dst, FMT_STYLE_BF16, FMT_STYLE_BF16, flush_b, (fpu_acc_t){.exp8 = true}, phase);
+    if (sa == FMT_STYLE_BF16 && sb == FMT_STYLE_BF16 && !acc.fp32 && acc.exp8 && flush_b) /* the samples', constants */
+        elwmul_row(a, b, dst, FMT_STYLE_BF16, FMT_STYLE_BF16, true, (fpu_acc_t){.exp8 = true}, phase);
     else
         elwmul_row(a, b, dst, sa, sb, flush_b, acc, phase);
 }

@@ -64,6 +64,21 @@ static inline uint32_t fpu_operand(uint32_t src, fmt_style_t style) {
 /* Its exponent field is zero (a zero or a denormal: "Denormals will be flushed to zero"). */
 static inline bool fpu_operand_zero(uint32_t v) { return (v & 0x3FC00u) == 0; }
 
+/* The element-wise operands (ELWADD, ELWSUB, ELWMUL) of Src datums a and b: each read under its
+ * style (fpu_operand), b's sign flipped when sub (ELWSUB: SrcA + (-SrcB), the sign flipped
+ * first), and an operand read as zero made 0: A where its exponent field is 0, B too when flush_b
+ * (the zero flag on). Returns whether either is read as zero (ELWMUL's `zero`; fpu_elwmul takes
+ * nothing else of an operand then). The one set-up of a datum's operands for the scalar rules:
+ * fpu_elw.c's datum-by-datum path and the rows' plain forms. */
+static inline bool fpu_elw_operands(uint32_t a, uint32_t b, fmt_style_t sa, fmt_style_t sb, bool sub, bool flush_b,
+                                    uint32_t *ao, uint32_t *bo) {
+    uint32_t x = fpu_operand(a, sa), y = fpu_operand(b, sb) ^ (sub ? 0x40000u : 0);
+    bool za = fpu_operand_zero(x), zb = flush_b && fpu_operand_zero(y);
+    *ao = za ? 0 : x;
+    *bo = zb ? 0 : y;
+    return za || zb;
+}
+
 /* Sum the terms (at most two) and the Dst value, round and encode (see above). */
 uint32_t fpu_accumulate(const fpu_term_t *t, unsigned n, uint32_t dst, fpu_acc_t acc);
 
@@ -130,17 +145,20 @@ typedef struct {
 } fpu_mops_t;
 #define FPU_MOP_ZERO_EXP (-16384) /* far below any product's exponent: aligned to nothing */
 
+/* Operand v (fpu_operand) as multiplier operand k: its exponent field + adj and its bits for the
+ * multiplier, or the sentinel and 0 where it is read as zero (every matrix operand: the products'
+ * zero flag cannot be turned off, fpu_mm.c), and its sign. */
+static inline void fpu_mop(fpu_mops_t *m, unsigned k, uint32_t v, int32_t adj, uint32_t bits) {
+    bool zero = fpu_operand_zero(v);
+    m->exp[k] = (int16_t)(zero ? FPU_MOP_ZERO_EXP : (int32_t)((v >> 10) & 0xFFu) + adj);
+    m->man[k] = (uint16_t)(zero ? 0 : bits);
+    m->sign[k] = (int16_t) - (int32_t)((v >> 18) & 1);
+}
 static inline void fpu_mop_a(fpu_mops_t *m, unsigned k, uint32_t a, unsigned phase) {
-    bool zero = fpu_operand_zero(a);
-    m->exp[k] = (int16_t)(zero ? FPU_MOP_ZERO_EXP : (int32_t)((a >> 10) & 0xFFu));
-    m->man[k] = (uint16_t)(zero ? 0 : fpu_a_bits(a, phase));
-    m->sign[k] = (int16_t) - (int32_t)((a >> 18) & 1);
+    fpu_mop(m, k, a, 0, fpu_a_bits(a, phase));
 }
 static inline void fpu_mop_b(fpu_mops_t *m, unsigned k, uint32_t b, unsigned phase, int32_t adj) {
-    bool zero = fpu_operand_zero(b);
-    m->exp[k] = (int16_t)(zero ? FPU_MOP_ZERO_EXP : (int32_t)((b >> 10) & 0xFFu) + adj);
-    m->man[k] = (uint16_t)(zero ? 0 : fpu_b_bits(b, phase));
-    m->sign[k] = (int16_t) - (int32_t)((b >> 18) & 1);
+    fpu_mop(m, k, b, adj, fpu_b_bits(b, phase));
 }
 /* SrcA's 16 x 16 block decomposed by rows: fpu_mop_a(&am[k], j, fpu_operand(rows[k][j], style),
  * phase) for every k and j (rows[k]: the block's row k, Src datums). */

@@ -1582,9 +1582,9 @@ static void test_twin_mvmul(void **state) {
     }
 }
 
-/* ELWADD / ELWSUB (the row form without accumulation, fpu_elw.c) and, with dest_accum_en or
- * ELWMUL, the datum-by-datum path, both twins: broadcasts, Dst16b and Dst32b rows, fidelity
- * phases, the zero flag, integer operands. */
+/* ELWADD / ELWSUB (the row form without accumulation, fpu_elw.c; with dest_accum_en the
+ * datum-by-datum path) and ELWMUL (the row form into either Dst width), both twins: broadcasts,
+ * Dst16b and Dst32b rows, fidelity phases, the zero flag, integer operands (datum by datum). */
 static void test_twin_elw(void **state) {
     tw_t *w = *state;
     for (unsigned iter = 0; iter < 1500; iter++) {

@@ -480,6 +480,32 @@ static void test_gmpool(void **state) {
 
 /* ---- Src shuffles -------------------------------------------------------------------------------- */
 
+/* MOVB2A truncates under SrcB's format as the Matrix Unit takes it (fpu_srcb_fmt): the bank's
+ * implied format, else ALU_FORMAT_SPEC_REG1_SrcB, overridden by ALU_FORMAT_SPEC_REG_SrcB_val. An
+ * 8-bit-exponent format other than TF32 drops the mantissa's low three bits; TF32 keeps them. */
+static void test_movb2a_format(void **state) {
+    fx_t *f = *state;
+    static const struct {
+        unsigned implied, disable, reg1, override, val;
+        uint32_t out;
+    } c[] = {
+        {FMT_TF32, 0, FMT_BF16, 0, 0, 0x3FF7Fu},        /* the implied format */
+        {FMT_BF16, 0, FMT_TF32, 0, 0, 0x3F87Fu},        /* the implied format over REG1 */
+        {FMT_BF16, 1, FMT_TF32, 0, 0, 0x3FF7Fu},        /* implied disabled: REG1 */
+        {FMT_BF16, 1, FMT_TF32, 1, FMT_BF16, 0x3F87Fu}, /* REG1 overridden */
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        dp_srcb_mut(f->dp)->implied_fmt[0] = (uint8_t)c[i].implied;
+        FX_THCFG(f, DISABLE_IMPLIED_SRCB_FMT_Base, c[i].disable);
+        FX_CFG(f, ALU_FORMAT_SPEC_REG1_SrcB, c[i].reg1);
+        FX_CFG(f, ALU_FORMAT_SPEC_REG_SrcB_override, c[i].override);
+        FX_CFG(f, ALU_FORMAT_SPEC_REG_SrcB_val, c[i].val);
+        B(f, 3)[5] = 0x3FF7Fu; /* mantissa all ones, exponent 127 */
+        fx_ex(f, TT_OP_MOVB2A(9, 0, 0, 3));
+        assert_int_equal(A(f, 9)[5], c[i].out);
+    }
+}
+
 static void test_src_shuffles(void **state) {
     fx_t *f = *state;
     for (unsigned i = 0; i < 64; i++)
@@ -615,6 +641,7 @@ int main(void) {
         cmocka_unit_test(test_dot16_rows),
         cmocka_unit_test(test_mop_rows),
         cmocka_unit_test_setup_teardown(test_gmpool, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_movb2a_format, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_src_shuffles, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_fpu_refusals, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_implied_formats, fx_setup, fx_teardown),
