@@ -254,6 +254,26 @@ static void test_nop_cycles(void **state) {
     assert_int_equal(l->r[2][7], f2u(2 * element(0, 7) + 1));
 }
 
+/* The same with a kept register word (decoded once before, so the datapath's light way runs it
+ * without a context: dp_sfpu_light, sfp_light_regs) in place of the SFPNOPs: it takes its cycle
+ * just as dp_sfpu_exec would. */
+static void test_kept_word_cycles(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
+    dst_elements(f, 1);
+    const lregs_t *l = dp_lregs(f->dp);
+    const uint32_t mov = TT_OP_SFPMOV(0, 5, 5, 0); /* LReg[5] = LReg[5]: nothing the macro reads */
+    dpf_ex(f, mov, 50);                            /* decoded and kept */
+    dpf_ex(f, mov, 100);
+    dpf_ex(f, mov, 100);
+    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
+    dpf_ex(f, IDLE, 102);
+    assert_int_equal(l->r[2][7], f2u(element(0, 7)));
+    dpf_ex(f, IDLE, 103);
+    assert_int_equal(l->r[2][7], f2u(2 * element(0, 7) + 1));
+}
+
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
 
 static void test_wait_instructions(void **state) {
@@ -347,6 +367,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pipeline_gaps, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_nop_cycles, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_kept_word_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_wait_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_prng_seed, dpf_setup, dpf_teardown),
