@@ -791,7 +791,8 @@ static void test_twin_sfpu_plan(void **state) {
 }
 
 /* The light way's Vector Unit words that read only its registers (sfpu.c sfp_light_regs): random
- * operands of every such opcode, among 40 kept words and fresh ones, VD 12..15 (the template
+ * operands of every such opcode, each among the kept words twice, and fresh ones, SFPADDIs of the
+ * in-place form (SFP_LIGHT_ADDI) too, VD 12..15 (the template
  * writes, sfpu_backdoor) among them, refused operands (the error and its message compared), the
  * PRNG's seed written between runs, LaneConfig and flags random. A word run without its template
  * write, a refusal not reported, or a word taken while the PRNG must be reseeded leaves the fast
@@ -806,10 +807,15 @@ static void test_twin_sfpu_light(void **state) {
         TT_OPC_SFP_STOCH_RND, TT_OPC_SFPSETCC,  TT_OPC_SFPENCC,   TT_OPC_SFPPUSHC,  TT_OPC_SFPPOPC,   TT_OPC_SFPCOMPC,
         TT_OPC_SFPGT,         TT_OPC_SFPLE,     TT_OPC_SFPMOV,    TT_OPC_SFPSWAP,   TT_OPC_SFPTRANSP, TT_OPC_SFPSHFT2,
         TT_OPC_SFPLOADI,      TT_OPC_SFPCONFIG};
-    uint32_t words[40];
-    for (unsigned i = 0; i < 40; i++)
-        words[i] = TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
-    unsigned backdoor = 0, refused = 0;
+    /* Every opcode twice among the kept words, and SFPADDIs of the in-place form (no indirection,
+     * VD < 8, VC = VD: sfpu_addi_word_in_place) besides. */
+    enum { NOPC = sizeof opcs, NKEPT = 2 * NOPC + 8 };
+    uint32_t words[NKEPT];
+    for (unsigned i = 0; i < 2 * NOPC; i++)
+        words[i] = TT_WORD(opcs[i % NOPC], rnd() & 0xFFFFFFu);
+    for (unsigned i = 2 * NOPC; i < NKEPT; i++)
+        words[i] = TT_OP_SFPADDI(rnd() & 0xFFFFu, rnd_below(8), rnd_below(8) & ~1u);
+    unsigned backdoor = 0, refused = 0, in_place = 0;
     for (unsigned iter = 0; iter < 400; iter++) {
         rnd_sfpu_cfg(w);
         rnd_lregs(w, rnd_below(3) == 0);
@@ -817,17 +823,19 @@ static void test_twin_sfpu_light(void **state) {
         for (unsigned k = 0; k < 24; k++) {
             if (rnd_below(8) == 0) tw_flip_cfg(w, CFG_PRNG_SEED_Seed_Val, rnd());
             uint32_t word =
-                rnd_below(8) ? words[rnd_below(40)] : TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
+                rnd_below(8) ? words[rnd_below(NKEPT)] : TT_WORD(opcs[rnd_below(sizeof opcs)], rnd() & 0xFFFFFFu);
             sfp_op_t o;
             assert_true(sfpu_decode(word, &o));
             backdoor += o.vd >= 12 && o.vd <= 15;
+            in_place += o.opc == TT_OPC_SFPADDI && sfpu_addi_word_in_place(&o);
             tw_run(w, 1, word);
             refused += w->s[0].err.cat != CP_ERR_NONE;
         }
     }
-    /* Both reached, many times. */
+    /* Each reached, many times. */
     assert_true(backdoor > 200);
     assert_true(refused > 100);
+    assert_true(in_place > 200);
 }
 
 /* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
