@@ -493,6 +493,7 @@ static void test_movb2a_format(void **state) {
         {FMT_BF16, 0, FMT_TF32, 0, 0, 0x3F87Fu},        /* the implied format over REG1 */
         {FMT_BF16, 1, FMT_TF32, 0, 0, 0x3FF7Fu},        /* implied disabled: REG1 */
         {FMT_BF16, 1, FMT_TF32, 1, FMT_BF16, 0x3F87Fu}, /* REG1 overridden */
+        {FMT_TF32, 0, FMT_BF16, 1, FMT_BF16, 0x3FF7Fu}, /* the implied format over the override */
     };
     for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
         dp_srcb_mut(f->dp)->implied_fmt[0] = (uint8_t)c[i].implied;
