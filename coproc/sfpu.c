@@ -347,14 +347,6 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     sfpu_take_cycle(q, x->in->cycle);
 }
 
-/* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
- * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
- * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
- * instruction's thread; a plan implies a section of zeros for its address modifier, which
- * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
- * too (sfp_light_regs). What it runs is what dp_sfpu_exec would run for the word (sfpu_addi_lanes,
- * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
- * cycle as dp_sfpu_exec does. */
 /* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
  * dp_sfpu_light's tests, whose frame then stays small where they fail. */
 static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
@@ -385,6 +377,14 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
     }
 }
 
+/* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
+ * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
+ * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
+ * instruction's thread; a plan implies a section of zeros for its address modifier, which
+ * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
+ * too (sfp_light_regs). What it runs is what dp_sfpu_exec would run for the word (sfpu_addi_in_place,
+ * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
+ * cycle as dp_sfpu_exec does. */
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
     uint32_t w = in->word;
@@ -394,7 +394,7 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     lregs_t *s = &dp->sfpu;
     unsigned light = dp->sfp_decoded.light[i];
     switch (light) {
-    case SFP_LIGHT_ADDI: /* sfpu_addi_lanes' form, its word's part known; else sfpu_exec's (sfpu_addi) */
+    case SFP_LIGHT_ADDI: /* sfpu_addi_in_place, its word's part known at decoding; else sfpu_exec's (sfpu_addi) */
         if (sfpu_lanes_enabled(s) == 0xFFFFFFFFu) {
             sfpu_addi_in_place(s, o);
             break;

@@ -77,19 +77,20 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
     return SFP_OK;
 }
 
-/* SFPADDI (SFPADDI.md: VD = Imm16 * 1.0 + ±VD) where it writes every lane of VD in LReg[0..7]
- * from VD itself (every lane enabled, no indirection, not the backdoor, and VC = VD: SFPLOADMACRO
- * can make them two, test_sfpu_macro's test_addi_template) and not under dp_set_reference: in
- * place (fma_bh_lanes_add_k_in, the rule fma_bh_lanes_add_k is). Otherwise sfpu_mad. */
+/* SFPADDI in place (SFPADDI.md: VD = Imm16 * 1.0 + ±VD) on all 32 lanes of VD in LReg[0..7], from
+ * VD itself (fma_bh_lanes_add_k_in, the rule fma_bh_lanes_add_k is). It checks nothing: its callers
+ * take it only where it is SFPADDI.md's result, the word's part holding (sfpu_addi_word_in_place:
+ * no indirection, not the backdoor, VC = VD, which SFPLOADMACRO can make two, test_sfpu_macro's
+ * test_addi_template), every lane enabled and not under dp_set_reference (sfpu_addi here, the
+ * light way's SFP_LIGHT_ADDI in sfpu.c). */
 void sfpu_addi_in_place(lregs_t *s, const sfp_op_t *o) {
     fma_bh_lanes_add_k_in((uint32_t)o->imm << 16, s->r[o->vd], (o->mod & 2) ? SIGN : 0);
 }
-bool sfpu_addi_lanes(lregs_t *s, const sfp_op_t *o) {
-    if (o->general || !sfpu_addi_word_in_place(o) || sfpu_lanes_enabled(s) != 0xFFFFFFFFu) return false;
+sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o) {
+    if (o->general || !sfpu_addi_word_in_place(o) || sfpu_lanes_enabled(s) != 0xFFFFFFFFu) return sfpu_mad(s, o);
     sfpu_addi_in_place(s, o);
-    return true;
+    return SFP_OK;
 }
-sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o) { return sfpu_addi_lanes(s, o) ? SFP_OK : sfpu_mad(s, o); }
 
 /* SFPLUT.md Lut8ToFp32: sign, a 3-bit exponent below 127 and 4 mantissa bits; 0xFF is zero. */
 static uint32_t lut8(uint32_t x) {

@@ -122,12 +122,11 @@ void sfpu_reset(lregs_t *s);
 sfp_res_t sfpu_exec(lregs_t *s, const sfp_op_t *o);
 
 /* One function per page (or family sharing a functional model). */
-sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o);   /* SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI */
-sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o);  /* SFPADDI (sfpu_mad where not in place) */
-bool sfpu_addi_lanes(lregs_t *s, const sfp_op_t *o); /* SFPADDI in place if it applies (sfpu_addi), else false */
-/* What of an SFPADDI's word its in-place form needs (sfpu_addi_lanes): no indirection, VD in
- * LReg[0..7], VC = VD or none; every lane enabled and not under dp_set_reference are the rest.
- * sfpu_addi_in_place: that form, where all of it holds. */
+sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o);  /* SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI */
+sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o); /* SFPADDI (sfpu_mad where not in place) */
+/* What of an SFPADDI's word its in-place form needs (sfpu_addi_in_place): no indirection, VD in
+ * LReg[0..7], VC = VD or none; every lane enabled and not under dp_set_reference are the rest
+ * (sfpu_addi; sfpu.c's light way). sfpu_addi_in_place: that form, where all of it holds. */
 static inline bool sfpu_addi_word_in_place(const sfp_op_t *o) {
     return !(o->mod & 8) && o->vd < 8 && (o->vc == SFP_NONE || o->vc == o->vd);
 }
