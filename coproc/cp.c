@@ -204,12 +204,14 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
  * the count of a repeated hold. */
 static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsigned t) {
     fe_thread_t *fe = &cp->fe[t];
-    bool quiet = gate_step(cp, t);
+    unsigned gate = gate_step(cp, t);
+    bool quiet = gate == GATE_QUIET;
     /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
      * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
-     * can give them something else to do (cp_t.fe_awake). */
+     * can give them something else to do (cp_t.fe_awake). The replay expander's step may be
+     * done already, with the gate's take (GATE_FED). */
     if (cp->fe_awake & (1u << t)) {
-        unsigned did = fe_step(fe);
+        unsigned did = gate == GATE_FED ? fe_step_fed(fe) : fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
          * replay expander's take against the MOP expander's word (fe_step). */

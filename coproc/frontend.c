@@ -301,6 +301,7 @@ unsigned fe_replay_step(fe_thread_t *fe) { return replay_step(fe); }
 unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe, 0, false); }
 
 unsigned fe_step(fe_thread_t *fe) { return mop_step(fe, replay_step(fe), true); }
+unsigned fe_step_fed(fe_thread_t *fe) { return mop_step(fe, FE_MOVED, true); }
 
 /* ---- status ----------------------------------------------------------------------------------- */
 

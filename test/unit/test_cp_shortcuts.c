@@ -541,6 +541,43 @@ static void mop_recorded_by_replay(void **state) {
     cp_destroy(fast);
 }
 
+/* The gate's take of a replayed word with the replay expander's push of the next (GATE_FED,
+ * fe_take_replayed): the fast twin's gate refills FIFO#3 as it takes, the reference's takes, then
+ * its replay expander pushes. A recording of eight words replayed twice, the second of them a
+ * ThCon instruction that freezes its thread for four cycles, so that FIFO#3 fills up behind the
+ * next word (the take then with two words in FIFO#3, not one). Every cycle as the reference's,
+ * and every cycle's issued words (the issue log); fed counts the fast twin's cycles that took
+ * the way, by the number of words in FIFO#3 before the take. */
+static void replay_take_refills(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    static const uint32_t rec[] = {TT_OP_REPLAY(0, 8, 0, 1), TT_OP_SETADC(0, 0, 0, 1), TT_OP_ADDDMAREG(0, 9, 5, 1),
+                                   TT_OP_SETADC(0, 0, 0, 2), TT_OP_SETADC(0, 0, 0, 3), TT_OP_SETADC(0, 0, 0, 4),
+                                   TT_OP_SETADC(0, 0, 0, 5), TT_OP_SETADC(0, 0, 0, 6), TT_OP_SETADC(0, 0, 0, 7),
+                                   TT_OP_REPLAY(0, 8, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
+    push_n(ref, 0, rec, sizeof rec / sizeof rec[0]);
+    push_n(fast, 0, rec, sizeof rec / sizeof rec[0]);
+    unsigned fed[3] = {0};
+    for (unsigned c = 0; c < 60; c++) {
+        const fe_thread_t *fe = &fast->fe[0];
+        const gate_t *g = &fast->gate[0];
+        bool may = !g->held && !g->wait.active && fe->rp.mode == RP_REPLAY && (fast->fe_awake & 1u);
+        unsigned n = fe->fifo3.count, issued = (unsigned)cp_stats(fast, 0)->issued;
+        cp_cycle(ref);
+        cp_cycle(fast);
+        if (may && cp_stats(fast, 0)->issued > issued) fed[n]++;
+        same_state(ref, fast, c);
+        same_stats(ref, fast); /* every word issued so far */
+    }
+    assert_true(cp_is_idle(fast));
+    assert_int_equal(cp_stats(fast, 0)->issued, 16);
+    assert_true(fed[1] > 0);
+    assert_true(fed[2] > 0);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 /* Unpacker instructions of eight cycles each: SrcA (unpacker 0) or SrcB (unpacker 1) handed to
  * the Matrix Unit at retire (each waits for its bank first), or through unpacker 1's queue
  * without a bank. */
@@ -867,6 +904,7 @@ int main(void) {
         cmocka_unit_test(random_runs_match),
         cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay),
+        cmocka_unit_test(replay_take_refills),
         cmocka_unit_test(drain_behind_a_held_head),
         cmocka_unit_test(mop_cached_expansion),
         cmocka_unit_test(unpacker_due_clock),
