@@ -99,6 +99,13 @@ typedef struct {
      * (fe_step) emits again from the list without generating them (the reference path's,
      * fe_mop_step, generates every expansion). */
     bool cached;
+    /* Stuck: the expander's last step found FIFO#2 full with a word to give it (a plain word at
+     * FIFO#1's head, or an expansion's next word), and no word left FIFO#2 since (the replay
+     * expander's takes clear it, replay_step). Only such a take can change that answer (FIFO#1's
+     * head and the expansion move only by this expander's own step; a push into FIFO#1 goes
+     * behind its head, one into FIFO#2 fills it more), so its step does nothing until then. Set
+     * and read by fe_step_fed only, whose replay expander took nothing from FIFO#2. */
+    bool stuck;
     struct {
         uint32_t w;
         uint16_t mask_hi;
@@ -158,7 +165,8 @@ unsigned fe_mop_step(fe_thread_t *fe);
  * without generating it again; fe_mop_step, the reference path's, generates every expansion. */
 unsigned fe_step(fe_thread_t *fe);
 /* fe_step for a cycle whose replay expander's step the gate did with its take (fe_take_replayed):
- * the MOP expander's step, with what the replay expander did (FE_MOVED). */
+ * the MOP expander's step, with what the replay expander did (FE_MOVED); none while its stuck
+ * mark stands (fe_mop_t.stuck: this cycle's replay expander took nothing from FIFO#2). */
 unsigned fe_step_fed(fe_thread_t *fe);
 /* The gate takes FIFO#3's head in a cycle whose expanders are stepped after it (cp_t.fe_awake)
  * while the replay expander replays (RP_REPLAY): the take and that step's push, one word from

@@ -268,6 +268,19 @@ static void pass_leaves_stuck(const cp_t *fast, uint64_t *seen, uint64_t cycle) 
     }
 }
 
+/* The MOP expander's stuck mark (fe_mop_t.stuck, which fe_step_fed trusts instead of stepping
+ * it): checked before every cycle of the fast twin: while a thread's mark stands, its MOP
+ * expander's step would do nothing (fe_mop_step on a copy). *seen counts the marks it found. */
+static void mop_stuck_holds(const cp_t *fast, uint64_t *seen, uint64_t cycle) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        if (!fast->fe[t].mop.stuck) continue;
+        fe_thread_t copy = fast->fe[t];
+        if (fe_mop_step(&copy))
+            fail_msg("cycle %llu, thread %u: marked stuck, the MOP expander would move", (unsigned long long)cycle, t);
+        (*seen)++;
+    }
+}
+
 /* A coprocessor used (random words pushed to every thread for 200 cycles, 300 cycles run: units
  * busy, waits latched, FIFOs part full) and then reset: cp_reset's timing model, frontends, gates,
  * Sync Unit and counters must be a new coprocessor's, which one_run compares it with. */
@@ -294,6 +307,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
     uint32_t pending[CP_THREADS][2];
     unsigned npending[CP_THREADS] = {0};
     cond_seen_t seen = {.valid = false};
+    uint64_t marks = 0;
     memset(refusals->refused, 0, sizeof refusals->refused);
     /* Every thread starts with its MopCfg set and eight words recorded for the REPLAYs to
      * replay. */
@@ -340,6 +354,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         conds_match(ref, &seen, c);
         refusals_match(ref, fast, refusals, c);
         pass_leaves_stuck(fast, stuck, c);
+        mop_stuck_holds(fast, &marks, c);
         /* (the fast twin as the tile's fast path steps it too, cp_cycle_fast and cp_cycle_busy, each
          * a third of the cycles) */
         unsigned rr = cp_cycle(ref), rf = c % 3 == 1 ? cp_cycle_fast(fast)
@@ -576,6 +591,87 @@ static void replay_take_refills(void **state) {
     assert_true(fed[2] > 0);
     cp_destroy(ref);
     cp_destroy(fast);
+}
+
+/* The MOP expander stuck behind a full FIFO#2 while the replay expander replays (add1's math
+ * thread: TRISC pushes REPLAYs until FIFO#1 is full): fe_step_fed, in the cycles whose gate took
+ * a replayed word (GATE_FED), does not step it while its mark stands (fe_mop_t.stuck), and the
+ * replay expander's next take from FIFO#2 clears it: a REPLAY ingested, a plain word passed on,
+ * a recording's word. The words come in random bursts (as a TRISC pushes: the next once there is
+ * room) with random pauses, some long enough for FIFO#1 and then FIFO#2 to drain, so that a mark
+ * left standing would meet a word it must not hold back; among them MOP_CFGs and MOPs, which the
+ * expander takes with FIFO#2 full. Every cycle as the reference's, and every cycle's issued
+ * words; marks counts the cycles begun with the mark standing. */
+static void mop_stuck_until_replay_takes(void **state) {
+    (void)state;
+    const uint32_t A = TT_OP_SETADC(0, 0, 0, 7), B = TT_OP_SETADC(0, 0, 0, 8);
+    const uint32_t cfg[9] = {1, 2, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, A, TT_OP_NOP, B, B}; /* template 1: A, B */
+    static const uint32_t rec[] = {TT_OP_REPLAY(0, 5, 0, 1), TT_OP_SETADC(0, 0, 0, 1), TT_OP_SETADC(0, 0, 0, 2),
+                                   TT_OP_SETADC(0, 0, 0, 3), TT_OP_SETADC(0, 0, 0, 4), TT_OP_SETADC(0, 0, 0, 5)};
+    const uint32_t R = TT_OP_REPLAY(0, 5, 0, 0);
+    const uint32_t words[] = {R,
+                              R,
+                              R,
+                              R,
+                              TT_OP_MOP_CFG(0),
+                              TT_OP_SETADC(0, 0, 0, 6),
+                              TT_OP_REPLAY(0, 3, 0, 0),
+                              TT_OP_MOP(1, 0, 0),
+                              TT_OP_REPLAY(2, 2, 0, 1)};
+    uint64_t marks = 0, passes = 0;
+    /* First REPLAYs alone until FIFO#1 is empty behind a full FIFO#2 during a replay (fed), then a
+     * MOP_CFG and a MOP, which the expander takes though FIFO#2 is still full; then the seeds. */
+    for (uint32_t seed = 0; seed <= 24; seed++) {
+        rng_state = seed * 2654435761u;
+        cp_t *ref = cp_new(), *fast = cp_new();
+        cp_set_stepwise(ref, true);
+        for (unsigned k = 0; k < 9; k++) {
+            cp_mopcfg_write(ref, 0, k, cfg[k]);
+            cp_mopcfg_write(fast, 0, k, cfg[k]);
+        }
+        push_n(ref, 0, rec, sizeof rec / sizeof rec[0]);
+        push_n(fast, 0, rec, sizeof rec / sizeof rec[0]);
+        unsigned left = 0, pause = 0, fed = 0;
+        uint64_t seen = 0;
+        for (uint64_t c = 0; c < 600; c++) {
+            const fe_thread_t *fe = &fast->fe[0];
+            if (!seed) {
+                if (!fed && fe->rp.mode == RP_REPLAY && fifo_full(&fe->fifo2) && fifo_empty(&fe->fifo1)) {
+                    fed = 1;
+                    seen = c;
+                }
+                uint32_t w = !fed ? (c < 12 ? R : 0) : fed == 1 ? TT_OP_MOP_CFG(0) : TT_OP_MOP(1, 0, 0);
+                if (w && fed < 3 && (!fed || c >= seen + 2)) { /* (after a fed cycle or two like that) */
+                    bool x = cp_push(ref, 0, w, false), y = cp_push(fast, 0, w, false);
+                    assert_int_equal(x, y);
+                    fed += fed && x;
+                }
+            } else if (!left && !pause) { /* the next burst, and the pause after it */
+                left = c < 500 ? 1 + pick(pick(2) ? 12 : 48) : 0;
+                pause = pick(4) ? pick(4) : pick(60);
+            }
+            if (left) {
+                uint32_t w = words[pick(sizeof words / sizeof words[0])];
+                if (w == TT_OP_REPLAY(2, 2, 0, 1)) w = pick(2) ? w : TT_OP_SETADC(0, 0, 0, 9);
+                bool x = cp_push(ref, 0, w, false), y = cp_push(fast, 0, w, false);
+                assert_int_equal(x, y);
+                left -= x;
+            } else if (pause) {
+                pause--;
+            }
+            mop_stuck_holds(fast, &marks, c);
+            pass_leaves_stuck(fast, &passes, c);
+            cp_cycle(ref);
+            cp_cycle(fast);
+            same_state(ref, fast, c);
+            same_stats(ref, fast); /* every word issued so far */
+        }
+        same_stats(ref, fast);
+        assert_true(seed || fed == 3);
+        cp_destroy(ref);
+        cp_destroy(fast);
+    }
+    assert_true(marks > 1000);
 }
 
 /* Unpacker instructions of eight cycles each: SrcA (unpacker 0) or SrcB (unpacker 1) handed to
@@ -905,6 +1001,7 @@ int main(void) {
         cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay),
         cmocka_unit_test(replay_take_refills),
+        cmocka_unit_test(mop_stuck_until_replay_takes),
         cmocka_unit_test(drain_behind_a_held_head),
         cmocka_unit_test(mop_cached_expansion),
         cmocka_unit_test(unpacker_due_clock),
