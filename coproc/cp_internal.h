@@ -303,9 +303,11 @@ struct cp {
     /* A quiet stretch: the last full cycle only counted repeated holds (every gate idle or
      * repeating, the expanders stuck, no unpacker due), so every cycle before quiet_until does
      * the same, unless something from outside changes the coprocessor: every call that does
-     * ends the stretch (quiet_until = 0). quiet_until: the first cycle at which a time the
+     * ends the stretch (cp_quiet_stop: 0). quiet_until: the first cycle at which a time the
      * model compares with can give another answer (tm_next_change, the latched waits'
-     * recheck_at). */
+     * recheck_at). While the coprocessor is idle (not active) it is UINT64_MAX, every way it goes
+     * idle and every cp_quiet_stop keeping it so, so that cp_next_fast tells a full cycle from
+     * the others by one compare of the clock. */
     uint64_t quiet_until;
     uint64_t quiet_cycles; /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
     uint32_t fifo_freed;   /* the FIFOs freed since seen full (cp_cycle's CP_CYCLE_FREED) */
@@ -347,9 +349,14 @@ static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u
  * cp_cycle_fast, whose caller knows the coprocessor is not on the reference path. */
 typedef enum { CP_NEXT_IDLE, CP_NEXT_PLAIN, CP_NEXT_QUIET, CP_NEXT_FULL } cp_next_t;
 static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference path: cp_cycle_fast) */
-    if (!cp->active) return CP_NEXT_IDLE;
-    return cp_now(cp) < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
+    /* An idle coprocessor's quiet_until is UINT64_MAX (cp_quiet_stop): a full cycle is told by one
+     * compare. */
+    if (__builtin_expect(cp_now(cp) >= cp->quiet_until, 1)) return CP_NEXT_FULL;
+    return cp->active ? CP_NEXT_QUIET : CP_NEXT_IDLE;
 }
+/* Something from outside changed the coprocessor: a quiet stretch ends (cp_t.quiet_until), and an
+ * idle coprocessor stays marked idle there too (UINT64_MAX, cp_next_fast). */
+static inline void cp_quiet_stop(cp_t *cp) { cp->quiet_until = cp->active ? 0 : UINT64_MAX; }
 static inline cp_next_t cp_next_cycle(const cp_t *cp) {
     return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
 }

@@ -804,6 +804,45 @@ static void idle_cycle_is_advance_idle(void **state) {
     cp_destroy(b);
 }
 
+/* An idle coprocessor's quiet_until stays UINT64_MAX (cp_quiet_stop), so that cp_next_fast tells
+ * a full cycle by one compare: every way the coprocessor goes idle (a reset, the full cycle's
+ * idle end, the reference path's) and every call from outside that ends a quiet stretch leaves an
+ * idle coprocessor's next cycle an idle one, and a busy one's not quiet. */
+static void idle_stays_idle_after_outside_calls(void **state) {
+    (void)state;
+    for (unsigned stepwise = 0; stepwise < 2; stepwise++) {
+        cp_t *cp = cp_new();
+        cp_set_stepwise(cp, stepwise);
+        assert_int_equal(cp_next_fast(cp), CP_NEXT_IDLE); /* (a reset's) */
+        for (unsigned k = 0; k < 18; k++) {
+            if (k % 9 == 8) { /* busy again, then idle by its own cycles */
+                push(cp, k % CP_THREADS, TT_OP_SETADC(0, 0, 0, k));
+                assert_int_not_equal(cp_next_fast(cp), CP_NEXT_IDLE);
+                for (unsigned n = 0; n < 40 && !cp_is_idle(cp); n++)
+                    cp_cycle(cp);
+            }
+            assert_true(cp_is_idle(cp));
+            switch (k % 9) {
+            case 0: cp_sem_write(cp, 0, 1, 0); break;
+            case 1: cp_gpr_write(cp, 1, 2, 5); break;
+            case 2: cp_note_riscv_write(cp, 2); break;
+            case 3: cp_mopcfg_write(cp, 0, 1, 7); break;
+            case 4: cp_cfg_write(cp, 0, 0, 1); break;
+            case 5: cp_set_gate_policy(cp, CP_GATE_EXACT); break;
+            case 6: cp_set_stepwise(cp, !stepwise); break;
+            case 7: cp_set_stepwise(cp, stepwise); break;
+            default: break;
+            }
+            assert_int_equal(cp_next_fast(cp), CP_NEXT_IDLE);
+            assert_int_equal(cp_quiet_left(cp), 0);
+            cp_cycle(cp);
+        }
+        cp_reset(cp);
+        assert_int_equal(cp_next_fast(cp), CP_NEXT_IDLE);
+        cp_destroy(cp);
+    }
+}
+
 /* The timing model in the coprocessor's allocation (tm_place): cp_tmh, which the full cycle and
  * the gates read without a call, is the model's own head (tm_head: its clock, due time, moves,
  * changed conditions and error); and a used coprocessor's reset clears the
@@ -1008,6 +1047,7 @@ int main(void) {
         cmocka_unit_test(unpacker_queue_full),
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
+        cmocka_unit_test(idle_stays_idle_after_outside_calls),
         cmocka_unit_test(one_clock_every_way),
         cmocka_unit_test(issue_log_in_issue_order),
     };
