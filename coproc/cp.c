@@ -43,7 +43,7 @@ static void reset_own(cp_t *cp) {
     memset(cp->stats, 0, sizeof cp->stats);
     memset(cp->ilog_from, 0, sizeof cp->ilog_from);
     cp->active = false;
-    cp->quiet_until = 0;
+    cp->quiet_until = UINT64_MAX; /* (idle: cp_next_fast) */
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
     cp->fe_awake = 0;
 }
@@ -197,6 +197,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     }
     tm_cycle(cp->tm); /* (and the clock, cp_now) */
     cp->active = !all_idle(cp);
+    if (!cp->active) cp->quiet_until = UINT64_MAX; /* (idle: cp_next_fast) */
     return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
 
@@ -204,12 +205,14 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
  * the count of a repeated hold. */
 static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsigned t) {
     fe_thread_t *fe = &cp->fe[t];
-    bool quiet = gate_step(cp, t);
+    unsigned gate = gate_step(cp, t);
+    bool quiet = gate == GATE_QUIET;
     /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
      * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
-     * can give them something else to do (cp_t.fe_awake). */
+     * can give them something else to do (cp_t.fe_awake). The replay expander's step may be
+     * done already, with the gate's take (GATE_FED). */
     if (cp->fe_awake & (1u << t)) {
-        unsigned did = fe_step(fe);
+        unsigned did = gate == GATE_FED ? fe_step_fed(fe) : fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
          * replay expander's take against the MOP expander's word (fe_step). */
@@ -233,7 +236,10 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     /* (A full cycle runs only while active, cp_next_fast, and nothing in it clears that: only an
      * idle end does, with no store otherwise.) */
     bool idle = all_idle(cp);
-    if (idle) cp->active = false;
+    if (idle) {
+        cp->active = false;
+        cp->quiet_until = UINT64_MAX; /* (idle: cp_next_fast) */
+    }
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     unsigned s = cp_status_of(cp, idle) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && !idle) {
@@ -307,7 +313,7 @@ bool cp_is_idle(const cp_t *cp) { return !cp->active; }
 
 void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
     if ((unsigned)p < CP_GATE_POLICIES) cp->policy = p;
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
 }
 
 cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
@@ -320,7 +326,7 @@ void cp_set_stepwise(cp_t *cp, bool on) {
     for (unsigned t = 0; !cp->stepwise && on && t < CP_THREADS; t++)
         if (cp->fe[t].fifo2_high > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = cp->fe[t].fifo2_high;
     cp->stepwise = on;
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
     tm_set_reference(cp->tm, on);
     dp_set_reference(cp->dp, on);
 }
@@ -353,7 +359,7 @@ const uint32_t *cp_sem_word(const cp_t *cp, unsigned i) { return &cp->sync.sem[i
  * SEMPOST (saturates at 15; Max untouched). The write takes this cycle's semaphore slot. */
 void cp_sem_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
     if (i >= CP_NUM_SEMS) return;
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
     if (val & 1)
         sync_sem_get(&cp->sync, (uint8_t)(1u << i));
     else
@@ -368,17 +374,17 @@ uint32_t cp_gpr_read(const cp_t *cp, unsigned t, unsigned i) {
 }
 
 void cp_gpr_write(cp_t *cp, unsigned t, unsigned i, uint32_t val) {
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
     if (t < CP_THREADS && i < CP_NUM_GPRS) cp->st.gpr[t][i] = val;
 }
 
 void cp_note_riscv_write(cp_t *cp, unsigned t) {
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
     if (t < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, t);
 }
 
 void cp_mopcfg_write(cp_t *cp, unsigned t, unsigned idx, uint32_t val) {
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
     if (t < CP_THREADS && idx < FE_MOPCFG_WORDS) cp->fe[t].mop.cfg[idx] = val;
 }
 
@@ -387,7 +393,7 @@ bool cp_cfg_read(const cp_t *cp, uint32_t byte_off, uint32_t *val) { return st_c
 /* BackendConfiguration.md: RISC-V may write Config (and ConfigDualWrite) with sw, never
  * ThreadConfig (that takes SETC16). A TRISC's write feeds condition C10. */
 bool cp_cfg_write(cp_t *cp, int from_thread, uint32_t byte_off, uint32_t val) {
-    cp->quiet_until = 0;
+    cp_quiet_stop(cp);
     if (st_cfg_is_thdcfg(byte_off)) return false;
     if (from_thread >= 0 && from_thread < CP_THREADS) tm_note_riscv_cfg_write(cp->tm, (unsigned)from_thread);
     return st_cfg_write(&cp->st, byte_off, val);

@@ -99,6 +99,13 @@ typedef struct {
      * (fe_step) emits again from the list without generating them (the reference path's,
      * fe_mop_step, generates every expansion). */
     bool cached;
+    /* Stuck: the expander's last step found FIFO#2 full with a word to give it (a plain word at
+     * FIFO#1's head, or an expansion's next word), and no word left FIFO#2 since (the replay
+     * expander's takes clear it, replay_step). Only such a take can change that answer (FIFO#1's
+     * head and the expansion move only by this expander's own step; a push into FIFO#1 goes
+     * behind its head, one into FIFO#2 fills it more), so its step does nothing until then. Set
+     * and read by fe_step_fed only, whose replay expander took nothing from FIFO#2. */
+    bool stuck;
     struct {
         uint32_t w;
         uint16_t mask_hi;
@@ -157,6 +164,26 @@ unsigned fe_mop_step(fe_thread_t *fe);
  * a MOP ingested as the last whole expansion was (fe_mop_t.cached) is emitted from its list
  * without generating it again; fe_mop_step, the reference path's, generates every expansion. */
 unsigned fe_step(fe_thread_t *fe);
+/* fe_step for a cycle whose replay expander's step the gate did with its take (fe_take_replayed):
+ * the MOP expander's step, with what the replay expander did (FE_MOVED); none while its stuck
+ * mark stands (fe_mop_t.stuck: this cycle's replay expander took nothing from FIFO#2). */
+unsigned fe_step_fed(fe_thread_t *fe);
+/* The gate takes FIFO#3's head in a cycle whose expanders are stepped after it (cp_t.fe_awake)
+ * while the replay expander replays (RP_REPLAY): the take and that step's push, one word from
+ * the replay buffer, in one. The split way's take leaves head + 1 and count - 1, and its push,
+ * into a FIFO#3 with room (the take made some), writes at head + 1 + count - 1: here the count
+ * stays and the word goes where the push would put it, so FIFO#3 holds the same words at the
+ * same places after the thread's step, and no observer looks between the gate and the
+ * expanders (fe_step_fed does the rest of their step). */
+static inline void fe_take_replayed(fe_thread_t *fe) {
+    fe_fifo_t *f = &fe->fifo3;
+    fe_replay_t *r = &fe->rp;
+    unsigned at = (f->head + f->count) % FE_FIFO_MAX;
+    f->slot[at] = r->buf[(r->start + r->k) % FE_REPLAY_DEPTH];
+    memcpy(&f->org[at], &r->org, sizeof r->org);
+    f->head = (uint8_t)((f->head + 1) % FE_FIFO_MAX);
+    if (++r->k == r->len) r->mode = RP_PASS;
+}
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
 static inline bool fe_idle(const fe_thread_t *fe) {
@@ -276,9 +303,11 @@ struct cp {
     /* A quiet stretch: the last full cycle only counted repeated holds (every gate idle or
      * repeating, the expanders stuck, no unpacker due), so every cycle before quiet_until does
      * the same, unless something from outside changes the coprocessor: every call that does
-     * ends the stretch (quiet_until = 0). quiet_until: the first cycle at which a time the
+     * ends the stretch (cp_quiet_stop: 0). quiet_until: the first cycle at which a time the
      * model compares with can give another answer (tm_next_change, the latched waits'
-     * recheck_at). */
+     * recheck_at). While the coprocessor is idle (not active) it is UINT64_MAX, every way it goes
+     * idle and every cp_quiet_stop keeping it so, so that cp_next_fast tells a full cycle from
+     * the others by one compare of the clock. */
     uint64_t quiet_until;
     uint64_t quiet_cycles; /* cycles run as quiet-stretch cycles so far (cp_quiet_cycles) */
     uint32_t fifo_freed;   /* the FIFOs freed since seen full (cp_cycle's CP_CYCLE_FREED) */
@@ -320,9 +349,14 @@ static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u
  * cp_cycle_fast, whose caller knows the coprocessor is not on the reference path. */
 typedef enum { CP_NEXT_IDLE, CP_NEXT_PLAIN, CP_NEXT_QUIET, CP_NEXT_FULL } cp_next_t;
 static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference path: cp_cycle_fast) */
-    if (!cp->active) return CP_NEXT_IDLE;
-    return cp_now(cp) < cp->quiet_until ? CP_NEXT_QUIET : CP_NEXT_FULL;
+    /* An idle coprocessor's quiet_until is UINT64_MAX (cp_quiet_stop): a full cycle is told by one
+     * compare. */
+    if (__builtin_expect(cp_now(cp) >= cp->quiet_until, 1)) return CP_NEXT_FULL;
+    return cp->active ? CP_NEXT_QUIET : CP_NEXT_IDLE;
 }
+/* Something from outside changed the coprocessor: a quiet stretch ends (cp_t.quiet_until), and an
+ * idle coprocessor stays marked idle there too (UINT64_MAX, cp_next_fast). */
+static inline void cp_quiet_stop(cp_t *cp) { cp->quiet_until = cp->active ? 0 : UINT64_MAX; }
 static inline cp_next_t cp_next_cycle(const cp_t *cp) {
     return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
 }
@@ -336,7 +370,13 @@ static inline bool cp_tm_due_at(const cp_t *cp, uint64_t clock) { return clock >
  * itself, gate_pass a head with nothing held or latched, gate_step_slow the rest (each one copy
  * per thread, CP_PER_THREAD_DECLARE; t a constant where gate_step is inlined: the unrolled
  * cp_cycle_step). */
-CP_PER_THREAD_DECLARE(bool, gate_pass, (cp_t * cp), (cp))
+/* What gate_step says of its cycle: GATE_QUIET, it changed nothing but the count of a repeated
+ * hold (an idle gate, or a held head held as it was: then the same happens again until
+ * something the hold depends on changes, cp_cycle's quiet stretch); GATE_FED, gate_pass took
+ * the head and did the replay expander's step of the cycle with it (fe_take_replayed: the
+ * thread's step goes on with fe_step_fed); GATE_BUSY, anything else. */
+enum { GATE_BUSY = 0, GATE_QUIET = 1, GATE_FED = 2 };
+CP_PER_THREAD_DECLARE(unsigned, gate_pass, (cp_t * cp), (cp))
 CP_PER_THREAD_DECLARE(bool, gate_step_slow, (cp_t * cp), (cp))
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
@@ -366,22 +406,21 @@ static inline bool gate_hold_unchanged(const cp_t *cp, unsigned t, const gate_t 
     return g->repeat == GATE_REPEAT_UNIT && g->unit_seen == cp_tmh(cp)->unit_moves;
 }
 
-/* Both return true when the cycle changed nothing but the count of a repeated hold: an idle gate,
- * or a held head held as it was (then the same happens again until something the hold depends
- * on changes: cp_cycle's quiet stretch). */
-static inline bool gate_step(cp_t *cp, unsigned t) {
+/* gate_step says GATE_QUIET, GATE_FED or GATE_BUSY (above); gate_step_slow returns true for
+ * GATE_QUIET's cycle. */
+static inline unsigned gate_step(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     if (!g->held) {
         /* Nothing latched, nothing at the head: the full step would find nothing to do (and
          * nothing to undo: a cycle that held nothing cleared the hold and ended the stall). */
-        if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) || gate_pass(cp, t);
+        if (!g->wait.active) return fifo_empty(&cp->fe[t].fifo3) ? GATE_QUIET : gate_pass(cp, t);
     } else if (gate_hold_unchanged(cp, t, g)) {
         /* Held as it was (the latched wait, or a unit's refusal that only a Src hand-over or an
          * unpacker's retire can end: gate_t.repeat): counted later, in bulk (gate_settle, from
          * gate_t.repeat_from). */
-        return true;
+        return GATE_QUIET;
     }
-    return gate_step_slow(cp, t);
+    return gate_step_slow(cp, t) ? GATE_QUIET : GATE_BUSY;
 }
 void gate_reset(gate_t *g);
 /* Count thread t's repeated held cycles into its statistics and stall record. Every view of them

@@ -163,7 +163,7 @@ static void mop_fill(fe_mop_t *m) {
  * expander resolves control flow for free, so the end is known when the last word goes). */
 static __attribute__((noinline)) unsigned mop_emit(fe_thread_t *fe, unsigned did) {
     fe_mop_t *m = &fe->mop;
-    if (fifo_full(&fe->fifo2)) return did;
+    if (fifo_full(&fe->fifo2)) return did; /* (stuck: mop_step notes it) */
     mop_push2(fe, m->list[m->at], m->org);
     if (++m->at == m->n) {
         if (m->more) mop_fill(m); /* the words after it, generated ahead */
@@ -211,9 +211,17 @@ static __attribute__((noinline)) unsigned mop_ingest(fe_thread_t *fe, uint32_t w
     return mop_emit(fe, did);
 }
 
-static inline unsigned mop_step(fe_thread_t *fe, unsigned did, bool cache) {
+/* cache: a MOP may come from the list's cache (fe_mop_t.cached); mark: note a stuck step
+ * (fe_mop_t.stuck; fe_step_fed's). */
+static inline unsigned mop_step(fe_thread_t *fe, unsigned did, bool cache, bool mark) {
     fe_mop_t *m = &fe->mop;
-    if (m->kind != MOP_IDLE) return mop_emit(fe, did);
+    if (m->kind != MOP_IDLE) {
+        if (mark && fifo_full(&fe->fifo2)) {
+            m->stuck = true;
+            return did;
+        }
+        return mop_emit(fe, did);
+    }
     if (fifo_empty(&fe->fifo1)) {
         bool ended = m->bubble;
         m->bubble = false; /* the transition cycle passes while nothing is queued */
@@ -234,7 +242,10 @@ static inline unsigned mop_step(fe_thread_t *fe, unsigned did, bool cache) {
         return did | FE_MOVED | FE_POP1;
     case TT_OPC_MOP: return mop_ingest(fe, w, did, cache);
     default: /* everything else passes through */
-        if (fifo_full(&fe->fifo2)) return did;
+        if (fifo_full(&fe->fifo2)) {
+            if (mark) m->stuck = true;
+            return did;
+        }
         cp_origin_t org = fifo_peek_org(&fe->fifo1);
         fifo_pop(&fe->fifo1);
         mop_push2(fe, w, org);
@@ -243,6 +254,12 @@ static inline unsigned mop_step(fe_thread_t *fe, unsigned did, bool cache) {
 }
 
 /* ---- Replay expander (REPLAY.md) -------------------------------------------------------------- */
+
+/* The replay expander takes FIFO#2's head: the MOP expander may move again (fe_mop_t.stuck). */
+static inline void replay_take2(fe_thread_t *fe) {
+    fifo_pop(&fe->fifo2);
+    fe->mop.stuck = false;
+}
 
 static inline unsigned replay_step(fe_thread_t *fe) {
     fe_replay_t *r = &fe->rp;
@@ -260,7 +277,7 @@ static inline unsigned replay_step(fe_thread_t *fe) {
          * ReplayBuffer[(Index + i) % 32]; with Exec they also go downstream. */
         if (r->exec && fifo_full(&fe->fifo3)) return 0;
         cp_origin_t org = fifo_peek_org(&fe->fifo2);
-        fifo_pop(&fe->fifo2);
+        replay_take2(fe);
         r->buf[(r->start + r->k) % FE_REPLAY_DEPTH] = w;
         if (r->exec) fifo_push(&fe->fifo3, w, org);
         if (++r->k == r->len) r->mode = RP_PASS;
@@ -274,7 +291,7 @@ static inline unsigned replay_step(fe_thread_t *fe) {
         if (r->len == 0) r->len = FE_REPLAY_DEPTH;
         r->k = 0;
         if (TT_REPLAY_LOAD_MODE(w)) { /* Load: ingest the REPLAY, emit nothing */
-            fifo_pop(&fe->fifo2);
+            replay_take2(fe);
             r->exec = TT_REPLAY_EXECUTE_WHILE_LOADING(w);
             r->mode = RP_LOAD;
             return FE_MOVED | FE_POP2;
@@ -282,7 +299,7 @@ static inline unsigned replay_step(fe_thread_t *fe) {
         /* Replay: the REPLAY is ingested and the first buffered word emitted in one cycle. */
         if (fifo_full(&fe->fifo3)) return 0;
         r->org = fifo_peek_org(&fe->fifo2);
-        fifo_pop(&fe->fifo2);
+        replay_take2(fe);
         r->mode = RP_REPLAY;
         fifo_push(&fe->fifo3, r->buf[r->start], r->org);
         if (++r->k == r->len) r->mode = RP_PASS;
@@ -290,7 +307,7 @@ static inline unsigned replay_step(fe_thread_t *fe) {
     }
     if (fifo_full(&fe->fifo3)) return 0;
     cp_origin_t org = fifo_peek_org(&fe->fifo2);
-    fifo_pop(&fe->fifo2);
+    replay_take2(fe);
     fifo_push(&fe->fifo3, w, org);
     return FE_MOVED | FE_POP2;
 }
@@ -298,9 +315,10 @@ static inline unsigned replay_step(fe_thread_t *fe) {
 /* ---- both expanders ------------------------------------------------------------------------ */
 
 unsigned fe_replay_step(fe_thread_t *fe) { return replay_step(fe); }
-unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe, 0, false); }
+unsigned fe_mop_step(fe_thread_t *fe) { return mop_step(fe, 0, false, false); }
 
-unsigned fe_step(fe_thread_t *fe) { return mop_step(fe, replay_step(fe), true); }
+unsigned fe_step(fe_thread_t *fe) { return mop_step(fe, replay_step(fe), true, false); }
+unsigned fe_step_fed(fe_thread_t *fe) { return fe->mop.stuck ? FE_MOVED : mop_step(fe, FE_MOVED, true, true); }
 
 /* ---- status ----------------------------------------------------------------------------------- */
 

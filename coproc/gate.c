@@ -307,15 +307,21 @@ CP_PER_THREAD_STATIC(__attribute__((noinline)), bool, gate_sync, (cp_t * cp), (c
 /* Nothing held or latched before (so nothing to settle or undo), nothing latched now, a word at
  * the head: it passes if its unit takes it (tm_issue), which is the full step's answer too for
  * everything but the Sync Unit's instructions (gate_sync) and those that never pass. */
-static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigned t) {
+static inline __attribute__((always_inline)) unsigned gate_pass_as(cp_t *cp, unsigned t) {
     fe_fifo_t *in = &cp->fe[t].fifo3;
     uint32_t w = fifo_peek(in);
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
     if (!cp->op_pass[TT_OPCODE(w)]) return cp->op_sync[TT_OPCODE(w)] ? gate_sync(cp, t) : gate_full(cp, t);
     if (!tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
     /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
-    fifo_pop(in);
     issue_note(cp, t, w);
+    if (cp->fe[t].rp.mode == RP_REPLAY && (cp->fe_awake & (1u << t))) {
+        /* The replay expander's step of this cycle (cp_thread_step, after this) would refill the
+         * slot: in one with the take (fe_take_replayed). */
+        fe_take_replayed(&cp->fe[t]);
+        return GATE_FED;
+    }
+    fifo_pop(in);
     /* No fe_moved: this take never gives stuck expanders something to do. They read FIFO#3 only
      * to ask whether it is full (frontend.c replay_step). Stuck means they did nothing in the
      * cycle they were last stepped (cp_thread_step), after this gate's step of that cycle; only
@@ -325,10 +331,10 @@ static inline __attribute__((always_inline)) bool gate_pass_as(cp_t *cp, unsigne
      * held gate never comes here (gate_step) but to the full step, whose every take marks.
      * test_cp_shortcuts' pass_leaves_stuck checks this before every cycle of its random runs
      * and of drain_behind_a_held_head, which makes the second case. */
-    return false;
+    return GATE_BUSY;
 }
 
-CP_PER_THREAD_DEFINE(bool, gate_pass, (cp_t * cp), (cp))
+CP_PER_THREAD_DEFINE(unsigned, gate_pass, (cp_t * cp), (cp))
 
 /* A held head or a latched wait: a repeated hold (gate_repeat), else the Wait Gate's cycle as the
  * header of this file says. */

@@ -268,6 +268,19 @@ static void pass_leaves_stuck(const cp_t *fast, uint64_t *seen, uint64_t cycle) 
     }
 }
 
+/* The MOP expander's stuck mark (fe_mop_t.stuck, which fe_step_fed trusts instead of stepping
+ * it): checked before every cycle of the fast twin: while a thread's mark stands, its MOP
+ * expander's step would do nothing (fe_mop_step on a copy). *seen counts the marks it found. */
+static void mop_stuck_holds(const cp_t *fast, uint64_t *seen, uint64_t cycle) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        if (!fast->fe[t].mop.stuck) continue;
+        fe_thread_t copy = fast->fe[t];
+        if (fe_mop_step(&copy))
+            fail_msg("cycle %llu, thread %u: marked stuck, the MOP expander would move", (unsigned long long)cycle, t);
+        (*seen)++;
+    }
+}
+
 /* A coprocessor used (random words pushed to every thread for 200 cycles, 300 cycles run: units
  * busy, waits latched, FIFOs part full) and then reset: cp_reset's timing model, frontends, gates,
  * Sync Unit and counters must be a new coprocessor's, which one_run compares it with. */
@@ -294,6 +307,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
     uint32_t pending[CP_THREADS][2];
     unsigned npending[CP_THREADS] = {0};
     cond_seen_t seen = {.valid = false};
+    uint64_t marks = 0;
     memset(refusals->refused, 0, sizeof refusals->refused);
     /* Every thread starts with its MopCfg set and eight words recorded for the REPLAYs to
      * replay. */
@@ -340,6 +354,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         conds_match(ref, &seen, c);
         refusals_match(ref, fast, refusals, c);
         pass_leaves_stuck(fast, stuck, c);
+        mop_stuck_holds(fast, &marks, c);
         /* (the fast twin as the tile's fast path steps it too, cp_cycle_fast and cp_cycle_busy, each
          * a third of the cycles) */
         unsigned rr = cp_cycle(ref), rf = c % 3 == 1 ? cp_cycle_fast(fast)
@@ -541,6 +556,124 @@ static void mop_recorded_by_replay(void **state) {
     cp_destroy(fast);
 }
 
+/* The gate's take of a replayed word with the replay expander's push of the next (GATE_FED,
+ * fe_take_replayed): the fast twin's gate refills FIFO#3 as it takes, the reference's takes, then
+ * its replay expander pushes. A recording of eight words replayed twice, the second of them a
+ * ThCon instruction that freezes its thread for four cycles, so that FIFO#3 fills up behind the
+ * next word (the take then with two words in FIFO#3, not one). Every cycle as the reference's,
+ * and every cycle's issued words (the issue log); fed counts the fast twin's cycles that took
+ * the way, by the number of words in FIFO#3 before the take. */
+static void replay_take_refills(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    static const uint32_t rec[] = {TT_OP_REPLAY(0, 8, 0, 1), TT_OP_SETADC(0, 0, 0, 1), TT_OP_ADDDMAREG(0, 9, 5, 1),
+                                   TT_OP_SETADC(0, 0, 0, 2), TT_OP_SETADC(0, 0, 0, 3), TT_OP_SETADC(0, 0, 0, 4),
+                                   TT_OP_SETADC(0, 0, 0, 5), TT_OP_SETADC(0, 0, 0, 6), TT_OP_SETADC(0, 0, 0, 7),
+                                   TT_OP_REPLAY(0, 8, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
+    push_n(ref, 0, rec, sizeof rec / sizeof rec[0]);
+    push_n(fast, 0, rec, sizeof rec / sizeof rec[0]);
+    unsigned fed[3] = {0};
+    for (unsigned c = 0; c < 60; c++) {
+        const fe_thread_t *fe = &fast->fe[0];
+        const gate_t *g = &fast->gate[0];
+        bool may = !g->held && !g->wait.active && fe->rp.mode == RP_REPLAY && (fast->fe_awake & 1u);
+        unsigned n = fe->fifo3.count, issued = (unsigned)cp_stats(fast, 0)->issued;
+        cp_cycle(ref);
+        cp_cycle(fast);
+        if (may && cp_stats(fast, 0)->issued > issued) fed[n]++;
+        same_state(ref, fast, c);
+        same_stats(ref, fast); /* every word issued so far */
+    }
+    assert_true(cp_is_idle(fast));
+    assert_int_equal(cp_stats(fast, 0)->issued, 16);
+    assert_true(fed[1] > 0);
+    assert_true(fed[2] > 0);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
+/* The MOP expander stuck behind a full FIFO#2 while the replay expander replays (add1's math
+ * thread: TRISC pushes REPLAYs until FIFO#1 is full): fe_step_fed, in the cycles whose gate took
+ * a replayed word (GATE_FED), does not step it while its mark stands (fe_mop_t.stuck), and the
+ * replay expander's next take from FIFO#2 clears it: a REPLAY ingested, a plain word passed on,
+ * a recording's word. The words come in random bursts (as a TRISC pushes: the next once there is
+ * room) with random pauses, some long enough for FIFO#1 and then FIFO#2 to drain, so that a mark
+ * left standing would meet a word it must not hold back; among them MOP_CFGs and MOPs, which the
+ * expander takes with FIFO#2 full. Every cycle as the reference's, and every cycle's issued
+ * words; marks counts the cycles begun with the mark standing. */
+static void mop_stuck_until_replay_takes(void **state) {
+    (void)state;
+    const uint32_t A = TT_OP_SETADC(0, 0, 0, 7), B = TT_OP_SETADC(0, 0, 0, 8);
+    const uint32_t cfg[9] = {1, 2, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, A, TT_OP_NOP, B, B}; /* template 1: A, B */
+    static const uint32_t rec[] = {TT_OP_REPLAY(0, 5, 0, 1), TT_OP_SETADC(0, 0, 0, 1), TT_OP_SETADC(0, 0, 0, 2),
+                                   TT_OP_SETADC(0, 0, 0, 3), TT_OP_SETADC(0, 0, 0, 4), TT_OP_SETADC(0, 0, 0, 5)};
+    const uint32_t R = TT_OP_REPLAY(0, 5, 0, 0);
+    const uint32_t words[] = {R,
+                              R,
+                              R,
+                              R,
+                              TT_OP_MOP_CFG(0),
+                              TT_OP_SETADC(0, 0, 0, 6),
+                              TT_OP_REPLAY(0, 3, 0, 0),
+                              TT_OP_MOP(1, 0, 0),
+                              TT_OP_REPLAY(2, 2, 0, 1)};
+    uint64_t marks = 0, passes = 0;
+    /* First REPLAYs alone until FIFO#1 is empty behind a full FIFO#2 during a replay (fed), then a
+     * MOP_CFG and a MOP, which the expander takes though FIFO#2 is still full; then the seeds. */
+    for (uint32_t seed = 0; seed <= 24; seed++) {
+        rng_state = seed * 2654435761u;
+        cp_t *ref = cp_new(), *fast = cp_new();
+        cp_set_stepwise(ref, true);
+        for (unsigned k = 0; k < 9; k++) {
+            cp_mopcfg_write(ref, 0, k, cfg[k]);
+            cp_mopcfg_write(fast, 0, k, cfg[k]);
+        }
+        push_n(ref, 0, rec, sizeof rec / sizeof rec[0]);
+        push_n(fast, 0, rec, sizeof rec / sizeof rec[0]);
+        unsigned left = 0, pause = 0, fed = 0;
+        uint64_t seen = 0;
+        for (uint64_t c = 0; c < 600; c++) {
+            const fe_thread_t *fe = &fast->fe[0];
+            if (!seed) {
+                if (!fed && fe->rp.mode == RP_REPLAY && fifo_full(&fe->fifo2) && fifo_empty(&fe->fifo1)) {
+                    fed = 1;
+                    seen = c;
+                }
+                uint32_t w = !fed ? (c < 12 ? R : 0) : fed == 1 ? TT_OP_MOP_CFG(0) : TT_OP_MOP(1, 0, 0);
+                if (w && fed < 3 && (!fed || c >= seen + 2)) { /* (after a fed cycle or two like that) */
+                    bool x = cp_push(ref, 0, w, false), y = cp_push(fast, 0, w, false);
+                    assert_int_equal(x, y);
+                    fed += fed && x;
+                }
+            } else if (!left && !pause) { /* the next burst, and the pause after it */
+                left = c < 500 ? 1 + pick(pick(2) ? 12 : 48) : 0;
+                pause = pick(4) ? pick(4) : pick(60);
+            }
+            if (left) {
+                uint32_t w = words[pick(sizeof words / sizeof words[0])];
+                if (w == TT_OP_REPLAY(2, 2, 0, 1)) w = pick(2) ? w : TT_OP_SETADC(0, 0, 0, 9);
+                bool x = cp_push(ref, 0, w, false), y = cp_push(fast, 0, w, false);
+                assert_int_equal(x, y);
+                left -= x;
+            } else if (pause) {
+                pause--;
+            }
+            mop_stuck_holds(fast, &marks, c);
+            pass_leaves_stuck(fast, &passes, c);
+            cp_cycle(ref);
+            cp_cycle(fast);
+            same_state(ref, fast, c);
+            same_stats(ref, fast); /* every word issued so far */
+        }
+        same_stats(ref, fast);
+        assert_true(seed || fed == 3);
+        cp_destroy(ref);
+        cp_destroy(fast);
+    }
+    assert_true(marks > 1000);
+}
+
 /* Unpacker instructions of eight cycles each: SrcA (unpacker 0) or SrcB (unpacker 1) handed to
  * the Matrix Unit at retire (each waits for its bank first), or through unpacker 1's queue
  * without a bank. */
@@ -669,6 +802,45 @@ static void idle_cycle_is_advance_idle(void **state) {
     assert_true(idle_steps > 50);
     cp_destroy(a);
     cp_destroy(b);
+}
+
+/* An idle coprocessor's quiet_until stays UINT64_MAX (cp_quiet_stop), so that cp_next_fast tells
+ * a full cycle by one compare: every way the coprocessor goes idle (a reset, the full cycle's
+ * idle end, the reference path's) and every call from outside that ends a quiet stretch leaves an
+ * idle coprocessor's next cycle an idle one, and a busy one's not quiet. */
+static void idle_stays_idle_after_outside_calls(void **state) {
+    (void)state;
+    for (unsigned stepwise = 0; stepwise < 2; stepwise++) {
+        cp_t *cp = cp_new();
+        cp_set_stepwise(cp, stepwise);
+        assert_int_equal(cp_next_fast(cp), CP_NEXT_IDLE); /* (a reset's) */
+        for (unsigned k = 0; k < 18; k++) {
+            if (k % 9 == 8) { /* busy again, then idle by its own cycles */
+                push(cp, k % CP_THREADS, TT_OP_SETADC(0, 0, 0, k));
+                assert_int_not_equal(cp_next_fast(cp), CP_NEXT_IDLE);
+                for (unsigned n = 0; n < 40 && !cp_is_idle(cp); n++)
+                    cp_cycle(cp);
+            }
+            assert_true(cp_is_idle(cp));
+            switch (k % 9) {
+            case 0: cp_sem_write(cp, 0, 1, 0); break;
+            case 1: cp_gpr_write(cp, 1, 2, 5); break;
+            case 2: cp_note_riscv_write(cp, 2); break;
+            case 3: cp_mopcfg_write(cp, 0, 1, 7); break;
+            case 4: cp_cfg_write(cp, 0, 0, 1); break;
+            case 5: cp_set_gate_policy(cp, CP_GATE_EXACT); break;
+            case 6: cp_set_stepwise(cp, !stepwise); break;
+            case 7: cp_set_stepwise(cp, stepwise); break;
+            default: break;
+            }
+            assert_int_equal(cp_next_fast(cp), CP_NEXT_IDLE);
+            assert_int_equal(cp_quiet_left(cp), 0);
+            cp_cycle(cp);
+        }
+        cp_reset(cp);
+        assert_int_equal(cp_next_fast(cp), CP_NEXT_IDLE);
+        cp_destroy(cp);
+    }
 }
 
 /* The timing model in the coprocessor's allocation (tm_place): cp_tmh, which the full cycle and
@@ -867,12 +1039,15 @@ int main(void) {
         cmocka_unit_test(random_runs_match),
         cmocka_unit_test(random_runs_match_whole_thread),
         cmocka_unit_test(mop_recorded_by_replay),
+        cmocka_unit_test(replay_take_refills),
+        cmocka_unit_test(mop_stuck_until_replay_takes),
         cmocka_unit_test(drain_behind_a_held_head),
         cmocka_unit_test(mop_cached_expansion),
         cmocka_unit_test(unpacker_due_clock),
         cmocka_unit_test(unpacker_queue_full),
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
+        cmocka_unit_test(idle_stays_idle_after_outside_calls),
         cmocka_unit_test(one_clock_every_way),
         cmocka_unit_test(issue_log_in_issue_order),
     };
