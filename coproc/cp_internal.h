@@ -175,14 +175,21 @@ unsigned fe_step_fed(fe_thread_t *fe);
  * stays and the word goes where the push would put it, so FIFO#3 holds the same words at the
  * same places after the thread's step, and no observer looks between the gate and the
  * expanders (fe_step_fed does the rest of their step). */
+/* The replaying expander's next word (RP_REPLAY): ReplayBuffer[(Index + k) % 32], its replay
+ * ending with the Len-th (REPLAY.md). Both ways of emitting it (replay_step's push, the fed take
+ * below) take it here. */
+static inline uint32_t fe_replay_next(fe_replay_t *r) {
+    uint32_t w = r->buf[(r->start + r->k) % FE_REPLAY_DEPTH];
+    if (++r->k == r->len) r->mode = RP_PASS;
+    return w;
+}
 static inline void fe_take_replayed(fe_thread_t *fe) {
     fe_fifo_t *f = &fe->fifo3;
     fe_replay_t *r = &fe->rp;
     unsigned at = (f->head + f->count) % FE_FIFO_MAX;
-    f->slot[at] = r->buf[(r->start + r->k) % FE_REPLAY_DEPTH];
     memcpy(&f->org[at], &r->org, sizeof r->org);
+    f->slot[at] = fe_replay_next(r);
     f->head = (uint8_t)((f->head + 1) % FE_FIFO_MAX);
-    if (++r->k == r->len) r->mode = RP_PASS;
 }
 /* Every FIFO empty, both expanders idle. A replay expander still waiting for words to record
  * holds nothing in flight. */
@@ -357,6 +364,14 @@ static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference 
 /* Something from outside changed the coprocessor: a quiet stretch ends (cp_t.quiet_until), and an
  * idle coprocessor stays marked idle there too (UINT64_MAX, cp_next_fast). */
 static inline void cp_quiet_stop(cp_t *cp) { cp->quiet_until = cp->active ? 0 : UINT64_MAX; }
+/* The coprocessor goes idle (every way it does: a reset, a cycle's idle end on either path): no
+ * longer active, and marked idle in quiet_until for cp_next_fast. Needed for the cycles, not only
+ * for speed: a full cycle of an idle coprocessor may still use up a pending MOP bubble, which an
+ * idle cycle keeps. */
+static inline void cp_go_idle(cp_t *cp) {
+    cp->active = false;
+    cp->quiet_until = UINT64_MAX;
+}
 static inline cp_next_t cp_next_cycle(const cp_t *cp) {
     return cp->stepwise && cp->active ? CP_NEXT_PLAIN : cp_next_fast(cp);
 }
@@ -376,6 +391,8 @@ static inline bool cp_tm_due_at(const cp_t *cp, uint64_t clock) { return clock >
  * the head and did the replay expander's step of the cycle with it (fe_take_replayed: the
  * thread's step goes on with fe_step_fed); GATE_BUSY, anything else. */
 enum { GATE_BUSY = 0, GATE_QUIET = 1, GATE_FED = 2 };
+/* gate_pass_as answers with gate_full's and gate_sync's bool (true: quiet) as they are. */
+_Static_assert(GATE_BUSY == false && GATE_QUIET == true, "a gate step's bool is its answer");
 CP_PER_THREAD_DECLARE(unsigned, gate_pass, (cp_t * cp), (cp))
 CP_PER_THREAD_DECLARE(bool, gate_step_slow, (cp_t * cp), (cp))
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */

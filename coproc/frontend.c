@@ -266,8 +266,7 @@ static inline unsigned replay_step(fe_thread_t *fe) {
     if (r->mode == RP_REPLAY) {
         /* Replaying: emit one buffered word per cycle, ingest nothing (FIFO#2 fills up). */
         if (fifo_full(&fe->fifo3)) return 0;
-        fifo_push(&fe->fifo3, r->buf[(r->start + r->k) % FE_REPLAY_DEPTH], r->org);
-        if (++r->k == r->len) r->mode = RP_PASS;
+        fifo_push(&fe->fifo3, fe_replay_next(r), r->org);
         return FE_MOVED;
     }
     if (fifo_empty(&fe->fifo2)) return 0;
@@ -301,8 +300,7 @@ static inline unsigned replay_step(fe_thread_t *fe) {
         r->org = fifo_peek_org(&fe->fifo2);
         replay_take2(fe);
         r->mode = RP_REPLAY;
-        fifo_push(&fe->fifo3, r->buf[r->start], r->org);
-        if (++r->k == r->len) r->mode = RP_PASS;
+        fifo_push(&fe->fifo3, fe_replay_next(r), r->org);
         return FE_MOVED | FE_POP2;
     }
     if (fifo_full(&fe->fifo3)) return 0;
