@@ -42,8 +42,7 @@ static void reset_own(cp_t *cp) {
     sync_reset(&cp->sync);
     memset(cp->stats, 0, sizeof cp->stats);
     memset(cp->ilog_from, 0, sizeof cp->ilog_from);
-    cp->active = false;
-    cp->quiet_until = UINT64_MAX; /* (idle: cp_next_fast) */
+    cp_go_idle(cp);
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
     cp->fe_awake = 0;
 }
@@ -196,8 +195,10 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
         if (fe->fifo2.count > cp->stats[t].fifo2_high_water) cp->stats[t].fifo2_high_water = fe->fifo2.count;
     }
     tm_cycle(cp->tm); /* (and the clock, cp_now) */
-    cp->active = !all_idle(cp);
-    if (!cp->active) cp->quiet_until = UINT64_MAX; /* (idle: cp_next_fast) */
+    if (all_idle(cp))
+        cp_go_idle(cp);
+    else
+        cp->active = true;
     return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
 
@@ -236,10 +237,7 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     /* (A full cycle runs only while active, cp_next_fast, and nothing in it clears that: only an
      * idle end does, with no store otherwise.) */
     bool idle = all_idle(cp);
-    if (idle) {
-        cp->active = false;
-        cp->quiet_until = UINT64_MAX; /* (idle: cp_next_fast) */
-    }
+    if (idle) cp_go_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
     unsigned s = cp_status_of(cp, idle) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && !idle) {
