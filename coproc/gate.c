@@ -322,8 +322,9 @@ static inline __attribute__((always_inline)) unsigned gate_pass_as(cp_t *cp, uns
         return GATE_FED;
     }
     fifo_pop(in);
-    /* No fe_moved: this take never gives stuck expanders something to do. They read FIFO#3 only
-     * to ask whether it is full (frontend.c replay_step). Stuck means they did nothing in the
+    /* No fe_moved: this take never gives sleeping expanders (their bit of cp_t.fe_awake clear;
+     * not fe_mop_t.stuck, the MOP expander's own mark) something to do. They read FIFO#3 only
+     * to ask whether it is full (frontend.c replay_step). Asleep means they did nothing in the
      * cycle they were last stepped (cp_thread_step), after this gate's step of that cycle; only
      * they add to FIFO#3, and they are not stepped again until marked. Not full then, FIFO#3 is
      * not full now either, and one word fewer changes nothing they read. Full then, the gate

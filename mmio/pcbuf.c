@@ -55,7 +55,7 @@ mem_res_t pcbuf_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t
  * while the tile owes the coprocessor cycles (tile_t.cp_owe_until: a parked hart's turns do not sync
  * it): owed cycles are idle or quiet ones (cp_advance_idle, cp_quiet_run), which move counters and
  * clocks but no semaphore, and a write that could move one ends the stretch first (PC_BUF reaches
- * the coprocessor: the tile syncs it before the access; cp_sem_write clears quiet_until), so the
+ * the coprocessor: the tile syncs it before the access; cp_sem_write ends the stretch), so the
  * Value read is the one the synced coprocessor would give. */
 const uint32_t *pcbuf_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool *noted) {
     (void)noted;
