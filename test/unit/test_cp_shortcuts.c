@@ -99,8 +99,9 @@ static void same_state(const cp_t *a, const cp_t *b, uint64_t cycle) {
         cp_thread_state(a, t, &x);
         cp_thread_state(b, t, &y);
         if (x.held != y.held || x.hold != y.hold || x.hold_detail != y.hold_detail || x.hold_mask != y.hold_mask ||
-            x.held_word != y.held_word || (x.held && x.held_since != y.held_since) || x.wait.active != y.wait.active ||
-            x.fifo1 != y.fifo1 || x.fifo2 != y.fifo2 || x.fifo3 != y.fifo3 ||
+            x.held_word != y.held_word || (x.held && x.held_since != y.held_since) ||
+            (x.held && (x.held_origin.pc != y.held_origin.pc || x.held_origin.core != y.held_origin.core)) ||
+            x.wait.active != y.wait.active || x.fifo1 != y.fifo1 || x.fifo2 != y.fifo2 || x.fifo3 != y.fifo3 ||
             cp_thread_idle(a, t) != cp_thread_idle(b, t) || cp_mop_idle(a, t) != cp_mop_idle(b, t))
             fail_msg("cycle %llu, thread %u: the shortcuts' state differs", (unsigned long long)cycle, t);
     }
@@ -148,6 +149,8 @@ static void same_stats(const cp_t *a, const cp_t *b) {
             assert_int_equal(sx[i].cause, sy[i].cause);
             assert_int_equal(sx[i].detail, sy[i].detail);
             assert_int_equal(sx[i].ongoing, sy[i].ongoing);
+            assert_int_equal(sx[i].origin.pc, sy[i].origin.pc);
+            assert_int_equal(sx[i].origin.core, sy[i].origin.core);
         }
     }
 }
@@ -561,8 +564,11 @@ static void mop_recorded_by_replay(void **state) {
  * its replay expander pushes. A recording of eight words replayed twice, the second of them a
  * ThCon instruction that freezes its thread for four cycles, so that FIFO#3 fills up behind the
  * next word (the take then with two words in FIFO#3, not one). Every cycle as the reference's,
- * and every cycle's issued words (the issue log); fed counts the fast twin's cycles that took
- * the way, by the number of words in FIFO#3 before the take. */
+ * and every cycle's issued words (the issue log), and the held words' and stalls' origins (each
+ * word pushed from a pc of its own: a fed slot keeps the REPLAY's origin). fed counts the fast
+ * twin's cycles in which the way applies (a replayed head issued with the expanders awake), by
+ * the number of words in FIFO#3 before the take: whether the gate took it is not seen here (with
+ * the way off, mop_stuck_until_replay_takes' count of marks fails). */
 static void replay_take_refills(void **state) {
     (void)state;
     cp_t *ref = cp_new(), *fast = cp_new();
@@ -571,8 +577,10 @@ static void replay_take_refills(void **state) {
                                    TT_OP_SETADC(0, 0, 0, 2), TT_OP_SETADC(0, 0, 0, 3), TT_OP_SETADC(0, 0, 0, 4),
                                    TT_OP_SETADC(0, 0, 0, 5), TT_OP_SETADC(0, 0, 0, 6), TT_OP_SETADC(0, 0, 0, 7),
                                    TT_OP_REPLAY(0, 8, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
-    push_n(ref, 0, rec, sizeof rec / sizeof rec[0]);
-    push_n(fast, 0, rec, sizeof rec / sizeof rec[0]);
+    for (unsigned i = 0; i < sizeof rec / sizeof rec[0]; i++) { /* each from a pc of its own */
+        assert_true(cp_push_from(ref, 0, rec[i], false, (cp_origin_t){.pc = 0x100 + 4 * i, .core = 3}));
+        assert_true(cp_push_from(fast, 0, rec[i], false, (cp_origin_t){.pc = 0x100 + 4 * i, .core = 3}));
+    }
     unsigned fed[3] = {0};
     for (unsigned c = 0; c < 60; c++) {
         const fe_thread_t *fe = &fast->fe[0];
@@ -807,7 +815,47 @@ static void idle_cycle_is_advance_idle(void **state) {
 /* An idle coprocessor's quiet_until stays UINT64_MAX (cp_quiet_stop), so that cp_next_fast tells
  * a full cycle by one compare: every way the coprocessor goes idle (a reset, the full cycle's
  * idle end, the reference path's) and every call from outside that ends a quiet stretch leaves an
- * idle coprocessor's next cycle an idle one, and a busy one's not quiet. */
+ * idle coprocessor's next cycle an idle one (idle_keeps_a_pending_bubble: what a full cycle
+ * instead would change). */
+/* An empty MOP expansion (template 1 with MopCfg[0] = 0, as after a reset) leaves the coprocessor
+ * idle with the expander's bubble pending: an idle cycle keeps it, a full cycle would use it up.
+ * So an idle coprocessor must stay idle after a call from outside (cp_quiet_stop): of two twins,
+ * the one given a semaphore write while idle issues its next word at the cycle the other does. */
+static void idle_keeps_a_pending_bubble(void **state) {
+    (void)state;
+    for (unsigned stepwise = 0; stepwise < 2; stepwise++) {
+        cp_t *a = cp_new(), *b = cp_new();
+        cp_set_stepwise(a, stepwise);
+        cp_set_stepwise(b, stepwise);
+        push(a, 0, TT_OP_MOP(1, 0, 0));
+        push(b, 0, TT_OP_MOP(1, 0, 0));
+        for (unsigned n = 0; n < 40 && !(cp_is_idle(a) && cp_is_idle(b)); n++) {
+            cp_cycle(a);
+            cp_cycle(b);
+        }
+        assert_true(cp_is_idle(a) && cp_is_idle(b));
+        cp_sem_write(a, 0, 1, 0); /* a only */
+        for (unsigned n = 0; n < 2; n++) {
+            cp_cycle(a);
+            cp_cycle(b);
+        }
+        push(a, 0, TT_OP_SETADC(0, 0, 0, 1));
+        push(b, 0, TT_OP_SETADC(0, 0, 0, 1));
+        for (unsigned n = 0; n < 40 && !(cp_is_idle(a) && cp_is_idle(b)); n++) {
+            cp_cycle(a);
+            cp_cycle(b);
+        }
+        cp_issue_t la[CP_ISSUE_LOG], lb[CP_ISSUE_LOG];
+        unsigned na = cp_issue_log(a, la, CP_ISSUE_LOG);
+        assert_int_equal(na, cp_issue_log(b, lb, CP_ISSUE_LOG));
+        assert_int_equal(na, 1);
+        assert_int_equal(la[0].word, TT_OP_SETADC(0, 0, 0, 1));
+        assert_int_equal(la[0].cycle, lb[0].cycle);
+        cp_destroy(a);
+        cp_destroy(b);
+    }
+}
+
 static void idle_stays_idle_after_outside_calls(void **state) {
     (void)state;
     for (unsigned stepwise = 0; stepwise < 2; stepwise++) {
@@ -1048,6 +1096,7 @@ int main(void) {
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
         cmocka_unit_test(idle_stays_idle_after_outside_calls),
+        cmocka_unit_test(idle_keeps_a_pending_bubble),
         cmocka_unit_test(one_clock_every_way),
         cmocka_unit_test(issue_log_in_issue_order),
     };
