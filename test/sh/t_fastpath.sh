@@ -236,3 +236,14 @@ done
 # Issue 20, item 1: the run waits for the coprocessor to drain after every core halted.
 same "halt right after a SEMPOST push (drain)" --trisc0 $P/drop_sempost_trisc0.elf
 same "halt right after an undefined word (deadlock)" --trisc0 $P/drop_undef_trisc0.elf --deadlock-window 20000
+# bench/compare.sh, what a speed round's "reports unchanged" rests on: one build against itself
+# and its reference path, then against a wrapper that runs it with a cycle limit (every report
+# differs), which it must report and fail.
+printf '#!/bin/sh\nexec "%s" "$@" --max-cycles 3000\n' "$(realpath "$TTEMU")" > "$TMP/limited"
+chmod +x "$TMP/limited"
+OUT=$(bench/compare.sh "$TTEMU" "$TTEMU" 2>&1); RC=$?
+expect_exit "bench/compare.sh: a build against itself and its reference path (exit 0)" 0
+expect_out "bench/compare.sh: nothing differs" "^[1-9][0-9]* same, 0 differ$"
+OUT=$(bench/compare.sh "$TMP/limited" "$TTEMU" 2>&1); RC=$?
+expect_exit "bench/compare.sh: a run that differs fails it (exit 1)" 1
+expect_out "bench/compare.sh: names what differs" "^differ: ops_sfpu_exp \(old and new; exit 2 and 0\)$"
