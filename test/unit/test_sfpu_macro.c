@@ -239,19 +239,25 @@ static void test_pipeline_instructions(void **state) {
  * the next one not yet used, so two SFPNOPs given cycle 100 take 100 and 101, and an SFPLOADMACRO
  * given 100 too is issued on 102, its MAD (delay 0) due on 103 --------------------------------- */
 
-static void test_nop_cycles(void **state) {
-    dpf_t *f = *state;
-    uint64_t c = 0;
-    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
-    dst_elements(f, 1);
+/* Two words w given cycle 100, then an SFPLOADMACRO given 100 too: issued on 102, its MAD due
+ * on 103. */
+static void two_then_macro(dpf_t *f, uint32_t w) {
     const lregs_t *l = dp_lregs(f->dp);
-    dpf_ex(f, TT_OP_SFPNOP, 100);
-    dpf_ex(f, TT_OP_SFPNOP, 100);
+    dpf_ex(f, w, 100);
+    dpf_ex(f, w, 100);
     dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
     dpf_ex(f, IDLE, 102);
     assert_int_equal(l->r[2][7], f2u(element(0, 7)));
     dpf_ex(f, IDLE, 103);
     assert_int_equal(l->r[2][7], f2u(2 * element(0, 7) + 1));
+}
+
+static void test_nop_cycles(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
+    dst_elements(f, 1);
+    two_then_macro(f, TT_OP_SFPNOP);
 }
 
 /* The same with a kept register word (decoded once before, so the datapath's light way runs it
@@ -262,16 +268,9 @@ static void test_kept_word_cycles(void **state) {
     uint64_t c = 0;
     config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
     dst_elements(f, 1);
-    const lregs_t *l = dp_lregs(f->dp);
     const uint32_t mov = TT_OP_SFPMOV(0, 5, 5, 0); /* LReg[5] = LReg[5]: nothing the macro reads */
     dpf_ex(f, mov, 50);                            /* decoded and kept */
-    dpf_ex(f, mov, 100);
-    dpf_ex(f, mov, 100);
-    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
-    dpf_ex(f, IDLE, 102);
-    assert_int_equal(l->r[2][7], f2u(element(0, 7)));
-    dpf_ex(f, IDLE, 103);
-    assert_int_equal(l->r[2][7], f2u(2 * element(0, 7) + 1));
+    two_then_macro(f, mov);
 }
 
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
