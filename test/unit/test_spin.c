@@ -747,6 +747,42 @@ static void skipped_harts_see_every_writer(void **state) {
 }
 #undef LI
 
+/* The same for a NIU's counter, which the NoC moves at the end of a cycle (mmio/noc.c count: each
+ * move counted in tile_t.dev_writes): BRISC, skipped while it polls NIU 0's RD_RESP_RECEIVED
+ * (TRISC0 runs), must see the response of a DRAM read the host issues at cycle 200 in the cycle
+ * the reference path sees it. */
+static void skipped_hart_sees_noc_counter(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        uint32_t poll[] = {
+            lui(A1, 0xFFB20), addi(A1, A1, 0x208), /* NIU 0, counter 2 */
+            lw(T0, A1, 0),    beq(T0, ZERO, -4),   csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT), beq(ZERO, ZERO, 0),
+        };
+        put(t[way], 0x1000, poll, sizeof poll / sizeof poll[0]);
+        put(t[way], 0x3000, (uint32_t[]){lui(T2, 1), addi(T2, T2, -1), bne(T2, ZERO, -4)}, 3);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_TRISC0, 0x3000);
+        run_for(t[way], 200, 97);
+        const uint32_t q[][2] = {{0x00, 0x100000}, {0x04, 0},  {0x08, 12u << 6 | 17u}, /* DRAM bank 0 */
+                                 {0x0C, 0x20000},  {0x10, 0},  {0x14, 2u << 6 | 1u},   /* this tile */
+                                 {0x1C, 0x10},     {0x20, 64}, {0x40, 1}};             /* read, 64 bytes; go */
+        for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+            assert_true(tile_host_write(t[way], 0xFFB20000u + q[i][0], q[i][1]));
+        run_for(t[way], 800, 89);
+    }
+    assert_same(t);
+    for (int way = 0; way < 3; way++) {
+        uint32_t out;
+        memcpy(&out, t[way]->l1 + OUT, 4);
+        assert_true(out > 200 && out < 1000);
+        if (way) assert_true(t[way]->hart[CORE_BRISC].skipped_turns > 100);
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -764,6 +800,7 @@ int main(void) {
         cmocka_unit_test(parked_code_written_at_cycle_end),
         cmocka_unit_test(wake_learns_awake_span),
         cmocka_unit_test(skipped_harts_see_every_writer),
+        cmocka_unit_test(skipped_hart_sees_noc_counter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
