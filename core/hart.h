@@ -308,7 +308,8 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val);
  * nothing but, maybe, a note of the read; NULL otherwise. A hart may park on such a word (a parked
  * hart compares it every turn, so it may change in any way). If the read leaves a note,
  * *noted_at is set to the tile's cycle now, and the hart must report its last such read
- * (env_park_read) when it settles. */
+ * (env_park_read) when it settles. *counted says whether every write of the word's storage bumps
+ * the tile's count (hart_t.dev_writes), so that a parked hart on it may be skipped. */
 const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at, bool *counted);
 /* A parked hart's last load from addr (env_pure_word: one that leaves a note) was at tile cycle
  * `cycle`: the note it would have left. */
