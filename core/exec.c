@@ -25,9 +25,12 @@ typedef enum {
     EXEC_STOPPED, /* fault or hang: h->state says which */
 } exec_res_t;
 
+static void park_unskip(void *group, uint64_t went_by);
+
 /* ---- reset ---------------------------------------------------------------------------------- */
 
 void hart_reset(hart_t *h) {
+    if (h->park.skipped) park_unskip(h->park.group, 1); /* (its group's cycle, this hart's turn in it, went by) */
     /* Keep what the tile wired in (identity, memories, environment); clear the rest. */
     hart_t keep = *h;
     memset(h, 0, sizeof *h);
@@ -43,8 +46,10 @@ void hart_reset(hart_t *h) {
     h->peers = keep.peers;
     h->npeers = keep.npeers;
     h->l1_writes = keep.l1_writes;
+    h->dev_writes = keep.dev_writes;
     h->parked_turns = keep.parked_turns; /* figures of the run, not of the core */
     h->park_probes = keep.park_probes;
+    h->skipped_turns = keep.skipped_turns;
 
     h->state = HART_RESET;
     h->cfg0 = 0x00020000u; /* CSRs.md: all zero except StMergeTimer = 16 */
@@ -541,6 +546,7 @@ bool hart_step(hart_t *h) {
         if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, HART_TTINSN_ADDR));                                                    \
     } while (0)
 
+enum { PD_STOPPED = 1, PD_SKIP = 2, PD_RETRY = 4 }; /* pd_group_t.changed */
 typedef enum {
     /* (0: STORE's test for it is one instruction) */
     PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
@@ -552,9 +558,12 @@ typedef enum {
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
  * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
 typedef struct {
-    hart_t *hs, *hend;         /* the group */
-    uint64_t n, cycles;        /* cycles asked for, and finished */
-    bool changed;              /* a hart of the group stopped in this cycle */
+    hart_t *hs, *hend;   /* the group */
+    uint64_t n, cycles;  /* cycles asked for, and finished */
+    uint8_t changed;     /* PD_STOPPED: a hart of the group stopped in this cycle; PD_SKIP, PD_RETRY: park_skip */
+    hart_t *first;       /* the first hart visited in a cycle (those before it skipped) */
+    const uint64_t *gen; /* hs->dev_writes (or gen_none) */
+    uint64_t gen_seen, gen_none;
     bool park;                 /* its harts may park (a call long enough to pay for the probes) */
     bool ran;                  /* a hart ran in this cycle (its turn not only counted) */
     uint64_t ask_at, ask_wait; /* asleep asked again from this cycle on, and the next wait */
@@ -562,6 +571,7 @@ typedef struct {
     uint64_t (*asleep)(void *ctx, uint64_t m);
     void *ctx;
 } pd_group_t;
+static void park_skip(pd_group_t *g);
 
 /* Runs hart h (PD_STEP, PD_ALONE: n cycles) or the group g (PD_GROUP). In a group each hart's
  * turn is one cycle run like PD_STEP; after the last hart, g->end_cycle(ctx) finishes the tile's
@@ -746,7 +756,8 @@ turn:
         h->cycle++;
         g->ran = true;
         if (__builtin_expect(h->cycle >= h->park.try_at, 0) && g->park && park_try(h)) {
-            goto next_hart; /* parked: this turn is its loop's first step */
+            if (h->park.counted) g->changed |= PD_RETRY; /* it may be skipped from the next cycle on */
+            goto next_hart;                              /* parked: this turn is its loop's first step */
         }
         pc = h->pc;
         left = 1; /* one step per turn (steps is not used in a group) */
@@ -754,7 +765,13 @@ turn:
         goto fetch_l1;
     }
     /* Counted first: a call that stops early (end_cycle said so, or a hart stopped) ran this cycle. */
-    bool stop = g->end_cycle(g->ctx) || g->changed;
+    bool stop = g->end_cycle(g->ctx);
+    if (__builtin_expect(g->changed, 0)) {
+        if (g->changed & PD_STOPPED)
+            stop = true;
+        else if ((g->changed & PD_RETRY) || *g->gen != g->gen_seen)
+            park_skip(g);
+    }
     if (++g->cycles == g->n || stop) return g->cycles;
     if (__builtin_expect(!g->ran, 0) && g->asleep && g->cycles >= g->ask_at) {
         /* Every hart's turn only counted, so the next cycles' turns would count again (nothing
@@ -762,7 +779,7 @@ turn:
          * clock, which asleep has proven for k of them and run): counted here, all at once. */
         uint64_t k = g->asleep(g->ctx, g->n - g->cycles);
         if (k) {
-            for (h = g->hs; h != hend; h++) {
+            for (h = g->first; h != hend; h++) { /* (the skipped harts' turns come from the cycles) */
                 if (h->parked) {
                     h->park.turns += k;
                 } else if (h->blocked) {
@@ -778,7 +795,7 @@ turn:
         }
     }
     g->ran = false;
-    h = g->hs;
+    h = g->first;
     goto turn;
 }
 #undef PD
@@ -820,13 +837,16 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
     if (n == 0 || nh == 0) return 0;
     pd_group_t g = {.hs = hs,
                     .hend = hs + nh,
+                    .first = hs,
                     .n = n,
                     .end_cycle = end_cycle,
                     .asleep = asleep,
                     .ctx = ctx,
                     .park = n >= PARK_MIN_CALL,
                     .ask_wait = 1};
+    g.gen = hs->dev_writes ? hs->dev_writes : &g.gen_none;
     uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
+    park_unskip(&g, 0); /* the call's last cycle went by */
     for (unsigned i = 0; i < nh; i++) {
         hart_park_settle(&hs[i]);  /* nothing outside the call sees a parked hart */
         hs[i].block_known = false; /* block_holds: its pc may be set before the next call */
@@ -872,6 +892,7 @@ void hart_pd_dropped(hart_t *h) {
         if (p->parked) {
             p->park.poison = ~p->park.watch_val;
             p->park.watch = &p->park.poison;
+            if (p->park.skipped) ((pd_group_t *)p->park.group)->changed |= PD_RETRY; /* visited again */
         }
         p->block_known = false;
     }
@@ -879,6 +900,7 @@ void hart_pd_dropped(hart_t *h) {
 
 void hart_park_settle(hart_t *h) {
     if (!h->parked) return;
+    if (h->park.skipped) park_unskip(h->park.group, 1); /* (from a later hart's turn: this one's went by) */
     hart_park_t *pk = &h->park;
     h->parked = false;
     pk->try_at = h->cycle + pk->turns; /* it may park again at once */
@@ -927,7 +949,7 @@ static bool park_try(hart_t *h) {
         if (!rec->handler) break;
         insn_t d = {.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
         const void *w = NULL;
-        bool device = false;
+        bool device = false, counted = false;
         unsigned size = d.op == RV_OP_lw ? 4 : d.op == RV_OP_lh || d.op == RV_OP_lhu ? 2 : 1;
         if (d.op == RV_OP_lw || d.op == RV_OP_lh || d.op == RV_OP_lhu || d.op == RV_OP_lb || d.op == RV_OP_lbu) {
             uint32_t a = c.x[d.rs1] + (uint32_t)d.imm;
@@ -936,12 +958,13 @@ static bool park_try(hart_t *h) {
                 w = c.l1 + (a & ~3u);
             else if (a - HART_LDM_BASE < c.ldm_size)
                 w = c.ldm + ((a - HART_LDM_BASE) & ~3u);
-            else if (d.op == RV_OP_lw && (w = env_pure_word(c.env, h, a, &noted_at)))
+            else if (d.op == RV_OP_lw && (w = env_pure_word(c.env, h, a, &noted_at, &counted)))
                 device = true;
             else
                 break;
             if (nw && pk->watch != w) break; /* one word at most: the check stays one compare */
             pk->watch = w;
+            pk->counted = counted;
             nw = 1;
             if (noted_at != UINT64_MAX) { /* the read leaves a note: replayed when settled */
                 if (noted) break;         /* read twice per loop: not kept */
@@ -966,8 +989,8 @@ static bool park_try(hart_t *h) {
         pk->step_pc[i] = c.pc;
         pk->step_rd[i] = d.rd;
         pk->step_val[i] = c.x[d.rd];
-        if (c.pc == h->pc && !memcmp(c.x, h->x, sizeof h->x)) { /* back where it started */
-            if (!nw) pk->watch = &pk->watch_val;                /* reads nothing: a word that stays */
+        if (c.pc == h->pc && !memcmp(c.x, h->x, sizeof h->x)) {      /* back where it started */
+            if (!nw) pk->watch = &pk->watch_val, pk->counted = true; /* reads nothing: a word that stays */
             memcpy(&pk->watch_val, pk->watch, 4);
             pk->period = i + 1;
             pk->noted = noted;
@@ -986,4 +1009,48 @@ static bool park_try(hart_t *h) {
     if (pk->backoff > PARK_BACKOFF_MAX) pk->backoff = PARK_BACKOFF_MAX;
     pk->try_at = h->cycle + pk->backoff;
     return false;
+}
+
+/* ---- skipped harts ---------------------------------------------------------------------------
+ * A parked hart whose watched word changes only with a write the tile counts (hart_t.dev_writes:
+ * the NIUs' counters, the stream registers; or whose loop reads no word) need not be visited while
+ * that count stays: its turns only count. The group skips a run of such harts at the front of its
+ * order (hs .. first - 1): every hart that runs in a cycle comes after them, so whatever it writes
+ * reaches a skipped hart's turn of the next cycle at the earliest, as does whatever the tile's end
+ * of the cycle writes. So at each cycle's end (pd_group_t.changed: PD_SKIP while any is skipped)
+ * the group compares the count with the one seen when it skipped them; once it moved (or a hart
+ * may join: PD_RETRY, a hart parked on such a word, a record dropped) park_skip counts the
+ * skipped harts' turns (park_unskip) and skips again those at the front whose word holds now, as
+ * their turns in the next cycle would find it (nothing runs before them). A skipped hart's turns
+ * are the cycles from skip_from on; whatever settles it (its group's end, a PC snapshot read, a
+ * reset: both from a later hart's turn) counts them first, for every skipped hart. */
+
+/* The skipped harts' turns counted: those of the cycles before the group's next one (and, with
+ * went_by 1, of the group's cycle under way); none skipped after it. */
+static void park_unskip(void *group, uint64_t went_by) {
+    pd_group_t *g = group;
+    uint64_t now = g->cycles + went_by;
+    for (hart_t *h = g->hs; h != g->first; h++) {
+        h->park.turns += now - h->park.skip_from;
+        h->skipped_turns += now - h->park.skip_from;
+        h->park.skipped = false;
+    }
+    g->first = g->hs;
+    g->changed &= (uint8_t) ~(PD_SKIP | PD_RETRY);
+}
+
+/* At a cycle's end (g->cycles not yet counted): the skipped harts counted, and those at the front
+ * whose word holds skipped from the next cycle on. */
+static __attribute__((noinline, cold)) void park_skip(pd_group_t *g) {
+    park_unskip(g, 1);
+    uint64_t next = g->cycles + 1;
+    hart_t *h = g->hs;
+    for (; h != g->hend && h->parked && h->park.counted && park_holds(h); h++) {
+        h->park.skipped = true;
+        h->park.skip_from = next;
+        h->park.group = g;
+    }
+    g->first = h;
+    g->gen_seen = *g->gen;
+    if (h != g->hs) g->changed |= PD_SKIP;
 }

@@ -92,6 +92,15 @@ typedef struct {
     uint32_t step_pc[HART_PARK_STEPS];
     uint32_t step_val[HART_PARK_STEPS];
     uint8_t step_rd[HART_PARK_STEPS]; /* 0: the step wrote no register */
+    /* The watched word changes only with a write the tile counts in dev_writes (a device's
+     * storage: env_pure_word's *counted), or the loop reads no word: the hart may be skipped
+     * (core/exec.c "skipped harts"). */
+    bool counted;
+    /* Skipped by the group call `group` from its cycle skip_from on: its turns are not visited,
+     * they are counted from the group's cycles when it is visited again or settled. */
+    bool skipped;
+    uint64_t skip_from;
+    void *group;
 } hart_park_t;
 
 typedef struct hart {
@@ -164,11 +173,15 @@ typedef struct hart {
      * dispatcher's stores while it runs the hart alone (hart_run_alone: never while the tile
      * watches L1). Set by the tile; NULL without one. */
     uint64_t *l1_writes;
+    /* Bumped by every write of the device storage whose words env_pure_word reports counted
+     * (the NIUs' counters, the stream registers). Set by the tile; NULL without one. */
+    uint64_t *dev_writes;
     /* Everything a hart's step reads or writes but its fault comes before park: a probe copies
      * the hart only up to it (core/exec.c park_try). */
     hart_park_t park;
-    uint64_t parked_turns; /* turns counted while parked, over the whole run (TTEMU_STATS) */
-    uint64_t park_probes;  /* probes of its loop (park_try), over the whole run (TTEMU_STATS) */
+    uint64_t parked_turns;  /* turns counted while parked, over the whole run (TTEMU_STATS) */
+    uint64_t park_probes;   /* probes of its loop (park_try), over the whole run (TTEMU_STATS) */
+    uint64_t skipped_turns; /* of those, turns its group did not visit (core/exec.c "skipped harts") */
 
     hart_fault_t fault;
     char hang_reason[160];
@@ -295,8 +308,9 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val);
  * nothing but, maybe, a note of the read; NULL otherwise. A hart may park on such a word (a parked
  * hart compares it every turn, so it may change in any way). If the read leaves a note,
  * *noted_at is set to the tile's cycle now, and the hart must report its last such read
- * (env_park_read) when it settles. */
-const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at);
+ * (env_park_read) when it settles. *counted says whether every write of the word's storage bumps
+ * the tile's count (hart_t.dev_writes), so that a parked hart on it may be skipped. */
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at, bool *counted);
 /* A parked hart's last load from addr (env_pure_word: one that leaves a note) was at tile cycle
  * `cycle`: the note it would have left. */
 void env_park_read(void *env, hart_t *h, uint32_t addr, uint64_t cycle);

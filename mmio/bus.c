@@ -15,11 +15,11 @@ static const mmio_dev_t mmio_map[] = {
     {"PIC", 0xFFB13000u, 0x1000u, .read = pic_read, .write = pic_write},
     {"local RAM alias", 0xFFB14000u, 0xA000u, .read = ldm_alias_read, .write = ldm_alias_write},
     {"NoC 0 registers", 0xFFB20000u, 0x10000u, .read = noc0_read, .write = noc0_write, .pure_word = noc0_pure_word,
-     .polled = noc0_polled},
+     .polled = noc0_polled, .counted = true},
     {"NoC 1 registers", 0xFFB30000u, 0x10000u, .read = noc1_read, .write = noc1_write, .pure_word = noc1_pure_word,
-     .polled = noc1_polled},
+     .polled = noc1_polled, .counted = true},
     {"stream registers", 0xFFB40000u, 0x40000u, .read = stream_read, .write = stream_write,
-     .pure_word = stream_pure_word},
+     .pure_word = stream_pure_word, .counted = true},
     {"MOP config", 0xFFB80000u, 0x1000u, .read = mopcfg_read, .write = mopcfg_write, .reaches_cp = true},
     {"Tensix GPRs", 0xFFE00000u, 0x1000u, .read = gpr_read, .write = gpr_write, .reaches_cp = true},
     {"INSTRN_BUF", 0xFFE40000u, 0x30000u, .read = instrn_read, .write = instrn_write, .reaches_cp = true},
@@ -143,13 +143,14 @@ bool env_csr_read(void *env, hart_t *h, unsigned csr, uint32_t *val) {
     }
 }
 
-const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at) {
+const uint32_t *env_pure_word(void *env, hart_t *h, uint32_t addr, uint64_t *noted_at, bool *counted) {
     tile_t *t = env;
     const mmio_dev_t *d = tile_mmio_find(t, addr);
     if (!d || (addr & 3) || !d->pure_word) return NULL;
     bool noted = false;
     const uint32_t *w = d->pure_word(t, h, addr - d->base, &noted);
     if (w && noted) *noted_at = t->cycle;
+    *counted = d->counted;
     return w;
 }
 

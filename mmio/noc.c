@@ -192,6 +192,7 @@ unsigned noc_in_flight(const noc_t *n, int niu, unsigned kind) {
 /* ---- counters ---------------------------------------------------------------------------------- */
 
 static void count(noc_niu_t *u, unsigned c, uint32_t k) {
+    if (u->writes) ++*u->writes;
     u->counter[c] += k;
     if (c >= NIU_MST_REQS_OUTSTANDING_ID0 && c < NIU_SLV_ATOMIC_RESP_SENT) u->counter[c] &= 0xFFu; /* 8 bits */
 }
@@ -199,6 +200,7 @@ static void count(noc_niu_t *u, unsigned c, uint32_t k) {
 /* An 8-bit per-ID counter down by one; a positive-to-zero move of REQS_OUTSTANDING latches its
  * bit in NIU_TRANS_COUNT_RTZ_SOURCE (MemoryMap.md). */
 static void count_down(noc_niu_t *u, unsigned c) {
+    if (u->writes) ++*u->writes;
     uint32_t old = u->counter[c];
     u->counter[c] = (old - 1) & 0xFFu;
     if (c < NIU_MST_WRITE_REQS_OUTGOING_ID0 && old == 1) u->rtz_source |= 1u << (c - NIU_MST_REQS_OUTSTANDING_ID0);
@@ -790,6 +792,7 @@ static mem_res_t noc_write(tile_t *t, int n, hart_t *h, uint32_t off, unsigned s
             if (b != 0) break;
             for (unsigned i = 0; i < 16; i++)
                 if ((val >> i) & 1) u->counter[NIU_MST_REQS_OUTSTANDING_ID0 + i] = 0;
+            if (u->writes) ++*u->writes;
             return MEM_OK;
         default: break;
         }

@@ -137,6 +137,7 @@ typedef struct {
 
 typedef struct {
     uint32_t counter[NOC_COUNTERS];
+    uint64_t *writes;    /* bumped by every change of counter (tile_t.dev_writes); may be NULL */
     uint32_t rtz_source; /* NIU_TRANS_COUNT_RTZ_SOURCE */
     uint64_t port_free;  /* first cycle the NIU can inject another packet */
     uint64_t ready_at[NOC_CMD_BUFS];

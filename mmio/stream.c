@@ -14,5 +14,6 @@ const uint32_t *stream_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool 
 }
 
 mem_res_t stream_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
+    t->dev_writes++; /* hart_t.dev_writes (a fault writes nothing: one more count is harmless) */
     return mmio_storage_write(t->streams, h, "stream registers", off, size, val);
 }

@@ -27,6 +27,8 @@ tile_t *tile_create(const tile_opts_t *o) {
     /* calloc: the 6 MiB of records cost RSS only for the pages of L1 that hold code that ran. */
     if (!t->reference) t->pd = calloc(TILE_L1_SIZE / 4 + 1, sizeof(hart_pd_t)); /* + 1: see hart_t.pd */
     bool noc_ok = noc_init(&t->noc);
+    for (int i = 0; i < NOC_NIUS; i++)
+        t->noc.niu[i].writes = &t->dev_writes; /* hart_t.dev_writes */
     t->dram = dram_create();
     t->streams = calloc(1, 0x40000);
     cp_env_t env = {.ctx = t,
@@ -56,6 +58,7 @@ tile_t *tile_create(const tile_opts_t *o) {
         h->peers = t->pd ? t->hart : NULL; /* told of every dropped record (hart_pd_dropped) */
         h->npeers = t->pd ? TILE_NCORES : 0;
         h->l1_writes = &t->l1_writes;
+        h->dev_writes = &t->dev_writes;
         hart_reset(h);
     }
     if (!ok) {

@@ -47,6 +47,8 @@ typedef struct {
      * hart settles), or NULL. NULL hooks: no load from the device is such a word. */
     const uint32_t *(*pure_word)(tile_t *t, const hart_t *h, uint32_t off, bool *noted);
     void (*polled)(tile_t *t, const hart_t *h, uint32_t off, uint64_t cycle);
+    /* Every write of the storage pure_word's words are kept in bumps tile_t.dev_writes. */
+    bool counted;
     /* The device reads or changes the coprocessor (its pushes, registers, semaphores, config): a
      * hart's access brings the coprocessor up to the tile's cycle first (tile_cp_sync). The others
      * (the NIUs, the stream registers, the tile's own registers, the local RAMs) are not read or
@@ -102,6 +104,8 @@ typedef struct tile {
      * everything but the harts): with it at watch_seen, L1 is as at the last look and so is the
      * watch's answer (watch_differs), so tile_watch_changed compares no word. */
     uint64_t l1_writes, watch_seen;
+    /* Bumped by every write of the NIUs' counters and the stream registers (hart_t.dev_writes). */
+    uint64_t dev_writes;
     bool watch_differs;
     /* t->cycle after the last end of a cycle that was not end_cycle's own lines and left the
      * next cycle owed (tile/sched.c end_cycle_owed, end_cycle_full): end_cycles_asleep needs the

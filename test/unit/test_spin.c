@@ -633,6 +633,156 @@ static void wake_learns_awake_span(void **state) {
         tile_destroy(t[way]);
 }
 
+/* Parked harts at the front of the order whose word is a device's counted storage (here the
+ * stream registers) are skipped: their turns are counted from the group's cycles, not visited
+ * (core/exec.c "skipped harts"). Every writer must still reach them at the turn the reference
+ * path's does, and every way of settling one must count the same turns:
+ *   - the end of a cycle (a host write of BRISC's stream word from end_cycle: cycle 300);
+ *   - a later hart's store (TRISC0 into NCRISC's word, in its turn: NCRISC sees it next cycle);
+ *   - a later hart's read of a skipped hart's PC snapshot (settles it mid-cycle: the pc depends
+ *     on the turns counted), and its soft reset of a skipped hart (NCRISC, which TRISC0 then lets
+ *     run again: it must not stay skipped);
+ *   - a dropped record (BRISC's second loop rewritten from end_cycle at cycle 1100, while both
+ *     BRISC and NCRISC are skipped and no other hart parks to wake).
+ * Three ways: the reference cycle by cycle, one group call with those writes in its end_cycle, the
+ * tile's fast path in batches with the writes between them; the harts' state and L1 must agree. */
+#define SKIP_END  1500u
+#define S8        0xFFB48028u /* stream 8, register 10 (BRISC's word), then register 11 */
+#define S9        0xFFB49028u /* NCRISC's, in stream 9 */
+#define BR_LOOP2  0x1018u     /* BRISC's second loop */
+#define LI(rd, v) lui(rd, ((v) + 0x800u) >> 12), addi(rd, rd, (int32_t)((v) << 20) >> 20)
+static void skip_write(tile_t *t) {
+    if (t->cycle == 300) assert_true(tile_host_write(t, S8, 1));
+    if (t->cycle == 1100) assert_true(tile_host_write(t, BR_LOOP2 + 4, addi(A0, ZERO, 7)));
+}
+static bool end_skip(void *ctx) {
+    tile_t *t = ctx;
+    ++t->cycle;
+    skip_write(t);
+    return false;
+}
+static void skipped_harts_see_every_writer(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        /* Poll a word; once set, leave mcycle at OUT + 4 * id and poll the next stream's. */
+        uint32_t poll[] = {
+            LI(A1, S8),
+            lw(T0, A1, 0),
+            beq(T0, ZERO, -4),
+            csrrs(A2, MCYCLE, ZERO),
+            sw(A2, ZERO, OUT),
+            lw(T0, A1, 4),     /* BR_LOOP2: the next register, never written */
+            beq(T0, ZERO, -4), /* rewritten at cycle 1100 */
+            csrrs(A2, MCYCLE, ZERO),
+            sw(A2, ZERO, OUT + 12),
+            beq(ZERO, ZERO, 0),
+        };
+        put(t[way], 0x1000, poll, sizeof poll / sizeof poll[0]);
+        poll[0] = lui(A1, (S9 + 0x800u) >> 12), poll[1] = addi(A1, A1, (int32_t)(S9 << 20) >> 20);
+        poll[5] = sw(A2, ZERO, OUT + 4);
+        poll[9] = sw(A2, ZERO, OUT + 16);
+        put(t[way], 0x2000, poll, sizeof poll / sizeof poll[0]);
+        uint32_t t0[] = {
+            addi(T2, ZERO, 200),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            LI(A0, 0xFFB13000u),
+            lw(A1, A0, 0x13C), /* NCRISC's PC snapshot */
+            sw(A1, ZERO, OUT + 8),
+            LI(A0, S9),
+            addi(T1, ZERO, 1),
+            sw(T1, A0, 0), /* NCRISC's word */
+            addi(T2, ZERO, 200),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            LI(A0, 0xFFB12000u),
+            lw(T0, A0, 0x1B0),
+            lui(T1, 0x40),           /* NCRISC's reset bit */
+            0x00628233u | (T0 << 7), /* add t0, t0, t1 (the bit is clear) */
+            sw(T0, A0, 0x1B0),       /* NCRISC into reset, while it polls its second word */
+            addi(T2, ZERO, 100),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            0x40628233u | (T0 << 7), /* sub t0, t0, t1 */
+            sw(T0, A0, 0x1B0),       /* NCRISC out of reset (at 0x12000) */
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4), /* running past the end (no park to wake at cycle 1100) */
+        };
+        put(t[way], 0x3000, t0, sizeof t0 / sizeof t0[0]);
+        put(t[way], 0x12000, (uint32_t[]){csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT + 20), beq(ZERO, ZERO, 0)}, 3);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        tile_start_core(t[way], CORE_TRISC0, 0x3000);
+    }
+    while (t[0]->cycle < SKIP_END) {
+        tile_cycle(t[0]);
+        skip_write(t[0]);
+    }
+    assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, SKIP_END, end_skip, NULL, t[1]), SKIP_END);
+    run_for(t[2], 300, 97);
+    skip_write(t[2]);
+    run_for(t[2], 800, 89);
+    skip_write(t[2]);
+    run_for(t[2], SKIP_END - 1100, 101);
+    t[1]->cycle = t[2]->cycle; /* (the group call counted the tile's cycles, not its other state) */
+    assert_same(t);
+    for (int way = 0; way < 3; way++) {
+        const hart_t *b = &t[way]->hart[CORE_BRISC];
+        uint32_t out[6];
+        memcpy(out, t[way]->l1 + OUT, sizeof out);
+        assert_int_equal(out[0], 303);             /* BRISC read the end of cycle 300's write in 301 */
+        assert_true(out[1] > 400 && out[1] < 500); /* NCRISC saw TRISC0's store */
+        assert_true(out[2] == 0x2004 || out[2] == 0x2008);
+        assert_true(out[3] > 1100 && out[3] < 1110); /* BRISC ran its rewritten loop */
+        assert_int_equal(b->x[A0], 7);
+        assert_true(out[5] > 0); /* NCRISC ran again after its reset */
+        assert_int_equal(t[way]->hart[CORE_NCRISC].pc, 0x12008);
+        if (way) assert_true(b->skipped_turns > 900 && t[way]->hart[CORE_NCRISC].skipped_turns > 600);
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+#undef LI
+
+/* The same for a NIU's counter, which the NoC moves at the end of a cycle (mmio/noc.c count: each
+ * move counted in tile_t.dev_writes): BRISC, skipped while it polls NIU 0's RD_RESP_RECEIVED
+ * (TRISC0 runs), must see the response of a DRAM read the host issues at cycle 200 in the cycle
+ * the reference path sees it. */
+static void skipped_hart_sees_noc_counter(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        uint32_t poll[] = {
+            lui(A1, 0xFFB20), addi(A1, A1, 0x208), /* NIU 0, counter 2 */
+            lw(T0, A1, 0),    beq(T0, ZERO, -4),   csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT), beq(ZERO, ZERO, 0),
+        };
+        put(t[way], 0x1000, poll, sizeof poll / sizeof poll[0]);
+        put(t[way], 0x3000, (uint32_t[]){lui(T2, 1), addi(T2, T2, -1), bne(T2, ZERO, -4)}, 3);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_TRISC0, 0x3000);
+        run_for(t[way], 200, 97);
+        const uint32_t q[][2] = {{0x00, 0x100000}, {0x04, 0},  {0x08, 12u << 6 | 17u}, /* DRAM bank 0 */
+                                 {0x0C, 0x20000},  {0x10, 0},  {0x14, 2u << 6 | 1u},   /* this tile */
+                                 {0x1C, 0x10},     {0x20, 64}, {0x40, 1}};             /* read, 64 bytes; go */
+        for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+            assert_true(tile_host_write(t[way], 0xFFB20000u + q[i][0], q[i][1]));
+        run_for(t[way], 800, 89);
+    }
+    assert_same(t);
+    for (int way = 0; way < 3; way++) {
+        uint32_t out;
+        memcpy(&out, t[way]->l1 + OUT, 4);
+        assert_true(out > 200 && out < 1000);
+        if (way) assert_true(t[way]->hart[CORE_BRISC].skipped_turns > 100);
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -649,6 +799,8 @@ int main(void) {
         cmocka_unit_test(rewritten_block_same_first),
         cmocka_unit_test(parked_code_written_at_cycle_end),
         cmocka_unit_test(wake_learns_awake_span),
+        cmocka_unit_test(skipped_harts_see_every_writer),
+        cmocka_unit_test(skipped_hart_sees_noc_counter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
