@@ -747,18 +747,16 @@ static void skipped_harts_see_every_writer(void **state) {
 }
 #undef LI
 
-/* The same for a NIU's counter, which the NoC moves at the end of a cycle (mmio/noc.c count: each
- * move counted in tile_t.dev_writes): BRISC, skipped while it polls NIU 0's RD_RESP_RECEIVED
- * (TRISC0 runs), must see the response of a DRAM read the host issues at cycle 200 in the cycle
- * the reference path sees it. */
-static void skipped_hart_sees_noc_counter(void **state) {
-    (void)state;
+/* skipped_hart_sees_noc_counter's run, BRISC polling NIU 0's counter at offset counter. */
+static void skipped_hart_sees_counter(uint32_t counter) {
     tile_t *t[3];
     for (int way = 0; way < 3; way++) {
         t[way] = new_tile(way);
         uint32_t poll[] = {
-            lui(A1, 0xFFB20), addi(A1, A1, 0x208), /* NIU 0, counter 2 */
-            lw(T0, A1, 0),    beq(T0, ZERO, -4),   csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT), beq(ZERO, ZERO, 0),
+            lui(A1, 0xFFB20),        addi(A1, A1, (int32_t)counter), /* NIU 0's counter */
+            lw(T0, A1, 0),           beq(T0, ZERO, -4),
+            csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT),
+            beq(ZERO, ZERO, 0),
         };
         put(t[way], 0x1000, poll, sizeof poll / sizeof poll[0]);
         put(t[way], 0x3000, (uint32_t[]){lui(T2, 1), addi(T2, T2, -1), bne(T2, ZERO, -4)}, 3);
@@ -781,6 +779,17 @@ static void skipped_hart_sees_noc_counter(void **state) {
     }
     for (int way = 0; way < 3; way++)
         tile_destroy(t[way]);
+}
+
+/* The same for a NIU's counter, which the NoC moves at the end of a cycle (mmio/noc.c count: each
+ * move counted in tile_t.dev_writes): BRISC, skipped while it polls a counter of NIU 0 (TRISC0
+ * runs), must see it move in the cycle the reference path sees it, for a DRAM read the host issues
+ * at cycle 200: RD_RESP_RECEIVED (its response, in the tick that also counts REQS_OUTSTANDING
+ * down) and RD_REQ_SENT (the request sent, moved by count() alone). */
+static void skipped_hart_sees_noc_counter(void **state) {
+    (void)state;
+    for (unsigned k = 0; k < 2; k++)
+        skipped_hart_sees_counter(k ? 0x214 : 0x208);
 }
 
 int main(void) {
