@@ -900,7 +900,8 @@ void hart_pd_dropped(hart_t *h) {
 
 void hart_park_settle(hart_t *h) {
     if (!h->parked) return;
-    if (h->park.skipped) park_unskip(h->park.group, 1); /* (from a later hart's turn: this one's went by) */
+    if (h->park.skipped)
+        park_unskip(h->park.group, 1); /* (from a later hart's turn or the cycle's end: this one's went by) */
     hart_park_t *pk = &h->park;
     h->parked = false;
     pk->try_at = h->cycle + pk->turns; /* it may park again at once */
@@ -1023,7 +1024,8 @@ static bool park_try(hart_t *h) {
  * skipped harts' turns (park_unskip) and skips again those at the front whose word holds now, as
  * their turns in the next cycle would find it (nothing runs before them). A skipped hart's turns
  * are the cycles from skip_from on; whatever settles it (its group's end, a PC snapshot read, a
- * reset: both from a later hart's turn) counts them first, for every skipped hart. */
+ * reset: both from a later hart's turn or from the cycle's end, a NoC read of this tile's PIC or a
+ * host write made in end_cycle) counts them first, for every skipped hart. */
 
 /* The skipped harts' turns counted: those of the cycles before the group's next one (and, with
  * went_by 1, of the group's cycle under way); none skipped after it. */

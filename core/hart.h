@@ -181,7 +181,8 @@ typedef struct hart {
     hart_park_t park;
     uint64_t parked_turns;  /* turns counted while parked, over the whole run (TTEMU_STATS) */
     uint64_t park_probes;   /* probes of its loop (park_try), over the whole run (TTEMU_STATS) */
-    uint64_t skipped_turns; /* of those, turns its group did not visit (core/exec.c "skipped harts") */
+    uint64_t skipped_turns; /* turns its group did not visit (core/exec.c "skipped harts"); of parked_turns
+                             * but for those of a hart reset while skipped, which parked_turns never got */
 
     hart_fault_t fault;
     char hang_reason[160];
