@@ -75,10 +75,10 @@ sfp_res_t sfpu_shft(lregs_t *s, const sfp_op_t *o) {
         uint32_t d;
         if (n >= 0)
             d = x << (n & 31);
-        else if (m & 2)
-            d = (uint32_t)((int32_t)x >> ((-n) & 31));
+        else if (m & 2) /* (the amount negated as unsigned: -n overflows for n = INT32_MIN) */
+            d = (uint32_t)((int32_t)x >> ((0u - (uint32_t)n) & 31));
         else
-            d = x >> ((-n) & 31);
+            d = x >> ((0u - (uint32_t)n) & 31);
         s->r[o->vd][l] = d;
     }
     return SFP_OK;

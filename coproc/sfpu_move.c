@@ -158,7 +158,7 @@ sfp_res_t sfpu_shft2(lregs_t *s, const sfp_op_t *o) {
             if (!bit(en, l)) continue;
             int32_t n = o->mod == 5 ? (int32_t)s->r[o->vc][l] : k;
             uint32_t b = s->r[o->vb][l];
-            s->r[o->vd][l] = n >= 0 ? b << (n & 31) : b >> ((-n) & 31);
+            s->r[o->vd][l] = n >= 0 ? b << (n & 31) : b >> ((0u - (uint32_t)n) & 31); /* (-n overflows at INT32_MIN) */
         }
         return SFP_OK;
     }

@@ -74,6 +74,10 @@ static void test_shft(void **state) {
     fill(s, 2, 1);
     sfp(s, TT_OP_SFPSHFT(0, 1, 2, 0)); /* amounts modulo 32: << 1 */
     expect_lanes(s, 2, ALL_LANES, 2, 0);
+    fill(s, 1, 0x80000000u); /* -2^31: >> 0, its negation mod 32 (no overflow; check_fields: not a field) */
+    fill(s, 2, 0x80000010u);
+    sfp(s, TT_OP_SFPSHFT(0, 1, 2, 2));
+    expect_lanes(s, 2, ALL_LANES, 0x80000010u, 0);
     fill(s, 2, 0x80000000u);
     sfp(s, TT_OP_SFPSHFT(0xFFC, 1, 2, 1));         /* ARG_IMM -4: VD >> 4 */
     expect_lanes(s, 2, ALL_LANES, 0x08000000u, 0); /* check_fields: not a field */

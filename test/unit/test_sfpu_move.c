@@ -185,11 +185,12 @@ static void test_shft2(void **state) {
     s->use_flags = 0;
     /* SHFT_LREG (5): VD = VB << VC, or >> -VC, modulo 32. */
     fill(s, 1, 0x80000001u);
-    s->r[2][0] = 4, s->r[2][1] = (uint32_t)-4, s->r[2][2] = 36;
+    s->r[2][0] = 4, s->r[2][1] = (uint32_t)-4, s->r[2][2] = 36, s->r[2][3] = 0x80000000u;
     sfp(s, TT_OP_SFPSHFT2(1, 2, 3, 5));
     assert_int_equal(s->r[3][0], 0x00000010u);
     assert_int_equal(s->r[3][1], 0x08000000u); /* logical (check_fields: not a field) */
     assert_int_equal(s->r[3][2], 0x00000010u);
+    assert_int_equal(s->r[3][3], 0x80000001u); /* -2^31: >> 0 (its negation mod 32; no overflow) */
     /* SHFT_IMM (6): VB = Imm12 & 15, shifted by the signed Imm12. */
     sfp(s, TT_OP_SFPSHFT2(0x011, 0, 3, 6)); /* LReg[1] << 17 */
     expect_lanes(s, 3, ALL_LANES, 0x00020000u, 0);
