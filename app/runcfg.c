@@ -22,13 +22,15 @@ void runcfg_print_stats(const tile_t *t, FILE *f) {
     fprintf(f, "ttemu: stats: cycles %" PRIu64 " parked", t->cycle);
     for (int c = 0; c < TILE_NCORES; c++)
         fprintf(f, " %s=%" PRIu64, tile_core_names[c], t->hart[c].parked_turns);
-    uint64_t probes = 0;
-    for (int c = 0; c < TILE_NCORES; c++)
+    uint64_t probes = 0, skipped = 0;
+    for (int c = 0; c < TILE_NCORES; c++) {
         probes += t->hart[c].park_probes;
+        skipped += t->hart[c].skipped_turns;
+    }
     fprintf(f,
             " spin_skipped %" PRIu64 " cp_quiet %" PRIu64 " owed_idle %" PRIu64 " owed_quiet %" PRIu64
-            " park_probes %" PRIu64 "\n",
-            t->spin.skipped, cp_quiet_cycles(t->cp), t->cp_owed_idle, t->cp_owed_quiet, probes);
+            " park_probes %" PRIu64 " park_skipped %" PRIu64 "\n",
+            t->spin.skipped, cp_quiet_cycles(t->cp), t->cp_owed_idle, t->cp_owed_quiet, probes, skipped);
 }
 
 int runcfg_load_cores(run_t *r, const cfg_t *cfg, char *err, size_t errlen) {

@@ -46,7 +46,7 @@ stat_of() { grep -oE "(^| )$2[= ][0-9]+" "$1" | grep -oE '[0-9]+$'; }
 
 # takes NAME KEY...: the last `same` run's fast path took each shortcut KEY (a figure of its
 # TTEMU_STATS line, docs/cli.md: BRISC..TRISC2 parked turns, spin_skipped, cp_quiet, owed_idle,
-# owed_quiet) at least once. Equal reports alone would also pass with a shortcut never taken.
+# owed_quiet, park_skipped) at least once. Equal reports alone would also pass with a shortcut never taken.
 takes() {
     local name=$1 key v; shift
     for key in "$@"; do
@@ -211,8 +211,8 @@ PY
     python3 scripts/add1_config.py --shared "$SHARED" --whole -n 64 --ramp --max-cycles 5000000 > "$TMP/full64.json"
     same "add1 full program, then 300k idle cycles" --config "$TMP/full_idle.json" --peek 0x0:1024
     same "add1 full program, 64 tiles" --config "$TMP/full64.json" --peek 0x20000:4096
-    takes "add1 full program" TRISC0 cp_quiet owed_idle owed_quiet
-    ref_takes_none "add1 full program" cp_quiet
+    takes "add1 full program" TRISC0 cp_quiet owed_idle owed_quiet park_skipped
+    ref_takes_none "add1 full program" cp_quiet park_skipped
     same "add1 launch, 4 tiles, whole-thread gate policy" --config "$TMP/add1.json" --gate-policy whole-thread
     # The host model sleeps on its mailbox words between calls (run_t.hook_watch): stops at a
     # cycle count inside the boot, inside a launch and right after GO, and a launch whose
