@@ -747,19 +747,17 @@ static void skipped_harts_see_every_writer(void **state) {
 }
 #undef LI
 
-/* skipped_hart_sees_noc_counter's run, BRISC polling NIU 0's counter at offset counter. */
-static void skipped_hart_sees_counter(uint32_t counter) {
+/* The NoC tests' run, on every way: BRISC runs poll (at 0x1000; it leaves the cycle it got out of
+ * its loop at OUT), TRISC0 runs other (at 0x3000); at cycle 200 the host issues a 64-byte read of
+ * DRAM bank 0 through NIU 0, then `after` cycles more. Every way must end alike, BRISC out of its
+ * loop between cycles lo and hi and, on the fast ways, skipped for more than `skipped` turns. */
+static void noc_read_run(const uint32_t *poll, size_t npoll, const uint32_t *other, size_t nother, uint64_t after,
+                         uint32_t lo, uint32_t hi, uint64_t skipped) {
     tile_t *t[3];
     for (int way = 0; way < 3; way++) {
         t[way] = new_tile(way);
-        uint32_t poll[] = {
-            lui(A1, 0xFFB20),        addi(A1, A1, (int32_t)counter), /* NIU 0's counter */
-            lw(T0, A1, 0),           beq(T0, ZERO, -4),
-            csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT),
-            beq(ZERO, ZERO, 0),
-        };
-        put(t[way], 0x1000, poll, sizeof poll / sizeof poll[0]);
-        put(t[way], 0x3000, (uint32_t[]){lui(T2, 1), addi(T2, T2, -1), bne(T2, ZERO, -4)}, 3);
+        put(t[way], 0x1000, poll, npoll);
+        put(t[way], 0x3000, other, nother);
         tile_start_core(t[way], CORE_BRISC, 0x1000);
         tile_start_core(t[way], CORE_TRISC0, 0x3000);
         run_for(t[way], 200, 97);
@@ -768,14 +766,14 @@ static void skipped_hart_sees_counter(uint32_t counter) {
                                  {0x1C, 0x10},     {0x20, 64}, {0x40, 1}};             /* read, 64 bytes; go */
         for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
             assert_true(tile_host_write(t[way], 0xFFB20000u + q[i][0], q[i][1]));
-        run_for(t[way], 800, 89);
+        run_for(t[way], after, 89);
     }
     assert_same(t);
     for (int way = 0; way < 3; way++) {
         uint32_t out;
         memcpy(&out, t[way]->l1 + OUT, 4);
-        assert_true(out > 200 && out < 1000);
-        if (way) assert_true(t[way]->hart[CORE_BRISC].skipped_turns > 100);
+        assert_true(out > lo && out < hi);
+        if (way) assert_true(t[way]->hart[CORE_BRISC].skipped_turns > skipped);
     }
     for (int way = 0; way < 3; way++)
         tile_destroy(t[way]);
@@ -788,8 +786,16 @@ static void skipped_hart_sees_counter(uint32_t counter) {
  * down) and RD_REQ_SENT (the request sent, moved by count() alone). */
 static void skipped_hart_sees_noc_counter(void **state) {
     (void)state;
-    for (unsigned k = 0; k < 2; k++)
-        skipped_hart_sees_counter(k ? 0x214 : 0x208);
+    for (unsigned k = 0; k < 2; k++) {
+        const uint32_t poll[] = {
+            lui(A1, 0xFFB20),        addi(A1, A1, k ? 0x214 : 0x208), /* NIU 0's counter */
+            lw(T0, A1, 0),           beq(T0, ZERO, -4),
+            csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT),
+            beq(ZERO, ZERO, 0),
+        };
+        const uint32_t spin[] = {lui(T2, 1), addi(T2, T2, -1), bne(T2, ZERO, -4)};
+        noc_read_run(poll, sizeof poll / sizeof poll[0], spin, 3, 800, 200, 1000, 100);
+    }
 }
 
 /* A hart's store clearing the NIU's outstanding-request counts (NOC_CLEAR_OUTSTANDING_REQ_CNT,
@@ -797,44 +803,22 @@ static void skipped_hart_sees_noc_counter(void **state) {
  * REQS_OUTSTANDING of ID 0 to leave 0 (the host's DRAM read at cycle 200 is issued) and then to
  * come back to 0, skipped while it waits; TRISC0, after a delay, clears it at about cycle 400,
  * long before the read's response (a DRAM tile answers after 300 cycles, docs/noc.md). BRISC must
- * leave its loop in the cycle after the clear on every way. */
+ * leave its loop in the cycle after the clear on every way: between 300 and 500, the clear's
+ * cycle, not the response's. */
 static void skipped_hart_sees_outstanding_cleared(void **state) {
     (void)state;
-    tile_t *t[3];
-    for (int way = 0; way < 3; way++) {
-        t[way] = new_tile(way);
-        uint32_t poll[] = {
-            lui(A1, 0xFFB20),        addi(A1, A1, 0x240), /* NIU 0, REQS_OUTSTANDING_ID0 */
-            lw(T0, A1, 0),           beq(T0, ZERO, -4),   /* issued */
-            lw(T0, A1, 0),           bne(T0, ZERO, -4),   /* cleared */
-            csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT),   beq(ZERO, ZERO, 0),
-        };
-        put(t[way], 0x1000, poll, sizeof poll / sizeof poll[0]);
-        uint32_t clear[] = {
-            addi(T2, ZERO, 200), addi(T2, T2, -1),  bne(T2, ZERO, -4), /* ~400 cycles */
-            lui(A1, 0xFFB20),    addi(T1, ZERO, 1), sw(T1, A1, 0x60),  /* clear ID 0's count */
-            beq(ZERO, ZERO, 0),
-        };
-        put(t[way], 0x3000, clear, sizeof clear / sizeof clear[0]);
-        tile_start_core(t[way], CORE_BRISC, 0x1000);
-        tile_start_core(t[way], CORE_TRISC0, 0x3000);
-        run_for(t[way], 200, 97);
-        const uint32_t q[][2] = {{0x00, 0x100000}, {0x04, 0},  {0x08, 12u << 6 | 17u}, /* DRAM bank 0 */
-                                 {0x0C, 0x20000},  {0x10, 0},  {0x14, 2u << 6 | 1u},   /* this tile */
-                                 {0x1C, 0x10},     {0x20, 64}, {0x40, 1}};             /* read, 64 bytes; go */
-        for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
-            assert_true(tile_host_write(t[way], 0xFFB20000u + q[i][0], q[i][1]));
-        run_for(t[way], 400, 89);
-    }
-    assert_same(t);
-    for (int way = 0; way < 3; way++) {
-        uint32_t out;
-        memcpy(&out, t[way]->l1 + OUT, 4);
-        assert_true(out > 300 && out < 500); /* the clear's, not the response's */
-        if (way) assert_true(t[way]->hart[CORE_BRISC].skipped_turns > 50);
-    }
-    for (int way = 0; way < 3; way++)
-        tile_destroy(t[way]);
+    const uint32_t poll[] = {
+        lui(A1, 0xFFB20),        addi(A1, A1, 0x240), /* NIU 0, REQS_OUTSTANDING_ID0 */
+        lw(T0, A1, 0),           beq(T0, ZERO, -4),   /* issued */
+        lw(T0, A1, 0),           bne(T0, ZERO, -4),   /* cleared */
+        csrrs(A2, MCYCLE, ZERO), sw(A2, ZERO, OUT),   beq(ZERO, ZERO, 0),
+    };
+    const uint32_t clear[] = {
+        addi(T2, ZERO, 200), addi(T2, T2, -1),  bne(T2, ZERO, -4), /* ~400 cycles */
+        lui(A1, 0xFFB20),    addi(T1, ZERO, 1), sw(T1, A1, 0x60),  /* clear ID 0's count */
+        beq(ZERO, ZERO, 0),
+    };
+    noc_read_run(poll, sizeof poll / sizeof poll[0], clear, sizeof clear / sizeof clear[0], 400, 300, 500, 50);
 }
 
 int main(void) {
