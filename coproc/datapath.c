@@ -155,23 +155,11 @@ static const dp_unit_fn dp_unit_of[256] = {
 
 bool dp_handles(const tt_op_t *op) { return op && dp_unit_of[op->opcode] != NULL; }
 
-/* SFPNOP (SFPNOP.md: no effect) where SFPLOADMACRO has nothing scheduled, the PRNG already follows
- * its seed and not under dp_set_reference: all dp_sfpu_exec would do for it is take the Vector
- * Unit's cycle (sfpu_take_cycle, as its last line does), so that alone is done, before any
- * context is made (round 13). Otherwise dp_sfpu_exec: an SFPNOP issued among scheduled
- * instructions takes part in their cycle (it can count their delays), and one after a seed write
- * reseeds the PRNG (dp_sfpu_prng_follow). */
-static inline bool sfpnop_alone(dp_t *dp, const cp_insn_t *in) {
-    if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
-    sfpu_take_cycle(&dp->sched, in->cycle);
-    return true;
-}
-
 void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp->executed++;
     dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
     if (!fn || in->thread >= DP_THREADS) return;
-    if (fn == dp_sfpu_exec && (in->op->opcode == TT_OPC_SFPNOP ? sfpnop_alone(dp, in) : dp_sfpu_light(dp, in))) return;
+    if (fn == dp_sfpu_exec && dp_sfpu_light(dp, in)) return;
     /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
      * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
     if (fn == dp_rwc_exec && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);

@@ -454,10 +454,10 @@ void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side)
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
 void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
-/* sfpu.c: dp_exec's way, before any context is made, for a Vector Unit word that needs none (a
- * planned SFPLOAD or SFPSTORE in its 32-lane form, any other kept word but SFPLOADMACRO, whose
- * semantics read only the Vector Unit's registers); false (nothing done) for any other, which then
- * goes through dp_sfpu_exec. */
+/* sfpu.c: dp_exec's way, before any context is made, for a Vector Unit word that needs none (an
+ * SFPNOP, a planned SFPLOAD or SFPSTORE in its 32-lane form, any other kept word but SFPLOADMACRO,
+ * whose semantics read only the Vector Unit's registers); false (nothing done) for any other,
+ * which then goes through dp_sfpu_exec. */
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in);
 /* sfpu.c: run one decoded SFPU instruction on registers s (the Vector Unit's own, or a cycle's copy:
  * sfpu_macro.c). addr: an SFPLOADMACRO-scheduled SFPSTORE's address, else -1; *load_addr receives

@@ -378,7 +378,7 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
 }
 
 /* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
- * (dp_sfpu_exec's first steps then do nothing), the word among the kept ones, and for SFPLOAD and
+ * (dp_sfpu_exec's first steps then do nothing), an SFPNOP or the word among the kept ones, and for SFPLOAD and
  * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
  * instruction's thread; a plan implies a section of zeros for its address modifier, which
  * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
@@ -388,6 +388,13 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
     uint32_t w = in->word;
+    /* SFPNOP (SFPNOP.md: no effect): all dp_sfpu_exec would do is take the Vector Unit's cycle,
+     * kept or not. (Among scheduled instructions it takes part in their cycle, it can count their
+     * delays, and after a seed write it reseeds the PRNG: dp_sfpu_exec, as the test above says.) */
+    if (TT_OPCODE(w) == TT_OPC_SFPNOP) {
+        sfpu_take_cycle(&dp->sched, in->cycle);
+        return true;
+    }
     unsigned i = sfp_slot(w);
     const sfp_op_t *o = &dp->sfp_decoded.op[i];
     if (o->word != w) return false;
