@@ -347,18 +347,50 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     sfpu_take_cycle(q, x->in->cycle);
 }
 
-/* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
- * dp_sfpu_light's tests, whose frame then stays small where they fail. */
-static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
+/* A planned SFPLOAD's or SFPSTORE's block at addr in a mode other than BF16: apart from the light
+ * way's BF16 form (sfp_light_mem), whose frame then stays small. */
+static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_plan_t *p, unsigned vd, unsigned addr,
                                                       bool load) {
-    lregs_t *s = &dp->sfpu;
-    unsigned addr = sfp_plan_addr(p, r);
     dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
     if (load)
-        sfp_load_block(d, s, o->vd, p->mod0, addr);
+        sfp_load_block(d, &dp->sfpu, vd, p->mod0, addr);
     else
-        sfp_store_block(d, s, o->vd, p->mod0, addr);
+        sfp_store_block(d, &dp->sfpu, vd, p->mod0, addr);
+}
+
+/* A kept SFPLOAD (load) or SFPSTORE at entry i of dp's decoded words on the light way
+ * (dp_sfpu_light): false if its plan does not hold (made since sfp_cfg_t was last read, whose key
+ * holds on thread t) or a lane is not plain (lanes_plain); else its block at its address (BF16,
+ * the kernels' mode, here: its Dst view is 16-bit; the others in sfp_light_block), its section of
+ * zeros and its cycle. One for each, apart from dp_sfpu_light's tests (as sfp_light_regs), given
+ * only the entry's index: the plan is read here. */
+static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const cp_insn_t *in, unsigned i, bool load) {
+    const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
+    lregs_t *s = &dp->sfpu;
+    unsigned t = in->thread;
+    if (p->epoch != dp->sfp_epoch || !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
+        !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
+        return false;
+    rwc_t *r = &dp->rwc[t];
+    unsigned addr = sfp_plan_addr(p, r), vd = dp->sfp_decoded.op[i].vd;
+    if (p->mod0 == FMT_MOD0_BF16) { /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
+        dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, false);
+        if (load)
+            sfp_load_block(d, s, vd, FMT_MOD0_BF16, addr);
+        else
+            sfp_store_block(d, s, vd, FMT_MOD0_BF16, addr);
+    } else {
+        sfp_light_block(dp, p, vd, addr, load);
+    }
     dp_apply_addr_mod_zero(r, false);
+    sfpu_take_cycle(&dp->sched, in->cycle);
+    return true;
+}
+static __attribute__((noinline)) bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i) {
+    return sfp_light_mem(dp, in, i, true);
+}
+static __attribute__((noinline)) bool sfp_light_store(dp_t *dp, const cp_insn_t *in, unsigned i) {
+    return sfp_light_mem(dp, in, i, false);
 }
 
 /* A kept word whose semantics read and write the Vector Unit's registers alone (sfpu_exec: every
@@ -408,17 +440,8 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
         }
         /* fall through */
     case SFP_LIGHT_REGS: sfp_light_regs(dp, in, o); break;
-    case SFP_LIGHT_LOAD:
-    case SFP_LIGHT_STORE: {
-        const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
-        unsigned t = in->thread;
-        bool load = light == SFP_LIGHT_LOAD;
-        if (p->epoch != dp->sfp_epoch || !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
-            !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
-            return false;
-        sfp_light_block(dp, o, p, &dp->rwc[t], load);
-        break;
-    }
+    case SFP_LIGHT_LOAD: return sfp_light_load(dp, in, i);
+    case SFP_LIGHT_STORE: return sfp_light_store(dp, in, i);
     default: return false;
     }
     sfpu_take_cycle(&dp->sched, in->cycle);
