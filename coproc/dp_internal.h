@@ -191,7 +191,7 @@ static inline void sfpu_take_cycle(sfpu_sched_t *q, uint64_t cycle) {
  * each read of sfp_cfg_t into the datapath) and sfp_cfg_t's key holds. */
 typedef struct {
     uint32_t epoch;      /* dp_t.sfp_epoch when made; 0: none */
-    uint16_t base;       /* (Imm10 + MATH_Offset + DEST_REGW_BASE) & 1023 */
+    uint16_t base;       /* (Imm10 + DEST_REGW_BASE) & 1023 (MATH_Offset added at each issue) */
     uint8_t mod0;        /* Mod0, MOD0_FMT_SRCB resolved */
     uint8_t sp_lo;       /* DEST_SP_BASE & 3 */
     bool dst32;          /* the Dst32b view */
@@ -212,6 +212,8 @@ typedef struct {
 typedef struct {
     uint8_t srcb_mod0;                                 /* what MOD0_FMT_SRCB resolves to (fmt_mod0_resolve) */
     uint32_t math_off, regw_base, sp_base, stack_incr; /* MATH_Offset, DEST_REGW_BASE, DEST_SP_BASE, SFPU_STACK_Incr */
+    bool remap, swizzle; /* the Config bank's DEST_ACCESS_CFG (dp_ctx_t's), which the plans take */
+    uint8_t amod_zero;   /* bit i: the thread's address modifier section i is all zeros (dp_addr_mod_zero) */
 } sfp_cfg_t;
 
 struct dp {

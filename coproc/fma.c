@@ -404,41 +404,50 @@ static inline __m128i add_lanes4(__m128 fa, __m128i c, __m128i *ok) {
     return r;
 }
 #endif
-static void add_k_lane_by_lane(float fa, uint32_t a, uint32_t *v, unsigned n, uint32_t c_sign) {
+static __attribute__((noinline)) void add_k_lane_by_lane(float fa, uint32_t a, uint32_t *v, unsigned n,
+                                                         uint32_t c_sign) {
     for (unsigned l = 0; l < n; l++) {
         uint32_t ok, r = fma_add_lane(fa, v[l] ^ c_sign, &ok);
         v[l] = ok ? r : fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
     }
 }
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
-/* The sixteen-lane groups; c's sign flipped (xor) only where c_sign is not 0, which the caller
- * tells apart (a loop for each). */
-static inline __attribute__((always_inline)) void add_k_in_groups(float fa, uint32_t a, uint32_t *v, uint32_t c_sign) {
-    _Static_assert(FMA_LANES % 16 == 0, "sixteen lanes at a time");
-    const __m128 fa4 = _mm_set1_ps(fa);
+/* A group of sixteen lanes at v: true where all their sums are known, which are then written;
+ * else v is left as it was. c's sign flipped (xor) only where c_sign is not 0, which the callers
+ * tell apart (a form for each). */
+static inline __attribute__((always_inline)) bool add_k_group(__m128 fa4, uint32_t *v, uint32_t c_sign) {
     const __m128i sg = _mm_set1_epi32((int)c_sign);
-    for (unsigned g = 0; g < FMA_LANES; g += 16) {
-        __m128i *p = (__m128i *)(v + g), ok0, ok1, ok2, ok3, c[4];
-        for (unsigned i = 0; i < 4; i++)
-            c[i] = c_sign ? _mm_xor_si128(_mm_loadu_si128(p + i), sg) : _mm_loadu_si128(p + i);
-        __m128i r0 = add_lanes4(fa4, c[0], &ok0), r1 = add_lanes4(fa4, c[1], &ok1);
-        __m128i r2 = add_lanes4(fa4, c[2], &ok2), r3 = add_lanes4(fa4, c[3], &ok3);
-        __m128i ok = _mm_and_si128(_mm_and_si128(ok0, ok1), _mm_and_si128(ok2, ok3));
-        if (_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xF) {
-            add_k_lane_by_lane(fa, a, v + g, 16, c_sign);
-            continue;
-        }
-        _mm_storeu_si128(p, r0), _mm_storeu_si128(p + 1, r1);
-        _mm_storeu_si128(p + 2, r2), _mm_storeu_si128(p + 3, r3);
-    }
+    __m128i *p = (__m128i *)v, ok0, ok1, ok2, ok3;
+#define ADD_K_C(i) (c_sign ? _mm_xor_si128(_mm_loadu_si128(p + (i)), sg) : _mm_loadu_si128(p + (i)))
+    __m128i r0 = add_lanes4(fa4, ADD_K_C(0), &ok0), r1 = add_lanes4(fa4, ADD_K_C(1), &ok1);
+    __m128i r2 = add_lanes4(fa4, ADD_K_C(2), &ok2), r3 = add_lanes4(fa4, ADD_K_C(3), &ok3);
+#undef ADD_K_C
+    __m128i ok = _mm_and_si128(_mm_and_si128(ok0, ok1), _mm_and_si128(ok2, ok3));
+    if (_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xF) return false;
+    _mm_storeu_si128(p, r0), _mm_storeu_si128(p + 1, r1);
+    _mm_storeu_si128(p + 2, r2), _mm_storeu_si128(p + 3, r3);
+    return true;
+}
+/* The first group not known: it lane by lane, then the second. */
+static __attribute__((noinline)) void add_k_in_slow(float fa, uint32_t a, uint32_t *v, uint32_t c_sign) {
+    _Static_assert(FMA_LANES == 32, "two groups of sixteen lanes");
+    add_k_lane_by_lane(fa, a, v, 16, c_sign);
+    if (!add_k_group(_mm_set1_ps(fa), v + 16, c_sign)) add_k_lane_by_lane(fa, a, v + 16, 16, c_sign);
+}
+/* The two groups; where one is not known, the rest goes by a call in tail position (add_k_in_slow,
+ * add_k_lane_by_lane), so that the common path keeps nothing across a call and has no frame. */
+static inline __attribute__((always_inline)) void add_k_in_groups(float fa, uint32_t a, uint32_t *v, uint32_t c_sign) {
+    const __m128 fa4 = _mm_set1_ps(fa);
+    if (!add_k_group(fa4, v, c_sign)) return add_k_in_slow(fa, a, v, c_sign);
+    if (!add_k_group(fa4, v + 16, c_sign)) return add_k_lane_by_lane(fa, a, v + 16, 16, c_sign);
 }
 #endif
+static __attribute__((noinline)) void add_k_in_model(uint32_t a, uint32_t *v, uint32_t c_sign) {
+    for (unsigned l = 0; l < FMA_LANES; l++)
+        v[l] = fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
+}
 void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
-    if (!finite_mask(exp_key(a))) {
-        for (unsigned l = 0; l < FMA_LANES; l++)
-            v[l] = fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
-        return;
-    }
+    if (!finite_mask(exp_key(a))) return add_k_in_model(a, v, c_sign);
     float fa = f32_of(a & normal_mask(exp_key(a)));
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
     if (c_sign)

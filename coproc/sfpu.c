@@ -24,21 +24,47 @@ static __attribute__((noinline)) void sfp_cfg_read(const dp_ctx_t *x, sfp_cfg_t 
     c->regw_base = CFG(x, DEST_REGW_BASE_Base);
     c->sp_base = CFG(x, DEST_SP_BASE_Base);
     c->stack_incr = THCFG(x, SFPU_STACK_Incr);
+    c->remap = x->remap, c->swizzle = x->swizzle;
+    c->amod_zero = 0;
+    for (unsigned i = 0; i < 8; i++)
+        c->amod_zero |= (uint8_t)(dp_addr_mod_zero(x, i) << i);
     dp_key_set(x, DP_KEY_SFP, 0);
 }
-/* The dp's copy while its key is this instruction's (dp_key_hit), else read anew and kept (into
- * scratch under dp_set_reference). */
-static inline const sfp_cfg_t *sfp_cfg_of(dp_ctx_t *x, sfp_cfg_t *scratch) {
-    sfp_cfg_t *c = &x->dp->sfp_cfg;
-    if (dp_key_hit(x, DP_KEY_SFP, 0)) return c;
-    if (x->dp->reference) {
-        c = scratch;
-    } else if (++x->dp->sfp_epoch == 0) { /* wrapped: no plan may be taken for a new one */
+/* Whether a and b give every plan the same (sfp_plan_make: all but MATH_Offset, which the light
+ * way adds at each issue, sfp_light_mem). */
+static bool sfp_cfg_same(const sfp_cfg_t *a, const sfp_cfg_t *b) {
+    return a->srcb_mod0 == b->srcb_mod0 && a->regw_base == b->regw_base && a->sp_base == b->sp_base &&
+           a->stack_incr == b->stack_incr && a->remap == b->remap && a->swizzle == b->swizzle &&
+           a->amod_zero == b->amod_zero;
+}
+/* sfp_cfg_t read anew into the datapath's c: the plans made since its last read (sfp_plan_t) are
+ * dropped (the epoch bumped) unless they still hold, which is where what was read gives every plan
+ * what c gave it (sfp_cfg_same): everything a plan took from Config, ThreadConfig and the word is
+ * then as it was, for whichever thread issues it (its RWCs and MATH_Offset are taken at each
+ * issue). Kernels write Config between tiles (the unpacker's and the packer's threads), and the
+ * math thread MATH_Offset (its half of Dst), far more often than anything else a plan reads. */
+static __attribute__((noinline)) void sfp_cfg_renew(dp_ctx_t *x, sfp_cfg_t *c) {
+    sfp_cfg_t n;
+    sfp_cfg_read(x, &n);
+    bool same = sfp_cfg_same(&n, c);
+    *c = n;
+    if (same) return;
+    if (++x->dp->sfp_epoch == 0) { /* wrapped: no plan may be taken for a new one */
         for (unsigned i = 0; i < SFP_DECODED; i++)
             x->dp->sfp_decoded.plan[i].epoch = 0;
         x->dp->sfp_epoch = 1;
     }
-    sfp_cfg_read(x, c);
+}
+/* The dp's copy while its key is this instruction's (dp_key_hit), else read anew (sfp_cfg_renew;
+ * into scratch under dp_set_reference). */
+static inline const sfp_cfg_t *sfp_cfg_of(dp_ctx_t *x, sfp_cfg_t *scratch) {
+    sfp_cfg_t *c = &x->dp->sfp_cfg;
+    if (dp_key_hit(x, DP_KEY_SFP, 0)) return c;
+    if (x->dp->reference) {
+        sfp_cfg_read(x, scratch);
+        return scratch;
+    }
+    sfp_cfg_renew(x, c);
     return c;
 }
 
@@ -73,16 +99,17 @@ static void sfp_plan_make(const dp_ctx_t *x, sfp_plan_t *p, const sfp_cfg_t *c, 
         return;
     }
     *p = (sfp_plan_t){.epoch = x->dp->sfp_epoch,
-                      .base = (uint16_t)((o->imm + c->math_off + c->regw_base) & 1023),
+                      .base = (uint16_t)((o->imm + c->regw_base) & 1023),
                       .mod0 = (uint8_t)mod0,
                       .sp_lo = (uint8_t)(c->sp_base & 3),
                       .dst32 = dst32,
                       .remap = x->remap,
                       .swizzle = x->swizzle};
 }
-/* sfp_addr for a planned word (not INT32_ALL): the same sum, its constant part added up once. */
-static inline unsigned sfp_plan_addr(const sfp_plan_t *p, const rwc_t *r) {
-    return (p->base + r->dst + ((r->sp + p->sp_lo) & 3)) & 1023;
+/* sfp_addr for a planned word (not INT32_ALL): the same sum, the word's and Config's constant part
+ * added up once; math_off: MATH_Offset (sfp_cfg_t's, whose key holds). */
+static inline unsigned sfp_plan_addr(const sfp_plan_t *p, const rwc_t *r, unsigned math_off) {
+    return (p->base + math_off + r->dst + ((r->sp + p->sp_lo) & 3)) & 1023;
 }
 
 /* Whether SFPLOAD's and SFPSTORE's 32-lane forms apply as far as the lanes go: no lane has a
@@ -347,18 +374,63 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     sfpu_take_cycle(q, x->in->cycle);
 }
 
-/* A planned SFPLOAD's or SFPSTORE's block at its address, and its section of zeros: apart from
- * dp_sfpu_light's tests, whose frame then stays small where they fail. */
-static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_op_t *o, const sfp_plan_t *p, rwc_t *r,
+/* A planned SFPLOAD's or SFPSTORE's block at addr in a mode other than BF16: apart from the light
+ * way's BF16 form (sfp_light_mem), whose frame then stays small. */
+static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_plan_t *p, unsigned vd, unsigned addr,
                                                       bool load) {
-    lregs_t *s = &dp->sfpu;
-    unsigned addr = sfp_plan_addr(p, r);
     dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
     if (load)
-        sfp_load_block(d, s, o->vd, p->mod0, addr);
+        sfp_load_block(d, &dp->sfpu, vd, p->mod0, addr);
     else
-        sfp_store_block(d, s, o->vd, p->mod0, addr);
+        sfp_store_block(d, &dp->sfpu, vd, p->mod0, addr);
+}
+
+static bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i);
+static bool sfp_light_store(dp_t *dp, const cp_insn_t *in, unsigned i);
+/* The light way's key missed for the planned word at entry i: sfp_cfg_t read anew as the general
+ * way would (sfp_cfg_of, in a context made for it), and where the plan still holds (sfp_cfg_renew
+ * kept the epoch), the word again, its key now this instruction's. A call in tail position of
+ * sfp_light_load / sfp_light_store, so that their common path keeps nothing across a call. */
+static __attribute__((noinline)) bool sfp_light_renew(dp_t *dp, const cp_insn_t *in, unsigned i, bool load) {
+    dp_ctx_t x;
+    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    sfp_cfg_renew(&x, &dp->sfp_cfg);
+    if (dp->sfp_decoded.plan[i].epoch != dp->sfp_epoch) return false;
+    return load ? sfp_light_load(dp, in, i) : sfp_light_store(dp, in, i);
+}
+
+/* A kept SFPLOAD (load) or SFPSTORE at entry i of dp's decoded words on the light way
+ * (dp_sfpu_light): false if its plan does not hold (made since sfp_cfg_t was last read, whose key
+ * holds on thread t) or a lane is not plain (lanes_plain); else its block at its address (BF16,
+ * the kernels' mode, here: its Dst view is 16-bit; the others in sfp_light_block), its section of
+ * zeros and its cycle. One for each, apart from dp_sfpu_light's tests (as sfp_light_regs), given
+ * only the entry's index: the plan is read here. */
+static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const cp_insn_t *in, unsigned i, bool load) {
+    const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
+    lregs_t *s = &dp->sfpu;
+    unsigned t = in->thread;
+    if (p->epoch != dp->sfp_epoch || !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false)) return false;
+    if (!dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0)) return sfp_light_renew(dp, in, i, load);
+    rwc_t *r = &dp->rwc[t];
+    unsigned addr = sfp_plan_addr(p, r, dp->sfp_cfg.math_off), vd = dp->sfp_decoded.op[i].vd;
+    if (p->mod0 == FMT_MOD0_BF16) { /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
+        dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, false);
+        if (load)
+            sfp_load_block(d, s, vd, FMT_MOD0_BF16, addr);
+        else
+            sfp_store_block(d, s, vd, FMT_MOD0_BF16, addr);
+    } else {
+        sfp_light_block(dp, p, vd, addr, load);
+    }
     dp_apply_addr_mod_zero(r, false);
+    sfpu_take_cycle(&dp->sched, in->cycle);
+    return true;
+}
+static __attribute__((noinline)) bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i) {
+    return sfp_light_mem(dp, in, i, true);
+}
+static __attribute__((noinline)) bool sfp_light_store(dp_t *dp, const cp_insn_t *in, unsigned i) {
+    return sfp_light_mem(dp, in, i, false);
 }
 
 /* A kept word whose semantics read and write the Vector Unit's registers alone (sfpu_exec: every
@@ -408,17 +480,8 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
         }
         /* fall through */
     case SFP_LIGHT_REGS: sfp_light_regs(dp, in, o); break;
-    case SFP_LIGHT_LOAD:
-    case SFP_LIGHT_STORE: {
-        const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
-        unsigned t = in->thread;
-        bool load = light == SFP_LIGHT_LOAD;
-        if (p->epoch != dp->sfp_epoch || !dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0) ||
-            !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false))
-            return false;
-        sfp_light_block(dp, o, p, &dp->rwc[t], load);
-        break;
-    }
+    case SFP_LIGHT_LOAD: return sfp_light_load(dp, in, i);
+    case SFP_LIGHT_STORE: return sfp_light_store(dp, in, i);
     default: return false;
     }
     sfpu_take_cycle(&dp->sched, in->cycle);

@@ -593,11 +593,15 @@ static void tw_thcfg(tw_t *w, unsigned t, thcfg_field_t f, uint32_t v) { thcfg_s
 
 /* Between two runs, one input changed on both sides (each twin's generations bumped as its own
  * writes bump them): Config field f in both banks, or thread 1's ThreadConfig field tf, flipped by
- * v | 1 (never 0). */
+ * v | 1 (never 0). Each bank's value is read before either is written: a global register's write
+ * goes to both banks (st_cfg_store), so flipping bank 1 after bank 0 would flip it back (dp33:
+ * Dst's remap and swizzle, DEST_ACCESS_CFG, are global, and were never flipped here before). */
 static void tw_flip_cfg(tw_t *w, cfg_field_t f, uint32_t v) {
-    for (unsigned i = 0; i < 2; i++)
+    for (unsigned i = 0; i < 2; i++) {
+        uint32_t old[2] = {cfg_get(&w->s[i].st, 0, f), cfg_get(&w->s[i].st, 1, f)};
         for (unsigned b = 0; b < 2; b++)
-            cfg_set(&w->s[i].st, b, f, cfg_get(&w->s[i].st, b, f) ^ (v | 1u));
+            cfg_set(&w->s[i].st, b, f, old[b] ^ (v | 1u));
+    }
 }
 static void tw_flip_thcfg1(tw_t *w, thcfg_field_t tf, uint32_t v) {
     for (unsigned i = 0; i < 2; i++)
@@ -786,6 +790,57 @@ static void test_twin_sfpu_plan(void **state) {
                 t = 2;
             }
             tw_run(w, t, words[rnd_below(6) ? rnd_below(6) : 6 + rnd_below(94)]);
+        }
+    }
+}
+
+/* A plan kept across a new read of what SFPLOAD and SFPSTORE read (sfpu.c sfp_cfg_renew): eight
+ * plannable words (VD < 8, Mod0 BF16, FP16, FP32, LO16 or SRCB, address modifier section 0, all
+ * zeros), all hot, replayed with a write between runs that moves the key without changing what a
+ * plan took (a Config field no plan reads; MATH_Offset, which the light way adds at each issue),
+ * or one that changes it (Dst remap or swizzle, DEST_REGW_BASE, DEST_SP_BASE, the SrcB format,
+ * thread 1's section 0 made zeros or not), or the issuing thread. A plan kept where it no longer
+ * holds (an input sfp_cfg_same does not compare) or MATH_Offset taken from the plan leaves the
+ * fast side's Dst or LRegs apart. */
+static void test_twin_sfpu_renew(void **state) {
+    tw_t *w = *state;
+    static const unsigned mod0s[] = {FMT_MOD0_BF16, FMT_MOD0_FP16, FMT_MOD0_FP32, FMT_MOD0_LO16, FMT_MOD0_SRCB};
+    static const cfg_field_t planned[] = {CFG_DEST_ACCESS_CFG_remap_addrs, CFG_DEST_ACCESS_CFG_swizzle_32b,
+                                          CFG_DEST_REGW_BASE_Base,         CFG_DEST_SP_BASE_Base,
+                                          CFG_ALU_FORMAT_SPEC_REG1_SrcB,   CFG_ALU_ACC_CTRL_SFPU_Fp32_enabled};
+    static const thcfg_field_t sec0[] = {THCFG_ADDR_MOD_AB_SEC0_SrcAIncr, THCFG_ADDR_MOD_DST_SEC0_DestIncr,
+                                         THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
+    uint32_t words[8];
+    for (unsigned iter = 0; iter < 300; iter++) {
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned vd = rnd_below(8), mod0 = mod0s[rnd_below(5)], addr = rnd_below(1024);
+            words[i] = (i & 1) ? TT_OP_SFPLOAD(vd, mod0, 0, addr) : TT_OP_SFPSTORE(vd, mod0, 0, addr);
+        }
+        rnd_sfpu_cfg(w);
+        for (unsigned t = 1; t < 3; t++)
+            for (unsigned j = 0; j < 3; j++)
+                st_thdcfg_w(&w->s[0].st, t, thcfg_fields[sec0[j]].word, 0);
+        rnd_dst(w);
+        rnd_lregs(w, false);
+        tw_sync(w);
+        for (unsigned k = 0; k < 64; k++) {
+            /* mostly writes that keep the plans, so that a plan kept wrongly is run again */
+            unsigned kind = rnd_below(32), t = 1;
+            if (kind < 8) {
+                tw_flip_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd());
+            } else if (kind < 16) {
+                tw_flip_thcfg1(w, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd());
+            } else if (kind < 18) {
+                tw_flip_cfg(w, planned[rnd_below(sizeof planned / sizeof planned[0])], rnd());
+            } else if (kind == 18) {
+                unsigned word = thcfg_fields[sec0[rnd_below(3)]].word;
+                uint16_t v = rnd_below(2) ? 0 : (uint16_t)rnd();
+                for (unsigned i = 0; i < 2; i++)
+                    st_thdcfg_w(&w->s[i].st, 1, word, v);
+            } else if (kind == 19) {
+                t = 2;
+            }
+            tw_run(w, t, words[rnd_below(8)]);
         }
     }
 }
@@ -1623,6 +1678,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_cc, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_replay, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_plan, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_sfpu_renew, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_light, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_rwc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),

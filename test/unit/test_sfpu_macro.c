@@ -273,6 +273,23 @@ static void test_kept_word_cycles(void **state) {
     two_then_macro(f, mov);
 }
 
+/* The same with a kept SFPLOAD, then a kept SFPSTORE (planned on their first run, then run by the
+ * light way's sfp_light_load and sfp_light_store) in place of the SFPNOPs: each takes its cycle. */
+static void kept_mem_cycles(dpf_t *f, uint32_t w) {
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
+    dst_elements(f, 1);
+    dpf_ex(f, w, 50); /* decoded, kept and planned */
+    two_then_macro(f, w);
+}
+static void test_kept_load_cycles(void **state) {
+    kept_mem_cycles(*state,
+                    TT_OP_SFPLOAD(5, 2, 0, 8)); /* LReg[5] from Dst rows 8..11 (BF16): nothing the macro reads */
+}
+static void test_kept_store_cycles(void **state) {
+    kept_mem_cycles(*state, TT_OP_SFPSTORE(5, 2, 0, 8)); /* LReg[5] to Dst rows 8..11 */
+}
+
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
 
 static void test_wait_instructions(void **state) {
@@ -366,6 +383,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pipeline_gaps, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_nop_cycles, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_kept_load_cycles, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_kept_store_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_word_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_wait_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
