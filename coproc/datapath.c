@@ -30,6 +30,7 @@ void dp_reset(dp_t *dp) {
     sfpu_reset(&dp->sfpu); /* the Vector Unit's constants and power-on state (coproc/sfpu_lanes.c) */
     dp->pack.needs_new_addr = true;
     dp->pack.exp_needs_new_addr = true;
+    dp->sfp_epoch = 1; /* no plan yet (sfp_plan_t.epoch 0), whatever the first sfp_cfg_t read finds */
 }
 
 void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {

@@ -188,7 +188,8 @@ static inline void sfpu_take_cycle(sfpu_sched_t *q, uint64_t cycle) {
  * that needs no more (a Mod0 other than INT32_ALL, VD < 8, an address modifier section of zeros,
  * which the key's thread's ThreadConfig holds): made by the instruction's first run
  * after its decoding or a new sfp_cfg_t, valid while epoch is the datapath's sfp_epoch (bumped by
- * each read of sfp_cfg_t into the datapath) and sfp_cfg_t's key holds. */
+ * a read of sfp_cfg_t into the datapath that finds something a plan takes changed: sfp_cfg_renew;
+ * 1 after a reset, 0 meaning none). */
 typedef struct {
     uint32_t epoch;      /* dp_t.sfp_epoch when made; 0: none */
     uint16_t base;       /* (Imm10 + DEST_REGW_BASE) & 1023 (MATH_Offset added at each issue) */
@@ -229,7 +230,7 @@ struct dp {
     sfpu_sched_t sched;
     sfp_decoded_t sfp_decoded;
     sfp_cfg_t sfp_cfg;
-    uint32_t sfp_epoch;     /* reads of sfp_cfg (sfp_plan_t.epoch) */
+    uint32_t sfp_epoch;     /* changes of what the plans take (sfp_plan_t.epoch; from 1) */
     dp_key_t keys[DP_KEYS]; /* the kept setups' keys (dp_key_t) */
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];

@@ -413,8 +413,8 @@ static __attribute__((noinline)) void add_k_lane_by_lane(float fa, uint32_t a, u
 }
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
 /* A group of sixteen lanes at v: true where all their sums are known, which are then written;
- * else v is left as it was. c's sign flipped (xor) only where c_sign is not 0, which the callers
- * tell apart (a form for each). */
+ * else v is left as it was. c's sign flipped (xor) only where c_sign is not 0: a constant where
+ * add_k_in_groups is inlined (a form for each), a value in add_k_in_slow. */
 static inline __attribute__((always_inline)) bool add_k_group(__m128 fa4, uint32_t *v, uint32_t c_sign) {
     const __m128i sg = _mm_set1_epi32((int)c_sign);
     __m128i *p = (__m128i *)v, ok0, ok1, ok2, ok3;

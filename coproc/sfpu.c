@@ -33,11 +33,11 @@ static __attribute__((noinline)) void sfp_cfg_read(const dp_ctx_t *x, sfp_cfg_t 
 /* Whether a and b give every plan the same (sfp_plan_make: all but MATH_Offset, which the light
  * way adds at each issue, sfp_light_mem). */
 static bool sfp_cfg_same(const sfp_cfg_t *a, const sfp_cfg_t *b) {
+    /* (Not SFPU_STACK_Incr: only INT32_ALL reads it, and INT32_ALL is never planned.) */
     return a->srcb_mod0 == b->srcb_mod0 && a->regw_base == b->regw_base && a->sp_base == b->sp_base &&
-           a->stack_incr == b->stack_incr && a->remap == b->remap && a->swizzle == b->swizzle &&
-           a->amod_zero == b->amod_zero;
+           a->remap == b->remap && a->swizzle == b->swizzle && a->amod_zero == b->amod_zero;
 }
-/* sfp_cfg_t read anew into the datapath's c: the plans made since its last read (sfp_plan_t) are
+/* sfp_cfg_t read anew into the datapath's c: the plans made for what c held (sfp_plan_t) are
  * dropped (the epoch bumped) unless they still hold, which is where what was read gives every plan
  * what c gave it (sfp_cfg_same): everything a plan took from Config, ThreadConfig and the word is
  * then as it was, for whichever thread issues it (its RWCs and MATH_Offset are taken at each
@@ -400,8 +400,9 @@ static __attribute__((noinline)) bool sfp_light_renew(dp_t *dp, const cp_insn_t 
 }
 
 /* A kept SFPLOAD (load) or SFPSTORE at entry i of dp's decoded words on the light way
- * (dp_sfpu_light): false if its plan does not hold (made since sfp_cfg_t was last read, whose key
- * holds on thread t) or a lane is not plain (lanes_plain); else its block at its address (BF16,
+ * (dp_sfpu_light): false if its plan does not hold (made for what sfp_cfg_t holds: its epoch; with
+ * sfp_cfg_t's key missing on thread t, sfp_light_renew reads it anew first) or a lane is not plain
+ * (lanes_plain); else its block at its address (BF16,
  * the kernels' mode, here: its Dst view is 16-bit; the others in sfp_light_block), its section of
  * zeros and its cycle. One for each, apart from dp_sfpu_light's tests (as sfp_light_regs), given
  * only the entry's index: the plan is read here. */
@@ -451,8 +452,8 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
 
 /* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
  * (dp_sfpu_exec's first steps then do nothing), an SFPNOP or the word among the kept ones, and for SFPLOAD and
- * SFPSTORE a plan that holds (made since sfp_cfg_t was last read, whose key holds on the
- * instruction's thread; a plan implies a section of zeros for its address modifier, which
+ * SFPSTORE a plan that holds (made for what sfp_cfg_t holds, read anew where its key misses on
+ * the instruction's thread: sfp_light_mem; a plan implies a section of zeros for its address modifier, which
  * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
  * too (sfp_light_regs). What it runs is what dp_sfpu_exec would run for the word (sfpu_addi_in_place,
  * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's

@@ -811,6 +811,10 @@ static void test_twin_sfpu_renew(void **state) {
     static const thcfg_field_t sec0[] = {THCFG_ADDR_MOD_AB_SEC0_SrcAIncr, THCFG_ADDR_MOD_DST_SEC0_DestIncr,
                                          THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
     uint32_t words[8];
+    /* White box: a write that keeps the plans, between two runs of thread 1, leaves the fast side's
+     * epoch as it was (dp_internal.h sfp_plan_t): the plans are kept, not made again. */
+    const uint32_t *epoch = &w->s[0].dp->sfp_epoch;
+    unsigned kept = 0;
     for (unsigned iter = 0; iter < 300; iter++) {
         for (unsigned i = 0; i < 8; i++) {
             unsigned vd = rnd_below(8), mod0 = mod0s[rnd_below(5)], addr = rnd_below(1024);
@@ -823,9 +827,11 @@ static void test_twin_sfpu_renew(void **state) {
         rnd_dst(w);
         rnd_lregs(w, false);
         tw_sync(w);
+        unsigned prev_t = 0;
         for (unsigned k = 0; k < 64; k++) {
             /* mostly writes that keep the plans, so that a plan kept wrongly is run again */
             unsigned kind = rnd_below(32), t = 1;
+            uint32_t before = *epoch;
             if (kind < 8) {
                 tw_flip_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd());
             } else if (kind < 16) {
@@ -841,8 +847,14 @@ static void test_twin_sfpu_renew(void **state) {
                 t = 2;
             }
             tw_run(w, t, words[rnd_below(8)]);
+            if (kind < 16 && prev_t == 1) {
+                assert_int_equal(*epoch, before);
+                kept++;
+            }
+            prev_t = t;
         }
     }
+    assert_true(kept > 1000);
 }
 
 /* The light way's Vector Unit words that read only its registers (sfpu.c sfp_light_regs): random

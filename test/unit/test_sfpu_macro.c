@@ -289,6 +289,20 @@ static void test_kept_load_cycles(void **state) {
 static void test_kept_store_cycles(void **state) {
     kept_mem_cycles(*state, TT_OP_SFPSTORE(5, 2, 0, 8)); /* LReg[5] to Dst rows 8..11 */
 }
+/* The same with the plan dropped after it was made: thread 1's address modifier section 3 (which
+ * the word does not use) written non-zero, so that the light way's key misses, sfp_light_renew
+ * finds what a plan takes changed and refuses, and the general way runs the word (planning it
+ * again): it too takes one cycle, not one more for the refused attempt. */
+static void test_renewed_mem_cycles(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c);
+    dst_elements(f, 1);
+    const uint32_t w = TT_OP_SFPLOAD(5, 2, 0, 8);
+    dpf_ex(f, w, 50);
+    st_thdcfg_w(&f->st, 1, thcfg_fields[THCFG_ADDR_MOD_DST_SEC0_DestIncr].word + 3, 4);
+    two_then_macro(f, w);
+}
 
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
 
@@ -385,6 +399,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_nop_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_load_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_store_cycles, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_renewed_mem_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_word_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_wait_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
