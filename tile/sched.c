@@ -3,62 +3,43 @@
  * idle fast-forward (tile/spin.c). docs/architecture.md "The fast path". */
 #include "tile/tile.h"
 
-/* tile_blocks_check's harts waiting for a thread or a MOP expander (`sync`: their bits), asked
- * after the others (a query each, in any order: none changes the coprocessor), and the three
- * words stored. Out of line, called last: the pushes' loop keeps no value across a call, so
- * tile_blocks_check needs no frame (round 2 of the refused pushes: ~30 host instructions a call). */
-static __attribute__((noinline, cold)) void blocks_check_sync(tile_t *t, uint8_t sync_harts, uint8_t keep,
-                                                              uint8_t wake) {
-    uint8_t sync = 0;
-    for (uint32_t m = sync_harts; m; m &= m - 1) {
-        unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
-        bool thread = t->block_kind[c] == TILE_BLOCK_SYNC;
-        if (thread ? cp_thread_idle(t->cp, th) : cp_mop_idle(t->cp, th)) {
-            t->hart[c].blocked = false;
-            continue;
-        }
-        keep |= (uint8_t)(1u << c);
-        sync |= thread ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
-    }
-    t->blocked_mask = keep;
-    t->block_wake = wake;
-    t->block_sync = sync;
-}
-
-/* tile_blocks_check, inlined into the tile's ends of a cycle. */
-static inline __attribute__((always_inline)) void blocks_check(tile_t *t, uint32_t freed) {
+void tile_blocks_check(tile_t *t, uint32_t freed) {
     /* A full FIFO has room again only after a cycle that took words out of it, and then has. */
-    uint8_t keep = 0, wake = 0, sync_harts = 0;
+    uint8_t keep = 0, wake = 0, sync = 0;
     for (uint32_t m = t->blocked_mask; m; m &= m - 1) {
-        unsigned c = (unsigned)__builtin_ctz(m);
+        unsigned c = (unsigned)__builtin_ctz(m), th = t->block_thread[c];
         hart_t *h = &t->hart[c];
         uint8_t bit = t->block_bit[c]; /* (0 for a hart waiting for a thread) */
-        if (freed & bit) {             /* a push into a full FIFO, freed since */
+        bool still;
+        if (freed & bit) /* a push into a full FIFO, freed since */
             /* Its bit alone: it names only frees since the push found the FIFO full
              * (cp_fifo_seen_full), and each was at the end of a cycle this check follows, with no
              * push since (a cycle that frees a FIFO leaves it with fewer words than the depth:
              * test_cp_shortcuts). Were it ever wrong, the hart would only retry, stall and block
              * again, as the reference path does every cycle. */
+            still = false;
+        else if (!h->blocked || h->state != HART_RUNNING) /* released another way */
+            still = false;
+        else if (bit)
+            still = true;
+        else if (t->block_kind[c] == TILE_BLOCK_SYNC)
+            still = !cp_thread_idle(t->cp, th);
+        else
+            still = !cp_mop_idle(t->cp, th);
+        if (!still) {
             h->blocked = false;
-        } else if (!h->blocked || h->state != HART_RUNNING) { /* released another way */
-            h->blocked = false;
-        } else if (!bit) { /* waiting for a thread: blocks_check_sync */
-            sync_harts |= (uint8_t)(1u << c);
-        } else {
-            keep |= (uint8_t)(1u << c);
-            wake |= bit;
+            continue;
         }
-    }
-    if (__builtin_expect(sync_harts, 0)) {
-        blocks_check_sync(t, sync_harts, keep, wake);
-        return;
+        keep |= (uint8_t)(1u << c);
+        if (bit)
+            wake |= bit;
+        else
+            sync |= t->block_kind[c] == TILE_BLOCK_SYNC ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
     }
     t->blocked_mask = keep;
     t->block_wake = wake;
-    t->block_sync = 0;
+    t->block_sync = sync;
 }
-
-void tile_blocks_check(tile_t *t, uint32_t freed) { blocks_check(t, freed); }
 
 /* The rest of a tile cycle after the harts' turns (hart_run_lockstep's end_cycle for one cycle). */
 static bool end_one_cycle(void *ctx) {
@@ -66,7 +47,7 @@ static bool end_one_cycle(void *ctx) {
     unsigned s = cp_cycle_fast(t->cp); /* (not the reference path: tile_cycle) */
     t->cycle++;
     tile_noc_tick(t);
-    if (t->blocked_mask) blocks_check(t, s >> CP_CYCLE_FREED_SHIFT);
+    if (t->blocked_mask) tile_blocks_check(t, s >> CP_CYCLE_FREED_SHIFT);
     return false;
 }
 
@@ -124,7 +105,7 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
     if (!owed && t->blocked_mask &&
         ((freed & t->block_wake) ||
          (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
-        blocks_check(t, freed);
+        tile_blocks_check(t, freed);
     if (t->nwatch && tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
      * retire); one raised earlier already ended the batch. */
