@@ -78,6 +78,10 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
      * what the general way below leaves is each counter masked to its width, and bias unchanged.
      * test_dp_fast.c's twin tests draw sections of zeros and not. */
     if (!(ab | ds | bs) && !x->dp->reference) return dp_apply_addr_mod_zero(r, update_fidelity);
+    dp_addr_mod_words(r, ab, ds, bs, update_fidelity);
+}
+
+void dp_addr_mod_words(rwc_t *r, uint32_t ab, uint32_t ds, uint32_t bs, bool update_fidelity) {
     if (AMF(ab, ADDR_MOD_AB_SEC0_SrcAClear))
         r->srca = r->srca_cr = 0;
     else if (AMF(ab, ADDR_MOD_AB_SEC0_SrcACR))
@@ -164,6 +168,9 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
      * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
     if (fn == dp_rwc_exec && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
+    /* An eight-row MOVA2D whose setup is kept (coproc/fpu.c): no context made for it either (the
+     * word tested here first, so that the Matrix Unit's other instructions make no call). */
+    if (fn == dp_fpu_exec && in->word == dp->mova2d.word && dp_mova2d_light(dp, in)) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */

@@ -36,7 +36,7 @@ typedef struct {
     uint32_t tag; /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
 } dp_key_t;
 #define DP_KEY_KEPT (1u << 16)
-typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEYS } dp_key_id_t;
+typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEY_MOVA2D, DP_KEYS } dp_key_id_t;
 
 typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
 
@@ -217,6 +217,20 @@ typedef struct {
     uint8_t amod_zero;   /* bit i: the thread's address modifier section i is all zeros (dp_addr_mod_zero) */
 } sfp_cfg_t;
 
+/* An eight-row MOVA2D's setup (coproc/fpu.c mova2d_plan_make; its key: dp_t.keys[DP_KEY_MOVA2D], no
+ * extra, and the word): what it reads of the word, Config and the thread's ThreadConfig, for the
+ * form that needs no more (UseDst32bLo clear). Kept for the light way (dp_mova2d_light), which
+ * still reads what changes without a Config or ThreadConfig write: the Matrix Unit's SrcA bank
+ * and its implied format, LaneConfig's BLOCK_DEST_MOV, the RWCs. */
+typedef struct {
+    uint32_t word;
+    uint32_t base;       /* DstRow + MATH_Offset + DEST_REGW_BASE (the RWC added at each issue) */
+    uint16_t ab, ds, bs; /* the address modifier section's three words */
+    uint8_t src, fmt;    /* SrcRow; the configured SrcA format (fpu_srca_fmt's, not implied) */
+    bool implied, force; /* !DISABLE_IMPLIED_SRCA_FMT_Base, FP16A_FORCE_Enable */
+    bool flush, remap;   /* !ALU_ACC_CTRL_Zero_Flag_disabled_src; DEST_ACCESS_CFG remap_addrs */
+} mova2d_plan_t;
+
 struct dp {
     /* Every instruction through its general, datum-by-datum path: the fast paths (whole rows and
      * lanes at once, taken where their conditions hold) off. Kept across dp_reset. The unit tests
@@ -232,6 +246,8 @@ struct dp {
     sfp_cfg_t sfp_cfg;
     uint32_t sfp_epoch;     /* changes of what the plans take (sfp_plan_t.epoch; from 1) */
     dp_key_t keys[DP_KEYS]; /* the kept setups' keys (dp_key_t) */
+    mova2d_plan_t mova2d;   /* (dp_key_t: keys[DP_KEY_MOVA2D]) */
+    unsigned mova2d_made;   /* plans made since reset (the light way's test counts them) */
     rwc_t rwc[DP_THREADS];
     adc_t adc[DP_THREADS][ADC_UNITS];
     unpacker_t unp[2];
@@ -358,6 +374,8 @@ static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
 /* RWC address modifiers (RWCs.md ApplyAddrMod; Blackhole: AddrMod is 3 bits and indexes
  * ADDR_MOD_*_SEC0..7 directly). update_fidelity: false for SFPLOAD/SFPSTORE/SFPLOADMACRO. */
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity);
+/* Its general way (no shortcut for a section of zeros), given the section's three words. */
+void dp_addr_mod_words(rwc_t *r, uint32_t ab, uint32_t ds, uint32_t bs, bool update_fidelity);
 /* Whether the thread's address modifier section addr_mod is all zeros (AB, DST and BIAS words);
  * and what applying such a section does: each counter masked to its width, bias unchanged. */
 bool dp_addr_mod_zero(const dp_ctx_t *x, unsigned addr_mod);
@@ -455,7 +473,10 @@ void dp_rwc_exec(dp_ctx_t *x); /* dp_addr.c: SETRWC, INCRWC */
 void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
-void dp_fpu_exec(dp_ctx_t *x);  /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
+void dp_fpu_exec(dp_ctx_t *x); /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
+/* fpu.c: dp_exec's way, before any context is made, for an eight-row MOVA2D whose setup is kept
+ * (mova2d_plan_t) and whose rows go at once; false (nothing done) for any other instruction. */
+bool dp_mova2d_light(dp_t *dp, const cp_insn_t *in);
 void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
 /* sfpu.c: dp_exec's way, before any context is made, for a Vector Unit word that needs none (an
  * SFPNOP, a planned SFPLOAD or SFPSTORE in its 32-lane form, any other kept word but SFPLOADMACRO,

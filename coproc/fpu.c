@@ -52,6 +52,54 @@ static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_
     x->dp->dst.valid[p] = true;
 }
 
+/* MOVA2D's eight-row form without UseDst32bLo, kept (mova2d_plan_t): every Config and ThreadConfig
+ * field mova2d below reads for it, keyed by cfg_gen, the thread and its thdcfg_gen (dp_key_t, which
+ * covers the thread's Config bank) and the word. Not under dp_set_reference (dp_key_set keeps no
+ * key there). */
+static void mova2d_plan_make(dp_ctx_t *x) {
+    uint32_t w = x->word;
+    unsigned i = TT_MOVA2D_ADDR_MODE(w) & 7;
+    x->dp->mova2d = (mova2d_plan_t){
+        .word = w,
+        .base = TT_MOVA2D_DST(w) + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + CFG(x, DEST_REGW_BASE_Base),
+        .ab = x->thcfg[ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr + i],
+        .ds = x->thcfg[ST_TW_ADDR_MOD_DST_SEC0_DestIncr + i],
+        .bs = x->thcfg[ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr + i],
+        .src = (uint8_t)TT_MOVA2D_SRC(w),
+        .fmt = (uint8_t)fpu_srca_fmt(x, false),
+        .implied = !THCFG(x, DISABLE_IMPLIED_SRCA_FMT_Base),
+        .force = THCFG(x, FP16A_FORCE_Enable),
+        .flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src),
+        .remap = x->remap,
+    };
+    x->dp->mova2d_made++;
+    dp_key_set(x, DP_KEY_MOVA2D, 0);
+}
+
+bool dp_mova2d_light(dp_t *dp, const cp_insn_t *in) {
+    const mova2d_plan_t *m = &dp->mova2d;
+    unsigned t = in->thread;
+    if (in->word != m->word || dp->sched.n || dp->reference) return false;
+    if (!dp_key_hit_at(dp, in->st, t, DP_KEY_MOVA2D, 0)) {
+        /* The plan made again for this thread (a Config write anywhere drops the key: kernels'
+         * other threads write Config once a tile), without the general way's other work. */
+        dp_ctx_t x;
+        dp_ctx_init(&x, dp, in, t, st_state_id(in->st, t));
+        mova2d_plan_make(&x);
+    }
+    if ((dp->sfpu.lc_or8 >> 9) & 3) return false; /* BLOCK_DEST_MOV: column by column (mova2d) */
+    unsigned bank = in->st->src.fpu_bank_a;
+    fmt_style_t style = fmt_src_style(m->implied ? dp->srca.implied_fmt[bank] : m->fmt, m->force);
+    if (style == FMT_STYLE_TF32) return false;
+    rwc_t *r = &dp->rwc[t];
+    unsigned srow = (m->src + r->srca) & 0x38, p = dp_adj16_of(m->remap, (m->base + r->dst) & 0x3F8);
+    dp->fpu_srca_row = (uint8_t)srow;
+    fmt_mova2d_dst16_rows(dp->srca.d[bank][srow], style, m->flush, dp->dst.bits[p], 8);
+    memset(&dp->dst.valid[p], true, 8 * sizeof *dp->dst.valid);
+    dp_addr_mod_words(r, m->ab, m->ds, m->bs, true);
+    return true;
+}
+
 /* MOVA2D.md */
 static void mova2d(dp_ctx_t *x) {
     uint32_t w = x->word;
@@ -72,6 +120,7 @@ static void mova2d(dp_ctx_t *x) {
         fmt_mova2d_dst16_rows(bank[srow], style, flush, x->dp->dst.bits[p], n);
         for (unsigned i = 0; i < n; i++)
             x->dp->dst.valid[p + i] = true;
+        if (n == 8) mova2d_plan_make(x);
         n = 0;
     }
     for (; n && !dp_failed(x); n--, drow++, srow++)

@@ -570,6 +570,8 @@ static void tw_compare(tw_t *w, uint32_t word) {
         for (unsigned u = 0; u < ADC_UNITS; u++)
             if (memcmp(dp_adc(a->dp, t, u), dp_adc(b->dp, t, u), sizeof(adc_t))) fail_msg("0x%08x: ADCs differ", word);
     }
+    if (a->dp->fpu_srca_row != b->dp->fpu_srca_row)
+        fail_msg("0x%08x: SHIFTXA's SrcA row %u fast, %u general", word, a->dp->fpu_srca_row, b->dp->fpu_srca_row);
     if (st_differs(&a->st, &b->st)) fail_msg("0x%08x: architectural state differs", word);
     if (memcmp(a->l1, b->l1, TW_L1)) fail_msg("0x%08x: L1 differs", word);
     if (memcmp(a->told, b->told, TW_L1)) fail_msg("0x%08x: the L1 bytes reported written differ", word);
@@ -1559,6 +1561,126 @@ static void test_twin_mova2d(void **state) {
     }
 }
 
+/* Whether thread 1's eight-row MOVA2D (UseDst32bLo clear) takes its rows at once on the fast side
+ * now (fpu.c rows_at_once): its SrcA style is not TF32 and LaneConfig blocks no column. */
+static bool tw_mova2d_rows(tw_t *w) {
+    const cp_state_t *st = &w->s[0].st;
+    unsigned b = st_state_id(st, 1);
+    unsigned f = cfg_get(st, b, CFG_ALU_FORMAT_SPEC_REG_SrcA_override)
+                     ? cfg_get(st, b, CFG_ALU_FORMAT_SPEC_REG_SrcA_val)
+                     : cfg_get(st, b, CFG_ALU_FORMAT_SPEC_REG0_SrcA);
+    if (!thcfg_get(st, 1, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base))
+        f = dp_srca(w->s[0].dp)->implied_fmt[st->src.fpu_bank_a];
+    return fmt_src_style(f, thcfg_get(st, 1, THCFG_FP16A_FORCE_Enable)) != FMT_STYLE_TF32 &&
+           !((dp_lregs(w->s[0].dp)->lc_or8 >> 9) & 3);
+}
+
+/* MOVA2D's kept setup (fpu.c mova2d_plan_t, dp_mova2d_light): a few words, mostly eight-row ones,
+ * run again and again by thread 1, with one input changed between runs: a Config or ThreadConfig
+ * field the plan takes (the SrcA formats and override, the zero flag, DEST_REGW_BASE, Dst's remap,
+ * MATH_Offset, DISABLE_IMPLIED_SRCA_FMT, FP16A_FORCE, an address modifier section, the StateID:
+ * the two Config banks differ), or what the light way reads at each issue (the Matrix Unit's SrcA
+ * bank and its implied format, TF32 among them, LaneConfig's BLOCK_DEST_MOV, the RWCs, the Src
+ * data), or thread 2 issuing. A plan kept where it no longer holds, or an input taken from it that
+ * changes without a Config or ThreadConfig write, leaves the fast side apart. White box: a run of
+ * the word thread 1 ran last, with only the second kind of change between, makes no plan
+ * (dp_t.mova2d_made as it was): the setup is kept, not made again. */
+static void test_twin_mova2d_kept(void **state) {
+    tw_t *w = *state;
+    static const cfg_field_t planned[] = {CFG_ALU_FORMAT_SPEC_REG0_SrcA,    CFG_ALU_FORMAT_SPEC_REG_SrcA_override,
+                                          CFG_ALU_FORMAT_SPEC_REG_SrcA_val, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src,
+                                          CFG_DEST_REGW_BASE_Base,          CFG_DEST_ACCESS_CFG_remap_addrs};
+    static const thcfg_field_t tplanned[] = {THCFG_DEST_TARGET_REG_CFG_MATH_Offset, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base,
+                                             THCFG_FP16A_FORCE_Enable, THCFG_CFG_STATE_ID_StateID};
+    const unsigned *made = &w->s[0].dp->mova2d_made;
+    unsigned kept = 0;
+    for (unsigned iter = 0; iter < 300; iter++) {
+        uint32_t words[4];
+        for (unsigned i = 0; i < 4; i++)
+            words[i] = TT_OP_MOVA2D(rnd_below(8) == 0, rnd_below(64), rnd_below(8), i ? 2 + rnd_below(2) : rnd_below(4),
+                                    rnd_below(1024));
+        rnd_dst(w);
+        rnd_src(w);
+        rnd_lregs(w, false);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG0_SrcA, rnd_below(2) ? FMT_BF16 : rnd_below(16));
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_override, rnd_below(4) == 0);
+        tw_cfg(w, CFG_ALU_FORMAT_SPEC_REG_SrcA_val, rnd_below(16));
+        tw_cfg(w, CFG_DEST_ACCESS_CFG_remap_addrs, rnd_below(3) == 0);
+        tw_cfg(w, CFG_DEST_REGW_BASE_Base, rnd_below(4) == 0 ? rnd_below(1024) : 0);
+        for (unsigned b = 0; b < 2; b++) /* the banks apart: the StateID matters */
+            cfg_set(&w->s[0].st, b, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src, rnd_below(2));
+        tw_thcfg(w, 1, THCFG_FP16A_FORCE_Enable, rnd_below(4) == 0);
+        tw_thcfg(w, 1, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base, rnd_below(2));
+        tw_thcfg(w, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, rnd_below(2) ? 0x200 : rnd_below(1024));
+        rnd_addr_mods(w);
+        tw_sync(w);
+        uint32_t last = 0; /* thread 1's last word, when it took its rows at once and nothing it keeps changed since */
+        for (unsigned k = 0; k < 64; k++) {
+            unsigned kind = rnd_below(32), t = 1;
+            bool keeps = true;
+            if (kind < 4) {
+                unsigned b = rnd_below(SRC_BANKS), f = rnd_below(3) ? rnd_below(16) : FMT_TF32;
+                for (unsigned i = 0; i < 2; i++)
+                    dp_srca_mut(w->s[i].dp)->implied_fmt[b] = (uint8_t)f;
+            } else if (kind < 6) {
+                for (unsigned i = 0; i < 2; i++)
+                    w->s[i].st.src.fpu_bank_a ^= 1;
+            } else if (kind < 8) {
+                unsigned lane = rnd_below(8), v = rnd_below(3) ? 0 : (1u + rnd_below(3)) << 9;
+                for (unsigned i = 0; i < 2; i++)
+                    sfpu_lane_config_w(dp_lregs_mut(w->s[i].dp), lane, v);
+            } else if (kind < 10) {
+                uint16_t dst = (uint16_t)rnd_below(1024);
+                uint8_t srca = (uint8_t)rnd_below(64), cr = (uint8_t)rnd_below(64);
+                for (unsigned i = 0; i < 2; i++) {
+                    rwc_t *r = &w->s[i].dp->rwc[1];
+                    r->dst = dst, r->srca = srca, r->srca_cr = cr;
+                }
+            } else if (kind < 12) {
+                unsigned b = rnd_below(SRC_BANKS), row = rnd_below(SRC_ROWS), c = rnd_below(SRC_COLS);
+                uint32_t v = rnd32() & 0x7FFFF;
+                for (unsigned i = 0; i < 2; i++)
+                    dp_src_rows_w(dp_srca_mut(w->s[i].dp), b)[row][c] = v;
+            } else if (kind < 16) {
+                tw_flip_cfg(w, planned[rnd_below(sizeof planned / sizeof planned[0])], rnd());
+                keeps = false;
+            } else if (kind < 20) {
+                thcfg_field_t f = tplanned[rnd_below(sizeof tplanned / sizeof tplanned[0])];
+                tw_flip_thcfg1(w, f, f == THCFG_DEST_TARGET_REG_CFG_MATH_Offset ? rnd() : 1);
+                keeps = false;
+            } else if (kind < 22) {
+                static const thcfg_field_t sec0[] = {THCFG_ADDR_MOD_AB_SEC0_SrcAIncr, THCFG_ADDR_MOD_DST_SEC0_DestIncr,
+                                                     THCFG_ADDR_MOD_BIAS_SEC0_BiasIncr};
+                unsigned word = thcfg_fields[sec0[rnd_below(3)]].word + rnd_below(8);
+                uint16_t v = rnd_below(2) ? 0 : (uint16_t)rnd();
+                for (unsigned i = 0; i < 2; i++)
+                    st_thdcfg_w(&w->s[i].st, 1, word, v);
+                keeps = false;
+            } else if (kind == 22) {
+                t = 2;
+            }
+            uint32_t word = rnd_below(4) && last ? last : words[rnd_below(4)];
+            unsigned before = *made;
+            bool rows = tw_mova2d_rows(w);
+            tw_run(w, t, word);
+            if (t == 1 && keeps && rows && word == last) {
+                assert_int_equal(*made, before);
+                kept++;
+            }
+            if (t == 1) last = rows && (TT_MOVA2D_INSTR_MOD(word) & 2) && !TT_MOVA2D_DEST_32B_LO(word) ? word : 0;
+            if (!keeps || t != 1) last = 0; /* (thread 2's run may make its own plan, the one kept) */
+        }
+    }
+    assert_true(kept > 2000);
+    /* Under dp_set_reference the plan is neither taken nor made again. */
+    uint32_t word = w->s[0].dp->mova2d.word;
+    assert_true(word != 0);
+    dp_set_reference(w->s[0].dp, true);
+    unsigned before = *made;
+    tw_run(w, 1, word);
+    assert_int_equal(*made, before);
+}
+
 /* The conditional-execution instructions' mask forms (SFPSETCC, SFPPUSHC, SFPPOPC, SFPIADD's
  * flags; SFPENCC and SFPCOMPC between them): random flags and flag stacks of one depth in every lane (the mask forms'
  * case, empty and full included) or of depths differing by lane, VC values with every comparison's
@@ -1695,6 +1817,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_rwc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_mova2d_kept, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_mvmul, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_elw, tw_setup, tw_teardown),
         cmocka_unit_test(test_pack_row),
