@@ -168,8 +168,9 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
      * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
     if (fn == dp_rwc_exec && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
-    /* An eight-row MOVA2D whose setup is kept (coproc/fpu.c): no context made for it either (the
-     * word tested here first, so that the Matrix Unit's other instructions make no call). */
+    /* An eight-row MOVA2D whose setup is kept (coproc/fpu.c): no context made for it here either
+     * (the light way makes one only to make a plan again; the word tested here first, so that the
+     * Matrix Unit's other instructions make no call). */
     if (fn == dp_fpu_exec && in->word == dp->mova2d.word && dp_mova2d_light(dp, in)) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));

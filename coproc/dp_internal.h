@@ -23,7 +23,7 @@
 #define UNP_SEC_WORDS 48
 
 /* The key of a setup decoded from Config and ThreadConfig and kept (PACR's, UNPACR's, SFPLOAD's
- * and SFPSTORE's): every input such a decoding can read, the same for each, so that a kept setup
+ * and SFPSTORE's, MOVA2D's): every input such a decoding can read, the same for each, so that a kept setup
  * cannot miss one. Config's generation (cfg_gen: every write of Config bumps it, st_cfg_w), the
  * thread and its ThreadConfig's generation (thdcfg_gen[t], bumped by st_thdcfg_w), and what of
  * the instruction word the setup depends on (`extra`, the caller's, below 256; 0 for none). The
@@ -474,8 +474,9 @@ void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
 void dp_fpu_exec(dp_ctx_t *x); /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
-/* fpu.c: dp_exec's way, before any context is made, for an eight-row MOVA2D whose setup is kept
- * (mova2d_plan_t) and whose rows go at once; false (nothing done) for any other instruction. */
+/* fpu.c: dp_exec's way, before dp_exec makes a context, for an eight-row MOVA2D whose setup is
+ * kept (mova2d_plan_t) and whose rows go at once; false for any other instruction, having done
+ * nothing but, where its key missed, make the plan again (in a context of its own). */
 bool dp_mova2d_light(dp_t *dp, const cp_insn_t *in);
 void dp_sfpu_exec(dp_ctx_t *x); /* sfpu.c: SFP* */
 /* sfpu.c: dp_exec's way, before any context is made, for a Vector Unit word that needs none (an

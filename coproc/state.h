@@ -42,8 +42,8 @@ typedef struct {
      * counts the write in cfg_gen (its cast of the const is defined only for allocated storage:
      * every cp_state_t, and every struct holding one, is allocated, never a defined object, as
      * scripts/check_const_members.py checks in make format-check), so that whoever keeps something decoded from Config
-     * (PACR's, UNPACR's and SFPLOAD/SFPSTORE's setups: pack.c, unpack.c, sfpu.c) knows it current while cfg_gen is
-     * unchanged. */
+     * (PACR's, UNPACR's, SFPLOAD/SFPSTORE's and MOVA2D's setups: pack.c, unpack.c, sfpu.c, fpu.c) knows it current
+     * while cfg_gen is unchanged. */
     const uint32_t cfg[2][CP_CFG_WORDS];
     /* Config's generation: bumped by every word written (changed or not) and by st_reset, never
      * set back; 64 bits, so it does not wrap in any run. */

@@ -304,6 +304,24 @@ static void test_renewed_mem_cycles(void **state) {
     two_then_macro(f, w);
 }
 
+/* A kept MOVA2D (its setup planned on its first run, then the light way's: dp_mova2d_light) issued
+ * on the cycle a scheduled SFPSTORE is due to the same Dst rows: the store happens first, so
+ * MOVA2D's rows (SrcA's zeros) are what Dst holds after both. */
+static void test_kept_mova2d_after_store(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c); /* MAD delay 0; SFPSTORE delay 2 */
+    const uint32_t mov = TT_OP_MOVA2D(0, 0, 0, 2, 0); /* SrcA rows 0..7 to Dst rows 0..7 */
+    dpf_ex(f, mov, 50);                               /* planned */
+    dst_elements(f, 1);
+    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
+    dpf_ex(f, IDLE, 101);                            /* the MAD's cycle */
+    dpf_ex(f, mov, 103);                             /* the store's cycle */
+    assert_int_equal(dp_dst(f->dp)->bits[0][14], 0); /* MOVA2D's, over the store's */
+    dpf_ex(f, IDLE, 104);
+    assert_int_equal(dp_dst(f->dp)->bits[0][14], 0);
+}
+
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
 
 static void test_wait_instructions(void **state) {
@@ -400,6 +418,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_kept_load_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_store_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_renewed_mem_cycles, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_kept_mova2d_after_store, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_word_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_wait_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
