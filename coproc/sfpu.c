@@ -374,15 +374,20 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     sfpu_take_cycle(q, x->in->cycle);
 }
 
-/* A planned SFPLOAD's or SFPSTORE's block at addr in a mode other than BF16: apart from the light
- * way's BF16 form (sfp_light_mem), whose frame then stays small. */
+/* A planned SFPLOAD's (load) or SFPSTORE's block at addr in Mod0 mod0, Dst seen as plan p says
+ * (dst32: the Dst32b view). Inlined with constants for the light way's BF16 form, and out of line
+ * for the other modes (sfp_light_block), so that sfp_light_mem's frame stays small. */
+static inline __attribute__((always_inline)) void sfp_plan_block(dp_t *dp, const sfp_plan_t *p, unsigned mod0,
+                                                                 bool dst32, unsigned vd, unsigned addr, bool load) {
+    dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, dst32);
+    if (load)
+        sfp_load_block(d, &dp->sfpu, vd, mod0, addr);
+    else
+        sfp_store_block(d, &dp->sfpu, vd, mod0, addr);
+}
 static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_plan_t *p, unsigned vd, unsigned addr,
                                                       bool load) {
-    dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, p->dst32);
-    if (load)
-        sfp_load_block(d, &dp->sfpu, vd, p->mod0, addr);
-    else
-        sfp_store_block(d, &dp->sfpu, vd, p->mod0, addr);
+    sfp_plan_block(dp, p, p->mod0, p->dst32, vd, addr, load);
 }
 
 static bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i);
@@ -414,15 +419,10 @@ static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const 
     if (!dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0)) return sfp_light_renew(dp, in, i, load);
     rwc_t *r = &dp->rwc[t];
     unsigned addr = sfp_plan_addr(p, r, dp->sfp_cfg.math_off), vd = dp->sfp_decoded.op[i].vd;
-    if (p->mod0 == FMT_MOD0_BF16) { /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
-        dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, false);
-        if (load)
-            sfp_load_block(d, s, vd, FMT_MOD0_BF16, addr);
-        else
-            sfp_store_block(d, s, vd, FMT_MOD0_BF16, addr);
-    } else {
+    if (p->mod0 == FMT_MOD0_BF16) /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
+        sfp_plan_block(dp, p, FMT_MOD0_BF16, false, vd, addr, load);
+    else
         sfp_light_block(dp, p, vd, addr, load);
-    }
     dp_apply_addr_mod_zero(r, false);
     sfpu_take_cycle(&dp->sched, in->cycle);
     return true;
