@@ -54,6 +54,9 @@ bool noc_init(noc_t *n) {
 void noc_free(noc_t *n) {
     for (size_t i = 0; i < n->npkt; i++)
         free(n->pkt[i].data);
+    for (size_t i = 0; i < n->nspare; i++)
+        free(n->spare[i]);
+    free(n->spare);
     free(n->pkt);
     free(n->regs[0]);
     free(n->regs[1]);
@@ -455,6 +458,25 @@ static void stage(tile_t *t, noc_pkt_t *p, unsigned s) {
     }
 }
 
+/* A payload buffer: a landed packet's, or a new one (NOC_MAX_PACKET bytes, whatever the packet's
+ * length: every buffer serves any packet). Its bytes are the packet's own only from the stage
+ * that reads its source on (a buffer is never read before that). */
+static uint8_t *spare_get(noc_t *n) { return n->nspare ? n->spare[--n->nspare] : malloc(NOC_MAX_PACKET); }
+
+static void spare_put(noc_t *n, uint8_t *data) {
+    if (n->nspare == n->spare_cap) {
+        size_t c = n->spare_cap ? 2 * n->spare_cap : 16;
+        uint8_t **s = realloc(n->spare, c * sizeof *s);
+        if (!s) {
+            free(data);
+            return;
+        }
+        n->spare = s;
+        n->spare_cap = c;
+    }
+    n->spare[n->nspare++] = data;
+}
+
 void noc_tick(tile_t *t) {
     noc_t *n = &t->noc;
     uint64_t now = t->cycle, next = UINT64_MAX;
@@ -471,9 +493,10 @@ void noc_tick(tile_t *t) {
         }
         if (p->stage < NOC_STAGES) {
             if (p->at[p->stage] < next) next = p->at[p->stage];
-            n->pkt[keep++] = *p;
+            if (keep != i) n->pkt[keep] = *p; /* down past a landed one */
+            keep++;
         } else {
-            free(p->data);
+            spare_put(n, p->data);
         }
     }
     n->npkt = keep;
@@ -637,7 +660,7 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
     uint64_t inject = t->cycle + 1 > u->port_free ? t->cycle + 1 : u->port_free;
     for (uint64_t i = 0; i < npk; i++) {
         noc_pkt_t *p = new_packet(nc);
-        uint8_t *data = malloc(len > NOC_MAX_PACKET ? NOC_MAX_PACKET : len);
+        uint8_t *data = spare_get(nc);
         if (!p || !data) {
             free(data);
             if (p) nc->npkt--;
