@@ -545,7 +545,7 @@ static noc_pkt_t *new_packet(noc_t *n) {
 static uint64_t addr64(const uint32_t *r, unsigned lo) { return r[lo / 4] | (uint64_t)r[lo / 4 + 1] << 32; }
 
 /* NOC_CMD_CTRL bit 0 written: check the initiator's request whole, then put its packets in flight. */
-static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
+static __attribute__((noinline)) mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     const uint32_t *r = nc->regs[n] + b * NOC_CMD_BUF_SZ / 4;
@@ -753,6 +753,12 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte load from %s (32-bit only)", size, niu_dev_names[n]);
+    if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) { /* the polls first (no initiator's register is there) */
+        *val = u->counter[(off - NOC_STATUS_BASE) / 4];
+        int c = polled_counter(h, off);
+        if (c >= 0) note_poll(u, h, c, t->cycle);
+        return MEM_OK;
+    }
     if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ) {
         unsigned b = off / NOC_CMD_BUF_SZ;
         switch (off % NOC_CMD_BUF_SZ) {
@@ -778,12 +784,6 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
         *val = (uint32_t)(t->noc_x & 0x3F) | (uint32_t)(t->noc_y & 0x3F) << 6;
         return MEM_OK;
     }
-    if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) {
-        *val = u->counter[(off - NOC_STATUS_BASE) / 4];
-        int c = polled_counter(h, off);
-        if (c >= 0) note_poll(u, h, c, t->cycle);
-        return MEM_OK;
-    }
     if (off == NIU_TRANS_COUNT_RTZ_SOURCE) {
         *val = u->rtz_source;
         return MEM_OK;
@@ -805,6 +805,10 @@ static mem_res_t noc_write(tile_t *t, int n, hart_t *h, uint32_t off, unsigned s
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to %s (32-bit only)", size, niu_dev_names[n]);
+    if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ && off % NOC_CMD_BUF_SZ < NOC_CMD_CTRL) {
+        nc->regs[n][off / 4] = val; /* an initiator's request registers: storage (below, the same) */
+        return MEM_OK;
+    }
     if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ) {
         unsigned b = off / NOC_CMD_BUF_SZ;
         switch (off % NOC_CMD_BUF_SZ) {
