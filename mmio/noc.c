@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sanitizer/asan_interface.h> /* ASAN_(UN)POISON_MEMORY_REGION: nothing without ASan */
+
 #include "mmio/devices.h"
 #include "mmio/dram.h"
 #include "mmio/noc.h"
@@ -52,8 +54,10 @@ bool noc_init(noc_t *n) {
 }
 
 void noc_free(noc_t *n) {
-    for (size_t i = 0; i < n->npkt; i++)
+    for (size_t i = 0; i < n->npkt; i++) {
+        ASAN_UNPOISON_MEMORY_REGION(n->pkt[i].data, NOC_MAX_PACKET);
         free(n->pkt[i].data);
+    }
     for (size_t i = 0; i < n->nspare; i++)
         free(n->spare[i]);
     free(n->spare);
@@ -460,10 +464,18 @@ static void stage(tile_t *t, noc_pkt_t *p, unsigned s) {
 
 /* A payload buffer: a landed packet's, or a new one (NOC_MAX_PACKET bytes, whatever the packet's
  * length: every buffer serves any packet). Its bytes are the packet's own only from the stage
- * that reads its source on (a buffer is never read before that). */
+ * that reads its source on (a buffer is never read before that). Under ASan the bytes past the
+ * packet's length are poisoned while it is in flight (as a buffer of its own length would end
+ * there), so an access past them is still an error: spare_fit, spare_put. */
 static uint8_t *spare_get(noc_t *n) { return n->nspare ? n->spare[--n->nspare] : malloc(NOC_MAX_PACKET); }
 
+static void spare_fit(uint8_t *data, uint32_t len) {
+    (void)data, (void)len;
+    ASAN_POISON_MEMORY_REGION(data + len, NOC_MAX_PACKET - len);
+}
+
 static void spare_put(noc_t *n, uint8_t *data) {
+    ASAN_UNPOISON_MEMORY_REGION(data, NOC_MAX_PACKET);
     if (n->nspare == n->spare_cap) {
         size_t c = n->spare_cap ? 2 * n->spare_cap : 16;
         uint8_t **s = realloc(n->spare, c * sizeof *s);
@@ -536,9 +548,7 @@ static noc_pkt_t *new_packet(noc_t *n) {
         n->pkt = p;
         n->cap = c;
     }
-    noc_pkt_t *p = &n->pkt[n->npkt++];
-    p->seq = n->seq++; /* the rest: the caller's, whole */
-    return p;
+    return &n->pkt[n->npkt++]; /* (the caller writes it whole) */
 }
 
 static uint64_t addr64(const uint32_t *r, unsigned lo) { return r[lo / 4] | (uint64_t)r[lo / 4 + 1] << 32; }
@@ -667,7 +677,7 @@ static __attribute__((noinline)) mem_res_t issue(tile_t *t, int n, hart_t *h, un
         }
         uint32_t plen =
             (uint32_t)(len - i * NOC_MAX_PACKET > NOC_MAX_PACKET ? NOC_MAX_PACKET : len - i * NOC_MAX_PACKET);
-        *p = (noc_pkt_t){.seq = p->seq,
+        *p = (noc_pkt_t){.seq = nc->seq++,
                          .niu = (uint8_t)n,
                          .kind = (uint8_t)kind,
                          .buf = (uint8_t)b,
@@ -684,6 +694,7 @@ static __attribute__((noinline)) mem_res_t issue(tile_t *t, int n, hart_t *h, un
                          .dst = dst,
                          .data = data};
         p->flits = (p->len + NOC_FLIT - 1) / NOC_FLIT;
+        spare_fit(p->data, p->len);
         if (kind == NOC_WRITE_INLINE) memcpy(p->data, &p->at_data, 4);
         p->src.addr += i * NOC_MAX_PACKET;
         p->dst.addr += i * NOC_MAX_PACKET;
@@ -723,10 +734,14 @@ static __attribute__((noinline)) mem_res_t issue(tile_t *t, int n, hart_t *h, un
 
 /* ---- the registers -------------------------------------------------------------------------------- */
 
+/* A load by a core whose polls are noted (not the host's, nor a debugger's). */
+static bool poll_noted(const hart_t *h) { return h && h->id >= 0 && h->id < NOC_CORES; }
+
 /* A core's load of a counter returns the counter and notes the poll (noc_read): the counter a
  * load by h at off notes, or -1 (not a counter, or not a core's load). */
+
 static int polled_counter(const hart_t *h, uint32_t off) {
-    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return -1;
+    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !poll_noted(h)) return -1;
     return (int)((off - NOC_STATUS_BASE) / 4);
 }
 
@@ -752,10 +767,10 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte load from %s (32-bit only)", size, niu_dev_names[n]);
-    if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) { /* the polls first (no initiator's register is there) */
-        *val = u->counter[(off - NOC_STATUS_BASE) / 4];
-        int c = polled_counter(h, off);
-        if (c >= 0) note_poll(u, h, c, t->cycle);
+    if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) { /* the polls first (no register of initiator 0's window is there) */
+        int c = (int)((off - NOC_STATUS_BASE) / 4);
+        *val = u->counter[c];
+        if (poll_noted(h)) note_poll(u, h, c, t->cycle);
         return MEM_OK;
     }
     if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ) {
@@ -804,11 +819,11 @@ static mem_res_t noc_write(tile_t *t, int n, hart_t *h, uint32_t off, unsigned s
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to %s (32-bit only)", size, niu_dev_names[n]);
-    if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ && off % NOC_CMD_BUF_SZ < NOC_CMD_CTRL) {
-        nc->regs[n][off / 4] = val; /* an initiator's request registers: storage (below, the same) */
-        return MEM_OK;
-    }
     if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ) {
+        if (off % NOC_CMD_BUF_SZ < NOC_CMD_CTRL) { /* an initiator's request registers: storage, first */
+            nc->regs[n][off / 4] = val;
+            return MEM_OK;
+        }
         unsigned b = off / NOC_CMD_BUF_SZ;
         switch (off % NOC_CMD_BUF_SZ) {
         case NOC_CMD_CTRL: return (val & 1) ? issue(t, n, h, b) : MEM_OK;

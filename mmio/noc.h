@@ -156,7 +156,8 @@ typedef struct {
     noc_pkt_t *pkt; /* in flight, in issue order */
     size_t npkt, cap;
     /* Payload buffers of landed packets (NOC_MAX_PACKET bytes each), for the next ones: a run
-     * keeps as many as it ever had in flight rather than allocating one a packet. */
+     * keeps as many as it ever had in flight rather than allocating one a packet (the pool never
+     * shrinks: 16 KiB a packet at the most in flight at once, also for a 4-byte one). */
     uint8_t **spare;
     size_t nspare, spare_cap;
     uint64_t next_at; /* earliest stage of any packet in flight; UINT64_MAX: none */

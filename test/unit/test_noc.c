@@ -741,6 +741,25 @@ static void identification_registers(void **state) {
 
 /* ---- from a core ------------------------------------------------------------------------------- */
 
+/* A core's load of an NIU counter notes the poll (the stall diagnosis' "polls ..."), with its
+ * cycle, for the core that made it (not parked: noc_read's own note, not the parked hart's
+ * replayed one); the host's load notes nothing. */
+static void counter_load_noted(void **state) {
+    (void)state;
+    tile_t *t = new_tile();
+    cycles(t, 5);
+    uint32_t v = 1;
+    assert_int_equal(ctr(t, 0, NIU_MST_RD_RESP_RECEIVED), 0); /* the host's */
+    assert_int_equal(t->noc.niu[0].poll[1].counter, -1);
+    assert_int_equal(env_load(t, &t->hart[1], niu(0, 0, 0x200 + 4 * NIU_MST_RD_RESP_RECEIVED), 4, &v), MEM_OK);
+    assert_int_equal(v, 0);
+    assert_int_equal(t->noc.niu[0].poll[1].counter, NIU_MST_RD_RESP_RECEIVED);
+    assert_int_equal(t->noc.niu[0].poll[1].cycle, t->cycle);
+    assert_int_equal(t->noc.niu[0].poll[0].counter, -1);
+    assert_int_equal(t->noc.niu[1].poll[1].counter, -1);
+    tile_destroy(t);
+}
+
 /* A core's store that issues a request to another tile faults, naming NOC, coordinates, address. */
 static void core_fault_names_everything(void **state) {
     (void)state;
@@ -828,6 +847,7 @@ int main(void) {
         cmocka_unit_test(multicast_to_self),
         cmocka_unit_test(refusals),
         cmocka_unit_test(identification_registers),
+        cmocka_unit_test(counter_load_noted),
         cmocka_unit_test(core_fault_names_everything),
         cmocka_unit_test(in_flight_keeps_paths_in_step),
     };
