@@ -129,27 +129,52 @@ static void bfp8_load(const uint8_t *l1, uint64_t st, uint8_t *rm) {
     }
 }
 
-/* A face row (16 elements) is contiguous in both layouts: move one at a time. */
+/* A row of the matrix crosses each tile of its tile row as two face rows of 16 elements (face 0
+ * then 1, or 2 then 3: 256 elements apart), each contiguous in both layouts; a tile is 1024
+ * elements further than the last. relayout passes size 2 and 4 as constants, so each face row is
+ * then a fixed copy, not a call. */
+static inline __attribute__((always_inline)) void relayout_rows(const tns_desc_t *d, const uint8_t *from, uint8_t *to,
+                                                                bool to_stored, size_t size) {
+    const uint64_t tiles = d->cols / TNS_TILE;
+    const size_t run = (size_t)TNS_FACE * size, face = (size_t)TNS_FACE * TNS_FACE * size;
+    const size_t tile = (size_t)TNS_TILE * TNS_TILE * size;
+    for (uint64_t r = 0; r < d->rows; r++) {
+        size_t rm = (size_t)(r * d->cols) * size, st = (size_t)tiled_index(tiles, r, 0) * size;
+        for (uint64_t t = 0; t < tiles; t++, rm += 2 * run, st += tile)
+            if (to_stored) {
+                memcpy(to + st, from + rm, run);
+                memcpy(to + st + face, from + rm + run, run);
+            } else {
+                memcpy(to + rm, from + st, run);
+                memcpy(to + rm + run, from + st + face, run);
+            }
+    }
+}
+
 static void relayout(const tns_desc_t *d, const uint8_t *from, uint8_t *to, bool to_stored) {
     if (!d->tiles) {
         memcpy(to, from, d->bytes);
         return;
     }
-    size_t size = formats[d->format].size, run = (size_t)TNS_FACE * size;
-    const uint64_t tiles = d->cols / TNS_TILE;
-    for (uint64_t r = 0; r < d->rows; r++)
-        for (uint64_t c = 0; c < d->cols; c += TNS_FACE) {
-            size_t rm = (size_t)(r * d->cols + c) * size;
-            uint64_t si = tiled_index(tiles, r, c); /* tns_stored_index's, the tiles a row hoisted */
-            if (d->format == TNS_BFP8 && to_stored)
-                bfp8_store(to, si, from + rm);
-            else if (d->format == TNS_BFP8)
-                bfp8_load(from, si, to + rm);
-            else if (to_stored)
-                memcpy(to + si * size, from + rm, run);
-            else
-                memcpy(to + rm, from + si * size, run);
-        }
+    size_t size = formats[d->format].size;
+    if (d->format == TNS_BFP8) {
+        const uint64_t tiles = d->cols / TNS_TILE;
+        for (uint64_t r = 0; r < d->rows; r++)
+            for (uint64_t c = 0; c < d->cols; c += TNS_FACE) {
+                size_t rm = (size_t)(r * d->cols + c) * size;
+                uint64_t si = tiled_index(tiles, r, c); /* tns_stored_index's, the tiles a row hoisted */
+                if (to_stored)
+                    bfp8_store(to, si, from + rm);
+                else
+                    bfp8_load(from, si, to + rm);
+            }
+    } else if (size == 2) {
+        relayout_rows(d, from, to, to_stored, 2);
+    } else if (size == 4) {
+        relayout_rows(d, from, to, to_stored, 4);
+    } else {
+        relayout_rows(d, from, to, to_stored, size);
+    }
 }
 
 void tns_tilize(const tns_desc_t *d, const uint8_t *rowmajor, uint8_t *stored) { relayout(d, rowmajor, stored, true); }

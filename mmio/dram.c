@@ -164,8 +164,9 @@ static uint64_t copy_out(const dram_t *d, unsigned ch, uint64_t addr, void *dst,
         dram_page_t pg = page_of(d, ch, addr);
         if (pg.data) {
             memcpy(o, pg.data + off, k);
-            for (uint32_t u = off / DRAM_UNIT; u <= (off + k - 1) / DRAM_UNIT; u++) {
-                if ((*pg.written >> u) & 1) continue;
+            /* Only the units of the range never written (none, as a rule: one test). */
+            for (uint64_t m = unit_mask(off, k) & ~*pg.written; m; m &= m - 1) {
+                uint32_t u = (uint32_t)__builtin_ctzll(m);
                 uint32_t lo = u * DRAM_UNIT > off ? u * DRAM_UNIT : off, hi = (u + 1) * DRAM_UNIT;
                 unwritten += (hi < off + k ? hi : off + k) - lo;
             }

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sanitizer/asan_interface.h> /* ASAN_(UN)POISON_MEMORY_REGION: nothing without ASan */
+
 #include "mmio/devices.h"
 #include "mmio/dram.h"
 #include "mmio/noc.h"
@@ -52,8 +54,13 @@ bool noc_init(noc_t *n) {
 }
 
 void noc_free(noc_t *n) {
-    for (size_t i = 0; i < n->npkt; i++)
+    for (size_t i = 0; i < n->npkt; i++) {
+        ASAN_UNPOISON_MEMORY_REGION(n->pkt[i].data, NOC_MAX_PACKET);
         free(n->pkt[i].data);
+    }
+    for (size_t i = 0; i < n->nspare; i++)
+        free(n->spare[i]);
+    free(n->spare);
     free(n->pkt);
     free(n->regs[0]);
     free(n->regs[1]);
@@ -455,6 +462,33 @@ static void stage(tile_t *t, noc_pkt_t *p, unsigned s) {
     }
 }
 
+/* A payload buffer: a landed packet's, or a new one (NOC_MAX_PACKET bytes, whatever the packet's
+ * length: every buffer serves any packet). Its bytes are the packet's own only from the stage
+ * that reads its source on (a buffer is never read before that). Under ASan the bytes past the
+ * packet's length are poisoned while it is in flight (as a buffer of its own length would end
+ * there), so an access past them is still an error: spare_fit, spare_put. */
+static uint8_t *spare_get(noc_t *n) { return n->nspare ? n->spare[--n->nspare] : malloc(NOC_MAX_PACKET); }
+
+static void spare_fit(uint8_t *data, uint32_t len) {
+    (void)data, (void)len;
+    ASAN_POISON_MEMORY_REGION(data + len, NOC_MAX_PACKET - len);
+}
+
+static void spare_put(noc_t *n, uint8_t *data) {
+    ASAN_UNPOISON_MEMORY_REGION(data, NOC_MAX_PACKET);
+    if (n->nspare == n->spare_cap) {
+        size_t c = n->spare_cap ? 2 * n->spare_cap : 16;
+        uint8_t **s = realloc(n->spare, c * sizeof *s);
+        if (!s) {
+            free(data);
+            return;
+        }
+        n->spare = s;
+        n->spare_cap = c;
+    }
+    n->spare[n->nspare++] = data;
+}
+
 void noc_tick(tile_t *t) {
     noc_t *n = &t->noc;
     uint64_t now = t->cycle, next = UINT64_MAX;
@@ -471,9 +505,10 @@ void noc_tick(tile_t *t) {
         }
         if (p->stage < NOC_STAGES) {
             if (p->at[p->stage] < next) next = p->at[p->stage];
-            n->pkt[keep++] = *p;
+            if (keep != i) n->pkt[keep] = *p; /* down past a landed one */
+            keep++;
         } else {
-            free(p->data);
+            spare_put(n, p->data);
         }
     }
     n->npkt = keep;
@@ -513,16 +548,13 @@ static noc_pkt_t *new_packet(noc_t *n) {
         n->pkt = p;
         n->cap = c;
     }
-    noc_pkt_t *p = &n->pkt[n->npkt++];
-    memset(p, 0, sizeof *p);
-    p->seq = n->seq++;
-    return p;
+    return &n->pkt[n->npkt++]; /* (the caller writes it whole) */
 }
 
 static uint64_t addr64(const uint32_t *r, unsigned lo) { return r[lo / 4] | (uint64_t)r[lo / 4 + 1] << 32; }
 
 /* NOC_CMD_CTRL bit 0 written: check the initiator's request whole, then put its packets in flight. */
-static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
+static __attribute__((noinline)) mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     const uint32_t *r = nc->regs[n] + b * NOC_CMD_BUF_SZ / 4;
@@ -637,7 +669,7 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
     uint64_t inject = t->cycle + 1 > u->port_free ? t->cycle + 1 : u->port_free;
     for (uint64_t i = 0; i < npk; i++) {
         noc_pkt_t *p = new_packet(nc);
-        uint8_t *data = malloc(len > NOC_MAX_PACKET ? NOC_MAX_PACKET : len);
+        uint8_t *data = spare_get(nc);
         if (!p || !data) {
             free(data);
             if (p) nc->npkt--;
@@ -645,7 +677,7 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
         }
         uint32_t plen =
             (uint32_t)(len - i * NOC_MAX_PACKET > NOC_MAX_PACKET ? NOC_MAX_PACKET : len - i * NOC_MAX_PACKET);
-        *p = (noc_pkt_t){.seq = p->seq,
+        *p = (noc_pkt_t){.seq = nc->seq++,
                          .niu = (uint8_t)n,
                          .kind = (uint8_t)kind,
                          .buf = (uint8_t)b,
@@ -662,6 +694,7 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
                          .dst = dst,
                          .data = data};
         p->flits = (p->len + NOC_FLIT - 1) / NOC_FLIT;
+        spare_fit(p->data, p->len);
         if (kind == NOC_WRITE_INLINE) memcpy(p->data, &p->at_data, 4);
         p->src.addr += i * NOC_MAX_PACKET;
         p->dst.addr += i * NOC_MAX_PACKET;
@@ -701,10 +734,14 @@ static mem_res_t issue(tile_t *t, int n, hart_t *h, unsigned b) {
 
 /* ---- the registers -------------------------------------------------------------------------------- */
 
+/* A load by a core whose polls are noted (not the host's, nor a debugger's). */
+static bool poll_noted(const hart_t *h) { return h && h->id >= 0 && h->id < NOC_CORES; }
+
 /* A core's load of a counter returns the counter and notes the poll (noc_read): the counter a
  * load by h at off notes, or -1 (not a counter, or not a core's load). */
+
 static int polled_counter(const hart_t *h, uint32_t off) {
-    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !h || h->id < 0 || h->id >= NOC_CORES) return -1;
+    if (off - NOC_STATUS_BASE >= 4 * NOC_COUNTERS || !poll_noted(h)) return -1;
     return (int)((off - NOC_STATUS_BASE) / 4);
 }
 
@@ -730,6 +767,12 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
     noc_t *nc = &t->noc;
     noc_niu_t *u = &nc->niu[n];
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte load from %s (32-bit only)", size, niu_dev_names[n]);
+    if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) { /* the polls first (no register of initiator 0's window is there) */
+        int c = (int)((off - NOC_STATUS_BASE) / 4);
+        *val = u->counter[c];
+        if (poll_noted(h)) note_poll(u, h, c, t->cycle);
+        return MEM_OK;
+    }
     if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ) {
         unsigned b = off / NOC_CMD_BUF_SZ;
         switch (off % NOC_CMD_BUF_SZ) {
@@ -755,12 +798,6 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
         *val = (uint32_t)(t->noc_x & 0x3F) | (uint32_t)(t->noc_y & 0x3F) << 6;
         return MEM_OK;
     }
-    if (off - NOC_STATUS_BASE < 4 * NOC_COUNTERS) {
-        *val = u->counter[(off - NOC_STATUS_BASE) / 4];
-        int c = polled_counter(h, off);
-        if (c >= 0) note_poll(u, h, c, t->cycle);
-        return MEM_OK;
-    }
     if (off == NIU_TRANS_COUNT_RTZ_SOURCE) {
         *val = u->rtz_source;
         return MEM_OK;
@@ -783,6 +820,10 @@ static mem_res_t noc_write(tile_t *t, int n, hart_t *h, uint32_t off, unsigned s
     noc_niu_t *u = &nc->niu[n];
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to %s (32-bit only)", size, niu_dev_names[n]);
     if (off < NOC_CMD_BUFS * NOC_CMD_BUF_SZ) {
+        if (off % NOC_CMD_BUF_SZ < NOC_CMD_CTRL) { /* an initiator's request registers: storage, first */
+            nc->regs[n][off / 4] = val;
+            return MEM_OK;
+        }
         unsigned b = off / NOC_CMD_BUF_SZ;
         switch (off % NOC_CMD_BUF_SZ) {
         case NOC_CMD_CTRL: return (val & 1) ? issue(t, n, h, b) : MEM_OK;

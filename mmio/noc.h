@@ -132,7 +132,7 @@ typedef struct {
     uint64_t mask;               /* byte-enable mask (64 bytes) */
     uint32_t result;             /* an atomic's returned value */
     noc_ep_t src, dst;           /* atomic: dst is the L1 word acted on, src the return address */
-    uint8_t *data;               /* payload in flight (len bytes), NULL before it is read */
+    uint8_t *data;               /* payload in flight: len bytes of a NOC_MAX_PACKET buffer (noc_t.spare) */
 } noc_pkt_t;
 
 typedef struct {
@@ -155,6 +155,11 @@ typedef struct {
     noc_niu_t niu[NOC_NIUS];
     noc_pkt_t *pkt; /* in flight, in issue order */
     size_t npkt, cap;
+    /* Payload buffers of landed packets (NOC_MAX_PACKET bytes each), for the next ones: a run
+     * keeps as many as it ever had in flight rather than allocating one a packet (the pool never
+     * shrinks: 16 KiB a packet at the most in flight at once, also for a 4-byte one). */
+    uint8_t **spare;
+    size_t nspare, spare_cap;
     uint64_t next_at; /* earliest stage of any packet in flight; UINT64_MAX: none */
     uint64_t seq;
     bool used; /* a request was ever issued (the report's "noc" section) */

@@ -225,6 +225,48 @@ static void read_split_into_packets(void **state) {
     tile_destroy(t);
 }
 
+/* Payload buffers are kept from landed packets for the next ones (noc_t.spare): a small read,
+ * then two split reads of three packets each, the second's three in flight at once on buffers the
+ * first left (each must have its own), then writes on them; every byte lands as sent. */
+static void buffers_reused(void **state) {
+    (void)state;
+    tile_t *t = new_tile();
+    uint8_t *big = malloc(2 * 40000);
+    assert_non_null(big);
+    for (int i = 0; i < 2 * 40000; i++)
+        big[i] = (uint8_t)(i * 13 ^ (i >> 7));
+    assert_true(dram_write(t->dram, 2, 0x40, big, 2 * 40000));
+    unsigned x, y;
+    dram_port_xy(2, 0, &x, &y);
+    const struct {
+        uint64_t from, to;
+        uint32_t len;
+    } reads[] = {{0x40 + 64, 0x40000, 100}, {0x40, 0x40000, 40000}, {0x40 + 40000, 0x60000, 40000}};
+    for (unsigned i = 0; i < 3; i++) {
+        assert_true(issue(t, 0, 1,
+                          (req_t){.targ = reads[i].from,
+                                  .targ_hi = y << 6 | x,
+                                  .ret = reads[i].to,
+                                  .ret_hi = SELF,
+                                  .ctrl = CTRL_RD,
+                                  .len = reads[i].len}));
+        drain(t);
+        assert_memory_equal(t->l1 + reads[i].to, big + (reads[i].from - 0x40), reads[i].len);
+    }
+    assert_true(issue(
+        t, 1, 0,
+        (req_t){
+            .targ = 0x60000, .targ_hi = SELF, .ret = 0x100000, .ret_hi = y << 6 | x, .ctrl = CTRL_WR, .len = 40000}));
+    drain(t);
+    uint8_t *back = malloc(40000);
+    assert_non_null(back);
+    dram_peek(t->dram, 2, 0x100000, back, 40000);
+    assert_memory_equal(back, big + 40000, 40000);
+    free(back);
+    free(big);
+    tile_destroy(t);
+}
+
 /* ---- writes ------------------------------------------------------------------------------------ */
 
 /* Non-posted write L1 -> DRAM: outgoing until its data is read, sent counters, then the ack. */
@@ -558,6 +600,42 @@ static void dram_page_masks_apart(void **state) {
     dram_destroy(d);
 }
 
+/* The bytes a read takes from never-written units, counted exactly: page 20 has units 1, 3 and 63
+ * written (64 bytes each), page 21 none (never allocated), page 22 unit 0. Reads starting and
+ * ending inside units, across pages, against a count byte by byte. */
+static void dram_unwritten_bytes_partial(void **state) {
+    (void)state;
+    dram_t *d = dram_create();
+    assert_non_null(d);
+    uint8_t unit[DRAM_UNIT], back[3 * DRAM_PAGE];
+    memset(unit, 0xA5, sizeof unit);
+    const uint64_t base = 20 * DRAM_PAGE;
+    const unsigned units[] = {1, 3, 63, 128}; /* 128: page 22's unit 0 */
+    for (unsigned i = 0; i < 4; i++)
+        assert_true(dram_write(d, 2, base + units[i] * DRAM_UNIT, unit, sizeof unit));
+    const struct {
+        uint32_t off, n;
+    } reads[] = {{0, 64},     {64, 64},     {70, 10},    {100, 200}, {10, 4086},
+                 {4000, 200}, {4090, 4200}, {129, 8000}, {8190, 80}, {3 * 64 + 5, 64},
+                 {63, 2},     {100, 157},   {191, 2},    {255, 1},   {0, 3 * DRAM_PAGE}};
+    uint64_t want_reads = 0, want_bytes = 0;
+    for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        uint64_t k = 0;
+        for (uint32_t b = reads[i].off; b < reads[i].off + reads[i].n; b++) {
+            unsigned u = b / DRAM_UNIT;
+            k += !(u == 1 || u == 3 || u == 63 || u == 128);
+        }
+        want_reads += k != 0;
+        want_bytes += k;
+        dram_read(d, 2, base + reads[i].off, back, reads[i].n);
+        dram_stats_t st;
+        dram_stats(d, &st);
+        assert_int_equal(st.unwritten_reads, want_reads);
+        assert_int_equal(st.unwritten_bytes, want_bytes);
+    }
+    dram_destroy(d);
+}
+
 static void multicast_to_self(void **state) {
     (void)state;
     tile_t *t = new_tile();
@@ -663,6 +741,25 @@ static void identification_registers(void **state) {
 
 /* ---- from a core ------------------------------------------------------------------------------- */
 
+/* A core's load of an NIU counter notes the poll (the stall diagnosis' "polls ..."), with its
+ * cycle, for the core that made it (not parked: noc_read's own note, not the parked hart's
+ * replayed one); the host's load notes nothing. */
+static void counter_load_noted(void **state) {
+    (void)state;
+    tile_t *t = new_tile();
+    cycles(t, 5);
+    uint32_t v = 1;
+    assert_int_equal(ctr(t, 0, NIU_MST_RD_RESP_RECEIVED), 0); /* the host's */
+    assert_int_equal(t->noc.niu[0].poll[1].counter, -1);
+    assert_int_equal(env_load(t, &t->hart[1], niu(0, 0, 0x200 + 4 * NIU_MST_RD_RESP_RECEIVED), 4, &v), MEM_OK);
+    assert_int_equal(v, 0);
+    assert_int_equal(t->noc.niu[0].poll[1].counter, NIU_MST_RD_RESP_RECEIVED);
+    assert_int_equal(t->noc.niu[0].poll[1].cycle, t->cycle);
+    assert_int_equal(t->noc.niu[0].poll[0].counter, -1);
+    assert_int_equal(t->noc.niu[1].poll[1].counter, -1);
+    tile_destroy(t);
+}
+
 /* A core's store that issues a request to another tile faults, naming NOC, coordinates, address. */
 static void core_fault_names_everything(void **state) {
     (void)state;
@@ -737,6 +834,7 @@ int main(void) {
         cmocka_unit_test(read_dram_timing_and_counters),
         cmocka_unit_test(read_unaligned_and_page_crossing),
         cmocka_unit_test(read_split_into_packets),
+        cmocka_unit_test(buffers_reused),
         cmocka_unit_test(write_nonposted_to_dram),
         cmocka_unit_test(write_posted_and_port_serial),
         cmocka_unit_test(write_inline_and_byte_enable),
@@ -745,9 +843,11 @@ int main(void) {
         cmocka_unit_test(dram_ports_alias),
         cmocka_unit_test(dram_pages_far_apart),
         cmocka_unit_test(dram_page_masks_apart),
+        cmocka_unit_test(dram_unwritten_bytes_partial),
         cmocka_unit_test(multicast_to_self),
         cmocka_unit_test(refusals),
         cmocka_unit_test(identification_registers),
+        cmocka_unit_test(counter_load_noted),
         cmocka_unit_test(core_fault_names_everything),
         cmocka_unit_test(in_flight_keeps_paths_in_step),
     };
