@@ -46,10 +46,15 @@ static bool rows_at_once(const dp_ctx_t *x, fmt_style_t style, bool lo) {
     _Static_assert(SRC_COLS / 2 == 8, "LaneConfig[0..7]: lc_or8");
     return !((x->dp->sfpu.lc_or8 >> 9) & 3); /* BLOCK_DEST_MOV */
 }
+/* n Src rows from src (the first; the rest after it) into the physical Dst rows p .. p + n - 1,
+ * which become valid. */
+static inline void src_rows_to_dst(dp_t *dp, const uint32_t *src, fmt_style_t style, bool zero_flag, unsigned p,
+                                   unsigned n) {
+    fmt_mova2d_dst16_rows(src, style, zero_flag, dp->dst.bits[p], n);
+    memset(&dp->dst.valid[p], true, n * sizeof *dp->dst.valid);
+}
 static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_t style, bool zero_flag, unsigned row) {
-    unsigned p = dp_adj16(x, row);
-    fmt_mova2d_dst16_rows(src, style, zero_flag, x->dp->dst.bits[p], 1);
-    x->dp->dst.valid[p] = true;
+    src_rows_to_dst(x->dp, src, style, zero_flag, dp_adj16(x, row), 1);
 }
 
 /* MOVA2D's eight-row form without UseDst32bLo, kept (mova2d_plan_t): every Config and ThreadConfig
@@ -61,7 +66,7 @@ static void mova2d_plan_make(dp_ctx_t *x) {
     unsigned i = TT_MOVA2D_ADDR_MODE(w) & 7;
     x->dp->mova2d = (mova2d_plan_t){
         .word = w,
-        .base = TT_MOVA2D_DST(w) + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + CFG(x, DEST_REGW_BASE_Base),
+        .base = fpu_dst_base(x, TT_MOVA2D_DST(w)),
         .ab = x->thcfg[ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr + i],
         .ds = x->thcfg[ST_TW_ADDR_MOD_DST_SEC0_DestIncr + i],
         .bs = x->thcfg[ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr + i],
@@ -94,8 +99,7 @@ bool dp_mova2d_light(dp_t *dp, const cp_insn_t *in) {
     rwc_t *r = &dp->rwc[t];
     unsigned srow = (m->src + r->srca) & 0x38, p = dp_adj16_of(m->remap, (m->base + r->dst) & 0x3F8);
     dp->fpu_srca_row = (uint8_t)srow;
-    fmt_mova2d_dst16_rows(dp->srca.d[bank][srow], style, m->flush, dp->dst.bits[p], 8);
-    memset(&dp->dst.valid[p], true, 8 * sizeof *dp->dst.valid);
+    src_rows_to_dst(dp, dp->srca.d[bank][srow], style, m->flush, p, 8);
     dp_addr_mod_words(r, m->ab, m->ds, m->bs, true);
     return true;
 }
@@ -116,10 +120,7 @@ static void mova2d(dp_ctx_t *x) {
     if (rows_at_once(x, style, lo)) {
         /* The n rows in one call: Adj16 moves a row's bits 3..5 only, so eight rows from a multiple
          * of 8 are physical rows p .. p + 7 (and Src rows srow .. srow + 7 <= 63). */
-        unsigned p = dp_adj16(x, drow);
-        fmt_mova2d_dst16_rows(bank[srow], style, flush, x->dp->dst.bits[p], n);
-        for (unsigned i = 0; i < n; i++)
-            x->dp->dst.valid[p + i] = true;
+        src_rows_to_dst(x->dp, bank[srow], style, flush, dp_adj16(x, drow), n);
         if (n == 8) mova2d_plan_make(x);
         n = 0;
     }
