@@ -89,9 +89,19 @@ static inline __attribute__((always_inline)) bool push_word(cp_t *cp, unsigned t
                                                             cp_origin_t origin) {
     if (t >= CP_THREADS) return false;
     fe_thread_t *fe = &cp->fe[t];
+    /* A word behind others in FIFO#1 wakes nothing and ends no quiet stretch: with the thread's
+     * expanders asleep (cp_t.fe_awake), the MOP expander's last step found FIFO#1's head unable
+     * to move (a plain word or an expansion's next with FIFO#2 full: a MOP, a MOP_CFG or a bubble
+     * always moves), which a word behind the head does not change, and nothing else of a cycle
+     * reads more of FIFO#1 than whether it is empty (fe_idle). Awake, they are stepped anyway, and
+     * then no stretch stands (a quiet cycle found every thread's expanders asleep). Its count and
+     * the thread's active mark are the push's own (below). */
+    bool behind = !after_mop && !fifo_empty(&fe->fifo1);
     if (!fe_push(fe, word, after_mop, origin)) return false;
-    fe_moved(cp, t);
-    cp->quiet_until = 0;
+    if (!behind) {
+        fe_moved(cp, t);
+        cp->quiet_until = 0;
+    }
     cp_stats_t *st = &cp->stats[t];
     cp->active = true;
     if (st->pushed < CP_FIRST_PUSHED) st->first_pushed[st->pushed] = word;

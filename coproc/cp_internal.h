@@ -321,8 +321,8 @@ struct cp {
     /* Bit t: thread t's expanders may have something to do. Cleared after a cycle in which they
      * did nothing (both steps said so: no word moved, no bubble ended), when the same state
      * gives the same nothing until a push or the gate's full step moves a word (fe_moved sets
-     * it again; gate_pass's take cannot wake them, gate.c); clear after a reset too, when they
-     * have nothing to do either. */
+     * it again; gate_pass's take cannot wake them, gate.c, nor can a TRISC's push behind words
+     * in FIFO#1, cp.c push_word); clear after a reset too, when they have nothing to do either. */
     uint8_t fe_awake;
     /* The timing model (tm_place, cp_create; cp_t.tm points here): its head (tm_head_t, cp_tmh) at an
      * offset known here. The gates read its changed conditions and moves every cycle, the full

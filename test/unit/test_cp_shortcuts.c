@@ -455,6 +455,58 @@ static void drain_behind_a_held_head(void **state) {
     cp_destroy(fast);
 }
 
+/* A TRISC's push into a FIFO#1 that holds words (cp.c push_word): its expanders, asleep, found
+ * the head unable to move (FIFO#2 full behind a held head), and a word behind it changes nothing
+ * they or the gate read, so the push neither wakes them nor ends a quiet stretch; a push into an
+ * empty FIFO#1 does both. Thread 0 held by a SEMWAIT (semaphore 0 at 0) with its FIFOs filled
+ * behind it, the twins quiet; then SFPNOPs pushed behind one every few cycles (kept: pushes
+ * after which the stretch went on), a SETADC into thread 1's empty FIFO#1 (woken, the stretch
+ * ended, the word issued) and a post that releases thread 0. Every cycle as the reference's,
+ * with every word issued so far. */
+static void push_behind_keeps_quiet(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    push(ref, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    push(fast, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    unsigned kept = 0, pushed = 1;
+    for (uint64_t c = 0; c < 220; c++) {
+        if (c < 12 || (c >= 40 && c < 120 && c % 5 == 0)) {
+            bool quiet = cp_quiet_left(fast) > 0;
+            assert_true(c < 12 || !fifo_empty(&fast->fe[0].fifo1));
+            push(ref, 0, TT_OP_SFPNOP);
+            push(fast, 0, TT_OP_SFPNOP);
+            pushed++;
+            if (quiet) { /* (the stretch stands from the first cycles on: nothing is due) */
+                assert_true(cp_quiet_left(fast) > 0);
+                assert_false(fast->fe_awake & 1u);
+                kept++;
+            }
+        }
+        if (c == 130) {
+            assert_true(cp_quiet_left(fast) > 0);
+            push(ref, 1, TT_OP_SETADC(0, 0, 0, 1));
+            push(fast, 1, TT_OP_SETADC(0, 0, 0, 1));
+            assert_true(fast->fe_awake & 2u);
+            assert_int_equal(cp_quiet_left(fast), 0);
+        }
+        if (c == 160) {
+            cp_sem_write(ref, 0, 0, 0);
+            cp_sem_write(fast, 0, 0, 0);
+        }
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+        same_stats(ref, fast); /* every word issued so far */
+    }
+    assert_int_equal(kept, 16);
+    assert_true(cp_is_idle(fast));
+    assert_int_equal(cp_stats(fast, 0)->issued, pushed);
+    assert_int_equal(cp_stats(fast, 1)->issued, 1);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 /* The MOP expander's list of an expansion kept as a cache (fe_mop_t.cached): the fast twin's
  * expander (fe_step) emits a MOP ingested with the same word, MaskHi and MopCfg as the last
  * whole expansion from its list, the reference's (fe_mop_step) generates every one. Thread 0 gets
@@ -1090,6 +1142,7 @@ int main(void) {
         cmocka_unit_test(replay_take_refills),
         cmocka_unit_test(mop_stuck_until_replay_takes),
         cmocka_unit_test(drain_behind_a_held_head),
+        cmocka_unit_test(push_behind_keeps_quiet),
         cmocka_unit_test(mop_cached_expansion),
         cmocka_unit_test(unpacker_due_clock),
         cmocka_unit_test(unpacker_queue_full),
