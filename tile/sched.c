@@ -31,10 +31,12 @@ void tile_blocks_check(tile_t *t, uint32_t freed) {
             continue;
         }
         keep |= (uint8_t)(1u << c);
-        if (bit)
+        if (bit) {
             wake |= bit;
-        else
+        } else {
+            wake |= TILE_WAKE_ASK;
             sync |= t->block_kind[c] == TILE_BLOCK_SYNC ? (uint8_t)(1u << th) : TILE_SYNC_MOP;
+        }
     }
     t->blocked_mask = keep;
     t->block_wake = wake;
@@ -102,9 +104,11 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
      * for idle (asked of all in one call) and no hart waiting for a MOP expander,
      * tile_blocks_check would release nobody. */
     unsigned freed = s >> CP_CYCLE_FREED_SHIFT;
-    if (!owed && t->blocked_mask &&
-        ((freed & t->block_wake) ||
-         (t->block_sync && ((t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))))
+    /* (block_wake's TILE_WAKE_ASK: some hart waits for a thread. Neither that nor a freed FIFO
+     * that a hart waits for, and the end of the cycle asks nothing.) */
+    unsigned wake = t->block_wake & (freed | TILE_WAKE_ASK);
+    if (!owed && wake &&
+        ((wake & ~TILE_WAKE_ASK) || (t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))
         tile_blocks_check(t, freed);
     if (t->nwatch && tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and

@@ -117,10 +117,12 @@ typedef struct tile {
     uint8_t blocked_mask;
     uint8_t block_kind[TILE_NCORES], block_thread[TILE_NCORES];
     /* What can release them: the FIFO each push waits for (block_bit: CP_CYCLE_FREED's bit; 0 for
-     * a hart waiting for a thread), all of them (block_wake), and the harts waiting for a thread
-     * (block_sync, asked after every cycle: bit t, one waits for thread t to go idle, all of
-     * those asked in one call, cp_idle_threads; TILE_SYNC_MOP, one waits for a MOP expander).
-     * Left over from a hart released another way, a bit only costs a look. */
+     * a hart waiting for a thread), all of them (block_wake, with TILE_WAKE_ASK while block_sync
+     * is not 0: one test of it with the cycle's freed FIFOs finds the commonest end of a cycle,
+     * nothing to ask), and the harts waiting for a thread (block_sync, asked after every cycle:
+     * bit t, one waits for thread t to go idle, all of those asked in one call, cp_idle_threads;
+     * TILE_SYNC_MOP, one waits for a MOP expander). Left over from a hart released another way,
+     * a bit only costs a look. */
     uint8_t block_bit[TILE_NCORES];
     uint8_t block_wake;
     uint8_t block_sync;
@@ -230,6 +232,9 @@ static inline void tile_noc_tick(tile_t *t) {
  * would stall again: the group's turn skips it (hart_t.blocked). */
 typedef enum { TILE_BLOCK_PUSH = 1, TILE_BLOCK_PUSH_AFTER_MOP, TILE_BLOCK_SYNC, TILE_BLOCK_SYNC_MOP } tile_block_t;
 enum { TILE_SYNC_MOP = 1u << CP_THREADS }; /* tile_t.block_sync: a hart waits for a MOP expander */
+/* tile_t.block_wake: block_sync is not 0 (above the FIFOs' bits, CP_CYCLE_FREED's). */
+enum { TILE_WAKE_ASK = 1u << 7 };
+_Static_assert(2 * CP_THREADS <= 7, "TILE_WAKE_ASK above the FIFOs' bits");
 static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned th) {
     /* (A hart's id indexes tile_t.hart: the bound says so to gcc, whose link-time inlining (Makefile
      * LTO) otherwise sees a store past block_kind.) */
@@ -237,11 +242,13 @@ static inline void tile_block(tile_t *t, hart_t *h, tile_block_t kind, unsigned 
     t->block_kind[h->id] = (uint8_t)kind;
     t->block_thread[h->id] = (uint8_t)th;
     t->blocked_mask |= (uint8_t)(1u << h->id);
-    uint8_t bit = kind == TILE_BLOCK_PUSH             ? (uint8_t)(1u << th)
-                  : kind == TILE_BLOCK_PUSH_AFTER_MOP ? (uint8_t)(1u << (CP_THREADS + th))
-                                                      : 0;
+    /* (what wakes it: its FIFO's bit, or TILE_WAKE_ASK for a hart waiting for a thread) */
+    uint8_t wake = kind == TILE_BLOCK_PUSH             ? (uint8_t)(1u << th)
+                   : kind == TILE_BLOCK_PUSH_AFTER_MOP ? (uint8_t)(1u << (CP_THREADS + th))
+                                                       : (uint8_t)TILE_WAKE_ASK;
+    uint8_t bit = (uint8_t)(wake & ~TILE_WAKE_ASK);
     t->block_bit[h->id] = bit;
-    t->block_wake |= bit;
+    t->block_wake |= wake;
     /* Its FIFO is full now: a free from before would only make tile_blocks_check look in vain. */
     if (bit) cp_fifo_seen_full(t->cp, bit);
     if (kind == TILE_BLOCK_SYNC) t->block_sync |= (uint8_t)(1u << th);
