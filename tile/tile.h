@@ -101,12 +101,13 @@ typedef struct tile {
     uint32_t watch_addr[TILE_MAX_WATCH], watch_val[TILE_MAX_WATCH];
     bool watch_hit;
     /* Bumped by every write into L1 but a lone core's (hart_t.l1_writes; env_l1_written for
-     * everything but the harts): with it at watch_seen, L1 is as at the last look and so is the
-     * watch's answer (watch_differs), so tile_watch_changed compares no word. */
+     * everything but the harts): with it at watch_seen, L1 is as at the last look, which found
+     * no watched word changed (or watched none), so tile_watch_changed answers no without a
+     * compare. A look that found one changed leaves watch_seen at UINT64_MAX, which the count
+     * never reaches: the next look compares again (and finds the same while L1 is unwritten). */
     uint64_t l1_writes, watch_seen;
     /* Bumped by every write of the NIUs' counters and the stream registers (hart_t.dev_writes). */
     uint64_t dev_writes;
-    bool watch_differs;
     /* t->cycle after the last end of a cycle that was not end_cycle's own lines and left the
      * next cycle owed (tile/sched.c end_cycle_owed, end_cycle_full): end_cycles_asleep needs the
      * last end to have been those lines. */
@@ -163,16 +164,21 @@ uint64_t tile_run(tile_t *t, uint64_t n);
 void tile_watch_arm(tile_t *t, const uint32_t *addr, unsigned n);
 static inline void tile_watch_disarm(tile_t *t) { t->nwatch = 0; }
 /* Has a watched word changed (at the end of a cycle)? Only compared when L1 was written since
- * the last look (l1_writes): no hart runs alone while armed, so every writer counted. */
+ * the last look or that look found one changed (l1_writes, watch_seen): no hart runs alone while
+ * armed, so every writer counted. Disarmed (nwatch 0), the answer is no, also without a look
+ * while L1 is unwritten: the cycle's end asks without asking nwatch first. */
 static inline bool tile_watch_changed(tile_t *t) {
-    if (t->l1_writes == t->watch_seen) return t->watch_differs;
+    if (t->l1_writes == t->watch_seen) return false;
     t->watch_seen = t->l1_writes;
     for (unsigned i = 0; i < t->nwatch; i++) {
         uint32_t v;
         memcpy(&v, t->l1 + t->watch_addr[i], 4);
-        if (v != t->watch_val[i]) return t->watch_differs = t->watch_hit = true;
+        if (v != t->watch_val[i]) {
+            t->watch_seen = UINT64_MAX;
+            return t->watch_hit = true;
+        }
     }
-    return t->watch_differs = false;
+    return false;
 }
 /* Take core c out of reset at pc (clears its SOFT_RESET_0 bit). */
 void tile_start_core(tile_t *t, int c, uint32_t pc);

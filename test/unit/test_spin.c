@@ -425,6 +425,18 @@ static void watch_sees_every_writer(void **state) {
         assert_int_equal(tile_run(t[way], 1009), 1); /* (the fast-forward once ran the batch) */
         assert_true(t[way]->watch_hit);
         tile_watch_disarm(t[way]);
+        /* Disarmed, a changed word ends no batch, though the cycle's end asks without asking
+         * nwatch first (tile_watch_changed): NCRISC again, storing a new value each turn of its
+         * loop beside the spinning BRISC (a group: every cycle's end asks). */
+        uint32_t again[] = {addi(A1, ZERO, WATCH), addi(T1, T1, 1), sw(T1, A1, 0), beq(ZERO, ZERO, -8)};
+        put(t[way], 0x3000, again, sizeof again / sizeof again[0]);
+        tile_start_core(t[way], CORE_NCRISC, 0x3000);
+        t[way]->watch_hit = false;
+        uint64_t writes = t[way]->l1_writes;
+        for (uint64_t done = 0; done < 3000;)
+            done += tile_run(t[way], 3000 - done);
+        assert_false(t[way]->watch_hit);
+        assert_true(t[way]->l1_writes > writes + 300 || t[way]->reference); /* (counted in groups) */
     }
     assert_int_equal(nseen[0], 2);
     for (int way = 1; way < 3; way++) {
