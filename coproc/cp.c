@@ -237,8 +237,8 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
 _Static_assert(CP_THREADS == 3, "cp_cycle_step steps the threads one by one");
 
 /* A full cycle of the fast path. The threads in order, unrolled (their state at fixed offsets, no
- * loop to keep). */
-static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp) {
+ * loop to keep). err: the status says CP_CYCLE_FAILED (else the caller asks cp_failed). */
+static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp, bool err) {
     bool quiet = cp_thread_step(cp, 0);
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);
@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
     bool idle = all_idle(cp);
     if (idle) cp_go_idle(cp);
     /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = cp_status_of(cp, idle) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    unsigned s = (err ? cp_status_of(cp, idle) : idle ? CP_CYCLE_IDLE : 0) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && !idle) {
         cp->quiet_until = cp_quiet_end(cp);
         if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;
@@ -258,7 +258,7 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp)
 }
 
 /* Out of line: an idle or a quiet cycle (cp_cycle) stays small. */
-static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) { return cp_cycle_step_as(cp); }
+static __attribute__((noinline)) unsigned cp_cycle_step(cp_t *cp) { return cp_cycle_step_as(cp, true); }
 
 /* cp_cycle's idle and quiet cycles, out of line: cp_cycle only picks the way (tail calls, no
  * frame to set up). */
@@ -289,9 +289,11 @@ unsigned cp_cycle_fast(cp_t *cp) { return cycle_by(cp, cp_next_fast(cp)); }
 
 __attribute__((always_inline)) inline unsigned cp_cycle_busy(cp_t *cp) {
     cp_next_t way = cp_next_fast(cp);
-    if (__builtin_expect(way == CP_NEXT_FULL, 1)) return cp_cycle_step_as(cp);
+    if (__builtin_expect(way == CP_NEXT_FULL, 1)) return cp_cycle_step_as(cp, false);
     return cycle_by(cp, way);
 }
+
+__attribute__((always_inline)) inline bool cp_failed(const cp_t *cp) { return cp_tmh(cp)->err.cat != CP_ERR_NONE; }
 
 void cp_advance_idle(cp_t *cp, uint64_t n) {
     if (cp->active) { /* not idle: a quiet stretch's cycles at once, the others stepped */

@@ -84,8 +84,10 @@ unsigned cp_cycle(cp_t *cp);
 unsigned cp_cycle_fast(cp_t *cp);
 /* cp_cycle_fast for a caller whose coprocessor is seldom idle or quiet (the tile's end of a cycle
  * it does not owe): the full cycle's body within the function, for the caller to take in whole
- * (one frame for both). */
+ * (one frame for both). Its status may leave CP_CYCLE_FAILED out: the caller asks cp_failed. */
 unsigned cp_cycle_busy(cp_t *cp);
+/* cp_error != NULL: the coprocessor failed (an error since the reset), without the message. */
+bool cp_failed(const cp_t *cp);
 /* n cycles at once, whatever they are (idle, quiet or full); exactly what n cp_cycle calls would
  * do. Cheap when idle, and over the cycles of a quiet stretch. */
 void cp_advance_idle(cp_t *cp, uint64_t n);

@@ -140,8 +140,9 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
         tile_blocks_check(t, freed);
     if (tile_watch_changed(t)) return true;
     /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
-     * retire); one raised earlier already ended the batch. */
-    return t->harts_changed || (s & CP_CYCLE_FAILED);
+     * retire); one raised earlier already ended the batch. (Asked here, not in the cycle's
+     * status: cp_cycle_busy leaves it out, and an owed cycle raises none.) */
+    return t->harts_changed || (!owed && cp_failed(t->cp));
 }
 
 /* Out of line, both: end_cycle's commonest cycles stay small. An owed cycle with the NoC due: */

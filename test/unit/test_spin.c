@@ -368,6 +368,32 @@ static void lockstep_asks_asleep(void **state) {
     tile_destroy(t);
 }
 
+/* A coprocessor error ends the batch after the cycle that raised it, as the reference path's
+ * tile_run returns after it (cp_error): TRISC0 pushes (a store to INSTRN_BUF) a BITWOPDMAREG with
+ * an undefined OpSel, which fails when its thread's gate issues it, while BRISC spins beside it (a
+ * group: the tile's end of a full cycle asks cp_failed, its status leaving the bit out). */
+static void cp_error_ends_the_batch(void **state) {
+    (void)state;
+    tile_t *t[3];
+    uint64_t done[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        put(t[way], 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        uint32_t tr[] = {lui(T1, 0xFFE40), lui(T2, 0x5B0C0), sw(T2, T1, 0), beq(ZERO, ZERO, 0)};
+        put(t[way], 0x2000, tr, sizeof tr / sizeof tr[0]);
+        tile_start_core(t[way], CORE_TRISC0, 0x2000);
+        done[way] = tile_run(t[way], 1009);
+        assert_non_null(cp_error(t[way]->cp));
+    }
+    assert_true(done[0] < 20); /* (the word is pushed in the third cycle) */
+    assert_int_equal(done[1], done[0]);
+    assert_int_equal(done[2], done[0]);
+    assert_same(t);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+
 /* A watched L1 word (tile_watch_arm) is seen to change at the end of the very cycle in which
  * each kind of writer changed it, as the reference path (which compares every cycle) sees it: a
  * core's store and AMO in lock-step (core/exec.c counts them in tile_t.l1_writes), the reference
@@ -845,6 +871,7 @@ int main(void) {
         cmocka_unit_test(lockstep_counts_its_last_cycle),
         cmocka_unit_test(lockstep_asks_asleep),
         cmocka_unit_test(watch_sees_every_writer),
+        cmocka_unit_test(cp_error_ends_the_batch),
         cmocka_unit_test(rewritten_block_decoded),
         cmocka_unit_test(rewritten_block_same_first),
         cmocka_unit_test(parked_code_written_at_cycle_end),
