@@ -422,6 +422,16 @@ static void random_runs_match_whole_thread(void **state) {
                 &(uint64_t){0});
 }
 
+/* A stepwise twin and a fast one, thread 0 of each given a SEMWAIT on semaphore 0 (Value 0) that
+ * blocks every instruction behind it until a post. */
+static void semwait_twins(cp_t **ref, cp_t **fast) {
+    *ref = cp_new();
+    *fast = cp_new();
+    cp_set_stepwise(*ref, true);
+    push(*ref, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    push(*fast, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+}
+
 /* Expanders stuck behind a held head with FIFO#3 full (the case gate_pass's missing mark would
  * get wrong, gate.c), then draining: a SEMWAIT on semaphore 0 (Value 0) that blocks every
  * instruction, SFPNOPs behind it until thread 0's FIFOs are full; after a post the gate takes
@@ -429,10 +439,8 @@ static void random_runs_match_whole_thread(void **state) {
  * at the end gate_pass takes the last words with the expanders stuck again. */
 static void drain_behind_a_held_head(void **state) {
     (void)state;
-    cp_t *ref = cp_new(), *fast = cp_new();
-    cp_set_stepwise(ref, true);
-    push(ref, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
-    push(fast, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    cp_t *ref, *fast;
+    semwait_twins(&ref, &fast);
     bool stuck_full = false;
     uint64_t passes = 0;
     for (uint64_t c = 0; c < 80; c++) {
@@ -468,10 +476,8 @@ static void drain_behind_a_held_head(void **state) {
  * with every word issued so far. */
 static void push_behind_keeps_quiet(void **state) {
     (void)state;
-    cp_t *ref = cp_new(), *fast = cp_new();
-    cp_set_stepwise(ref, true);
-    push(ref, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
-    push(fast, 0, TT_OP_SEMWAIT(0x1FF, 1u << 0, 1));
+    cp_t *ref, *fast;
+    semwait_twins(&ref, &fast);
     unsigned kept = 0, pushed = 1;
     for (uint64_t c = 0; c < 220; c++) {
         if (c < 12 || (c >= 40 && c < 120 && c % 5 == 0)) {
