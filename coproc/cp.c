@@ -45,6 +45,8 @@ static void reset_own(cp_t *cp) {
     cp_go_idle(cp);
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
     cp->fe_awake = 0;
+    cp_tmh(cp)->dormant = 0;
+    cp->dormant_until = UINT64_MAX;
 }
 
 cp_t *cp_create(const cp_env_t *env) {
@@ -212,9 +214,31 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
     return cp_cycle_status(cp) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
 }
 
+/* Thread t's step found its gate quiet and its expanders asleep: is it dormant, its next steps
+ * the same until something it reads changes (tm_head_t.dormant)? Its gate idle (nothing held or
+ * latched, FIFO#3 empty: only its expanders fill it, and a push or a move wakes them, fe_moved),
+ * or a hold that repeats while what it reads stands: a latched SEMWAIT's (the semaphores:
+ * sync_exec, cp_sem_write's cp_quiet_stop), a latched STALLWAIT's (its conditions' inputs:
+ * tm_changed_all, tm_unp_retire, a RISC-V write's cp_quiet_stop; its recheck_at: dormant_until,
+ * asked before the threads' steps) or a unit's refusal
+ * (unit_moves: tm_changed_all, tm_unp_retire). Every call from outside wakes them all
+ * (cp_quiet_stop). */
+static inline __attribute__((always_inline)) void cp_doze(cp_t *cp, unsigned t) {
+    const gate_t *g = &cp->gate[t];
+    if (g->held) {
+        /* Only a hold that the next cycle would find unchanged by gate_step's own question: one
+         * that repeated by asking again (gate_repeat) may be held for another reason now (a
+         * unit's refusal after its unit_moves moved: its unit_seen is the old one). */
+        if (!gate_hold_unchanged(cp, t, g)) return;
+        if (g->repeat == GATE_REPEAT_STALLWAIT && g->recheck_at < cp->dormant_until) cp->dormant_until = g->recheck_at;
+    }
+    cp_tmh(cp)->dormant |= (uint8_t)(1u << t);
+}
+
 /* Thread t's part of a full cycle: its gate, then its expanders. True when it changed nothing but
  * the count of a repeated hold. */
 static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsigned t) {
+    if (cp_tmh(cp)->dormant & (1u << t)) return true; /* (cp_doze) */
     fe_thread_t *fe = &cp->fe[t];
     unsigned gate = gate_step(cp, t);
     bool quiet = gate == GATE_QUIET;
@@ -230,6 +254,8 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
         cp->fifo_freed |= (did & (FE_POP1 | FE_POP2)) << t;
         if (!did) cp->fe_awake &= (uint8_t) ~(1u << t);
         /* (FIFO#2's high water: the MOP expander notes its own, BRISC's push its own.) */
+    } else if (quiet) {
+        cp_doze(cp, t);
     }
     return quiet;
 }
@@ -239,6 +265,10 @@ _Static_assert(CP_THREADS == 3, "cp_cycle_step steps the threads one by one");
 /* A full cycle of the fast path. The threads in order, unrolled (their state at fixed offsets, no
  * loop to keep). err: the status says CP_CYCLE_FAILED (else the caller asks cp_failed). */
 static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp, bool err) {
+    if (cp_now(cp) >= cp->dormant_until) { /* a dormant STALLWAIT's time (cp_doze) */
+        cp_tmh(cp)->dormant = 0;
+        cp->dormant_until = UINT64_MAX;
+    }
     bool quiet = cp_thread_step(cp, 0);
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);

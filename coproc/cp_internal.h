@@ -324,6 +324,9 @@ struct cp {
      * it again; gate_pass's take cannot wake them, gate.c, nor can a TRISC's push behind words
      * in FIFO#1, cp.c push_word); clear after a reset too, when they have nothing to do either. */
     uint8_t fe_awake;
+    /* The first cycle at which a dormant thread's latched STALLWAIT may answer otherwise (the
+     * least recheck_at of those that dozed: cp_doze), or UINT64_MAX. */
+    uint64_t dormant_until;
     /* The timing model (tm_place, cp_create; cp_t.tm points here): its head (tm_head_t, cp_tmh) at an
      * offset known here. The gates read its changed conditions and moves every cycle, the full
      * cycle moves its clock, asks its due time (cp_tm_due_at) and its error (cp_cycle's answer). */
@@ -348,7 +351,10 @@ static inline void sync_use_mutex(cp_t *cp, unsigned idx) {
 }
 /* A word was pushed into thread t or taken or consumed by its gate's full step: its expanders
  * may move again. */
-static inline void fe_moved(cp_t *cp, unsigned t) { cp->fe_awake |= (uint8_t)(1u << t); }
+static inline void fe_moved(cp_t *cp, unsigned t) {
+    cp->fe_awake |= (uint8_t)(1u << t);
+    cp_tmh(cp)->dormant &= (uint8_t) ~(1u << t);
+}
 
 /* How cp_cycle runs the next cycle: idle (only time passes), the reference path's plain cycle, a
  * quiet stretch's cycle or a full cycle of the fast path. One home for the choice, which the
@@ -363,7 +369,11 @@ static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference 
 }
 /* Something from outside changed the coprocessor: a quiet stretch ends (cp_t.quiet_until), and an
  * idle coprocessor stays marked idle there too (UINT64_MAX, cp_next_fast). */
-static inline void cp_quiet_stop(cp_t *cp) { cp->quiet_until = cp->active ? 0 : UINT64_MAX; }
+static inline void cp_quiet_stop(cp_t *cp) {
+    cp->quiet_until = cp->active ? 0 : UINT64_MAX;
+    cp_tmh(cp)->dormant = 0;
+    cp->dormant_until = UINT64_MAX;
+}
 /* The coprocessor goes idle (every way it does: a reset, a cycle's idle end on either path): no
  * longer active, and marked idle in quiet_until for cp_next_fast. Needed for the cycles, not only
  * for speed: a full cycle of an idle coprocessor may still use up a pending MOP bubble, which an

@@ -40,6 +40,11 @@ typedef struct {
      * Cn): until one of the selected ones shows up here or tm_cond_eval's *next comes, it would
      * answer the same. Time passing is not a change. */
     uint32_t chg[CP_THREADS];
+    /* The coprocessor's dormant threads (bit t; cp.c cp_doze): cleared here for every thread
+     * where the model changes what a held thread's repeated hold reads of it (another thread's
+     * condition inputs, the Src banks, an unpacker's retire: tm_changed_all, tm_unp_retire; a
+     * RISC-V write's C10 comes with the coprocessor's cp_quiet_stop, which clears it too). */
+    uint8_t dormant;
     cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
 } tm_head_t;
 /* The model's head, for a reader without the coprocessor's fixed offset (cp_tmh): the tests. */

@@ -284,6 +284,36 @@ static void mop_stuck_holds(const cp_t *fast, uint64_t *seen, uint64_t cycle) {
     }
 }
 
+/* A dormant thread (tm_head_t.dormant, which the full cycle skips: cp.c cp_doze): checked before
+ * every cycle of the fast twin: its expanders asleep, and its gate idle (nothing held or latched,
+ * FIFO#3 empty) or holding as it did, by the question gate_step would ask (gate_hold_unchanged),
+ * unless a STALLWAIT's recheck time has come, which wakes every thread first (dormant_until, never
+ * later than a dormant STALLWAIT's recheck_at). *seen counts the dormant threads it found. */
+static uint64_t dormant_seen; /* (over the tests that ask) */
+static void dormant_holds(const cp_t *fast, uint64_t *seen, uint64_t cycle) {
+    for (unsigned t = 0; t < CP_THREADS; t++) {
+        if (!(cp_tmh(fast)->dormant & (1u << t))) continue;
+        const gate_t *g = &fast->gate[t];
+        bool ok = !(fast->fe_awake & (1u << t));
+        if (!g->held)
+            ok &= !g->wait.active && fifo_empty(&fast->fe[t].fifo3);
+        else if (g->repeat == GATE_REPEAT_STALLWAIT)
+            ok &= fast->dormant_until <= g->recheck_at &&
+                  (cp_now(fast) >= fast->dormant_until || gate_hold_unchanged(fast, t, g));
+        else
+            ok &=
+                (g->repeat == GATE_REPEAT_SEMWAIT || g->repeat == GATE_REPEAT_UNIT) && gate_hold_unchanged(fast, t, g);
+        if (!ok)
+            fail_msg("cycle %llu, thread %u: dormant, but its step would not repeat (held %d repeat %d wait %d op %x "
+                     "now %llu until %llu recheck %llu chg %x mask %x awake %x semseen %llu gen %llu)",
+                     (unsigned long long)cycle, t, g->held, g->repeat, g->wait.active, g->wait.opcode,
+                     (unsigned long long)cp_now(fast), (unsigned long long)fast->dormant_until,
+                     (unsigned long long)g->recheck_at, cp_tmh(fast)->chg[t], g->wait.cond_mask, fast->fe_awake,
+                     (unsigned long long)g->sem_seen, (unsigned long long)fast->sync.sem_gen);
+        (*seen)++;
+    }
+}
+
 /* A coprocessor used (random words pushed to every thread for 200 cycles, 300 cycles run: units
  * busy, waits latched, FIFOs part full) and then reset: cp_reset's timing model, frontends, gates,
  * Sync Unit and counters must be a new coprocessor's, which one_run compares it with. */
@@ -358,6 +388,7 @@ static void one_run(uint32_t seed, unsigned cycles, unsigned busy, cp_gate_polic
         refusals_match(ref, fast, refusals, c);
         pass_leaves_stuck(fast, stuck, c);
         mop_stuck_holds(fast, &marks, c);
+        dormant_holds(fast, &dormant_seen, c);
         /* (the fast twin as the tile's fast path steps it too, cp_cycle_fast and cp_cycle_busy, each
          * a third of the cycles) */
         unsigned rr = cp_cycle(ref), rf = c % 3 == 1 ? cp_cycle_fast(fast)
@@ -413,6 +444,7 @@ static void random_runs_match(void **state) {
     assert_true(owed > 1000);             /* the quiet stretches were run at once often */
     assert_true(refusals.stood[0] > 100); /* (an unpacker's queue fills in unpacker_queue_full) */
     assert_true(stuck > 10); /* gates passed heads with their expanders stuck (rare: FIFO#3 holds two words) */
+    assert_true(dormant_seen > 10000); /* threads skipped as dormant (dormant_holds) */
 }
 
 static void random_runs_match_whole_thread(void **state) {
@@ -729,6 +761,7 @@ static void mop_stuck_until_replay_takes(void **state) {
                 pause--;
             }
             mop_stuck_holds(fast, &marks, c);
+            dormant_holds(fast, &dormant_seen, c);
             pass_leaves_stuck(fast, &passes, c);
             cp_cycle(ref);
             cp_cycle(fast);
