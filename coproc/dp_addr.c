@@ -133,10 +133,9 @@ void dp_adc_exec(dp_ctx_t *x) {
         if (units & (1u << u)) adc_apply(x->dp->adc[th][u].ch, zw, op, en, val);
 }
 
-void dp_rwc_exec(dp_ctx_t *x) { dp_rwc_apply(x->dp, x->t, x->word); }
-
-void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w) {
-    rwc_t *r = &dp->rwc[t];
+/* SETRWC or INCRWC word w on thread t's counters r: the rule (dp_rwc_exec's; dp_rwc_apply's but
+ * for its shortcut). */
+static inline __attribute__((always_inline)) void rwc_rule(rwc_t *r, uint32_t w) {
     if (TT_OPCODE(w) == TT_OPC_SETRWC) {
         /* SETRWC.md. The Src bank hand-over (clear_ab_vld) is the timing model's. */
         unsigned mask = TT_SETRWC_BITMASK(w), cr = TT_SETRWC_RWC_CR(w);
@@ -167,4 +166,26 @@ void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w) {
         r->dst = r->dst_cr = (uint16_t)((r->dst_cr + TT_INCRWC_RWC_D(w)) & 1023);
     else
         r->dst = (uint16_t)((r->dst + TT_INCRWC_RWC_D(w)) & 1023);
+}
+
+void dp_rwc_exec(dp_ctx_t *x) { rwc_rule(&x->dp->rwc[x->t], x->word); }
+
+/* The INCRWC fields whose zeros leave SrcA and SrcB as they are and Dst incremented from itself:
+ * A, B and CR's three bits (INCRWC.md). (The rule's masks then change nothing: every writer of the
+ * counters keeps them within their widths, 6 and 10 bits.) */
+#define INCRWC_AB_CR (0xFu << 6 | 0xFu << 10 | 7u << 18)
+_Static_assert(INCRWC_AB_CR ==
+                       (TT_INCRWC_RWC_A(~0u) << 6 | TT_INCRWC_RWC_B(~0u) << 10 | (TT_INCRWC_RWC_CR(~0u) & 7) << 18) &&
+                   TT_INCRWC_RWC_A(INCRWC_AB_CR) == 15 && TT_INCRWC_RWC_B(INCRWC_AB_CR) == 15 &&
+                   TT_INCRWC_RWC_CR(INCRWC_AB_CR) == 7 && !TT_INCRWC_RWC_D(INCRWC_AB_CR),
+               "INCRWC_AB_CR holds A, B and CR's bits 0..2");
+void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w) {
+    rwc_t *r = &dp->rwc[t];
+    /* An INCRWC of Dst alone (kernels' SFPU loops: add1's Dst += 2), the rule's sums with the other
+     * terms 0. */
+    if (TT_OPCODE(w) == TT_OPC_INCRWC && !(w & INCRWC_AB_CR)) {
+        r->dst = (uint16_t)((r->dst + TT_INCRWC_RWC_D(w)) & 1023);
+        return;
+    }
+    rwc_rule(r, w);
 }

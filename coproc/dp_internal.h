@@ -471,8 +471,8 @@ void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigne
 /* The units (one file each). Each returns nothing; errors go through dp_fail. */
 void dp_adc_exec(dp_ctx_t *x); /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */
 void dp_rwc_exec(dp_ctx_t *x); /* dp_addr.c: SETRWC, INCRWC */
-/* dp_addr.c: SETRWC or INCRWC word w of thread t, all it reads (dp_rwc_exec's body, which dp_exec
- * runs without a context outside the reference path). */
+/* dp_addr.c: SETRWC or INCRWC word w of thread t, all it reads (dp_rwc_exec's rule, which dp_exec
+ * runs without a context outside the reference path; an INCRWC of Dst alone by a shortcut). */
 void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);

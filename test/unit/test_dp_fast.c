@@ -908,9 +908,10 @@ static void test_twin_sfpu_light(void **state) {
 }
 
 /* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
- * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs;
- * the RWCs of every thread compared after each. Run as another thread's, or not at all, they
- * leave the fast side's RWCs (or Dst and LRegs) apart. */
+ * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs, a
+ * quarter of the INCRWCs of Dst alone (its shortcut) and a quarter a bit from it; the RWCs of every
+ * thread compared after each. Run as another thread's, or
+ * not at all, they leave the fast side's RWCs (or Dst and LRegs) apart. */
 static void test_twin_rwc(void **state) {
     tw_t *w = *state;
     for (unsigned iter = 0; iter < 300; iter++) {
@@ -923,7 +924,19 @@ static void test_twin_rwc(void **state) {
             uint32_t word;
             switch (rnd_below(3)) {
             case 0: word = TT_OP_SETRWC(0, cr, d, b, a, rnd_below(16)); break;
-            case 1: word = TT_OP_INCRWC(cr, d, b, a); break;
+            case 1: /* a quarter of them Dst's alone (dp_rwc_apply's shortcut; CR's unused bit 3 now and then),
+                     * a quarter one bit of A, B or CR's three from it */
+                switch (rnd_below(4)) {
+                case 0: word = TT_OP_INCRWC(rnd_below(2) * 8, d, 0, 0); break;
+                case 1: {
+                    unsigned bit = rnd_below(11);
+                    word = TT_OP_INCRWC(bit >= 8 ? 1u << (bit - 8) : 0, d, bit >= 4 && bit < 8 ? 1u << (bit - 4) : 0,
+                                        bit < 4 ? 1u << bit : 0);
+                    break;
+                }
+                default: word = TT_OP_INCRWC(cr, d, b, a); break;
+                }
+                break;
             default:
                 word = rnd_below(2) ? TT_OP_SFPLOAD(rnd_below(8), 0, 0, rnd_below(64))
                                     : TT_OP_SFPSTORE(rnd_below(8), 0, 0, rnd_below(64));
