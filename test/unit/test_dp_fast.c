@@ -1405,12 +1405,21 @@ static void test_twin_pack_light(void **state) {
             }
             unsigned sel = rnd_below(8) ? (rnd_below(2) ? 0 : 15) : rnd_below(16);
             bool zero = rnd_below(16) == 0, flush = rnd_below(16) == 0, last = rnd_below(4) == 0;
+            /* now and then one field pack_exec refuses (CfgContext, RowPadZero, DstAccessMode, AddrCntContext,
+             * OvrdThreadId, CtxtCtrl), or Concat, which it takes */
+            unsigned odd[7] = {0}, f = rnd_below(16) == 0 ? rnd_below(7) : 7;
+            if (f < 7) odd[f] = f == 2 || f == 4 ? 1 : 1 + rnd_below(f < 2 || f == 6 ? 7 : 3);
             unsigned before = w->s[0].dp->pack.light_runs;
-            tw_run(w, t, TT_OP_PACR(0, 0, 0, rnd_below(4), 0, zero, sel, 0, 0, 0, flush, last));
+            tw_run(w, t,
+                   TT_OP_PACR(odd[0], odd[1], odd[2], rnd_below(4), odd[3], zero, sel, odd[4], odd[6], odd[5], flush,
+                              last));
             light += w->s[0].dp->pack.light_runs - before;
         }
     }
-    assert_true(light > 2000);
+    if (strcmp(dp_pack_byte_order_form(), "le") == 0)
+        assert_true(light > 2000);
+    else
+        assert_int_equal(light, 0); /* (test_dp_fast_nosimd: no 16-bit rows at once, pack_setup_t.light) */
     assert_int_equal(w->s[1].dp->pack.light_runs, 0);
 }
 
