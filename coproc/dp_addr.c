@@ -133,7 +133,7 @@ void dp_adc_exec(dp_ctx_t *x) {
         if (units & (1u << u)) adc_apply(x->dp->adc[th][u].ch, zw, op, en, val);
 }
 
-/* SETRWC or INCRWC word w on thread t's counters r: the rule (dp_rwc_exec's; dp_rwc_apply's but
+/* SETRWC or INCRWC word w on its thread's counters r: the rule (dp_rwc_exec's; dp_rwc_apply's but
  * for its shortcut). */
 static inline __attribute__((always_inline)) void rwc_rule(rwc_t *r, uint32_t w) {
     if (TT_OPCODE(w) == TT_OPC_SETRWC) {
