@@ -172,6 +172,9 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
      * (the light way makes one only to make a plan again; the word tested here first, so that the
      * Matrix Unit's other instructions make no call). */
     if (fn == dp_fpu_exec && in->word == dp->mova2d.word && dp_mova2d_light(dp, in)) return;
+    /* A PACR whose setup is kept and whose four rows go out as one block (coproc/pack.c): none here
+     * either, and none made for it. */
+    if (fn == dp_pack_exec && dp_pack_light(dp, in)) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */

@@ -123,6 +123,8 @@ typedef struct {
     uint32_t neg_inf;
     uint32_t base0, xstride0, ystride0, zstride0, wstride0, dest_offset;
     uint32_t dest, base1, ystride1, zstride1, wstride1, exp_section;
+    bool remap; /* the Config bank's DEST_ACCESS_CFG remap_addrs (dp_ctx_t's) */
+    bool light; /* dp_pack_light may take a PACR of this setup (coproc/pack.c pack_setup) */
 } pack_setup_t;
 
 /* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next
@@ -146,6 +148,7 @@ typedef struct {
     uint32_t wr_addr, wr_len;
     /* The last setup decoded without refusal (its key: dp_t.keys[DP_KEY_PACK], no extra). */
     pack_setup_t setup;
+    unsigned light_runs; /* PACRs dp_pack_light ran since reset (the light way's test counts them) */
 } packer_t;
 
 /* An instruction SFPLOADMACRO scheduled on one of the Vector Unit's sub-units (SFPLOADMACRO.md):
@@ -468,8 +471,8 @@ void dp_ctx_init(dp_ctx_t *x, dp_t *dp, const cp_insn_t *in, unsigned t, unsigne
 /* The units (one file each). Each returns nothing; errors go through dp_fail. */
 void dp_adc_exec(dp_ctx_t *x); /* dp_addr.c: SETADC*, INCADC*, ADDRCR* */
 void dp_rwc_exec(dp_ctx_t *x); /* dp_addr.c: SETRWC, INCRWC */
-/* dp_addr.c: SETRWC or INCRWC word w of thread t, all it reads (dp_rwc_exec's body, which dp_exec
- * runs without a context outside the reference path). */
+/* dp_addr.c: SETRWC or INCRWC word w of thread t, all it reads (dp_rwc_exec's rule, which dp_exec
+ * runs without a context outside the reference path; an INCRWC of Dst alone by a shortcut). */
 void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
@@ -498,5 +501,9 @@ void dp_sfpu_catch_up(dp_ctx_t *x);
 /* sfpu.c: reseed the Vector Unit's PRNG if the seed register was written since it last looked. */
 void dp_sfpu_prng_follow(dp_ctx_t *x);
 void dp_pack_exec(dp_ctx_t *x); /* pack.c: PACR */
+/* pack.c: dp_exec's way, before any context is made, for a PACR whose setup is kept and whose four
+ * rows go to L1 as one gathered block (pack_exec's common case); false for any other instruction,
+ * which then goes through dp_pack_exec. */
+bool dp_pack_light(dp_t *dp, const cp_insn_t *in);
 
 #endif

@@ -310,6 +310,13 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
         s->edge[pos] = (uint16_t)CFG_I(x, PCK_EDGE_OFFSET_SEC0_mask, map);
         s->edge_full &= s->edge[pos] == 0xFFFF;
     }
+    s->remap = x->remap;
+    /* What dp_pack_light needs of the setup: every datum of a row kept and nothing between the
+     * conversions (pack_exec's row_at_once; no block float has 16-bit datums), 16-bit cells to
+     * 16-bit outputs on a little-endian host (row16), nothing masked at any tile row position, no
+     * L1 accumulation (gather). */
+    s->light = FMT_HOST_LE && !s->stages.active && s->ds == 0xFFFF && !c.read_32b && s->out_bytes == 2 &&
+               s->edge_full && !s->acc;
     return true;
 }
 
@@ -329,6 +336,67 @@ static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
     dp_key_set(x, DP_KEY_PACK, 0);
     return &p->setup;
 }
+
+/* The input address generator's Dst address (packer 0; ADC adc of the PACR's thread): the datum
+ * address within Dst's 16 x 1024 (its row: >> 4, its column: & 15). */
+static inline uint32_t pack_in_addr(const pack_setup_t *cs, const adc_t *adc) {
+    const adc_ch_t *a0 = &adc->ch[0];
+    uint32_t addr =
+        cs->base0 + a0->x * cs->xstride0 + a0->y * cs->ystride0 + a0->z * cs->zstride0 + a0->w * cs->wstride0;
+    addr = ((addr / cs->bpd) & ~cs->xmask) + (a0->x & cs->xmask);
+    return (addr + (cs->dest_offset << 4)) & 0x3FFF;
+}
+
+/* The output address generator: a fresh address after reset, Last or Flush (BH: YZW in bytes). */
+static inline void pack_out_addr(packer_t *p, const pack_setup_t *cs, const adc_ch_t *a1) {
+    if (!p->needs_new_addr) return;
+    uint32_t o = cs->dest;
+    uint32_t yzw = cs->base1 + a1->y * cs->ystride1 + a1->z * cs->zstride1 + a1->w * cs->wstride1;
+    o += yzw >> 4;
+    /* Out formats under 16 bits (BFP*, FP8, INT8) have an exponent section first; only the
+     * block floats write to it. */
+    if (cs->c.out_fmt & 2) {
+        if (p->exp_needs_new_addr) {
+            p->exp_addr = (o & 0x1FFFF) << 4;
+            p->exp_needs_new_addr = false;
+        }
+        o += cs->exp_section;
+    }
+    p->data_addr = (o & 0x1FFFF) << 4; /* bit 31 of L1_Dest_addr (tt-llk sets it) falls out here */
+    p->needs_new_addr = false;
+}
+
+/* A channel's Y: cleared (its CR copy too), or Incr added to the CR copy (both set), or to Y itself
+ * (13 bits); its Z: cleared (and the copy), or Incr added. */
+static inline void pack_y_step(adc_ch_t *ch, bool clear, bool cr, unsigned incr) {
+    if (clear)
+        ch->y = ch->y_cr = 0;
+    else if (cr)
+        ch->y = ch->y_cr = (uint16_t)((ch->y_cr + incr) & 0x1FFF);
+    else
+        ch->y = (uint16_t)((ch->y + incr) & 0x1FFF);
+}
+static inline void pack_z_step(adc_ch_t *ch, bool clear, unsigned incr) {
+    if (clear)
+        ch->z = ch->z_cr = 0;
+    else
+        ch->z = (uint8_t)(ch->z + incr);
+}
+/* ADC updates of ADDR_MOD_PACK[AddrMode] (InputAddressGenerator.md, OutputAddressGenerator.md), the
+ * section's ThreadConfig word am: channel 0's Ysrc and Zsrc, channel 1's Ydst and Zdst. A
+ * section's fields are one ThreadConfig word, read once (PAF): gcc would otherwise read it again
+ * after each counter write, which it cannot tell from ThreadConfig. */
+static inline void pack_adc_step(adc_t *adc, uint32_t am) {
+#define PAF(name) ((am >> ST_TS_ADDR_MOD_PACK_SEC0_##name) & st_field_mask(ST_TN_ADDR_MOD_PACK_SEC0_##name))
+    pack_y_step(&adc->ch[0], PAF(YsrcClear), PAF(YsrcCR), PAF(YsrcIncr));
+    pack_z_step(&adc->ch[0], PAF(ZsrcClear), PAF(ZsrcIncr));
+    pack_y_step(&adc->ch[1], PAF(YdstClear), PAF(YdstCR), PAF(YdstIncr));
+    pack_z_step(&adc->ch[1], PAF(ZdstClear), PAF(ZdstIncr));
+#undef PAF
+}
+_Static_assert((int)ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr == (int)ST_TW_ADDR_MOD_PACK_SEC0_ZdstClear &&
+                   (int)ST_TT_ADDR_MOD_PACK_SEC0_YsrcIncr == 16 && (int)ST_TT_ADDR_MOD_PACK_SEC0_ZdstClear == 16,
+               "one ThreadConfig word per ADDR_MOD_PACK section");
 
 static void pack_exec(dp_ctx_t *x);
 /* The tile row position steps once a row of an enabled interface and wraps only when it lands on
@@ -365,13 +433,8 @@ static void pack_exec(dp_ctx_t *x) {
 
     /* Input address generator (packer 0; ADC of the current thread). */
     adc_t *adc = &dp->adc[x->t][ADC_PACK];
-    const adc_ch_t *a0 = &adc->ch[0];
-    unsigned bpd = cs->bpd, xmask = cs->xmask;
-    uint32_t addr =
-        cs->base0 + a0->x * cs->xstride0 + a0->y * cs->ystride0 + a0->z * cs->zstride0 + a0->w * cs->wstride0;
-    uint32_t n = flush ? 0 : adc->ch[1].x - a0->x + 1;
-    addr = ((addr / bpd) & ~xmask) + (a0->x & xmask);
-    addr = (addr + (cs->dest_offset << 4)) & 0x3FFF;
+    uint32_t n = flush ? 0 : adc->ch[1].x - adc->ch[0].x + 1;
+    uint32_t addr = pack_in_addr(cs, adc);
     unsigned start_row = addr >> 4, col0 = addr & 15;
     if (n && col0 + n > 16)
         return dp_fail(x, CP_ERR_UNIMPLEMENTED,
@@ -382,24 +445,7 @@ static void pack_exec(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNIMPLEMENTED, "PACR to %s with %u datums a row%s (blocks of 16 across rows)",
                        fmt_name(c.out_fmt), n, ds != 0xFFFF ? " and downsampling" : "");
 
-    /* Output address generator: a fresh address after reset, Last or Flush (BH: YZW in bytes). */
-    const adc_ch_t *a1 = &adc->ch[1];
-    if (p->needs_new_addr) {
-        uint32_t o = cs->dest;
-        uint32_t yzw = cs->base1 + a1->y * cs->ystride1 + a1->z * cs->zstride1 + a1->w * cs->wstride1;
-        o += yzw >> 4;
-        /* Out formats under 16 bits (BFP*, FP8, INT8) have an exponent section first; only the
-         * block floats write to it. */
-        if (c.out_fmt & 2) {
-            if (p->exp_needs_new_addr) {
-                p->exp_addr = (o & 0x1FFFF) << 4;
-                p->exp_needs_new_addr = false;
-            }
-            o += cs->exp_section;
-        }
-        p->data_addr = (o & 0x1FFFF) << 4; /* bit 31 of L1_Dest_addr (tt-llk sets it) falls out here */
-        p->needs_new_addr = false;
-    }
+    pack_out_addr(p, cs, &adc->ch[1]);
 
     /* The read interfaces, downsampling and edge masks (BH PACR.md, Downsampling.md, EdgeMasking.md). */
     unsigned sel = TT_PACR_READINTFSEL(w) ? TT_PACR_READINTFSEL(w) : 15;
@@ -513,34 +559,53 @@ static void pack_exec(dp_ctx_t *x) {
         p->exp_needs_new_addr = true;
     }
 
-    /* ADC updates of ADDR_MOD_PACK[AddrMode] (InputAddressGenerator.md, OutputAddressGenerator.md).
-     * A section's fields are one ThreadConfig word, read once (PAF): gcc would otherwise read it
-     * again after each counter write, which it cannot tell from ThreadConfig. */
-    _Static_assert((int)ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr == (int)ST_TW_ADDR_MOD_PACK_SEC0_ZdstClear &&
-                       (int)ST_TT_ADDR_MOD_PACK_SEC0_YsrcIncr == 16 && (int)ST_TT_ADDR_MOD_PACK_SEC0_ZdstClear == 16,
-                   "one ThreadConfig word per ADDR_MOD_PACK section");
-    uint32_t am = x->thcfg[ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)];
-#define PAF(name) ((am >> ST_TS_ADDR_MOD_PACK_SEC0_##name) & st_field_mask(ST_TN_ADDR_MOD_PACK_SEC0_##name))
-    adc_ch_t *s0 = &adc->ch[0], *s1 = &adc->ch[1];
-    if (PAF(YsrcClear))
-        s0->y = s0->y_cr = 0;
-    else if (PAF(YsrcCR))
-        s0->y = s0->y_cr = (uint16_t)((s0->y_cr + PAF(YsrcIncr)) & 0x1FFF);
-    else
-        s0->y = (uint16_t)((s0->y + PAF(YsrcIncr)) & 0x1FFF);
-    if (PAF(ZsrcClear))
-        s0->z = s0->z_cr = 0;
-    else
-        s0->z = (uint8_t)(s0->z + PAF(ZsrcIncr));
-    if (PAF(YdstClear))
-        s1->y = s1->y_cr = 0;
-    else if (PAF(YdstCR))
-        s1->y = s1->y_cr = (uint16_t)((s1->y_cr + PAF(YdstIncr)) & 0x1FFF);
-    else
-        s1->y = (uint16_t)((s1->y + PAF(YdstIncr)) & 0x1FFF);
-    if (PAF(ZdstClear))
-        s1->z = s1->z_cr = 0;
-    else
-        s1->z = (uint8_t)(s1->z + PAF(ZdstIncr));
-#undef PAF
+    pack_adc_step(adc, x->thcfg[ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)]);
+}
+
+/* PACR's light way (dp_internal.h dp_pack_light): before dp_exec makes a context, a PACR whose
+ * setup is kept (its key this PACR's) and allows it (pack_setup_t.light), whose word reads all four
+ * rows of a group (ReadIntfSel 0 or 15) without ZeroWrite, Flush or any field pack_exec refuses,
+ * and whose counters give whole rows (an X range of 16 from column 0, a group's first row): what
+ * pack_exec does for it when the four rows are valid, the output buffer empty (and, for Last, the
+ * exponent stream's) and the four rows' 128 bytes inside L1, done here with the same helpers: the
+ * four rows converted straight into L1 (pack_exec's gathered block; where its data stream's reach
+ * is past L1's end, it goes row by row to the same bytes, reported as the same one range). Any
+ * other case returns false before anything pack_exec would not do first itself (the output
+ * address made fresh: pack_out_addr, which pack_exec then finds done), and pack_exec runs it.
+ * Nothing here can fail. Not while SFPLOADMACRO has anything scheduled (dp_exec's catch-up);
+ * under dp_set_reference no setup is kept (dp_key_set), so the key misses. */
+/* The fields the light way takes only as zeros: CfgContext, RowPadZero, DstAccessMode,
+ * AddrCntContext, ZeroWrite, OvrdThreadId, CtxtCtrl, Flush (one test: gcc does not join the field
+ * macros' tests into one). */
+#define PACR_LIGHT_ZEROS                                                                                               \
+    (TT_OP_PACR(7, 7, 1, 0, 3, 1, 0, 1, 0, 3, 1, 0) - TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+bool dp_pack_light(dp_t *dp, const cp_insn_t *in) {
+    uint32_t w = in->word;
+    packer_t *p = &dp->pack;
+    const pack_setup_t *cs = &p->setup;
+    unsigned t = in->thread;
+    if (TT_OPCODE(w) != TT_OPC_PACR || (w & PACR_LIGHT_ZEROS) || ((TT_PACR_READINTFSEL(w) + 1) & 14) || dp->sched.n ||
+        !cs->light || !dp_key_hit_at(dp, in->st, t, DP_KEY_PACK, 0))
+        return false;
+    adc_t *adc = &dp->adc[t][ADC_PACK];
+    if (adc->ch[1].x - adc->ch[0].x + 1 != FMT_ROW) return false;
+    uint32_t addr = pack_in_addr(cs, adc);
+    if (addr & 15) return false; /* (pack_exec refuses it: 16 datums from a column other than 0) */
+    pack_out_addr(p, cs, &adc->ch[1]);
+    const cp_env_t *env = in->env;
+    unsigned start_row = addr >> 4;
+    bool last = TT_PACR_LAST(w);
+    uint32_t at = p->data_addr, len = 4 * FMT_ROW * 2;
+    if ((start_row & 3) || p->buf_n || (last && p->ebuf_n) || (uint64_t)at + len > env->l1_size) return false;
+    dp_dst_row_t b = dp_dst_row_of(&dp->dst, cs->remap, false, start_row, false);
+    if (!(b.valid[0] && b.valid[1] && b.valid[2] && b.valid[3])) return false;
+    fmt_pack_rows16(&cs->c, b.hi, (fmt_cell16_t *)(env->l1 + at), 4);
+    p->data_addr = at + len;
+    for (unsigned i = 0; i < 4; i++)
+        tile_pos_step(p, cs->per_plane);
+    if (last) p->needs_new_addr = p->exp_needs_new_addr = true;
+    pack_adc_step(adc, in->st->thdcfg[t][ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)]);
+    if (env->l1_written) env->l1_written(env->ctx, at, len);
+    p->light_runs++;
+    return true;
 }

@@ -14,7 +14,7 @@ typedef struct {
     cp_state_t st;
     cp_env_t env;
     cp_error_t err;
-    uint8_t l1[64];
+    uint8_t l1[1024]; /* (room for a few PACRs' reach: coproc/pack.c PACR_DATA_REACH) */
 } dpf_t;
 
 static inline int dpf_setup(void **state) {

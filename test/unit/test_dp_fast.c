@@ -908,9 +908,10 @@ static void test_twin_sfpu_light(void **state) {
 }
 
 /* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
- * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs;
- * the RWCs of every thread compared after each. Run as another thread's, or not at all, they
- * leave the fast side's RWCs (or Dst and LRegs) apart. */
+ * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs, a
+ * quarter of the INCRWCs of Dst alone (its shortcut) and a quarter a bit from it; the RWCs of every
+ * thread compared after each. Run as another thread's, or
+ * not at all, they leave the fast side's RWCs (or Dst and LRegs) apart. */
 static void test_twin_rwc(void **state) {
     tw_t *w = *state;
     for (unsigned iter = 0; iter < 300; iter++) {
@@ -923,7 +924,19 @@ static void test_twin_rwc(void **state) {
             uint32_t word;
             switch (rnd_below(3)) {
             case 0: word = TT_OP_SETRWC(0, cr, d, b, a, rnd_below(16)); break;
-            case 1: word = TT_OP_INCRWC(cr, d, b, a); break;
+            case 1: /* a quarter of them Dst's alone (dp_rwc_apply's shortcut; CR's unused bit 3 now and then),
+                     * a quarter one bit of A, B or CR's three from it */
+                switch (rnd_below(4)) {
+                case 0: word = TT_OP_INCRWC(rnd_below(2) * 8, d, 0, 0); break;
+                case 1: {
+                    unsigned bit = rnd_below(11);
+                    word = TT_OP_INCRWC(bit >= 8 ? 1u << (bit - 8) : 0, d, bit >= 4 && bit < 8 ? 1u << (bit - 4) : 0,
+                                        bit < 4 ? 1u << bit : 0);
+                    break;
+                }
+                default: word = TT_OP_INCRWC(cr, d, b, a); break;
+                }
+                break;
             default:
                 word = rnd_below(2) ? TT_OP_SFPLOAD(rnd_below(8), 0, 0, rnd_below(64))
                                     : TT_OP_SFPSTORE(rnd_below(8), 0, 0, rnd_below(64));
@@ -1154,13 +1167,17 @@ static void test_pack_acc32_bytes(void **state) {
     }
 }
 
-/* Element i of a Config field word_off words further (unpacker 1's copy: + 48), both banks. */
-static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, uint32_t v) {
+/* Element i of a Config field word_off words further (unpacker 1's copy: + 48), both banks, on side
+ * s; tw_cfg_i: on the fast side (tw_sync copies it). */
+static void side_cfg_i(side_t *s, cfg_field_t fld, unsigned i, unsigned word_off, uint32_t v) {
     const cp_field_t *d = &cfg_fields[fld];
     unsigned bit = (unsigned)d->shift + i * d->stride, wd = d->word + word_off + bit / 32;
     uint32_t m = st_field_mask(d->width) << (bit % 32);
     for (unsigned b = 0; b < 2; b++)
-        st_cfg_w(&w->s[0].st, b, wd, (w->s[0].st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m));
+        st_cfg_w(&s->st, b, wd, (s->st.cfg[b][wd] & ~m) | ((v << (bit % 32)) & m));
+}
+static void tw_cfg_i(tw_t *w, cfg_field_t fld, unsigned i, unsigned word_off, uint32_t v) {
+    side_cfg_i(&w->s[0], fld, i, word_off, v);
 }
 
 /* Whether thread t's next instruction on side s would find cache id's kept setup (white box:
@@ -1306,6 +1323,104 @@ static void test_twin_pack_key(void **state) {
     }
     assert_true(packed > 3000); /* the first PACR of a round packs (its setup kept) */
     assert_true(swapped > 600); /* rounds whose two PACRs read different banks */
+}
+
+/* Config field f (element i) set on both twins, both banks, mid-run (the packer's state kept). */
+static void tw_cfg_both(tw_t *w, cfg_field_t f, unsigned i, uint32_t v) {
+    for (unsigned k = 0; k < 2; k++)
+        side_cfg_i(&w->s[k], f, i, 0, v);
+}
+
+/* PACR's light way (pack.c dp_pack_light): runs of PACRs by thread 2 as add1's packer issues them
+ * (16-bit Dst to BF16 or FP16, four rows from a group's first, AddrMode 0..3 over random
+ * ADDR_MOD_PACK sections, Last now and then), with between them what the light way must see or
+ * leave to pack_exec: a Dst row made invalid, the edge masks' row set switched to one that masks
+ * some tile row positions (the tile row position the light way leaves is then read), a partial X
+ * range (bytes left in the output buffer), a block-float PACR (an exponent byte left for Last to
+ * flush), a read from a row not first of its group (refused), a PACR of another thread or with
+ * ZeroWrite, Flush or a partial ReadIntfSel, the StateID switched; and setups it must not take (L1
+ * accumulation, ReLU, the data stream's end near L1's). White box: the fast side's light runs are
+ * counted (packer_t.light_runs), the reference side makes none. */
+static void test_twin_pack_light(void **state) {
+    tw_t *w = *state;
+    unsigned light = 0;
+    for (unsigned iter = 0; iter < 400; iter++) {
+        for (unsigned i = 0; i < 2; i++)
+            dp_reset(w->s[i].dp);
+        rnd_dst(w);
+        for (unsigned r = 0; r < DST_ROWS; r++) /* (mostly valid: a group of four whole) */
+            dp_dst_mut(w->s[0].dp)->valid[r] = rnd_below(32) != 0;
+        bool f16 = rnd_below(4) == 0;
+        pack_cfg_t c = {.dstacc = f16 ? FMT_FP16 : FMT_BF16,
+                        .in = f16 ? FMT_FP16 : FMT_BF16,
+                        .out = f16 ? FMT_FP16 : FMT_BF16,
+                        .bytes = 2,
+                        .edge = 0xFFFF};
+        c.remap = rnd_below(3) == 0;
+        c.swizzle = rnd_below(3) == 0;
+        c.offset = rnd_below(2) ? 0 : 4 * rnd_below(16);
+        c.l1acc = rnd_below(10) == 0;
+        c.relu = rnd_below(10) == 0;
+        tw_pack_cfg(w, &c);
+        tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, rnd_below(2) ? 16 : 1 + rnd_below(20));
+        tw_cfg_i(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, 1, 0, rnd() & 0x7FFF);
+        for (unsigned pos = 0; pos < 16; pos++)
+            tw_cfg_i(w, CFG_TILE_ROW_SET_MAPPING_0_row_set_mapping_0, 16 + pos, 0, rnd_below(2));
+        if (rnd_below(8) == 0) tw_cfg(w, CFG_THCON_SEC0_REG1_L1_Dest_addr, ((TW_L1 - 0x100) >> 4) - 1);
+        for (unsigned sec = 0; sec < 4; sec++)
+            st_thdcfg_w(&w->s[0].st, 2, thcfg_fields[THCFG_ADDR_MOD_PACK_SEC0_YsrcIncr].word + sec,
+                        (uint16_t)(rnd() & (rnd_below(4) ? 0x50D4 : 0xFFFF)));
+        tw_sync(w);
+        tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCZW(4, 0, 0, 0, 0, 0xF));
+        tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
+        for (unsigned k = 0; k < 32; k++) {
+            unsigned t = 2, kind = rnd_below(24);
+            if (kind == 0) { /* a Dst row invalid */
+                unsigned r = rnd_below(DST_ROWS);
+                for (unsigned i = 0; i < 2; i++)
+                    dp_dst_mut(w->s[i].dp)->valid[r] = false;
+            } else if (kind == 1) { /* a PACR through the row set with masked positions, then back */
+                tw_cfg_both(w, CFG_PCK_EDGE_TILE_ROW_SET_SELECT_select, 0, 1);
+                tw_run(w, 2, TT_OP_PACR(0, 0, 0, rnd_below(4), 0, 0, 0, 0, 0, 0, 0, rnd_below(4) == 0));
+                tw_cfg_both(w, CFG_PCK_EDGE_TILE_ROW_SET_SELECT_select, 0, 0);
+            } else if (kind == 2) { /* a partial X range, or 16 datums from a column other than 0, then whole rows */
+                unsigned x0 = rnd_below(16), x1 = x0 + rnd_below(16 - x0);
+                if (rnd_below(4) == 0) x0 = 1 + rnd_below(8), x1 = x0 + 15;
+                tw_run(w, 2, TT_OP_SETADCXX(4, x1, x0));
+                tw_run(w, 2, TT_OP_PACR(0, 0, 0, rnd_below(4), 0, 0, 0, 0, 0, 0, 0, 0));
+                tw_run(w, 2, TT_OP_SETADCXX(4, 15, 0));
+            } else if (kind == 3) { /* a block-float PACR (an exponent byte buffered), then 16-bit again */
+                tw_cfg_both(w, CFG_THCON_SEC0_REG1_Out_data_format, 0, FMT_BFP8);
+                tw_run(w, 2, TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+                tw_cfg_both(w, CFG_THCON_SEC0_REG1_Out_data_format, 0, c.out);
+            } else if (kind == 4) { /* the source row moved, off a group's first now and then */
+                tw_run(w, 2, TT_OP_SETADCXY(4, 0, 0, rnd_below(4) ? 4 * rnd_below(4) : rnd_below(16), 0, 0x2));
+            } else if (kind == 5) { /* thread 2's Config bank switched (the banks alike) */
+                for (unsigned i = 0; i < 2; i++)
+                    thcfg_set(&w->s[i].st, 2, THCFG_CFG_STATE_ID_StateID,
+                              thcfg_get(&w->s[i].st, 2, THCFG_CFG_STATE_ID_StateID) ^ 1);
+            } else if (kind == 6) {
+                t = 0;
+            }
+            unsigned sel = rnd_below(8) ? (rnd_below(2) ? 0 : 15) : rnd_below(16);
+            bool zero = rnd_below(16) == 0, flush = rnd_below(16) == 0, last = rnd_below(4) == 0;
+            /* now and then one field pack_exec refuses (CfgContext, RowPadZero, DstAccessMode, AddrCntContext,
+             * OvrdThreadId, CtxtCtrl), or Concat, which it takes */
+            unsigned odd[7] = {0}, f = rnd_below(16) == 0 ? rnd_below(7) : 7;
+            if (f < 7) odd[f] = f == 2 || f == 4 ? 1 : 1 + rnd_below(f < 2 || f == 6 ? 7 : 3);
+            unsigned before = w->s[0].dp->pack.light_runs;
+            tw_run(w, t,
+                   TT_OP_PACR(odd[0], odd[1], odd[2], rnd_below(4), odd[3], zero, sel, odd[4], odd[6], odd[5], flush,
+                              last));
+            light += w->s[0].dp->pack.light_runs - before;
+        }
+    }
+    if (strcmp(dp_pack_byte_order_form(), "le") == 0)
+        assert_true(light > 2000);
+    else
+        assert_int_equal(light, 0); /* (test_dp_fast_nosimd: no 16-bit rows at once, pack_setup_t.light) */
+    assert_int_equal(w->s[1].dp->pack.light_runs, 0);
 }
 
 /* UNPACR (not multi-context) from random L1: formats with and without a conversion (and a block
@@ -1827,6 +1942,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_unpack_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_src_clear, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_pack_light, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_pack_acc32_bytes, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_setup_keys, tw_setup, tw_teardown),

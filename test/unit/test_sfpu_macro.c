@@ -8,6 +8,10 @@
  * here; the timing facts are SFPLOADMACRO.md's. */
 #include "sfpu_dp_test.h"
 
+/* (White box for test_kept_pacr_after_store: the packer's light runs, packer_t.light_runs.) */
+#include "coproc/dp_internal.h"
+#include "coproc/formats.h"
+
 #define IDLE                 TT_OP_SETADCXX(1, 0, 0) /* a datapath instruction of another unit: time passes */
 #define MACRO_MISC_LOAD_MOD0 0x010u                  /* Misc.UsesLoadMod0ForStore for macro 0 */
 
@@ -322,6 +326,38 @@ static void test_kept_mova2d_after_store(void **state) {
     assert_int_equal(dp_dst(f->dp)->bits[0][14], 0);
 }
 
+/* A kept PACR (its setup kept on its first run, which the light way takes then: dp_pack_light)
+ * issued on the cycle a scheduled SFPSTORE is due to the Dst rows it reads: the store happens
+ * first, so PACR packs the stored datum (the light way leaves it to pack_exec, after the catch-up).
+ * The same PACR once nothing is scheduled goes the light way. */
+static void test_kept_pacr_after_store(void **state) {
+    dpf_t *f = *state;
+    uint64_t c = 0;
+    config(f, 0x13008400u, MACRO_MISC_LOAD_MOD0, &c); /* MAD delay 0; SFPSTORE delay 2 */
+    /* PACR: Dst's 16-bit rows (an FP32 datum's high half, arranged as BF16) to BF16, four rows a PACR */
+    cfg_set(&f->st, 0, CFG_ALU_FORMAT_SPEC_REG2_Dstacc, FMT_BF16);
+    cfg_set(&f->st, 0, CFG_THCON_SEC0_REG1_In_data_format, FMT_BF16);
+    cfg_set(&f->st, 0, CFG_THCON_SEC0_REG1_Out_data_format, FMT_BF16);
+    cfg_set(&f->st, 0, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+    cfg_set(&f->st, 0, CFG_PCK0_ADDR_CTRL_XY_REG_0_Ystride, 32);
+    cfg_set(&f->st, 0, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
+    cfg_set(&f->st, 0, CFG_PCK_EDGE_OFFSET_SEC0_mask, 0xFFFF);
+    dpf_ex(f, TT_OP_SETADCXX(4, 15, 0), c++);
+    const uint32_t pacr = TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); /* Dst rows 0..3, AddrMode 0: no step */
+    dst_elements(f, 1);
+    dpf_ex(f, pacr, 50); /* its setup kept: L1 16..143 */
+    dpf_ex(f, loadmacro(0, 2, 0, 0), 100);
+    dpf_ex(f, IDLE, 101);                                         /* the MAD's cycle */
+    dpf_ex(f, pacr, 103);                                         /* the store's cycle: L1 144..271 */
+    uint16_t want = (uint16_t)(f2u(2 * element(0, 7) + 1) >> 16); /* (the MAD and the store: no SETSGN) */
+    assert_int_equal(dp_dst(f->dp)->bits[0][14], dst_bf16(want)); /* the store's */
+    assert_int_equal(f->l1[144 + 28] | f->l1[144 + 29] << 8, want);
+    unsigned runs = f->dp->pack.light_runs;
+    dpf_ex(f, pacr, 105); /* L1 272..399 */
+    assert_int_equal(f->dp->pack.light_runs, runs + 1);
+    assert_int_equal(f->l1[272 + 28] | f->l1[272 + 29] << 8, want);
+}
+
 /* ---- WaitForElapsedInstructions: nothing moves while no instruction is issued ------------------ */
 
 static void test_wait_instructions(void **state) {
@@ -419,6 +455,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_kept_store_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_renewed_mem_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_mova2d_after_store, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_kept_pacr_after_store, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_kept_word_cycles, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_wait_instructions, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
