@@ -558,15 +558,18 @@ typedef enum {
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
  * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
 typedef struct {
-    hart_t *hs, *hend;   /* the group */
-    uint64_t n, cycles;  /* cycles asked for, and finished */
+    hart_t *hs, *hend; /* the group */
+    /* Cycles asked for, and those not finished yet (the call's cycles so far are n - left): a
+     * cycle's end counts down, with no load of n. */
+    uint64_t n, left;
     uint8_t changed;     /* PD_STOPPED: a hart of the group stopped in this cycle; PD_SKIP, PD_RETRY: park_skip */
     hart_t *first;       /* the first hart visited in a cycle (those before it skipped) */
     const uint64_t *gen; /* hs->dev_writes (or gen_none) */
     uint64_t gen_seen, gen_none;
-    bool park;                 /* its harts may park (a call long enough to pay for the probes) */
-    bool ran;                  /* a hart ran in this cycle (its turn not only counted) */
-    uint64_t ask_at, ask_wait; /* asleep asked again from this cycle on, and the next wait */
+    bool park; /* its harts may park (a call long enough to pay for the probes) */
+    bool ran;  /* a hart ran in this cycle (its turn not only counted) */
+    /* asleep asked again once left is at most ask_left (0: not in this call), and the next wait */
+    uint64_t ask_left, ask_wait;
     bool (*end_cycle)(void *ctx);
     uint64_t (*asleep)(void *ctx, uint64_t m);
     void *ctx;
@@ -772,12 +775,12 @@ turn:
         else if ((g->changed & PD_RETRY) || *g->gen != g->gen_seen)
             park_skip(g);
     }
-    if (++g->cycles == g->n || stop) return g->cycles;
-    if (__builtin_expect(!g->ran, 0) && g->asleep && g->cycles >= g->ask_at) {
+    if (!--g->left || stop) return g->n - g->left;
+    if (__builtin_expect(!g->ran, 0) && g->left <= g->ask_left) {
         /* Every hart's turn only counted, so the next cycles' turns would count again (nothing
          * they look at changes while no hart runs and the tile's ends change nothing but its
          * clock, which asleep has proven for k of them and run): counted here, all at once. */
-        uint64_t k = g->asleep(g->ctx, g->n - g->cycles);
+        uint64_t k = g->asleep(g->ctx, g->left);
         if (k) {
             for (h = g->first; h != hend; h++) { /* (the skipped harts' turns come from the cycles) */
                 if (h->parked) {
@@ -787,10 +790,10 @@ turn:
                     h->stall_cycles += k;
                 }
             }
-            if ((g->cycles += k) == g->n) return g->cycles;
+            if (!(g->left -= k)) return g->n;
             g->ask_wait = 1;
         } else { /* not now: asked again 1, 2, 4 ... 64 cycles on, of any kind */
-            g->ask_at = g->cycles + g->ask_wait;
+            g->ask_left = g->left > g->ask_wait ? g->left - g->ask_wait : 0;
             if (g->ask_wait < 64) g->ask_wait *= 2;
         }
     }
@@ -839,6 +842,8 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
                     .hend = hs + nh,
                     .first = hs,
                     .n = n,
+                    .left = n,
+                    .ask_left = asleep ? n : 0,
                     .end_cycle = end_cycle,
                     .asleep = asleep,
                     .ctx = ctx,
@@ -1031,7 +1036,7 @@ static bool park_try(hart_t *h) {
  * went_by 1, of the group's cycle under way); none skipped after it. */
 static void park_unskip(void *group, uint64_t went_by) {
     pd_group_t *g = group;
-    uint64_t now = g->cycles + went_by;
+    uint64_t now = g->n - g->left + went_by;
     for (hart_t *h = g->hs; h != g->first; h++) {
         h->park.turns += now - h->park.skip_from;
         h->skipped_turns += now - h->park.skip_from;
@@ -1041,11 +1046,11 @@ static void park_unskip(void *group, uint64_t went_by) {
     g->changed &= (uint8_t) ~(PD_SKIP | PD_RETRY);
 }
 
-/* At a cycle's end (g->cycles not yet counted): the skipped harts counted, and those at the front
+/* At a cycle's end (not yet counted in g->left): the skipped harts counted, and those at the front
  * whose word holds skipped from the next cycle on. */
 static __attribute__((noinline, cold)) void park_skip(pd_group_t *g) {
     park_unskip(g, 1);
-    uint64_t next = g->cycles + 1;
+    uint64_t next = g->n - g->left + 1;
     hart_t *h = g->hs;
     for (; h != g->hend && h->parked && h->park.counted && park_holds(h); h++) {
         h->park.skipped = true;
