@@ -926,6 +926,19 @@ void hart_park_settle(hart_t *h) {
     pk->turns = 0;
 }
 
+/* A load's width, by op; 0 for every other op. */
+static const uint8_t load_bytes[RV_OP_COUNT] = {
+    [RV_OP_lb] = 1, [RV_OP_lbu] = 1, [RV_OP_lh] = 2, [RV_OP_lhu] = 2, [RV_OP_lw] = 4};
+
+/* The copy c holds h's registers after n probe steps, whose register writes were to rd[0..n-1]
+ * (0: none): a step of a pure instruction writes no register but its rd (x0's write goes to
+ * x_sink), so c.x can differ from h->x only there. */
+static inline bool same_regs(const hart_t *c, const hart_t *h, const uint8_t *rd, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+        if (c->x[rd[i]] != h->x[rd[i]]) return false;
+    return true;
+}
+
 /* Probe h's loop on a copy (see above); on success h is parked, this turn counted. */
 static bool park_try(hart_t *h) {
     hart_park_t *pk = &h->park;
@@ -956,8 +969,8 @@ static bool park_try(hart_t *h) {
         insn_t d = {.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
         const void *w = NULL;
         bool device = false, counted = false;
-        unsigned size = d.op == RV_OP_lw ? 4 : d.op == RV_OP_lh || d.op == RV_OP_lhu ? 2 : 1;
-        if (d.op == RV_OP_lw || d.op == RV_OP_lh || d.op == RV_OP_lhu || d.op == RV_OP_lb || d.op == RV_OP_lbu) {
+        unsigned size = load_bytes[d.op];
+        if (size) {
             uint32_t a = c.x[d.rs1] + (uint32_t)d.imm;
             if (a & (size - 1)) break;
             if (a < c.l1_size)
@@ -995,7 +1008,7 @@ static bool park_try(hart_t *h) {
         pk->step_pc[i] = c.pc;
         pk->step_rd[i] = d.rd;
         pk->step_val[i] = c.x[d.rd];
-        if (c.pc == h->pc && !memcmp(c.x, h->x, sizeof h->x)) {      /* back where it started */
+        if (c.pc == h->pc && same_regs(&c, h, pk->step_rd, i + 1)) { /* back where it started */
             if (!nw) pk->watch = &pk->watch_val, pk->counted = true; /* reads nothing: a word that stays */
             memcpy(&pk->watch_val, pk->watch, 4);
             pk->period = i + 1;
