@@ -558,15 +558,18 @@ typedef enum {
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
  * keep in a callee-saved register pushes a hot one (pc, the cycles left) onto the stack. */
 typedef struct {
-    hart_t *hs, *hend;   /* the group */
-    uint64_t n, cycles;  /* cycles asked for, and finished */
+    hart_t *hs, *hend; /* the group */
+    /* Cycles asked for, and those not finished yet (the call's cycles so far are n - left): a
+     * cycle's end counts down, with no load of n. */
+    uint64_t n, left;
     uint8_t changed;     /* PD_STOPPED: a hart of the group stopped in this cycle; PD_SKIP, PD_RETRY: park_skip */
     hart_t *first;       /* the first hart visited in a cycle (those before it skipped) */
     const uint64_t *gen; /* hs->dev_writes (or gen_none) */
     uint64_t gen_seen, gen_none;
-    bool park;                 /* its harts may park (a call long enough to pay for the probes) */
-    bool ran;                  /* a hart ran in this cycle (its turn not only counted) */
-    uint64_t ask_at, ask_wait; /* asleep asked again from this cycle on, and the next wait */
+    bool park; /* its harts may park (a call long enough to pay for the probes) */
+    bool ran;  /* a hart ran in this cycle (its turn not only counted) */
+    /* asleep asked again once left is at most ask_left (0: not in this call), and the next wait */
+    uint64_t ask_left, ask_wait;
     bool (*end_cycle)(void *ctx);
     uint64_t (*asleep)(void *ctx, uint64_t m);
     void *ctx;
@@ -772,12 +775,12 @@ turn:
         else if ((g->changed & PD_RETRY) || *g->gen != g->gen_seen)
             park_skip(g);
     }
-    if (++g->cycles == g->n || stop) return g->cycles;
-    if (__builtin_expect(!g->ran, 0) && g->asleep && g->cycles >= g->ask_at) {
+    if (!--g->left || stop) return g->n - g->left;
+    if (__builtin_expect(!g->ran, 0) && g->left <= g->ask_left) {
         /* Every hart's turn only counted, so the next cycles' turns would count again (nothing
          * they look at changes while no hart runs and the tile's ends change nothing but its
          * clock, which asleep has proven for k of them and run): counted here, all at once. */
-        uint64_t k = g->asleep(g->ctx, g->n - g->cycles);
+        uint64_t k = g->asleep(g->ctx, g->left);
         if (k) {
             for (h = g->first; h != hend; h++) { /* (the skipped harts' turns come from the cycles) */
                 if (h->parked) {
@@ -787,10 +790,10 @@ turn:
                     h->stall_cycles += k;
                 }
             }
-            if ((g->cycles += k) == g->n) return g->cycles;
+            if (!(g->left -= k)) return g->n;
             g->ask_wait = 1;
         } else { /* not now: asked again 1, 2, 4 ... 64 cycles on, of any kind */
-            g->ask_at = g->cycles + g->ask_wait;
+            g->ask_left = g->left > g->ask_wait ? g->left - g->ask_wait : 0;
             if (g->ask_wait < 64) g->ask_wait *= 2;
         }
     }
@@ -839,6 +842,8 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
                     .hend = hs + nh,
                     .first = hs,
                     .n = n,
+                    .left = n,
+                    .ask_left = asleep ? n : 0,
                     .end_cycle = end_cycle,
                     .asleep = asleep,
                     .ctx = ctx,
@@ -921,6 +926,19 @@ void hart_park_settle(hart_t *h) {
     pk->turns = 0;
 }
 
+/* A load's width, by op; 0 for every other op. */
+static const uint8_t load_bytes[RV_OP_COUNT] = {
+    [RV_OP_lb] = 1, [RV_OP_lbu] = 1, [RV_OP_lh] = 2, [RV_OP_lhu] = 2, [RV_OP_lw] = 4};
+
+/* The copy c holds h's registers after n probe steps, whose register writes were to rd[0..n-1]
+ * (0: none): a step of a pure instruction writes no register but its rd (x0's write goes to
+ * x_sink), so c.x can differ from h->x only there. */
+static inline bool same_regs(const hart_t *c, const hart_t *h, const uint8_t *rd, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+        if (c->x[rd[i]] != h->x[rd[i]]) return false;
+    return true;
+}
+
 /* Probe h's loop on a copy (see above); on success h is parked, this turn counted. */
 static bool park_try(hart_t *h) {
     hart_park_t *pk = &h->park;
@@ -951,8 +969,8 @@ static bool park_try(hart_t *h) {
         insn_t d = {.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
         const void *w = NULL;
         bool device = false, counted = false;
-        unsigned size = d.op == RV_OP_lw ? 4 : d.op == RV_OP_lh || d.op == RV_OP_lhu ? 2 : 1;
-        if (d.op == RV_OP_lw || d.op == RV_OP_lh || d.op == RV_OP_lhu || d.op == RV_OP_lb || d.op == RV_OP_lbu) {
+        unsigned size = load_bytes[d.op];
+        if (size) {
             uint32_t a = c.x[d.rs1] + (uint32_t)d.imm;
             if (a & (size - 1)) break;
             if (a < c.l1_size)
@@ -990,7 +1008,7 @@ static bool park_try(hart_t *h) {
         pk->step_pc[i] = c.pc;
         pk->step_rd[i] = d.rd;
         pk->step_val[i] = c.x[d.rd];
-        if (c.pc == h->pc && !memcmp(c.x, h->x, sizeof h->x)) {      /* back where it started */
+        if (c.pc == h->pc && same_regs(&c, h, pk->step_rd, i + 1)) { /* back where it started */
             if (!nw) pk->watch = &pk->watch_val, pk->counted = true; /* reads nothing: a word that stays */
             memcpy(&pk->watch_val, pk->watch, 4);
             pk->period = i + 1;
@@ -1031,7 +1049,7 @@ static bool park_try(hart_t *h) {
  * went_by 1, of the group's cycle under way); none skipped after it. */
 static void park_unskip(void *group, uint64_t went_by) {
     pd_group_t *g = group;
-    uint64_t now = g->cycles + went_by;
+    uint64_t now = g->n - g->left + went_by;
     for (hart_t *h = g->hs; h != g->first; h++) {
         h->park.turns += now - h->park.skip_from;
         h->skipped_turns += now - h->park.skip_from;
@@ -1041,11 +1059,11 @@ static void park_unskip(void *group, uint64_t went_by) {
     g->changed &= (uint8_t) ~(PD_SKIP | PD_RETRY);
 }
 
-/* At a cycle's end (g->cycles not yet counted): the skipped harts counted, and those at the front
+/* At a cycle's end (not yet counted in g->left): the skipped harts counted, and those at the front
  * whose word holds skipped from the next cycle on. */
 static __attribute__((noinline, cold)) void park_skip(pd_group_t *g) {
     park_unskip(g, 1);
-    uint64_t next = g->cycles + 1;
+    uint64_t next = g->n - g->left + 1;
     hart_t *h = g->hs;
     for (; h != g->hend && h->parked && h->park.counted && park_holds(h); h++) {
         h->park.skipped = true;

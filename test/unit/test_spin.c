@@ -671,6 +671,43 @@ static void wake_learns_awake_span(void **state) {
         tile_destroy(t[way]);
 }
 
+/* A loop polls L1 with each width of load (lb, lh, lw, lbu, lhu: the probe watches the word it
+ * reads, park_try's load_bytes) while NCRISC counts down and then stores the word: the poller
+ * parks, and wakes at the turn the reference path's load first sees the store. A load the probe
+ * took for another op would park the hart on no word at all, and it would never wake. */
+static void every_load_width_parks(void **state) {
+    (void)state;
+    static const struct {
+        uint32_t f3, off; /* funct3 (RISC-V "Load and Store Instructions"), byte in FLAG0 */
+    } ld[] = {{0, 1}, {1, 2}, {2, 0}, {4, 3}, {5, 2}};
+    for (size_t k = 0; k < sizeof ld / sizeof ld[0]; k++) {
+        tile_t *t[3];
+        for (int way = 0; way < 3; way++) {
+            t[way] = new_tile(way);
+            const uint32_t b[] = {i_type(0x03, ld[k].f3, T0, ZERO, (int32_t)(FLAG0 + ld[k].off)), beq(T0, ZERO, -4),
+                                  sw(T0, ZERO, OUT), EBREAK};
+            put(t[way], 0x1000, b, 4);
+            tile_start_core(t[way], CORE_BRISC, 0x1000);
+            /* NCRISC: 16,384 turns of a countdown, then 0x80808080 into FLAG0 (every byte non-zero) */
+            const uint32_t nc[] = {lui(T2, 4),
+                                   addi(T2, T2, -1),
+                                   bne(T2, ZERO, -4),
+                                   lui(T1, 0x80808),
+                                   addi(T1, T1, 0x80),
+                                   sw(T1, ZERO, FLAG0),
+                                   EBREAK};
+            put(t[way], 0x2000, nc, 7);
+            tile_start_core(t[way], CORE_NCRISC, 0x2000);
+            run_for(t[way], 40000, 40000);
+        }
+        assert_same(t);
+        assert_int_equal(t[0]->hart[CORE_BRISC].state, HART_HALTED);
+        assert_true(t[2]->hart[CORE_BRISC].parked_turns > 16000); /* it parked on the word */
+        for (int way = 0; way < 3; way++)
+            tile_destroy(t[way]);
+    }
+}
+
 /* Parked harts at the front of the order whose word is a device's counted storage (here the
  * stream registers) are skipped: their turns are counted from the group's cycles, not visited
  * (core/exec.c "skipped harts"). Every writer must still reach them at the turn the reference
@@ -876,6 +913,7 @@ int main(void) {
         cmocka_unit_test(rewritten_block_same_first),
         cmocka_unit_test(parked_code_written_at_cycle_end),
         cmocka_unit_test(wake_learns_awake_span),
+        cmocka_unit_test(every_load_width_parks),
         cmocka_unit_test(skipped_harts_see_every_writer),
         cmocka_unit_test(skipped_hart_sees_noc_counter),
         cmocka_unit_test(skipped_hart_sees_outstanding_cleared),
