@@ -84,18 +84,19 @@ typedef enum { TIO_INPUT = 0, TIO_OUTPUT, TIO_EXPECT } cfg_tio_kind_t;
  * compared. The fields after `origin` are filled before and during the run (loader/hostio.c). */
 typedef struct {
     cfg_tio_kind_t kind;
-    int tensor;        /* index into cfg_t.tensors */
-    char *file;        /* .npy or .bin */
-    bool at_end;       /* outputs and expectations: when the run ends (the default) */
-    cfg_at_t at;       /* otherwise at this point, as host ops */
-    int launch;        /* -1: inputs at every launch, outputs at the first that reaches the point */
-    double atol, rtol; /* expectations: tolerances (0, 0: exact) */
-    char origin[160];  /* where it was given, for messages: "inputs.x" or "--input x=..." */
-    uint8_t *l1;       /* input: the bytes to write; output and expectation: the bytes read */
-    bool taken;        /* output and expectation: read */
-    bool failed;       /* input into DRAM: out of memory for its pages (hio_finish says so) */
-    uint8_t *want;     /* expectation: the expected elements, row-major, in the tensor's format */
-    tns_cmp_t cmp;     /* expectation: the comparison, after the run */
+    int tensor;          /* index into cfg_t.tensors */
+    char *file;          /* .npy or .bin */
+    bool at_end;         /* outputs and expectations: when the run ends (the default) */
+    cfg_at_t at;         /* otherwise at this point, as host ops */
+    int launch;          /* -1: inputs at every launch, outputs at the first that reaches the point */
+    double atol, rtol;   /* expectations: tolerances (0, 0: exact) */
+    char origin[160];    /* where it was given, for messages: "inputs.x" or "--input x=..." */
+    uint8_t *l1;         /* input: the bytes to write; output and expectation: the bytes read */
+    bool taken;          /* output and expectation: read */
+    bool failed;         /* input into DRAM: out of memory for its pages (hio_finish says so) */
+    const uint8_t *want; /* expectation: the expected elements, row-major, in the tensor's format */
+    uint8_t *want_mem;   /* expectation: the memory want points into (a .npy file's, or converted) */
+    tns_cmp_t cmp;       /* expectation: the comparison, after the run */
 } cfg_tio_t;
 
 typedef struct {

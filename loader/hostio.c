@@ -58,9 +58,11 @@ static const char *describe(const cfg_t *c, int ti, char *buf, size_t n) {
     return buf;
 }
 
-/* A tensor file into row-major elements of the tensor's format (rowmajor) and, for inputs, the
- * bytes to write into L1 (stored; may be NULL). */
-static int load_tensor(const cfg_t *c, const cfg_tio_t *io, uint8_t *rowmajor, char *err, size_t errlen) {
+/* A tensor file's values as row-major elements of the tensor's format: *elems points into *mem,
+ * which the caller frees: the .npy file's own data when it holds them as they are, else a
+ * converted copy. */
+static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elems, uint8_t **mem, char *err,
+                       size_t errlen) {
     const tns_desc_t *d = &c->tensors[io->tensor].desc;
     char what[160], why[256];
     describe(c, io->tensor, what, sizeof what);
@@ -72,19 +74,35 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, uint8_t *rowmajor, c
         npy ? ldr_read_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
             : ldr_read_file_max(io->file, d->bytes, "a .bin tensor (the tensor's bytes)", &len, why, sizeof why);
     if (!buf) return loader_fail(err, errlen, "%s (%s)", why, io->origin);
+    npy_t a;
+    if (npy && npy_parse((const uint8_t *)buf, len, &a, why, sizeof why)) {
+        free(buf);
+        return loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
+    }
+    const uint8_t *same = npy ? tns_npy_elems(d, &a) : NULL;
+    if (same) {
+        *elems = same;
+        *mem = (uint8_t *)buf;
+        return 0;
+    }
+    uint8_t *rm = ldr_alloc_large(d->elem_bytes);
     int rc = 0;
-    if (npy) {
-        npy_t a;
-        if (npy_parse((const uint8_t *)buf, len, &a, why, sizeof why) || tns_from_npy(d, &a, rowmajor, why, sizeof why))
-            rc = loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
-    } else if (len != d->bytes) {
+    if (!rm)
+        rc = loader_fail(err, errlen, "out of memory (%s)", io->origin);
+    else if (npy && tns_from_npy(d, &a, rm, why, sizeof why))
+        rc = loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
+    else if (!npy && len != d->bytes)
         rc = loader_fail(err, errlen, "%s: %zu bytes, but the %s holds %llu (%s)", io->file, len, what,
                          (unsigned long long)d->bytes, io->origin);
-    } else {
-        tns_untilize(d, (const uint8_t *)buf, rowmajor); /* raw bytes are in the tensor's layout */
-    }
+    else if (!npy)
+        tns_untilize(d, (const uint8_t *)buf, rm); /* raw bytes are in the tensor's layout */
     free(buf);
-    return rc;
+    if (rc) {
+        free(rm);
+        return rc;
+    }
+    *elems = *mem = rm;
+    return 0;
 }
 
 int hio_prepare(cfg_t *c, char *err, size_t errlen) {
@@ -129,17 +147,15 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
             if (check_writable(io->file, io->origin, err, errlen)) return -1;
             continue;
         }
-        uint8_t *rm = ldr_alloc_large(d->elem_bytes);
-        if (!rm) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
-        if (load_tensor(c, io, rm, err, errlen)) {
-            free(rm);
-            return -1;
-        }
+        const uint8_t *elems = NULL;
+        uint8_t *mem = NULL;
+        if (load_tensor(c, io, &elems, &mem, err, errlen)) return -1;
         if (io->kind == TIO_INPUT) {
-            tns_tilize(d, rm, io->l1);
-            free(rm);
+            tns_tilize(d, elems, io->l1);
+            free(mem);
         } else {
-            io->want = rm;
+            io->want = elems;
+            io->want_mem = mem;
         }
     }
     return 0;

@@ -300,6 +300,21 @@ static bool same_shape(const tns_desc_t *d, const npy_t *a) {
     return true;
 }
 
+/* Are the array's bytes the tensor's row-major elements as they are (C order; raw bits, float32
+ * into float32 or float16 into float16: the same little-endian bytes)? */
+static bool elems_as_is(const tns_desc_t *d, const npy_t *a) {
+    const tns_format_t f = d->format;
+    const npy_type_t t = a->type;
+    const bool c_order = !a->fortran_order || a->ndim < 2;
+    return c_order && formats[f].is_float &&
+           ((t == NPY_U2 && formats[f].size == 2) || ((t == NPY_U4 || t == NPY_F4) && f == TNS_FP32) ||
+            (t == NPY_F2 && f == TNS_FP16));
+}
+
+const uint8_t *tns_npy_elems(const tns_desc_t *d, const npy_t *a) {
+    return same_shape(d, a) && elems_as_is(d, a) ? a->data : NULL;
+}
+
 int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err, size_t errlen) {
     const tns_format_t f = d->format;
     const unsigned size = formats[f].size;
@@ -319,11 +334,11 @@ int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err,
                                "the tensor's format %s needs float32 or float16 values (or raw bits as %s); the array "
                                "holds %s",
                                formats[f].name, size == 2 ? "uint16" : "uint32", npy_type_name(t));
-        const bool c_order = !a->fortran_order || a->ndim < 2;
-        if (c_order && (raw || (t == NPY_F4 && f == TNS_FP32))) { /* the same little-endian bytes */
+        if (elems_as_is(d, a)) {
             memcpy(elems, a->data, d->count * size);
             return 0;
         }
+        const bool c_order = !a->fortran_order || a->ndim < 2;
         if (c_order && t == NPY_F4 &&
             (f == TNS_BF16 || f == TNS_BFP8)) { /* the common case, without the loop's choices */
             for (uint64_t k = 0; k < d->count; k++)

@@ -244,6 +244,47 @@ static void test_from_npy_floats(void **state) {
     assert_int_equal(tns_from_npy(&bf, &a, (uint8_t *)got, err, sizeof err), -1);
 }
 
+/* The arrays a caller may use in place: exactly those whose bytes tns_from_npy gives back as they
+ * are (checked against it here), and only with the tensor's shape. */
+static void test_npy_elems_in_place(void **state) {
+    (void)state;
+    char err[256];
+    uint32_t w[8] = {0x3F808000, 0x7F800001, 1, 2, 3, 4, 5, 0xFFFFFFFF}, got[8];
+    const tns_desc_t bf = desc(TNS_BF16, false, 2, 4), fp16 = desc(TNS_FP16, false, 2, 4),
+                     fp32 = desc(TNS_FP32, false, 2, 4), bfp8 = desc(TNS_BFP8, true, 32, 32);
+    const struct {
+        npy_type_t t;
+        const tns_desc_t *d;
+        bool fortran, in_place;
+    } cases[] = {
+        {NPY_U2, &bf, false, true},    {NPY_U2, &fp16, false, true}, {NPY_U4, &fp32, false, true},
+        {NPY_F4, &fp32, false, true},  {NPY_F2, &fp16, false, true}, {NPY_F4, &bf, false, false},
+        {NPY_F2, &fp32, false, false}, {NPY_F2, &bf, false, false},  {NPY_F4, &fp16, false, false},
+        {NPY_U2, &bf, true, false},    {NPY_F4, &fp32, true, false},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        npy_t a = arr(cases[i].t, w, 2, 2, 4);
+        a.fortran_order = cases[i].fortran;
+        const uint8_t *p = tns_npy_elems(cases[i].d, &a);
+        if (!cases[i].in_place) {
+            if (p) fail_msg("case %u: used in place", i);
+            continue;
+        }
+        if (p != (const uint8_t *)w) fail_msg("case %u: not the array's own data", i);
+        memset(got, 0xA5, sizeof got);
+        assert_int_equal(tns_from_npy(cases[i].d, &a, (uint8_t *)got, err, sizeof err), 0);
+        assert_memory_equal(got, w, a.count * a.itemsize); /* what the copy gives is the data itself */
+    }
+    /* Another shape of the same count: never in place. bfloat8_b's elements are bfloat16 (its
+     * blocks are made by the tilize): raw uint16 bits are, float32 values are not. */
+    npy_t a = arr(NPY_U2, w, 2, 4, 2);
+    assert_null(tns_npy_elems(&bf, &a));
+    a = arr(NPY_U2, w, 2, 32, 32);
+    assert_ptr_equal(tns_npy_elems(&bfp8, &a), w);
+    a = arr(NPY_F4, w, 2, 32, 32);
+    assert_null(tns_npy_elems(&bfp8, &a));
+}
+
 static void test_from_npy_ints(void **state) {
     (void)state;
     char err[256];
@@ -547,6 +588,7 @@ int main(void) {
         cmocka_unit_test(test_tile_order),
         cmocka_unit_test(test_tilize_roundtrip),
         cmocka_unit_test(test_from_npy_floats),
+        cmocka_unit_test(test_npy_elems_in_place),
         cmocka_unit_test(test_from_npy_ints),
         cmocka_unit_test(test_from_npy_shapes),
         cmocka_unit_test(test_to_output),
