@@ -97,7 +97,9 @@ static inline __attribute__((always_inline)) bool push_word(cp_t *cp, unsigned t
      * always moves), which a word behind the head does not change, and nothing else of a cycle
      * reads more of FIFO#1 than whether it is empty (fe_idle). Awake, they are stepped anyway, and
      * then no stretch stands (a quiet cycle found every thread's expanders asleep). Its count and
-     * the thread's active mark are the push's own (below). */
+     * the thread's active mark are the push's own (below). A push after the MOP expander goes
+     * into FIFO#2, behind nothing of FIFO#1: it wakes as before (with the expanders asleep and
+     * FIFO#1 not empty, FIFO#2 is full and such a push is refused anyway). */
     bool behind = !after_mop && !fifo_empty(&fe->fifo1);
     if (!fe_push(fe, word, after_mop, origin)) return false;
     if (!behind) {

@@ -123,7 +123,9 @@ uint32_t tm_busy_classes(const tm_t *tm, unsigned t);
  * reset: TT_UNIT_SYNC for Sync Unit instructions. For tests and diagnosis. */
 int tm_last_unit(const tm_t *tm, unsigned t);
 
-/* A RISC-V store to GPRs / config / TDMA-RISC from TRISC t is in flight (condition C10). */
+/* A RISC-V store to GPRs / config / TDMA-RISC from TRISC t is in flight (condition C10). It wakes
+ * no dormant thread (tm_head_t.dormant): its callers (cp_note_riscv_write, cp_cfg_write) end the
+ * quiet stretch first, cp_quiet_stop, which wakes them all. */
 void tm_note_riscv_cfg_write(tm_t *tm, unsigned t);
 
 /* The first error since reset (coproc/cp_views.h), or NULL. */
