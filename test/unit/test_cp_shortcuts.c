@@ -35,19 +35,31 @@ static unsigned pick(unsigned n) { return rnd() % n; }
  * for every reason the gate has. */
 static uint32_t random_word(void) {
     static const uint32_t fixed[] = {
-        TT_OP_NOP, TT_OP_SFPNOP, TT_OP_DMANOP, TT_OP_SETADC(0, 0, 0, 1),
+        TT_OP_NOP,
+        TT_OP_SFPNOP,
+        TT_OP_DMANOP,
+        TT_OP_SETADC(0, 0, 0, 1),
         TT_OP_ADDDMAREG(0, 9, 5, 1), /* 4 cycles in the Scalar Unit (operands in two groups) */
         TT_OP_ADDDMAREG(0, 2, 1, 0), /* 3 cycles (one group): it can end before the thread's ELWADD */
-        TT_OP_SFPADD(0, 0, 0, 1, 0), TT_OP_SETDVALID(1), TT_OP_SETDVALID(2), TT_OP_SETDVALID(3),
-        TT_OP_ELWADD(0, 0, 0, 0, 0), TT_OP_ELWADD(3, 0, 0, 0, 0), TT_OP_CLEARDVALID(3, 0),
+        TT_OP_SFPADD(0, 0, 0, 1, 0),
+        TT_OP_SETDVALID(1),
+        TT_OP_SETDVALID(2),
+        TT_OP_SETDVALID(3),
+        TT_OP_ELWADD(0, 0, 0, 0, 0),
+        TT_OP_ELWADD(3, 0, 0, 0, 0),
+        TT_OP_CLEARDVALID(3, 0),
         TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcA to the Matrix Unit at retire (waits for its bank) */
         TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 0, 0, 0), /* SrcB likewise */
         TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 0, 0, 0), /* through unpacker 1's queue, no bank */
-        TT_OP_ATGETM(0), TT_OP_ATRELM(0), TT_OP_ATGETM(2), TT_OP_ATRELM(2),
-        /* the other units' changes a dormant thread's wait may read: the Mover, the Configuration
-         * Unit, ThCon's register load (from a stream register: the fake environment's) */
-        TT_OP_XMOV(0, 0), TT_OP_SETC16(2, 5), TT_OP_RMWCIB0(0xFF, 3, 10), TT_OP_LOADREG(1, 0x10000 + 29),
-        TT_WORD(0x06, 0), /* no opcode 0x06 on Blackhole: held for good (rarely drawn; last) */
+        TT_OP_ATGETM(0),
+        TT_OP_ATRELM(0),
+        TT_OP_ATGETM(2),
+        TT_OP_ATRELM(2),
+        TT_OP_XMOV(0, 0),   /* the other units a dormant thread's wait may read: the Mover, */
+        TT_OP_SETC16(2, 5), /* the Configuration Unit, */
+        TT_OP_RMWCIB0(0xFF, 3, 10),
+        TT_OP_LOADREG(1, 0x10000 + 29), /* ThCon's load (of a stream register: the fake environment's) */
+        TT_WORD(0x06, 0),               /* no opcode 0x06 on Blackhole: held for good (rarely drawn; last) */
     };
     switch (pick(9)) {
     case 6: /* the expanders: a MOP of either template (MopCfg: mop_cfg_random), MaskHi, a REPLAY

@@ -910,8 +910,8 @@ static void test_twin_sfpu_light(void **state) {
 /* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
  * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs, a
  * quarter of the INCRWCs of Dst alone (its shortcut) and a quarter a bit from it; the RWCs of every
- * thread compared after each. Run as another thread's, or
- * not at all, they leave the fast side's RWCs (or Dst and LRegs) apart. */
+ * thread compared after each. Run as another thread's, or not at all, they leave the fast side's
+ * RWCs (or Dst and LRegs) apart. */
 static void test_twin_rwc(void **state) {
     tw_t *w = *state;
     for (unsigned iter = 0; iter < 300; iter++) {
