@@ -223,17 +223,26 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
  * sync_exec, cp_sem_write's cp_quiet_stop), a latched STALLWAIT's (its conditions' inputs:
  * tm_changed_all, tm_unp_retire, a RISC-V write's cp_quiet_stop; its recheck_at: dormant_until,
  * asked before the threads' steps) or a unit's refusal
- * (unit_moves: tm_changed_all, tm_unp_retire). Every call from outside wakes them all
+ * (unit_moves: tm_changed_all, tm_unp_retire). Those wake only the threads whose hold reads what
+ * they change (tm_head_t.wake_on, set here); every call from outside wakes them all
  * (cp_quiet_stop). */
 static inline __attribute__((always_inline)) void cp_doze(cp_t *cp, unsigned t) {
     const gate_t *g = &cp->gate[t];
+    uint32_t wake_on = 0; /* (an idle gate: only fe_moved) */
     if (g->held) {
         /* Only a hold that the next cycle would find unchanged by gate_step's own question: one
          * that repeated by asking again (gate_repeat) may be held for another reason now (a
          * unit's refusal after its unit_moves moved: its unit_seen is the old one). */
         if (!gate_hold_unchanged(cp, t, g)) return;
-        if (g->repeat == GATE_REPEAT_STALLWAIT && g->recheck_at < cp->dormant_until) cp->dormant_until = g->recheck_at;
+        /* What that question reads (gate_hold_unchanged), besides the clock: */
+        if (g->repeat == GATE_REPEAT_STALLWAIT) {
+            if (g->recheck_at < cp->dormant_until) cp->dormant_until = g->recheck_at;
+            wake_on = g->wait.cond_mask & 0x1FFFu;
+        } else {
+            wake_on = g->repeat == GATE_REPEAT_SEMWAIT ? TM_WAKE_SEM : TM_WAKE_MOVES;
+        }
     }
+    cp_tmh(cp)->wake_on[t] = wake_on;
     cp_tmh(cp)->dormant |= (uint8_t)(1u << t);
 }
 

@@ -168,7 +168,7 @@ static cp_wait_site_t *wait_site(cp_stats_t *st, uint32_t word, cp_origin_t org)
 
 void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
     sync_t *s = &cp->sync;
-    cp_tmh(cp)->dormant = 0; /* (the semaphores a SEMWAIT reads may change: cp_doze) */
+    tm_wake(cp_tmh(cp), TM_WAKE_SEM); /* (the semaphores a SEMWAIT reads may change: cp_doze) */
     gate_t *g = &cp->gate[t];
     switch (TT_OPCODE(word)) {
     case TT_OPC_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */

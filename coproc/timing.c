@@ -180,7 +180,9 @@ _Static_assert(offsetof(tm_t, h) == 0, "the head first (a tm_place'd model's hea
 enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL = 0x1FFFu };
 
 static void tm_changed_all(tm_t *tm, uint32_t conds) {
-    tm->h.dormant = 0;
+    /* (the dormant threads whose STALLWAIT selects one of them, and with a Src hand-over those
+     * a unit refused: unit_moves below) */
+    tm_wake(&tm->h, conds & TM_C_SRC ? conds | TM_WAKE_MOVES : conds);
     for (unsigned t = 0; t < CP_THREADS; t++)
         tm->h.chg[t] |= conds;
     if (conds & TM_C_SRC) {
@@ -534,7 +536,9 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
     }
     tm->unp_n[u][e->thread]--;
     tm->h.chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
-    tm->h.dormant = 0;                     /* (that thread's condition, and unit_moves below) */
+    /* (that thread if its STALLWAIT selects it, and those a unit refused: unit_moves below) */
+    tm->h.dormant &= (uint8_t) ~((tm->h.wake_on[e->thread] >> (1 + u) & 1u) << e->thread);
+    tm_wake(&tm->h, TM_WAKE_MOVES);
     up->running = false;
     up->bank_wait = UINT64_MAX; /* a new head */
     up->head = (up->head + 1) % TM_UNPACK_QDEPTH;

@@ -40,13 +40,26 @@ typedef struct {
      * Cn): until one of the selected ones shows up here or tm_cond_eval's *next comes, it would
      * answer the same. Time passing is not a change. */
     uint32_t chg[CP_THREADS];
-    /* The coprocessor's dormant threads (bit t; cp.c cp_doze): cleared here for every thread
-     * where the model changes what a held thread's repeated hold reads of it (another thread's
-     * condition inputs, the Src banks, an unpacker's retire: tm_changed_all, tm_unp_retire; a
-     * RISC-V write's C10 comes with the coprocessor's cp_quiet_stop, which clears it too). */
+    /* The coprocessor's dormant threads (bit t; cp.c cp_doze): cleared here for the threads
+     * whose repeated hold reads what the model changes (a thread's condition inputs, unit_moves:
+     * tm_changed_all, tm_unp_retire, by wake_on below; a RISC-V write's C10 comes with the
+     * coprocessor's cp_quiet_stop, which clears them all). */
     uint8_t dormant;
+    /* What wakes dormant thread t (cp.c cp_doze, which sets it as it dozes): the conditions Cn
+     * (bit n) a latched STALLWAIT selects, TM_WAKE_MOVES for a unit's refusal (unit_moves),
+     * TM_WAKE_SEM for a latched SEMWAIT (any Sync Unit instruction, sync_exec); 0 for an idle
+     * gate, which only its own pushes and moves wake (fe_moved). Stale while t is awake: only a
+     * dormant thread's bit is cleared by it (tm_wake). */
+    uint32_t wake_on[CP_THREADS];
     cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
 } tm_head_t;
+enum { TM_WAKE_MOVES = 1u << 13, TM_WAKE_SEM = 1u << 14 };
+/* Wake the dormant threads whose wake_on has any of what's bits (what changed). */
+static inline void tm_wake(tm_head_t *h, uint32_t what) {
+    _Static_assert(CP_THREADS == 3, "tm_wake asks the threads one by one");
+    unsigned w = (h->wake_on[0] & what ? 1u : 0) | (h->wake_on[1] & what ? 2u : 0) | (h->wake_on[2] & what ? 4u : 0);
+    h->dormant &= (uint8_t)~w;
+}
 /* The model's head, for a reader without the coprocessor's fixed offset (cp_tmh): the tests. */
 static inline const tm_head_t *tm_head(const tm_t *tm) { return (const tm_head_t *)(const void *)tm; }
 

@@ -848,6 +848,46 @@ static void unpacker_queue_full(void **state) {
     cp_destroy(fast);
 }
 
+/* A dormant thread wakes only for what its hold reads (cp.c cp_doze, tm_head_t.wake_on). Thread
+ * 0 hands both banks of SrcA and SrcB to the Matrix Unit (unpacker 0's SrcA, unpacker 1's SrcB,
+ * twice), queues a fifth UNPACR on unpacker 0 that waits for SrcA, and a STALLWAIT on C1 (unpacker 0 has its
+ * instructions) holding an SFPNOP: it dozes with no recheck time (the waiting head's end is not
+ * known). Thread 1's ELWADD then takes both banks and hands them back: that Src hand-over wakes
+ * nobody (C1 is not a Src condition and nothing is refused), and thread 0 stays asleep while the
+ * head runs; the head's retire changes C1, which wakes thread 0 alone. Every cycle as the
+ * stepwise twin's. */
+static void retire_wakes_its_stallwait(void **state) {
+    (void)state;
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    static const uint32_t words[] = {
+        UNP_SRCA, UNP_SRCB, UNP_SRCA, UNP_SRCB, UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, 1u << 1), TT_OP_SFPNOP};
+    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
+        push(ref, 0, words[i]);
+        push(fast, 0, words[i]);
+    }
+    uint64_t seen = 0, moves = 0, asleep_after_moves = 0;
+    for (unsigned c = 0; c < 300; c++) {
+        if (c == 100) {
+            push(ref, 1, TT_OP_ELWADD(3, 0, 0, 0, 0));
+            push(fast, 1, TT_OP_ELWADD(3, 0, 0, 0, 0));
+            moves = cp_tmh(fast)->unit_moves;
+        }
+        dormant_holds(fast, &seen, c);
+        /* (asleep after the hand-over, before the head's retire: unit_moves moved once) */
+        if (c > 100 && cp_tmh(fast)->unit_moves == moves + 1 && (cp_tmh(fast)->dormant & 1u)) asleep_after_moves++;
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+    }
+    assert_true(seen > 50);
+    assert_true(asleep_after_moves > 0);
+    assert_int_equal(cp_stats(fast, 0)->issued, 7);
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
 /* A push that finds its FIFO full forgets that FIFO's earlier frees (cp_fifo_seen_full), and only
  * that FIFO's: the tile releases a blocked push on its FIFO's bit alone (tile_blocks_check), which
  * a free from before the push would make it do in vain. */
@@ -1192,6 +1232,7 @@ int main(void) {
         cmocka_unit_test(mop_cached_expansion),
         cmocka_unit_test(unpacker_due_clock),
         cmocka_unit_test(unpacker_queue_full),
+        cmocka_unit_test(retire_wakes_its_stallwait),
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
         cmocka_unit_test(idle_stays_idle_after_outside_calls),
