@@ -228,7 +228,7 @@ static __attribute__((noinline)) unsigned cp_cycle_plain(cp_t *cp) {
  * (cp_quiet_stop). */
 static inline __attribute__((always_inline)) void cp_doze(cp_t *cp, unsigned t) {
     const gate_t *g = &cp->gate[t];
-    uint32_t wake_on = 0; /* (an idle gate: only fe_moved) */
+    uint32_t wake_on = 0; /* (an idle gate: of the targeted wakes, only fe_moved) */
     if (g->held) {
         /* Only a hold that the next cycle would find unchanged by gate_step's own question: one
          * that repeated by asking again (gate_repeat) may be held for another reason now (a

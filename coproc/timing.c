@@ -178,6 +178,7 @@ _Static_assert(offsetof(tm_t, h) == 0, "the head first (a tm_place'd model's hea
 /* Conditions whose inputs every thread shares: C5..C8 (who owns SrcA/SrcB), C9 (the mover) and C12
  * (the Configuration Unit, any thread). */
 enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL = 0x1FFFu };
+_Static_assert(((TM_WAKE_MOVES | TM_WAKE_SEM) & TM_C_ALL) == 0, "wake_on's marks apart from the conditions");
 
 static void tm_changed_all(tm_t *tm, uint32_t conds) {
     /* (the dormant threads whose STALLWAIT selects one of them, and with a Src hand-over those
@@ -537,7 +538,7 @@ static void tm_unp_retire(tm_t *tm, unsigned u) {
     tm->unp_n[u][e->thread]--;
     tm->h.chg[e->thread] |= 1u << (1 + u); /* C1 / C2 */
     /* (that thread if its STALLWAIT selects it, and those a unit refused: unit_moves below) */
-    tm->h.dormant &= (uint8_t) ~((tm->h.wake_on[e->thread] >> (1 + u) & 1u) << e->thread);
+    tm_wake_thread(&tm->h, e->thread, 1u << (1 + u));
     tm_wake(&tm->h, TM_WAKE_MOVES);
     up->running = false;
     up->bank_wait = UINT64_MAX; /* a new head */

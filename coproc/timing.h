@@ -42,18 +42,27 @@ typedef struct {
     uint32_t chg[CP_THREADS];
     /* The coprocessor's dormant threads (bit t; cp.c cp_doze): cleared here for the threads
      * whose repeated hold reads what the model changes (a thread's condition inputs, unit_moves:
-     * tm_changed_all, tm_unp_retire, by wake_on below; a RISC-V write's C10 comes with the
-     * coprocessor's cp_quiet_stop, which clears them all). */
+     * tm_changed_all, tm_unp_retire, by wake_on below) and by sync_exec for a SEMWAIT's
+     * semaphores; in cp.c by fe_moved (its own pushes and moves) and dormant_until (a recheck
+     * time); a RISC-V write's C10 comes with the coprocessor's cp_quiet_stop, which clears them
+     * all. */
     uint8_t dormant;
     /* What wakes dormant thread t (cp.c cp_doze, which sets it as it dozes): the conditions Cn
      * (bit n) a latched STALLWAIT selects, TM_WAKE_MOVES for a unit's refusal (unit_moves),
      * TM_WAKE_SEM for a latched SEMWAIT (any Sync Unit instruction, sync_exec); 0 for an idle
-     * gate, which only its own pushes and moves wake (fe_moved). Stale while t is awake: only a
-     * dormant thread's bit is cleared by it (tm_wake). */
+     * gate, which of the targeted wakes only its own pushes and moves wake (fe_moved). Stale
+     * while t is awake: only a dormant thread's bit is cleared by it (tm_wake). (Of the
+     * conditions, those of t's own instructions, C0, C3, C4, C10 and C11, are never asked: t is
+     * awake when they change, or cp_quiet_stop wakes all.) */
     uint32_t wake_on[CP_THREADS];
     cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
 } tm_head_t;
+/* wake_on's marks above the conditions' bits 0-12, which it shares with chg (timing.c asserts it). */
 enum { TM_WAKE_MOVES = 1u << 13, TM_WAKE_SEM = 1u << 14 };
+/* Wake dormant thread t if its wake_on has any of what's bits (what changed). */
+static inline void tm_wake_thread(tm_head_t *h, unsigned t, uint32_t what) {
+    if (h->wake_on[t] & what) h->dormant &= (uint8_t) ~(1u << t);
+}
 /* Wake the dormant threads whose wake_on has any of what's bits (what changed). */
 static inline void tm_wake(tm_head_t *h, uint32_t what) {
     _Static_assert(CP_THREADS == 3, "tm_wake asks the threads one by one");

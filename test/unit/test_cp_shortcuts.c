@@ -849,43 +849,53 @@ static void unpacker_queue_full(void **state) {
 }
 
 /* A dormant thread wakes only for what its hold reads (cp.c cp_doze, tm_head_t.wake_on). Thread
- * 0 hands both banks of SrcA and SrcB to the Matrix Unit (unpacker 0's SrcA, unpacker 1's SrcB,
- * twice), queues a fifth UNPACR on unpacker 0 that waits for SrcA, and a STALLWAIT on C1 (unpacker 0 has its
- * instructions) holding an SFPNOP: it dozes with no recheck time (the waiting head's end is not
- * known). Thread 1's ELWADD then takes both banks and hands them back: that Src hand-over wakes
- * nobody (C1 is not a Src condition and nothing is refused), and thread 0 stays asleep while the
- * head runs; the head's retire changes C1, which wakes thread 0 alone. Every cycle as the
- * stepwise twin's. */
-static void retire_wakes_its_stallwait(void **state) {
-    (void)state;
+ * t hands both banks of SrcA and SrcB to the Matrix Unit (unpacker 0's SrcA, unpacker 1's SrcB,
+ * twice), queues a fifth UNPACR on unpacker u that waits for its bank, and a STALLWAIT on C(1 + u)
+ * (unpacker u has its instructions) holding an SFPNOP: it dozes with no recheck time (the waiting
+ * head's end is not known). Another thread's ELWADD then takes both banks and hands them back:
+ * that Src hand-over wakes nobody (C(1 + u) is not a Src condition and nothing is refused), and
+ * thread t stays asleep on every cycle while the head runs; the head's retire changes C(1 + u),
+ * which wakes thread t alone. Every cycle as the stepwise twin's. */
+static void retire_wake_run(unsigned t, unsigned u) {
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
-    static const uint32_t words[] = {
-        UNP_SRCA, UNP_SRCB, UNP_SRCA, UNP_SRCB, UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, 1u << 1), TT_OP_SFPNOP};
+    const uint32_t words[] = {
+        UNP_SRCA,    UNP_SRCB, UNP_SRCA, UNP_SRCB, u ? UNP_SRCB : UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, 1u << (1 + u)),
+        TT_OP_SFPNOP};
     for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
-        push(ref, 0, words[i]);
-        push(fast, 0, words[i]);
+        push(ref, t, words[i]);
+        push(fast, t, words[i]);
     }
+    const unsigned other = t == 0 ? 1 : 0;
     uint64_t seen = 0, moves = 0, asleep_after_moves = 0;
     for (unsigned c = 0; c < 300; c++) {
         if (c == 100) {
-            push(ref, 1, TT_OP_ELWADD(3, 0, 0, 0, 0));
-            push(fast, 1, TT_OP_ELWADD(3, 0, 0, 0, 0));
+            push(ref, other, TT_OP_ELWADD(3, 0, 0, 0, 0));
+            push(fast, other, TT_OP_ELWADD(3, 0, 0, 0, 0));
             moves = cp_tmh(fast)->unit_moves;
         }
         dormant_holds(fast, &seen, c);
-        /* (asleep after the hand-over, before the head's retire: unit_moves moved once) */
-        if (c > 100 && cp_tmh(fast)->unit_moves == moves + 1 && (cp_tmh(fast)->dormant & 1u)) asleep_after_moves++;
+        /* (after the hand-over, before the head's retire: unit_moves moved once) */
+        if (c > 100 && cp_tmh(fast)->unit_moves == moves + 1) {
+            assert_true(cp_tmh(fast)->dormant & (1u << t));
+            asleep_after_moves++;
+        }
         cp_cycle(ref);
         cp_cycle(fast);
         same_state(ref, fast, c);
     }
     assert_true(seen > 50);
     assert_true(asleep_after_moves > 0);
-    assert_int_equal(cp_stats(fast, 0)->issued, 7);
+    assert_int_equal(cp_stats(fast, t)->issued, 7);
     same_stats(ref, fast);
     cp_destroy(ref);
     cp_destroy(fast);
+}
+
+static void retire_wakes_its_stallwait(void **state) {
+    (void)state;
+    retire_wake_run(0, 0); /* unpacker 0, C1 */
+    retire_wake_run(2, 1); /* unpacker 1, C2, a thread but the first */
 }
 
 /* A push that finds its FIFO full forgets that FIFO's earlier frees (cp_fifo_seen_full), and only
