@@ -90,20 +90,20 @@ static void test_tile_words(void **state) {
     assert_non_null(st);
     st_reset(st);
     unsigned tile = 0;
-    for (unsigned w = 0; w < CP_CFG_WORDS; w++) {
+    for (unsigned i = 0; i < CP_CFG_WORDS; i++) {
         uint64_t g = st->cfg_gen, m = st->cfg_gen_m;
-        st_cfg_w(st, w & 1, w, 1);
+        st_cfg_w(st, i % 2, i, 1);
         assert_int_equal(st->cfg_gen, g + 1);
-        bool t = w == 69 || (w >= 76 && w < 84) || (w >= 124 && w < 132) || (w >= 180 && w < 184);
+        bool t = i == 69 || (i >= 76 && i < 84) || (i >= 124 && i < 132) || (i >= 180 && i < 184);
         assert_int_equal(st->cfg_gen_m, m + !t);
         tile += t;
     }
     assert_int_equal(tile, 21);
-    for (unsigned w = 0; w < CP_THDCFG_WORDS; w++) {
+    for (unsigned i = 0; i < CP_THDCFG_WORDS; i++) {
         uint64_t g = st->thdcfg_gen[2], m = st->thdcfg_gen_m[2], o = st->thdcfg_gen_m[1];
-        st_thdcfg_w(st, 2, w, 1);
+        st_thdcfg_w(st, 2, i, 1);
         assert_int_equal(st->thdcfg_gen[2], g + 1);
-        assert_int_equal(st->thdcfg_gen_m[2], m + (w != 1));
+        assert_int_equal(st->thdcfg_gen_m[2], m + (i != 1));
         assert_int_equal(st->thdcfg_gen_m[1], o);
     }
     uint64_t m = st->cfg_gen_m, tm = st->thdcfg_gen_m[0];
