@@ -30,10 +30,14 @@
  * Config bank read is the thread's StateID (dp_exec, sfpu_macro.c: st_state_id), a word of its
  * ThreadConfig, so the thread and thdcfg_gen cover it. dp_key_set keeps it, dp_key_hit compares
  * (dp_ctx_t's, below). The keys live together in dp_t.keys, one for each cache (dp_key_id_t), so
- * that dp_set_reference drops them all: the reference path neither keeps nor finds a setup. */
+ * that dp_set_reference drops them all: the reference path neither keeps nor finds a setup. The
+ * key also holds the two generations less the words kernels write once a tile (cfg_gen_m,
+ * thdcfg_gen_m[t]), so that a setup that reads none of them but MATH_Offset, missing its key,
+ * can tell that it holds still but for MATH_Offset (dp_key_near_at). */
 typedef struct {
-    uint64_t gen, tgen;
-    uint32_t tag; /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
+    uint64_t gen, tgen;     /* cfg_gen, thdcfg_gen[t] */
+    uint64_t gen_m, tgen_m; /* cfg_gen_m, thdcfg_gen_m[t] (dp_key_near_at) */
+    uint32_t tag;           /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
 } dp_key_t;
 #define DP_KEY_KEPT (1u << 16)
 typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEY_MOVA2D, DP_KEYS } dp_key_id_t;
@@ -123,8 +127,9 @@ typedef struct {
     uint32_t neg_inf;
     uint32_t base0, xstride0, ystride0, zstride0, wstride0, dest_offset;
     uint32_t dest, base1, ystride1, zstride1, wstride1, exp_section;
-    bool remap; /* the Config bank's DEST_ACCESS_CFG remap_addrs (dp_ctx_t's) */
-    bool light; /* dp_pack_light may take a PACR of this setup (coproc/pack.c pack_setup) */
+    bool dest_hdr; /* !THCON_SEC0_REG1_Sub_l1_tile_header_size (dest: L1_Dest_addr + dest_hdr) */
+    bool remap;    /* the Config bank's DEST_ACCESS_CFG remap_addrs (dp_ctx_t's) */
+    bool light;    /* dp_pack_light may take a PACR of this setup (coproc/pack.c pack_setup) */
 } pack_setup_t;
 
 /* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next
@@ -212,7 +217,8 @@ typedef struct {
 } sfp_decoded_t;
 
 /* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's
- * ThreadConfig (coproc/sfpu.c sfp_cfg_of; its key: dp_t.keys[DP_KEY_SFP], no extra). */
+ * ThreadConfig (coproc/sfpu.c sfp_cfg_of; its key: dp_t.keys[DP_KEY_SFP], no extra). Where only a
+ * tile's words were written since (dp_key_near_at), MATH_Offset alone is read again (sfp_cfg_near). */
 typedef struct {
     uint8_t srcb_mod0;                                 /* what MOD0_FMT_SRCB resolves to (fmt_mod0_resolve) */
     uint32_t math_off, regw_base, sp_base, stack_incr; /* MATH_Offset, DEST_REGW_BASE, DEST_SP_BASE, SFPU_STACK_Incr */
@@ -227,7 +233,8 @@ typedef struct {
  * and its implied format, LaneConfig's BLOCK_DEST_MOV, the RWCs. */
 typedef struct {
     uint32_t word;
-    uint32_t base;       /* DstRow + MATH_Offset + DEST_REGW_BASE (the RWC added at each issue) */
+    uint32_t base0;      /* DstRow + DEST_REGW_BASE (fpu_dst_base) */
+    uint32_t base;       /* base0 + MATH_Offset (the RWC added at each issue) */
     uint16_t ab, ds, bs; /* the address modifier section's three words */
     uint8_t src, fmt;    /* SrcRow; the configured SrcA format (fpu_srca_fmt's, not implied) */
     bool implied, force; /* !DISABLE_IMPLIED_SRCA_FMT_Base, FP16A_FORCE_Enable */
@@ -248,6 +255,7 @@ struct dp {
     sfp_decoded_t sfp_decoded;
     sfp_cfg_t sfp_cfg;
     uint32_t sfp_epoch;     /* changes of what the plans take (sfp_plan_t.epoch; from 1) */
+    unsigned sfp_cfg_reads; /* sfp_cfg_t read anew since reset (the near key's test counts them) */
     dp_key_t keys[DP_KEYS]; /* the kept setups' keys (dp_key_t) */
     mova2d_plan_t mova2d;   /* (dp_key_t: keys[DP_KEY_MOVA2D]) */
     unsigned mova2d_made;   /* plans made since reset (the light way's test counts them) */
@@ -331,14 +339,37 @@ static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
 static inline void dp_key_set(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {
     x->dp->keys[id] = (dp_key_t){.gen = x->st->cfg_gen,
                                  .tgen = x->st->thdcfg_gen[x->t],
+                                 .gen_m = x->st->cfg_gen_m,
+                                 .tgen_m = x->st->thdcfg_gen_m[x->t],
                                  .tag = x->dp->reference ? 0 : DP_KEY_KEPT | extra << 8 | x->t};
 }
+/* Thread t's MATH_Offset (ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset), read again where a kept
+ * setup's key is near (dp_key_near_at). */
+static inline unsigned dp_math_off(const cp_state_t *st, unsigned t) {
+    return ((unsigned)st->thdcfg[t][ST_TW_DEST_TARGET_REG_CFG_MATH_Offset] >> ST_TS_DEST_TARGET_REG_CFG_MATH_Offset) &
+           st_field_mask(ST_TN_DEST_TARGET_REG_CFG_MATH_Offset);
+}
+_Static_assert(ST_TW_DEST_TARGET_REG_CFG_MATH_Offset == ST_THDCFG_MATH_OFF_WORD, "MATH_Offset's word");
 /* Cache id's setup dropped (after a refusal). */
 static inline void dp_key_drop(const dp_ctx_t *x, dp_key_id_t id) { x->dp->keys[id].tag = 0; }
 /* Whether cache id's kept setup is this instruction's: every input of its key the same. */
 static inline bool dp_key_hit_at(const dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id, unsigned extra) {
     const dp_key_t *k = &dp->keys[id];
     return k->tag == (DP_KEY_KEPT | extra << 8 | t) && k->gen == st->cfg_gen && k->tgen == st->thdcfg_gen[t];
+}
+/* Whether cache id's kept setup is this instruction's but for the words kernels write once a tile
+ * (coproc/state.h st_cfg_tile_word, st_thdcfg_tile_word: no Config or ThreadConfig word else was
+ * written since it was kept, the _m generations the same). Only for a setup that reads none of
+ * those words but MATH_Offset (MOVA2D's, SFPLOAD/SFPSTORE's): its owner reads MATH_Offset again
+ * and takes the key as this instruction's (dp_key_renew). */
+static inline bool dp_key_near_at(const dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id, unsigned extra) {
+    const dp_key_t *k = &dp->keys[id];
+    return k->tag == (DP_KEY_KEPT | extra << 8 | t) && k->gen_m == st->cfg_gen_m && k->tgen_m == st->thdcfg_gen_m[t];
+}
+/* Cache id's key, near (dp_key_near_at), made this instruction's: its setup brought up to date. */
+static inline void dp_key_renew(dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id) {
+    dp->keys[id].gen = st->cfg_gen;
+    dp->keys[id].tgen = st->thdcfg_gen[t];
 }
 static inline bool dp_key_hit(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {
     return dp_key_hit_at(x->dp, x->st, x->t, id, extra);

@@ -59,14 +59,16 @@ static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_
 
 /* MOVA2D's eight-row form without UseDst32bLo, kept (mova2d_plan_t): every Config and ThreadConfig
  * field mova2d below reads for it, keyed by cfg_gen, the thread and its thdcfg_gen (dp_key_t, which
- * covers the thread's Config bank) and the word. Not under dp_set_reference (dp_key_set keeps no
+ * covers the thread's Config bank; where only a tile's words were written since, dp_key_near_at,
+ * the light way reads MATH_Offset again) and the word. Not under dp_set_reference (dp_key_set keeps no
  * key there). */
 static void mova2d_plan_make(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned i = TT_MOVA2D_ADDR_MODE(w) & 7;
     x->dp->mova2d = (mova2d_plan_t){
         .word = w,
-        .base = fpu_dst_base(x, TT_MOVA2D_DST(w)),
+        .base0 = fpu_dst_base(x, TT_MOVA2D_DST(w)),
+        .base = fpu_dst_base(x, TT_MOVA2D_DST(w)) + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset),
         .ab = x->thcfg[ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr + i],
         .ds = x->thcfg[ST_TW_ADDR_MOD_DST_SEC0_DestIncr + i],
         .bs = x->thcfg[ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr + i],
@@ -86,11 +88,17 @@ bool dp_mova2d_light(dp_t *dp, const cp_insn_t *in) {
     unsigned t = in->thread;
     if (in->word != m->word || dp->sched.n || dp->reference) return false;
     if (!dp_key_hit_at(dp, in->st, t, DP_KEY_MOVA2D, 0)) {
-        /* The plan made again for this thread (a Config write anywhere drops the key: kernels'
-         * other threads write Config once a tile), without the general way's other work. */
-        dp_ctx_t x;
-        dp_ctx_init(&x, dp, in, t, st_state_id(in->st, t));
-        mova2d_plan_make(&x);
+        if (dp_key_near_at(dp, in->st, t, DP_KEY_MOVA2D, 0)) {
+            /* Only a tile's words written since (kernels' other threads move their buffers once a
+             * tile, the math thread its half of Dst): MATH_Offset read again. */
+            dp->mova2d.base = m->base0 + dp_math_off(in->st, t);
+            dp_key_renew(dp, in->st, t, DP_KEY_MOVA2D);
+        } else {
+            /* The plan made again for this thread, without the general way's other work. */
+            dp_ctx_t x;
+            dp_ctx_init(&x, dp, in, t, st_state_id(in->st, t));
+            mova2d_plan_make(&x);
+        }
     }
     if ((dp->sfpu.lc_or8 >> 9) & 3) return false; /* BLOCK_DEST_MOV: column by column (mova2d) */
     unsigned bank = in->st->src.fpu_bank_a;

@@ -42,12 +42,11 @@ bool fpu_formats(dp_ctx_t *x, fpu_fmt_t *f);
 
 /* Dst row of an instruction's DstRow field: + DEST_TARGET_REG_CFG_MATH_Offset + RWC Dst +
  * DEST_REGW_BASE_Base (the callers mask it to their block alignment): fpu_dst_row. fpu_dst_base is
- * its part that Config and ThreadConfig give (kept by MOVA2D's setup, fpu.c mova2d_plan_make). */
-static inline unsigned fpu_dst_base(const dp_ctx_t *x, unsigned imm) {
-    return imm + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + CFG(x, DEST_REGW_BASE_Base);
-}
+ * its part that Config gives (MOVA2D's setup keeps it apart, fpu.c mova2d_plan_t: the math thread
+ * writes MATH_Offset a few times a tile). */
+static inline unsigned fpu_dst_base(const dp_ctx_t *x, unsigned imm) { return imm + CFG(x, DEST_REGW_BASE_Base); }
 static inline unsigned fpu_dst_row(const dp_ctx_t *x, unsigned imm) {
-    return fpu_dst_base(x, imm) + x->dp->rwc[x->t].dst;
+    return fpu_dst_base(x, imm) + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset) + x->dp->rwc[x->t].dst;
 }
 
 /* The fidelity phase (RWCs.md FidelityPhase + FIDELITY_BASE_Phase, ELWMUL.md). */

@@ -211,6 +211,14 @@ static void put_row16(dp_ctx_t *x, const fmt_pack_mode_t *c, const uint16_t *cel
 
 /* ---- PACR's Config (pack_setup_t) ------------------------------------------------------------ */
 
+/* What PACR's setup reads of the words kernels write once a tile (coproc/state.h
+ * st_cfg_tile_word): the input address generator's Dst offset and the output's L1 address (with
+ * s->dest_hdr, the tile header's 16 bytes skipped or not, read before). Only x->cfg is read. */
+static void pack_setup_tile(const dp_ctx_t *x, pack_setup_t *s) {
+    s->dest_offset = CFG_I(x, DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0);
+    s->dest = CFG(x, THCON_SEC0_REG1_L1_Dest_addr) + s->dest_hdr;
+}
+
 /* PACR's Config decoded into *s, with the refusals it can meet (dp_fail; false), in the order the
  * instruction meets them. p->acc is set where it was before the refusal of its format. */
 static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
@@ -291,11 +299,11 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     s->ystride0 = CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Ystride);
     s->zstride0 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Zstride);
     s->wstride0 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
-    s->dest_offset = CFG_I(x, DEST_TARGET_REG_CFG_PACK_SEC0_Offset, 0);
     s->ds = (uint16_t)CFG(x, THCON_SEC0_REG1_Downsample_mask);
     if (!s->ds) s->ds = 0xFFFF;
     /* The output address generator's (BH: YZW in bytes). */
-    s->dest = CFG(x, THCON_SEC0_REG1_L1_Dest_addr) + !CFG(x, THCON_SEC0_REG1_Sub_l1_tile_header_size);
+    s->dest_hdr = !CFG(x, THCON_SEC0_REG1_Sub_l1_tile_header_size);
+    pack_setup_tile(x, s);
     s->base1 = CFG(x, PCK0_ADDR_BASE_REG_1_Base);
     s->ystride1 = CFG(x, PCK0_ADDR_CTRL_XY_REG_1_Ystride);
     s->zstride1 = CFG(x, PCK0_ADDR_CTRL_ZW_REG_1_Zstride);
@@ -320,11 +328,22 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     return true;
 }
 
-/* This PACR's setup: the packer's copy while its key is this PACR's (dp_key_hit), else decoded
- * anew and kept (dp_key_set); NULL after a refusal. */
+/* Where the packer's setup's key is near thread t's (dp_key_near_at: only a tile's words written
+ * since, of which the setup reads the two pack_setup_tile reads), those read again and the key
+ * made current: true. */
+static bool pack_setup_near(dp_t *dp, const cp_state_t *st, unsigned t) {
+    if (!dp_key_near_at(dp, st, t, DP_KEY_PACK, 0)) return false;
+    /* (The bank is the setup's: the StateID is not a tile's word.) */
+    pack_setup_tile(&(dp_ctx_t){.cfg = st->cfg[st_state_id(st, t)]}, &dp->pack.setup);
+    dp_key_renew(dp, st, t, DP_KEY_PACK);
+    return true;
+}
+
+/* This PACR's setup: the packer's copy while its key is this PACR's (dp_key_hit) or near it
+ * (pack_setup_near), else decoded anew and kept (dp_key_set); NULL after a refusal. */
 static const pack_setup_t *pack_setup_of(dp_ctx_t *x) {
     packer_t *p = &x->dp->pack;
-    if (dp_key_hit(x, DP_KEY_PACK, 0)) {
+    if (dp_key_hit(x, DP_KEY_PACK, 0) || pack_setup_near(x->dp, x->st, x->t)) {
         p->acc = p->setup.acc;
         if (p->acc) p->acc_fmt = p->setup.c.out_fmt;
         return &p->setup;
@@ -585,7 +604,7 @@ bool dp_pack_light(dp_t *dp, const cp_insn_t *in) {
     const pack_setup_t *cs = &p->setup;
     unsigned t = in->thread;
     if (TT_OPCODE(w) != TT_OPC_PACR || (w & PACR_LIGHT_ZEROS) || ((TT_PACR_READINTFSEL(w) + 1) & 14) || dp->sched.n ||
-        !cs->light || !dp_key_hit_at(dp, in->st, t, DP_KEY_PACK, 0))
+        !cs->light || !(dp_key_hit_at(dp, in->st, t, DP_KEY_PACK, 0) || pack_setup_near(dp, in->st, t)))
         return false;
     adc_t *adc = &dp->adc[t][ADC_PACK];
     if (adc->ch[1].x - adc->ch[0].x + 1 != FMT_ROW) return false;

@@ -29,6 +29,7 @@ static __attribute__((noinline)) void sfp_cfg_read(const dp_ctx_t *x, sfp_cfg_t 
     for (unsigned i = 0; i < 8; i++)
         c->amod_zero |= (uint8_t)(dp_addr_mod_zero(x, i) << i);
     dp_key_set(x, DP_KEY_SFP, 0);
+    x->dp->sfp_cfg_reads++;
 }
 /* Whether a and b give every plan the same (sfp_plan_make: all but MATH_Offset, which the light
  * way adds at each issue, sfp_light_mem). */
@@ -55,11 +56,20 @@ static __attribute__((noinline)) void sfp_cfg_renew(dp_ctx_t *x, sfp_cfg_t *c) {
         x->dp->sfp_epoch = 1;
     }
 }
-/* The dp's copy while its key is this instruction's (dp_key_hit), else read anew (sfp_cfg_renew;
- * into scratch under dp_set_reference). */
+/* Where the dp's copy's key is near thread t's (dp_key_near_at: only a tile's words written since,
+ * which sfp_cfg_t reads none of but MATH_Offset), MATH_Offset read again and the key made
+ * current: true. (Plans take nothing of MATH_Offset: their epoch stands.) */
+static bool sfp_cfg_near(dp_t *dp, const cp_state_t *st, unsigned t) {
+    if (!dp_key_near_at(dp, st, t, DP_KEY_SFP, 0)) return false;
+    dp->sfp_cfg.math_off = dp_math_off(st, t);
+    dp_key_renew(dp, st, t, DP_KEY_SFP);
+    return true;
+}
+/* The dp's copy while its key is this instruction's (dp_key_hit) or near it (sfp_cfg_near), else
+ * read anew (sfp_cfg_renew; into scratch under dp_set_reference). */
 static inline const sfp_cfg_t *sfp_cfg_of(dp_ctx_t *x, sfp_cfg_t *scratch) {
     sfp_cfg_t *c = &x->dp->sfp_cfg;
-    if (dp_key_hit(x, DP_KEY_SFP, 0)) return c;
+    if (dp_key_hit(x, DP_KEY_SFP, 0) || sfp_cfg_near(x->dp, x->st, x->t)) return c;
     if (x->dp->reference) {
         sfp_cfg_read(x, scratch);
         return scratch;
@@ -392,14 +402,17 @@ static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_plan_t
 
 static bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i);
 static bool sfp_light_store(dp_t *dp, const cp_insn_t *in, unsigned i);
-/* The light way's key missed for the planned word at entry i: sfp_cfg_t read anew as the general
- * way would (sfp_cfg_of, in a context made for it), and where the plan still holds (sfp_cfg_renew
- * kept the epoch), the word again, its key now this instruction's. A call in tail position of
- * sfp_light_load / sfp_light_store, so that their common path keeps nothing across a call. */
+/* The light way's key missed for the planned word at entry i: sfp_cfg_t brought up to date as the
+ * general way would (sfp_cfg_of: its MATH_Offset alone where the key is near, else read anew in a
+ * context made for it), and where the plan still holds (sfp_cfg_renew kept the epoch), the word
+ * again, its key now this instruction's. A call in tail position of sfp_light_load /
+ * sfp_light_store, so that their common path keeps nothing across a call. */
 static __attribute__((noinline)) bool sfp_light_renew(dp_t *dp, const cp_insn_t *in, unsigned i, bool load) {
-    dp_ctx_t x;
-    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
-    sfp_cfg_renew(&x, &dp->sfp_cfg);
+    if (!sfp_cfg_near(dp, in->st, in->thread)) {
+        dp_ctx_t x;
+        dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+        sfp_cfg_renew(&x, &dp->sfp_cfg);
+    }
     if (dp->sfp_decoded.plan[i].epoch != dp->sfp_epoch) return false;
     return load ? sfp_light_load(dp, in, i) : sfp_light_store(dp, in, i);
 }

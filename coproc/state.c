@@ -44,25 +44,35 @@ _Static_assert(THCFG_STREAM_ID_SYNC_SEC3_BankSel == THCFG_STREAM_ID_SYNC_SEC0_Ba
 _Static_assert(ST_CFG_DUAL_OFF == 0x700 && ST_THDCFG_OFF == 0xA80 && ST_CFG_END == 0xDB0,
                "BackendConfiguration.md layout");
 
-void st_reset(cp_state_t *st) {
-    uint64_t gen = st->cfg_gen + 1; /* a new generation: Config changed (to zeros) */
-    uint64_t tgen[CP_THREADS];
+/* st's generations, each bumped (st_reset, st_copy: the whole state new). */
+typedef struct {
+    uint64_t cfg, cfg_m, thd[CP_THREADS], thd_m[CP_THREADS];
+} st_gens_t;
+static st_gens_t gens_next(const cp_state_t *st) {
+    st_gens_t g = {.cfg = st->cfg_gen + 1, .cfg_m = st->cfg_gen_m + 1};
     for (unsigned t = 0; t < CP_THREADS; t++)
-        tgen[t] = st->thdcfg_gen[t] + 1;
+        g.thd[t] = st->thdcfg_gen[t] + 1, g.thd_m[t] = st->thdcfg_gen_m[t] + 1;
+    return g;
+}
+static void gens_put(cp_state_t *st, const st_gens_t *g) {
+    st->cfg_gen = g->cfg;
+    st->cfg_gen_m = g->cfg_m;
+    memcpy(st->thdcfg_gen, g->thd, sizeof g->thd);
+    memcpy(st->thdcfg_gen_m, g->thd_m, sizeof g->thd_m);
+}
+
+void st_reset(cp_state_t *st) {
+    st_gens_t g = gens_next(st); /* a new generation: Config changed (to zeros) */
     memset(st, 0, sizeof *st);
-    st->cfg_gen = gen;
-    memcpy(st->thdcfg_gen, tgen, sizeof tgen);
+    gens_put(st, &g);
     /* SrcASrcB.md: all banks owned by the Unpackers, all bank pointers 0 (the memset). */
     _Static_assert(CP_SRC_UNPACKERS == 0, "reset state is all-zero");
 }
 
 void st_copy(cp_state_t *dst, const cp_state_t *src) {
-    uint64_t gen = dst->cfg_gen + 1, tgen[CP_THREADS];
-    for (unsigned t = 0; t < CP_THREADS; t++)
-        tgen[t] = dst->thdcfg_gen[t] + 1;
+    st_gens_t g = gens_next(dst);
     memcpy(dst, src, sizeof *dst);
-    dst->cfg_gen = gen;
-    memcpy(dst->thdcfg_gen, tgen, sizeof tgen);
+    gens_put(dst, &g);
 }
 
 void st_cfg_store(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {

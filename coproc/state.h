@@ -54,32 +54,58 @@ typedef struct {
     /* ThreadConfig[t]'s generation: bumped by every word of it written and by st_reset and
      * st_copy, never set back. */
     uint64_t thdcfg_gen[CP_THREADS];
+    /* The same two generations less the words kernels write once a tile to move their buffers
+     * (st_cfg_tile_word, st_thdcfg_tile_word), which the Matrix Unit's and the Vector Unit's kept
+     * setups (MOVA2D's, SFPLOAD/SFPSTORE's) do not read: what their keys hold, so that a tile's
+     * writes of the packer's and unpackers' addresses and of MATH_Offset keep them. */
+    uint64_t cfg_gen_m;
+    uint64_t thdcfg_gen_m[CP_THREADS];
     cp_src_t src;
     /* Writes of Config's PRNG_SEED_Seed_Val so far: the Vector Unit reseeds its PRNG from the
      * register once per write (coproc/sfpu.c), even when the value does not change. */
     uint32_t prng_seed_writes;
 } cp_state_t;
 
-/* Power-on state: everything zero (but cfg_gen and thdcfg_gen, bumped), every Src bank the
- * Unpackers'. */
+/* Power-on state: everything zero (but the generations, bumped), every Src bank the Unpackers'. */
 void st_reset(cp_state_t *st);
-/* *dst made a copy of *src (cfg's const forbids the assignment), dst's cfg_gen and thdcfg_gen
- * bumped rather than copied: a new generation of dst's Config and ThreadConfig. */
+/* *dst made a copy of *src (cfg's const forbids the assignment), dst's generations bumped rather
+ * than copied: a new generation of dst's Config and ThreadConfig. */
 void st_copy(cp_state_t *dst, const cp_state_t *src);
 
+/* The Config words kernels write once a tile to move their buffers: the packer's L1 address
+ * (THCON_SEC0_REG1_L1_Dest_addr), the unpackers' input addresses (THCON_SEC0/SEC1_REG3's
+ * Base_address, eight contexts each) and the packers' Dst offsets (DEST_TARGET_REG_CFG_PACK_SEC0..3
+ * _Offset). A write of one moves cfg_gen but not cfg_gen_m. Words as cfg_fields.def places them
+ * (test_state checks them against cfg_fields[]). */
+#define ST_CFG_PACK_L1_WORD   69  /* THCON_SEC0_REG1_L1_Dest_addr */
+#define ST_CFG_UNP_BASE_WORD  76  /* THCON_SEC0_REG3_Base_address (cntx0; cntx1..7 follow) */
+#define ST_CFG_UNP1_BASE_WORD 124 /* THCON_SEC1_REG3_Base_address: unpacker 0's + 48 words */
+#define ST_CFG_PACK_OFF_WORD  180 /* DEST_TARGET_REG_CFG_PACK_SEC0_Offset (SEC1..3 follow) */
+static inline bool st_cfg_tile_word(unsigned idx) {
+    return idx == ST_CFG_PACK_L1_WORD || idx - ST_CFG_UNP_BASE_WORD < 8u || idx - ST_CFG_UNP1_BASE_WORD < 8u ||
+           idx - ST_CFG_PACK_OFF_WORD < 4u;
+}
+/* The ThreadConfig word the math thread writes a few times a tile: DEST_TARGET_REG_CFG_MATH_Offset
+ * (its half of Dst), alone in word 1. A write of it moves thdcfg_gen[t] but not thdcfg_gen_m[t]. */
+#define ST_THDCFG_MATH_OFF_WORD 1
+static inline bool st_thdcfg_tile_word(unsigned idx) { return idx == ST_THDCFG_MATH_OFF_WORD; }
+
 /* Config word idx (< CP_CFG_WORDS) of bank (0 or 1) to val: the one way to write Config (it casts
- * cfg's const away; every cp_state_t is allocated, see cfg), counted in cfg_gen first. A raw store, no
- * global-register mirroring: st_cfg_store below is the Tensix-side write. */
+ * cfg's const away; every cp_state_t is allocated, see cfg), counted in cfg_gen (and, but for a
+ * tile's word, cfg_gen_m) first. A raw store, no global-register mirroring: st_cfg_store below is
+ * the Tensix-side write. */
 static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
     st->cfg_gen++;
+    st->cfg_gen_m += !st_cfg_tile_word(idx);
     ((uint32_t *)st->cfg[bank & 1u])[idx] = val;
 }
 
 /* ThreadConfig[t] word idx (< CP_THDCFG_WORDS) to val: the one way to write ThreadConfig (SETC16,
  * thcfg_set, the tests; it casts thdcfg's const away as st_cfg_w does cfg's), counted in
- * thdcfg_gen[t] first. */
+ * thdcfg_gen[t] (and, but for MATH_Offset's word, thdcfg_gen_m[t]) first. */
 static inline void st_thdcfg_w(cp_state_t *st, unsigned t, unsigned idx, uint16_t val) {
     st->thdcfg_gen[t]++;
+    st->thdcfg_gen_m[t] += !st_thdcfg_tile_word(idx);
     ((uint16_t *)st->thdcfg[t])[idx] = val;
 }
 

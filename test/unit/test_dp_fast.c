@@ -531,13 +531,15 @@ static void tw_sync(tw_t *w) {
     memcpy(b->told, a->told, TW_L1);
 }
 
-/* The architectural states differ, Config's generation aside (st_copy bumps the general side's). */
+/* The architectural states differ, the generations aside (st_copy bumps the general side's). */
 static bool st_differs(const cp_state_t *a, const cp_state_t *b) {
     cp_state_t *c = malloc(sizeof *c); /* (allocated: state.h) */
     assert_non_null(c);
     memcpy(c, b, sizeof *c);
     c->cfg_gen = a->cfg_gen;
+    c->cfg_gen_m = a->cfg_gen_m;
     memcpy(c->thdcfg_gen, a->thdcfg_gen, sizeof c->thdcfg_gen);
+    memcpy(c->thdcfg_gen_m, a->thdcfg_gen_m, sizeof c->thdcfg_gen_m);
     bool differ = memcmp(a, c, sizeof *c) != 0;
     free(c);
     return differ;
@@ -610,15 +612,37 @@ static void tw_flip_thcfg1(tw_t *w, thcfg_field_t tf, uint32_t v) {
         thcfg_set(&w->s[i].st, 1, tf, thcfg_get(&w->s[i].st, 1, tf) ^ (v | 1u));
 }
 
-/* Threads a's and b's ThreadConfig generations made the same number on the fast side (words
- * written with the value they hold), so that a key without the thread would take one's for the
- * other's. */
+/* Threads a's and b's ThreadConfig generations made the same numbers on the fast side (words
+ * written with the value they hold: word 0 moves both, MATH_Offset's word thdcfg_gen alone), so
+ * that a key without the thread would take one's for the other's. */
 static void tw_same_tgen(tw_t *w, unsigned a, unsigned b) {
     cp_state_t *st = &w->s[0].st;
-    while (st->thdcfg_gen[a] < st->thdcfg_gen[b])
+    while (st->thdcfg_gen_m[a] < st->thdcfg_gen_m[b])
         st_thdcfg_w(st, a, 0, st->thdcfg[a][0]);
-    while (st->thdcfg_gen[b] < st->thdcfg_gen[a])
+    while (st->thdcfg_gen_m[b] < st->thdcfg_gen_m[a])
         st_thdcfg_w(st, b, 0, st->thdcfg[b][0]);
+    while (st->thdcfg_gen[a] < st->thdcfg_gen[b])
+        st_thdcfg_w(st, a, ST_THDCFG_MATH_OFF_WORD, st->thdcfg[a][ST_THDCFG_MATH_OFF_WORD]);
+    while (st->thdcfg_gen[b] < st->thdcfg_gen[a])
+        st_thdcfg_w(st, b, ST_THDCFG_MATH_OFF_WORD, st->thdcfg[b][ST_THDCFG_MATH_OFF_WORD]);
+}
+
+/* One of the words kernels write once a tile (state.h st_cfg_tile_word: the packer's L1 address,
+ * either unpacker's Base_address of a context, a packer's Dst offset) in a random bank, or thread
+ * 1's MATH_Offset, written with a random value on both sides: the kept setups on the _m
+ * generations (MOVA2D's, SFPLOAD/SFPSTORE's) are kept across it. */
+static void tw_tile_word(tw_t *w) {
+    unsigned k = rnd_below(5), bank = rnd_below(2), word = 0;
+    uint32_t v = rnd_below(2) ? rnd() : rnd_below(1024);
+    if (k == 0) word = cfg_fields[CFG_THCON_SEC0_REG1_L1_Dest_addr].word;
+    if (k == 1 || k == 2) word = cfg_fields[CFG_THCON_SEC0_REG3_Base_address].word + (k - 1) * 48 + rnd_below(8);
+    if (k == 3) word = cfg_fields[CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset].word + rnd_below(4);
+    for (unsigned i = 0; i < 2; i++) {
+        if (k == 4)
+            thcfg_set(&w->s[i].st, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, v);
+        else
+            st_cfg_store(&w->s[i].st, bank, word, v);
+    }
 }
 
 /* Random Dst contents and row valid bits (mostly valid). */
@@ -746,8 +770,8 @@ static void test_twin_sfpu_key(void **state) {
  * words replayed, now and then one of 96 others (which evict them from the decoded words), and
  * between runs one input of a plan changed on both sides: a Config field SFPLOAD/SFPSTORE read
  * (the Dst mapping's among them), one of thread 1's ThreadConfig fields or address modifier
- * sections, the issuing thread, or nothing. Planned words run dp_exec's light way
- * (dp_sfpu_light), the others dp_sfpu_exec's. A plan taken after its inputs changed (its epoch or
+ * sections, the issuing thread, a tile's word (tw_tile_word; white box: the key kept), or nothing. Planned words run
+ * dp_exec's light way (dp_sfpu_light), the others dp_sfpu_exec's. A plan taken after its inputs changed (its epoch or
  * the key not compared), one of an evicted word, one made for a section that is not zeros, or one
  * missing an input leaves the fast side's Dst, LRegs or RWCs apart. */
 static void test_twin_sfpu_plan(void **state) {
@@ -767,6 +791,8 @@ static void test_twin_sfpu_plan(void **state) {
         unsigned am = rnd_below(2) ? 0 : rnd_below(8), addr = rnd_below(1024);
         words[i] = rnd_below(2) ? TT_OP_SFPLOAD(vd, mod0, am, addr) : TT_OP_SFPSTORE(vd, mod0, am, addr);
     }
+    unsigned kept = 0; /* runs after a tile's word written with the key held */
+    bool near = false;
     for (unsigned iter = 0; iter < 300; iter++) {
         rnd_sfpu_cfg(w);
         tw_cfg(w, CFG_DEST_SP_BASE_Base, rnd_below(1024));
@@ -790,10 +816,21 @@ static void test_twin_sfpu_plan(void **state) {
                 tw_flip_thcfg1(w, tf, v);
             } else if (kind == 2) {
                 t = 2;
+            } else if (kind == 3) { /* a tile's word */
+                near = dp_key_hit_at(w->s[0].dp, &w->s[0].st, 1, DP_KEY_SFP, 0);
+                tw_tile_word(w);
             }
-            tw_run(w, t, words[rnd_below(6) ? rnd_below(6) : 6 + rnd_below(94)]);
+            unsigned reads = w->s[0].dp->sfp_cfg_reads;
+            uint32_t word = words[rnd_below(6) ? rnd_below(6) : 6 + rnd_below(94)];
+            tw_run(w, t, word);
+            if (near && t == 1) { /* sfp_cfg_t not read anew: MATH_Offset alone (white box) */
+                assert_int_equal(w->s[0].dp->sfp_cfg_reads, reads);
+                kept++;
+            }
+            near = false;
         }
     }
+    assert_true(kept > 500);
 }
 
 /* A plan kept across a new read of what SFPLOAD and SFPSTORE read (sfpu.c sfp_cfg_renew): eight
@@ -1193,9 +1230,10 @@ static bool key_hit(side_t *s, unsigned t, dp_key_id_t id, unsigned extra) {
  * after an instruction that keeps it: current on the fast side, nothing kept on the reference
  * side; stale after a write of any Config word (either bank), found again after the next such
  * instruction; stale after a write of any ThreadConfig word of its thread, current after one of
- * another thread's; and dropped when the reference path is turned on, also once it is off again.
- * Each write writes the value the word holds: a write, not a change, is what a key must see (the
- * twins' key tests change what the setups read). */
+ * another thread's; near (dp_key_near_at) after a write of a tile's word only (a quarter of the
+ * draws: Base_address, MATH_Offset's word); and dropped when the reference path is turned on, also once it is off
+ * again. Each write writes the value the word holds: a write, not a change, is what a key must see (the twins' key
+ * tests change what the setups read). */
 static void test_setup_keys(void **state) {
     tw_t *w = *state;
     side_t *s = &w->s[0];
@@ -1233,22 +1271,26 @@ static void test_setup_keys(void **state) {
         assert_true(key_hit(s, t, id, 0));
         assert_false(key_hit(&w->s[1], t, id, 0)); /* (the reference side keeps nothing) */
         /* Config, any word of either bank */
-        unsigned b = rnd_below(2), cw = rnd_below(CP_CFG_WORDS);
+        unsigned b = rnd_below(2), cw = rnd_below(4) ? rnd_below(CP_CFG_WORDS) : ST_CFG_UNP_BASE_WORD + rnd_below(8);
         st_cfg_w(&s->st, b, cw, s->st.cfg[b][cw]);
         assert_false(key_hit(s, t, id, 0));
+        assert_int_equal(dp_key_near_at(s->dp, &s->st, t, id, 0), st_cfg_tile_word(cw));
         tw_run(w, t, word);
         assert_true(key_hit(s, t, id, 0));
         /* ThreadConfig: another thread's word, then any word of the thread's */
-        unsigned tw = rnd_below(CP_THDCFG_WORDS), other = (t + 1 + rnd_below(2)) % 3;
+        unsigned tw = rnd_below(4) ? rnd_below(CP_THDCFG_WORDS) : ST_THDCFG_MATH_OFF_WORD;
+        unsigned other = (t + 1 + rnd_below(2)) % 3;
         st_thdcfg_w(&s->st, other, tw, s->st.thdcfg[other][tw]);
         assert_true(key_hit(s, t, id, 0));
         st_thdcfg_w(&s->st, t, tw, s->st.thdcfg[t][tw]);
         assert_false(key_hit(s, t, id, 0));
+        assert_int_equal(dp_key_near_at(s->dp, &s->st, t, id, 0), st_thdcfg_tile_word(tw));
         tw_run(w, t, word);
         assert_true(key_hit(s, t, id, 0));
         /* the reference path on and off again */
         dp_set_reference(s->dp, true);
         assert_false(key_hit(s, t, id, 0));
+        assert_false(dp_key_near_at(s->dp, &s->st, t, id, 0));
         dp_set_reference(s->dp, false);
         assert_false(key_hit(s, t, id, 0));
         tw_run(w, t, word);
@@ -1338,12 +1380,15 @@ static void tw_cfg_both(tw_t *w, cfg_field_t f, unsigned i, uint32_t v) {
  * some tile row positions (the tile row position the light way leaves is then read), a partial X
  * range (bytes left in the output buffer), a block-float PACR (an exponent byte left for Last to
  * flush), a read from a row not first of its group (refused), a PACR of another thread or with
- * ZeroWrite, Flush or a partial ReadIntfSel, the StateID switched; and setups it must not take (L1
- * accumulation, ReLU, the data stream's end near L1's). White box: the fast side's light runs are
- * counted (packer_t.light_runs), the reference side makes none. */
+ * ZeroWrite, Flush or a partial ReadIntfSel, the StateID switched, a tile's word written (the
+ * output's L1 address, the Dst offset, or an unpacker's address: the setup kept, pack_setup_near);
+ * and setups it must not take (L1 accumulation, ReLU, the data stream's end near L1's). White box:
+ * the fast side's light runs are counted (packer_t.light_runs; those right after a tile's word
+ * too), the reference side makes none. */
 static void test_twin_pack_light(void **state) {
     tw_t *w = *state;
-    unsigned light = 0;
+    unsigned light = 0, near = 0; /* light runs; of them, right after a tile's word written */
+    bool tile = false;
     for (unsigned iter = 0; iter < 400; iter++) {
         for (unsigned i = 0; i < 2; i++)
             dp_reset(w->s[i].dp);
@@ -1402,6 +1447,15 @@ static void test_twin_pack_light(void **state) {
                               thcfg_get(&w->s[i].st, 2, THCFG_CFG_STATE_ID_StateID) ^ 1);
             } else if (kind == 6) {
                 t = 0;
+            } else if (kind < 10) { /* a tile's word: the output's L1 address, the Dst offset, an unpacker's */
+                unsigned word = kind == 7   ? cfg_fields[CFG_THCON_SEC0_REG1_L1_Dest_addr].word
+                                : kind == 8 ? cfg_fields[CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset].word
+                                            : cfg_fields[CFG_THCON_SEC0_REG3_Base_address].word + rnd_below(8);
+                uint32_t v = kind == 7 ? rnd_below((TW_L1 - 0x200) >> 4) : kind == 8 ? 4 * rnd_below(16) : rnd();
+                unsigned bank = st_state_id(&w->s[0].st, 2);
+                for (unsigned i = 0; i < 2; i++)
+                    st_cfg_store(&w->s[i].st, bank, word, v);
+                tile = true;
             }
             unsigned sel = rnd_below(8) ? (rnd_below(2) ? 0 : 15) : rnd_below(16);
             bool zero = rnd_below(16) == 0, flush = rnd_below(16) == 0, last = rnd_below(4) == 0;
@@ -1414,10 +1468,12 @@ static void test_twin_pack_light(void **state) {
                    TT_OP_PACR(odd[0], odd[1], odd[2], rnd_below(4), odd[3], zero, sel, odd[4], odd[6], odd[5], flush,
                               last));
             light += w->s[0].dp->pack.light_runs - before;
+            near += tile ? w->s[0].dp->pack.light_runs - before : 0;
+            tile = false;
         }
     }
     if (strcmp(dp_pack_byte_order_form(), "le") == 0)
-        assert_true(light > 2000);
+        assert_true(light > 2000 && near > 200); /* (near: the setup kept across a tile's word, pack_setup_near) */
     else
         assert_int_equal(light, 0); /* (test_dp_fast_nosimd: no 16-bit rows at once, pack_setup_t.light) */
     assert_int_equal(w->s[1].dp->pack.light_runs, 0);
@@ -1693,20 +1749,20 @@ static bool tw_mova2d_rows(tw_t *w) {
 /* MOVA2D's kept setup (fpu.c mova2d_plan_t, dp_mova2d_light): a few words, mostly eight-row ones,
  * run again and again by thread 1, with one input changed between runs: a Config or ThreadConfig
  * field the plan takes (the SrcA formats and override, the zero flag, DEST_REGW_BASE, Dst's remap,
- * MATH_Offset, DISABLE_IMPLIED_SRCA_FMT, FP16A_FORCE, an address modifier section, the StateID:
- * the two Config banks differ), or what the light way reads at each issue (the Matrix Unit's SrcA
- * bank and its implied format, TF32 among them, LaneConfig's BLOCK_DEST_MOV, the RWCs, the Src
- * data), or thread 2 issuing. A plan kept where it no longer holds, or an input taken from it that
- * changes without a Config or ThreadConfig write, leaves the fast side apart. White box: a run of
- * the word thread 1 ran last, with only the second kind of change between, makes no plan
+ * DISABLE_IMPLIED_SRCA_FMT, FP16A_FORCE, an address modifier section, the StateID: the two Config
+ * banks differ), or what the light way reads at each issue (the Matrix Unit's SrcA bank and its
+ * implied format, TF32 among them, LaneConfig's BLOCK_DEST_MOV, the RWCs, the Src data,
+ * MATH_Offset), or a tile's Config word (tw_tile_word: the plan kept), or thread 2 issuing. A plan kept where it no
+ * longer holds, or an input taken from it that changes without a Config or ThreadConfig write, leaves the fast side
+ * apart. White box: a run of the word thread 1 ran last, with only the second kind of change between, makes no plan
  * (dp_t.mova2d_made as it was): the setup is kept, not made again. */
 static void test_twin_mova2d_kept(void **state) {
     tw_t *w = *state;
     static const cfg_field_t planned[] = {CFG_ALU_FORMAT_SPEC_REG0_SrcA,    CFG_ALU_FORMAT_SPEC_REG_SrcA_override,
                                           CFG_ALU_FORMAT_SPEC_REG_SrcA_val, CFG_ALU_ACC_CTRL_Zero_Flag_disabled_src,
                                           CFG_DEST_REGW_BASE_Base,          CFG_DEST_ACCESS_CFG_remap_addrs};
-    static const thcfg_field_t tplanned[] = {THCFG_DEST_TARGET_REG_CFG_MATH_Offset, THCFG_DISABLE_IMPLIED_SRCA_FMT_Base,
-                                             THCFG_FP16A_FORCE_Enable, THCFG_CFG_STATE_ID_StateID};
+    static const thcfg_field_t tplanned[] = {THCFG_DISABLE_IMPLIED_SRCA_FMT_Base, THCFG_FP16A_FORCE_Enable,
+                                             THCFG_CFG_STATE_ID_StateID};
     const unsigned *made = &w->s[0].dp->mova2d_made;
     unsigned kept = 0;
     for (unsigned iter = 0; iter < 300; iter++) {
@@ -1760,8 +1816,7 @@ static void test_twin_mova2d_kept(void **state) {
                 tw_flip_cfg(w, planned[rnd_below(sizeof planned / sizeof planned[0])], rnd());
                 keeps = false;
             } else if (kind < 20) {
-                thcfg_field_t f = tplanned[rnd_below(sizeof tplanned / sizeof tplanned[0])];
-                tw_flip_thcfg1(w, f, f == THCFG_DEST_TARGET_REG_CFG_MATH_Offset ? rnd() : 1);
+                tw_flip_thcfg1(w, tplanned[rnd_below(sizeof tplanned / sizeof tplanned[0])], 1);
                 keeps = false;
             } else if (kind < 22) {
                 static const thcfg_field_t sec0[] = {THCFG_ADDR_MOD_AB_SEC0_SrcAIncr, THCFG_ADDR_MOD_DST_SEC0_DestIncr,
@@ -1773,6 +1828,8 @@ static void test_twin_mova2d_kept(void **state) {
                 keeps = false;
             } else if (kind == 22) {
                 t = 2;
+            } else if (kind < 27) { /* a tile's word or MATH_Offset: the plan kept (MATH_Offset read at each issue) */
+                tw_tile_word(w);
             }
             uint32_t word = rnd_below(4) && last ? last : words[rnd_below(4)];
             unsigned before = *made;

@@ -71,6 +71,52 @@ static void test_field_get_set(void **state) {
     free(st);
 }
 
+/* The words a tile's writes move only cfg_gen / thdcfg_gen in (state.h st_cfg_tile_word,
+ * st_thdcfg_tile_word) are the named fields' words, and MATH_Offset's word holds no other field;
+ * every other word moves both generations, and reset and copy bump all. */
+static void test_tile_words(void **state) {
+    (void)state;
+    assert_int_equal(ST_CFG_PACK_L1_WORD, cfg_fields[CFG_THCON_SEC0_REG1_L1_Dest_addr].word);
+    assert_int_equal(ST_CFG_UNP_BASE_WORD, cfg_fields[CFG_THCON_SEC0_REG3_Base_address].word);
+    assert_int_equal(cfg_fields[CFG_THCON_SEC0_REG3_Base_address].stride, 32);
+    assert_int_equal(ST_CFG_UNP1_BASE_WORD, ST_CFG_UNP_BASE_WORD + 48);
+    assert_int_equal(ST_CFG_PACK_OFF_WORD, cfg_fields[CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset].word);
+    assert_int_equal(cfg_fields[CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset].stride, 32);
+    assert_int_equal(ST_THDCFG_MATH_OFF_WORD, thcfg_fields[THCFG_DEST_TARGET_REG_CFG_MATH_Offset].word);
+    for (unsigned f = 0; f < THCFG_FIELD_COUNT; f++)
+        if (f != THCFG_DEST_TARGET_REG_CFG_MATH_Offset && thcfg_fields[f].word == ST_THDCFG_MATH_OFF_WORD)
+            fail_msg("%s shares MATH_Offset's word", thcfg_fields[f].name);
+    cp_state_t *st = calloc(1, sizeof *st); /* (allocated: state.h) */
+    assert_non_null(st);
+    st_reset(st);
+    unsigned tile = 0;
+    for (unsigned i = 0; i < CP_CFG_WORDS; i++) {
+        uint64_t g = st->cfg_gen, m = st->cfg_gen_m;
+        st_cfg_w(st, i % 2, i, 1);
+        assert_int_equal(st->cfg_gen, g + 1);
+        bool t = i == 69 || (i >= 76 && i < 84) || (i >= 124 && i < 132) || (i >= 180 && i < 184);
+        assert_int_equal(st->cfg_gen_m, m + !t);
+        tile += t;
+    }
+    assert_int_equal(tile, 21);
+    for (unsigned i = 0; i < CP_THDCFG_WORDS; i++) {
+        uint64_t g = st->thdcfg_gen[2], m = st->thdcfg_gen_m[2], o = st->thdcfg_gen_m[1];
+        st_thdcfg_w(st, 2, i, 1);
+        assert_int_equal(st->thdcfg_gen[2], g + 1);
+        assert_int_equal(st->thdcfg_gen_m[2], m + (i != 1));
+        assert_int_equal(st->thdcfg_gen_m[1], o);
+    }
+    uint64_t m = st->cfg_gen_m, tm = st->thdcfg_gen_m[0];
+    st_reset(st);
+    assert_true(st->cfg_gen_m == m + 1 && st->thdcfg_gen_m[0] == tm + 1);
+    cp_state_t *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    st_copy(c, st);
+    assert_true(c->cfg_gen_m == 1 && c->thdcfg_gen_m[0] == 1 && c->thdcfg_gen_m[2] == 1);
+    free(c);
+    free(st);
+}
+
 static void test_src_handover(void **state) {
     (void)state;
     cp_state_t *st = calloc(1, sizeof *st); /* (allocated: state.h) */
@@ -189,7 +235,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields_as_cfg_defines), cmocka_unit_test(test_field_get_set),
         cmocka_unit_test(test_src_handover),          cmocka_unit_test(test_units_without_a_clock),
-        cmocka_unit_test(test_category_names),
+        cmocka_unit_test(test_category_names),        cmocka_unit_test(test_tile_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
