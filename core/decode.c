@@ -132,7 +132,7 @@ static inline int32_t imm_j(uint32_t w) {
            (int32_t)((w >> 20) & 0x7feu);
 }
 
-void rv_decode_word(uint32_t w, insn_t *out) {
+void rv_decode(uint32_t w, insn_t *out) {
     insn_t in = {0};
 
     /* TENSIX.md §1.5: there is no C extension; a word whose low bits are not 0b11 is .ttinsn,
@@ -181,27 +181,4 @@ void rv_decode_word(uint32_t w, insn_t *out) {
     case RV_FMT_RAW: break;
     }
     *out = in;
-}
-
-/* rv_decode_word, remembered: a tile's cores decode the same few hundred words (its firmware and
- * kernels) into each core's own records, and a run of many tiles decodes them again for each; the
- * table search above costs ~60 host instructions a word, a hit here ~12. Direct-mapped on the word
- * (its fields are all that rv_decode_word reads); a slot is empty while its op is RV_OP_illegal,
- * so the illegal words are never kept and are decoded every time. One table for the process
- * (ttemu runs its tiles on one thread). */
-#define RV_MEMO_BITS 12
-static struct {
-    uint32_t w;
-    insn_t in;
-} rv_memo[1u << RV_MEMO_BITS];
-
-void rv_decode(uint32_t w, insn_t *out) {
-    unsigned k = (w * 0x9E3779B1u) >> (32 - RV_MEMO_BITS);
-    if (rv_memo[k].w == w && rv_memo[k].in.op != RV_OP_ILLEGAL) {
-        *out = rv_memo[k].in;
-        return;
-    }
-    rv_decode_word(w, out);
-    rv_memo[k].w = w;
-    rv_memo[k].in = *out;
 }

@@ -249,8 +249,6 @@ typedef struct {
 } insn_t;
 
 void rv_decode(uint32_t word, insn_t *out);
-/* The same without rv_decode's memo of the words decoded before (for the tests). */
-void rv_decode_word(uint32_t word, insn_t *out);
 
 /* Pre-decoded record (STYLE.md pattern 4): an insn_t plus where its body is in the fast
  * dispatcher (core/exec.c hart_step_fast). One per L1 word, index addr >> 2; a zeroed record

@@ -340,41 +340,8 @@ static void writes_to_x0(void **state) {
     }
 }
 
-/* rv_decode remembers the words it decoded (core/decode.c rv_memo): every word must decode as
- * rv_decode_word decodes it, whichever word its slot held before. First in main's list: word 0
- * (a .ttinsn) hashes to slot 0, which is still empty then, and an empty slot's word is 0. */
-static bool same_insn(const insn_t *a, const insn_t *b) {
-    return a->op == b->op && a->rd == b->rd && a->rs1 == b->rs1 && a->rs2 == b->rs2 && a->imm == b->imm;
-}
-
-static void decode_memo_exact(void **state) {
-    (void)state;
-    insn_t got, want;
-    rv_decode(0, &got);
-    rv_decode_word(0, &want);
-    assert_int_equal(want.op, RV_OP_ttinsn);
-    assert_true(same_insn(&got, &want));
-    /* 4,096 words over 1,024 slots, twice each way round: misses, hits, and slots taken over by
-     * another word. Every major opcode, and .ttinsn words (low bits not 0b11). */
-    enum { N = 4096 };
-    static uint32_t w[N];
-    uint32_t x = 0x12345678u;
-    for (unsigned i = 0; i < N; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        w[i] = i % 8 == 7 ? x & ~3u : x | 3u;
-    }
-    for (unsigned pass = 0; pass < 4; pass++)
-        for (unsigned j = 0; j < N; j++) {
-            uint32_t word = w[pass & 1 ? N - 1 - j : j];
-            rv_decode(word, &got);
-            rv_decode_word(word, &want);
-            if (!same_insn(&got, &want)) fail_msg("word 0x%08x: op %u, want %u", word, got.op, want.op);
-        }
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(decode_memo_exact), /* first: see it */
         cmocka_unit_test(writes_to_x0),
         cmocka_unit_test(self_modifying_without_fence),
         cmocka_unit_test(self_modifying_with_fence_i),
