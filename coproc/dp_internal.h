@@ -32,8 +32,8 @@
  * (dp_ctx_t's, below). The keys live together in dp_t.keys, one for each cache (dp_key_id_t), so
  * that dp_set_reference drops them all: the reference path neither keeps nor finds a setup. The
  * key also holds the two generations less the words kernels write once a tile (cfg_gen_m,
- * thdcfg_gen_m[t]), so that a setup that reads none of them but MATH_Offset, missing its key,
- * can tell that it holds still but for MATH_Offset (dp_key_near_at). */
+ * thdcfg_gen_m[t]), so that a setup missing its key can tell that it holds still but for those
+ * words, and read again what it reads of them (dp_key_near_at). */
 typedef struct {
     uint64_t gen, tgen;     /* cfg_gen, thdcfg_gen[t] */
     uint64_t gen_m, tgen_m; /* cfg_gen_m, thdcfg_gen_m[t] (dp_key_near_at) */
@@ -350,6 +350,9 @@ static inline unsigned dp_math_off(const cp_state_t *st, unsigned t) {
            st_field_mask(ST_TN_DEST_TARGET_REG_CFG_MATH_Offset);
 }
 _Static_assert(ST_TW_DEST_TARGET_REG_CFG_MATH_Offset == ST_THDCFG_MATH_OFF_WORD, "MATH_Offset's word");
+_Static_assert(DPC_W_THCON_SEC0_REG1_L1_Dest_addr == ST_CFG_PACK_L1_WORD, "the packer's L1 address's word");
+_Static_assert(DPC_W_THCON_SEC0_REG3_Base_address == ST_CFG_UNP_BASE_WORD, "unpacker 0's Base_address's word");
+_Static_assert(DPC_W_DEST_TARGET_REG_CFG_PACK_SEC0_Offset == ST_CFG_PACK_OFF_WORD, "the packers' Dst offsets' word");
 /* Cache id's setup dropped (after a refusal). */
 static inline void dp_key_drop(const dp_ctx_t *x, dp_key_id_t id) { x->dp->keys[id].tag = 0; }
 /* Whether cache id's kept setup is this instruction's: every input of its key the same. */
@@ -359,9 +362,9 @@ static inline bool dp_key_hit_at(const dp_t *dp, const cp_state_t *st, unsigned 
 }
 /* Whether cache id's kept setup is this instruction's but for the words kernels write once a tile
  * (coproc/state.h st_cfg_tile_word, st_thdcfg_tile_word: no Config or ThreadConfig word else was
- * written since it was kept, the _m generations the same). Only for a setup that reads none of
- * those words but MATH_Offset (MOVA2D's, SFPLOAD/SFPSTORE's): its owner reads MATH_Offset again
- * and takes the key as this instruction's (dp_key_renew). */
+ * written since it was kept, the _m generations the same). Its owner reads again what its setup
+ * reads of those words (MOVA2D's and SFPLOAD/SFPSTORE's MATH_Offset; PACR's the L1 address and the
+ * Dst offset, pack_setup_tile) and takes the key as this instruction's (dp_key_renew). */
 static inline bool dp_key_near_at(const dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id, unsigned extra) {
     const dp_key_t *k = &dp->keys[id];
     return k->tag == (DP_KEY_KEPT | extra << 8 | t) && k->gen_m == st->cfg_gen_m && k->tgen_m == st->thdcfg_gen_m[t];

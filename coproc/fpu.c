@@ -65,10 +65,11 @@ static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_
 static void mova2d_plan_make(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned i = TT_MOVA2D_ADDR_MODE(w) & 7;
+    uint32_t base0 = fpu_dst_base(x, TT_MOVA2D_DST(w));
     x->dp->mova2d = (mova2d_plan_t){
         .word = w,
-        .base0 = fpu_dst_base(x, TT_MOVA2D_DST(w)),
-        .base = fpu_dst_base(x, TT_MOVA2D_DST(w)) + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset),
+        .base0 = base0,
+        .base = base0 + THCFG(x, DEST_TARGET_REG_CFG_MATH_Offset),
         .ab = x->thcfg[ST_TW_ADDR_MOD_AB_SEC0_SrcAIncr + i],
         .ds = x->thcfg[ST_TW_ADDR_MOD_DST_SEC0_DestIncr + i],
         .bs = x->thcfg[ST_TW_ADDR_MOD_BIAS_SEC0_BiasIncr + i],

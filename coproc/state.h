@@ -55,9 +55,10 @@ typedef struct {
      * st_copy, never set back. */
     uint64_t thdcfg_gen[CP_THREADS];
     /* The same two generations less the words kernels write once a tile to move their buffers
-     * (st_cfg_tile_word, st_thdcfg_tile_word), which the Matrix Unit's and the Vector Unit's kept
-     * setups (MOVA2D's, SFPLOAD/SFPSTORE's) do not read: what their keys hold, so that a tile's
-     * writes of the packer's and unpackers' addresses and of MATH_Offset keep them. */
+     * (st_cfg_tile_word, st_thdcfg_tile_word), of which the kept setups (MOVA2D's,
+     * SFPLOAD/SFPSTORE's, PACR's) read at most a few and read them again where only those were
+     * written (coproc/dp_internal.h dp_key_near_at): what their keys hold, so that a tile's writes
+     * of the packer's and unpackers' addresses and of MATH_Offset keep them. */
     uint64_t cfg_gen_m;
     uint64_t thdcfg_gen_m[CP_THREADS];
     cp_src_t src;

@@ -628,18 +628,19 @@ static void tw_same_tgen(tw_t *w, unsigned a, unsigned b) {
 }
 
 /* One of the words kernels write once a tile (state.h st_cfg_tile_word: the packer's L1 address,
- * either unpacker's Base_address of a context, a packer's Dst offset) in a random bank, or thread
- * 1's MATH_Offset, written with a random value on both sides: the kept setups on the _m
- * generations (MOVA2D's, SFPLOAD/SFPSTORE's) are kept across it. */
+ * either unpacker's Base_address of a context, a packer's Dst offset) in a random bank, or a random
+ * thread's MATH_Offset, written with a random value on both sides: the kept setups near their key
+ * (MOVA2D's, SFPLOAD/SFPSTORE's, PACR's: dp_key_near_at) are kept across it, reading again what
+ * they read of it. */
 static void tw_tile_word(tw_t *w) {
-    unsigned k = rnd_below(5), bank = rnd_below(2), word = 0;
+    unsigned k = rnd_below(5), bank = rnd_below(2), word = 0, t = rnd_below(CP_THREADS);
     uint32_t v = rnd_below(2) ? rnd() : rnd_below(1024);
     if (k == 0) word = cfg_fields[CFG_THCON_SEC0_REG1_L1_Dest_addr].word;
     if (k == 1 || k == 2) word = cfg_fields[CFG_THCON_SEC0_REG3_Base_address].word + (k - 1) * 48 + rnd_below(8);
     if (k == 3) word = cfg_fields[CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset].word + rnd_below(4);
     for (unsigned i = 0; i < 2; i++) {
         if (k == 4)
-            thcfg_set(&w->s[i].st, 1, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, v);
+            thcfg_set(&w->s[i].st, t, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, v);
         else
             st_cfg_store(&w->s[i].st, bank, word, v);
     }
@@ -816,14 +817,15 @@ static void test_twin_sfpu_plan(void **state) {
                 tw_flip_thcfg1(w, tf, v);
             } else if (kind == 2) {
                 t = 2;
-            } else if (kind == 3) { /* a tile's word */
-                near = dp_key_hit_at(w->s[0].dp, &w->s[0].st, 1, DP_KEY_SFP, 0);
+            } else if (kind == 3) { /* a tile's word, then thread 1 or thread 2 issuing */
+                t = rnd_below(3) ? 1 : 2;
+                near = dp_key_hit_at(w->s[0].dp, &w->s[0].st, t, DP_KEY_SFP, 0);
                 tw_tile_word(w);
             }
             unsigned reads = w->s[0].dp->sfp_cfg_reads;
             uint32_t word = words[rnd_below(6) ? rnd_below(6) : 6 + rnd_below(94)];
             tw_run(w, t, word);
-            if (near && t == 1) { /* sfp_cfg_t not read anew: MATH_Offset alone (white box) */
+            if (near) { /* sfp_cfg_t not read anew: MATH_Offset alone (white box) */
                 assert_int_equal(w->s[0].dp->sfp_cfg_reads, reads);
                 kept++;
             }
@@ -1320,6 +1322,7 @@ static void test_twin_pack_key(void **state) {
         tw_cfg(w, CFG_PCK_DEST_RD_CTRL_Read_32b_data, f32);
         tw_cfg(w, CFG_THCON_SEC0_REG1_Exp_section_size, 1);
         tw_cfg(w, CFG_THCON_SEC0_REG1_Disable_zero_compress, 1);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Sub_l1_tile_header_size, rnd_below(2)); /* (the header skipped or not) */
         tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 1 + rnd_below(4));
         for (unsigned i = 0; i < 4; i++)
             tw_cfg_i(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, i, 0, rnd_below(2) ? 0xFFFF : rnd() & 0xFFFF);
@@ -1407,6 +1410,7 @@ static void test_twin_pack_light(void **state) {
         c.l1acc = rnd_below(10) == 0;
         c.relu = rnd_below(10) == 0;
         tw_pack_cfg(w, &c);
+        tw_cfg(w, CFG_THCON_SEC0_REG1_Sub_l1_tile_header_size, rnd_below(2)); /* (the header skipped or not) */
         tw_cfg(w, CFG_PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, rnd_below(2) ? 16 : 1 + rnd_below(20));
         tw_cfg_i(w, CFG_PCK_EDGE_OFFSET_SEC0_mask, 1, 0, rnd() & 0x7FFF);
         for (unsigned pos = 0; pos < 16; pos++)
@@ -1830,6 +1834,9 @@ static void test_twin_mova2d_kept(void **state) {
                 t = 2;
             } else if (kind < 27) { /* a tile's word or MATH_Offset: the plan kept (MATH_Offset read at each issue) */
                 tw_tile_word(w);
+            } else if (kind == 27) { /* the same, thread 2 issuing (its plan near after its own run) */
+                tw_tile_word(w);
+                t = 2;
             }
             uint32_t word = rnd_below(4) && last ? last : words[rnd_below(4)];
             unsigned before = *made;

@@ -86,6 +86,12 @@ static void test_tile_words(void **state) {
     for (unsigned f = 0; f < THCFG_FIELD_COUNT; f++)
         if (f != THCFG_DEST_TARGET_REG_CFG_MATH_Offset && thcfg_fields[f].word == ST_THDCFG_MATH_OFF_WORD)
             fail_msg("%s shares MATH_Offset's word", thcfg_fields[f].name);
+    /* No other Config field in a tile's word: a setup that read one would miss its write on the
+     * near path (coproc/dp_internal.h dp_key_near_at). */
+    for (unsigned f = 0; f < CFG_FIELD_COUNT; f++)
+        if (st_cfg_tile_word(cfg_fields[f].word) && f != CFG_THCON_SEC0_REG1_L1_Dest_addr &&
+            f != CFG_THCON_SEC0_REG3_Base_address && f != CFG_DEST_TARGET_REG_CFG_PACK_SEC0_Offset)
+            fail_msg("%s in a tile's word (%u)", cfg_fields[f].name, cfg_fields[f].word);
     cp_state_t *st = calloc(1, sizeof *st); /* (allocated: state.h) */
     assert_non_null(st);
     st_reset(st);
