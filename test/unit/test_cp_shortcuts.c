@@ -892,6 +892,47 @@ static void retire_wake_run(unsigned t, unsigned u) {
     cp_destroy(fast);
 }
 
+/* A dormant thread's STALLWAIT that selects the Mover's C9 or the Configuration Unit's C12 beside
+ * unpacker 0's C1 (held by C1 with no recheck time: the waiting head's end is not known, as in
+ * retire_wake_run) wakes when thread 1's XMOV or SETC16 (`word`) makes that condition true: the
+ * hold's answer changes (its reasons and their stall counts), which only a woken thread records.
+ * Thread 1's ELWADD then frees the banks, and the head's retire ends the wait. Every cycle as the
+ * stepwise twin's, and the stats as the stepwise twin's at the end. */
+static void unit_wake_run(unsigned cond, uint32_t word) {
+    cp_t *ref = cp_new(), *fast = cp_new();
+    cp_set_stepwise(ref, true);
+    const uint32_t words[] = {UNP_SRCA,    UNP_SRCB, UNP_SRCA,
+                              UNP_SRCB,    UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, 1u << 1 | 1u << cond),
+                              TT_OP_SFPNOP};
+    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
+        push(ref, 0, words[i]);
+        push(fast, 0, words[i]);
+    }
+    uint64_t seen = 0, asleep_before = 0;
+    for (unsigned c = 0; c < 400; c++) {
+        if (c == 100 || c == 200) {
+            push(ref, 1, c == 100 ? word : TT_OP_ELWADD(3, 0, 0, 0, 0));
+            push(fast, 1, c == 100 ? word : TT_OP_ELWADD(3, 0, 0, 0, 0));
+        }
+        dormant_holds(fast, &seen, c);
+        if (c == 99) asleep_before += cp_tmh(fast)->dormant & 1u;
+        cp_cycle(ref);
+        cp_cycle(fast);
+        same_state(ref, fast, c);
+    }
+    assert_true(asleep_before > 0);
+    assert_int_equal(cp_stats(fast, 0)->issued, 7);
+    same_stats(ref, fast);
+    cp_destroy(ref);
+    cp_destroy(fast);
+}
+
+static void unit_wakes_its_stallwait(void **state) {
+    (void)state;
+    unit_wake_run(9, TT_OP_XMOV(0, 0));    /* the Mover */
+    unit_wake_run(12, TT_OP_SETC16(2, 5)); /* the Configuration Unit */
+}
+
 static void retire_wakes_its_stallwait(void **state) {
     (void)state;
     retire_wake_run(0, 0); /* unpacker 0, C1 */
@@ -1243,6 +1284,7 @@ int main(void) {
         cmocka_unit_test(unpacker_due_clock),
         cmocka_unit_test(unpacker_queue_full),
         cmocka_unit_test(retire_wakes_its_stallwait),
+        cmocka_unit_test(unit_wakes_its_stallwait),
         cmocka_unit_test(fifo_seen_full_forgets),
         cmocka_unit_test(idle_cycle_is_advance_idle),
         cmocka_unit_test(idle_stays_idle_after_outside_calls),
