@@ -848,24 +848,31 @@ static void unpacker_queue_full(void **state) {
     cp_destroy(fast);
 }
 
+/* Thread t of both twins, for the dormant threads' wakes below: hands both banks of SrcA and SrcB
+ * to the Matrix Unit (unpacker 0's SrcA, unpacker 1's SrcB, twice), queues a fifth UNPACR on
+ * unpacker u that waits for its bank, and a STALLWAIT of the conditions conds (C(1 + u) among
+ * them: unpacker u has its instructions) holding an SFPNOP. The thread dozes with no recheck time
+ * (the waiting head's end is not known) until another thread hands the banks back and the head
+ * retires. */
+static void hold_behind_unpacker(cp_t *ref, cp_t *fast, unsigned t, unsigned u, uint32_t conds) {
+    const uint32_t words[] = {
+        UNP_SRCA,    UNP_SRCB, UNP_SRCA, UNP_SRCB, u ? UNP_SRCB : UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, conds),
+        TT_OP_SFPNOP};
+    const unsigned n = sizeof words / sizeof words[0];
+    push_n(ref, t, words, n);
+    push_n(fast, t, words, n);
+}
+
 /* A dormant thread wakes only for what its hold reads (cp.c cp_doze, tm_head_t.wake_on). Thread
- * t hands both banks of SrcA and SrcB to the Matrix Unit (unpacker 0's SrcA, unpacker 1's SrcB,
- * twice), queues a fifth UNPACR on unpacker u that waits for its bank, and a STALLWAIT on C(1 + u)
- * (unpacker u has its instructions) holding an SFPNOP: it dozes with no recheck time (the waiting
- * head's end is not known). Another thread's ELWADD then takes both banks and hands them back:
- * that Src hand-over wakes nobody (C(1 + u) is not a Src condition and nothing is refused), and
- * thread t stays asleep on every cycle while the head runs; the head's retire changes C(1 + u),
- * which wakes thread t alone. Every cycle as the stepwise twin's. */
+ * t holds on C(1 + u) behind unpacker u (hold_behind_unpacker). Another thread's ELWADD then takes
+ * both banks and hands them back: that Src hand-over wakes nobody (C(1 + u) is not a Src
+ * condition and nothing is refused), and thread t stays asleep on every cycle while the head runs;
+ * the head's retire changes C(1 + u), which wakes thread t alone. Every cycle as the stepwise
+ * twin's. */
 static void retire_wake_run(unsigned t, unsigned u) {
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
-    const uint32_t words[] = {
-        UNP_SRCA,    UNP_SRCB, UNP_SRCA, UNP_SRCB, u ? UNP_SRCB : UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, 1u << (1 + u)),
-        TT_OP_SFPNOP};
-    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
-        push(ref, t, words[i]);
-        push(fast, t, words[i]);
-    }
+    hold_behind_unpacker(ref, fast, t, u, 1u << (1 + u));
     const unsigned other = t == 0 ? 1 : 0;
     uint64_t seen = 0, moves = 0, asleep_after_moves = 0;
     for (unsigned c = 0; c < 300; c++) {
@@ -893,21 +900,15 @@ static void retire_wake_run(unsigned t, unsigned u) {
 }
 
 /* A dormant thread's STALLWAIT that selects the Mover's C9 or the Configuration Unit's C12 beside
- * unpacker 0's C1 (held by C1 with no recheck time: the waiting head's end is not known, as in
- * retire_wake_run) wakes when thread 1's XMOV or SETC16 (`word`) makes that condition true: the
- * hold's answer changes (its reasons and their stall counts), which only a woken thread records.
- * Thread 1's ELWADD then frees the banks, and the head's retire ends the wait. Every cycle as the
- * stepwise twin's, and the stats as the stepwise twin's at the end. */
+ * unpacker 0's C1 (thread 0 held by C1: hold_behind_unpacker) wakes when thread 1's XMOV or SETC16
+ * (`word`) makes that condition true: the hold's answer changes (its reasons and their stall
+ * counts), which only a woken thread records. Thread 1's ELWADD then frees the banks, and the
+ * head's retire ends the wait. Every cycle as the stepwise twin's, and the stats as the stepwise
+ * twin's at the end. */
 static void unit_wake_run(unsigned cond, uint32_t word) {
     cp_t *ref = cp_new(), *fast = cp_new();
     cp_set_stepwise(ref, true);
-    const uint32_t words[] = {UNP_SRCA,    UNP_SRCB, UNP_SRCA,
-                              UNP_SRCB,    UNP_SRCA, TT_OP_STALLWAIT(TT_B_ALL, 1u << 1 | 1u << cond),
-                              TT_OP_SFPNOP};
-    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
-        push(ref, 0, words[i]);
-        push(fast, 0, words[i]);
-    }
+    hold_behind_unpacker(ref, fast, 0, 0, 1u << 1 | 1u << cond);
     uint64_t seen = 0, asleep_before = 0;
     for (unsigned c = 0; c < 400; c++) {
         if (c == 100 || c == 200) {
