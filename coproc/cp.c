@@ -45,8 +45,7 @@ static void reset_own(cp_t *cp) {
     cp_go_idle(cp);
     cp->fifo_freed = (1u << 2 * CP_THREADS) - 1;
     cp->fe_awake = 0;
-    cp_tmh(cp)->dormant = 0;
-    cp->dormant_until = UINT64_MAX;
+    cp_wake_all(cp);
 }
 
 cp_t *cp_create(const cp_env_t *env) {
@@ -237,7 +236,7 @@ static inline __attribute__((always_inline)) void cp_doze(cp_t *cp, unsigned t) 
         /* What that question reads (gate_hold_unchanged), besides the clock: */
         if (g->repeat == GATE_REPEAT_STALLWAIT) {
             if (g->recheck_at < cp->dormant_until) cp->dormant_until = g->recheck_at;
-            wake_on = g->wait.cond_mask & 0x1FFFu;
+            wake_on = g->wait.cond_mask & TM_WAKE_CONDS;
         } else {
             wake_on = g->repeat == GATE_REPEAT_SEMWAIT ? TM_WAKE_SEM : TM_WAKE_MOVES;
         }
@@ -276,10 +275,7 @@ _Static_assert(CP_THREADS == 3, "cp_cycle_step steps the threads one by one");
 /* A full cycle of the fast path. The threads in order, unrolled (their state at fixed offsets, no
  * loop to keep). err: the status says CP_CYCLE_FAILED (else the caller asks cp_failed). */
 static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp, bool err) {
-    if (cp_now(cp) >= cp->dormant_until) { /* a dormant STALLWAIT's time (cp_doze) */
-        cp_tmh(cp)->dormant = 0;
-        cp->dormant_until = UINT64_MAX;
-    }
+    if (cp_now(cp) >= cp->dormant_until) cp_wake_all(cp); /* a dormant STALLWAIT's time (cp_doze) */
     bool quiet = cp_thread_step(cp, 0);
     quiet &= cp_thread_step(cp, 1);
     quiet &= cp_thread_step(cp, 2);

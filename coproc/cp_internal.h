@@ -367,12 +367,17 @@ static inline cp_next_t cp_next_fast(const cp_t *cp) { /* (not on the reference 
     if (__builtin_expect(cp_now(cp) >= cp->quiet_until, 1)) return CP_NEXT_FULL;
     return cp->active ? CP_NEXT_QUIET : CP_NEXT_IDLE;
 }
-/* Something from outside changed the coprocessor: a quiet stretch ends (cp_t.quiet_until), and an
- * idle coprocessor stays marked idle there too (UINT64_MAX, cp_next_fast). */
-static inline void cp_quiet_stop(cp_t *cp) {
-    cp->quiet_until = cp->active ? 0 : UINT64_MAX;
+/* Every dormant thread woken (cp.c cp_doze), none waiting for a recheck time. */
+static inline void cp_wake_all(cp_t *cp) {
     cp_tmh(cp)->dormant = 0;
     cp->dormant_until = UINT64_MAX;
+}
+/* Something from outside changed the coprocessor: a quiet stretch ends (cp_t.quiet_until), and an
+ * idle coprocessor stays marked idle there too (UINT64_MAX, cp_next_fast); every dormant thread
+ * wakes. */
+static inline void cp_quiet_stop(cp_t *cp) {
+    cp->quiet_until = cp->active ? 0 : UINT64_MAX;
+    cp_wake_all(cp);
 }
 /* The coprocessor goes idle (every way it does: a reset, a cycle's idle end on either path): no
  * longer active, and marked idle in quiet_until for cp_next_fast. Needed for the cycles, not only

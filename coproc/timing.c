@@ -178,7 +178,8 @@ _Static_assert(offsetof(tm_t, h) == 0, "the head first (a tm_place'd model's hea
 /* Conditions whose inputs every thread shares: C5..C8 (who owns SrcA/SrcB), C9 (the mover) and C12
  * (the Configuration Unit, any thread). */
 enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL = 0x1FFFu };
-_Static_assert(((TM_WAKE_MOVES | TM_WAKE_SEM) & TM_C_ALL) == 0, "wake_on's marks apart from the conditions");
+_Static_assert((unsigned)TM_WAKE_CONDS == (unsigned)TM_C_ALL && ((TM_WAKE_MOVES | TM_WAKE_SEM) & TM_C_ALL) == 0,
+               "wake_on's conditions, and its marks apart from them");
 
 static void tm_changed_all(tm_t *tm, uint32_t conds) {
     /* (the dormant threads whose STALLWAIT selects one of them, and with a Src hand-over those

@@ -57,8 +57,9 @@ typedef struct {
     uint32_t wake_on[CP_THREADS];
     cp_error_t err; /* the first error since reset (cat CP_ERR_NONE: none) */
 } tm_head_t;
-/* wake_on's marks above the conditions' bits 0-12, which it shares with chg (timing.c asserts it). */
-enum { TM_WAKE_MOVES = 1u << 13, TM_WAKE_SEM = 1u << 14 };
+/* wake_on's bits: the conditions C0..C12 (TM_WAKE_CONDS, in chg's places; timing.c asserts it is
+ * its TM_C_ALL), and above them the marks for a refusal and for a SEMWAIT. */
+enum { TM_WAKE_CONDS = 0x1FFFu, TM_WAKE_MOVES = 1u << 13, TM_WAKE_SEM = 1u << 14 };
 /* Wake dormant thread t if its wake_on has any of what's bits (what changed). */
 static inline void tm_wake_thread(tm_head_t *h, unsigned t, uint32_t what) {
     if (h->wake_on[t] & what) h->dormant &= (uint8_t) ~(1u << t);
