@@ -581,23 +581,23 @@ static void pack_exec(dp_ctx_t *x) {
     pack_adc_step(adc, x->thcfg[ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)]);
 }
 
-/* PACR's light way (dp_internal.h dp_pack_light): before dp_exec makes a context, a PACR whose
- * setup is kept (its key this PACR's) and allows it (pack_setup_t.light), whose word reads all four
- * rows of a group (ReadIntfSel 0 or 15) without ZeroWrite, Flush or any field pack_exec refuses,
- * and whose counters give whole rows (an X range of 16 from column 0, a group's first row): what
- * pack_exec does for it when the four rows are valid, the output buffer empty (and, for Last, the
- * exponent stream's) and the four rows' 128 bytes inside L1, done here with the same helpers: the
- * four rows converted straight into L1 (pack_exec's gathered block; where its data stream's reach
- * is past L1's end, it goes row by row to the same bytes, reported as the same one range). Any
- * other case returns false before anything pack_exec would not do first itself (the output
- * address made fresh: pack_out_addr, which pack_exec then finds done), and pack_exec runs it.
- * Nothing here can fail. Not while SFPLOADMACRO has anything scheduled (dp_exec's catch-up);
- * under dp_set_reference no setup is kept (dp_key_set), so the key misses. */
 /* The fields the light way takes only as zeros: CfgContext, RowPadZero, DstAccessMode,
  * AddrCntContext, ZeroWrite, OvrdThreadId, CtxtCtrl, Flush (one test: gcc does not join the field
  * macros' tests into one). */
 #define PACR_LIGHT_ZEROS                                                                                               \
     (TT_OP_PACR(7, 7, 1, 0, 3, 1, 0, 1, 0, 3, 1, 0) - TT_OP_PACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+/* PACR's light way (dp_internal.h dp_pack_light): before dp_exec makes a context, a PACR whose
+ * setup is kept (its key this PACR's, or near it: pack_setup_near) and allows it (pack_setup_t.light), whose word reads
+ * all four rows of a group (ReadIntfSel 0 or 15) without ZeroWrite, Flush or any field pack_exec refuses, and whose
+ * counters give whole rows (an X range of 16 from column 0, a group's first row): what pack_exec does for it when the
+ * four rows are valid, the output buffer empty (and, for Last, the exponent stream's) and the four rows' 128 bytes
+ * inside L1, done here with the same helpers: the four rows converted straight into L1 (pack_exec's gathered block,
+ * which pack_exec writes row by row where its data stream's reach is past L1's end: the same bytes, one range
+ * reported). Any other case returns false before anything pack_exec would not do first itself (the output address made
+ * fresh: pack_out_addr, which pack_exec then finds done), and pack_exec runs it. Nothing here can fail. Not while
+ * SFPLOADMACRO has anything scheduled (dp_exec's catch-up); under dp_set_reference no setup is kept (dp_key_set), so
+ * the key misses. */
 bool dp_pack_light(dp_t *dp, const cp_insn_t *in) {
     uint32_t w = in->word;
     packer_t *p = &dp->pack;

@@ -84,8 +84,7 @@ void tns_untilize(const tns_desc_t *d, const uint8_t *stored, uint8_t *rowmajor)
 int tns_from_npy(const tns_desc_t *d, const npy_t *a, uint8_t *elems, char *err, size_t errlen);
 /* The array's data when it already is the tensor's row-major elements byte for byte (the shapes
  * agree; C order; raw bits, float32 into float32 or float16 into float16: what tns_from_npy would
- * copy), so
- * that a caller can use it in place; NULL otherwise. */
+ * copy), so that a caller can use it in place; NULL otherwise. */
 const uint8_t *tns_npy_elems(const tns_desc_t *d, const npy_t *a);
 /* Row-major elements into an output array's data (tns_output_type; d->count of them). */
 void tns_to_output(const tns_desc_t *d, const uint8_t *elems, uint8_t *out);
