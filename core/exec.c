@@ -547,7 +547,7 @@ bool hart_step(hart_t *h) {
         if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, HART_TTINSN_ADDR));                                                    \
     } while (0)
 
-enum { PD_STOPPED = 1, PD_SKIP = 2, PD_RETRY = 4, PD_SKIP_L1 = 8 }; /* pd_group_t.changed */
+enum { PD_STOPPED = 1, PD_SKIP = 2, PD_RETRY = 4 }; /* pd_group_t.changed */
 typedef enum {
     /* (0: STORE's test for it is one instruction) */
     PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
@@ -563,13 +563,10 @@ typedef struct {
     /* Cycles asked for, and those not finished yet (the call's cycles so far are n - left): a
      * cycle's end counts down, with no load of n. */
     uint64_t n, left;
-    uint8_t
-        changed;   /* PD_STOPPED: a hart of the group stopped in this cycle; PD_SKIP, PD_SKIP_L1, PD_RETRY: park_skip */
-    hart_t *first; /* the first hart visited in a cycle (those before it skipped) */
+    uint8_t changed;     /* PD_STOPPED: a hart of the group stopped in this cycle; PD_SKIP, PD_RETRY: park_skip */
+    hart_t *first;       /* the first hart visited in a cycle (those before it skipped) */
     const uint64_t *gen; /* hs->dev_writes (or gen_none) */
     uint64_t gen_seen, gen_none;
-    const uint64_t *l1; /* hs->l1_writes (or l1_none): asked while PD_SKIP_L1 */
-    uint64_t l1_seen, l1_none;
     bool park; /* its harts may park (a call long enough to pay for the probes) */
     bool ran;  /* a hart ran in this cycle (its turn not only counted) */
     /* asleep asked again once left is at most ask_left (0: not in this call), and the next wait */
@@ -776,8 +773,7 @@ turn:
     if (__builtin_expect(g->changed, 0)) {
         if (g->changed & PD_STOPPED)
             stop = true;
-        else if (*g->gen != g->gen_seen ||
-                 ((g->changed & (PD_RETRY | PD_SKIP_L1)) && ((g->changed & PD_RETRY) || *g->l1 != g->l1_seen)))
+        else if ((g->changed & PD_RETRY) || *g->gen != g->gen_seen)
             park_skip(g);
     }
     if (!--g->left || stop) return g->n - g->left;
@@ -855,7 +851,6 @@ uint64_t hart_run_lockstep(hart_t *hs, unsigned nh, uint64_t n, bool (*end_cycle
                     .park = n >= PARK_MIN_CALL,
                     .ask_wait = 1};
     g.gen = hs->dev_writes ? hs->dev_writes : &g.gen_none;
-    g.l1 = hs->l1_writes ? hs->l1_writes : &g.l1_none;
     uint64_t ran = pd_run(hs, n, PD_GROUP, &g);
     park_unskip(&g, 0); /* the call's last cycle went by */
     for (unsigned i = 0; i < nh; i++) {
@@ -974,13 +969,13 @@ static bool park_try(hart_t *h) {
         if (!rec->handler) break;
         insn_t d = {.op = rec->op, .rd = rec->rd & 31u, .rs1 = rec->rs1, .rs2 = rec->rs2, .imm = rec->imm};
         const void *w = NULL;
-        bool device = false, counted = false, in_l1 = false;
+        bool device = false, counted = false;
         unsigned size = load_bytes[d.op];
         if (size) {
             uint32_t a = c.x[d.rs1] + (uint32_t)d.imm;
             if (a & (size - 1)) break;
             if (a < c.l1_size)
-                w = c.l1 + (a & ~3u), counted = in_l1 = h->l1_writes != NULL;
+                w = c.l1 + (a & ~3u);
             else if (a - HART_LDM_BASE < c.ldm_size)
                 w = c.ldm + ((a - HART_LDM_BASE) & ~3u);
             else if (d.op == RV_OP_lw && (w = env_pure_word(c.env, h, a, &noted_at, &counted)))
@@ -990,7 +985,6 @@ static bool park_try(hart_t *h) {
             if (nw && pk->watch != w) break; /* one word at most: the check stays one compare */
             pk->watch = w;
             pk->counted = counted;
-            pk->in_l1 = in_l1;
             nw = 1;
             if (noted_at != UINT64_MAX) { /* the read leaves a note: replayed when settled */
                 if (noted) break;         /* read twice per loop: not kept */
@@ -1016,9 +1010,7 @@ static bool park_try(hart_t *h) {
         pk->step_rd[i] = d.rd;
         pk->step_val[i] = c.x[d.rd];
         if (c.pc == h->pc && same_regs(&c, h, pk->step_rd, i + 1)) { /* back where it started */
-            if (!nw)
-                pk->watch = &pk->watch_val, pk->counted = true,
-                pk->in_l1 = false; /* reads nothing: a word that stays */
+            if (!nw) pk->watch = &pk->watch_val, pk->counted = true; /* reads nothing: a word that stays */
             memcpy(&pk->watch_val, pk->watch, 4);
             pk->period = i + 1;
             pk->noted = noted;
@@ -1065,7 +1057,7 @@ static void park_unskip(void *group, uint64_t went_by) {
         h->park.skipped = false;
     }
     g->first = g->hs;
-    g->changed &= (uint8_t) ~(PD_SKIP | PD_SKIP_L1 | PD_RETRY);
+    g->changed &= (uint8_t) ~(PD_SKIP | PD_RETRY);
 }
 
 /* At a cycle's end (not yet counted in g->left): the skipped harts counted, and those at the front
@@ -1074,15 +1066,12 @@ static __attribute__((noinline, cold)) void park_skip(pd_group_t *g) {
     park_unskip(g, 1);
     uint64_t next = g->n - g->left + 1;
     hart_t *h = g->hs;
-    bool l1 = false;
     for (; h != g->hend && h->parked && h->park.counted && park_holds(h); h++) {
         h->park.skipped = true;
         h->park.skip_from = next;
         h->park.group = g;
-        l1 |= h->park.in_l1;
     }
     g->first = h;
     g->gen_seen = *g->gen;
-    g->l1_seen = *g->l1;
-    if (h != g->hs) g->changed |= l1 ? PD_SKIP | PD_SKIP_L1 : PD_SKIP;
+    if (h != g->hs) g->changed |= PD_SKIP;
 }

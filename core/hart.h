@@ -92,10 +92,10 @@ typedef struct {
     uint32_t step_pc[HART_PARK_STEPS];
     uint32_t step_val[HART_PARK_STEPS];
     uint8_t step_rd[HART_PARK_STEPS]; /* 0: the step wrote no register */
-    /* The watched word changes only with a write the tile counts, in dev_writes (a device's
-     * storage: env_pure_word's *counted) or in l1_writes (an L1 word: in_l1), or the loop reads
-     * no word: the hart may be skipped (core/exec.c "skipped harts"). */
-    bool counted, in_l1;
+    /* The watched word changes only with a write the tile counts in dev_writes (a device's
+     * storage: env_pure_word's *counted), or the loop reads no word: the hart may be skipped
+     * (core/exec.c "skipped harts"). */
+    bool counted;
     /* Skipped by the group call `group` from its cycle skip_from on: its turns are not visited,
      * they are counted from the group's cycles when it is visited again or settled. */
     bool skipped;
