@@ -139,13 +139,26 @@ static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh,
     return NULL;
 }
 
+/* A whole non-empty image file, for the loaders: an ELF (its debug sections may make it much
+ * larger than the memories it loads into) or a flat binary (no larger than L1); released with
+ * ldr_unmap_file. */
+static uint8_t *read_all(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
+    uint8_t *buf = ldr_map_file_max(path, max, what, len, err, errlen);
+    if (buf && !*len) {
+        ldr_unmap_file(buf, 0);
+        loader_fail(err, errlen, "%s: empty file", path);
+        return NULL;
+    }
+    return buf;
+}
+
 int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
                  size_t errlen) {
     img_t *img = &set->images[core];
     if (img->path)
         return loader_fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     size_t len;
-    uint8_t *buf = ldr_map_file_max(path, LDR_MAX_ELF, "an ELF image", &len, err, errlen);
+    uint8_t *buf = read_all(path, LDR_MAX_ELF, "an ELF image", &len, err, errlen);
     if (!buf) return -1;
     int rc = ldr_elf_load_mem(set, t, core, path, buf, len, ldm_scratch, err, errlen);
     ldr_unmap_file(buf, len);
@@ -180,7 +193,7 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
         return loader_fail(err, errlen, "%s: %s already has an image (%s)", path, tile_core_names[core], img->path);
     if (addr % 4) return loader_fail(err, errlen, "%s: load address 0x%08x is not 4-byte aligned", path, addr);
     size_t len;
-    uint8_t *buf = ldr_map_file_max(path, TILE_L1_SIZE, "a flat binary (it loads into L1)", &len, err, errlen);
+    uint8_t *buf = read_all(path, TILE_L1_SIZE, "a flat binary (it loads into L1)", &len, err, errlen);
     if (!buf) return -1;
     uint64_t hi = (uint64_t)addr + len;
     int rc = 0;
@@ -202,7 +215,7 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
 
 int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err, size_t errlen) {
     size_t len;
-    uint8_t *buf = ldr_map_file_max(path, LDR_MAX_ELF, "a kernel image", &len, err, errlen);
+    uint8_t *buf = read_all(path, LDR_MAX_ELF, "a kernel image", &len, err, errlen);
     if (!buf) return -1;
     int rc = ldr_kernel_image_mem(path, buf, len, out, outlen, err, errlen);
     ldr_unmap_file(buf, len);

@@ -112,9 +112,9 @@ uint8_t *ldr_map_file_max(const char *path, size_t max, const char *what, size_t
     if (fd < 0) return NULL;
     if (size < MAP_AT_LEAST) {
         uint8_t *buf = (uint8_t *)read_open(fd, size, path, max, what, len, err, errlen);
-        if (buf && (!*len || *len >= MAP_AT_LEAST)) { /* (one that grew meanwhile would be unmapped) */
+        if (buf && *len >= MAP_AT_LEAST) { /* (one that grew meanwhile would be unmapped) */
             free(buf);
-            loader_fail(err, errlen, *len ? "%s: changed while read" : "%s: empty file", path);
+            loader_fail(err, errlen, "%s: changed while read", path);
             return NULL;
         }
         return buf;
