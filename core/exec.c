@@ -517,7 +517,8 @@ bool hart_step(hart_t *h) {
         uint32_t a_ = (address);                                                                                       \
         if (__builtin_expect(mode != PD_ALONE, 0)) {                                                                   \
             if (mode == PD_PURE) goto yield;                                                                           \
-            ++*h->l1_writes; /* counted before it is known to reach L1: a count only ever moves on */                  \
+            /* counted before it is known to reach L1 (a misaligned one faults): a count only ever moves on */         \
+            *h->l1_writes += a_ < L1_SIZE;                                                                             \
         }                                                                                                              \
         uint32_t v_ = (value);                                                                                         \
         if (__builtin_expect(!(a_ & ((size)-1)) && a_ < L1_SIZE, 1)) {                                                 \

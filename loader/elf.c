@@ -115,18 +115,6 @@ static int load_segments(img_set_t *set, tile_t *t, int core, const char *path, 
     return 0;
 }
 
-/* A whole non-empty image file, for the loaders: an ELF (its debug sections may make it much
- * larger than the memories it loads into) or a flat binary (no larger than L1). */
-static uint8_t *read_all(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
-    char *buf = ldr_read_file_max(path, max, what, len, err, errlen);
-    if (buf && !*len) {
-        free(buf);
-        loader_fail(err, errlen, "%s: empty file", path);
-        return NULL;
-    }
-    return (uint8_t *)buf;
-}
-
 /* Opens buf as an ELF32 RISC-V little-endian file of the given type, or explains why not. */
 static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen) {
     if (elf_version(EV_CURRENT) == EV_NONE) {
@@ -151,6 +139,19 @@ static Elf *open_rv32(const char *path, uint8_t *buf, size_t len, GElf_Ehdr *eh,
     return NULL;
 }
 
+/* A whole non-empty image file, for the loaders: an ELF (its debug sections may make it much
+ * larger than the memories it loads into) or a flat binary (no larger than L1); released with
+ * ldr_unmap_file. */
+static uint8_t *read_all(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen) {
+    uint8_t *buf = ldr_map_file_max(path, max, what, len, err, errlen);
+    if (buf && !*len) {
+        ldr_unmap_file(buf, 0);
+        loader_fail(err, errlen, "%s: empty file", path);
+        return NULL;
+    }
+    return buf;
+}
+
 int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t ldm_scratch, char *err,
                  size_t errlen) {
     img_t *img = &set->images[core];
@@ -160,7 +161,7 @@ int ldr_elf_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
     uint8_t *buf = read_all(path, LDR_MAX_ELF, "an ELF image", &len, err, errlen);
     if (!buf) return -1;
     int rc = ldr_elf_load_mem(set, t, core, path, buf, len, ldm_scratch, err, errlen);
-    free(buf);
+    ldr_unmap_file(buf, len);
     return rc;
 }
 
@@ -208,7 +209,7 @@ int ldr_bin_load(img_set_t *set, tile_t *t, int core, const char *path, uint32_t
         memcpy(t->l1 + addr, buf, len);
         env_l1_written(t, addr, (unsigned)len);
     }
-    free(buf);
+    ldr_unmap_file(buf, len);
     return rc;
 }
 
@@ -217,7 +218,7 @@ int ldr_kernel_image(const char *path, uint8_t **out, size_t *outlen, char *err,
     uint8_t *buf = read_all(path, LDR_MAX_ELF, "a kernel image", &len, err, errlen);
     if (!buf) return -1;
     int rc = ldr_kernel_image_mem(path, buf, len, out, outlen, err, errlen);
-    free(buf);
+    ldr_unmap_file(buf, len);
     return rc;
 }
 

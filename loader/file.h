@@ -4,6 +4,7 @@
 #define TTEMU_LOADER_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Input size limits (docs/run-config.md "Limits"): every file ttemu reads is capped by what it can
  * meaningfully be, so `--brisc /dev/zero` or a huge file is refused instead of read until memory
@@ -25,5 +26,14 @@ void *ldr_alloc_large(size_t n);
 char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen);
 /* ldr_read_file_max with LDR_MAX_FILE. */
 char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* The same checks, for a file only looked at (an image, a tensor file). One of 64 KiB or more is
+ * mapped rather than read (a private copy-on-write view, not NUL-terminated: no copy, only the
+ * pages looked at brought in): the firmware's ELF files, ~400 KiB mostly of debug sections, cost
+ * ~1.5% of add1 4 x 32's time and ~3.5% of boot100k's read into the heap, a 2 MiB .npy file
+ * ~0.25 ms (bench/README "The harts and the whole program, round 11"). Such a file must not
+ * shrink while mapped (a look past its new end faults the process). Released with
+ * ldr_unmap_file(buf, *len), which frees a smaller one (and ldr_unmap_file(p, 0) frees p). */
+uint8_t *ldr_map_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen);
+void ldr_unmap_file(uint8_t *buf, size_t len);
 
 #endif

@@ -59,10 +59,10 @@ static const char *describe(const cfg_t *c, int ti, char *buf, size_t n) {
 }
 
 /* A tensor file's values as row-major elements of the tensor's format: *elems points into *mem,
- * which the caller frees: the .npy file's own data when it holds them as they are, else a
- * converted copy. */
-static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elems, uint8_t **mem, char *err,
-                       size_t errlen) {
+ * which the caller releases with ldr_unmap_file(*mem, *mem_len): the .npy file's own data when it
+ * holds them as they are, else a converted copy (*mem_len 0). */
+static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elems, uint8_t **mem, size_t *mem_len,
+                       char *err, size_t errlen) {
     const tns_desc_t *d = &c->tensors[io->tensor].desc;
     char what[160], why[256];
     describe(c, io->tensor, what, sizeof what);
@@ -75,18 +75,19 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elem
     uint8_t *rm = ldr_alloc_large(d->elem_bytes);
     if (!rm) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
     size_t len;
-    char *buf =
-        npy ? ldr_read_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
-            : ldr_read_file_max(io->file, d->bytes, "a .bin tensor (the tensor's bytes)", &len, why, sizeof why);
+    uint8_t *buf =
+        npy ? ldr_map_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
+            : ldr_map_file_max(io->file, d->bytes, "a .bin tensor (the tensor's bytes)", &len, why, sizeof why);
     npy_t a;
     int rc = 0;
     if (!buf)
         rc = loader_fail(err, errlen, "%s (%s)", why, io->origin);
-    else if (npy && npy_parse((const uint8_t *)buf, len, &a, why, sizeof why))
+    else if (npy && npy_parse(buf, len, &a, why, sizeof why))
         rc = loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
     else if (npy && (*elems = tns_npy_elems(d, &a))) { /* the file's own data, in place */
         free(rm);
-        *mem = (uint8_t *)buf;
+        *mem = buf;
+        *mem_len = len;
         return 0;
     } else if (npy && tns_from_npy(d, &a, rm, why, sizeof why))
         rc = loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
@@ -94,13 +95,14 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elem
         rc = loader_fail(err, errlen, "%s: %zu bytes, but the %s holds %llu (%s)", io->file, len, what,
                          (unsigned long long)d->bytes, io->origin);
     else if (!npy)
-        tns_untilize(d, (const uint8_t *)buf, rm); /* raw bytes are in the tensor's layout */
-    free(buf);
+        tns_untilize(d, buf, rm); /* raw bytes are in the tensor's layout */
+    if (buf) ldr_unmap_file(buf, len);
     if (rc) {
         free(rm);
         return rc;
     }
     *elems = *mem = rm;
+    *mem_len = 0;
     return 0;
 }
 
@@ -148,13 +150,15 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
         }
         const uint8_t *elems = NULL;
         uint8_t *mem = NULL;
-        if (load_tensor(c, io, &elems, &mem, err, errlen)) return -1;
+        size_t mem_len = 0;
+        if (load_tensor(c, io, &elems, &mem, &mem_len, err, errlen)) return -1;
         if (io->kind == TIO_INPUT) {
             tns_tilize(d, elems, io->l1);
-            free(mem);
+            ldr_unmap_file(mem, mem_len);
         } else {
             io->want = elems;
             io->want_mem = mem;
+            io->want_len = mem_len;
         }
     }
     return 0;

@@ -135,6 +135,30 @@ expect_json "report: a tensor's shape, format, layout, addr, files" "$TMP/rt/bfl
 expect_json "report: a passing comparison" "$TMP/rt/bfloat16-tiles/r.json" \
     '[r["tensors"]["t"]["compare"][k] for k in ("elements", "mismatches", "max_ulp", "first_mismatch")]' '[6144, 0, 0, null]'
 
+# ---- a tensor file of 64 KiB or more is mapped, not read (loader/file.c ldr_map_file_max) ------
+# 160 x 128 float32 elements (80 KiB): as float32 the file's data is used in place (as input, and
+# kept as an expectation until the run ends), as bfloat16 converted; each must round-trip.
+$PY - "$TMP" "$PROGA" <<'EOF'
+import json, os, sys
+import numpy as np
+tmp, prog = sys.argv[1], sys.argv[2]
+d = os.path.join(tmp, "big")
+os.makedirs(d)
+np.save(os.path.join(d, "in.npy"), np.random.default_rng(2).normal(0, 1000, size=(160, 128)).astype(np.float32))
+for fmt in ("float32", "bfloat16"):
+    json.dump({"version": 1, "cores": {"brisc": prog},
+               "tensors": {"t": {"addr": "0x20000", "format": fmt, "shape": [160, 128], "layout": "tiles"}}},
+              open(os.path.join(d, fmt + ".json"), "w"))
+EOF
+B=$TMP/big
+run_ttemu run --config "$B/float32.json" --quiet --input t="$B/in.npy" --output t="$B/out.npy" --expect t="$B/in.npy"
+expect_exit "a mapped .npy (80 KiB) in place, as input and expectation: exit 0" 0
+check "a mapped .npy in place: the output is the input" cmp "$B/in.npy" "$B/out.npy"
+run_ttemu run --config "$B/bfloat16.json" --quiet --input t="$B/in.npy" --output t="$B/bf.npy"
+run_ttemu run --config "$B/bfloat16.json" --input t="$B/bf.npy" --expect t="$B/bf.npy"
+expect_out "a mapped .npy converted (into bfloat16), as input and expectation: it matches" \
+    "tensor t: 20480 elements match"
+
 # ---- the tensors sample: a program's results against NumPy's; the comparison can fail --------
 S=firmware-samples/regress/tensors.json
 run_ttemu run --config $S --report "$TMP/s.json" --output a_plus_1="$TMP/a1.npy" --output minus_b="$TMP/mb.bin"

@@ -474,6 +474,45 @@ static void watch_sees_every_writer(void **state) {
         tile_destroy(t[way]);
 }
 
+/* Only what reaches L1 is counted (tile_t.l1_writes): a lock-step store into the hart's own local
+ * RAM or into another core's through its view (a device: ldm_alias.c) writes no L1 word, so the
+ * watch's look is not asked for at the cycle's end (core/exec.c STORE). NCRISC stores 2 x 200
+ * times so beside a spinning BRISC with a word watched (a group: no hart runs alone), then once
+ * into L1 (another word than the watched one): the count moves by that one store alone. */
+static void watch_counts_l1_stores_only(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        put(t[way], 0x1000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        uint32_t nc[] = {
+            lui(A1, 0xFFB00), /* NCRISC's local RAM */
+            lui(A2, 0xFFB14), /* BRISC's local RAM, through its view */
+            addi(T2, ZERO, 200),
+            sw(T2, A1, 0x40),
+            sw(T2, A2, 0x40),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -12),
+            addi(A1, ZERO, WATCH),
+            sw(A1, A1, 4), /* L1, not the watched word */
+            EBREAK,
+        };
+        put(t[way], 0x2000, nc, sizeof nc / sizeof nc[0]);
+        uint32_t at = WATCH;
+        tile_watch_arm(t[way], &at, 1);
+        uint64_t writes = t[way]->l1_writes;
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        run_for(t[way], 3000, 1009);
+        assert_int_equal(t[way]->hart[CORE_NCRISC].state, HART_HALTED);
+        assert_false(t[way]->watch_hit);
+        assert_int_equal(t[way]->l1_writes, writes + 1);
+    }
+    assert_same(t);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+
 /* A blocked hart (hart_t.blocked: BRISC's push into thread 1's full FIFO#2, which nothing ever
  * drains) whose stalled instruction is rewritten: BRISC must run the new word at its next turn
  * (then ebreak), as the reference path does (core/exec.c block_holds). Two ways to get it wrong:
@@ -908,6 +947,7 @@ int main(void) {
         cmocka_unit_test(lockstep_counts_its_last_cycle),
         cmocka_unit_test(lockstep_asks_asleep),
         cmocka_unit_test(watch_sees_every_writer),
+        cmocka_unit_test(watch_counts_l1_stores_only),
         cmocka_unit_test(cp_error_ends_the_batch),
         cmocka_unit_test(rewritten_block_decoded),
         cmocka_unit_test(rewritten_block_same_first),
