@@ -872,7 +872,7 @@ void cfg_free(cfg_t *c) {
     for (int i = 0; i < c->ntio; i++) {
         free(c->tio[i].file);
         free(c->tio[i].l1);
-        ldr_unmap_file(c->tio[i].want_mem, c->tio[i].want_len);
+        free(c->tio[i].want_mem);
     }
     free(c->tio);
     free(c->tensors);

@@ -95,8 +95,7 @@ typedef struct {
     bool taken;          /* output and expectation: read */
     bool failed;         /* input into DRAM: out of memory for its pages (hio_finish says so) */
     const uint8_t *want; /* expectation: the expected elements, row-major, in the tensor's format */
-    uint8_t *want_mem;   /* expectation: the memory want points into (a .npy file's, or converted), */
-    size_t want_len;     /* released with ldr_unmap_file(want_mem, want_len) */
+    uint8_t *want_mem;   /* expectation: the memory want points into (a .npy file's, or converted) */
     tns_cmp_t cmp;       /* expectation: the comparison, after the run */
 } cfg_tio_t;
 

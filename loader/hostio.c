@@ -60,7 +60,9 @@ static const char *describe(const cfg_t *c, int ti, char *buf, size_t n) {
 
 /* A tensor file's values as row-major elements of the tensor's format: *elems points into *mem,
  * which the caller releases with ldr_unmap_file(*mem, *mem_len): the .npy file's own data when it
- * holds them as they are, else a converted copy (*mem_len 0). */
+ * holds them as they are, else a converted copy (*mem_len 0). An input's file may be mapped (it is
+ * released before the run); an expectation's is read (*mem_len 0), since it is kept for the whole
+ * run and a mapped file rewritten meanwhile would change it or fault the process. */
 static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elems, uint8_t **mem, size_t *mem_len,
                        char *err, size_t errlen) {
     const tns_desc_t *d = &c->tensors[io->tensor].desc;
@@ -75,9 +77,12 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elem
     uint8_t *rm = ldr_alloc_large(d->elem_bytes);
     if (!rm) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
     size_t len;
-    uint8_t *buf =
-        npy ? ldr_map_file_max(io->file, LDR_MAX_NPY, "a .npy file", &len, why, sizeof why)
-            : ldr_map_file_max(io->file, d->bytes, "a .bin tensor (the tensor's bytes)", &len, why, sizeof why);
+    bool read = io->kind != TIO_INPUT;
+    size_t max = npy ? LDR_MAX_NPY : d->bytes;
+    const char *kind = npy ? "a .npy file" : "a .bin tensor (the tensor's bytes)";
+    uint8_t *buf = read ? (uint8_t *)ldr_read_file_max(io->file, max, kind, &len, why, sizeof why)
+                        : ldr_map_file_max(io->file, max, kind, &len, why, sizeof why);
+    size_t buf_len = read ? 0 : len; /* for ldr_unmap_file */
     npy_t a;
     int rc = 0;
     if (!buf)
@@ -87,7 +92,7 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elem
     else if (npy && (*elems = tns_npy_elems(d, &a))) { /* the file's own data, in place */
         free(rm);
         *mem = buf;
-        *mem_len = len;
+        *mem_len = buf_len;
         return 0;
     } else if (npy && tns_from_npy(d, &a, rm, why, sizeof why))
         rc = loader_fail(err, errlen, "%s: %s (%s, %s)", io->file, why, io->origin, what);
@@ -96,7 +101,7 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elem
                          (unsigned long long)d->bytes, io->origin);
     else if (!npy)
         tns_untilize(d, buf, rm); /* raw bytes are in the tensor's layout */
-    if (buf) ldr_unmap_file(buf, len);
+    if (buf) ldr_unmap_file(buf, buf_len);
     if (rc) {
         free(rm);
         return rc;
@@ -157,8 +162,7 @@ int hio_prepare(cfg_t *c, char *err, size_t errlen) {
             ldr_unmap_file(mem, mem_len);
         } else {
             io->want = elems;
-            io->want_mem = mem;
-            io->want_len = mem_len;
+            io->want_mem = mem; /* read, not mapped (mem_len 0): cfg_free frees it */
         }
     }
     return 0;

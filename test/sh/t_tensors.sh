@@ -135,9 +135,9 @@ expect_json "report: a tensor's shape, format, layout, addr, files" "$TMP/rt/bfl
 expect_json "report: a passing comparison" "$TMP/rt/bfloat16-tiles/r.json" \
     '[r["tensors"]["t"]["compare"][k] for k in ("elements", "mismatches", "max_ulp", "first_mismatch")]' '[6144, 0, 0, null]'
 
-# ---- a tensor file of 64 KiB or more is mapped, not read (loader/file.c ldr_map_file_max) ------
-# 160 x 128 float32 elements (80 KiB): as float32 the file's data is used in place (as input, and
-# kept as an expectation until the run ends), as bfloat16 converted; each must round-trip.
+# ---- an input's tensor file of 64 KiB or more is mapped, not read (loader/file.c ldr_map_file_max) --
+# 160 x 128 float32 elements (80 KiB): as float32 the file's data is used in place (an input's
+# mapped, an expectation's read), as bfloat16 converted; each must round-trip.
 $PY - "$TMP" "$PROGA" <<'EOF'
 import json, os, sys
 import numpy as np
@@ -154,6 +154,28 @@ B=$TMP/big
 run_ttemu run --config "$B/float32.json" --quiet --input t="$B/in.npy" --output t="$B/out.npy" --expect t="$B/in.npy"
 expect_exit "a mapped .npy (80 KiB) in place, as input and expectation: exit 0" 0
 check "a mapped .npy in place: the output is the input" cmp "$B/in.npy" "$B/out.npy"
+# An expectation is kept for the whole run, so it is read, not mapped (loader/hostio.c load_tensor):
+# its file cut short by another program during the run changes nothing. The run waits for a gdb
+# client (--gdb-wait: after the tensors are loaded) while the file is cut, then is let go (detach).
+cp "$B/in.npy" "$B/exp.npy"
+timeout 60 "$TTEMU" run --config "$B/float32.json" --input t="$B/in.npy" --expect t="$B/exp.npy" \
+    --gdb 0 --gdb-wait >"$B/cut.out" 2>&1 &
+cut_pid=$!
+for _ in $(seq 200); do
+    port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$B/cut.out" 2>/dev/null | cut -d: -f2)
+    [ -n "$port" ] && break
+    sleep 0.05
+done
+truncate -s 9 "$B/exp.npy"
+python3 -c 'import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+s.sendall(b"$D#44")
+s.recv(64)' "${port:-1}"
+wait $cut_pid
+RC=$?
+OUT=$(cat "$B/cut.out")
+expect_exit "an expectation's file cut short during the run: exit 0" 0
+expect_out "... compared with the file as it was when loaded" "tensor t: 20480 elements match"
 run_ttemu run --config "$B/bfloat16.json" --quiet --input t="$B/in.npy" --output t="$B/bf.npy"
 run_ttemu run --config "$B/bfloat16.json" --input t="$B/bf.npy" --expect t="$B/bf.npy"
 expect_out "a mapped .npy converted (into bfloat16), as input and expectation: it matches" \
