@@ -131,55 +131,61 @@ typedef void (*dp_unit_fn)(dp_ctx_t *x);
 
 /* The file that computes an opcode: the ADC and RWC families, then by unit. Opcodes of a datapath
  * unit that the unit's file does not model are refused there (CP_ERR_UNIMPLEMENTED), never a
- * silent no-op. A table by opcode, built by the compiler from the opcode table
- * (coproc/tt_ops.def): dp_exec looks every instruction up. */
+ * silent no-op. A kind a byte by opcode, built by the compiler from the opcode table
+ * (coproc/tt_ops.def), and a function by kind: dp_exec looks every instruction up by its word's
+ * opcode byte (the same entry as in->op's: an opcode tt_ops.def has not is DP_K_NONE) and takes
+ * its light ways on the kind (byte compares, no chain of loads from in->op). */
+typedef enum { DP_K_NONE, DP_K_ADC, DP_K_RWC, DP_K_UNPACK, DP_K_FPU, DP_K_SFPU, DP_K_PACK, DP_KINDS } dp_kind_t;
 #define DP_ADC_OPC(o)                                                                                                  \
     ((o) == TT_OPC_SETADC || (o) == TT_OPC_SETADCXX || (o) == TT_OPC_SETADCXY || (o) == TT_OPC_SETADCZW ||             \
      (o) == TT_OPC_INCADCXY || (o) == TT_OPC_INCADCZW || (o) == TT_OPC_ADDRCRXY || (o) == TT_OPC_ADDRCRZW)
-#define DP_UNIT_FN(o, unit)                                                                                            \
-    (DP_ADC_OPC(o)                                  ? dp_adc_exec                                                      \
-     : (o) == TT_OPC_SETRWC || (o) == TT_OPC_INCRWC ? dp_rwc_exec                                                      \
-     : TT_UNIT_##unit == TT_UNIT_UNPACK             ? dp_unpack_exec                                                   \
-     : TT_UNIT_##unit == TT_UNIT_MATH               ? dp_fpu_exec                                                      \
-     : TT_UNIT_##unit == TT_UNIT_SFPU               ? dp_sfpu_exec                                                     \
-     : TT_UNIT_##unit == TT_UNIT_PACK               ? dp_pack_exec                                                     \
-                                                    : (dp_unit_fn)NULL)
-static const dp_unit_fn dp_unit_of[256] = {
+#define DP_KIND(o, unit)                                                                                               \
+    (DP_ADC_OPC(o)                                  ? DP_K_ADC                                                         \
+     : (o) == TT_OPC_SETRWC || (o) == TT_OPC_INCRWC ? DP_K_RWC                                                         \
+     : TT_UNIT_##unit == TT_UNIT_UNPACK             ? DP_K_UNPACK                                                      \
+     : TT_UNIT_##unit == TT_UNIT_MATH               ? DP_K_FPU                                                         \
+     : TT_UNIT_##unit == TT_UNIT_SFPU               ? DP_K_SFPU                                                        \
+     : TT_UNIT_##unit == TT_UNIT_PACK               ? DP_K_PACK                                                        \
+                                                    : DP_K_NONE)
+static const uint8_t dp_kind_of[256] = {
 #define TT_VIEW(...)
 #define TT_F(...)
 #define TT_NOF
-#define TT_OP(opc, mnem, unit, ...) [opc] = DP_UNIT_FN(opc, unit),
+#define TT_OP(opc, mnem, unit, ...) [opc] = DP_KIND(opc, unit),
 #include "coproc/tt_ops.def"
 #undef TT_OP
 #undef TT_NOF
 #undef TT_F
 #undef TT_VIEW
 };
-#undef DP_UNIT_FN
+#undef DP_KIND
 #undef DP_ADC_OPC
+static const dp_unit_fn dp_kind_fn[DP_KINDS] = {
+    [DP_K_ADC] = dp_adc_exec, [DP_K_RWC] = dp_rwc_exec,   [DP_K_UNPACK] = dp_unpack_exec,
+    [DP_K_FPU] = dp_fpu_exec, [DP_K_SFPU] = dp_sfpu_exec, [DP_K_PACK] = dp_pack_exec};
 
-bool dp_handles(const tt_op_t *op) { return op && dp_unit_of[op->opcode] != NULL; }
+bool dp_handles(const tt_op_t *op) { return op && dp_kind_of[op->opcode] != DP_K_NONE; }
 
 void dp_exec(dp_t *dp, const cp_insn_t *in) {
     dp->executed++;
-    dp_unit_fn fn = in->op ? dp_unit_of[in->op->opcode] : NULL;
-    if (!fn || in->thread >= DP_THREADS) return;
-    if (fn == dp_sfpu_exec && dp_sfpu_light(dp, in)) return;
+    unsigned k = dp_kind_of[TT_OPCODE(in->word)];
+    if (k == DP_K_NONE || in->thread >= DP_THREADS) return;
+    if (k == DP_K_SFPU && dp_sfpu_light(dp, in)) return;
     /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
      * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
-    if (fn == dp_rwc_exec && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
+    if (k == DP_K_RWC && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
     /* An eight-row MOVA2D whose setup is kept (coproc/fpu.c): no context made for it here either
      * (the light way makes one only to make a plan again; the word tested here first, so that the
      * Matrix Unit's other instructions make no call). */
-    if (fn == dp_fpu_exec && in->word == dp->mova2d.word && dp_mova2d_light(dp, in)) return;
+    if (k == DP_K_FPU && in->word == dp->mova2d.word && dp_mova2d_light(dp, in)) return;
     /* A PACR whose setup is kept and whose four rows go out as one block (coproc/pack.c): none here
      * either, and none made for it. */
-    if (fn == dp_pack_exec && dp_pack_light(dp, in)) return;
+    if (k == DP_K_PACK && dp_pack_light(dp, in)) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
-    if (dp->sched.n && fn != dp_sfpu_exec) dp_sfpu_catch_up(&x);
-    fn(&x);
+    if (dp->sched.n && k != DP_K_SFPU) dp_sfpu_catch_up(&x);
+    dp_kind_fn[k](&x);
 }
 
 void dp_set_reference(dp_t *dp, bool on) {

@@ -66,7 +66,8 @@ typedef struct {
 typedef struct {
     uint8_t kind; /* unp_job_kind_t */
     uint8_t thread, cfg_bank, src_row;
-    bool all_zero, flip, ones; /* ZeroWrite2; the bank handed over at retire; UNPACR_NOP's clear to 1 */
+    bool all_zero, flip, ones; /* ZeroWrite2; the bank handed over at retire; UNPACR_NOP's clear to 1
+                                * (not set for an UNPACR, whose retire does not read it) */
     uint64_t datums;           /* first L1 byte (block floats: bit) */
     uint32_t count, out;
     /* Block-float input: the exponent stream's position in 1/16 byte (16 datums share a byte). */
@@ -76,7 +77,8 @@ typedef struct {
      * addresses from the row start index are worked out when the data moves (coproc/unpack_z.c). */
     bool whole_row;
     uint32_t rs_index, drop;
-    /* The setup it was dispatched with, whole (UNPACR_NOP: s.conv.out_fmt alone). */
+    /* The setup it was dispatched with, whole. An UNPACR_NOP's job sets kind, thread, cfg_bank, ones, flip
+     * and s.conv.out_fmt alone (what its retire reads); its other fields keep an older job's. */
     unp_setup_t s;
 } unp_job_t;
 

@@ -269,20 +269,13 @@ static void unpacr(dp_ctx_t *x) {
      * takes the instruction; UNPACR_Regular.md "Performance"). */
     unp_job_t *j = dp_unp_job_push(x, u);
     if (!j) return;
-    *j = (unp_job_t){.kind = UNP_JOB_UNPACR,
-                     .thread = (uint8_t)t,
-                     .cfg_bank = (uint8_t)x->bank,
-                     .src_row = up->src_row[t],
-                     .all_zero = all_zero,
-                     .flip = flip,
-                     .datums = datums,
-                     .count = count,
-                     .out = out,
-                     .exps = exps,
-                     .whole_row = whole_row,
-                     .rs_index = rs_index,
-                     .drop = xy->x,
-                     .s = *s};
+    /* Field by field, every one but `ones` (an UNPACR_NOP's alone): a compound literal would zero
+     * the job first (gcc's `rep stos`, slow to start), then write the fields over it. */
+    j->kind = UNP_JOB_UNPACR, j->thread = (uint8_t)t, j->cfg_bank = (uint8_t)x->bank;
+    j->src_row = up->src_row[t], j->all_zero = all_zero, j->flip = flip;
+    j->datums = datums, j->count = count, j->out = out, j->exps = exps;
+    j->whole_row = whole_row, j->rs_index = rs_index, j->drop = xy->x;
+    j->s = *s;
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
         unsigned next = ctx + 1;
@@ -504,12 +497,10 @@ static void unpacr_nop(dp_ctx_t *x) {
     unp_job_t *j = dp_unp_job_push(x, u);
     if (!j) return;
     bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
-    *j = (unp_job_t){.kind = UNP_JOB_NOP,
-                     .thread = (uint8_t)x->t,
-                     .cfg_bank = (uint8_t)x->bank,
-                     .ones = clr != 0,
-                     .flip = flip,
-                     .s.conv.out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u)};
+    /* Only what dp_unpack_data and unpacr_nop_data read (nothing zeroed first: see unpacr). */
+    j->kind = UNP_JOB_NOP, j->thread = (uint8_t)x->t, j->cfg_bank = (uint8_t)x->bank;
+    j->ones = clr != 0, j->flip = flip;
+    j->s.conv.out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
     if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
 }
 
@@ -548,13 +539,14 @@ void dp_unpack_data(dp_t *dp, const cp_insn_t *in) {
     unpacker_t *up = &dp->unp[u & 1];
     /* No job: its address side failed at dispatch, and the run is stopping on that error. */
     if (up->jobs_n == 0) return;
-    unp_job_t j = up->jobs[up->jobs_head];
+    /* The job read where it lies: its slot is free once taken, but nothing below pushes one. */
+    const unp_job_t *j = &up->jobs[up->jobs_head];
     up->jobs_head = (up->jobs_head + 1) % UNP_JOBS;
     up->jobs_n--;
     dp_ctx_t x;
-    dp_ctx_init(&x, dp, in, j.thread, j.cfg_bank);
-    if (j.kind == UNP_JOB_UNPACR)
-        unpacr_data(&x, &j, u & 1);
+    dp_ctx_init(&x, dp, in, j->thread, j->cfg_bank);
+    if (j->kind == UNP_JOB_UNPACR)
+        unpacr_data(&x, j, u & 1);
     else
-        unpacr_nop_data(&x, &j, u & 1);
+        unpacr_nop_data(&x, j, u & 1);
 }

@@ -350,6 +350,21 @@ static void test_unpacr_nop(void **state) {
     assert_int_equal(dp_srca(f->dp)->d[0][63][15], 0x7FFFF);
     /* Modes ttemu does not model are refused, not ignored. */
     assert_int_equal(ex_err(f, 0, 0x43000002u), CP_ERR_UNSPECIFIED); /* Unpack_Pop 2: no page */
+    /* Each job slot of unpacker 0 held an UNPACR's job first (its UNPACR_NOP job sets only what its
+     * retire reads, coproc/unpack.c): every UNPACR_NOP still clears, to zeros, and hands over. */
+    unpack_cfg_add1(f, 0x20000);
+    for (unsigned i = 0; i < 9 * 256; i++) /* nine faces (each UNPACR takes the next: Z += 1) */
+        put16(f, 0x20000 + 2 * i, 0x3F80);
+    for (unsigned k = 0; k < 9; k++) /* more than the unpacker's slots (UNP_JOBS, 8) */
+        ex(f, 0, 0x420080C1u);
+    assert_int_equal(dp_srca(f->dp)->d[0][3][3], src_bf16(0x3F80));
+    for (unsigned k = 0; k < 9; k++) {
+        dp_src_rows_w(dp_srca_mut(f->dp), 0)[3][3] = 0x12345;
+        dp_srca_mut(f->dp)->implied_fmt[0] = 0;
+        ex(f, 0, 0x43000101u); /* Unpack_Pop 1, Set_Dvalid */
+        assert_int_equal(dp_srca(f->dp)->d[0][3][3], 0);
+        assert_int_equal(dp_srca(f->dp)->implied_fmt[0], 5);
+    }
 }
 
 static void test_unpacr_refused(void **state) {
