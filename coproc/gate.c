@@ -29,55 +29,62 @@ void gate_reset(gate_t *g) {
 
 static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
-/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. Notes
- * until when the answer stands if nothing it reads changes (wait_unchanged). */
-static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
+/* What keeps the latched wait waiting: its selected conditions (a STALLWAIT) or semaphores (a
+ * SEMWAIT) that say so, 1 for a STREAMWAIT not reached; 0 when all are met. Notes until when the
+ * answer stands if nothing it reads changes (wait_unchanged). */
+static uint32_t wait_busy(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     const cp_wait_t *w = &g->wait;
-    *busy = 0;
-    *detail = 0;
+    uint32_t busy = 0;
     switch (w->opcode) {
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
-        *cause = CP_HOLD_WAIT_COND;
-        if (!cp->stepwise) {
-            *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
-            break;
-        }
+        if (!cp->stepwise)
+            return tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
         /* The reference path asks each condition on its own, every cycle (tm_cond_busy). */
         for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1)
-            if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) *busy |= m & -m;
-        break;
+            if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) busy |= m & -m;
+        return busy;
     case TT_OPC_SEMWAIT:
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
-        *cause = CP_HOLD_WAIT_SEM;
         g->sem_seen = cp->sync.sem_gen;
         for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
             const sync_sem_t *s = &cp->sync.sem[i];
-            if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
+            if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) busy |= 1u << i;
         }
-        break;
+        return busy;
     case TT_OPC_STREAMWAIT: {
         /* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED
          * (C1) < TargetValue. Read through the tile's MMIO; an unreadable register (no such
          * device) counts as satisfied rather than hanging the thread. */
-        *cause = CP_HOLD_WAIT_STREAM;
-        unsigned s = sync_stream_index(cp, t, w->stream_sel);
         unsigned reg = (w->cond_mask & 2) ? STREAM_NUM_MSGS_RECEIVED_REG_INDEX : STREAM_CURR_PHASE_REG_INDEX;
         uint32_t v = 0;
-        *detail = s;
         if (cp->env.mmio_load &&
-            cp->env.mmio_load(cp->env.ctx, NOC_OVERLAY_START_ADDR + NOC_STREAM_REG_SPACE_SIZE * s + 4 * reg, &v)) {
+            cp->env.mmio_load(cp->env.ctx,
+                              NOC_OVERLAY_START_ADDR +
+                                  NOC_STREAM_REG_SPACE_SIZE * sync_stream_index(cp, t, w->stream_sel) + 4 * reg,
+                              &v)) {
             if (reg == STREAM_CURR_PHASE_REG_INDEX) v &= 0xFFFFF; /* 20-bit phase */
-            if (v < w->target) *busy = 1;
+            return v < w->target;
         }
-        return *busy == 0;
+        return 0;
     }
-    default: return true;
+    default: return 0;
     }
-    *detail = lowest_bit(*busy);
-    return *busy == 0;
+}
+
+/* The hold of a head blocked by the latched wait whose busy conditions are busy (not 0): the
+ * wait's cause, and as its detail the lowest busy condition or semaphore, or a STREAMWAIT's
+ * stream. */
+static cp_hold_t wait_hold(cp_t *cp, unsigned t, uint32_t busy, unsigned *detail) {
+    const cp_wait_t *w = &cp->gate[t].wait;
+    *detail = lowest_bit(busy);
+    switch (w->opcode) {
+    case TT_OPC_STALLWAIT: return CP_HOLD_WAIT_COND;
+    case TT_OPC_SEMWAIT: return CP_HOLD_WAIT_SEM;
+    default: *detail = sync_stream_index(cp, t, w->stream_sel); return CP_HOLD_WAIT_STREAM;
+    }
 }
 
 /* n more held cycles of one hold, counted where stats says (cp_stats_t). */
@@ -157,11 +164,11 @@ static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, co
  * of the Sync Unit: neither is repeatable. */
 static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     if (g->wait.active && !gate_wait_unchanged(cp, t, g)) {
-        cp_hold_t cause;
-        unsigned detail;
-        uint32_t busy;
-        if (g->wait.since >= cp_now(cp) || wait_met(cp, t, &cause, &detail, &busy)) return false;
-        if (g->held_by_wait && (cause != g->hold || detail != g->hold_detail || busy != g->hold_mask)) return false;
+        if (g->wait.since >= cp_now(cp)) return false;
+        /* Held by the wait, the hold is the wait's (COND or SEM, its detail the mask's lowest
+         * bit: wait_hold): the same hold is the same mask. */
+        uint32_t busy = wait_busy(cp, t);
+        if (!busy || (g->held_by_wait && busy != g->hold_mask)) return false;
     }
     if (g->held_by_wait) return true;
     /* Not blocked by a wait: still refused by its unit (the hold's detail is the unit), or an
@@ -179,12 +186,10 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
 
     /* 1. The latched wait, from the cycle after it latched on. */
     bool met = false;
-    cp_hold_t wcause = CP_HOLD_NONE;
-    unsigned wdetail = 0;
     uint32_t wbusy = 0;
     uint64_t latched_at = g->wait.since;
     bool evaluated = g->wait.active && latched_at < cp_now(cp);
-    if (evaluated) met = wait_met(cp, t, &wcause, &wdetail, &wbusy);
+    if (evaluated) met = (wbusy = wait_busy(cp, t)) == 0;
 
     /* 2. The head of FIFO#3. */
     g->held = false;
@@ -221,8 +226,7 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 if (met || !evaluated) {
                     hold = CP_HOLD_WAIT_LAG;
                 } else {
-                    hold = wcause;
-                    detail = wdetail;
+                    hold = wait_hold(cp, t, wbusy, &detail);
                     hmask = wbusy;
                 }
             } else if (op->unit == TT_UNIT_SYNC && !sync_admit(cp, t, w, &hold, &detail)) {
@@ -273,7 +277,11 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
     if (!g->held && g->stall.ongoing) {
         /* The held instruction passed (or was consumed): the stall is over. */
         g->stall.ongoing = false;
-        cp_stall_rank(cp->stats[t].longest, &cp->stats[t].nlongest, &g->stall);
+        /* (cp_stall_rank's answer for a list already full and a stall not longer than its last,
+         * that nothing changes, asked here first: most stalls are short) */
+        cp_stats_t *st = &cp->stats[t];
+        if (st->nlongest < CP_LONGEST_STALLS || st->longest[CP_LONGEST_STALLS - 1].cycles < g->stall.cycles)
+            cp_stall_rank(st->longest, &st->nlongest, &g->stall);
     }
 
     /* 3. Forget a satisfied wait (unless a new one latched this cycle, which cannot happen while

@@ -154,14 +154,21 @@ unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel) {
 
 /* The statistics entry of a wait instruction of thread t: the site with this word pushed from
  * this place, a new one while there is room, else the shared overflow entry. A linear search:
- * waits latch at most once per cycle per thread, and a kernel has a handful of wait sites. */
-static cp_wait_site_t *wait_site(cp_stats_t *st, uint32_t word, cp_origin_t org) {
-    for (unsigned i = 0; i < st->nwaits; i++) {
+ * waits latch at most once per cycle per thread, and a kernel has a handful of wait sites, met
+ * again in the order they were first met: the search starts after the last one found (*from)
+ * and goes round. */
+static cp_wait_site_t *wait_site(cp_stats_t *st, unsigned *from, uint32_t word, cp_origin_t org) {
+    unsigned n = st->nwaits, i = *from < n ? *from : 0;
+    for (unsigned k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
         cp_wait_site_t *w = &st->waits[i];
-        if (w->word == word && w->origin.core == org.core && w->origin.pc == org.pc) return w;
+        if (w->word == word && w->origin.core == org.core && w->origin.pc == org.pc) {
+            *from = i + 1;
+            return w;
+        }
     }
     if (st->nwaits == CP_WAIT_SITES) return &st->waits_other;
     cp_wait_site_t *w = &st->waits[st->nwaits++];
+    *from = st->nwaits;
     *w = (cp_wait_site_t){.word = word, .origin = org};
     return w;
 }
@@ -223,7 +230,7 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         /* The gate policy (docs/gate-policies.md): whole-thread holds every instruction of the
          * thread, NOP included, as a mask of all nine bits does (STALLWAIT.md). */
         w->gate_mask = cp->policy == CP_GATE_WHOLE_THREAD ? TT_B_ALL : w->block_mask;
-        g->site = wait_site(&cp->stats[t], word, origin);
+        g->site = wait_site(&cp->stats[t], &g->site_from, word, origin);
         g->site->latched++;
         uint8_t opc = TT_OPCODE(word);
         if (opc == TT_OPC_STALLWAIT) {
