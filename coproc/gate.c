@@ -29,24 +29,43 @@ void gate_reset(gate_t *g) {
 
 static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
+/* wait_busy's STALLWAIT on the reference path, which asks each condition on its own, every cycle
+ * (tm_cond_busy). Out of line, as wait_stream_busy: wait_busy's common ways make no call. */
+static __attribute__((noinline)) uint32_t wait_conds_busy(cp_t *cp, unsigned t, uint32_t sel) {
+    uint32_t busy = 0;
+    for (uint32_t m = sel; m; m &= m - 1)
+        if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) busy |= m & -m;
+    return busy;
+}
+
+/* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED (C1) <
+ * TargetValue. Read through the tile's MMIO; an unreadable register (no such device) counts as
+ * satisfied rather than hanging the thread. */
+static __attribute__((noinline)) uint32_t wait_stream_busy(cp_t *cp, unsigned t, const cp_wait_t *w) {
+    unsigned reg = (w->cond_mask & 2) ? STREAM_NUM_MSGS_RECEIVED_REG_INDEX : STREAM_CURR_PHASE_REG_INDEX;
+    unsigned s = sync_stream_index(cp, t, w->stream_sel);
+    uint32_t v = 0;
+    if (!cp->env.mmio_load ||
+        !cp->env.mmio_load(cp->env.ctx, NOC_OVERLAY_START_ADDR + NOC_STREAM_REG_SPACE_SIZE * s + 4 * reg, &v))
+        return 0;
+    if (reg == STREAM_CURR_PHASE_REG_INDEX) v &= 0xFFFFF; /* 20-bit phase */
+    return v < w->target;
+}
+
 /* What keeps the latched wait waiting: its selected conditions (a STALLWAIT) or semaphores (a
  * SEMWAIT) that say so, 1 for a STREAMWAIT not reached; 0 when all are met. Notes until when the
  * answer stands if nothing it reads changes (wait_unchanged). */
 static uint32_t wait_busy(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     const cp_wait_t *w = &g->wait;
-    uint32_t busy = 0;
     switch (w->opcode) {
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
-        if (!cp->stepwise)
-            return tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
-        /* The reference path asks each condition on its own, every cycle (tm_cond_busy). */
-        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1)
-            if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) busy |= m & -m;
-        return busy;
-    case TT_OPC_SEMWAIT:
+        if (cp->stepwise) return wait_conds_busy(cp, t, w->cond_mask & 0x1FFFu);
+        return tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
+    case TT_OPC_SEMWAIT: {
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
+        uint32_t busy = 0;
         g->sem_seen = cp->sync.sem_gen;
         for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
@@ -54,22 +73,8 @@ static uint32_t wait_busy(cp_t *cp, unsigned t) {
             if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) busy |= 1u << i;
         }
         return busy;
-    case TT_OPC_STREAMWAIT: {
-        /* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED
-         * (C1) < TargetValue. Read through the tile's MMIO; an unreadable register (no such
-         * device) counts as satisfied rather than hanging the thread. */
-        unsigned reg = (w->cond_mask & 2) ? STREAM_NUM_MSGS_RECEIVED_REG_INDEX : STREAM_CURR_PHASE_REG_INDEX;
-        uint32_t v = 0;
-        if (cp->env.mmio_load &&
-            cp->env.mmio_load(cp->env.ctx,
-                              NOC_OVERLAY_START_ADDR +
-                                  NOC_STREAM_REG_SPACE_SIZE * sync_stream_index(cp, t, w->stream_sel) + 4 * reg,
-                              &v)) {
-            if (reg == STREAM_CURR_PHASE_REG_INDEX) v &= 0xFFFFF; /* 20-bit phase */
-            return v < w->target;
-        }
-        return 0;
     }
+    case TT_OPC_STREAMWAIT: return wait_stream_busy(cp, t, w);
     default: return 0;
     }
 }
