@@ -308,10 +308,12 @@ static inline __attribute__((always_inline)) bool gate_sync_as(cp_t *cp, unsigne
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
     cp_hold_t hold;
     unsigned detail;
-    if (!sync_admit(cp, t, w, &hold, &detail) || !tm_can_accept(cp->tm, t, op, w)) return gate_full(cp, t);
     cp_origin_t org = fifo_peek_org(in);
+    if (!sync_admit(cp, t, w, &hold, &detail) || !tm_sync_issue(cp->tm, t, op, w, org)) return gate_full(cp, t);
+    /* issue()'s, the unit's part first (tm_sync_issue), as gate_pass's take */
+    issue_note(cp, t, w);
     fifo_pop(in);
-    issue(cp, t, op, w, org); /* (no fe_moved: as gate_pass's take, below, it cannot wake them) */
+    sync_exec(cp, t, w, org); /* (no fe_moved: as gate_pass's take, below, it cannot wake them) */
     return false;
 }
 
