@@ -152,14 +152,6 @@ static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned 
     cp->ilog[t][k % CP_ISSUE_LOG].word = w;
 }
 
-/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
-                                                        cp_origin_t origin) {
-    issue_note(cp, t, w);
-    tm_dispatch(cp->tm, t, op, w, origin);
-    if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
-}
-
 /* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
  * the holds that stay put until what they depend on changes (gate_t.repeat), and only after
  * asking that again: the latched wait's conditions (not met; asked again only when something
@@ -234,8 +226,19 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                     hold = wait_hold(cp, t, wbusy, &detail);
                     hmask = wbusy;
                 }
-            } else if (op->unit == TT_UNIT_SYNC && !sync_admit(cp, t, w, &hold, &detail)) {
-                /* hold set by sync_admit */
+            } else if (op->unit == TT_UNIT_SYNC) {
+                /* gate_sync's take (hold set by sync_admit, or the unit's refusal) */
+                cp_origin_t org = fifo_peek_org(in);
+                if (!sync_admit(cp, t, w, &hold, &detail)) {
+                } else if (!tm_sync_issue(cp->tm, t, op, w, org)) {
+                    hold = CP_HOLD_UNIT;
+                    detail = op->unit;
+                } else {
+                    issue_note(cp, t, w);
+                    fifo_pop(in);
+                    fe_moved(cp, t);
+                    sync_exec(cp, t, w, org);
+                }
             } else if (!tm_can_accept(cp->tm, t, op, w)) {
                 hold = CP_HOLD_UNIT;
                 detail = op->unit;
@@ -243,7 +246,8 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
                 fe_moved(cp, t);
-                issue(cp, t, op, w, org);
+                issue_note(cp, t, w);
+                tm_dispatch(cp->tm, t, op, w, org); /* (not the Sync Unit's: above) */
             }
         }
         if (hold != CP_HOLD_NONE) {
@@ -310,7 +314,7 @@ static inline __attribute__((always_inline)) bool gate_sync_as(cp_t *cp, unsigne
     unsigned detail;
     cp_origin_t org = fifo_peek_org(in);
     if (!sync_admit(cp, t, w, &hold, &detail) || !tm_sync_issue(cp->tm, t, op, w, org)) return gate_full(cp, t);
-    /* issue()'s, the unit's part first (tm_sync_issue), as gate_pass's take */
+    /* the unit's part first (tm_sync_issue), as gate_pass's take */
     issue_note(cp, t, w);
     fifo_pop(in);
     sync_exec(cp, t, w, org); /* (no fe_moved: as gate_pass's take, below, it cannot wake them) */
@@ -328,7 +332,7 @@ static inline __attribute__((always_inline)) unsigned gate_pass_as(cp_t *cp, uns
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
     if (!cp->op_pass[TT_OPCODE(w)]) return cp->op_sync[TT_OPCODE(w)] ? gate_sync(cp, t) : gate_full(cp, t);
     if (!tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
-    /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
+    /* the issue's note, after the unit took it (nothing there reads it) */
     issue_note(cp, t, w);
     if (cp->fe[t].rp.mode == RP_REPLAY && (cp->fe_awake & (1u << t))) {
         /* The replay expander's step of this cycle (cp_thread_step, after this) would refill the
