@@ -79,8 +79,8 @@ static uint32_t wait_busy(cp_t *cp, unsigned t) {
     }
 }
 
-/* The hold of a head blocked by the latched wait whose busy conditions are busy (not 0): the
- * wait's cause, and as its detail the lowest busy condition or semaphore, or a STREAMWAIT's
+/* The hold of a head blocked by the latched wait, busy what keeps it waiting (wait_busy, not 0):
+ * the wait's cause, and as its detail the lowest busy condition or semaphore, or a STREAMWAIT's
  * stream. */
 static cp_hold_t wait_hold(cp_t *cp, unsigned t, uint32_t busy, unsigned *detail) {
     const cp_wait_t *w = &cp->gate[t].wait;
@@ -227,9 +227,10 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                     hmask = wbusy;
                 }
             } else if (op->unit == TT_UNIT_SYNC) {
-                /* gate_sync's take (hold set by sync_admit, or the unit's refusal) */
+                /* gate_sync's take */
                 cp_origin_t org = fifo_peek_org(in);
                 if (!sync_admit(cp, t, w, &hold, &detail)) {
+                    /* hold set by sync_admit */
                 } else if (!tm_sync_issue(cp->tm, t, op, w, org)) {
                     hold = CP_HOLD_UNIT;
                     detail = op->unit;
