@@ -260,6 +260,7 @@ typedef struct {
     int waiting_mutex;    /* ATGETM at the head waiting for this mutex, or -1 */
     cp_stall_t stall;     /* the current stall while held (ongoing) */
     cp_wait_site_t *site; /* the latched wait's entry in the thread's statistics (stats.waits) */
+    unsigned site_from;   /* where the next search for a wait's entry starts (sync.c wait_site) */
     /* The held cycles that repeat the last counted one, counted in bulk (gate_settle): a held
      * instruction costs a re-check per cycle, not its bookkeeping. */
     const tt_op_t *held_op; /* the held word's opcode entry (NULL: undefined) */
@@ -413,7 +414,7 @@ CP_PER_THREAD_DECLARE(bool, gate_step_slow, (cp_t * cp), (cp))
 /* The Wait Gate's cycle in full, without any shortcut (the reference path's: cp_t.stepwise). */
 bool gate_step_full(cp_t *cp, unsigned t);
 
-/* Would the latched wait's conditions be answered as they were last time (gate.c wait_met)? Yes
+/* Would the latched wait's conditions be answered as they were last time (gate.c wait_busy)? Yes
  * while nothing they read has changed: for a STALLWAIT, none of its conditions' inputs
  * (the timing model's head, chg) and no busy one ran out; for a SEMWAIT, no semaphore. A STREAMWAIT reads the
  * tile's MMIO: always ask again. */

@@ -29,55 +29,67 @@ void gate_reset(gate_t *g) {
 
 static unsigned lowest_bit(uint32_t m) { return m ? (unsigned)__builtin_ctz(m) : 0; }
 
-/* Are all conditions of the latched wait met? Otherwise *busy gets what keeps it waiting. Notes
- * until when the answer stands if nothing it reads changes (wait_unchanged). */
-static bool wait_met(cp_t *cp, unsigned t, cp_hold_t *cause, unsigned *detail, uint32_t *busy) {
+/* wait_busy's STALLWAIT on the reference path, which asks each condition on its own, every cycle
+ * (tm_cond_busy). Out of line, as wait_stream_busy: wait_busy's common ways make no call. */
+static __attribute__((noinline)) uint32_t wait_conds_busy(cp_t *cp, unsigned t, uint32_t sel) {
+    uint32_t busy = 0;
+    for (uint32_t m = sel; m; m &= m - 1)
+        if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) busy |= m & -m;
+    return busy;
+}
+
+/* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED (C1) <
+ * TargetValue. Read through the tile's MMIO; an unreadable register (no such device) counts as
+ * satisfied rather than hanging the thread. */
+static __attribute__((noinline)) uint32_t wait_stream_busy(cp_t *cp, unsigned t, const cp_wait_t *w) {
+    unsigned reg = (w->cond_mask & 2) ? STREAM_NUM_MSGS_RECEIVED_REG_INDEX : STREAM_CURR_PHASE_REG_INDEX;
+    unsigned s = sync_stream_index(cp, t, w->stream_sel);
+    uint32_t v = 0;
+    if (!cp->env.mmio_load ||
+        !cp->env.mmio_load(cp->env.ctx, NOC_OVERLAY_START_ADDR + NOC_STREAM_REG_SPACE_SIZE * s + 4 * reg, &v))
+        return 0;
+    if (reg == STREAM_CURR_PHASE_REG_INDEX) v &= 0xFFFFF; /* 20-bit phase */
+    return v < w->target;
+}
+
+/* What keeps the latched wait waiting: its selected conditions (a STALLWAIT) or semaphores (a
+ * SEMWAIT) that say so, 1 for a STREAMWAIT not reached; 0 when all are met. Notes until when the
+ * answer stands if nothing it reads changes (wait_unchanged). */
+static uint32_t wait_busy(cp_t *cp, unsigned t) {
     gate_t *g = &cp->gate[t];
     const cp_wait_t *w = &g->wait;
-    *busy = 0;
-    *detail = 0;
     switch (w->opcode) {
     case TT_OPC_STALLWAIT:
         /* STALLWAIT.md: keep waiting while any selected Cn says so (sources: the backend). */
-        *cause = CP_HOLD_WAIT_COND;
-        if (!cp->stepwise) {
-            *busy = tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
-            break;
-        }
-        /* The reference path asks each condition on its own, every cycle (tm_cond_busy). */
-        for (uint32_t m = w->cond_mask & 0x1FFFu; m; m &= m - 1)
-            if (tm_cond_busy(cp->tm, t, (unsigned)__builtin_ctz(m))) *busy |= m & -m;
-        break;
-    case TT_OPC_SEMWAIT:
+        if (cp->stepwise) return wait_conds_busy(cp, t, w->cond_mask & 0x1FFFu);
+        return tm_cond_eval(cp->tm, t, w->cond_mask & 0x1FFFu, &g->recheck_at); /* the selected ones only */
+    case TT_OPC_SEMWAIT: {
         /* SEMWAIT.md: C0 — any selected Value == 0; C1 — any selected Value >= Max. */
-        *cause = CP_HOLD_WAIT_SEM;
+        uint32_t busy = 0;
         g->sem_seen = cp->sync.sem_gen;
         for (uint32_t m = w->sem_mask & ((1u << CP_NUM_SEMS) - 1); m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
             const sync_sem_t *s = &cp->sync.sem[i];
-            if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) *busy |= 1u << i;
+            if (((w->cond_mask & 1) && s->value == 0) || ((w->cond_mask & 2) && s->value >= s->max)) busy |= 1u << i;
         }
-        break;
-    case TT_OPC_STREAMWAIT: {
-        /* STREAMWAIT.md: keep waiting while the stream's CURR_PHASE (C0) or NUM_MSGS_RECEIVED
-         * (C1) < TargetValue. Read through the tile's MMIO; an unreadable register (no such
-         * device) counts as satisfied rather than hanging the thread. */
-        *cause = CP_HOLD_WAIT_STREAM;
-        unsigned s = sync_stream_index(cp, t, w->stream_sel);
-        unsigned reg = (w->cond_mask & 2) ? STREAM_NUM_MSGS_RECEIVED_REG_INDEX : STREAM_CURR_PHASE_REG_INDEX;
-        uint32_t v = 0;
-        *detail = s;
-        if (cp->env.mmio_load &&
-            cp->env.mmio_load(cp->env.ctx, NOC_OVERLAY_START_ADDR + NOC_STREAM_REG_SPACE_SIZE * s + 4 * reg, &v)) {
-            if (reg == STREAM_CURR_PHASE_REG_INDEX) v &= 0xFFFFF; /* 20-bit phase */
-            if (v < w->target) *busy = 1;
-        }
-        return *busy == 0;
+        return busy;
     }
-    default: return true;
+    case TT_OPC_STREAMWAIT: return wait_stream_busy(cp, t, w);
+    default: return 0;
     }
-    *detail = lowest_bit(*busy);
-    return *busy == 0;
+}
+
+/* The hold of a head blocked by the latched wait, busy what keeps it waiting (wait_busy, not 0):
+ * the wait's cause, and as its detail the lowest busy condition or semaphore, or a STREAMWAIT's
+ * stream. */
+static cp_hold_t wait_hold(cp_t *cp, unsigned t, uint32_t busy, unsigned *detail) {
+    const cp_wait_t *w = &cp->gate[t].wait;
+    *detail = lowest_bit(busy);
+    switch (w->opcode) {
+    case TT_OPC_STALLWAIT: return CP_HOLD_WAIT_COND;
+    case TT_OPC_SEMWAIT: return CP_HOLD_WAIT_SEM;
+    default: *detail = sync_stream_index(cp, t, w->stream_sel); return CP_HOLD_WAIT_STREAM;
+    }
 }
 
 /* n more held cycles of one hold, counted where stats says (cp_stats_t). */
@@ -140,14 +152,6 @@ static inline __attribute__((always_inline)) void issue_note(cp_t *cp, unsigned 
     cp->ilog[t][k % CP_ISSUE_LOG].word = w;
 }
 
-/* The instruction leaves the gate: log it, start it in its unit, run its Sync Unit part. */
-static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, const tt_op_t *op, uint32_t w,
-                                                        cp_origin_t origin) {
-    issue_note(cp, t, w);
-    tm_dispatch(cp->tm, t, op, w, origin);
-    if (op->unit == TT_UNIT_SYNC) sync_exec(cp, t, w, origin);
-}
-
 /* Would this cycle hold the head exactly as the last one did, with nothing else to do? Only for
  * the holds that stay put until what they depend on changes (gate_t.repeat), and only after
  * asking that again: the latched wait's conditions (not met; asked again only when something
@@ -157,11 +161,11 @@ static inline __attribute__((always_inline)) void issue(cp_t *cp, unsigned t, co
  * of the Sync Unit: neither is repeatable. */
 static bool gate_repeat(cp_t *cp, unsigned t, const gate_t *g) {
     if (g->wait.active && !gate_wait_unchanged(cp, t, g)) {
-        cp_hold_t cause;
-        unsigned detail;
-        uint32_t busy;
-        if (g->wait.since >= cp_now(cp) || wait_met(cp, t, &cause, &detail, &busy)) return false;
-        if (g->held_by_wait && (cause != g->hold || detail != g->hold_detail || busy != g->hold_mask)) return false;
+        if (g->wait.since >= cp_now(cp)) return false;
+        /* Held by the wait, the hold is the wait's (COND or SEM, its detail the mask's lowest
+         * bit: wait_hold): the same hold is the same mask. */
+        uint32_t busy = wait_busy(cp, t);
+        if (!busy || (g->held_by_wait && busy != g->hold_mask)) return false;
     }
     if (g->held_by_wait) return true;
     /* Not blocked by a wait: still refused by its unit (the hold's detail is the unit), or an
@@ -179,12 +183,10 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
 
     /* 1. The latched wait, from the cycle after it latched on. */
     bool met = false;
-    cp_hold_t wcause = CP_HOLD_NONE;
-    unsigned wdetail = 0;
     uint32_t wbusy = 0;
     uint64_t latched_at = g->wait.since;
     bool evaluated = g->wait.active && latched_at < cp_now(cp);
-    if (evaluated) met = wait_met(cp, t, &wcause, &wdetail, &wbusy);
+    if (evaluated) met = (wbusy = wait_busy(cp, t)) == 0;
 
     /* 2. The head of FIFO#3. */
     g->held = false;
@@ -221,12 +223,23 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 if (met || !evaluated) {
                     hold = CP_HOLD_WAIT_LAG;
                 } else {
-                    hold = wcause;
-                    detail = wdetail;
+                    hold = wait_hold(cp, t, wbusy, &detail);
                     hmask = wbusy;
                 }
-            } else if (op->unit == TT_UNIT_SYNC && !sync_admit(cp, t, w, &hold, &detail)) {
-                /* hold set by sync_admit */
+            } else if (op->unit == TT_UNIT_SYNC) {
+                /* gate_sync's take */
+                cp_origin_t org = fifo_peek_org(in);
+                if (!sync_admit(cp, t, w, &hold, &detail)) {
+                    /* hold set by sync_admit */
+                } else if (!tm_sync_issue(cp->tm, t, op, w, org)) {
+                    hold = CP_HOLD_UNIT;
+                    detail = op->unit;
+                } else {
+                    issue_note(cp, t, w);
+                    fifo_pop(in);
+                    fe_moved(cp, t);
+                    sync_exec(cp, t, w, org);
+                }
             } else if (!tm_can_accept(cp->tm, t, op, w)) {
                 hold = CP_HOLD_UNIT;
                 detail = op->unit;
@@ -234,7 +247,8 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
                 cp_origin_t org = fifo_peek_org(in);
                 fifo_pop(in);
                 fe_moved(cp, t);
-                issue(cp, t, op, w, org);
+                issue_note(cp, t, w);
+                tm_dispatch(cp->tm, t, op, w, org); /* (not the Sync Unit's: above) */
             }
         }
         if (hold != CP_HOLD_NONE) {
@@ -273,7 +287,11 @@ static inline __attribute__((always_inline)) bool gate_full_as(cp_t *cp, unsigne
     if (!g->held && g->stall.ongoing) {
         /* The held instruction passed (or was consumed): the stall is over. */
         g->stall.ongoing = false;
-        cp_stall_rank(cp->stats[t].longest, &cp->stats[t].nlongest, &g->stall);
+        /* (cp_stall_rank's answer for a list already full and a stall not longer than its last,
+         * that nothing changes, asked here first: most stalls are short) */
+        cp_stats_t *st = &cp->stats[t];
+        if (st->nlongest < CP_LONGEST_STALLS || st->longest[CP_LONGEST_STALLS - 1].cycles < g->stall.cycles)
+            cp_stall_rank(st->longest, &st->nlongest, &g->stall);
     }
 
     /* 3. Forget a satisfied wait (unless a new one latched this cycle, which cannot happen while
@@ -295,10 +313,12 @@ static inline __attribute__((always_inline)) bool gate_sync_as(cp_t *cp, unsigne
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
     cp_hold_t hold;
     unsigned detail;
-    if (!sync_admit(cp, t, w, &hold, &detail) || !tm_can_accept(cp->tm, t, op, w)) return gate_full(cp, t);
     cp_origin_t org = fifo_peek_org(in);
+    if (!sync_admit(cp, t, w, &hold, &detail) || !tm_sync_issue(cp->tm, t, op, w, org)) return gate_full(cp, t);
+    /* the unit's part first (tm_sync_issue), as gate_pass's take */
+    issue_note(cp, t, w);
     fifo_pop(in);
-    issue(cp, t, op, w, org); /* (no fe_moved: as gate_pass's take, below, it cannot wake them) */
+    sync_exec(cp, t, w, org); /* (no fe_moved: as gate_pass's take, below, it cannot wake them) */
     return false;
 }
 
@@ -313,7 +333,7 @@ static inline __attribute__((always_inline)) unsigned gate_pass_as(cp_t *cp, uns
     const tt_op_t *op = cp->op[TT_OPCODE(w)];
     if (!cp->op_pass[TT_OPCODE(w)]) return cp->op_sync[TT_OPCODE(w)] ? gate_sync(cp, t) : gate_full(cp, t);
     if (!tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
-    /* issue()'s bookkeeping, after the unit took it (nothing there reads it) */
+    /* the issue's note, after the unit took it (nothing there reads it) */
     issue_note(cp, t, w);
     if (cp->fe[t].rp.mode == RP_REPLAY && (cp->fe_awake & (1u << t))) {
         /* The replay expander's step of this cycle (cp_thread_step, after this) would refill the

@@ -154,22 +154,50 @@ unsigned sync_stream_index(const cp_t *cp, unsigned t, unsigned sel) {
 
 /* The statistics entry of a wait instruction of thread t: the site with this word pushed from
  * this place, a new one while there is room, else the shared overflow entry. A linear search:
- * waits latch at most once per cycle per thread, and a kernel has a handful of wait sites. */
-static cp_wait_site_t *wait_site(cp_stats_t *st, uint32_t word, cp_origin_t org) {
-    for (unsigned i = 0; i < st->nwaits; i++) {
+ * waits latch at most once per cycle per thread, and a kernel has a handful of wait sites, met
+ * again in the order they were first met: the search starts after the last one found (*from)
+ * and goes round. */
+static cp_wait_site_t *wait_site(cp_stats_t *st, unsigned *from, uint32_t word, cp_origin_t org) {
+    unsigned n = st->nwaits, i = *from < n ? *from : 0;
+    for (unsigned k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
         cp_wait_site_t *w = &st->waits[i];
-        if (w->word == word && w->origin.core == org.core && w->origin.pc == org.pc) return w;
+        if (w->word == word && w->origin.core == org.core && w->origin.pc == org.pc) {
+            *from = i + 1;
+            return w;
+        }
     }
     if (st->nwaits == CP_WAIT_SITES) return &st->waits_other;
     cp_wait_site_t *w = &st->waits[st->nwaits++];
+    *from = st->nwaits;
     *w = (cp_wait_site_t){.word = word, .origin = org};
     return w;
 }
 
-void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
-    sync_t *s = &cp->sync;
-    tm_wake(cp_tmh(cp), TM_WAKE_SEM); /* (the semaphores a SEMWAIT reads may change: cp_doze) */
+/* A wait instruction latches into its thread's Wait Gate: the part every wait shares (its
+ * opcode and conditions are the caller's). A new one can reach here only when no wait is latched
+ * (they are blocked by every block bit), so it never replaces an unsatisfied wait
+ * (STALLWAIT.md). */
+static inline __attribute__((always_inline)) cp_wait_t *wait_latch(cp_t *cp, unsigned t, uint32_t word,
+                                                                   cp_origin_t origin) {
     gate_t *g = &cp->gate[t];
+    cp_wait_t *w = &g->wait;
+    memset(w, 0, sizeof *w);
+    w->active = true;
+    w->word = word;
+    w->since = cp_now(cp);
+    w->block_mask = block_mask(word);
+    /* The gate policy (docs/gate-policies.md): whole-thread holds every instruction of the
+     * thread, NOP included, as a mask of all nine bits does (STALLWAIT.md). */
+    w->gate_mask = cp->policy == CP_GATE_WHOLE_THREAD ? TT_B_ALL : w->block_mask;
+    g->site = wait_site(&cp->stats[t], &g->site_from, word, origin);
+    g->site->latched++;
+    return w;
+}
+
+/* sync_exec for all but a STALLWAIT or a SEMWAIT. Out of line: the waits' way makes no call, so
+ * it saves no registers. */
+static __attribute__((noinline)) void sync_exec_other(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
+    sync_t *s = &cp->sync;
     switch (TT_OPCODE(word)) {
     case TT_OPC_ATGETM: { /* ATGETM.md: HeldBy = CurrentThread */
         unsigned idx = mutex_index(word);
@@ -208,56 +236,51 @@ void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
         sync_sem_note(s, t, sem_sel(word), false, false, cp_now(cp));
         sync_take_slot(cp);
         break;
-    case TT_OPC_STALLWAIT:
-    case TT_OPC_SEMWAIT:
     case TT_OPC_STREAMWAIT: {
-        /* The wait instructions only latch into their thread's Wait Gate. A new one can reach
-         * here only when no wait is latched (they are blocked by every block bit), so it never
-         * replaces an unsatisfied wait (STALLWAIT.md). */
-        cp_wait_t *w = &g->wait;
-        memset(w, 0, sizeof *w);
-        w->active = true;
-        w->word = word;
-        w->since = cp_now(cp);
-        w->block_mask = block_mask(word);
-        /* The gate policy (docs/gate-policies.md): whole-thread holds every instruction of the
-         * thread, NOP included, as a mask of all nine bits does (STALLWAIT.md). */
-        w->gate_mask = cp->policy == CP_GATE_WHOLE_THREAD ? TT_B_ALL : w->block_mask;
-        g->site = wait_site(&cp->stats[t], word, origin);
-        g->site->latched++;
-        uint8_t opc = TT_OPCODE(word);
-        if (opc == TT_OPC_STALLWAIT) {
-            /* STALLWAIT.md: ConditionMask wait_res, 0 means 0x0F (C0..C3). */
-            w->opcode = TT_OPC_STALLWAIT;
-            w->cond_mask = (uint16_t)TT_STALLWAIT_WAIT_RES(word);
-            if (!w->cond_mask) w->cond_mask = 0x0F;
-        } else if (opc == TT_OPC_SEMWAIT) {
-            /* SEMWAIT.md: C0 = wait while Value == 0, C1 = wait while Value >= Max. A zero
-             * condition mask is UndefinedBehavior there; TENSIX.md §4.3 reads it as STALLWAIT
-             * with conditions 0x0F, which ttemu follows. */
-            w->cond_mask = (uint16_t)TT_SEMWAIT_WAIT_SEM_COND(word);
-            if (w->cond_mask) {
-                w->opcode = TT_OPC_SEMWAIT;
-                w->sem_mask = sem_sel(word);
-            } else {
-                w->opcode = TT_OPC_STALLWAIT;
-                w->cond_mask = 0x0F;
-            }
-        } else {
-            /* STREAMWAIT.md: StreamSelect wait_stream_sel, ConditionIndex target_sel,
-             * TargetValueLo target_value; the high target bits come from this thread's
-             * ThreadConfig. */
-            unsigned cond = TT_STREAMWAIT_TARGET_SEL(word);
-            uint32_t hi = cond ? thcfg_get(&cp->st, t, THCFG_STREAMWAIT_NUM_MSGS_HI_Val)
-                               : thcfg_get(&cp->st, t, THCFG_STREAMWAIT_PHASE_HI_Val);
-            w->opcode = TT_OPC_STREAMWAIT;
-            w->cond_mask = (uint16_t)(1u << cond);
-            w->stream_sel = (uint8_t)TT_STREAMWAIT_WAIT_STREAM_SEL(word);
-            w->target = (hi << 10) | TT_STREAMWAIT_TARGET_VALUE(word);
-        }
+        cp_wait_t *w = wait_latch(cp, t, word, origin);
+        /* STREAMWAIT.md: StreamSelect wait_stream_sel, ConditionIndex target_sel,
+         * TargetValueLo target_value; the high target bits come from this thread's
+         * ThreadConfig. */
+        unsigned cond = TT_STREAMWAIT_TARGET_SEL(word);
+        uint32_t hi = cond ? thcfg_get(&cp->st, t, THCFG_STREAMWAIT_NUM_MSGS_HI_Val)
+                           : thcfg_get(&cp->st, t, THCFG_STREAMWAIT_PHASE_HI_Val);
+        w->opcode = TT_OPC_STREAMWAIT;
+        w->cond_mask = (uint16_t)(1u << cond);
+        w->stream_sel = (uint8_t)TT_STREAMWAIT_WAIT_STREAM_SEL(word);
+        w->target = (hi << 10) | TT_STREAMWAIT_TARGET_VALUE(word);
         sync_take_slot(cp);
         break;
     }
     default: break;
     }
+}
+
+void sync_exec(cp_t *cp, unsigned t, uint32_t word, cp_origin_t origin) {
+    tm_wake(cp_tmh(cp), TM_WAKE_SEM); /* (the semaphores a SEMWAIT reads may change: cp_doze) */
+    uint8_t opc = TT_OPCODE(word);
+    if (opc != TT_OPC_STALLWAIT && opc != TT_OPC_SEMWAIT) {
+        sync_exec_other(cp, t, word, origin);
+        return;
+    }
+    /* The wait instructions only latch into their thread's Wait Gate. */
+    cp_wait_t *w = wait_latch(cp, t, word, origin);
+    if (opc == TT_OPC_STALLWAIT) {
+        /* STALLWAIT.md: ConditionMask wait_res, 0 means 0x0F (C0..C3). */
+        w->opcode = TT_OPC_STALLWAIT;
+        w->cond_mask = (uint16_t)TT_STALLWAIT_WAIT_RES(word);
+        if (!w->cond_mask) w->cond_mask = 0x0F;
+    } else {
+        /* SEMWAIT.md: C0 = wait while Value == 0, C1 = wait while Value >= Max. A zero
+         * condition mask is UndefinedBehavior there; TENSIX.md §4.3 reads it as STALLWAIT
+         * with conditions 0x0F, which ttemu follows. */
+        w->cond_mask = (uint16_t)TT_SEMWAIT_WAIT_SEM_COND(word);
+        if (w->cond_mask) {
+            w->opcode = TT_OPC_SEMWAIT;
+            w->sem_mask = sem_sel(word);
+        } else {
+            w->opcode = TT_OPC_STALLWAIT;
+            w->cond_mask = 0x0F;
+        }
+    }
+    sync_take_slot(cp);
 }

@@ -684,6 +684,15 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
 CP_PER_THREAD_DEFINE(bool, tm_issue, (tm_t * tm, const tt_op_t *op, uint32_t word, cp_origin_t origin),
                      (tm, op, word, origin))
 
+bool tm_sync_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin) {
+    if (tm_thcon_frozen(tm, t)) return false; /* (tm_accepts: the Sync Unit's own rule is yes) */
+    /* tm_unit_issue's way for the Sync Unit: the record, the unit (no tracker, no condition) */
+    const cp_insn_t *in = tm_insn(tm, t, op, word, origin);
+    tm->last_unit[t] = TT_UNIT_SYNC;
+    if (tm->opi[op->opcode].dp) dp_exec(tm->dp, in);
+    return true;
+}
+
 void tm_advance_idle(tm_t *tm, uint64_t n) {
     /* With no instruction in any unit, tm_cycle only moves the clock: every busy interval is a
      * timestamp compared with now. */

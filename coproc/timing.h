@@ -113,6 +113,10 @@ void tm_dispatch(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_orig
  * instruction it issues. */
 CP_PER_THREAD_DECLARE(bool, tm_issue, (tm_t * tm, const tt_op_t *op, uint32_t word, cp_origin_t origin),
                       (tm, op, word, origin))
+/* tm_issue for a Sync Unit instruction (op->unit TT_UNIT_SYNC, op word's own entry, t <
+ * CP_THREADS: the caller's): its unit takes it unless a ThCon instruction of thread t executes,
+ * and dispatching it only records it. Returns false, having done nothing, when refused. */
+bool tm_sync_issue(tm_t *tm, unsigned t, const tt_op_t *op, uint32_t word, cp_origin_t origin);
 /* Advance one cycle. Returns false if nothing happened but the clock moving (no unpacker
  * instruction started or retired). */
 bool tm_cycle(tm_t *tm);

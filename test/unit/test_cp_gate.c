@@ -314,6 +314,18 @@ static void streamwait_on_stream_phase(void **state) {
     g_fake.stream[0][259] = 2;
     run(cp, 3);
     assert_true(was_issued(cp, 0, TT_OP_SFPNOP | 1));
+    /* The hold's detail is the stream (ThreadConfig STREAM_ID_SYNC_SEC0, index 59, set to 3). */
+    push(cp, 0, TT_OP_SETC16(59, 3));
+    push(cp, 0, TT_OP_STREAMWAIT(1u << 8, 7, 0, 0));
+    push(cp, 0, TT_OP_SFPNOP | 2);
+    run(cp, 10);
+    cp_thread_state(cp, 0, &s);
+    assert_int_equal(s.hold, CP_HOLD_WAIT_STREAM);
+    assert_int_equal(s.hold_detail, 3);
+    assert_false(was_issued(cp, 0, TT_OP_SFPNOP | 2));
+    g_fake.stream[3][29] = 7;
+    run(cp, 3);
+    assert_true(was_issued(cp, 0, TT_OP_SFPNOP | 2));
     cp_destroy(cp);
 }
 

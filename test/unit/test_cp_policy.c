@@ -128,6 +128,33 @@ static void wait_sites_by_origin_and_overflow(void **state) {
     cp_destroy(cp);
 }
 
+/* The search for a wait's site starts after the last one found and goes round (sync.c
+ * wait_site): sites met again in any order, the same one twice, the next, an earlier one, one
+ * before the start (the search wraps), each still counted on its own entry, none twice. */
+static void wait_sites_met_in_any_order(void **state) {
+    (void)state;
+    cp_t *cp = cp_new();
+    uint32_t w = TT_OP_SEMWAIT(1u << 1, 1u << 0, 1);
+    cp_sem_write(cp, 1, 0, 0);
+    static const unsigned order[] = {0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 4, 2, 0, 3, 1, 1, 4, 0, 2, 2, 3, 0, 4, 1};
+    unsigned latched[5] = {0}, sites = 0;
+    for (unsigned k = 0; k < sizeof order / sizeof order[0]; k++) {
+        unsigned i = order[k];
+        assert_true(cp_push_from(cp, 1, w, false, (cp_origin_t){.pc = 0x2000 + 4 * i, .core = 3}));
+        run(cp, 4);
+        latched[i]++;
+        if (i >= sites) sites = i + 1;
+        const cp_stats_t *st = cp_stats(cp, 1);
+        assert_int_equal(st->nwaits, sites);
+        for (unsigned j = 0; j < sites; j++) {
+            assert_int_equal(st->waits[j].origin.pc, 0x2000 + 4 * j); /* in the order first met */
+            assert_int_equal(st->waits[j].latched, latched[j]);
+        }
+    }
+    assert_int_equal(cp_stats(cp, 1)->waits_other.latched, 0);
+    cp_destroy(cp);
+}
+
 /* Every stalled cycle has exactly one cause: stall_cause adds up to stall_total, here with a
  * mutex hold (T1 waits for mutex 0 that T0 holds) next to a wait hold. */
 static void causes_partition_the_stalls(void **state) {
@@ -156,7 +183,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(whole_thread_holds_every_class), cmocka_unit_test(policy_survives_reset_and_parses),
         cmocka_unit_test(wait_site_counts_held_cycles),   cmocka_unit_test(wait_sites_by_origin_and_overflow),
-        cmocka_unit_test(causes_partition_the_stalls),
+        cmocka_unit_test(wait_sites_met_in_any_order),    cmocka_unit_test(causes_partition_the_stalls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,30 @@ static void mutex_handover_order(void **state) {
     }
 }
 
+/* ScalarUnit.md: nothing of a thread passes while its ThCon instruction executes, the Sync Unit's
+ * instructions neither: a SEMPOST, a SEMGET and an ATGETM behind ADDDMAREG issue as late as a
+ * SETADC behind it does, both on the gate's first try (nothing held before) and on its later
+ * ones (the head held by the freeze). */
+static void sync_frozen_by_thcon(void **state) {
+    (void)state;
+    static const uint32_t behind[] = {TT_OP_SEMPOST(0x01), TT_OP_SEMGET(0x01), TT_OP_ATGETM(0)};
+    cp_t *ref = cp_new();
+    push(ref, 0, TT_OP_ADDDMAREG(0, 9, 5, 1));
+    push(ref, 0, TT_OP_SETADC(0, 0, 0, 1));
+    run(ref, 20);
+    uint64_t frozen = issue_cycle(ref, 0, TT_OP_SETADC(0, 0, 0, 1)) - issue_cycle(ref, 0, TT_OP_ADDDMAREG(0, 9, 5, 1));
+    assert_true(frozen > 2); /* (held more than once) */
+    for (unsigned i = 0; i < sizeof behind / sizeof behind[0]; i++) {
+        cp_t *cp = cp_new();
+        push(cp, 0, TT_OP_ADDDMAREG(0, 9, 5, 1));
+        push(cp, 0, behind[i]);
+        run(cp, 20);
+        assert_int_equal(issue_cycle(cp, 0, behind[i]) - issue_cycle(cp, 0, TT_OP_ADDDMAREG(0, 9, 5, 1)), frozen);
+        cp_destroy(cp);
+    }
+    cp_destroy(ref);
+}
+
 /* SyncUnit.md: SEMINIT/SEMPOST/SEMGET and the waits share one slot per cycle, RISC-V semaphore writes included. */
 static void sem_slot_one_per_cycle(void **state) {
     (void)state;
@@ -282,7 +306,8 @@ int main(void) {
         cmocka_unit_test(window_post_get),         cmocka_unit_test(invalid_mutex_waits_forever),
         cmocka_unit_test(owner_reacquires),        cmocka_unit_test(release_by_non_owner_no_effect),
         cmocka_unit_test(atgetm_waits_for_holder), cmocka_unit_test(mutex_handover_order),
-        cmocka_unit_test(sem_slot_one_per_cycle),  cmocka_unit_test(report_and_summary),
+        cmocka_unit_test(sem_slot_one_per_cycle),  cmocka_unit_test(sync_frozen_by_thcon),
+        cmocka_unit_test(report_and_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
