@@ -29,13 +29,12 @@ CC ?= gcc
 # Copies and clears of a size known at compile time as SSE loops up to 1 KiB and libc's calls
 # above, not `rep movs` / `rep stos` (gcc's x86-64 default; they take tens of cycles to start, on
 # the harts', NoC's and DRAM's copies): ~0.2-0.8% less time on the kernel runs, the same results
-# (bench/README.md "Stop 37"). Given to the link too (the LTO build compiles there); left out where
-# the compiler does not take them (clang, other targets).
+# (bench/README.md "Stop 37"). The LTO link keeps each object's (the same code without them there);
+# left out where the compiler does not take them (clang, other targets).
 COPY_STRATEGY := vector_loop:1024:noalign,libcall:-1:noalign
 COPY_FLAGS := $(shell $(CC) -Werror -mmemcpy-strategy=$(COPY_STRATEGY) -x c -c -o /dev/null /dev/null 2>/dev/null && \
 	echo -mmemcpy-strategy=$(COPY_STRATEGY) -mmemset-strategy=$(COPY_STRATEGY))
 CFLAGS ?= -O3 -g -falign-functions=64 $(COPY_FLAGS)
-LDFLAGS ?= $(COPY_FLAGS)
 TTEMU_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I.
 # Generated sources live in $(BUILD)/gen, never in the tree: coproc/tt_fields.h, the Tensix
 # instruction fields (opcodes, accessors, encoders, reserved bits) from coproc/tt_ops.def. C and the

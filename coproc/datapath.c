@@ -131,7 +131,7 @@ typedef void (*dp_unit_fn)(dp_ctx_t *x);
 
 /* The file that computes an opcode: the ADC and RWC families, then by unit. Opcodes of a datapath
  * unit that the unit's file does not model are refused there (CP_ERR_UNIMPLEMENTED), never a
- * silent no-op. A kind a byte by opcode, built by the compiler from the opcode table
+ * silent no-op. A kind (a byte) by opcode, built by the compiler from the opcode table
  * (coproc/tt_ops.def), and a function by kind: dp_exec looks every instruction up by its word's
  * opcode byte (the same entry as in->op's: an opcode tt_ops.def has not is DP_K_NONE) and takes
  * its light ways on the kind (byte compares, no chain of loads from in->op). */

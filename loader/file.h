@@ -31,9 +31,9 @@ char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen);
  * pages looked at brought in): the firmware's ELF files, ~400 KiB mostly of debug sections, cost
  * ~1.5% of add1 4 x 32's time and ~3.5% of boot100k's read into the heap, a 2 MiB .npy file
  * ~0.25 ms (bench/README "The harts and the whole program, round 11"). Such a file must not
- * shrink while mapped (a look past its new end faults the process), so only files released
- * before the run are mapped (an image once loaded, an input's tensor once placed; an
- * expectation, kept for the whole run, is read: t_tensors cuts one short mid-run). Released with
+ * shrink while mapped (a look past its new end faults the process), so only files released once
+ * loaded are mapped (an image, a kernel's at its launch; an input's tensor once placed); an
+ * expectation, kept for the whole run, is read (t_tensors cuts one short mid-run). Released with
  * ldr_unmap_file(buf, *len), which frees a smaller one (and ldr_unmap_file(p, 0) frees p). */
 uint8_t *ldr_map_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen);
 void ldr_unmap_file(uint8_t *buf, size_t len);

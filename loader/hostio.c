@@ -76,7 +76,7 @@ static int load_tensor(const cfg_t *c, const cfg_tio_t *io, const uint8_t **elem
      * host instructions). */
     uint8_t *rm = ldr_alloc_large(d->elem_bytes);
     if (!rm) return loader_fail(err, errlen, "out of memory (%s)", io->origin);
-    size_t len;
+    size_t len = 0;
     bool read = io->kind != TIO_INPUT;
     size_t max = npy ? LDR_MAX_NPY : d->bytes;
     const char *kind = npy ? "a .npy file" : "a .bin tensor (the tensor's bytes)";

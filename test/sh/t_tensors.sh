@@ -167,7 +167,7 @@ for _ in $(seq 200); do
     sleep 0.05
 done
 truncate -s 9 "$B/exp.npy"
-python3 -c 'import socket, sys
+$PY -c 'import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
 s.sendall(b"$D#44")
 s.recv(64)' "${port:-1}"

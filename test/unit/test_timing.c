@@ -601,6 +601,61 @@ static void test_issue_routes_as_dispatch(void **state) {
     assert_true(sfpu > 3 * 20);
 }
 
+/* tm_sync_issue (the gates' way for a Sync Unit instruction) against tm_can_accept and
+ * tm_dispatch (the reference path's): every Sync Unit opcode on every thread, with no ThCon
+ * instruction executing, with one of the same thread (which freezes it) and with one of another
+ * thread (which does not), each in a model of its own: both accept or refuse alike, and leave the
+ * same unit, busy classes, conditions and marks, then and after every latency. */
+static void test_sync_issue_routes_as_dispatch(void **state) {
+    (void)state;
+    unsigned nops;
+    const tt_op_t *ops = tt_ops(&nops);
+    unsigned syncs = 0, taken = 0, refused = 0;
+    for (unsigned i = 0; i < nops; i++) {
+        const tt_op_t *op = &ops[i];
+        if (op->unit != TT_UNIT_SYNC) continue;
+        syncs++;
+        for (unsigned t = 0; t < CP_THREADS; t++)
+            for (unsigned thcon = 0; thcon <= CP_THREADS; thcon++) { /* CP_THREADS: none */
+                cp_state_t *sa = calloc(1, sizeof *sa), *sb = calloc(1, sizeof *sb);
+                assert_true(sa && sb);
+                st_reset(sa);
+                st_reset(sb);
+                tm_t *a = tm_create(sa, NULL, &fx.env), *b = tm_create(sb, NULL, &fx.env);
+                assert_true(a && b);
+                if (thcon < CP_THREADS) {
+                    go(a, thcon, TT_OP_SETDMAREG(0, 1, 0, 0));
+                    go(b, thcon, TT_OP_SETDMAREG(0, 1, 0, 0));
+                }
+                uint32_t w = TT_WORD(op->opcode, 0);
+                bool acc = tm_can_accept(a, t, op, w);
+                if (acc) tm_dispatch(a, t, op, w, no_origin);
+                assert_int_equal(tm_sync_issue(b, t, op, w, no_origin), acc);
+                assert_int_equal(acc, thcon != t);
+                for (unsigned c = 0; c < 20; c++) { /* (long enough for every latency) */
+                    assert_int_equal(tm_last_unit(a, t), tm_last_unit(b, t));
+                    assert_int_equal(tm_busy_classes(a, t), tm_busy_classes(b, t));
+                    assert_int_equal(tm_thread_busy(a, t), tm_thread_busy(b, t));
+                    for (unsigned n = 0; n < 13; n++)
+                        assert_int_equal(tm_cond_busy(a, t, n), tm_cond_busy(b, t, n));
+                    for (unsigned x = 0; x < CP_THREADS; x++)
+                        assert_int_equal(tm_head(a)->chg[x], tm_head(b)->chg[x]);
+                    tm_cycle(a);
+                    tm_cycle(b);
+                }
+                taken += acc;
+                refused += !acc;
+                tm_destroy(a);
+                tm_destroy(b);
+                free(sa);
+                free(sb);
+            }
+    }
+    assert_true(syncs >= 8); /* the semaphores', mutexes' and waits' opcodes */
+    assert_int_equal(refused, syncs * CP_THREADS);
+    assert_int_equal(taken, syncs * CP_THREADS * CP_THREADS);
+}
+
 /* ---- the datapath seam (coproc/datapath.h) ---- */
 
 /* dp_exec runs once per datapath instruction, at dispatch; never for other units. An unpacker
@@ -694,6 +749,7 @@ int main(void) {
         T(test_config_one_per_cycle),
         T(test_sync_ops_ignored),
         T(test_issue_routes_as_dispatch),
+        T(test_sync_issue_routes_as_dispatch),
         T(test_datapath_seam_events),
         cmocka_unit_test(test_datapath_routes),
     };
