@@ -103,7 +103,7 @@ static int trisc0_sync(const run_t *r) { return r->tile->l1[MEM_SUBORDINATE_SYNC
 /* The kernel images a run has read, by path: a launch reads a file at its first use and every
  * later launch of the same path takes that image (each launch of add1 16 x 32 read its three
  * files again: ~2.4 us of system calls each). Freed at the run's end. */
-#define KIMG_MAX (RUN_MAX_LAUNCHES * TILE_NCORES)
+#define KIMG_MAX (CFG_MAX_LAUNCHES * TILE_NCORES) /* a launch adds at most one a core: never full */
 typedef struct {
     struct {
         const char *path; /* the config's string */
@@ -121,7 +121,7 @@ static int kimg_get(kimg_cache_t *kc, const char *path, const uint8_t **img, siz
             return 0;
         }
     uint8_t *m;
-    if (kc->n == KIMG_MAX || ldr_kernel_image(path, &m, len, err, errlen) != 0) return -1;
+    if (ldr_kernel_image(path, &m, len, err, errlen) != 0) return -1;
     kc->e[kc->n].path = path, kc->e[kc->n].img = m, kc->e[kc->n].len = *len;
     kc->n++;
     *img = m;
