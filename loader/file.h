@@ -26,7 +26,7 @@ void *ldr_alloc_large(size_t n);
 char *ldr_read_file_max(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen);
 /* ldr_read_file_max with LDR_MAX_FILE. */
 char *ldr_read_file(const char *path, size_t *len, char *err, size_t errlen);
-/* The same checks, for a file only looked at (an image, a tensor file). One of 64 KiB or more is
+/* The same checks, for a file only looked at (an image, a tensor file). One of 16 KiB or more is
  * mapped rather than read (a private copy-on-write view, not NUL-terminated: no copy, only the
  * pages looked at brought in): the firmware's ELF files, ~400 KiB mostly of debug sections, cost
  * ~1.5% of add1 4 x 32's time and ~3.5% of boot100k's read into the heap, a 2 MiB .npy file

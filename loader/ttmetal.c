@@ -100,8 +100,42 @@ int ttm_go_signal(const run_t *r) { return r->tile->l1[MEM_GO_MESSAGE_SIGNAL]; }
 
 static int trisc0_sync(const run_t *r) { return r->tile->l1[MEM_SUBORDINATE_SYNC + 1]; }
 
+/* The kernel images a run has read, by path: a launch reads a file at its first use and every
+ * later launch of the same path takes that image (each launch of add1 16 x 32 read its three
+ * files again: ~2.4 us of system calls each). Freed at the run's end. */
+#define KIMG_MAX (CFG_MAX_LAUNCHES * TILE_NCORES) /* a launch adds at most one a core: never full */
+typedef struct {
+    struct {
+        const char *path; /* the config's string */
+        uint8_t *img;
+        size_t len;
+    } e[KIMG_MAX];
+    int n;
+} kimg_cache_t;
+
+/* path's image, read at its first use (-1 with err). */
+static int kimg_get(kimg_cache_t *kc, const char *path, const uint8_t **img, size_t *len, char *err, size_t errlen) {
+    for (int i = 0; i < kc->n; i++)
+        if (!strcmp(kc->e[i].path, path)) {
+            *img = kc->e[i].img, *len = kc->e[i].len;
+            return 0;
+        }
+    uint8_t *m;
+    if (ldr_kernel_image(path, &m, len, err, errlen) != 0) return -1;
+    kc->e[kc->n].path = path, kc->e[kc->n].img = m, kc->e[kc->n].len = *len;
+    kc->n++;
+    *img = m;
+    return 0;
+}
+
+static void kimg_free(kimg_cache_t *kc) {
+    for (int i = 0; i < kc->n; i++)
+        free(kc->e[i].img);
+    kc->n = 0;
+}
+
 /* Write kernel images, runtime args, CB records and launch[0]; then GO. */
-static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen) {
+static int launch(run_t *r, const cfg_t *c, int index, kimg_cache_t *kc, char *err, size_t errlen) {
     const cfg_launch_t *l = &c->launches[index];
     tile_t *t = r->tile;
     const uint32_t base = l->kernel_config_base;
@@ -117,24 +151,21 @@ static int launch(run_t *r, const cfg_t *c, int index, char *err, size_t errlen)
     for (int k = 0; k < TILE_NCORES; k++) {
         if (!l->kernel[k]) continue;
         size_t len;
-        uint8_t *img;
-        if (ldr_kernel_image(l->kernel[k], &img, &len, err, errlen) != 0) return -1;
+        const uint8_t *img;
+        if (kimg_get(kc, l->kernel[k], &img, &len, err, errlen) != 0) return -1;
         uint32_t end = text + (uint32_t)len;
         for (int i = 0; i < l->ncbs; i++)
             if (text < l->cbs[i].addr + l->cbs[i].size && l->cbs[i].addr < end) {
                 snprintf(err, errlen,
                          "%s: key 'launches[%d].circular_buffers': buffer %d overlaps kernel %s (0x%08x..0x%08x)",
                          c->path, index, l->cbs[i].id, l->kernel[k], text, end);
-                free(img);
                 return -1;
             }
         if (len > TILE_L1_SIZE || end > TILE_L1_SIZE) {
             snprintf(err, errlen, "%s: kernel does not fit in L1", l->kernel[k]);
-            free(img);
             return -1;
         }
         l1_write(t, text, img, (uint32_t)len);
-        free(img);
         text_off[k] = text - base;
         text = (end + 15) & ~15u;
         enables |= k == CORE_BRISC ? 1u : k == CORE_NCRISC ? 2u : 4u;
@@ -214,6 +245,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
+    kimg_cache_t kimg;
 } drv_t;
 
 /* The host's operations at a point, in config order, then the tensors due there (hio_at). False
@@ -276,7 +308,7 @@ static bool stop_after(run_t *r, drv_t *d, const char *why) {
 }
 
 static bool start_launch(run_t *r, drv_t *d) {
-    if (launch(r, d->c, d->launch, d->err, d->errlen) != 0) {
+    if (launch(r, d->c, d->launch, &d->kimg, d->err, d->errlen) != 0) {
         d->failed = 1;
         r->exit.code = EXIT_BAD_INPUT;
         r->exit.reason = "bad_input";
@@ -426,6 +458,7 @@ int ttm_run(run_t *r, const cfg_t *c, uint64_t max_cycles, char *err, size_t err
     drv_t d = {.c = c, .phase = PH_BOOT, .err = err, .errlen = errlen};
     if (c->stop.kind == STOP_CYCLES) r->progress.suspended = true;
     run_loop(r, max_cycles, drive, &d);
+    kimg_free(&d.kimg);
     hio_end(r, c);
     return d.failed ? -1 : 0;
 }

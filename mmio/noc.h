@@ -151,7 +151,7 @@ typedef struct {
 } noc_niu_t;
 
 typedef struct {
-    uint32_t *regs[NOC_NIUS]; /* 64 KiB each: the registers without behaviour, as storage */
+    uint32_t *regs[NOC_NIUS]; /* 64 KiB each (one mapping, noc_init): the registers without behaviour, as storage */
     noc_niu_t niu[NOC_NIUS];
     noc_pkt_t *pkt; /* in flight, in issue order */
     size_t npkt, cap;

@@ -739,6 +739,27 @@ static void identification_registers(void **state) {
     tile_destroy(t);
 }
 
+/* Each NIU has its own register storage, zero until written, its first and last words too
+ * (noc_init: both in one mapping). */
+static void storage_per_niu(void **state) {
+    (void)state;
+    tile_t *t = new_tile();
+    const uint32_t last = 0xFFFCu; /* past the command buffers: plain storage */
+    for (int noc = 0; noc < 2; noc++) {
+        assert_int_equal(rd(t, niu(noc, 1, 0)), 0);
+        assert_int_equal(rd(t, niu(noc, 0, last)), 0);
+    }
+    reg(t, 0, 1, 0, 0x1111u);
+    reg(t, 0, 0, last, 0x2222u);
+    reg(t, 1, 1, 0, 0x3333u);
+    reg(t, 1, 0, last, 0x4444u);
+    assert_int_equal(rd(t, niu(0, 1, 0)), 0x1111u);
+    assert_int_equal(rd(t, niu(0, 0, last)), 0x2222u);
+    assert_int_equal(rd(t, niu(1, 1, 0)), 0x3333u);
+    assert_int_equal(rd(t, niu(1, 0, last)), 0x4444u);
+    tile_destroy(t);
+}
+
 /* ---- from a core ------------------------------------------------------------------------------- */
 
 /* A core's load of an NIU counter notes the poll (the stall diagnosis' "polls ..."), with its
@@ -847,6 +868,7 @@ int main(void) {
         cmocka_unit_test(multicast_to_self),
         cmocka_unit_test(refusals),
         cmocka_unit_test(identification_registers),
+        cmocka_unit_test(storage_per_niu),
         cmocka_unit_test(counter_load_noted),
         cmocka_unit_test(core_fault_names_everything),
         cmocka_unit_test(in_flight_keeps_paths_in_step),
