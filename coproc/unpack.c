@@ -271,10 +271,19 @@ static void unpacr(dp_ctx_t *x) {
     if (!j) return;
     /* Field by field, every one but `ones` (an UNPACR_NOP's alone): a compound literal would zero
      * the job first (gcc's `rep stos`, slow to start), then write the fields over it. */
-    j->kind = UNP_JOB_UNPACR, j->thread = (uint8_t)t, j->cfg_bank = (uint8_t)x->bank;
-    j->src_row = up->src_row[t], j->all_zero = all_zero, j->flip = flip;
-    j->datums = datums, j->count = count, j->out = out, j->exps = exps;
-    j->whole_row = whole_row, j->rs_index = rs_index, j->drop = xy->x;
+    j->kind = UNP_JOB_UNPACR;
+    j->thread = (uint8_t)t;
+    j->cfg_bank = (uint8_t)x->bank;
+    j->src_row = up->src_row[t];
+    j->all_zero = all_zero;
+    j->flip = flip;
+    j->datums = datums;
+    j->count = count;
+    j->out = out;
+    j->exps = exps;
+    j->whole_row = whole_row;
+    j->rs_index = rs_index;
+    j->drop = xy->x;
     j->s = *s;
     /* Counters for the next instruction. */
     if (multi && use_cnt) {
@@ -498,8 +507,11 @@ static void unpacr_nop(dp_ctx_t *x) {
     if (!j) return;
     bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
     /* Only what dp_unpack_data and unpacr_nop_data read (nothing zeroed first: see unpacr). */
-    j->kind = UNP_JOB_NOP, j->thread = (uint8_t)x->t, j->cfg_bank = (uint8_t)x->bank;
-    j->ones = clr != 0, j->flip = flip;
+    j->kind = UNP_JOB_NOP;
+    j->thread = (uint8_t)x->t;
+    j->cfg_bank = (uint8_t)x->bank;
+    j->ones = clr != 0;
+    j->flip = flip;
     j->s.conv.out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
     if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
 }

@@ -117,12 +117,15 @@ typedef struct {
 static int kimg_get(kimg_cache_t *kc, const char *path, const uint8_t **img, size_t *len, char *err, size_t errlen) {
     for (int i = 0; i < kc->n; i++)
         if (!strcmp(kc->e[i].path, path)) {
-            *img = kc->e[i].img, *len = kc->e[i].len;
+            *img = kc->e[i].img;
+            *len = kc->e[i].len;
             return 0;
         }
     uint8_t *m;
     if (ldr_kernel_image(path, &m, len, err, errlen) != 0) return -1;
-    kc->e[kc->n].path = path, kc->e[kc->n].img = m, kc->e[kc->n].len = *len;
+    kc->e[kc->n].path = path;
+    kc->e[kc->n].img = m;
+    kc->e[kc->n].len = *len;
     kc->n++;
     *img = m;
     return 0;
