@@ -556,6 +556,47 @@ static void test_sync_ops_ignored(void **state) {
     assert_false(accepts(tm, 0, sempost));
 }
 
+/* Two timing models, each with a state of its own and no datapath. */
+typedef struct {
+    cp_state_t *s[2];
+    tm_t *m[2];
+} tm_pair_t;
+
+static tm_pair_t pair_new(void) {
+    tm_pair_t p;
+    for (int k = 0; k < 2; k++) {
+        p.s[k] = calloc(1, sizeof *p.s[k]);
+        assert_non_null(p.s[k]);
+        st_reset(p.s[k]);
+        p.m[k] = tm_create(p.s[k], NULL, &fx.env);
+        assert_non_null(p.m[k]);
+    }
+    return p;
+}
+
+static void pair_free(tm_pair_t *p) {
+    for (int k = 0; k < 2; k++) {
+        tm_destroy(p->m[k]);
+        free(p->s[k]);
+    }
+}
+
+/* Models a and b, after the same instruction issued to thread t each its own way, show the same
+ * unit, busy classes, conditions and marks, then and after every latency. */
+static void same_after_issue(tm_t *a, tm_t *b, unsigned t) {
+    for (unsigned c = 0; c < 20; c++) { /* (long enough for every latency) */
+        assert_int_equal(tm_last_unit(a, t), tm_last_unit(b, t));
+        assert_int_equal(tm_busy_classes(a, t), tm_busy_classes(b, t));
+        assert_int_equal(tm_thread_busy(a, t), tm_thread_busy(b, t));
+        for (unsigned n = 0; n < 13; n++)
+            assert_int_equal(tm_cond_busy(a, t, n), tm_cond_busy(b, t, n));
+        for (unsigned x = 0; x < CP_THREADS; x++)
+            assert_int_equal(tm_head(a)->chg[x], tm_head(b)->chg[x]);
+        tm_cycle(a);
+        tm_cycle(b);
+    }
+}
+
 /* tm_issue (the gate's way: one copy per thread, which takes an opcode's latency and unit from its
  * own table by the word's opcode) against tm_can_accept and tm_dispatch (the reference path's way,
  * through the opcode's entry): every opcode, on every thread, in a model and state of its own
@@ -568,34 +609,17 @@ static void test_issue_routes_as_dispatch(void **state) {
     unsigned issued = 0, sfpu = 0;
     for (unsigned i = 0; i < nops; i++)
         for (unsigned t = 0; t < CP_THREADS; t++) {
-            cp_state_t *sa = calloc(1, sizeof *sa), *sb = calloc(1, sizeof *sb);
-            assert_true(sa && sb);
-            st_reset(sa);
-            st_reset(sb);
-            tm_t *a = tm_create(sa, NULL, &fx.env), *b = tm_create(sb, NULL, &fx.env);
-            assert_true(a && b);
+            tm_pair_t p = pair_new();
+            tm_t *a = p.m[0], *b = p.m[1];
             const tt_op_t *op = &ops[i];
             uint32_t w = TT_WORD(op->opcode, 0);
             bool acc = tm_can_accept(a, t, op, w);
             if (acc) tm_dispatch(a, t, op, w, no_origin);
             assert_int_equal(tm_issue(b, op, w, no_origin, t), acc);
-            for (unsigned c = 0; c < 20; c++) { /* (long enough for every latency) */
-                assert_int_equal(tm_last_unit(a, t), tm_last_unit(b, t));
-                assert_int_equal(tm_busy_classes(a, t), tm_busy_classes(b, t));
-                assert_int_equal(tm_thread_busy(a, t), tm_thread_busy(b, t));
-                for (unsigned n = 0; n < 13; n++)
-                    assert_int_equal(tm_cond_busy(a, t, n), tm_cond_busy(b, t, n));
-                for (unsigned x = 0; x < CP_THREADS; x++)
-                    assert_int_equal(tm_head(a)->chg[x], tm_head(b)->chg[x]);
-                tm_cycle(a);
-                tm_cycle(b);
-            }
+            same_after_issue(a, b, t);
             issued += acc;
             sfpu += acc && op->unit == TT_UNIT_SFPU;
-            tm_destroy(a);
-            tm_destroy(b);
-            free(sa);
-            free(sb);
+            pair_free(&p);
         }
     assert_true(issued > 3 * 100);
     assert_true(sfpu > 3 * 20);
@@ -617,12 +641,8 @@ static void test_sync_issue_routes_as_dispatch(void **state) {
         syncs++;
         for (unsigned t = 0; t < CP_THREADS; t++)
             for (unsigned thcon = 0; thcon <= CP_THREADS; thcon++) { /* CP_THREADS: none */
-                cp_state_t *sa = calloc(1, sizeof *sa), *sb = calloc(1, sizeof *sb);
-                assert_true(sa && sb);
-                st_reset(sa);
-                st_reset(sb);
-                tm_t *a = tm_create(sa, NULL, &fx.env), *b = tm_create(sb, NULL, &fx.env);
-                assert_true(a && b);
+                tm_pair_t p = pair_new();
+                tm_t *a = p.m[0], *b = p.m[1];
                 if (thcon < CP_THREADS) {
                     go(a, thcon, TT_OP_SETDMAREG(0, 1, 0, 0));
                     go(b, thcon, TT_OP_SETDMAREG(0, 1, 0, 0));
@@ -632,23 +652,10 @@ static void test_sync_issue_routes_as_dispatch(void **state) {
                 if (acc) tm_dispatch(a, t, op, w, no_origin);
                 assert_int_equal(tm_sync_issue(b, t, op, w, no_origin), acc);
                 assert_int_equal(acc, thcon != t);
-                for (unsigned c = 0; c < 20; c++) { /* (long enough for every latency) */
-                    assert_int_equal(tm_last_unit(a, t), tm_last_unit(b, t));
-                    assert_int_equal(tm_busy_classes(a, t), tm_busy_classes(b, t));
-                    assert_int_equal(tm_thread_busy(a, t), tm_thread_busy(b, t));
-                    for (unsigned n = 0; n < 13; n++)
-                        assert_int_equal(tm_cond_busy(a, t, n), tm_cond_busy(b, t, n));
-                    for (unsigned x = 0; x < CP_THREADS; x++)
-                        assert_int_equal(tm_head(a)->chg[x], tm_head(b)->chg[x]);
-                    tm_cycle(a);
-                    tm_cycle(b);
-                }
+                same_after_issue(a, b, t);
                 taken += acc;
                 refused += !acc;
-                tm_destroy(a);
-                tm_destroy(b);
-                free(sa);
-                free(sb);
+                pair_free(&p);
             }
     }
     assert_true(syncs >= 8); /* the semaphores', mutexes' and waits' opcodes */
