@@ -769,15 +769,15 @@ static void stream_storage_every_word(void **state) {
     assert_int_equal(rd(t, base), 0);
     assert_int_equal(rd(t, base + 4 * (n - 1)), 0);
     for (uint32_t i = 0; i < n; i++)
-        assert_true(tile_host_write(t, base + 4 * i, 0x5A000000u ^ i));
+        assert_true(tile_host_write(t, base + 4 * i, ~i));
     for (uint32_t i = 0; i < n; i++) {
-        assert_int_equal(rd(t, base + 4 * i), 0x5A000000u ^ i);
+        assert_int_equal(rd(t, base + 4 * i), ~i);
         uint64_t noted_at = 0;
         bool counted = false;
         const uint32_t *w = env_pure_word(t, &t->hart[0], base + 4 * i, &noted_at, &counted);
         assert_non_null(w);
         assert_true(counted);
-        assert_int_equal(*w, 0x5A000000u ^ i);
+        assert_int_equal(*w, ~i);
     }
     tile_destroy(t);
 }
