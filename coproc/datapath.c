@@ -4,25 +4,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "coproc/dp_internal.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
+/* What dp_reset sets beyond zeros (dp_create's state is a fresh mapping: zeros already). */
+static void power_on(dp_t *dp);
+
+/* A fresh anonymous mapping rather than calloc: the kernel's zeroed pages, each touched only when a
+ * run first uses it (most of Dst and the Src banks are never touched by a small run; calloc from a
+ * heap that reused memory, and dp_reset's memset, cleared all ~17 pages: a page fault each). */
 dp_t *dp_create(void) {
-    dp_t *dp = calloc(1, sizeof *dp);
-    if (dp) dp_reset(dp);
+    void *m = mmap(NULL, sizeof(dp_t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    dp_t *dp = m;
+    power_on(dp);
     return dp;
 }
 
-void dp_destroy(dp_t *dp) { free(dp); }
+void dp_destroy(dp_t *dp) {
+    if (dp) munmap(dp, sizeof *dp);
+}
 
 void dp_reset(dp_t *dp) {
-    /* The ISA gives no power-on values for SrcA/SrcB/Dst/LReg contents (Dst.md: UnpredictableValue);
-     * ttemu's choice is zero, so runs are deterministic. DstRowValid starts true (Dst.md). */
     bool reference = dp->reference;
     memset(dp, 0, sizeof *dp);
     dp->reference = reference;
+    power_on(dp);
+}
+
+static void power_on(dp_t *dp) {
+    /* The ISA gives no power-on values for SrcA/SrcB/Dst/LReg contents (Dst.md: UnpredictableValue);
+     * ttemu's choice is zero, so runs are deterministic. DstRowValid starts true (Dst.md). */
     for (unsigned r = 0; r < DST_ROWS; r++)
         dp->dst.valid[r] = true;
     for (unsigned b = 0; b < SRC_BANKS; b++) /* zeros, and known to be (src_regs_t.zero) */

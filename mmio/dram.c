@@ -5,7 +5,10 @@
  * one bit per 64-byte unit of each page that has been written, so that reads of never-written
  * memory can be counted. The pages' bytes come from slabs of 2 MiB, handed out in the order pages
  * are first written (so scattered pages still fill slabs), each slab mapped at a 2 MiB boundary
- * and advised as a huge page: the host kernel then backs it with one page fault instead of 512. */
+ * and advised as a huge page: the host kernel then backs it with one page fault instead of 512.
+ * The tables come from mappings of their own (meta_get), fresh zeroes: a run touches only the
+ * table pages it uses (calloc from a heap that had reused memory cleared all six pages of a
+ * channel's first table and chunk, ~40 page faults on the whole add1 program). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -21,8 +24,12 @@ _Static_assert(DRAM_PAGE / DRAM_UNIT == 64, "one 64-bit mask of written units pe
 _Static_assert(DRAM_FILL == 0, "a fresh slab is the kernel's zeroed memory");
 
 typedef struct {
-    uint8_t *data[PAGES_PER_CHUNK];    /* NULL where never written */
-    uint64_t written[PAGES_PER_CHUNK]; /* bit u: unit u (64 bytes) of that page has been written */
+    uint8_t *data;    /* NULL where never written */
+    uint64_t written; /* bit u: unit u (64 bytes) of the page has been written */
+} dram_slot_t;        /* side by side: a run of pages' slots share one host page */
+
+typedef struct {
+    dram_slot_t page[PAGES_PER_CHUNK];
 } dram_chunk_t;
 
 typedef struct {
@@ -32,9 +39,12 @@ typedef struct {
 
 struct dram {
     dram_chunk_t **chunk[DRAM_CHANNELS]; /* CHUNKS per channel, NULL where never written */
-    uint8_t **slab;                      /* every slab mapped, for dram_destroy */
+    uint8_t **slab;                      /* every mapping (pages' slabs, tables'), for dram_destroy */
     size_t nslab, slab_cap;
-    unsigned slab_free; /* pages left in the last slab */
+    uint8_t *pages;     /* the pages' slab being filled */
+    unsigned slab_free; /* pages left in it */
+    uint8_t *meta;      /* the tables' mapping being filled (meta_get) */
+    size_t meta_free;   /* bytes left in it */
     dram_stats_t st;
 };
 
@@ -42,12 +52,6 @@ dram_t *dram_create(void) { return calloc(1, sizeof(dram_t)); }
 
 void dram_destroy(dram_t *d) {
     if (!d) return;
-    for (unsigned c = 0; c < DRAM_CHANNELS; c++) {
-        if (!d->chunk[c]) continue;
-        for (unsigned k = 0; k < CHUNKS; k++)
-            free(d->chunk[c][k]);
-        free(d->chunk[c]);
-    }
     for (size_t i = 0; i < d->nslab; i++)
         munmap(d->slab[i], SLAB_BYTES);
     free(d->slab);
@@ -70,8 +74,8 @@ void dram_port_xy(unsigned channel, unsigned port, unsigned *x, unsigned *y) {
 static dram_page_t page_of(const dram_t *d, unsigned ch, uint64_t addr) {
     uint64_t p = addr / DRAM_PAGE;
     dram_chunk_t *chunk = d->chunk[ch] ? d->chunk[ch][p / PAGES_PER_CHUNK] : NULL;
-    if (!chunk || !chunk->data[p % PAGES_PER_CHUNK]) return (dram_page_t){0};
-    return (dram_page_t){chunk->data[p % PAGES_PER_CHUNK], &chunk->written[p % PAGES_PER_CHUNK]};
+    if (!chunk || !chunk->page[p % PAGES_PER_CHUNK].data) return (dram_page_t){0};
+    return (dram_page_t){chunk->page[p % PAGES_PER_CHUNK].data, &chunk->page[p % PAGES_PER_CHUNK].written};
 }
 
 /* A new slab, aligned to its size so that the host can back it with one huge page (a run that
@@ -90,32 +94,62 @@ static uint8_t *slab_map(void) {
     return a;
 }
 
+/* Keeps m (a mapping of SLAB_BYTES) for dram_destroy; false, unmapping it, if it cannot. */
+static bool slab_keep(dram_t *d, uint8_t *m) {
+    if (d->nslab == d->slab_cap) {
+        size_t cap = d->slab_cap ? 2 * d->slab_cap : 8;
+        uint8_t **s = realloc(d->slab, cap * sizeof *s);
+        if (!s) {
+            munmap(m, SLAB_BYTES);
+            return false;
+        }
+        d->slab = s, d->slab_cap = cap;
+    }
+    d->slab[d->nslab++] = m;
+    return true;
+}
+
 static uint8_t *page_storage(dram_t *d) {
     if (!d->slab_free) {
-        if (d->nslab == d->slab_cap) {
-            size_t cap = d->slab_cap ? 2 * d->slab_cap : 8;
-            uint8_t **s = realloc(d->slab, cap * sizeof *s);
-            if (!s) return NULL;
-            d->slab = s, d->slab_cap = cap;
-        }
-        if (!(d->slab[d->nslab] = slab_map())) return NULL;
-        d->nslab++;
+        uint8_t *m = slab_map();
+        if (!m || !slab_keep(d, m)) return NULL;
+        d->pages = m;
         d->slab_free = SLAB_PAGES;
     }
-    return d->slab[d->nslab - 1] + (size_t)(SLAB_PAGES - d->slab_free--) * DRAM_PAGE;
+    return d->pages + (size_t)(SLAB_PAGES - d->slab_free--) * DRAM_PAGE;
 }
+
+/* n bytes of zeroes for a table (n a multiple of DRAM_PAGE, at most SLAB_BYTES), from a plain
+ * mapping of SLAB_BYTES (no huge page: its pages are touched a few at a time). */
+static void *meta_get(dram_t *d, size_t n) {
+    if (d->meta_free < n) {
+        uint8_t *m = mmap(NULL, SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED || !slab_keep(d, m)) return NULL;
+        d->meta = m;
+        d->meta_free = SLAB_BYTES;
+    }
+    void *r = d->meta + (SLAB_BYTES - d->meta_free);
+    d->meta_free -= n;
+    return r;
+}
+_Static_assert(CHUNKS * sizeof(dram_chunk_t *) % DRAM_PAGE == 0 && sizeof(dram_chunk_t) % DRAM_PAGE == 0,
+               "tables of whole pages");
 
 static dram_page_t page_make(dram_t *d, unsigned ch, uint64_t addr) {
     uint64_t p = addr / DRAM_PAGE;
-    if (!d->chunk[ch] && !(d->chunk[ch] = calloc(CHUNKS, sizeof *d->chunk[ch]))) return (dram_page_t){0};
+    /* A table just made is known zero: not read first (a load of a never-touched page maps the
+     * kernel's zero page, and the store after it takes a second fault to copy it). */
+    bool fresh = !d->chunk[ch];
+    if (fresh && !(d->chunk[ch] = meta_get(d, CHUNKS * sizeof *d->chunk[ch]))) return (dram_page_t){0};
     dram_chunk_t **chunk = &d->chunk[ch][p / PAGES_PER_CHUNK];
-    if (!*chunk && !(*chunk = calloc(1, sizeof **chunk))) return (dram_page_t){0};
-    uint8_t **data = &(*chunk)->data[p % PAGES_PER_CHUNK];
-    if (!*data) {
-        if (!(*data = page_storage(d))) return (dram_page_t){0};
+    fresh = fresh || !*chunk;
+    if (fresh && !(*chunk = meta_get(d, sizeof **chunk))) return (dram_page_t){0};
+    dram_slot_t *slot = &(*chunk)->page[p % PAGES_PER_CHUNK];
+    if (fresh || !slot->data) {
+        if (!(slot->data = page_storage(d))) return (dram_page_t){0};
         d->st.pages++;
     }
-    return (dram_page_t){*data, &(*chunk)->written[p % PAGES_PER_CHUNK]};
+    return (dram_page_t){slot->data, &slot->written};
 }
 
 /* Bits of the units that [off, off + n) overlaps within one page. */

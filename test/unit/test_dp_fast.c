@@ -1976,8 +1976,26 @@ static void test_twin_elw(void **state) {
     }
 }
 
+/* dp_create's datapath (a fresh mapping: zeros, then only the power-on values set) is byte for
+ * byte the state dp_reset makes (it clears all of dp_t first), and stays it after a reset. */
+static void test_create_is_reset(void **state) {
+    (void)state;
+    dp_t *dp = dp_create();
+    assert_non_null(dp);
+    dp_t *made = malloc(sizeof *made);
+    assert_non_null(made);
+    memcpy(made, dp, sizeof *made);
+    memset(dp, 0xA5, sizeof *dp); /* dirty everything but the reference switch, which a reset keeps */
+    dp->reference = made->reference;
+    dp_reset(dp);
+    assert_memory_equal(dp, made, sizeof *made);
+    free(made);
+    dp_destroy(dp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_is_reset),
         cmocka_unit_test(test_dot16_form),
         cmocka_unit_test(test_dot16),
         cmocka_unit_test(test_elwadd_row),

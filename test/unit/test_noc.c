@@ -760,6 +760,28 @@ static void storage_per_niu(void **state) {
     tile_destroy(t);
 }
 
+/* The 64 stream register blocks (mmio/stream.c, stored register-major): every word its own, zero
+ * until written, the same through a load and through the word a parked hart reads (env_pure_word). */
+static void stream_storage_every_word(void **state) {
+    (void)state;
+    tile_t *t = new_tile();
+    const uint32_t base = 0xFFB40000u, n = 0x40000u / 4;
+    assert_int_equal(rd(t, base), 0);
+    assert_int_equal(rd(t, base + 4 * (n - 1)), 0);
+    for (uint32_t i = 0; i < n; i++)
+        assert_true(tile_host_write(t, base + 4 * i, ~i));
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(rd(t, base + 4 * i), ~i);
+        uint64_t noted_at = 0;
+        bool counted = false;
+        const uint32_t *w = env_pure_word(t, &t->hart[0], base + 4 * i, &noted_at, &counted);
+        assert_non_null(w);
+        assert_true(counted);
+        assert_int_equal(*w, ~i);
+    }
+    tile_destroy(t);
+}
+
 /* ---- from a core ------------------------------------------------------------------------------- */
 
 /* A core's load of an NIU counter notes the poll (the stall diagnosis' "polls ..."), with its
@@ -869,6 +891,7 @@ int main(void) {
         cmocka_unit_test(refusals),
         cmocka_unit_test(identification_registers),
         cmocka_unit_test(storage_per_niu),
+        cmocka_unit_test(stream_storage_every_word),
         cmocka_unit_test(counter_load_noted),
         cmocka_unit_test(core_fault_names_everything),
         cmocka_unit_test(in_flight_keeps_paths_in_step),
