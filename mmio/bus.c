@@ -86,15 +86,15 @@ mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) {
     return MEM_HANG;
 }
 
-mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t *val) {
+mem_res_t mmio_storage_read(uint32_t *word, hart_t *h, const char *dev, unsigned size, uint32_t *val) {
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte load from %s (32-bit only)", size, dev);
-    *val = regs[off / 4];
+    *val = *word;
     return MEM_OK;
 }
 
-mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val) {
+mem_res_t mmio_storage_write(uint32_t *word, hart_t *h, const char *dev, unsigned size, uint32_t val) {
     if (size != 4) return mmio_fault(h, FAULT_ACCESS, "%u-byte store to %s (32-bit only)", size, dev);
-    regs[off / 4] = val;
+    *word = val;
     return MEM_OK;
 }
 

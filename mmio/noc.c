@@ -818,7 +818,7 @@ static mem_res_t noc_read(tile_t *t, int n, hart_t *h, uint32_t off, unsigned si
         if (pend && !(cfg & RTZ_RC_DISABLE)) u->rtz_source &= ~(1u << *val);
         return MEM_OK;
     }
-    return mmio_storage_read(nc->regs[n], h, niu_dev_names[n], off, size, val);
+    return mmio_storage_read(&nc->regs[n][off / 4], h, niu_dev_names[n], size, val);
 }
 
 static mem_res_t noc_write(tile_t *t, int n, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
@@ -850,7 +850,7 @@ static mem_res_t noc_write(tile_t *t, int n, hart_t *h, uint32_t off, unsigned s
         u->rtz_source &= ~val;
         return MEM_OK;
     }
-    return mmio_storage_write(nc->regs[n], h, niu_dev_names[n], off, size, val);
+    return mmio_storage_write(&nc->regs[n][off / 4], h, niu_dev_names[n], size, val);
 }
 
 mem_res_t noc0_read(tile_t *t, hart_t *h, uint32_t o, unsigned s, uint32_t *v) { return noc_read(t, 0, h, o, s, v); }

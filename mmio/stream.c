@@ -3,16 +3,14 @@
  * tiles_received at +0x28 of stream cb+8 (TENSIX.md §2.8).
  * Stored register-major (stream_word): the 64 streams' copies of one register are neighbours, so the
  * few registers a run writes, in every stream it uses, share a page or two rather than touching one
- * page a stream (~32 page faults a run, ~1 us each). */
+ * page a stream (~32 page faults a run). */
 #include "mmio/devices.h"
 
 /* Word index in t->streams of the register at byte offset off: 64 streams to a register's row. */
 static inline uint32_t stream_word(uint32_t off) { return (off & 0xFFC) / 4 * 64 + off / 0x1000; }
 
 mem_res_t stream_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *val) {
-    if (size != 4) return mmio_storage_read(t->streams, h, "stream registers", off, size, val); /* the fault */
-    *val = t->streams[stream_word(off)];
-    return MEM_OK;
+    return mmio_storage_read(&t->streams[stream_word(off)], h, "stream registers", size, val);
 }
 
 /* Loads are plain storage (mmio_storage_read). */
@@ -23,7 +21,5 @@ const uint32_t *stream_pure_word(tile_t *t, const hart_t *h, uint32_t off, bool 
 
 mem_res_t stream_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     t->dev_writes++; /* hart_t.dev_writes (a fault writes nothing: one more count is harmless) */
-    if (size != 4) return mmio_storage_write(t->streams, h, "stream registers", off, size, val); /* the fault */
-    t->streams[stream_word(off)] = val;
-    return MEM_OK;
+    return mmio_storage_write(&t->streams[stream_word(off)], h, "stream registers", size, val);
 }

@@ -22,7 +22,7 @@ mem_res_t tilectl_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32
         return MEM_OK;
     case WALL_CLOCK_L4: *val = (uint32_t)(now >> 32); return MEM_OK;
     case WALL_CLOCK_H: *val = t->ctl.wall_clock_hi_latch; return MEM_OK;
-    default: return mmio_storage_read(t->ctl.regs, h, "tile control registers", off, size, val);
+    default: return mmio_storage_read(&t->ctl.regs[off / 4], h, "tile control registers", size, val);
     }
 }
 
@@ -34,7 +34,7 @@ mem_res_t tilectl_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint3
     case WALL_CLOCK_L: t->ctl.wall_clock_hi_latch = (uint32_t)(t->cycle >> 32); return MEM_OK;
     case WALL_CLOCK_L4:
     case WALL_CLOCK_H: return MEM_OK; /* read-only halves: writes have no effect */
-    default: return mmio_storage_write(t->ctl.regs, h, "tile control registers", off, size, val);
+    default: return mmio_storage_write(&t->ctl.regs[off / 4], h, "tile control registers", size, val);
     }
 }
 
@@ -48,11 +48,11 @@ mem_res_t pic_read(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t *
         *val = o->pc;
         return MEM_OK;
     }
-    return mmio_storage_read(t->ctl.pic, h, "PIC", off, size, val);
+    return mmio_storage_read(&t->ctl.pic[off / 4], h, "PIC", size, val);
 }
 
 mem_res_t pic_write(tile_t *t, hart_t *h, uint32_t off, unsigned size, uint32_t val) {
     if (off >= PC_SNAPSHOT && off < PC_SNAPSHOT_END)
         return mmio_fault(h, FAULT_ACCESS, "store to a read-only PC snapshot register");
-    return mmio_storage_write(t->ctl.pic, h, "PIC", off, size, val);
+    return mmio_storage_write(&t->ctl.pic[off / 4], h, "PIC", size, val);
 }

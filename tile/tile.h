@@ -200,9 +200,10 @@ const char *tile_region_name(uint32_t addr);
 /* Helpers for the device files in mmio/: fail an access with a message in h->fault. */
 mem_res_t mmio_fault(hart_t *h, fault_kind_t kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 mem_res_t mmio_hang(hart_t *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Plain word storage: aligned 32-bit accesses only. */
-mem_res_t mmio_storage_read(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t *val);
-mem_res_t mmio_storage_write(uint32_t *regs, hart_t *h, const char *dev, uint32_t off, unsigned size, uint32_t val);
+/* Plain word storage, the word a device keeps for the register accessed: 32-bit accesses only
+ * (another size faults, naming dev). */
+mem_res_t mmio_storage_read(uint32_t *word, hart_t *h, const char *dev, unsigned size, uint32_t *val);
+mem_res_t mmio_storage_write(uint32_t *word, hart_t *h, const char *dev, unsigned size, uint32_t val);
 
 /* Bring the coprocessor up to the tile's cycle, before any access that reaches it (env_*, host
  * accesses) and whenever tile_run returns: its owed cycles change nothing a hart could see until
