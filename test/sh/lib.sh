@@ -24,6 +24,17 @@ expect_exit() { if [ "$RC" -eq "$2" ]; then ok "$1"; else nok "$1" "exit $RC, ex
 expect_out() { if grep -qE -- "$2" <<<"$OUT"; then ok "$1"; else nok "$1" "output lacks /$2/" "$OUT"; fi; }
 # json_get FILE EXPR: prints python's repr-free value of EXPR on the parsed report `r`.
 json_get() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); v=$2; print(json.dumps(v) if isinstance(v,(dict,list)) else v)" "$1"; }
+# gdb_port FILE: the port a `ttemu run --gdb 0` whose output goes to FILE says it listens on,
+# waited for up to 10 s (empty if it never says).
+gdb_port() {
+    local p=""
+    for _ in $(seq 200); do
+        p=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$1" 2>/dev/null | cut -d: -f2)
+        [ -n "$p" ] && break
+        sleep 0.05
+    done
+    echo "$p"
+}
 # expect_json NAME FILE EXPR VALUE: EXPR evaluated on report r prints VALUE.
 expect_json() {
     local got; got=$(json_get "$2" "$3" 2>&1)

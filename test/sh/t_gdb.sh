@@ -23,11 +23,7 @@ expect_exit "--gdb 70000: not a port" 4
 rm -f "$TMP/busy.err"
 timeout 60 "$TTEMU" run --brisc $D/brisc.elf --gdb 0 --gdb-wait >/dev/null 2>"$TMP/busy.err" &
 busy_pid=$!
-for _ in $(seq 200); do
-    bport=$(grep -oE '127\.0\.0\.1:[0-9]+' "$TMP/busy.err" 2>/dev/null | cut -d: -f2)
-    [ -n "$bport" ] && break
-    sleep 0.05
-done
+bport=$(gdb_port "$TMP/busy.err")
 run_ttemu run --brisc $D/brisc.elf --gdb "127.0.0.1:${bport:-1}"
 expect_exit "--gdb on a port in use: exit 4" 4
 expect_out "--gdb on a port in use: names the address" "cannot listen on 127.0.0.1:${bport:-1}"
@@ -51,12 +47,8 @@ session() {
     shift
     rm -f "$TMP/gdb.json" "$TMP/t.err"
     timeout 120 "$TTEMU" run --quiet --report "$TMP/gdb.json" "${targs[@]}" --gdb 0 --gdb-wait 2>"$TMP/t.err" &
-    local pid=$! port=""
-    for _ in $(seq 200); do
-        port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$TMP/t.err" 2>/dev/null | cut -d: -f2)
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
+    local pid=$! port
+    port=$(gdb_port "$TMP/t.err")
     GOUT=$(timeout 120 gdb-multiarch -nx -batch -ex "set pagination off" -ex "target remote 127.0.0.1:$port" "$@" 2>&1)
     wait $pid
     TRC=$?

@@ -161,11 +161,7 @@ cp "$B/in.npy" "$B/exp.npy"
 timeout 60 "$TTEMU" run --config "$B/float32.json" --input t="$B/in.npy" --expect t="$B/exp.npy" \
     --gdb 0 --gdb-wait >"$B/cut.out" 2>&1 &
 cut_pid=$!
-for _ in $(seq 200); do
-    port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$B/cut.out" 2>/dev/null | cut -d: -f2)
-    [ -n "$port" ] && break
-    sleep 0.05
-done
+port=$(gdb_port "$B/cut.out")
 truncate -s 9 "$B/exp.npy"
 $PY -c 'import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
