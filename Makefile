@@ -28,9 +28,10 @@ CC ?= gcc
 # its own 64-byte line: ~0.5% less on the kernel runs, the same instructions (bench/README.md).
 # Copies and clears of a size known at compile time as SSE loops up to 1 KiB and libc's calls
 # above, not `rep movs` / `rep stos` (gcc's x86-64 default; they take tens of cycles to start, on
-# the harts', NoC's and DRAM's copies): ~0.2-0.8% less time on the kernel runs, the same results
-# (bench/README.md "Stop 37"). The LTO link keeps each object's (the same code without them there);
-# left out where the compiler does not take them (clang, other targets).
+# the harts', NoC's and DRAM's copies): the same results, less time by up to ~0.8% (medians of 61
+# runs each way: the whole program ~0.5%, with tensors ~0.8%, add1 16 x 32 ~0.2%, add1 4 x 32
+# none; bench/README.md "Stop 37"). The LTO link keeps each object's (the same code without them
+# there); left out where the compiler does not take them (clang, other targets).
 COPY_STRATEGY := vector_loop:1024:noalign,libcall:-1:noalign
 COPY_FLAGS := $(shell $(CC) -Werror -mmemcpy-strategy=$(COPY_STRATEGY) -x c -c -o /dev/null /dev/null 2>/dev/null && \
 	echo -mmemcpy-strategy=$(COPY_STRATEGY) -mmemset-strategy=$(COPY_STRATEGY))
