@@ -29,8 +29,8 @@ CC ?= gcc
 # Copies and clears of a size known at compile time as SSE loops up to 1 KiB and libc's calls
 # above, not `rep movs` / `rep stos` (gcc's x86-64 default; they take tens of cycles to start, on
 # the harts', NoC's and DRAM's copies): the same results, less time by up to ~0.8% (medians of 61
-# runs each way: the whole program ~0.5%, with tensors ~0.8%, add1 16 x 32 ~0.2%, add1 4 x 32
-# none; bench/README.md "Stop 37"). The LTO link keeps each object's (the same code without them
+# runs each way: the whole program ~0.5%, with tensors ~0.8%, add1 ~0.1-0.2%, within its noise;
+# bench/README.md "Stop 37"). The LTO link keeps each object's (the same code without them
 # there); left out where the compiler does not take them (clang, other targets).
 COPY_STRATEGY := vector_loop:1024:noalign,libcall:-1:noalign
 COPY_FLAGS := $(shell $(CC) -Werror -mmemcpy-strategy=$(COPY_STRATEGY) -x c -c -o /dev/null /dev/null 2>/dev/null && \
