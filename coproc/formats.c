@@ -274,14 +274,21 @@ FMT_RULE uint32_t l1_datum(const uint8_t *p, unsigned size, unsigned k) {
  * (b & 0x1F) << 11 | (b >> 7) & 0xFF (b << 11 in a 16-bit lane drops all but the low five bits
  * itself), and its high three, (b >> 13) & 4 | (b >> 5) & 3 (the
  * mantissa's top two bits and the sign), made apart and interleaved into 32-bit lanes. */
-static void unpack_rows_bf16_src(const uint8_t *restrict l1, uint32_t *restrict out, unsigned n) {
+static inline __attribute__((always_inline)) void unpack_bf16_src8(const uint8_t *restrict l1, uint32_t *restrict out) {
     const __m128i mff = _mm_set1_epi16(0xFF), m4 = _mm_set1_epi16(4), m3 = _mm_set1_epi16(3);
-    for (unsigned k = 0; k < n * FMT_ROW; k += 8) {
-        __m128i b = _mm_loadu_si128((const __m128i *)(l1 + 2 * k));
-        __m128i lo = _mm_or_si128(_mm_slli_epi16(b, 11), _mm_and_si128(_mm_srli_epi16(b, 7), mff));
-        __m128i hi = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(b, 13), m4), _mm_and_si128(_mm_srli_epi16(b, 5), m3));
-        _mm_storeu_si128((__m128i *)(out + k), _mm_unpacklo_epi16(lo, hi));
-        _mm_storeu_si128((__m128i *)(out + k + 4), _mm_unpackhi_epi16(lo, hi));
+    __m128i b = _mm_loadu_si128((const __m128i *)l1);
+    __m128i lo = _mm_or_si128(_mm_slli_epi16(b, 11), _mm_and_si128(_mm_srli_epi16(b, 7), mff));
+    __m128i hi = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(b, 13), m4), _mm_and_si128(_mm_srli_epi16(b, 5), m3));
+    _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi16(lo, hi));
+    _mm_storeu_si128((__m128i *)(out + 4), _mm_unpackhi_epi16(lo, hi));
+}
+/* A row's sixteen datums (two groups of eight) a step of the loop: half the loop's own steps of
+ * one group a step. */
+static void unpack_rows_bf16_src(const uint8_t *restrict l1, uint32_t *restrict out, unsigned n) {
+    _Static_assert(FMT_ROW == 16, "two groups of eight datums a row");
+    for (unsigned r = 0; r < n; r++, l1 += 2 * FMT_ROW, out += FMT_ROW) {
+        unpack_bf16_src8(l1, out);
+        unpack_bf16_src8(l1 + 16, out + 8);
     }
 }
 #define UNPACK_BF16_SRC() ((void)bf16_src, unpack_rows_bf16_src(l1, out, n));
@@ -472,20 +479,19 @@ uint32_t fmt_sfpload(unsigned mod0, uint32_t dst, uint32_t old, bool fp16a_inf) 
 
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD)
 #include <emmintrin.h>
-/* sfpload_rule's BF16 on eight lanes at a time in SSE2's 16-bit lanes: each lane's cell moved to
- * its pair's high half and sign-extended (so that packssdw keeps it exactly), decoded to BF16
- * there (fmt_dst_decode_bf16) and widened back as the high half of the lane's FP32. */
+/* sfpload_rule's BF16 on four lanes at a time in SSE2's 32-bit lanes, where the pairs lie: each
+ * pair shifted so that the lane's cell is its high half (the low half's by 16, the high half's by
+ * 0), then fmt_dst_decode_bf16 there, which leaves the lane's FP32 with its low half zero: the
+ * sign and the mantissa (the cell's bits 15 and 14..8) by an arithmetic shift right of 8 (the sign
+ * copied down to bit 23, masked away), the exponent (bits 7..0) by a shift left of 7. (Narrowed to
+ * 16-bit lanes and widened back, as before, it took three host instructions more per eight lanes.) */
 static void sfpload_lanes_bf16(const fmt_pair_t *restrict dst, unsigned shift, uint32_t *restrict lreg) {
-    const __m128i sign = _mm_set1_epi16(-0x8000), mff = _mm_set1_epi16(0xFF), m7f = _mm_set1_epi16(0x7F);
-    const __m128i up = _mm_cvtsi32_si128((int)(16 - shift)), zero = _mm_setzero_si128();
-    for (unsigned l = 0; l < FMT_LANES; l += 8) {
-        __m128i w0 = _mm_sll_epi32(_mm_loadu_si128((const __m128i *)(dst + l)), up);
-        __m128i w1 = _mm_sll_epi32(_mm_loadu_si128((const __m128i *)(dst + l + 4)), up);
-        __m128i c = _mm_packs_epi32(_mm_srai_epi32(w0, 16), _mm_srai_epi32(w1, 16));
-        __m128i b = _mm_or_si128(_mm_or_si128(_mm_and_si128(c, sign), _mm_slli_epi16(_mm_and_si128(c, mff), 7)),
-                                 _mm_and_si128(_mm_srli_epi16(c, 8), m7f));
-        _mm_storeu_si128((__m128i *)(lreg + l), _mm_unpacklo_epi16(zero, b));
-        _mm_storeu_si128((__m128i *)(lreg + l + 4), _mm_unpackhi_epi16(zero, b));
+    const __m128i sm = _mm_set1_epi32((int)0x807F0000u), ex = _mm_set1_epi32(0x7F800000);
+    const __m128i up = _mm_cvtsi32_si128((int)(16 - shift));
+    for (unsigned l = 0; l < FMT_LANES; l += 4) {
+        __m128i c = _mm_sll_epi32(_mm_loadu_si128((const __m128i *)(dst + l)), up);
+        __m128i f = _mm_or_si128(_mm_and_si128(_mm_srai_epi32(c, 8), sm), _mm_and_si128(_mm_slli_epi32(c, 7), ex));
+        _mm_storeu_si128((__m128i *)(lreg + l), f);
     }
 }
 #define SFPLOAD_LANES_BF16() sfpload_lanes_bf16(dst, shift, lreg);
@@ -945,15 +951,17 @@ void fmt_pack_row(const fmt_pack_mode_t *m, const uint32_t *restrict dst, uint32
 /* pack_early_rule's BF16 (pack_late_rule's BF16 -> BF16 is the identity) on eight cells at a time
  * in the host's 16-bit vector lanes: the cell's exponent e = c & 0xFF and the magnitude
  * e << 7 | (c >> 8) & 0x7F; a NaN (magnitude above 0x7F80, exponent all ones) loses its mantissa
- * (Inf of its sign), an exponent of 0 (zero, denormal, -0) gives +0. gcc makes of the C loop one
- * with a copy and a select more per eight cells. */
-static void pack_rows16_bf16(const uint16_t *restrict cells, fmt_cell16_t *restrict out, unsigned n) {
+ * (Inf of its sign): the magnitude's minimum with 0x7F80 (pminsw: at most 0x7FFF, a magnitude is
+ * positive as a signed 16-bit lane), an exponent of 0 (zero, denormal, -0) gives +0. gcc makes of
+ * the C loop one with a copy and a select more per eight cells. */
+static inline __attribute__((always_inline)) void pack_rows16_bf16(const uint16_t *restrict cells,
+                                                                   fmt_cell16_t *restrict out, unsigned n) {
     const __m128i mff = _mm_set1_epi16(0xFF), m7f = _mm_set1_epi16(0x7F), sign = _mm_set1_epi16(-0x8000);
     const __m128i inf = _mm_set1_epi16(0x7F80), zero = _mm_setzero_si128();
     for (unsigned k = 0; k < n * FMT_ROW; k += 8) {
         __m128i c = _mm_loadu_si128((const __m128i *)(cells + k)), e = _mm_and_si128(c, mff);
         __m128i mag = _mm_or_si128(_mm_slli_epi16(e, 7), _mm_and_si128(_mm_srli_epi16(c, 8), m7f));
-        mag = _mm_andnot_si128(_mm_and_si128(_mm_cmpgt_epi16(mag, inf), m7f), mag);
+        mag = _mm_min_epi16(mag, inf);
         __m128i b = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), _mm_or_si128(_mm_and_si128(c, sign), mag));
         _mm_storeu_si128((__m128i *)(out + k), b);
     }
@@ -991,7 +999,10 @@ void fmt_pack_row16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, ui
     pack_rows16(m, cells, out, 1);
 }
 void fmt_pack_rows16(const fmt_pack_mode_t *m, const uint16_t *restrict cells, fmt_cell16_t *restrict out, unsigned n) {
-    pack_rows16(m, cells, out, n);
+    if (n == 4) /* a PACR's four rows (every caller's): the loops with their count a constant, unrolled */
+        pack_rows16(m, cells, out, 4);
+    else
+        pack_rows16(m, cells, out, n);
 }
 
 /* ---- Block floats (FloatBitPatterns.md "BFP"; packing rounding [SIM]) ------------------------ */
