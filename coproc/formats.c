@@ -560,19 +560,20 @@ uint32_t fmt_sfpstore(unsigned mod0, uint32_t x) { return sfpstore_rule(mod0, x)
  * eight at a time in the host's 16-bit vector lanes, merged as fmt_sfpstore_lanes does: the bf16
  * b = f >> 16 of each lane (narrowed by packssdw from f >> 16 sign-extended, which it keeps
  * exactly) becomes the cell (b & 0x8000) | (b & 0x7F) << 8 | e, e = (b >> 7) & 0xFF, without its
- * mantissa where e is 0 (the flush: the sign alone, as the flushed f's high half), and goes into
+ * mantissa where e is 0 (the flush: the sign alone, as the flushed f's high half): the sign and e
+ * at once, b >> 7 arithmetic (the sign copied down to bit 8, masked away), and goes into
  * the pairs' low (shift 0) or high (16) half, interleaved there with zeros. (gcc -O2 makes of the
  * C rule a loop that narrows to 16-bit lanes and back.) */
 static inline __attribute__((always_inline)) void sfpstore_lanes_bf16_half(const uint32_t *restrict lreg, uint32_t keep,
                                                                            bool high, fmt_pair_t *restrict out) {
-    const __m128i sign = _mm_set1_epi16(-0x8000), man = _mm_set1_epi16(0x7F00), e8 = _mm_set1_epi16(0xFF);
+    const __m128i se8 = _mm_set1_epi16(-0x7F01), man = _mm_set1_epi16(0x7F00); /* 0x80FF, 0x7F00 */
     const __m128i k = _mm_set1_epi32((int)keep), zero = _mm_setzero_si128();
     for (unsigned l = 0; l < FMT_LANES; l += 8) {
         __m128i b = _mm_packs_epi32(_mm_srai_epi32(_mm_loadu_si128((const __m128i *)(lreg + l)), 16),
                                     _mm_srai_epi32(_mm_loadu_si128((const __m128i *)(lreg + l + 4)), 16));
-        __m128i e = _mm_and_si128(_mm_srli_epi16(b, 7), e8);
-        __m128i m = _mm_andnot_si128(_mm_cmpeq_epi16(e, zero), _mm_and_si128(_mm_slli_epi16(b, 8), man));
-        __m128i cell = _mm_or_si128(_mm_or_si128(_mm_and_si128(b, sign), m), e);
+        __m128i se = _mm_and_si128(_mm_srai_epi16(b, 7), se8);    /* the sign kept at bit 15 (psraw), e below */
+        __m128i z = _mm_cmpeq_epi16(_mm_slli_epi16(se, 1), zero); /* e == 0: the sign shifted out */
+        __m128i cell = _mm_or_si128(se, _mm_andnot_si128(z, _mm_and_si128(_mm_slli_epi16(b, 8), man)));
         __m128i c0 = high ? _mm_unpacklo_epi16(zero, cell) : _mm_unpacklo_epi16(cell, zero);
         __m128i c1 = high ? _mm_unpackhi_epi16(zero, cell) : _mm_unpackhi_epi16(cell, zero);
         __m128i w0 = _mm_loadu_si128((const __m128i *)(out + l)), w1 = _mm_loadu_si128((const __m128i *)(out + l + 4));
