@@ -67,8 +67,6 @@ void dp_fail(dp_ctx_t *x, cp_err_cat_t cat, const char *fmt, ...) {
 _Static_assert((int)ST_TT_ADDR_MOD_AB_SEC0_SrcAIncr == 16 && (int)ST_TT_ADDR_MOD_DST_SEC0_DestIncr == 16 &&
                    (int)ST_TT_ADDR_MOD_BIAS_SEC0_BiasIncr == 16,
                "one ThreadConfig word per address modifier section");
-/* Field `name` of the section's word v (the word holding its SEC0 element, i words further). */
-#define AMF(v, name) (((uint32_t)(v) >> ST_TS_##name) & ((1u << ST_TN_##name) - 1u))
 
 /* Blackhole: the 3-bit AddrMod indexes the eight sections directly; WH's ExtraAddrModBit /
  * ADDR_MOD_SET_Base reach of sections 4..7 is gone (ttsim math_update_counters, BH branch). */
@@ -94,6 +92,14 @@ void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity) {
      * test_dp_fast.c's twin tests draw sections of zeros and not. */
     if (!(ab | ds | bs) && !x->dp->reference) return dp_apply_addr_mod_zero(r, update_fidelity);
     dp_addr_mod_words(r, ab, ds, bs, update_fidelity);
+}
+
+bool dp_addr_mod_plain(uint32_t ab, uint32_t ds, uint32_t bs) {
+    return !(AMF(ab, ADDR_MOD_AB_SEC0_SrcAClear) | AMF(ab, ADDR_MOD_AB_SEC0_SrcACR) |
+             AMF(ab, ADDR_MOD_AB_SEC0_SrcBClear) | AMF(ab, ADDR_MOD_AB_SEC0_SrcBCR) |
+             AMF(ds, ADDR_MOD_DST_SEC0_DestClear) | AMF(ds, ADDR_MOD_DST_SEC0_DestCToCR) |
+             AMF(ds, ADDR_MOD_DST_SEC0_DestCR) | AMF(ds, ADDR_MOD_DST_SEC0_FidelityClear) |
+             AMF(bs, ADDR_MOD_BIAS_SEC0_BiasClear));
 }
 
 void dp_addr_mod_words(rwc_t *r, uint32_t ab, uint32_t ds, uint32_t bs, bool update_fidelity) {

@@ -241,6 +241,7 @@ typedef struct {
     uint8_t src, fmt;    /* SrcRow; the configured SrcA format (fpu_srca_fmt's, not implied) */
     bool implied, force; /* !DISABLE_IMPLIED_SRCA_FMT_Base, FP16A_FORCE_Enable */
     bool flush, remap;   /* !ALU_ACC_CTRL_Zero_Flag_disabled_src; DEST_ACCESS_CFG remap_addrs */
+    bool plain;          /* dp_addr_mod_plain(ab, ds, bs): the light way's counters by dp_addr_mod_incr */
 } mova2d_plan_t;
 
 struct dp {
@@ -415,6 +416,20 @@ static inline bool dp_failed(const dp_ctx_t *x) { return x->failed; }
 void dp_apply_addr_mod(dp_ctx_t *x, unsigned addr_mod, bool update_fidelity);
 /* Its general way (no shortcut for a section of zeros), given the section's three words. */
 void dp_addr_mod_words(rwc_t *r, uint32_t ab, uint32_t ds, uint32_t bs, bool update_fidelity);
+/* Field `name` of an address modifier section's word v (ADDR_MOD_*_SEC0's fields; section i is
+ * the word i words further). */
+#define AMF(v, name) (((uint32_t)(v) >> ST_TS_##name) & ((1u << ST_TN_##name) - 1u))
+/* Whether a section's words ask for nothing but increments (no Clear, CR or CToCR field set):
+ * then dp_addr_mod_incr does what dp_addr_mod_words does. Decided once where the words are kept
+ * (MOVA2D's plan). */
+bool dp_addr_mod_plain(uint32_t ab, uint32_t ds, uint32_t bs);
+static inline void dp_addr_mod_incr(rwc_t *r, uint32_t ab, uint32_t ds, uint32_t bs, bool update_fidelity) {
+    r->srca = (uint8_t)((r->srca + AMF(ab, ADDR_MOD_AB_SEC0_SrcAIncr)) & 63);
+    r->srcb = (uint8_t)((r->srcb + AMF(ab, ADDR_MOD_AB_SEC0_SrcBIncr)) & 63);
+    r->dst = (uint16_t)((r->dst + AMF(ds, ADDR_MOD_DST_SEC0_DestIncr)) & 1023);
+    if (update_fidelity) r->fidelity = (uint8_t)((r->fidelity + AMF(ds, ADDR_MOD_DST_SEC0_FidelityIncr)) & 3);
+    if (AMF(bs, ADDR_MOD_BIAS_SEC0_BiasIncr) & 3) r->bias ^= 1;
+}
 /* Whether the thread's address modifier section addr_mod is all zeros (AB, DST and BIAS words);
  * and what applying such a section does: each counter masked to its width, bias unchanged. */
 bool dp_addr_mod_zero(const dp_ctx_t *x, unsigned addr_mod);

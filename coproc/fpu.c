@@ -80,6 +80,7 @@ static void mova2d_plan_make(dp_ctx_t *x) {
         .flush = !CFG(x, ALU_ACC_CTRL_Zero_Flag_disabled_src),
         .remap = x->remap,
     };
+    x->dp->mova2d.plain = dp_addr_mod_plain(x->dp->mova2d.ab, x->dp->mova2d.ds, x->dp->mova2d.bs);
     x->dp->mova2d_made++;
     dp_key_set(x, DP_KEY_MOVA2D, 0);
 }
@@ -109,7 +110,10 @@ bool dp_mova2d_light(dp_t *dp, const cp_insn_t *in) {
     unsigned srow = (m->src + r->srca) & 0x38, p = dp_adj16_of(m->remap, (m->base + r->dst) & 0x3F8);
     dp->fpu_srca_row = (uint8_t)srow;
     src_rows_to_dst(dp, dp->srca.d[bank][srow], style, m->flush, p, 8);
-    dp_addr_mod_words(r, m->ab, m->ds, m->bs, true);
+    if (m->plain)
+        dp_addr_mod_incr(r, m->ab, m->ds, m->bs, true);
+    else
+        dp_addr_mod_words(r, m->ab, m->ds, m->bs, true);
     return true;
 }
 
