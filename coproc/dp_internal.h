@@ -129,9 +129,10 @@ typedef struct {
     uint32_t neg_inf;
     uint32_t base0, xstride0, ystride0, zstride0, wstride0, dest_offset;
     uint32_t dest, base1, ystride1, zstride1, wstride1, exp_section;
-    bool dest_hdr; /* !THCON_SEC0_REG1_Sub_l1_tile_header_size (dest: L1_Dest_addr + dest_hdr) */
-    bool remap;    /* the Config bank's DEST_ACCESS_CFG remap_addrs (dp_ctx_t's) */
-    bool light;    /* dp_pack_light may take a PACR of this setup (coproc/pack.c pack_setup) */
+    bool dest_hdr;     /* !THCON_SEC0_REG1_Sub_l1_tile_header_size (dest: L1_Dest_addr + dest_hdr) */
+    bool remap;        /* the Config bank's DEST_ACCESS_CFG remap_addrs (dp_ctx_t's) */
+    bool light;        /* dp_pack_light may take a PACR of this setup (coproc/pack.c pack_setup) */
+    uint8_t adc_plain; /* bit i: the thread's ADDR_MOD_PACK section i only increments (pack.c pack_adc_plain) */
 } pack_setup_t;
 
 /* The packer's output streams (Packers/OutputAddressGenerator.md): the L1 byte address the next

@@ -221,6 +221,7 @@ static void pack_setup_tile(const dp_ctx_t *x, pack_setup_t *s) {
 
 /* PACR's Config decoded into *s, with the refusals it can meet (dp_fail; false), in the order the
  * instruction meets them. p->acc is set where it was before the refusal of its format. */
+static inline bool pack_adc_plain(uint32_t am);
 static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
     packer_t *p = &x->dp->pack;
     if (CFG(x, THCON_SEC0_REG1_Auto_set_last_pacr_intf_sel)) {
@@ -325,6 +326,11 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
      * L1 accumulation (gather). */
     s->light = FMT_HOST_LE && !s->stages.active && s->ds == 0xFFFF && !c.read_32b && s->out_bytes == 2 &&
                s->edge_full && !s->acc;
+    /* The thread's ADDR_MOD_PACK sections (ThreadConfig: the key's thdcfg_gen covers them, and none
+     * is a tile's word) that only increment. */
+    s->adc_plain = 0;
+    for (unsigned i = 0; i < 4; i++)
+        s->adc_plain |= (uint8_t)(pack_adc_plain(x->thcfg[ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + i]) << i);
     return true;
 }
 
@@ -411,8 +417,19 @@ static inline void pack_adc_step(adc_t *adc, uint32_t am) {
     pack_z_step(&adc->ch[0], PAF(ZsrcClear), PAF(ZsrcIncr));
     pack_y_step(&adc->ch[1], PAF(YdstClear), PAF(YdstCR), PAF(YdstIncr));
     pack_z_step(&adc->ch[1], PAF(ZdstClear), PAF(ZdstIncr));
-#undef PAF
 }
+/* Whether section word am asks for increments alone (no Clear or CR field): then pack_adc_incr does
+ * what pack_adc_step does. Decided once a setup, for each of the four sections (pack_setup_t.adc_plain). */
+static inline bool pack_adc_plain(uint32_t am) {
+    return !(PAF(YsrcClear) | PAF(YsrcCR) | PAF(ZsrcClear) | PAF(YdstClear) | PAF(YdstCR) | PAF(ZdstClear));
+}
+static inline void pack_adc_incr(adc_t *adc, uint32_t am) {
+    adc->ch[0].y = (uint16_t)((adc->ch[0].y + PAF(YsrcIncr)) & 0x1FFF);
+    adc->ch[0].z = (uint8_t)(adc->ch[0].z + PAF(ZsrcIncr));
+    adc->ch[1].y = (uint16_t)((adc->ch[1].y + PAF(YdstIncr)) & 0x1FFF);
+    adc->ch[1].z = (uint8_t)(adc->ch[1].z + PAF(ZdstIncr));
+}
+#undef PAF
 _Static_assert((int)ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr == (int)ST_TW_ADDR_MOD_PACK_SEC0_ZdstClear &&
                    (int)ST_TT_ADDR_MOD_PACK_SEC0_YsrcIncr == 16 && (int)ST_TT_ADDR_MOD_PACK_SEC0_ZdstClear == 16,
                "one ThreadConfig word per ADDR_MOD_PACK section");
@@ -623,7 +640,11 @@ bool dp_pack_light(dp_t *dp, const cp_insn_t *in) {
     for (unsigned i = 0; i < 4; i++)
         tile_pos_step(p, cs->per_plane);
     if (last) p->needs_new_addr = p->exp_needs_new_addr = true;
-    pack_adc_step(adc, in->st->thdcfg[t][ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + TT_PACR_ADDRMODE(w)]);
+    unsigned am = TT_PACR_ADDRMODE(w);
+    if ((cs->adc_plain >> am) & 1)
+        pack_adc_incr(adc, in->st->thdcfg[t][ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + am]);
+    else
+        pack_adc_step(adc, in->st->thdcfg[t][ST_TW_ADDR_MOD_PACK_SEC0_YsrcIncr + am]);
     if (env->l1_written) env->l1_written(env->ctx, at, len);
     p->light_runs++;
     return true;
