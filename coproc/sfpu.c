@@ -436,7 +436,9 @@ static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const 
         sfp_plan_block(dp, p, FMT_MOD0_BF16, false, vd, addr, load);
     else
         sfp_light_block(dp, p, vd, addr, load);
-    dp_apply_addr_mod_zero(r, false);
+    /* The plan's section of zeros (dp_apply_addr_mod_zero) would only mask the counters to their
+     * widths, which every writer of them keeps (test_dp_fast's twins check it after every word):
+     * nothing to do. */
     sfpu_take_cycle(&dp->sched, in->cycle);
     return true;
 }
@@ -466,8 +468,8 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
 /* The light way (dp_internal.h dp_sfpu_light): nothing scheduled, the PRNG following its seed
  * (dp_sfpu_exec's first steps then do nothing), an SFPNOP or the word among the kept ones, and for SFPLOAD and
  * SFPSTORE a plan that holds (made for what sfp_cfg_t holds, read anew where its key misses on
- * the instruction's thread: sfp_light_mem; a plan implies a section of zeros for its address modifier, which
- * dp_apply_addr_mod_zero applies); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
+ * the instruction's thread: sfp_light_mem; a plan implies a section of zeros for its address modifier, whose
+ * application changes nothing there); any kept word but SFPLOAD, SFPSTORE and SFPLOADMACRO taken
  * too (sfp_light_regs). What it runs is what dp_sfpu_exec would run for the word (sfpu_addi_in_place,
  * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
  * cycle as dp_sfpu_exec does. */

@@ -569,6 +569,11 @@ static void tw_compare(tw_t *w, uint32_t word) {
     if (memcmp(la, lb, sizeof *la)) fail_msg("0x%08x: Vector Unit state differs", word);
     for (unsigned t = 0; t < DP_THREADS; t++) {
         if (memcmp(dp_rwc(a->dp, t), dp_rwc(b->dp, t), sizeof(rwc_t))) fail_msg("0x%08x: RWCs differ", word);
+        /* Every writer keeps the counters within their widths (the shortcuts that skip the masks:
+         * dp_rwc_apply's INCRWC of Dst, SFPLOAD/SFPSTORE's light way after a section of zeros). */
+        const rwc_t *r = dp_rwc(b->dp, t);
+        if ((r->srca | r->srca_cr | r->srcb | r->srcb_cr) > 63 || (r->dst | r->dst_cr) > 1023 || r->fidelity > 3)
+            fail_msg("0x%08x: thread %u's RWCs past their widths", word, t);
         for (unsigned u = 0; u < ADC_UNITS; u++)
             if (memcmp(dp_adc(a->dp, t, u), dp_adc(b->dp, t, u), sizeof(adc_t))) fail_msg("0x%08x: ADCs differ", word);
     }
