@@ -210,13 +210,15 @@ typedef struct {
     bool remap, swizzle; /* DEST_ACCESS_CFG of the key's thread's Config bank (dp_ctx_t's) */
 } sfp_plan_t;
 /* The light way's form of a kept word (coproc/sfpu.c dp_sfpu_light), from its decoding alone: an
- * SFPADDI whose operands allow the in-place form (sfpu_addi_word_in_place), an SFPLOAD, an
+ * SFPADDI whose operands allow the in-place form (sfpu_addi_word_in_place) and whose Imm16 is
+ * finite (fma_add_k_of), an SFPLOAD, an
  * SFPSTORE, any other word that reads only the Vector Unit's registers, or none (SFPLOADMACRO). */
 typedef enum { SFP_LIGHT_NONE, SFP_LIGHT_ADDI, SFP_LIGHT_LOAD, SFP_LIGHT_STORE, SFP_LIGHT_REGS } sfp_light_t;
 typedef struct {
     sfp_op_t op[SFP_DECODED];
     sfp_plan_t plan[SFP_DECODED]; /* op[i]'s, when it is an SFPLOAD or SFPSTORE */
     uint8_t light[SFP_DECODED];   /* op[i]'s sfp_light_t */
+    float addi_fa[SFP_DECODED];   /* op[i]'s Imm16 as SFP_LIGHT_ADDI adds it (fma_add_k_of) */
 } sfp_decoded_t;
 
 /* What SFPLOAD's and SFPSTORE's Dst addresses and MOD0_FMT_SRCB read of Config and of the thread's

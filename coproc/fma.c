@@ -446,9 +446,11 @@ static __attribute__((noinline)) void add_k_in_model(uint32_t a, uint32_t *v, ui
     for (unsigned l = 0; l < FMA_LANES; l++)
         v[l] = fma_bh_model(a, FMA_ONE, v[l] ^ c_sign);
 }
-void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
-    if (!finite_mask(exp_key(a))) return add_k_in_model(a, v, c_sign);
-    float fa = f32_of(a & normal_mask(exp_key(a)));
+bool fma_add_k_of(uint32_t a, float *fa) {
+    *fa = f32_of(a & normal_mask(exp_key(a)));
+    return finite_mask(exp_key(a)) != 0;
+}
+void fma_bh_lanes_add_fk_in(uint32_t a, float fa, uint32_t *v, uint32_t c_sign) {
 #if defined(__SSE2__) && !defined(TTEMU_NO_SIMD) && FMA_HOST_EXACT
     if (c_sign)
         add_k_in_groups(fa, a, v, c_sign);
@@ -457,6 +459,11 @@ void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
 #else
     add_k_lane_by_lane(fa, a, v, FMA_LANES, c_sign);
 #endif
+}
+void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign) {
+    float fa;
+    if (!fma_add_k_of(a, &fa)) return add_k_in_model(a, v, c_sign);
+    fma_bh_lanes_add_fk_in(a, fa, v, c_sign);
 }
 
 /* The lanes' verdicts are only AND'ed on the way (no array of them to store): where one lane is not

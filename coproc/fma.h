@@ -24,6 +24,12 @@ void fma_bh_lanes(const uint32_t *restrict a, const uint32_t *restrict b, const 
 void fma_bh_lanes_add_k(uint32_t a, const uint32_t *restrict c, uint32_t c_sign, uint32_t *restrict d);
 /* The same in place (SFPADDI with every lane enabled): v[l] = fma_bh(a, 1.0, v[l] ^ c_sign). */
 void fma_bh_lanes_add_k_in(uint32_t a, uint32_t *v, uint32_t c_sign);
+/* Its constant's part, made once for a kept word (SFPADDI's Imm16): *fa, what the lanes add (a
+ * read as a float, zero where a is denormal); false where a is Inf or NaN (then only
+ * fma_bh_lanes_add_k_in, which goes to the model). */
+bool fma_add_k_of(uint32_t a, float *fa);
+/* fma_bh_lanes_add_k_in for a finite a, given fma_add_k_of's fa. */
+void fma_bh_lanes_add_fk_in(uint32_t a, float fa, uint32_t *v, uint32_t c_sign);
 /* The same, always through the bit-level model (fma_bh takes shortcuts where the result is exact,
  * for b = 1.0 where it is the IEEE sum, and for an inexact product with a normal addend where it
  * is the IEEE fused multiply-add (coproc/fma.c inexact_ok); the tests compare the two). */

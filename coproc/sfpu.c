@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coproc/dp_internal.h"
+#include "coproc/fma.h"
 #include "coproc/tt_fields.h"
 #include "coproc/tt_ops.h"
 
@@ -352,6 +353,8 @@ static __attribute__((noinline)) const sfp_op_t *decode_new(sfp_decoded_t *d, un
     d->op[i] = o;
     d->plan[i].epoch = 0; /* the word's plan is made on its first run */
     d->light[i] = (uint8_t)sfp_light_of(&o);
+    if (d->light[i] == SFP_LIGHT_ADDI && !fma_add_k_of((uint32_t)o.imm << 16, &d->addi_fa[i]))
+        d->light[i] = SFP_LIGHT_REGS; /* an Inf or NaN Imm16: sfpu_exec's way to the model */
     return &d->op[i];
 }
 
@@ -491,7 +494,7 @@ bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
     switch (light) {
     case SFP_LIGHT_ADDI: /* sfpu_addi_in_place, its word's part known at decoding; else sfpu_exec's (sfpu_addi) */
         if (sfpu_lanes_enabled(s) == 0xFFFFFFFFu) {
-            sfpu_addi_in_place(s, o);
+            sfpu_addi_in_place_k(s, o, dp->sfp_decoded.addi_fa[i]);
             break;
         }
         /* fall through */

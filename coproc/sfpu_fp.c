@@ -86,6 +86,9 @@ sfp_res_t sfpu_mad(lregs_t *s, const sfp_op_t *o) {
 void sfpu_addi_in_place(lregs_t *s, const sfp_op_t *o) {
     fma_bh_lanes_add_k_in((uint32_t)o->imm << 16, s->r[o->vd], (o->mod & 2) ? SIGN : 0);
 }
+void sfpu_addi_in_place_k(lregs_t *s, const sfp_op_t *o, float fa) {
+    fma_bh_lanes_add_fk_in((uint32_t)o->imm << 16, fa, s->r[o->vd], (o->mod & 2) ? SIGN : 0);
+}
 sfp_res_t sfpu_addi(lregs_t *s, const sfp_op_t *o) {
     if (o->general || !sfpu_addi_word_in_place(o) || sfpu_lanes_enabled(s) != 0xFFFFFFFFu) return sfpu_mad(s, o);
     sfpu_addi_in_place(s, o);

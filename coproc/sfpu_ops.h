@@ -131,6 +131,9 @@ static inline bool sfpu_addi_word_in_place(const sfp_op_t *o) {
     return !(o->mod & 8) && o->vd < 8 && (o->vc == SFP_NONE || o->vc == o->vd);
 }
 void sfpu_addi_in_place(lregs_t *s, const sfp_op_t *o);
+/* The same with its Imm16's part made once at decoding (fma_add_k_of: fa; only where Imm16 is
+ * finite: sfpu.c's light way). */
+void sfpu_addi_in_place_k(lregs_t *s, const sfp_op_t *o, float fa);
 sfp_res_t sfpu_lut(lregs_t *s, const sfp_op_t *o); /* SFPLUT */
 sfp_res_t sfpu_lutfp32(lregs_t *s, const sfp_op_t *o);
 sfp_res_t sfpu_mul24(lregs_t *s, const sfp_op_t *o);

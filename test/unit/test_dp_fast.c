@@ -921,13 +921,20 @@ static void test_twin_sfpu_light(void **state) {
         TT_OPC_SFPGT,         TT_OPC_SFPLE,     TT_OPC_SFPMOV,    TT_OPC_SFPSWAP,   TT_OPC_SFPTRANSP, TT_OPC_SFPSHFT2,
         TT_OPC_SFPLOADI,      TT_OPC_SFPCONFIG};
     /* Every opcode twice among the kept words, and SFPADDIs of the in-place form (no indirection,
-     * VD < 8, VC = VD: sfpu_addi_word_in_place) besides. */
+     * VD < 8, VC = VD: sfpu_addi_word_in_place) besides: the first three with an Imm16 of Inf, NaN
+     * (the light way leaves them to the model: decode_new) and a denormal (read as zero:
+     * fma_add_k_of), the sign drawn. */
     enum { NOPC = sizeof opcs, NKEPT = 2 * NOPC + 8 };
     uint32_t words[NKEPT];
     for (unsigned i = 0; i < 2 * NOPC; i++)
         words[i] = TT_WORD(opcs[i % NOPC], rnd() & 0xFFFFFFu);
-    for (unsigned i = 2 * NOPC; i < NKEPT; i++)
-        words[i] = TT_OP_SFPADDI(rnd() & 0xFFFFu, rnd_below(8), rnd_below(8) & ~1u);
+    for (unsigned i = 2 * NOPC; i < NKEPT; i++) {
+        unsigned imm = rnd() & 0xFFFFu, sign = rnd() & 0x8000u;
+        if (i == 2 * NOPC) imm = sign | 0x7F80u;
+        if (i == 2 * NOPC + 1) imm = sign | 0x7F80u | (1u + rnd_below(0x7F));
+        if (i == 2 * NOPC + 2) imm = sign | (1u + rnd_below(0x7F));
+        words[i] = TT_OP_SFPADDI(imm, rnd_below(8), rnd_below(8) & ~1u);
+    }
     unsigned backdoor = 0, refused = 0, in_place = 0;
     for (unsigned iter = 0; iter < 400; iter++) {
         rnd_sfpu_cfg(w);
