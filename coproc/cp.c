@@ -139,13 +139,25 @@ static inline __attribute__((always_inline)) bool thread_idle(const cp_t *cp, un
     return fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active && !tm_thread_busy(cp->tm, t);
 }
 
-unsigned cp_idle_threads(const cp_t *cp, unsigned mask) {
+/* cp_idle_threads of the threads in mask whose frontends and gates are idle: the model's part. */
+static __attribute__((noinline)) unsigned idle_threads_tm(const cp_t *cp, unsigned mask) {
     unsigned idle = 0;
-    for (unsigned m = mask & ((1u << CP_THREADS) - 1); m; m &= m - 1) {
+    for (unsigned m = mask; m; m &= m - 1) {
         unsigned t = (unsigned)__builtin_ctz(m);
-        if (thread_idle(cp, t)) idle |= 1u << t;
+        if (!tm_thread_busy(cp->tm, t)) idle |= 1u << t;
     }
     return idle;
+}
+
+unsigned cp_idle_threads(const cp_t *cp, unsigned mask) {
+    /* thread_idle's frontend and gate first, for all (no call: the commonest answer, a thread
+     * still with words queued, needs no registers saved), then the model's part */
+    unsigned maybe = 0;
+    for (unsigned m = mask & ((1u << CP_THREADS) - 1); m; m &= m - 1) {
+        unsigned t = (unsigned)__builtin_ctz(m);
+        if (fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active) maybe |= 1u << t;
+    }
+    return maybe ? idle_threads_tm(cp, maybe) : 0;
 }
 
 static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
