@@ -769,11 +769,30 @@ static void skip_write(tile_t *t) {
     if (t->cycle == 300) assert_true(tile_host_write(t, S8, 1));
     if (t->cycle == 1100) assert_true(tile_host_write(t, BR_LOOP2 + 4, addi(A0, ZERO, 7)));
 }
+static void (*skip_writer)(tile_t *t); /* what end_skip writes: skip_ways's write */
 static bool end_skip(void *ctx) {
     tile_t *t = ctx;
     ++t->cycle;
-    skip_write(t);
+    skip_writer(t);
     return false;
+}
+/* The three ways to cycle `end`: the reference cycle by cycle with write() after each, one group
+ * call with write() in its end_cycle (end_skip), the fast path in batches with write() at cycles cut1 and
+ * cut2 (where write acts); then every way must agree. */
+static void skip_ways(tile_t *const t[3], uint64_t end, void (*write)(tile_t *), uint64_t cut1, uint64_t cut2) {
+    while (t[0]->cycle < end) {
+        tile_cycle(t[0]);
+        write(t[0]);
+    }
+    skip_writer = write;
+    assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, end, end_skip, NULL, t[1]), end);
+    run_for(t[2], cut1, 97);
+    write(t[2]);
+    run_for(t[2], cut2 - cut1, 89);
+    write(t[2]);
+    run_for(t[2], end - cut2, 101);
+    t[1]->cycle = t[2]->cycle; /* (the group call counted the tile's cycles, not its other state) */
+    assert_same(t);
 }
 static void skipped_harts_see_every_writer(void **state) {
     (void)state;
@@ -831,18 +850,7 @@ static void skipped_harts_see_every_writer(void **state) {
         tile_start_core(t[way], CORE_NCRISC, 0x2000);
         tile_start_core(t[way], CORE_TRISC0, 0x3000);
     }
-    while (t[0]->cycle < SKIP_END) {
-        tile_cycle(t[0]);
-        skip_write(t[0]);
-    }
-    assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, SKIP_END, end_skip, NULL, t[1]), SKIP_END);
-    run_for(t[2], 300, 97);
-    skip_write(t[2]);
-    run_for(t[2], 800, 89);
-    skip_write(t[2]);
-    run_for(t[2], SKIP_END - 1100, 101);
-    t[1]->cycle = t[2]->cycle; /* (the group call counted the tile's cycles, not its other state) */
-    assert_same(t);
+    skip_ways(t, SKIP_END, skip_write, 300, 1100);
     for (int way = 0; way < 3; way++) {
         const hart_t *b = &t[way]->hart[CORE_BRISC];
         uint32_t out[6];
@@ -874,12 +882,6 @@ static void skipped_harts_see_every_writer(void **state) {
 static void l1_skip_write(tile_t *t) {
     if (t->cycle == 1100) assert_true(tile_host_write(t, FLAG3, 3));
     if (t->cycle == 1300) assert_true(tile_host_write(t, FLAG1, 5));
-}
-static bool end_l1_skip(void *ctx) {
-    tile_t *t = ctx;
-    ++t->cycle;
-    l1_skip_write(t);
-    return false;
 }
 static void skipped_harts_see_l1_writers(void **state) {
     (void)state;
@@ -925,18 +927,7 @@ static void skipped_harts_see_l1_writers(void **state) {
         tile_start_core(t[way], CORE_NCRISC, 0x2000);
         tile_start_core(t[way], CORE_TRISC0, 0x3000);
     }
-    while (t[0]->cycle < L1_SKIP_END) {
-        tile_cycle(t[0]);
-        l1_skip_write(t[0]);
-    }
-    assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, L1_SKIP_END, end_l1_skip, NULL, t[1]), L1_SKIP_END);
-    run_for(t[2], 1100, 97);
-    l1_skip_write(t[2]);
-    run_for(t[2], 200, 89);
-    l1_skip_write(t[2]);
-    run_for(t[2], L1_SKIP_END - 1300, 101);
-    t[1]->cycle = t[2]->cycle; /* (the group call counted the tile's cycles, not its other state) */
-    assert_same(t);
+    skip_ways(t, L1_SKIP_END, l1_skip_write, 1100, 1300);
     for (int way = 0; way < 3; way++) {
         uint32_t out[4];
         memcpy(out, t[way]->l1 + OUT, sizeof out);
