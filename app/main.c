@@ -56,6 +56,19 @@ _Static_assert(RUN_MAX_PEEKS == 64, "the --peek limit message says 64");
 
 static bool parse_u64(const char *s, uint64_t *out) { return run_parse_uint(s, UINT64_MAX, out); }
 
+/* "launches[l].kernels.core" into name (64 bytes; l < CFG_MAX_LAUNCHES, core at most 6 letters):
+ * copied, not formatted (snprintf's ~1,000 host instructions, for every kernel of a run). */
+static const char *kernel_name(char *name, int l, const char *core) {
+    _Static_assert(CFG_MAX_LAUNCHES <= 100, "two digits at most");
+    char *d = name;
+    memcpy(d, "launches[", 9), d += 9;
+    if (l >= 10) *d++ = (char)('0' + l / 10);
+    *d++ = (char)('0' + l % 10);
+    memcpy(d, "].kernels.", 10), d += 10;
+    strcpy(d, core);
+    return name;
+}
+
 /* No output on another output or on an input (app/outputs.h): checked before anything is read
  * or written. Outputs: the report, the traces, the panel's files, tensor outputs and saved host
  * reads; inputs: the config, the images, the kernels, tensor inputs and expectations, host write
@@ -86,7 +99,8 @@ static int check_outputs(const run_opts_t *o, const trace_opts_t *tro, const ui_
         ins[ni++] = (outputs_file_t){NAME(o->elf[c] ? "--%s" : "cores.%s", what[c]), cfg->cores[c]};
         ins[ni++] = (outputs_file_t){NAME("firmware.%s", what[c]), cfg->firmware[c]};
         for (int l = 0; l < cfg->nlaunches; l++)
-            ins[ni++] = (outputs_file_t){NAME("launches[%d].kernels.%s", l, what[c]), cfg->launches[l].kernel[c]};
+            if (cfg->launches[l].kernel[c]) /* (a NULL path is skipped: not named, as a run names 80) */
+                ins[ni++] = (outputs_file_t){kernel_name(names[nn++], l, what[c]), cfg->launches[l].kernel[c]};
     }
     for (int i = 0; i < cfg->nhost; i++) {
         const cfg_host_op_t *op = &cfg->host[i];

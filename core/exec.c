@@ -550,10 +550,11 @@ bool hart_step(hart_t *h) {
 enum { PD_STOPPED = 1, PD_SKIP = 2, PD_RETRY = 4 }; /* pd_group_t.changed */
 typedef enum {
     /* (0: STORE's test for it is one instruction) */
-    PD_ALONE, /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
-    PD_STEP,  /* one lock-step cycle of one hart (hart_step_fast) */
-    PD_GROUP, /* up to n lock-step cycles of a group of harts (hart_run_lockstep) */
-    PD_PURE,  /* one lock-step cycle of one hart, if its instruction is pure (hart_step_pure) */
+    PD_ALONE,  /* up to n cycles of one hart that nothing else observes (hart_run_alone) */
+    PD_STEP,   /* one lock-step cycle of one hart (hart_step_fast) */
+    PD_GROUP,  /* up to n lock-step cycles of a group of harts (hart_run_lockstep) */
+    PD_PURE,   /* one lock-step cycle of one hart, if its instruction is pure (hart_step_pure) */
+    PD_DECODE, /* no cycle: the record of the word at L1 address n made (park_mark) */
 } pd_mode_t;
 
 /* PD_GROUP's state, kept in memory on purpose: every value live across the bodies that gcc must
@@ -654,6 +655,10 @@ static __attribute__((noinline, noclone)) PD_LAYOUT uint64_t pd_run(hart_t *h, c
         h = g->hs;
         goto turn;
     }
+    if (mode == PD_DECODE) {
+        pc = (uint32_t)n;
+        goto decode_pc;
+    }
     steps = left = n;
     pc = h->pc;
     h->blocked = false; /* only a group turn acts on it; here the access is retried */
@@ -703,6 +708,7 @@ far_jump: /* a jump out of L1 retired; the next fetch (through `fetch`, which ch
 
 decode : {
     AT_PC();
+decode_pc:
     if (pc >= L1_SIZE) goto fetch_fault; /* the record past L1's end (see JUMP) */
     insn_t d;
     rv_decode(le_read(L1 + pc, 4), &d);
@@ -711,6 +717,7 @@ decode : {
     rec->pc_imm = (uint32_t)pc + (uint32_t)d.imm;
     rec->handler = bodies[d.op] ? bodies[d.op] : (int32_t)(&&op_unimplemented - &&decode);
     if (h->pd_pages) h->pd_pages[pc >> 12] = 1;
+    if (mode == PD_DECODE) return 0;
     goto dispatch;
 }
 
@@ -940,6 +947,19 @@ static inline bool same_regs(const hart_t *c, const hart_t *h, const uint8_t *rd
     return true;
 }
 
+/* A hart parked on an L1 word may be skipped too (pk->counted): its word gets a decoded record
+ * (made here, PD_DECODE, unless it has one), so that a write to it drops the record (every write
+ * into L1 drops those of the words it writes: hart_pd_invalidate, pd_run's STORE) and tells the
+ * parked harts (hart_pd_dropped: each watch poisoned, a skipping group's next cycle end told,
+ * PD_RETRY), as a counted device write is told by dev_writes. Every hart's L1 word is marked so
+ * (the group skips only those at the front of its order, BRISC's and NCRISC's mailbox polls while
+ * the TRISCs compute); a write to a marked word wakes every parked hart of the tile (each settles
+ * exactly and may park again at once), as a dropped record of code does. */
+static void park_mark(hart_t *h, uint32_t a) {
+    if (!h->pd[a >> 2].handler) pd_run(h, a, PD_DECODE, NULL);
+    h->park.counted = true;
+}
+
 /* Probe h's loop on a copy (see above); on success h is parked, this turn counted. */
 static bool park_try(hart_t *h) {
     hart_park_t *pk = &h->park;
@@ -956,6 +976,7 @@ static bool park_try(hart_t *h) {
     memcpy(&c, h, offsetof(hart_t, park));
     c.fault.kind = FAULT_NONE;
     unsigned nw = 0;
+    uint32_t l1_at = UINT32_MAX; /* the watched word's L1 address, if it is in L1 */
     bool noted = false;
     uint64_t noted_at = UINT64_MAX;
     for (unsigned i = 0; i < HART_PARK_STEPS; i++) {
@@ -975,7 +996,7 @@ static bool park_try(hart_t *h) {
             uint32_t a = c.x[d.rs1] + (uint32_t)d.imm;
             if (a & (size - 1)) break;
             if (a < c.l1_size)
-                w = c.l1 + (a & ~3u);
+                w = c.l1 + (l1_at = a & ~3u);
             else if (a - HART_LDM_BASE < c.ldm_size)
                 w = c.ldm + ((a - HART_LDM_BASE) & ~3u);
             else if (d.op == RV_OP_lw && (w = env_pure_word(c.env, h, a, &noted_at, &counted)))
@@ -1010,7 +1031,10 @@ static bool park_try(hart_t *h) {
         pk->step_rd[i] = d.rd;
         pk->step_val[i] = c.x[d.rd];
         if (c.pc == h->pc && same_regs(&c, h, pk->step_rd, i + 1)) { /* back where it started */
-            if (!nw) pk->watch = &pk->watch_val, pk->counted = true; /* reads nothing: a word that stays */
+            if (!nw)
+                pk->watch = &pk->watch_val, pk->counted = true; /* reads nothing: a word that stays */
+            else if (l1_at != UINT32_MAX)
+                park_mark(h, l1_at);
             memcpy(&pk->watch_val, pk->watch, 4);
             pk->period = i + 1;
             pk->noted = noted;
@@ -1033,8 +1057,9 @@ static bool park_try(hart_t *h) {
 
 /* ---- skipped harts ---------------------------------------------------------------------------
  * A parked hart whose watched word changes only with a write the tile counts (hart_t.dev_writes:
- * the NIUs' counters, the stream registers; or whose loop reads no word) need not be visited while
- * that count stays: its turns only count. The group skips a run of such harts at the front of its
+ * the NIUs' counters, the stream registers), or only with a write that drops a decoded record (an
+ * L1 word, park_mark), or whose loop reads no word, need not be visited while that count stays
+ * and no record is dropped: its turns only count. The group skips a run of such harts at the front of its
  * order (hs .. first - 1): every hart that runs in a cycle comes after them, so whatever it writes
  * reaches a skipped hart's turn of the next cycle at the earliest, as does whatever the tile's end
  * of the cycle writes. So at each cycle's end (pd_group_t.changed: PD_SKIP while any is skipped)

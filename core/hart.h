@@ -93,7 +93,8 @@ typedef struct {
     uint32_t step_val[HART_PARK_STEPS];
     uint8_t step_rd[HART_PARK_STEPS]; /* 0: the step wrote no register */
     /* The watched word changes only with a write the tile counts in dev_writes (a device's
-     * storage: env_pure_word's *counted), or the loop reads no word: the hart may be skipped
+     * storage: env_pure_word's *counted) or, an L1 word given a decoded record, with a write that
+     * drops it (core/exec.c park_mark), or the loop reads no word: the hart may be skipped
      * (core/exec.c "skipped harts"). */
     bool counted;
     /* Skipped by the group call `group` from its cycle skip_from on: its turns are not visited,

@@ -34,16 +34,34 @@ static int fail(ctx_t *x, const char *key, const char *fmt, ...) {
     return -1;
 }
 
+/* a, b, c and d one after the other into buf (n > 0): cut at n - 1 characters, never overflowed.
+ * A path is made for every object a config holds (the parent of its keys' messages), so this is
+ * a copy, not snprintf's format (~1,100 host instructions a call). */
+static const char *join4(char *buf, size_t n, const char *a, const char *b, const char *c, const char *d) {
+    const char *part[4] = {a, b, c, d};
+    size_t k = 0;
+    for (int i = 0; i < 4; i++)
+        for (const char *s = part[i]; *s && k + 1 < n; s++)
+            buf[k++] = *s;
+    buf[k] = 0;
+    return buf;
+}
+
 /* "parent.key" into buf (key paths are short; a longer one is cut, never overflowed). */
 static const char *path_of(char *buf, size_t n, const char *parent, const char *key) {
-    if (snprintf(buf, n, "%s%s%s", parent, *parent ? "." : "", key) < 0) buf[0] = 0;
-    return buf;
+    return join4(buf, n, parent, *parent ? "." : "", key, "");
 }
 
 /* "parent[i]" into buf. */
 static const char *index_of(char *buf, size_t n, const char *parent, int i) {
-    if (snprintf(buf, n, "%s[%d]", parent, i) < 0) buf[0] = 0;
-    return buf;
+    char num[12], *d = num + sizeof num;
+    unsigned u = i < 0 ? 0u - (unsigned)i : (unsigned)i;
+    *--d = 0;
+    do
+        *--d = (char)('0' + u % 10);
+    while (u /= 10);
+    if (i < 0) *--d = '-';
+    return join4(buf, n, parent, "[", d, "]");
 }
 
 /* Every key of obj is one of allowed, and none is given twice: cJSON keeps a duplicate as a
@@ -74,27 +92,35 @@ static int check_keys(ctx_t *x, const cJSON *obj, const char *where, const char 
     return 0;
 }
 
-/* An unsigned integer: a JSON number, or a string "0x..." / decimal. */
-static int get_u64(ctx_t *x, const cJSON *v, const char *key, uint64_t max, uint64_t *out) {
+/* An unsigned integer: a JSON number, or a string "0x..." / decimal; false (nothing said) if v is
+ * none of at most max. */
+static bool u64_of(const cJSON *v, uint64_t max, uint64_t *out) {
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         /* Range first: converting a double outside uint64_t's range (1e60, NaN) is undefined
          * behaviour (C11 6.3.1.4), so the cast that tests for a fraction comes last. */
-        if (!(d >= 0) || d > (double)max || d >= 18446744073709551616.0 || d != (double)(uint64_t)d)
-            return fail(x, key, "expected an integer from 0 to %llu, got %g", (unsigned long long)max, d);
+        if (!(d >= 0) || d > (double)max || d >= 18446744073709551616.0 || d != (double)(uint64_t)d) return false;
         *out = (uint64_t)d;
-        return 0;
+        return true;
     }
-    if (cJSON_IsString(v) && run_parse_uint(v->valuestring, max, out)) return 0;
+    return cJSON_IsString(v) && run_parse_uint(v->valuestring, max, out);
+}
+
+/* u64_of, or the message naming key. */
+static int get_u64(ctx_t *x, const cJSON *v, const char *key, uint64_t max, uint64_t *out) {
+    if (u64_of(v, max, out)) return 0;
+    if (cJSON_IsNumber(v))
+        return fail(x, key, "expected an integer from 0 to %llu, got %g", (unsigned long long)max, v->valuedouble);
     return fail(x, key, "expected an integer from 0 to %llu (a number or a \"0x...\" string)", (unsigned long long)max);
 }
 
+/* The key's path is made only for a message: a config has hundreds of these. */
 static int get_u32(ctx_t *x, const cJSON *obj, const char *parent, const char *name, bool required, uint32_t *out) {
     char p[160];
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!v) return required ? fail(x, path_of(p, sizeof p, parent, name), "missing (expected an integer)") : 0;
     uint64_t u;
-    if (get_u64(x, v, path_of(p, sizeof p, parent, name), 0xFFFFFFFFull, &u)) return -1;
+    if (!u64_of(v, 0xFFFFFFFFull, &u)) return get_u64(x, v, path_of(p, sizeof p, parent, name), 0xFFFFFFFFull, &u);
     *out = (uint32_t)u;
     return 0;
 }
@@ -263,7 +289,7 @@ static int parse_host(ctx_t *x, const cJSON *arr, cfg_t *c) {
         /* Counted before it is parsed: cfg_free then frees what a failed one holds. */
         int index = c->nhost++;
         cfg_host_op_t *op = &c->host[index];
-        snprintf(p, sizeof p, "host[%d]", index);
+        index_of(p, sizeof p, "host", index);
         if (check_keys(x, e, p, keys)) return -1;
         const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at");
         int a = -1;
@@ -794,7 +820,7 @@ int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char
         const cJSON *e;
         cJSON_ArrayForEach(e, ls) {
             char w[32];
-            snprintf(w, sizeof w, "launches[%d]", c->nlaunches);
+            index_of(w, sizeof w, "launches", c->nlaunches);
             if (parse_launch(&x, e, w, &c->launches[c->nlaunches])) goto out;
             c->nlaunches++;
         }
@@ -845,7 +871,7 @@ int cfg_load_text(const char *path, const char *text, size_t len, cfg_t *c, char
         const cJSON *e;
         cJSON_ArrayForEach(e, pk) {
             char w[32];
-            snprintf(w, sizeof w, "peek[%d]", c->npeeks);
+            index_of(w, sizeof w, "peek", c->npeeks);
             if (parse_peek_str(&x, e, w, &c->peeks[c->npeeks])) goto out;
             c->npeeks++;
         }

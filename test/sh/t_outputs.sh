@@ -79,6 +79,16 @@ expect_exit "--output onto the program: exit 4" 4
 expect_out "--output onto the program: named" "--output t $TMP/tprog.elf would overwrite the input cores.brisc"
 run_ttemu run --config "$TMP/tens.json" --quiet --output "t=$TMP/o.npy" --report "$TMP/o.npy"
 expect_out "--report onto a tensor output: named" "--output t $TMP/o.npy is the same file as --report $TMP/o.npy"
+# A kernel is named by its launch and core (app/main.c kernel_name: one digit and two).
+printf 'k' >"$TMP/k.bin"; printf 'k2' >"$TMP/k2.bin"; printf 'k3' >"$TMP/k3.bin"
+L=$(printf '{"kernels": {"brisc": "k.bin"}}, %.0s' $(seq 3))
+printf '{"version": 1, "firmware": "/x", "launches": [%s{"kernels": {"ncrisc": "k2.bin"}}, %s%s{"kernels": {"brisc": "k.bin", "trisc0": "k.bin", "trisc1": "k.bin", "trisc2": "k3.bin"}}]}\n' "$L" "$L" "$L" >"$TMP/kl.json"
+run_ttemu run --config "$TMP/kl.json" --quiet --report "$TMP/k2.bin"
+expect_out "--report onto launch 3's kernel: named" "--report $TMP/k2.bin would overwrite the input launches\[3\]\.kernels\.ncrisc $TMP/k2.bin"
+run_ttemu run --config "$TMP/kl.json" --quiet --trace "$TMP/k.bin"
+expect_out "--trace onto launch 0's kernel: named" "--trace $TMP/k.bin would overwrite the input launches\[0\]\.kernels\.brisc $TMP/k.bin"
+run_ttemu run --config "$TMP/kl.json" --quiet --report "$TMP/o2.json" --trace-vcd "$TMP/./k3.bin"
+expect_out "--trace-vcd onto launch 10's kernel: named" "--trace-vcd $TMP/\./k3.bin would overwrite the input launches\[10\]\.kernels\.trisc2 $TMP/k3.bin"
 printf '{"version": 1, "cores": {"brisc": "tprog.elf"}, "host": [{"at": "before_boot", "read": {"addr": "0x8000", "file": "hr.json"}}]}\n' >"$TMP/hr.json"
 run_ttemu run --config "$TMP/hr.json" --quiet
 expect_exit "a saved host read onto the config: exit 4" 4

@@ -107,6 +107,19 @@ bad "a launch number at a point without launches" "host\[0\].launch': only \"ker
     '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}}], "host": [{"at": "after_boot", "launch": 0, "read": {"addr": "0x8000"}}]}'
 bad "a launch that does not exist" "host\[0\].launch': launch 1 does not exist \(1 configured\)" \
     '{"version": 1, "firmware": "/x", "launches": [{"kernels": {"brisc": "k.bin"}}], "host": [{"at": "kernels_done", "launch": 1, "read": {"addr": "0x8000"}}]}'
+# A key's path is made only for its message (loader/config.c get_u32, index_of, join4): each
+# part of it named, a two-digit index, the two kinds of a bad integer, and a path cut at 159.
+L10=$(printf '{"kernels": {"brisc": "k.bin"}}, %.0s' $(seq 10))
+bad "a bad launch named by a two-digit index" "key 'launches\[10\]\.kernel_config_base': expected a 16-byte aligned L1 address" \
+    "{\"version\": 1, \"firmware\": \"/x\", \"launches\": [$L10{\"kernel_config_base\": \"0x82b4\", \"kernels\": {\"brisc\": \"k.bin\"}}]}"
+CB0='{"id": 0, "addr": "0x20000", "size": 2048, "num_pages": 1, "page_size": 2048}'
+bad "a fractional circular buffer size named" "key 'launches\[0\]\.circular_buffers\[1\]\.size': expected an integer from 0 to 4294967295, got 1\.5$" \
+    "{\"version\": 1, \"firmware\": \"/x\", \"launches\": [{\"kernels\": {\"brisc\": \"k.bin\"}, \"circular_buffers\": [$CB0, {\"id\": 1, \"addr\": \"0x30000\", \"size\": 1.5, \"num_pages\": 1, \"page_size\": 2048}]}]}"
+bad "a circular buffer's page count in words named" "key 'launches\[0\]\.circular_buffers\[1\]\.num_pages': expected an integer from 0 to 4294967295 \(a number or a \"0x\.\.\.\" string\)" \
+    "{\"version\": 1, \"firmware\": \"/x\", \"launches\": [{\"kernels\": {\"brisc\": \"k.bin\"}, \"circular_buffers\": [$CB0, {\"id\": 1, \"addr\": \"0x30000\", \"size\": 2048, \"num_pages\": \"many\", \"page_size\": 2048}]}]}"
+LONG=$(printf 'k%.0s' $(seq 200))
+bad "a long key's path cut at 159 characters" "key 'cores\.k{153}': unknown key" \
+    "{\"version\": 1, \"cores\": {\"$LONG\": \"x.elf\"}}"
 bad "bad stop point" "key 'stop.at': expected" '{"version": 1, "cores": {"brisc": "x"}, "stop": {"at": "never"}}'
 if [ -d "$SHARED/firmware/blackhole-p100a" ]; then
     FWA=$(cd "$SHARED/firmware/blackhole-p100a" && pwd)

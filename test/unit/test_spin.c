@@ -769,11 +769,30 @@ static void skip_write(tile_t *t) {
     if (t->cycle == 300) assert_true(tile_host_write(t, S8, 1));
     if (t->cycle == 1100) assert_true(tile_host_write(t, BR_LOOP2 + 4, addi(A0, ZERO, 7)));
 }
+static void (*skip_writer)(tile_t *t); /* what end_skip writes: skip_ways's write */
 static bool end_skip(void *ctx) {
     tile_t *t = ctx;
     ++t->cycle;
-    skip_write(t);
+    skip_writer(t);
     return false;
+}
+/* The three ways to cycle `end`: the reference cycle by cycle with write() after each, one group
+ * call with write() in its end_cycle (end_skip), the fast path in batches with write() at cycles cut1 and
+ * cut2 (where write acts); then every way must agree. */
+static void skip_ways(tile_t *const t[3], uint64_t end, void (*write)(tile_t *), uint64_t cut1, uint64_t cut2) {
+    while (t[0]->cycle < end) {
+        tile_cycle(t[0]);
+        write(t[0]);
+    }
+    skip_writer = write;
+    assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, end, end_skip, NULL, t[1]), end);
+    run_for(t[2], cut1, 97);
+    write(t[2]);
+    run_for(t[2], cut2 - cut1, 89);
+    write(t[2]);
+    run_for(t[2], end - cut2, 101);
+    t[1]->cycle = t[2]->cycle; /* (the group call counted the tile's cycles, not its other state) */
+    assert_same(t);
 }
 static void skipped_harts_see_every_writer(void **state) {
     (void)state;
@@ -831,18 +850,7 @@ static void skipped_harts_see_every_writer(void **state) {
         tile_start_core(t[way], CORE_NCRISC, 0x2000);
         tile_start_core(t[way], CORE_TRISC0, 0x3000);
     }
-    while (t[0]->cycle < SKIP_END) {
-        tile_cycle(t[0]);
-        skip_write(t[0]);
-    }
-    assert_int_equal(hart_run_lockstep(t[1]->hart, TILE_NCORES, SKIP_END, end_skip, NULL, t[1]), SKIP_END);
-    run_for(t[2], 300, 97);
-    skip_write(t[2]);
-    run_for(t[2], 800, 89);
-    skip_write(t[2]);
-    run_for(t[2], SKIP_END - 1100, 101);
-    t[1]->cycle = t[2]->cycle; /* (the group call counted the tile's cycles, not its other state) */
-    assert_same(t);
+    skip_ways(t, SKIP_END, skip_write, 300, 1100);
     for (int way = 0; way < 3; way++) {
         const hart_t *b = &t[way]->hart[CORE_BRISC];
         uint32_t out[6];
@@ -860,6 +868,79 @@ static void skipped_harts_see_every_writer(void **state) {
         tile_destroy(t[way]);
 }
 #undef LI
+
+/* Harts parked on L1 words are skipped too (core/exec.c park_mark): their words get a decoded
+ * record, and every kind of write into L1 drops it and wakes them in the cycle the reference path
+ * sees the write. BRISC polls FLAG0, then FLAG1; NCRISC polls FLAG2, then FLAG3 (mailbox words,
+ * no code there); each leaves mcycle at OUT + 4 * k when a word is set. TRISC0 (after them in
+ * the turns) writes a byte of FLAG0 (sb), the same value 0 into FLAG1 (a wake with nothing
+ * changed), FLAG2 with an AMO; the host writes FLAG3 and then FLAG1 at cycles' ends (env_l1_written).
+ * Three ways as above; on the fast ways both harts must have been skipped for most of it. */
+#define L1_SKIP_END 1500u
+#define FLAG2       0x208u
+#define FLAG3       0x20Cu
+static void l1_skip_write(tile_t *t) {
+    if (t->cycle == 1100) assert_true(tile_host_write(t, FLAG3, 3));
+    if (t->cycle == 1300) assert_true(tile_host_write(t, FLAG1, 5));
+}
+static void skipped_harts_see_l1_writers(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        for (int k = 0; k < 2; k++) {
+            uint32_t first = k ? FLAG2 : FLAG0, out = OUT + 8 * (uint32_t)k;
+            uint32_t poll[] = {
+                lw(T0, ZERO, (int32_t)first),
+                beq(T0, ZERO, -4),
+                csrrs(A2, MCYCLE, ZERO),
+                sw(A2, ZERO, (int32_t)out),
+                lw(T0, ZERO, (int32_t)first + 4),
+                beq(T0, ZERO, -4),
+                csrrs(A2, MCYCLE, ZERO),
+                sw(A2, ZERO, (int32_t)out + 4),
+                beq(ZERO, ZERO, 0),
+            };
+            put(t[way], k ? 0x2000 : 0x1000, poll, sizeof poll / sizeof poll[0]);
+        }
+        uint32_t t0[] = {
+            addi(T1, ZERO, 1),
+            addi(T2, ZERO, 150),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            sw(T1, ZERO, FLAG0 + 1) & ~(7u << 12), /* sb: FLAG0's second byte */
+            addi(T2, ZERO, 150),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            sw(ZERO, ZERO, FLAG1), /* the value it holds */
+            addi(T2, ZERO, 150),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4),
+            addi(A1, ZERO, FLAG2),
+            amoswap(T0, A1, T1),
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4), /* running past the end */
+        };
+        put(t[way], 0x3000, t0, sizeof t0 / sizeof t0[0]);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        tile_start_core(t[way], CORE_TRISC0, 0x3000);
+    }
+    skip_ways(t, L1_SKIP_END, l1_skip_write, 1100, 1300);
+    for (int way = 0; way < 3; way++) {
+        uint32_t out[4];
+        memcpy(out, t[way]->l1 + OUT, sizeof out);
+        assert_true(out[0] > 300 && out[0] < 400);   /* BRISC saw the sb */
+        assert_true(out[1] > 1300 && out[1] < 1310); /* and the host's FLAG1, not the same-value store */
+        assert_true(out[2] > 900 && out[2] < 1000);  /* NCRISC saw the AMO */
+        assert_true(out[3] > 1100 && out[3] < 1110); /* and the host's FLAG3 */
+        if (way)
+            assert_true(t[way]->hart[CORE_BRISC].skipped_turns > 1000 && t[way]->hart[CORE_NCRISC].skipped_turns > 800);
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
 
 /* The NoC tests' run, on every way: BRISC runs poll (at 0x1000; it leaves the cycle it got out of
  * its loop at OUT), TRISC0 runs other (at 0x3000); at cycle 200 the host issues a 64-byte read of
@@ -955,6 +1036,7 @@ int main(void) {
         cmocka_unit_test(wake_learns_awake_span),
         cmocka_unit_test(every_load_width_parks),
         cmocka_unit_test(skipped_harts_see_every_writer),
+        cmocka_unit_test(skipped_harts_see_l1_writers),
         cmocka_unit_test(skipped_hart_sees_noc_counter),
         cmocka_unit_test(skipped_hart_sees_outstanding_cleared),
     };
