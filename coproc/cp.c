@@ -52,6 +52,7 @@ cp_t *cp_create(const cp_env_t *env) {
     cp_t *cp = calloc(1, sizeof *cp + tm_size()); /* the timing model in tm_mem */
     if (!cp) return NULL;
     if (env) cp->env = *env;
+    cp->sync.moves = cp->env.sem_moves; /* (before reset_own: sync_reset keeps it) */
     cp->dp = dp_create();
     if (!cp->dp) {
         cp_destroy(cp);

@@ -27,6 +27,7 @@ typedef struct {
     uint8_t *l1;
     uint32_t l1_size;
     void (*l1_written)(void *ctx, uint32_t addr, uint32_t len);
+    uint64_t *sem_moves; /* bumped by every change of a semaphore (a parked TRISC's word: hart_t.dev_writes) */
 } cp_env_t;
 
 cp_t *cp_create(const cp_env_t *env);

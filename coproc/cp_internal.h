@@ -217,6 +217,9 @@ typedef struct {
     int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
     uint64_t sem_gen;            /* counts the changes of any semaphore (a latched SEMWAIT asks again) */
+    /* Bumped with sem_gen, and kept by sync_reset: the tile's count of the writes a parked hart's
+     * word may see (cp_env_t.sem_moves, hart_t.dev_writes); NULL: none. */
+    uint64_t *moves;
     /* This cycle's semaphore slot (SEM* / *WAIT / a RISC-V semaphore write) and mutex ports
      * (ATGETM/ATRELM), each taken in the cycle whose number + 1 it holds (sync_slot_taken,
      * sync_mutexes_used): free again in the next cycle without a write. */

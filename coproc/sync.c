@@ -11,8 +11,17 @@
 
 #include <string.h>
 
+/* Every change of a semaphore's Value or Max: sem_gen, and the tile's count (sync_t.moves). */
+static inline void sem_moved(sync_t *s) {
+    s->sem_gen++;
+    if (s->moves) ++*s->moves;
+}
+
 void sync_reset(sync_t *s) {
+    uint64_t *moves = s->moves; /* (the tile's, kept) */
     memset(s, 0, sizeof *s);
+    s->moves = moves;
+    if (moves) ++*moves; /* (every Value back to 0) */
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         s->hist[i].last_post_thread = s->hist[i].last_get_thread = s->hist[i].last_init_thread = -1;
     for (unsigned i = 0; i < SYNC_MUTEXES; i++) {
@@ -52,21 +61,21 @@ uint64_t cp_mutex_since(const cp_t *cp, unsigned idx) { return idx < SYNC_MUTEXE
 /* SEMPOST.md: every selected semaphore with Value < 15 is incremented — the limit is 15, not
  * Max. */
 void sync_sem_post(sync_t *s, uint8_t mask) {
-    s->sem_gen++;
+    sem_moved(s);
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         if ((mask >> i) & 1 && s->sem[i].value < 15) s->sem[i].value++;
 }
 
 /* SEMGET.md: every selected semaphore with Value > 0 is decremented. */
 void sync_sem_get(sync_t *s, uint8_t mask) {
-    s->sem_gen++;
+    sem_moved(s);
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         if ((mask >> i) & 1 && s->sem[i].value > 0) s->sem[i].value--;
 }
 
 /* SEMINIT.md: Value = NewValue, Max = NewMax on every selected semaphore. */
 void sync_sem_init(sync_t *s, uint8_t mask, unsigned value, unsigned max) {
-    s->sem_gen++;
+    sem_moved(s);
     for (unsigned i = 0; i < CP_NUM_SEMS; i++)
         if ((mask >> i) & 1) {
             s->sem[i].value = (uint8_t)(value & 15);

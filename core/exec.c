@@ -1057,19 +1057,17 @@ static bool park_try(hart_t *h) {
 
 /* ---- skipped harts ---------------------------------------------------------------------------
  * A parked hart whose watched word changes only with a write the tile counts (hart_t.dev_writes:
- * the NIUs' counters, the stream registers), or only with a write that drops a decoded record (an
- * L1 word, park_mark), or whose loop reads no word, need not be visited while that count stays
- * and no record is dropped: its turns only count. The group skips a run of such harts at the front of its
- * order (hs .. first - 1): every hart that runs in a cycle comes after them, so whatever it writes
- * reaches a skipped hart's turn of the next cycle at the earliest, as does whatever the tile's end
- * of the cycle writes. So at each cycle's end (pd_group_t.changed: PD_SKIP while any is skipped)
- * the group compares the count with the one seen when it skipped them; once it moved (or a hart
- * may join: PD_RETRY, a hart parked on such a word, a record dropped) park_skip counts the
- * skipped harts' turns (park_unskip) and skips again those at the front whose word holds now, as
- * their turns in the next cycle would find it (nothing runs before them). A skipped hart's turns
- * are the cycles from skip_from on; whatever settles it (its group's end, a PC snapshot read, a
- * reset: both from a later hart's turn or from the cycle's end, a NoC read of this tile's PIC or a
- * host write made in end_cycle) counts them first, for every skipped hart. */
+ * the NIUs' counters, the stream registers, the semaphores a TRISC polls), or only with a write that drops a decoded
+ * record (an L1 word, park_mark), or whose loop reads no word, need not be visited while that count stays and no record
+ * is dropped: its turns only count. The group skips a run of such harts at the front of its order (hs .. first - 1):
+ * every hart that runs in a cycle comes after them, so whatever it writes reaches a skipped hart's turn of the next
+ * cycle at the earliest, as does whatever the tile's end of the cycle writes. So at each cycle's end
+ * (pd_group_t.changed: PD_SKIP while any is skipped) the group compares the count with the one seen when it skipped
+ * them; once it moved (or a hart may join: PD_RETRY, a hart parked on such a word, a record dropped) park_skip counts
+ * the skipped harts' turns (park_unskip) and skips again those at the front whose word holds now, as their turns in the
+ * next cycle would find it (nothing runs before them). A skipped hart's turns are the cycles from skip_from on;
+ * whatever settles it (its group's end, a PC snapshot read, a reset: both from a later hart's turn or from the cycle's
+ * end, a NoC read of this tile's PIC or a host write made in end_cycle) counts them first, for every skipped hart. */
 
 /* The skipped harts' turns counted: those of the cycles before the group's next one (and, with
  * went_by 1, of the group's cycle under way); none skipped after it. */

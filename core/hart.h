@@ -175,7 +175,7 @@ typedef struct hart {
      * watches L1). Set by the tile; NULL without one. */
     uint64_t *l1_writes;
     /* Bumped by every write of the device storage whose words env_pure_word reports counted
-     * (the NIUs' counters, the stream registers). Set by the tile; NULL without one. */
+     * (the NIUs' counters, the stream registers, the semaphores). Set by the tile; NULL without one. */
     uint64_t *dev_writes;
     /* Everything a hart's step reads or writes but its fault comes before park: a probe copies
      * the hart only up to it (core/exec.c park_try). */

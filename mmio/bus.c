@@ -24,7 +24,7 @@ static const mmio_dev_t mmio_map[] = {
     {"Tensix GPRs", 0xFFE00000u, 0x1000u, .read = gpr_read, .write = gpr_write, .reaches_cp = true},
     {"INSTRN_BUF", 0xFFE40000u, 0x30000u, .read = instrn_read, .write = instrn_write, .reaches_cp = true},
     {"PC_BUF", 0xFFE80000u, 0x30000u, .read = pcbuf_read, .write = pcbuf_write, .pure_word = pcbuf_pure_word,
-     .reaches_cp = true},
+     .reaches_cp = true, .counted = true},
     {"Tensix config", 0xFFEF0000u, 0x10000u, .read = cfgspace_read, .write = cfgspace_write, .reaches_cp = true},
 };
 

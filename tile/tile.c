@@ -36,7 +36,8 @@ tile_t *tile_create(const tile_opts_t *o) {
                     .mmio_store = cp_mmio_store,
                     .l1 = t->l1,
                     .l1_size = TILE_L1_SIZE,
-                    .l1_written = cp_l1_written};
+                    .l1_written = cp_l1_written,
+                    .sem_moves = &t->dev_writes}; /* a TRISC parked on a semaphore (hart_t.dev_writes) */
     t->cp = cp_create(&env);
     if (t->cp) cp_set_stepwise(t->cp, t->reference);
     mmio_pages_fill(t->mmio_page);

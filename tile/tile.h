@@ -106,7 +106,8 @@ typedef struct tile {
      * compare. A look that found one changed leaves watch_seen at UINT64_MAX, which the count
      * never reaches: the next look compares again (and finds the same while L1 is unwritten). */
     uint64_t l1_writes, watch_seen;
-    /* Bumped by every write of the NIUs' counters and the stream registers (hart_t.dev_writes). */
+    /* Bumped by every write of the NIUs' counters and the stream registers and every move of a
+     * semaphore (the coprocessor's sync_t.moves) (hart_t.dev_writes). */
     uint64_t dev_writes;
     /* t->cycle after the last end of a cycle that was not end_cycle's own lines and left the
      * next cycle owed (tile/sched.c end_cycle_owed, end_cycle_full): end_cycles_asleep needs the

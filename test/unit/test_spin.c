@@ -1016,6 +1016,76 @@ static void skipped_hart_sees_outstanding_cleared(void **state) {
     noc_read_run(poll, sizeof poll / sizeof poll[0], clear, sizeof clear / sizeof clear[0], 400, 300, 500, 50);
 }
 
+/* A TRISC parked on a semaphore (PC_BUF, SyncUnit.md) is skipped too, behind BRISC and NCRISC
+ * parked on L1 words nobody writes: every move of a semaphore (coprocessor/sync.c, sync_t.moves) is
+ * counted in tile_t.dev_writes. TRISC0 polls semaphore 5 (0xFFE80034) until it is set, then clear,
+ * set and clear again, leaving mcycle at OUT + 4 * k each time; TRISC1 (after it in the turns)
+ * moves it every ~300 cycles four ways: its own store to the semaphore (a post, cp_sem_write),
+ * then a pushed SEMGET, SEMPOST and SEMINIT (value 0), which the coprocessor carries out cycles
+ * later. Three ways (the reference cycle by cycle, the fast path in batches without and with the
+ * idle fast-forward); each must see every move in the cycle the reference path sees it, and on the
+ * fast ways TRISC0 must have been skipped for most of it. */
+#define SEM_END   1700u
+#define LI(rd, v) lui(rd, ((v) + 0x800u) >> 12), addi(rd, rd, (int32_t)((v) << 20) >> 20)
+#define DELAY     addi(T2, ZERO, 150), addi(T2, T2, -1), bne(T2, ZERO, -4) /* ~300 cycles */
+static void skipped_trisc_sees_semaphores(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        put(t[way], 0x1000, (uint32_t[]){lw(T0, ZERO, FLAG0), beq(T0, ZERO, -4), beq(ZERO, ZERO, 0)}, 3);
+        put(t[way], 0x2000, (uint32_t[]){lw(T0, ZERO, FLAG1), beq(T0, ZERO, -4), beq(ZERO, ZERO, 0)}, 3);
+        const uint32_t t0[] = {
+            LI(A1, 0xFFE80034u),    lw(T0, A1, 0),      beq(T0, ZERO, -4), csrrs(A2, MCYCLE, ZERO),
+            sw(A2, ZERO, OUT),      lw(T0, A1, 0),      bne(T0, ZERO, -4), csrrs(A2, MCYCLE, ZERO),
+            sw(A2, ZERO, OUT + 4),  lw(T0, A1, 0),      beq(T0, ZERO, -4), csrrs(A2, MCYCLE, ZERO),
+            sw(A2, ZERO, OUT + 8),  lw(T0, A1, 0),      bne(T0, ZERO, -4), csrrs(A2, MCYCLE, ZERO),
+            sw(A2, ZERO, OUT + 12), beq(ZERO, ZERO, 0),
+        };
+        put(t[way], 0x3000, t0, sizeof t0 / sizeof t0[0]);
+        const uint32_t t1[] = {
+            LI(A1, 0xFFE80034u),
+            LI(A0, 0xFFE40000u), /* INSTRN_BUF: thread 1's pushes */
+            DELAY,
+            sw(ZERO, A1, 0), /* a post: bit 0 clear */
+            DELAY,
+            LI(T1, 0xA5000080u), /* SEMGET, sem_sel 1 << 5 */
+            sw(T1, A0, 0),
+            DELAY,
+            LI(T1, 0xA4000080u), /* SEMPOST */
+            sw(T1, A0, 0),
+            DELAY,
+            LI(T1, 0xA3200080u), /* SEMINIT: Value 0, Max 2 */
+            sw(T1, A0, 0),
+            lui(T2, 1),
+            addi(T2, T2, -1),
+            bne(T2, ZERO, -4), /* running past the end */
+        };
+        put(t[way], 0x4000, t1, sizeof t1 / sizeof t1[0]);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000);
+        tile_start_core(t[way], CORE_TRISC0, 0x3000);
+        tile_start_core(t[way], CORE_TRISC1, 0x4000);
+    }
+    while (t[0]->cycle < SEM_END) /* (not skip_ways: a bare group call runs no coprocessor) */
+        tile_cycle(t[0]);
+    run_for(t[1], SEM_END, 97);
+    run_for(t[2], SEM_END, 89);
+    assert_same(t);
+    for (int way = 0; way < 3; way++) {
+        uint32_t out[4];
+        memcpy(out, t[way]->l1 + OUT, sizeof out);
+        for (int k = 0; k < 4; k++) /* each move about 300 cycles after the last */
+            assert_true(out[k] > 300u * (uint32_t)(k + 1) && out[k] < 300u * (uint32_t)(k + 1) + 100);
+        assert_int_equal(t[way]->hart[CORE_TRISC0].pc, 0x3000 + 4 * 18);
+        if (way) assert_true(t[way]->hart[CORE_TRISC0].skipped_turns > 1000);
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+#undef LI
+#undef DELAY
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -1039,6 +1109,7 @@ int main(void) {
         cmocka_unit_test(skipped_harts_see_l1_writers),
         cmocka_unit_test(skipped_hart_sees_noc_counter),
         cmocka_unit_test(skipped_hart_sees_outstanding_cleared),
+        cmocka_unit_test(skipped_trisc_sees_semaphores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
