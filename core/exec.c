@@ -1086,6 +1086,21 @@ static void park_unskip(void *group, uint64_t went_by) {
 /* At a cycle's end (not yet counted in g->left): the skipped harts counted, and those at the front
  * whose word holds skipped from the next cycle on. */
 static __attribute__((noinline, cold)) void park_skip(pd_group_t *g) {
+    if (!(g->changed & PD_RETRY)) {
+        /* Only the count moved (a NoC counter, a stream register, a semaphore: often another
+         * word than the skipped harts'): if every skipped hart's word holds, the same harts are
+         * skipped on, counted from the same cycles, as the way below would find them. No other
+         * hart can join: the one at first is not parked on a counted word that holds (else it
+         * would have joined at the last look, or it parked since, which sets PD_RETRY: a hart
+         * whose word moved settles in its next turn, the first of its cycle). */
+        hart_t *h = g->hs;
+        while (h != g->first && park_holds(h))
+            h++;
+        if (h == g->first) {
+            g->gen_seen = *g->gen;
+            return;
+        }
+    }
     park_unskip(g, 1);
     uint64_t next = g->n - g->left + 1;
     hart_t *h = g->hs;
