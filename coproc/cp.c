@@ -52,7 +52,6 @@ cp_t *cp_create(const cp_env_t *env) {
     cp_t *cp = calloc(1, sizeof *cp + tm_size()); /* the timing model in tm_mem */
     if (!cp) return NULL;
     if (env) cp->env = *env;
-    cp->sync.moves = cp->env.sem_moves; /* (before reset_own: sync_reset keeps it) */
     cp->dp = dp_create();
     if (!cp->dp) {
         cp_destroy(cp);
@@ -377,6 +376,8 @@ void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p) {
 }
 
 cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
+
+void cp_count_sem_moves(cp_t *cp, uint64_t *count) { cp->sync.moves = count; /* (sync_reset keeps it) */ }
 
 void cp_set_stepwise(cp_t *cp, bool on) {
     /* The plain cycle does not keep the expanders' stuck mark (cp_thread_step): not known to be

@@ -27,7 +27,6 @@ typedef struct {
     uint8_t *l1;
     uint32_t l1_size;
     void (*l1_written)(void *ctx, uint32_t addr, uint32_t len);
-    uint64_t *sem_moves; /* bumped by every change of a semaphore (a parked TRISC's word: hart_t.dev_writes) */
 } cp_env_t;
 
 cp_t *cp_create(const cp_env_t *env);
@@ -44,6 +43,9 @@ void cp_set_gate_policy(cp_t *cp, cp_gate_policy_t p);
  * datum (dp_set_reference), to compare the shortcuts against (test/sh/t_fastpath.sh). A reset
  * keeps it. */
 void cp_set_stepwise(cp_t *cp, bool on);
+/* Every change of a semaphore (SEMINIT, SEMPOST, SEMGET, a RISC-V write, a reset) bumps *count
+ * from now on (the tile's: a TRISC parked on a semaphore, hart_t.dev_writes); NULL: none. */
+void cp_count_sem_moves(cp_t *cp, uint64_t *count);
 
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */

@@ -216,16 +216,17 @@ typedef struct {
     sync_sem_t sem[CP_NUM_SEMS];
     int8_t holder[SYNC_MUTEXES]; /* -1 free, else thread */
     int8_t prefer[SYNC_MUTEXES]; /* ATRELM hand-over: only this thread may take it next */
+    uint8_t mutex_used;          /* the mutexes touched in cycle mutex_at - 1 (bit per index) */
     uint64_t sem_gen;            /* counts the changes of any semaphore (a latched SEMWAIT asks again) */
-    /* Bumped with sem_gen, and kept by sync_reset: the tile's count of the writes a parked hart's
-     * word may see (cp_env_t.sem_moves, hart_t.dev_writes); NULL: none. */
-    uint64_t *moves;
     /* This cycle's semaphore slot (SEM* / *WAIT / a RISC-V semaphore write) and mutex ports
      * (ATGETM/ATRELM), each taken in the cycle whose number + 1 it holds (sync_slot_taken,
      * sync_mutexes_used): free again in the next cycle without a write. */
     uint64_t sem_slot_at;
     uint64_t mutex_at;
-    uint8_t mutex_used; /* the mutexes touched in cycle mutex_at - 1 (bit per index) */
+    /* Bumped with sem_gen, and kept by sync_reset: the tile's count of the writes a parked hart's
+     * word may see (cp_count_sem_moves, hart_t.dev_writes); NULL: none. (In the place mutex_used's
+     * padding left: sync_t, and cp_t after it, keep their size and offsets.) */
+    uint64_t *moves;
     /* History for stall diagnosis (cp_sem_history, cp_mutex_since). */
     cp_sem_history_t hist[CP_NUM_SEMS];
     uint64_t mutex_since[SYNC_MUTEXES]; /* cycle the holder took it */

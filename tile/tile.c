@@ -36,10 +36,10 @@ tile_t *tile_create(const tile_opts_t *o) {
                     .mmio_store = cp_mmio_store,
                     .l1 = t->l1,
                     .l1_size = TILE_L1_SIZE,
-                    .l1_written = cp_l1_written,
-                    .sem_moves = &t->dev_writes}; /* a TRISC parked on a semaphore (hart_t.dev_writes) */
+                    .l1_written = cp_l1_written};
     t->cp = cp_create(&env);
     if (t->cp) cp_set_stepwise(t->cp, t->reference);
+    if (t->cp) cp_count_sem_moves(t->cp, &t->dev_writes); /* a TRISC parked on a semaphore (hart_t.dev_writes) */
     mmio_pages_fill(t->mmio_page);
     bool ok = t->l1 && noc_ok && t->dram && t->streams && t->cp && (t->reference || t->pd);
     for (int c = 0; c < TILE_NCORES; c++) {
