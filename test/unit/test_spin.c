@@ -1062,10 +1062,8 @@ static void skipped_trisc_sees_semaphores(void **state) {
             bne(T2, ZERO, -4), /* running past the end */
         };
         put(t[way], 0x4000, t1, sizeof t1 / sizeof t1[0]);
-        tile_start_core(t[way], CORE_BRISC, 0x1000);
-        tile_start_core(t[way], CORE_NCRISC, 0x2000);
-        tile_start_core(t[way], CORE_TRISC0, 0x3000);
-        tile_start_core(t[way], CORE_TRISC1, 0x4000);
+        for (int c = CORE_BRISC; c <= CORE_TRISC1; c++) /* BRISC at 0x1000 ... TRISC1 at 0x4000 */
+            tile_start_core(t[way], c, 0x1000 * (uint32_t)(c + 1));
     }
     while (t[0]->cycle < SEM_END) /* (not skip_ways: a bare group call runs no coprocessor) */
         tile_cycle(t[0]);
