@@ -42,7 +42,9 @@ typedef struct {
 #define DP_KEY_KEPT (1u << 16)
 typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEY_MOVA2D, DP_KEYS } dp_key_id_t;
 
-typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
+/* UNP_JOB_LIGHT: dp_unpack_light's, whole rows at once (its datums the first L1 byte, count the
+ * rows, out the first Src row, s.conv alone of the setup). */
+typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP, UNP_JOB_LIGHT } unp_job_kind_t;
 
 /* What UNPACR reads of Config[bank] and ThreadConfig[t], for one unpacker, context mode and
  * context, decoded (coproc/unpack.c unp_setup): the tile descriptor, formats and conversion, the
@@ -50,11 +52,17 @@ typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
  * nothing else (checked where the instruction meets them). No counter (ADC, SrcRow,
  * ContextCounter) and no other field of the instruction word. */
 typedef struct {
+    uint32_t base;      /* the Base_address read (unpack.c unp_setup_near) */
+    uint16_t base_word; /* and its word in Config */
     fmt_unpack_mode_t conv;
     bool conv_bad; /* fmt_unpack_check refused conv */
     bool uncompressed, bfp, bfp_a, force_exp, tileize, to_dst, transpose, interleave, ovrd, src_upd;
     bool dst_cntx, dst_add; /* Dest_cntx_address: used (multi on unpacker 0), added rather than set */
     uint8_t late_fail;      /* unp_late_fail_t: the refusal after the L1 alignment check, if any */
+    /* What dp_unpack_light needs of the setup: a plain conversion of uncompressed, byte-sized
+     * datums, rows as they lie in L1 (no tileize, no upsampling), into Src as they are (no Dst, no
+     * column shift, no transpose), nothing refused. */
+    bool light;
     uint8_t bits, size, osize, up_zeros, col_shift, forced_exp, ctx_count;
     uint32_t xdim, ydim, zdim, in_addr, rs_addr, exp_addr, row_stride;
     uint32_t out_base, ystride, zstride, wstride, dst_c, src_base;
@@ -96,6 +104,7 @@ typedef struct {
     /* The last setup decoded (its key: dp_t.keys[DP_KEY_UNP0 + u], extra the context, | 8 with
      * OvrdThreadId). */
     unp_setup_t setup;
+    unsigned light_runs; /* UNPACRs dp_unpack_light ran (test_dp_fast's white box) */
 } unpacker_t;
 
 /* The packer's stages between its conversions (coproc/pack_stages.h: ReLU, exponent thresholding).
@@ -530,6 +539,10 @@ void dp_rwc_exec(dp_ctx_t *x); /* dp_addr.c: SETRWC, INCRWC */
 void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
+/* unpack.c: dp_exec's way, before any context is made, for an UNPACR whose setup is kept and
+ * allows it (unp_setup_t.light) and whose rows go to Src at once; false for any other
+ * instruction, which then goes through dp_unpack_exec. */
+bool dp_unpack_light(dp_t *dp, const cp_insn_t *in);
 void dp_fpu_exec(dp_ctx_t *x); /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 /* fpu.c: dp_exec's way, before dp_exec makes a context, for an eight-row MOVA2D whose setup is
  * kept (mova2d_plan_t) and whose rows go at once; false for any other instruction, having done
