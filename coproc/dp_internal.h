@@ -40,7 +40,18 @@ typedef struct {
     uint32_t tag;           /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
 } dp_key_t;
 #define DP_KEY_KEPT (1u << 16)
-typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEY_MOVA2D, DP_KEYS } dp_key_id_t;
+/* The unpackers' keys two each (unp_key: unpacker u's setups for even and odd contexts). */
+typedef enum {
+    DP_KEY_PACK,
+    DP_KEY_UNP0,
+    DP_KEY_UNP0_ODD,
+    DP_KEY_UNP1,
+    DP_KEY_UNP1_ODD,
+    DP_KEY_SFP,
+    DP_KEY_MOVA2D,
+    DP_KEYS
+} dp_key_id_t;
+static inline dp_key_id_t unp_key(unsigned u, unsigned ctx) { return (dp_key_id_t)(DP_KEY_UNP0 + 2 * u + (ctx & 1)); }
 
 /* UNP_JOB_LIGHT: dp_unpack_light's, whole rows at once (its datums the first L1 byte, count the
  * rows, out the first Src row, s.conv alone of the setup). */
@@ -101,9 +112,9 @@ typedef struct {
     uint8_t ctx_counter[DP_THREADS];
     unp_job_t jobs[UNP_JOBS]; /* dispatched, not yet retired, oldest first */
     unsigned jobs_head, jobs_n;
-    /* The last setup decoded (its key: dp_t.keys[DP_KEY_UNP0 + u], extra the context, | 8 with
-     * OvrdThreadId). */
-    unp_setup_t setup;
+    /* The last setups decoded for an even and an odd context (kernels alternate two; their keys:
+     * dp_t.keys[unp_key(u, ctx)], extra the context, | 8 with OvrdThreadId). */
+    unp_setup_t setup[2];
     unsigned light_runs; /* UNPACRs dp_unpack_light ran (test_dp_fast's white box) */
 } unpacker_t;
 

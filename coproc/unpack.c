@@ -180,14 +180,14 @@ static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, u
 /* Where unpacker u's setup's key is near thread t's with extra (dp_key_near_at: only a tile's words
  * written since, of which the setup reads its Base_address alone), the three addresses moved by
  * that word's change and the key made current: true. */
-static bool unp_setup_near(dp_t *dp, const cp_state_t *st, unsigned t, unsigned u, unsigned extra) {
-    if (!dp_key_near_at(dp, st, t, DP_KEY_UNP0 + u, extra)) return false;
-    unp_setup_t *s = &dp->unp[u].setup;
+static bool unp_setup_near(dp_t *dp, const cp_state_t *st, unsigned t, unsigned u, unsigned ctx, unsigned extra) {
+    if (!dp_key_near_at(dp, st, t, unp_key(u, ctx), extra)) return false;
+    unp_setup_t *s = &dp->unp[u].setup[ctx & 1];
     /* (The bank is the setup's: the StateID is not a tile's word.) */
     uint32_t base = st->cfg[st_state_id(st, t)][s->base_word], d = (base - s->base) * 16;
     s->base = base;
     s->in_addr += d, s->rs_addr += d, s->exp_addr += d;
-    dp_key_renew(dp, st, t, DP_KEY_UNP0 + u);
+    dp_key_renew(dp, st, t, unp_key(u, ctx));
     return true;
 }
 
@@ -195,10 +195,11 @@ static bool unp_setup_near(dp_t *dp, const cp_state_t *st, unsigned t, unsigned 
  * mode and context as extra) or near it (unp_setup_near), else decoded anew and kept (dp_key_set). */
 static const unp_setup_t *unp_setup_of(dp_ctx_t *x, unpacker_t *up, unsigned u, bool multi, unsigned ctx) {
     unsigned extra = ctx | (multi ? 8u : 0u);
-    if (dp_key_hit(x, DP_KEY_UNP0 + u, extra) || unp_setup_near(x->dp, x->st, x->t, u, extra)) return &up->setup;
-    unp_setup(x, u, multi, ctx, &up->setup);
-    dp_key_set(x, DP_KEY_UNP0 + u, extra);
-    return &up->setup;
+    unp_setup_t *s = &up->setup[ctx & 1];
+    if (dp_key_hit(x, unp_key(u, ctx), extra) || unp_setup_near(x->dp, x->st, x->t, u, ctx, extra)) return s;
+    unp_setup(x, u, multi, ctx, s);
+    dp_key_set(x, unp_key(u, ctx), extra);
+    return s;
 }
 
 /* The counters for the next instruction, after UNPACR (both ways): the ContextCounter (ctx_next
@@ -563,9 +564,7 @@ bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
         return false;
     unsigned t = in->thread, u = TT_UNPACR_UNPACK_BLOCK_SELECTION(w);
     unpacker_t *up = &dp->unp[u];
-    /* (The kept setup first: where it does not allow the light way, whatever the key, no more.) */
-    const unp_setup_t *s = &up->setup;
-    if (!s->light || up->jobs_n == UNP_JOBS) return false;
+    if (up->jobs_n == UNP_JOBS) return false;
     bool multi = TT_UNPACR_OVRDTHREADID(w), use_cnt = TT_UNPACR_AUTOINCCONTEXTID(w);
     unsigned ctx = 0, which_adc = t;
     if (multi) {
@@ -574,9 +573,13 @@ bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
         which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
         if (which_adc == 3) return false;
     }
+    /* (The kept setup first: where it does not allow the light way, whatever the key, no more.) */
+    const unp_setup_t *s = &up->setup[ctx & 1];
+    if (!s->light) return false;
     /* (No key is kept for a context unpacr refuses: unpacker 1's past 1.) */
     unsigned extra = ctx | (multi ? 8u : 0u);
-    if (!dp_key_hit_at(dp, in->st, t, DP_KEY_UNP0 + u, extra) && !unp_setup_near(dp, in->st, t, u, extra)) return false;
+    if (!dp_key_hit_at(dp, in->st, t, unp_key(u, ctx), extra) && !unp_setup_near(dp, in->st, t, u, ctx, extra))
+        return false;
 
     const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
     /* (An X range that ends before it starts gives rows past L1's end, below.) */

@@ -635,11 +635,10 @@ static void tw_same_tgen(tw_t *w, unsigned a, unsigned b) {
 
 /* One of the words kernels write once a tile (state.h st_cfg_tile_word: the packer's L1 address,
  * either unpacker's Base_address of a context, a packer's Dst offset) in a random bank, or a random
- * thread's MATH_Offset, written with a random value on both sides: the kept setups near their key
- * (MOVA2D's, SFPLOAD/SFPSTORE's, PACR's: dp_key_near_at) are kept across it, reading again what
- * they read of it. */
+ * thread's MATH_Offset or CfgContextOffset word, written with a random value on both sides: the kept setups near their
+ * key (MOVA2D's, SFPLOAD/SFPSTORE's, PACR's: dp_key_near_at) are kept across it, reading again what they read of it. */
 static void tw_tile_word(tw_t *w) {
-    unsigned k = rnd_below(5), bank = rnd_below(2), word = 0, t = rnd_below(CP_THREADS);
+    unsigned k = rnd_below(6), bank = rnd_below(2), word = 0, t = rnd_below(CP_THREADS);
     uint32_t v = rnd_below(2) ? rnd() : rnd_below(1024);
     if (k == 0) word = cfg_fields[CFG_THCON_SEC0_REG1_L1_Dest_addr].word;
     if (k == 1 || k == 2) word = cfg_fields[CFG_THCON_SEC0_REG3_Base_address].word + (k - 1) * 48 + rnd_below(8);
@@ -647,6 +646,8 @@ static void tw_tile_word(tw_t *w) {
     for (unsigned i = 0; i < 2; i++) {
         if (k == 4)
             thcfg_set(&w->s[i].st, t, THCFG_DEST_TARGET_REG_CFG_MATH_Offset, v);
+        else if (k == 5)
+            st_thdcfg_w(&w->s[i].st, t, ST_THDCFG_UNP_CTX_WORD, (uint16_t)v);
         else
             st_cfg_store(&w->s[i].st, bank, word, v);
     }
@@ -1254,7 +1255,7 @@ static void test_setup_keys(void **state) {
     side_t *s = &w->s[0];
     for (unsigned iter = 0; iter < 300; iter++) {
         unsigned kind = iter % 3, t = kind == 0 ? 2 : kind == 1 ? 0 : 1;
-        dp_key_id_t id = kind == 0 ? DP_KEY_PACK : kind == 1 ? DP_KEY_UNP0 : DP_KEY_SFP;
+        dp_key_id_t id = kind == 0 ? DP_KEY_PACK : kind == 1 ? unp_key(0, 0) : DP_KEY_SFP;
         uint32_t word;
         if (kind == 0) { /* PACR: FP32 rows from Dst to L1 0x10000 */
             tw_pack_cfg(
@@ -1293,7 +1294,9 @@ static void test_setup_keys(void **state) {
         tw_run(w, t, word);
         assert_true(key_hit(s, t, id, 0));
         /* ThreadConfig: another thread's word, then any word of the thread's */
-        unsigned tw = rnd_below(4) ? rnd_below(CP_THDCFG_WORDS) : ST_THDCFG_MATH_OFF_WORD;
+        unsigned tw = rnd_below(4)   ? rnd_below(CP_THDCFG_WORDS)
+                      : rnd_below(2) ? ST_THDCFG_MATH_OFF_WORD
+                                     : ST_THDCFG_UNP_CTX_WORD;
         unsigned other = (t + 1 + rnd_below(2)) % 3;
         st_thdcfg_w(&s->st, other, tw, s->st.thdcfg[other][tw]);
         assert_true(key_hit(s, t, id, 0));
@@ -1665,7 +1668,8 @@ static void tw_queue(tw_t *w, unsigned t, uint32_t word, unsigned n) {
  * see or leave to unpacr: a partial X range or one from another column, the output address off a
  * row's start or off its datum, the rows' end past L1's, a FIFO that wraps within them, Src rows
  * that wrap (SrcB) or run past SrcA's 16, ZeroWrite2, RowSearch, srcb_bcast, CfgContextCntInc, a
- * context out of range or ContextADC 3, another thread, the queue filled past UNP_JOBS; and setups
+ * context out of range or ContextADC 3, another thread, the queue filled past UNP_JOBS, the context
+ * offsets changed (a tile's word: the kept setups near their keys); and setups
  * it must not take (compressed, block float, transpose, column shift, tileize, upsampling, to Dst,
  * a conversion refused), each written on both sides and then undone. White box: the fast side's
  * light runs are counted (unpacker_t.light_runs), the reference side makes none. */
@@ -1775,6 +1779,10 @@ static void test_twin_unpack_light(void **state) {
                 adc_ctx = rnd_below(2) ? 3 : 0, ctx = u ? 2 + rnd_below(6) : ctx;
             } else if (kind == 11) {
                 t = 1;
+            } else if (kind == 22) { /* the context offsets changed (a tile's word: the setups near) */
+                uint16_t v = (uint16_t)rnd_below(0x10000);
+                for (unsigned i = 0; i < 2; i++)
+                    st_thdcfg_w(&w->s[i].st, 0, ST_THDCFG_UNP_CTX_WORD, v);
             } else if (kind == 12) { /* the queue filled */
                 tw_queue(w, t, TT_OP_UNPACR(u, am, 0, ctx, 0, multi, 0, 0, 0, 0, 0, 0, 0), 6 + rnd_below(4));
             } else if (kind < 22) { /* a setup the light way must not take for one UNPACR, then back */
