@@ -115,7 +115,7 @@ typedef struct {
     /* The last setups decoded for an even and an odd context (kernels alternate two; their keys:
      * dp_t.keys[unp_key(u, ctx)], extra the context, | 8 with OvrdThreadId). */
     unp_setup_t setup[2];
-    unsigned light_runs; /* UNPACRs dp_unpack_light ran (test_dp_fast's white box) */
+    unsigned light_runs, nop_light_runs; /* UNPACRs, UNPACR_NOPs dp_unpack_light ran (test_dp_fast's white box) */
 } unpacker_t;
 
 /* The packer's stages between its conversions (coproc/pack_stages.h: ReLU, exponent thresholding).
@@ -414,8 +414,8 @@ static inline unsigned dp_fpu_bank(const dp_ctx_t *x, unsigned s) {
 /* Bank b of s cleared to zero (UNPACR_NOP, ZEROSRC), or to 0x7FFFF (~0 in 19 bits) for ones. A
  * bank known to hold only zeros (src_regs_t.zero) is not cleared to zero again: kernels clear a
  * bank no unpacker writes once a tile (off under dp_set_reference, which still keeps the flag). */
-static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bool ones) {
-    if (!ones && s->zero[b] && !x->dp->reference) return;
+static inline void dp_src_clear_at(const dp_t *dp, src_regs_t *s, unsigned b, bool ones) {
+    if (!ones && s->zero[b] && !dp->reference) return;
     uint32_t(*rows)[SRC_COLS] = dp_src_rows_w(s, b);
     if (ones) {
         for (unsigned r = 0; r < SRC_ROWS; r++)
@@ -425,6 +425,9 @@ static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bo
         memset(rows, 0, sizeof s->d[b]);
         s->zero[b] = true;
     }
+}
+static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bool ones) {
+    dp_src_clear_at(x->dp, s, b, ones);
 }
 
 /* L1, as the unpackers read it and the packer writes it (cp_env_t; every write reported). */

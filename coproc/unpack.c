@@ -517,7 +517,29 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
  * unpacker-side bank (UNPACR_NOP_ZEROSRC.md: to zero, or SrcA to all ones when Src_ClrVal_Ctrl =
  * 1), then a nonzero Set_Dvalid hands it to the Matrix Unit (UNPACR_NOP_SETDVALID.md), recording
  * REG2_Out_data_format as the bank's implied format. ttsim accepts only Unpack_Pop = 1 on
- * Blackhole; the other modes are refused here too. */
+ * Blackhole; the other modes are refused here too. unp_nop_ok: what unpacr_nop does not refuse;
+ * unp_nop_push: what it does then (both ways: unpacr_nop and dp_unpack_light). */
+static inline bool unp_nop_ok(uint32_t w) {
+    unsigned clr = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w);
+    return TT_UNPACR_NOP_UNPACK_POP(w) == 1 && !TT_UNPACR_NOP_BANK_CLR_CTRL(w) && !TT_UNPACR_NOP_CLR_TO1_FMT_CTRL(w) &&
+           !TT_UNPACR_NOP_MSG_CLR_CNT(w) && !TT_UNPACR_NOP_STREAM_ID(w) && clr <= 1 &&
+           !(clr && TT_UNPACR_NOP_UNPACKER_SELECT(w) == 1);
+}
+/* Only what dp_unpack_data and unpacr_nop_data read (nothing zeroed first: see unpacr), and thread
+ * t's SrcRow where the bank is handed over; c: a context whose cfg is Config bank `bank` and whose
+ * thcfg is t's ThreadConfig. */
+static inline void unp_nop_push(dp_t *dp, unp_job_t *j, uint32_t w, unsigned t, unsigned bank, const dp_ctx_t *c) {
+    unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w);
+    bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
+    j->kind = UNP_JOB_NOP;
+    j->thread = (uint8_t)t;
+    j->cfg_bank = (uint8_t)bank;
+    j->ones = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w) != 0;
+    j->flip = flip;
+    j->s.conv.out_fmt = (uint8_t)CFG_UNP(c, THCON_SEC0_REG2_Out_data_format, u);
+    if (flip) dp->unp[u].src_row[t] = (uint8_t)((u ? THCFG(c, SRCB_SET_Base) : THCFG(c, SRCA_SET_Base)) << 4);
+}
+
 static void unpacr_nop(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w);
@@ -530,22 +552,14 @@ static void unpacr_nop(dp_ctx_t *x) {
     if (clr > 1 || (clr && u == 1))
         return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP clear value %u on unpacker %u", clr, u);
     unp_job_t *j = dp_unp_job_push(x, u);
-    if (!j) return;
-    bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
-    /* Only what dp_unpack_data and unpacr_nop_data read (nothing zeroed first: see unpacr). */
-    j->kind = UNP_JOB_NOP;
-    j->thread = (uint8_t)x->t;
-    j->cfg_bank = (uint8_t)x->bank;
-    j->ones = clr != 0;
-    j->flip = flip;
-    j->s.conv.out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
-    if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
+    if (j) unp_nop_push(x->dp, j, w, x->t, x->bank, x);
 }
 
-static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
-    unsigned bank = dp_unp_bank(x, u);
-    src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
-    dp_src_clear(x, s, bank, j->ones);
+/* Its data side, at retire: no context (nothing here can fail). */
+static void unpacr_nop_data(dp_t *dp, const cp_state_t *st, const unp_job_t *j, unsigned u) {
+    unsigned bank = st->src.unp_bank[u & 1];
+    src_regs_t *s = u ? &dp->srcb : &dp->srca;
+    dp_src_clear_at(dp, s, bank, j->ones);
     if (j->flip) s->implied_fmt[bank] = j->s.conv.out_fmt;
 }
 
@@ -559,7 +573,17 @@ static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
  * scheduled (dp_exec's catch-up); under dp_set_reference no setup is kept, so the key misses. */
 bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
     uint32_t w = in->word;
-    if (TT_OPCODE(w) != TT_OPC_UNPACR || dp->sched.n) return false;
+    if (dp->sched.n) return false;
+    if (TT_OPCODE(w) == TT_OPC_UNPACR_NOP) {
+        unpacker_t *up = &dp->unp[TT_UNPACR_NOP_UNPACKER_SELECT(w)];
+        if (dp->reference || !unp_nop_ok(w) || up->jobs_n == UNP_JOBS) return false;
+        unsigned t = in->thread, bank = st_state_id(in->st, t);
+        unp_nop_push(dp, &up->jobs[(up->jobs_head + up->jobs_n++) % UNP_JOBS], w, t, bank,
+                     &(dp_ctx_t){.cfg = in->st->cfg[bank], .thcfg = in->st->thdcfg[t]});
+        up->nop_light_runs++;
+        return true;
+    }
+    if (TT_OPCODE(w) != TT_OPC_UNPACR) return false;
     if (TT_UNPACR_ROWSEARCH(w) || TT_UNPACR_SRCB_BCAST(w) || TT_UNPACR_CFGCONTEXTCNTINC(w) || TT_UNPACR_ZEROWRITE2(w))
         return false;
     unsigned t = in->thread, u = TT_UNPACR_UNPACK_BLOCK_SELECTION(w);
@@ -651,10 +675,8 @@ void dp_unpack_data(dp_t *dp, const cp_insn_t *in) {
         if (j->flip) sr->implied_fmt[bank] = j->s.conv.out_fmt;
         return;
     }
+    if (j->kind == UNP_JOB_NOP) return unpacr_nop_data(dp, in->st, j, u & 1);
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, j->thread, j->cfg_bank);
-    if (j->kind == UNP_JOB_UNPACR)
-        unpacr_data(&x, j, u & 1);
-    else
-        unpacr_nop_data(&x, j, u & 1);
+    unpacr_data(&x, j, u & 1);
 }

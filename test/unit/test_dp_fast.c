@@ -1852,6 +1852,67 @@ static void rnd_src(tw_t *w) {
     }
 }
 
+/* UNPACR_NOP's light way (unpack.c dp_unpack_light) and its retire without a context: words with
+ * each field unpacr_nop refuses now and then (Unpack_Pop other than 1, Bank_Clr_Ctrl,
+ * Clr_to1_fmt_Ctrl, Msg_Clr_Cnt, Stream_Id, a clear value past 1 or to ones on unpacker 1), either
+ * unpacker, Set_Dvalid or not, from any thread (each with its own Config bank, SrcA/SrcB base),
+ * Out_data_format different in each bank, the banks' owners drawn, and the queue filled past
+ * UNP_JOBS; every SrcRow and ContextCounter compared after each word (tw_compare does not).
+ * White box: the fast side's light runs are counted (unpacker_t.nop_light_runs), the reference
+ * side makes none. */
+static void test_twin_unpack_nop(void **state) {
+    tw_t *w = *state;
+    unsigned light = 0;
+    for (unsigned iter = 0; iter < 150; iter++) {
+        rnd_src(w);
+        const cp_field_t *of = &cfg_fields[CFG_THCON_SEC0_REG2_Out_data_format];
+        for (unsigned b = 0; b < 2; b++) {
+            for (unsigned u = 0; u < 2; u++) {
+                unsigned word = of->word + u * 48;
+                uint32_t v = w->s[0].st.cfg[b][word] & ~(0xFu << of->shift);
+                st_cfg_w(&w->s[0].st, b, word, v | (uint32_t)rnd_below(16) << of->shift);
+            }
+        }
+        for (unsigned t = 0; t < CP_THREADS; t++) {
+            tw_thcfg(w, t, THCFG_CFG_STATE_ID_StateID, rnd_below(2));
+            tw_thcfg(w, t, THCFG_SRCA_SET_Base, rnd_below(4));
+            tw_thcfg(w, t, THCFG_SRCB_SET_Base, rnd_below(4));
+        }
+        tw_sync(w);
+        for (unsigned i = 0; i < 2; i++)
+            for (unsigned u = 0; u < 2; u++)
+                for (unsigned t = 0; t < DP_THREADS; t++)
+                    w->s[i].dp->unp[u].src_row[t] = (uint8_t)(17 + t + u);
+        for (unsigned k = 0; k < 24; k++) {
+            for (unsigned i = 0; i < 2; i++) { /* the banks' owners, as the timing model hands them over */
+                cp_src_t *o = &w->s[i].st.src;
+                if (i == 0 && rnd_below(4) == 0)
+                    o->unp_bank[0] = (uint8_t)rnd_below(2), o->unp_bank[1] = (uint8_t)rnd_below(2);
+                if (i == 1) *o = w->s[0].st.src;
+            }
+            unsigned u = rnd_below(2), t = rnd_below(DP_THREADS), odd = rnd_below(20);
+            unsigned clr = odd == 5 ? 1 + rnd_below(3) : u == 0 && rnd_below(4) == 0;
+            uint32_t word = TT_OP_UNPACR_NOP(u, odd == 0 ? 1 + rnd_below(127) : 0, odd == 1 ? 1 + rnd_below(15) : 0,
+                                             rnd_below(2) ? 0 : 1 + rnd_below(15), odd == 2 ? 1 + rnd_below(3) : 0,
+                                             rnd_below(2), odd == 3, clr, odd == 4 ? (1 + rnd_below(3)) % 4 : 1);
+            unsigned before = w->s[0].dp->unp[u].nop_light_runs;
+            if (rnd_below(16) == 0)
+                tw_queue(w, t, word, 6 + rnd_below(4));
+            else
+                tw_run(w, t, word);
+            light += w->s[0].dp->unp[u].nop_light_runs - before;
+            for (unsigned v = 0; v < 2; v++) {
+                const unpacker_t *a = &w->s[0].dp->unp[v], *b = &w->s[1].dp->unp[v];
+                if (memcmp(a->src_row, b->src_row, sizeof a->src_row) ||
+                    memcmp(a->ctx_counter, b->ctx_counter, sizeof a->ctx_counter) || a->jobs_n != b->jobs_n)
+                    fail_msg("0x%08x: unpacker %u's SrcRow, ContextCounter or queue differs", word, v);
+            }
+        }
+    }
+    assert_true(light > 2500);
+    assert_int_equal(w->s[1].dp->unp[0].nop_light_runs + w->s[1].dp->unp[1].nop_light_runs, 0);
+}
+
 /* The skipped clear of a bank known to be zero (src_regs_t.zero): runs of clears to zero
  * (UNPACR_NOP, ZEROSRC: either side's bank, one or both), clears to ones, and every other Src
  * writer (UNPACR, MOVD2A, MOVD2B, MOVB2A, SHIFTXA, SHIFTXB, TRNSPSRCB) between them, on banks that
@@ -2231,6 +2292,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_unpack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_unpack_key, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_unpack_light, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_twin_unpack_nop, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_src_clear, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_pack_light, tw_setup, tw_teardown),
