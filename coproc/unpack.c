@@ -388,7 +388,7 @@ bool unp_put_datum(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank, b
 /* The data side of a block-float UNPACR (UNPACR_Regular.md): datums read bit by bit from the
  * bottom of each byte up (ReadL1Bytes), the exponent byte of each 16 (its stream wraps at the FIFO
  * limit on 16-byte boundaries), then the format conversion and the output as for any datum. */
-static __attribute__((noinline)) void unpacr_data_bfp(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank) {
+static void unpacr_data_bfp(dp_ctx_t *x, const unp_job_t *j, unsigned u, unsigned bank) {
     const cp_env_t *env = dp_env(x);
     uint64_t bitpos = j->datums, exps = j->exps, limit = j->s.limit * 8, fifo = j->s.fifo * 8;
     uint32_t out = j->out, mask = (1u << j->s.bits) - 1;
