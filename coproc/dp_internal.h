@@ -554,8 +554,8 @@ void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
 /* unpack.c: dp_exec's way, before any context is made, for an UNPACR whose setup is kept and
- * allows it (unp_setup_t.light) and whose rows go to Src at once; false for any other
- * instruction, which then goes through dp_unpack_exec. */
+ * allows it (unp_setup_t.light) and whose rows go to Src at once, and for an UNPACR_NOP it does
+ * not refuse; false for any other instruction, which then goes through dp_unpack_exec. */
 bool dp_unpack_light(dp_t *dp, const cp_insn_t *in);
 void dp_fpu_exec(dp_ctx_t *x); /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 /* fpu.c: dp_exec's way, before dp_exec makes a context, for an eight-row MOVA2D whose setup is

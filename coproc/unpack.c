@@ -564,13 +564,16 @@ static void unpacr_nop_data(dp_t *dp, const cp_state_t *st, const unp_job_t *j, 
 }
 
 /* UNPACR's light way (dp_internal.h dp_unpack_light): before dp_exec makes a context, an UNPACR
- * whose setup is kept (its key this UNPACR's) and allows it (unp_setup_t.light), whose word has
- * none of RowSearch, srcb_bcast, CfgContextCntInc and ZeroWrite2, and whose counters give whole
- * rows (a multiple of 16 datums from an output row's column 0) lying one after the other in L1 and
- * landing in consecutive Src rows (unpacr_data's rows at once): its address side as unpacr's,
- * with a job of kind UNP_JOB_LIGHT, which dp_unpack_data converts in one call. Any other case
- * returns false having changed nothing, and unpacr runs it. Not while SFPLOADMACRO has anything
- * scheduled (dp_exec's catch-up); under dp_set_reference no setup is kept, so the key misses. */
+ * whose setup is kept (its key this UNPACR's, or near it: unp_setup_near) and allows it
+ * (unp_setup_t.light), whose word has none of RowSearch, srcb_bcast, CfgContextCntInc and
+ * ZeroWrite2, and whose counters give whole rows (a multiple of 16 datums from an output row's
+ * column 0) lying one after the other in L1 and landing in consecutive Src rows (unpacr_data's
+ * rows at once): its address side as unpacr's, with a job of kind UNP_JOB_LIGHT, which
+ * dp_unpack_data converts in one call. An UNPACR_NOP that unpacr_nop would not refuse: its job as
+ * unpacr_nop pushes it (not under dp_set_reference). Any other case returns false having changed
+ * nothing but what unpacr would do first itself (a near setup brought up to date), and
+ * dp_unpack_exec runs it. Not while SFPLOADMACRO has anything scheduled (dp_exec's catch-up);
+ * under dp_set_reference no setup is kept, so an UNPACR's key misses. */
 bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
     uint32_t w = in->word;
     if (dp->sched.n) return false;

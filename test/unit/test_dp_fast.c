@@ -1554,6 +1554,24 @@ static void test_twin_unpack(void **state) {
     }
 }
 
+/* Disable_zero_compress_cntx<c>'s bit of each context (contexts 4..7 16 bits up: unpack.c ctx_bit). */
+static const unsigned unp_ctx_bits[] = {0, 1, 2, 3, 16, 17, 18, 19};
+
+/* The unpacker's contexts (unpacker 0's fields `off` words further): every one uncompressed, its
+ * Base_address below base_below, Offset_address below 16; unpacker 0's Tile_x_dim xdim and
+ * Dest_cntx_address 16 times dest_min..7. */
+static void tw_unp_contexts(tw_t *w, unsigned off, uint32_t base_below, unsigned xdim, unsigned dest_min) {
+    for (unsigned c = 0; c < 8; c++) {
+        tw_cfg_i(w, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, unp_ctx_bits[c], off, 1);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, c, off, rnd_below(base_below));
+    }
+    for (unsigned c = 0; c < 4; c++) {
+        tw_cfg_i(w, CFG_THCON_SEC0_REG7_Offset_address, c, off, rnd_below(16));
+        tw_cfg_i(w, CFG_THCON_SEC0_REG5_Tile_x_dim_cntx0, c, 0, xdim);
+        tw_cfg_i(w, CFG_THCON_SEC0_REG5_Dest_cntx0_address, c, 0, 16 * (dest_min + rnd_below(8 - dest_min)));
+    }
+}
+
 /* UNPACR's setup (unpack.c unp_setup_of): the fast side decodes what UNPACR reads of Config and of
  * the thread's ThreadConfig once and keeps it while its key is the same: Config's cfg_gen, the
  * thread, its ThreadConfig's thdcfg_gen, the context mode and context. Each round: a random
@@ -1579,16 +1597,7 @@ static void test_twin_unpack_key(void **state) {
         tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | 1u << 16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, FMT_BF16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 0, off, 1);
-        static const unsigned ctx_bits[] = {0, 1, 2, 3, 16, 17, 18, 19};
-        for (unsigned c = 0; c < 8; c++) {
-            tw_cfg_i(w, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, ctx_bits[c], off, 1);
-            tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, c, off, rnd_below(TW_L1 / 16 - 64));
-        }
-        for (unsigned c = 0; c < 4; c++) {
-            tw_cfg_i(w, CFG_THCON_SEC0_REG7_Offset_address, c, off, rnd_below(16));
-            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Tile_x_dim_cntx0, c, 0, 16);
-            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Dest_cntx0_address, c, 0, 16 * rnd_below(8));
-        }
+        tw_unp_contexts(w, off, TW_L1 / 16 - 64, 16, 0);
         tw_cfg(w, CFG_UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr, 1);
         tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
         for (unsigned th = 0; th < 2; th++) {
@@ -1678,7 +1687,6 @@ static void test_twin_unpack_light(void **state) {
     static const uint8_t fmts[][2] = {
         {FMT_BF16, FMT_BF16}, {FMT_FP16, FMT_FP16}, {FMT_FP32, FMT_TF32}, {FMT_FP32, FMT_BF16}, {FMT_INT8, FMT_INT8},
     };
-    static const unsigned ctx_bits[] = {0, 1, 2, 3, 16, 17, 18, 19};
     static const cfg_field_t refused[] = {
         CFG_THCON_SEC0_REG2_Haloize_mode,          CFG_THCON_SEC0_REG2_Shift_amount_cntx0,
         CFG_THCON_SEC0_REG2_Tileize_mode,          CFG_THCON_SEC0_REG2_Upsample_rate,
@@ -1701,15 +1709,7 @@ static void test_twin_unpack_light(void **state) {
         tw_cfg_i(w, CFG_THCON_SEC0_REG0_TileDescriptor, 1, off, 1u | 4u << 16);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Out_data_format, 0, off, fm[1]);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, 0, off, rnd_below(2));
-        for (unsigned c = 0; c < 8; c++) {
-            tw_cfg_i(w, CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0, ctx_bits[c], off, 1);
-            tw_cfg_i(w, CFG_THCON_SEC0_REG3_Base_address, c, off, rnd_below(TW_L1 / 16 - 1024));
-        }
-        for (unsigned c = 0; c < 4; c++) {
-            tw_cfg_i(w, CFG_THCON_SEC0_REG7_Offset_address, c, off, rnd_below(16));
-            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Tile_x_dim_cntx0, c, 0, 64);
-            tw_cfg_i(w, CFG_THCON_SEC0_REG5_Dest_cntx0_address, c, 0, 16 * (4 + rnd_below(4)));
-        }
+        tw_unp_contexts(w, off, TW_L1 / 16 - 1024, 64, 4);
         tw_cfg_i(w, CFG_THCON_SEC0_REG2_Context_count, 0, off, rnd_below(3));
         tw_cfg(w, CFG_UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr, rnd_below(2));
         tw_cfg(w, u ? CFG_UNP1_ADDR_BASE_REG_1_Base : CFG_UNP0_ADDR_BASE_REG_1_Base, 64 * osize);
@@ -1798,7 +1798,7 @@ static void test_twin_unpack_light(void **state) {
                 if (f == CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0) { /* compressed, every context */
                     for (unsigned i = 0; i < 2; i++) {
                         for (unsigned c = 0; c < 8; c++)
-                            side_cfg_i(&w->s[i], f, ctx_bits[c], off, 0);
+                            side_cfg_i(&w->s[i], f, unp_ctx_bits[c], off, 0);
                         side_cfg_i(&w->s[i], CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, d0 & ~(1u << 4));
                     }
                 } else {
@@ -1810,7 +1810,7 @@ static void test_twin_unpack_light(void **state) {
                 if (f == CFG_THCON_SEC0_REG2_Disable_zero_compress_cntx0) {
                     for (unsigned i = 0; i < 2; i++) {
                         for (unsigned c = 0; c < 8; c++)
-                            side_cfg_i(&w->s[i], f, ctx_bits[c], off, 1);
+                            side_cfg_i(&w->s[i], f, unp_ctx_bits[c], off, 1);
                         side_cfg_i(&w->s[i], CFG_THCON_SEC0_REG0_TileDescriptor, 0, off, d0);
                     }
                 } else {
