@@ -202,6 +202,9 @@ void dp_exec(dp_t *dp, const cp_insn_t *in) {
     /* A PACR whose setup is kept and whose four rows go out as one block (coproc/pack.c): none here
      * either, and none made for it. */
     if (k == DP_K_PACK && dp_pack_light(dp, in)) return;
+    /* An UNPACR whose setup is kept and whose rows go to Src at once, an UNPACR_NOP
+     * (coproc/unpack.c): likewise. */
+    if (k == DP_K_UNPACK && dp_unpack_light(dp, in)) return;
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */

@@ -40,9 +40,22 @@ typedef struct {
     uint32_t tag;           /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
 } dp_key_t;
 #define DP_KEY_KEPT (1u << 16)
-typedef enum { DP_KEY_PACK, DP_KEY_UNP0, DP_KEY_UNP1, DP_KEY_SFP, DP_KEY_MOVA2D, DP_KEYS } dp_key_id_t;
+/* The unpackers' keys two each (unp_key: unpacker u's setups for even and odd contexts). */
+typedef enum {
+    DP_KEY_PACK,
+    DP_KEY_UNP0,
+    DP_KEY_UNP0_ODD,
+    DP_KEY_UNP1,
+    DP_KEY_UNP1_ODD,
+    DP_KEY_SFP,
+    DP_KEY_MOVA2D,
+    DP_KEYS
+} dp_key_id_t;
+static inline dp_key_id_t unp_key(unsigned u, unsigned ctx) { return (dp_key_id_t)(DP_KEY_UNP0 + 2 * u + (ctx & 1)); }
 
-typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
+/* UNP_JOB_LIGHT: dp_unpack_light's, whole rows at once (its datums the first L1 byte, count the
+ * rows, out the first Src row, s.conv alone of the setup). */
+typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP, UNP_JOB_LIGHT } unp_job_kind_t;
 
 /* What UNPACR reads of Config[bank] and ThreadConfig[t], for one unpacker, context mode and
  * context, decoded (coproc/unpack.c unp_setup): the tile descriptor, formats and conversion, the
@@ -50,11 +63,17 @@ typedef enum { UNP_JOB_UNPACR = 1, UNP_JOB_NOP } unp_job_kind_t;
  * nothing else (checked where the instruction meets them). No counter (ADC, SrcRow,
  * ContextCounter) and no other field of the instruction word. */
 typedef struct {
+    uint32_t base;      /* the Base_address read (unpack.c unp_setup_near) */
+    uint16_t base_word; /* and its word in Config */
     fmt_unpack_mode_t conv;
     bool conv_bad; /* fmt_unpack_check refused conv */
     bool uncompressed, bfp, bfp_a, force_exp, tileize, to_dst, transpose, interleave, ovrd, src_upd;
     bool dst_cntx, dst_add; /* Dest_cntx_address: used (multi on unpacker 0), added rather than set */
     uint8_t late_fail;      /* unp_late_fail_t: the refusal after the L1 alignment check, if any */
+    /* What dp_unpack_light needs of the setup: a plain conversion of uncompressed, byte-sized
+     * datums, rows as they lie in L1 (no tileize, no upsampling), into Src as they are (no Dst, no
+     * column shift, no transpose), nothing refused. */
+    bool light;
     uint8_t bits, size, osize, up_zeros, col_shift, forced_exp, ctx_count;
     uint32_t xdim, ydim, zdim, in_addr, rs_addr, exp_addr, row_stride;
     uint32_t out_base, ystride, zstride, wstride, dst_c, src_base;
@@ -93,9 +112,10 @@ typedef struct {
     uint8_t ctx_counter[DP_THREADS];
     unp_job_t jobs[UNP_JOBS]; /* dispatched, not yet retired, oldest first */
     unsigned jobs_head, jobs_n;
-    /* The last setup decoded (its key: dp_t.keys[DP_KEY_UNP0 + u], extra the context, | 8 with
-     * OvrdThreadId). */
-    unp_setup_t setup;
+    /* The last setups decoded for an even and an odd context (kernels alternate two; their keys:
+     * dp_t.keys[unp_key(u, ctx)], extra the context, | 8 with OvrdThreadId). */
+    unp_setup_t setup[2];
+    unsigned light_runs, nop_light_runs; /* UNPACRs, UNPACR_NOPs dp_unpack_light ran (test_dp_fast's white box) */
 } unpacker_t;
 
 /* The packer's stages between its conversions (coproc/pack_stages.h: ReLU, exponent thresholding).
@@ -394,8 +414,8 @@ static inline unsigned dp_fpu_bank(const dp_ctx_t *x, unsigned s) {
 /* Bank b of s cleared to zero (UNPACR_NOP, ZEROSRC), or to 0x7FFFF (~0 in 19 bits) for ones. A
  * bank known to hold only zeros (src_regs_t.zero) is not cleared to zero again: kernels clear a
  * bank no unpacker writes once a tile (off under dp_set_reference, which still keeps the flag). */
-static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bool ones) {
-    if (!ones && s->zero[b] && !x->dp->reference) return;
+static inline void dp_src_clear_at(const dp_t *dp, src_regs_t *s, unsigned b, bool ones) {
+    if (!ones && s->zero[b] && !dp->reference) return;
     uint32_t(*rows)[SRC_COLS] = dp_src_rows_w(s, b);
     if (ones) {
         for (unsigned r = 0; r < SRC_ROWS; r++)
@@ -405,6 +425,9 @@ static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bo
         memset(rows, 0, sizeof s->d[b]);
         s->zero[b] = true;
     }
+}
+static inline void dp_src_clear(const dp_ctx_t *x, src_regs_t *s, unsigned b, bool ones) {
+    dp_src_clear_at(x->dp, s, b, ones);
 }
 
 /* L1, as the unpackers read it and the packer writes it (cp_env_t; every write reported). */
@@ -530,6 +553,10 @@ void dp_rwc_exec(dp_ctx_t *x); /* dp_addr.c: SETRWC, INCRWC */
 void dp_rwc_apply(dp_t *dp, unsigned t, uint32_t w);
 void dp_unpack_exec(dp_ctx_t *x); /* unpack.c: UNPACR, UNPACR_NOP (address side) */
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u);
+/* unpack.c: dp_exec's way, before any context is made, for an UNPACR whose setup is kept and
+ * allows it (unp_setup_t.light) and whose rows go to Src at once, and for an UNPACR_NOP it does
+ * not refuse; false for any other instruction, which then goes through dp_unpack_exec. */
+bool dp_unpack_light(dp_t *dp, const cp_insn_t *in);
 void dp_fpu_exec(dp_ctx_t *x); /* fpu.c: MOV*, ZEROACC, ZEROSRC, CLEARDVALID */
 /* fpu.c: dp_exec's way, before dp_exec makes a context, for an eight-row MOVA2D whose setup is
  * kept (mova2d_plan_t) and whose rows go at once; false for any other instruction, having done

@@ -58,7 +58,8 @@ typedef struct {
      * (st_cfg_tile_word, st_thdcfg_tile_word), of which the kept setups (MOVA2D's,
      * SFPLOAD/SFPSTORE's, PACR's) read at most a few and read them again where only those were
      * written (coproc/dp_internal.h dp_key_near_at): what their keys hold, so that a tile's writes
-     * of the packer's and unpackers' addresses and of MATH_Offset keep them. */
+     * of the packer's and unpackers' addresses, of MATH_Offset and of the unpackers' context offsets
+     * keep them. */
     uint64_t cfg_gen_m;
     uint64_t thdcfg_gen_m[CP_THREADS];
     cp_src_t src;
@@ -86,10 +87,16 @@ static inline bool st_cfg_tile_word(unsigned idx) {
     return idx == ST_CFG_PACK_L1_WORD || idx - ST_CFG_UNP_BASE_WORD < 8u || idx - ST_CFG_UNP1_BASE_WORD < 8u ||
            idx - ST_CFG_PACK_OFF_WORD < 4u;
 }
-/* The ThreadConfig word the math thread writes a few times a tile: DEST_TARGET_REG_CFG_MATH_Offset
- * (its half of Dst), alone in word 1. A write of it moves thdcfg_gen[t] but not thdcfg_gen_m[t]. */
+/* The ThreadConfig words kernels write a few times a tile: the math thread's
+ * DEST_TARGET_REG_CFG_MATH_Offset (its half of Dst), alone in word 1, and the unpack thread's
+ * UNPACK_MISC_CFG_CfgContextOffset_0 (both unpackers' context offsets), alone in word 41, which no
+ * kept setup reads (UNPACR reads it for its context, the key's extra). A write of one moves
+ * thdcfg_gen[t] but not thdcfg_gen_m[t]. */
 #define ST_THDCFG_MATH_OFF_WORD 1
-static inline bool st_thdcfg_tile_word(unsigned idx) { return idx == ST_THDCFG_MATH_OFF_WORD; }
+#define ST_THDCFG_UNP_CTX_WORD  41
+static inline bool st_thdcfg_tile_word(unsigned idx) {
+    return idx == ST_THDCFG_MATH_OFF_WORD || idx == ST_THDCFG_UNP_CTX_WORD;
+}
 
 /* Config word idx (< CP_CFG_WORDS) of bank (0 or 1) to val: the one way to write Config (it casts
  * cfg's const away; every cp_state_t is allocated, see cfg), counted in cfg_gen (and, but for a
@@ -103,7 +110,7 @@ static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_
 
 /* ThreadConfig[t] word idx (< CP_THDCFG_WORDS) to val: the one way to write ThreadConfig (SETC16,
  * thcfg_set, the tests; it casts thdcfg's const away as st_cfg_w does cfg's), counted in
- * thdcfg_gen[t] (and, but for MATH_Offset's word, thdcfg_gen_m[t]) first. */
+ * thdcfg_gen[t] (and, but for a tile's word, thdcfg_gen_m[t]) first. */
 static inline void st_thdcfg_w(cp_state_t *st, unsigned t, unsigned idx, uint16_t val) {
     st->thdcfg_gen[t]++;
     st->thdcfg_gen_m[t] += !st_thdcfg_tile_word(idx);

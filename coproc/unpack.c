@@ -73,13 +73,11 @@ static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, u
     bool bfp = fmt_is_bfp(in_fmt);
     unsigned bits = fmt_datum_bits(in_fmt);
 
-    uint32_t in_addr;
-    if (multi && ctx != 0)
-        in_addr = CFG_UNP_I(x, THCON_SEC0_REG3_Base_address, u, ctx) +
-                  (CFG_UNP_I(x, THCON_SEC0_REG7_Offset_address, u, ctx & 3) & 0xFFFF);
-    else
-        in_addr =
-            CFG_UNP(x, THCON_SEC0_REG3_Base_address, u) + (CFG_UNP(x, THCON_SEC0_REG7_Offset_address, u) & 0xFFFF);
+    /* Base_address (of context ctx, or 0), a tile's word (unp_setup_near), the only one read here:
+     * the three addresses below are its 16 times plus what the other words give. */
+    unsigned base_i = multi ? ctx : 0;
+    uint32_t base = CFG_UNP_I(x, THCON_SEC0_REG3_Base_address, u, base_i);
+    uint32_t in_addr = base + (CFG_UNP_I(x, THCON_SEC0_REG7_Offset_address, u, base_i & 3) & 0xFFFF);
     in_addr = (in_addr + 1 + digest) * 16;
     /* Compressed input (Packers/Compression.md's layout): the row start indices first, 16 bits
      * each, one more than the rows (or blobs), rounded up to 16 bytes. */
@@ -133,6 +131,8 @@ static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, u
         late = UNP_LATE_DST_SHIFT;
 
     *s = (unp_setup_t){
+        .base = base,
+        .base_word = (uint16_t)(DPC_W_THCON_SEC0_REG3_Base_address + u * UNP_SEC_WORDS + base_i),
         .conv = conv,
         .conv_bad = !fmt_unpack_check(&conv),
         .uncompressed = uncompressed,
@@ -174,16 +174,56 @@ static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, u
         .limit = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_limit_address, u) * 16,
         .fifo = (uint64_t)CFG_UNP(x, THCON_SEC0_REG2_Unpack_fifo_size, u) * 16,
     };
+    s->light = !s->conv_bad && uncompressed && !bfp && !tileize && !up_zeros && !to_dst && !transpose && !col_shift;
+}
+
+/* Where unpacker u's setup's key is near thread t's with extra (dp_key_near_at: only a tile's words
+ * written since, of which the setup reads its Base_address alone), the three addresses moved by
+ * that word's change and the key made current: true. */
+static bool unp_setup_near(dp_t *dp, const cp_state_t *st, unsigned t, unsigned u, unsigned ctx, unsigned extra) {
+    if (!dp_key_near_at(dp, st, t, unp_key(u, ctx), extra)) return false;
+    unp_setup_t *s = &dp->unp[u].setup[ctx & 1];
+    /* (The bank is the setup's: the StateID is not a tile's word.) */
+    uint32_t base = st->cfg[st_state_id(st, t)][s->base_word], d = (base - s->base) * 16;
+    s->base = base;
+    s->in_addr += d, s->rs_addr += d, s->exp_addr += d;
+    dp_key_renew(dp, st, t, unp_key(u, ctx));
+    return true;
 }
 
 /* This UNPACR's setup: the unpacker's copy while its key is this UNPACR's (dp_key_hit, the context
- * mode and context as extra), else decoded anew and kept (dp_key_set). */
+ * mode and context as extra) or near it (unp_setup_near), else decoded anew and kept (dp_key_set). */
 static const unp_setup_t *unp_setup_of(dp_ctx_t *x, unpacker_t *up, unsigned u, bool multi, unsigned ctx) {
     unsigned extra = ctx | (multi ? 8u : 0u);
-    if (dp_key_hit(x, DP_KEY_UNP0 + u, extra)) return &up->setup;
-    unp_setup(x, u, multi, ctx, &up->setup);
-    dp_key_set(x, DP_KEY_UNP0 + u, extra);
-    return &up->setup;
+    unp_setup_t *s = &up->setup[ctx & 1];
+    if (dp_key_hit(x, unp_key(u, ctx), extra) || unp_setup_near(x->dp, x->st, x->t, u, ctx, extra)) return s;
+    unp_setup(x, u, multi, ctx, s);
+    dp_key_set(x, unp_key(u, ctx), extra);
+    return s;
+}
+
+/* The counters for the next instruction, after UNPACR (both ways): the ContextCounter (ctx_next
+ * the context used where it counts, else -1), the ADCs' Y and Z by AddrMode, SrcRow. */
+static inline void unp_step(dp_t *dp, const unp_setup_t *s, unsigned t, unsigned u, unsigned which_adc, unsigned am,
+                            int ctx_next, bool flip) {
+    unpacker_t *up = &dp->unp[u];
+    if (ctx_next >= 0) {
+        unsigned next = (unsigned)ctx_next + 1;
+        up->ctx_counter[t] = (uint8_t)(next >= (1u << s->ctx_count) ? 0 : next);
+    }
+    for (unsigned th = 0; th < DP_THREADS; th++) {
+        if (th != t && th != which_adc) continue;
+        adc_ch_t *c0 = &dp->adc[th][u].ch[0], *c1 = &dp->adc[th][u].ch[1];
+        c0->z = (uint8_t)(c0->z + (am & 3));
+        c0->y = (uint16_t)((c0->y + ((am >> 2) & 3)) & 0x1FFF);
+        c1->z = (uint8_t)(c1->z + ((am >> 4) & 3));
+        c1->y = (uint16_t)((c1->y + ((am >> 6) & 3)) & 0x1FFF);
+    }
+    if (flip) {
+        up->src_row[t] = (uint8_t)s->src_base;
+    } else if (s->src_upd) {
+        up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + s->src_base) & 63);
+    }
 }
 
 static void unpacr(dp_ctx_t *x) {
@@ -285,24 +325,7 @@ static void unpacr(dp_ctx_t *x) {
     j->rs_index = rs_index;
     j->drop = xy->x;
     j->s = *s;
-    /* Counters for the next instruction. */
-    if (multi && use_cnt) {
-        unsigned next = ctx + 1;
-        up->ctx_counter[t] = (uint8_t)(next >= (1u << s->ctx_count) ? 0 : next);
-    }
-    for (unsigned th = 0; th < DP_THREADS; th++) {
-        if (th != t && th != which_adc) continue;
-        adc_ch_t *c0 = &dp->adc[th][u].ch[0], *c1 = &dp->adc[th][u].ch[1];
-        c0->z = (uint8_t)(c0->z + (am & 3));
-        c0->y = (uint16_t)((c0->y + ((am >> 2) & 3)) & 0x1FFF);
-        c1->z = (uint8_t)(c1->z + ((am >> 4) & 3));
-        c1->y = (uint16_t)((c1->y + ((am >> 6) & 3)) & 0x1FFF);
-    }
-    if (flip) {
-        up->src_row[t] = (uint8_t)s->src_base;
-    } else if (s->src_upd) {
-        up->src_row[t] = (uint8_t)((up->src_row[t] + 16 + s->src_base) & 63);
-    }
+    unp_step(dp, s, t, u, which_adc, am, multi && use_cnt ? (int)ctx : -1, flip);
 }
 
 /* The Src row that row `row` of the output (out / 16) of job j lands in (UNPACR_Regular.md's main
@@ -311,13 +334,16 @@ static void unpacr(dp_ctx_t *x) {
  * SetOvrdWithAddr, the address as is (Blackhole wraps it at 64 [SIM]). The one place of the rule:
  * the datum-by-datum path and the row form both ask here. */
 enum { UNP_ROW_DROP = -1, UNP_ROW_BEYOND = -2 };
-static inline int src_row_of(const unp_job_t *j, unsigned u, unsigned row) {
-    if (u == 1) return (int)((row + j->src_row) & 63);
+static inline int src_row_at(unsigned u, unsigned src_row, bool ovrd, unsigned row) {
+    if (u == 1) return (int)((row + src_row) & 63);
     if (row < 4) return UNP_ROW_DROP;
     row -= 4;
-    if (j->s.ovrd) return (int)(row & 63);
+    if (ovrd) return (int)(row & 63);
     if (row >= 16) return UNP_ROW_BEYOND;
-    return (int)((row + j->src_row) & 63);
+    return (int)((row + src_row) & 63);
+}
+static inline int src_row_of(const unp_job_t *j, unsigned u, unsigned row) {
+    return src_row_at(u, j->src_row, j->s.ovrd, row);
 }
 
 /* Write one converted datum at output position `out`: Src as src_row_of says, SrcA dropping the
@@ -491,7 +517,29 @@ static void unpacr_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
  * unpacker-side bank (UNPACR_NOP_ZEROSRC.md: to zero, or SrcA to all ones when Src_ClrVal_Ctrl =
  * 1), then a nonzero Set_Dvalid hands it to the Matrix Unit (UNPACR_NOP_SETDVALID.md), recording
  * REG2_Out_data_format as the bank's implied format. ttsim accepts only Unpack_Pop = 1 on
- * Blackhole; the other modes are refused here too. */
+ * Blackhole; the other modes are refused here too. unp_nop_ok: what unpacr_nop does not refuse;
+ * unp_nop_push: what it does then (both ways: unpacr_nop and dp_unpack_light). */
+static inline bool unp_nop_ok(uint32_t w) {
+    unsigned clr = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w);
+    return TT_UNPACR_NOP_UNPACK_POP(w) == 1 && !TT_UNPACR_NOP_BANK_CLR_CTRL(w) && !TT_UNPACR_NOP_CLR_TO1_FMT_CTRL(w) &&
+           !TT_UNPACR_NOP_MSG_CLR_CNT(w) && !TT_UNPACR_NOP_STREAM_ID(w) && clr <= 1 &&
+           !(clr && TT_UNPACR_NOP_UNPACKER_SELECT(w) == 1);
+}
+/* Only what dp_unpack_data and unpacr_nop_data read (nothing zeroed first: see unpacr), and thread
+ * t's SrcRow where the bank is handed over; c: a context whose cfg is Config bank `bank` and whose
+ * thcfg is t's ThreadConfig. */
+static inline void unp_nop_push(dp_t *dp, unp_job_t *j, uint32_t w, unsigned t, unsigned bank, const dp_ctx_t *c) {
+    unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w);
+    bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
+    j->kind = UNP_JOB_NOP;
+    j->thread = (uint8_t)t;
+    j->cfg_bank = (uint8_t)bank;
+    j->ones = TT_UNPACR_NOP_SRC_CLRVAL_CTRL(w) != 0;
+    j->flip = flip;
+    j->s.conv.out_fmt = (uint8_t)CFG_UNP(c, THCON_SEC0_REG2_Out_data_format, u);
+    if (flip) dp->unp[u].src_row[t] = (uint8_t)((u ? THCFG(c, SRCB_SET_Base) : THCFG(c, SRCA_SET_Base)) << 4);
+}
+
 static void unpacr_nop(dp_ctx_t *x) {
     uint32_t w = x->word;
     unsigned u = TT_UNPACR_NOP_UNPACKER_SELECT(w);
@@ -504,23 +552,91 @@ static void unpacr_nop(dp_ctx_t *x) {
     if (clr > 1 || (clr && u == 1))
         return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR_NOP clear value %u on unpacker %u", clr, u);
     unp_job_t *j = dp_unp_job_push(x, u);
-    if (!j) return;
-    bool flip = TT_UNPACR_NOP_SET_DVALID(w) != 0;
-    /* Only what dp_unpack_data and unpacr_nop_data read (nothing zeroed first: see unpacr). */
-    j->kind = UNP_JOB_NOP;
-    j->thread = (uint8_t)x->t;
-    j->cfg_bank = (uint8_t)x->bank;
-    j->ones = clr != 0;
-    j->flip = flip;
-    j->s.conv.out_fmt = (uint8_t)CFG_UNP(x, THCON_SEC0_REG2_Out_data_format, u);
-    if (flip) x->dp->unp[u].src_row[x->t] = (uint8_t)((u ? THCFG(x, SRCB_SET_Base) : THCFG(x, SRCA_SET_Base)) << 4);
+    if (j) unp_nop_push(x->dp, j, w, x->t, x->bank, x);
 }
 
-static void unpacr_nop_data(dp_ctx_t *x, const unp_job_t *j, unsigned u) {
-    unsigned bank = dp_unp_bank(x, u);
-    src_regs_t *s = u ? &x->dp->srcb : &x->dp->srca;
-    dp_src_clear(x, s, bank, j->ones);
+/* Its data side, at retire: no context (nothing here can fail). */
+static void unpacr_nop_data(dp_t *dp, const cp_state_t *st, const unp_job_t *j, unsigned u) {
+    unsigned bank = st->src.unp_bank[u & 1];
+    src_regs_t *s = u ? &dp->srcb : &dp->srca;
+    dp_src_clear_at(dp, s, bank, j->ones);
     if (j->flip) s->implied_fmt[bank] = j->s.conv.out_fmt;
+}
+
+/* UNPACR's light way (dp_internal.h dp_unpack_light): before dp_exec makes a context, an UNPACR
+ * whose setup is kept (its key this UNPACR's, or near it: unp_setup_near) and allows it
+ * (unp_setup_t.light), whose word has none of RowSearch, srcb_bcast, CfgContextCntInc and
+ * ZeroWrite2, and whose counters give whole rows (a multiple of 16 datums from an output row's
+ * column 0) lying one after the other in L1 and landing in consecutive Src rows (unpacr_data's
+ * rows at once): its address side as unpacr's, with a job of kind UNP_JOB_LIGHT, which
+ * dp_unpack_data converts in one call. An UNPACR_NOP that unpacr_nop would not refuse: its job as
+ * unpacr_nop pushes it (not under dp_set_reference). Any other case returns false having changed
+ * nothing but what unpacr would do first itself (a near setup brought up to date), and
+ * dp_unpack_exec runs it. Not while SFPLOADMACRO has anything scheduled (dp_exec's catch-up);
+ * under dp_set_reference no setup is kept, so an UNPACR's key misses. */
+bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
+    uint32_t w = in->word;
+    if (dp->sched.n) return false;
+    if (TT_OPCODE(w) == TT_OPC_UNPACR_NOP) {
+        unpacker_t *up = &dp->unp[TT_UNPACR_NOP_UNPACKER_SELECT(w)];
+        if (dp->reference || !unp_nop_ok(w) || up->jobs_n == UNP_JOBS) return false;
+        unsigned t = in->thread, bank = st_state_id(in->st, t);
+        unp_nop_push(dp, &up->jobs[(up->jobs_head + up->jobs_n++) % UNP_JOBS], w, t, bank,
+                     &(dp_ctx_t){.cfg = in->st->cfg[bank], .thcfg = in->st->thdcfg[t]});
+        up->nop_light_runs++;
+        return true;
+    }
+    if (TT_OPCODE(w) != TT_OPC_UNPACR) return false;
+    if (TT_UNPACR_ROWSEARCH(w) || TT_UNPACR_SRCB_BCAST(w) || TT_UNPACR_CFGCONTEXTCNTINC(w) || TT_UNPACR_ZEROWRITE2(w))
+        return false;
+    unsigned t = in->thread, u = TT_UNPACR_UNPACK_BLOCK_SELECTION(w);
+    unpacker_t *up = &dp->unp[u];
+    if (up->jobs_n == UNP_JOBS) return false;
+    bool multi = TT_UNPACR_OVRDTHREADID(w), use_cnt = TT_UNPACR_AUTOINCCONTEXTID(w);
+    unsigned ctx = 0, which_adc = t;
+    if (multi) {
+        ctx = use_cnt ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
+        ctx = (ctx + THCFG_I(&(dp_ctx_t){.thcfg = in->st->thdcfg[t]}, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
+        which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
+        if (which_adc == 3) return false;
+    }
+    /* (The kept setup first: where it does not allow the light way, whatever the key, no more.) */
+    const unp_setup_t *s = &up->setup[ctx & 1];
+    if (!s->light) return false;
+    /* (No key is kept for a context unpacr refuses: unpacker 1's past 1.) */
+    unsigned extra = ctx | (multi ? 8u : 0u);
+    if (!dp_key_hit_at(dp, in->st, t, unp_key(u, ctx), extra) && !unp_setup_near(dp, in->st, t, u, ctx, extra))
+        return false;
+
+    const adc_ch_t *xy = &dp->adc[which_adc][u].ch[0], *zw = &dp->adc[t][u].ch[0];
+    /* (An X range that ends before it starts gives rows past L1's end, below.) */
+    uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
+    if ((xend - xy->x) % FMT_ROW) return false;
+    uint32_t rows = (xend - xy->x) / FMT_ROW;
+    uint64_t first = (((uint64_t)zw->w * s->zdim + zw->z) * s->ydim + xy->y) * s->xdim + xy->x;
+    /* (unpacr's FIFO wrap of the first datum left out: a wrapped one is past the limit, refused
+     * below.) */
+    uint64_t datums = s->in_addr + first * s->size;
+    const adc_ch_t *oc = &dp->adc[t][u].ch[1];
+    uint32_t out = s->out_base + oc->y * s->ystride + oc->z * s->zstride + oc->w * s->wstride;
+    if (out % s->osize) return false;
+    out /= s->osize;
+    if (s->dst_cntx) out = s->dst_add ? out + s->dst_c : s->dst_c;
+    if (!rows || (out & 15)) return false;
+    /* unpacr_data's rows at once: in L1, no FIFO wrap before the last row, consecutive Src rows. */
+    uint64_t end = datums + (uint64_t)rows * FMT_ROW * s->size;
+    int r0 = src_row_at(u, up->src_row[t], s->ovrd, out / 16);
+    int rl = src_row_at(u, up->src_row[t], s->ovrd, out / 16 + rows - 1);
+    if (r0 < 0 || rl != r0 + (int)rows - 1 || end > in->env->l1_size || (s->fifo && end - FMT_ROW * s->size > s->limit))
+        return false;
+
+    unp_job_t *j = &up->jobs[(up->jobs_head + up->jobs_n++) % UNP_JOBS];
+    bool flip = TT_UNPACR_SETDATVALID(w);
+    j->kind = UNP_JOB_LIGHT, j->flip = flip, j->datums = datums, j->count = rows, j->out = (uint32_t)r0;
+    j->s.conv = s->conv;
+    up->light_runs++;
+    unp_step(dp, s, t, u, which_adc, TT_UNPACR_ADDRMODE(w), multi && use_cnt ? (int)ctx : -1, flip);
+    return true;
 }
 
 unp_job_t *dp_unp_job_push(dp_ctx_t *x, unsigned u) {
@@ -555,10 +671,15 @@ void dp_unpack_data(dp_t *dp, const cp_insn_t *in) {
     const unp_job_t *j = &up->jobs[up->jobs_head];
     up->jobs_head = (up->jobs_head + 1) % UNP_JOBS;
     up->jobs_n--;
+    if (j->kind == UNP_JOB_LIGHT) { /* dp_unpack_light's: whole rows into the unpacker's bank */
+        unsigned bank = in->st->src.unp_bank[u & 1];
+        src_regs_t *sr = u & 1 ? &dp->srcb : &dp->srca;
+        fmt_unpack_rows(&j->s.conv, in->env->l1 + j->datums, dp_src_rows_w(sr, bank)[j->out], j->count);
+        if (j->flip) sr->implied_fmt[bank] = j->s.conv.out_fmt;
+        return;
+    }
+    if (j->kind == UNP_JOB_NOP) return unpacr_nop_data(dp, in->st, j, u & 1);
     dp_ctx_t x;
     dp_ctx_init(&x, dp, in, j->thread, j->cfg_bank);
-    if (j->kind == UNP_JOB_UNPACR)
-        unpacr_data(&x, j, u & 1);
-    else
-        unpacr_nop_data(&x, j, u & 1);
+    unpacr_data(&x, j, u & 1);
 }
