@@ -379,6 +379,8 @@ cp_gate_policy_t cp_gate_policy(const cp_t *cp) { return cp->policy; }
 
 void cp_count_sem_moves(cp_t *cp, uint64_t *count) { cp->sync.moves = count; /* (sync_reset keeps it) */ }
 
+void cp_count_errors(cp_t *cp, uint64_t *count) { tm_count_errors(cp->tm, count); }
+
 void cp_set_stepwise(cp_t *cp, bool on) {
     /* The plain cycle does not keep the expanders' stuck mark (cp_thread_step): not known to be
      * stuck when the fast path takes over. */

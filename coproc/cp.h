@@ -46,6 +46,9 @@ void cp_set_stepwise(cp_t *cp, bool on);
 /* Every change of a semaphore (SEMINIT, SEMPOST, SEMGET, a RISC-V write, a reset) bumps *count
  * from now on (the tile's: a TRISC parked on a semaphore, hart_t.dev_writes); NULL: none. */
 void cp_count_sem_moves(cp_t *cp, uint64_t *count);
+/* The error the coprocessor records (cp_fault) bumps *count from now on (the tile's end of a cycle
+ * asks cp_failed only after a bump: tile_t.l1_writes); NULL: none. */
+void cp_count_errors(cp_t *cp, uint64_t *count);
 
 /* Push one instruction word into thread t. after_mop: BRISC's path, which enters after the MOP
  * expander. Returns false when the FIFO is full: the pushing core retries next cycle. */

@@ -32,4 +32,5 @@ void cp_fail(const cp_insn_t *in, cp_err_cat_t cat, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(e->what, sizeof e->what, fmt, ap);
     va_end(ap);
+    if (in->failed) ++*in->failed;
 }

@@ -22,6 +22,7 @@ typedef struct {
     cp_origin_t origin; /* the core and pc that pushed it, for error messages */
     cp_error_t *err;    /* the coprocessor's error record: the first error since reset wins */
     uint64_t cycle;     /* the timing model's cycle at this event (SFPLOADMACRO's delays count them) */
+    uint64_t *failed;   /* bumped when err takes its error (cp_count_errors; NULL: none) */
 } cp_insn_t;
 
 /* Stop the coprocessor on this instruction: record category, what (printf-style, one line, e.g.

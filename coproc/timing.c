@@ -294,6 +294,8 @@ tm_t *tm_place(void *mem, cp_state_t *st, dp_t *dp, const cp_env_t *env) {
 
 void tm_destroy(tm_t *tm) { free(tm); }
 
+void tm_count_errors(tm_t *tm, uint64_t *count) { tm->in.failed = count; }
+
 void tm_reset(tm_t *tm) {
     /* (What tm_create set and the reference switch stay.) */
     memset(&tm->h, 0, sizeof tm->h);

@@ -91,6 +91,8 @@ void tm_reset(tm_t *tm);
  * busy_until) — so that the reports of test/sh/t_fastpath.sh compare them end to end. Answers are
  * the same either way. A reset keeps it. */
 void tm_set_reference(tm_t *tm, bool on);
+/* cp_count_errors (the value side's record, tm_t.in: a reset keeps it). */
+void tm_count_errors(tm_t *tm, uint64_t *count);
 
 /* Unit-specific admission at the gate (beyond block masks and mutexes): may thread t's
  * instruction enter its unit this cycle? E.g. false while a ThCon instruction of thread t is

@@ -122,6 +122,25 @@ static uint64_t until_probe(const tile_t *t, uint64_t m) {
     return m;
 }
 
+/* The end of a cycle's last questions, once the count says one may have a new answer: a watched
+ * word changed, a core started or stopped (harts_changed), and after a cycle not owed, the
+ * coprocessor's error. (Only a coprocessor cycle raises its errors, at the units' dispatch and
+ * retire; one raised earlier already ended the batch. An owed cycle raises none, and does not
+ * answer for one: it leaves the count unseen for the next cycle's end; no test reaches that
+ * line, kept so that the count never hides an error.) Out of line: rare. */
+static __attribute__((noinline)) bool tile_end_look(tile_t *t, bool owed) {
+    if (tile_watch_changed(t) || t->harts_changed) return true;
+    if (!cp_failed(t->cp)) return false;
+    if (owed) t->watch_seen = UINT64_MAX;
+    return !owed;
+}
+/* Every writer of what tile_end_look asks bumps the count (tile_t.l1_writes): with it where the
+ * last look left it, each answer is that look's, no (add1 16 x 32: ~5 host instructions less a
+ * full cycle than asking all three). */
+static inline __attribute__((always_inline)) bool tile_end_looks(tile_t *t, bool owed) {
+    return t->l1_writes != t->watch_seen && tile_end_look(t, owed);
+}
+
 /* end_cycle after the coprocessor's part of the cycle; s: what cp_cycle said, or 0 for an owed
  * cycle (owed: an idle or quiet cycle frees no FIFO and idles no thread, so it releases no
  * blocked hart). */
@@ -138,11 +157,8 @@ static inline __attribute__((always_inline)) bool end_cycle_rest(tile_t *t, unsi
     if (!owed && wake &&
         ((wake & ~TILE_WAKE_ASK) || (t->block_sync & TILE_SYNC_MOP) || cp_idle_threads(t->cp, t->block_sync)))
         tile_blocks_check(t, freed);
-    if (tile_watch_changed(t)) return true;
-    /* Only a coprocessor cycle raises its errors (the units' instructions at dispatch and
-     * retire); one raised earlier already ended the batch. (Asked here, not in the cycle's
-     * status: cp_cycle_busy leaves it out, and an owed cycle raises none.) */
-    return t->harts_changed || (!owed && cp_failed(t->cp));
+    /* (The coprocessor's error asked there, not in the cycle's status: cp_cycle_busy leaves it out.) */
+    return tile_end_looks(t, owed);
 }
 
 /* Out of line, both: end_cycle's commonest cycles stay small. An owed cycle with the NoC due: */
@@ -175,8 +191,7 @@ static __attribute__((noinline)) bool end_cycle(void *ctx) {
     if (t->cycle < t->cp_owe_until) {
         if (t->noc.next_at <= t->cycle + 1) return end_cycle_owed(t);
         t->cycle++;
-        if (tile_watch_changed(t)) return true;
-        return t->harts_changed;
+        return tile_end_looks(t, true);
     }
     return end_cycle_full(t);
 }
@@ -249,6 +264,9 @@ uint64_t tile_run(tile_t *t, uint64_t n) {
              * then sees that cycle's state. */
             tile_spin_forget(t);
             t->harts_changed = false;
+            /* (An error counted before, its count seen by a look outside this batch: the first
+             * end looks again, and stops on it as before.) */
+            if (cp_failed(t->cp)) t->watch_seen = UINT64_MAX;
             t->cp_owe_until = cp_is_idle(t->cp) ? UINT64_MAX : 0;
             done += hart_run_lockstep(t->hart, TILE_NCORES, until_probe(t, n - done), end_cycle, end_cycles_asleep, t);
             tile_cp_sync(t);

@@ -40,6 +40,7 @@ tile_t *tile_create(const tile_opts_t *o) {
     t->cp = cp_create(&env);
     if (t->cp) cp_set_stepwise(t->cp, t->reference);
     if (t->cp) cp_count_sem_moves(t->cp, &t->dev_writes); /* a TRISC parked on a semaphore (hart_t.dev_writes) */
+    if (t->cp) cp_count_errors(t->cp, &t->l1_writes);     /* the end of a cycle looks (tile_end_looks) */
     mmio_pages_fill(t->mmio_page);
     bool ok = t->l1 && noc_ok && t->dram && t->streams && t->cp && (t->reference || t->pd);
     for (int c = 0; c < TILE_NCORES; c++) {
@@ -120,9 +121,11 @@ void tile_soft_reset_write(tile_t *t, uint32_t val) {
             hart_start(&t->hart[c], reset_pc(t, c));
             t->started[c] = true;
             t->harts_changed = true;
+            t->l1_writes++; /* (the end of the cycle looks: tile_end_looks) */
         } else if (!(old & b) && (val & b)) {
             hart_reset(&t->hart[c]);
             t->harts_changed = true;
+            t->l1_writes++;
         }
     }
 }

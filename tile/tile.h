@@ -104,7 +104,10 @@ typedef struct tile {
      * everything but the harts): with it at watch_seen, L1 is as at the last look, which found
      * no watched word changed (or watched none), so tile_watch_changed answers no without a
      * compare. A look that found one changed leaves watch_seen at UINT64_MAX, which the count
-     * never reaches: the next look compares again (and finds the same while L1 is unwritten). */
+     * never reaches: the next look compares again (and finds the same while L1 is unwritten).
+     * Bumped too when harts_changed is set and when the coprocessor records its error
+     * (cp_count_errors): the end of a cycle asks those two only when it looks (tile/sched.c
+     * tile_end_looks). */
     uint64_t l1_writes, watch_seen;
     /* Bumped by every write of the NIUs' counters and the stream registers and every move of a
      * semaphore (the coprocessor's sync_t.moves) (hart_t.dev_writes). */

@@ -389,6 +389,46 @@ static void cp_error_ends_the_batch(void **state) {
     assert_true(done[0] < 20); /* (the word is pushed in the third cycle) */
     assert_int_equal(done[1], done[0]);
     assert_int_equal(done[2], done[0]);
+    /* Run again, the error still there: the first cycle ends the batch again (its end's look). */
+    for (int way = 0; way < 3; way++)
+        assert_int_equal(tile_run(t[way], 1009), 1);
+    assert_same(t);
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+
+/* A core started or stopped by a SOFT_RESET_0 store ends the batch after that cycle, as the
+ * reference path's tile_run returns after it (a hart's state changed): BRISC starts TRISC0, whose
+ * reset pc holds a loop of one instruction, and some cycles later stops it again, while NCRISC
+ * loops beside them, none writing L1 (the tile's end of a cycle asks harts_changed only after tile_t.l1_writes moved,
+ * which the SOFT_RESET_0 write bumps: tile/sched.c tile_end_looks). */
+static void soft_reset_ends_the_batch(void **state) {
+    (void)state;
+    tile_t *t[3];
+    uint64_t done[3][2];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        uint32_t br[] = {lui(T1, 0xFFB12),    lw(T2, T1, 0x1B0),  addi(T2, T2, -2048),
+                         addi(T2, T2, -2048), /* TRISC0's bit (1 << 12) cleared */
+                         sw(T2, T1, 0x1B0),   addi(A0, ZERO, 30), addi(A0, A0, -1),
+                         bne(A0, ZERO, -4),   addi(T2, T2, 2047), addi(T2, T2, 2047),
+                         addi(T2, T2, 2), /* and set again */
+                         sw(T2, T1, 0x1B0),   beq(ZERO, ZERO, 0)};
+        put(t[way], 0x1000, br, sizeof br / sizeof br[0]);
+        put(t[way], 0x6000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1); /* TRISC0's reset pc */
+        put(t[way], 0x2000, (uint32_t[]){beq(ZERO, ZERO, 0)}, 1);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_NCRISC, 0x2000); /* (two running: the cycles in lock-step) */
+        done[way][0] = tile_run(t[way], 1009);
+        assert_int_equal(t[way]->hart[CORE_TRISC0].state, HART_RUNNING);
+        done[way][1] = tile_run(t[way], 1009);
+        assert_int_equal(t[way]->hart[CORE_TRISC0].state, HART_RESET);
+    }
+    assert_true(done[0][0] < 20 && done[0][1] < 200);
+    for (int way = 1; way < 3; way++) {
+        assert_int_equal(done[way][0], done[0][0]);
+        assert_int_equal(done[way][1], done[0][1]);
+    }
     assert_same(t);
     for (int way = 0; way < 3; way++)
         tile_destroy(t[way]);
@@ -1098,6 +1138,7 @@ int main(void) {
         cmocka_unit_test(watch_sees_every_writer),
         cmocka_unit_test(watch_counts_l1_stores_only),
         cmocka_unit_test(cp_error_ends_the_batch),
+        cmocka_unit_test(soft_reset_ends_the_batch),
         cmocka_unit_test(rewritten_block_decoded),
         cmocka_unit_test(rewritten_block_same_first),
         cmocka_unit_test(parked_code_written_at_cycle_end),
