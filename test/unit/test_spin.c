@@ -400,8 +400,8 @@ static void cp_error_ends_the_batch(void **state) {
 /* A core started or stopped by a SOFT_RESET_0 store ends the batch after that cycle, as the
  * reference path's tile_run returns after it (a hart's state changed): BRISC starts TRISC0, whose
  * reset pc holds a loop of one instruction, and some cycles later stops it again, while NCRISC
- * loops beside them, none writing L1 (the tile's end of a cycle asks harts_changed only after tile_t.l1_writes moved,
- * which the SOFT_RESET_0 write bumps: tile/sched.c tile_end_looks). */
+ * loops beside them, none writing L1 (the tile's end of a cycle asks harts_changed only after
+ * tile_t.l1_writes moved, which the SOFT_RESET_0 write bumps: tile/sched.c tile_end_looks). */
 static void soft_reset_ends_the_batch(void **state) {
     (void)state;
     tile_t *t[3];
