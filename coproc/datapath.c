@@ -187,10 +187,12 @@ static const dp_unit_fn dp_kind_fn[DP_KINDS] = {
 
 bool dp_handles(const tt_op_t *op) { return op && dp_kind_of[op->opcode] != DP_K_NONE; }
 
-void dp_exec(dp_t *dp, const cp_insn_t *in) {
+void dp_exec(dp_t *dp, const cp_insn_t *in) { dp_exec_in(dp, in, false); }
+
+void dp_exec_in(dp_t *dp, const cp_insn_t *in, bool sfpu) {
     dp->executed++;
-    unsigned k = dp_kind_of[TT_OPCODE(in->word)];
-    if (k == DP_K_NONE || in->thread >= DP_THREADS) return;
+    unsigned k = sfpu ? DP_K_SFPU : dp_kind_of[TT_OPCODE(in->word)];
+    if (!sfpu && (k == DP_K_NONE || in->thread >= DP_THREADS)) return;
     if (k == DP_K_SFPU && dp_sfpu_light(dp, in)) return;
     /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
      * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */

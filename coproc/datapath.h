@@ -46,6 +46,10 @@ bool dp_handles(const tt_op_t *op);
 
 /* Execute one datapath instruction (see the contract above). */
 void dp_exec(dp_t *dp, const cp_insn_t *in);
+/* dp_exec, told whether the instruction's opcode is the Vector Unit's (TT_UNIT_SFPU) and its
+ * thread below DP_THREADS (sfpu): then without looking its opcode's kind up (the timing model's
+ * issue, which knows both: coproc/timing.c tm_unit_issue). */
+void dp_exec_in(dp_t *dp, const cp_insn_t *in, bool sfpu);
 /* The data side of an unpacker instruction dp_exec took at dispatch (see the contract above). */
 void dp_unpack_data(dp_t *dp, const cp_insn_t *in);
 /* on: every instruction through its general, datum-by-datum path, with none of the shortcuts

@@ -178,6 +178,7 @@ _Static_assert(offsetof(tm_t, h) == 0, "the head first (a tm_place'd model's hea
 /* Conditions whose inputs every thread shares: C5..C8 (who owns SrcA/SrcB), C9 (the mover) and C12
  * (the Configuration Unit, any thread). */
 enum { TM_C_SRC = 0x1E0u, TM_C_XMOV = 1u << 9, TM_C_CFGEXU = 1u << 12, TM_C_ALL = 0x1FFFu };
+_Static_assert(CP_THREADS == DP_THREADS, "tm_unit_issue tells dp_exec_in its SFPU words' thread is the datapath's");
 _Static_assert((unsigned)TM_WAKE_CONDS == (unsigned)TM_C_ALL && ((TM_WAKE_MOVES | TM_WAKE_SEM) & TM_C_ALL) == 0,
                "wake_on's conditions, and its marks apart from them");
 
@@ -673,7 +674,7 @@ static inline __attribute__((always_inline)) bool tm_unit_issue(tm_t *tm, unsign
         }
     /* The datapath's instructions take effect here; the unpackers' address side only (their data
      * moves at retire, tm_unp_retire). */
-    if (tm->opi[opc].dp) dp_exec(tm->dp, in);
+    if (tm->opi[opc].dp) dp_exec_in(tm->dp, in, unit == TT_UNIT_SFPU); /* (t < CP_THREADS = DP_THREADS) */
     return true;
 }
 
