@@ -217,6 +217,9 @@ void dp_exec_in(dp_t *dp, const cp_insn_t *in, bool sfpu) {
 void dp_set_reference(dp_t *dp, bool on) {
     dp->reference = on;
     memset(dp->keys, 0, sizeof dp->keys); /* every kept setup dropped (dp_key_t) */
+    /* and every decoded Vector Unit word (none is 0; under the reference path sfpu.c decodes each
+     * anew and keeps none): dp_sfpu_light finds none kept, with no test of its own. */
+    memset(&dp->sfp_decoded, 0, sizeof dp->sfp_decoded);
 }
 
 unsigned dp_executed(const dp_t *dp) { return dp->executed; }

@@ -477,18 +477,19 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
  * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
  * cycle as dp_sfpu_exec does. */
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
-    if (dp->reference || dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
+    if (dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
     uint32_t w = in->word;
     /* SFPNOP (SFPNOP.md: no effect): all dp_sfpu_exec would do is take the Vector Unit's cycle,
      * kept or not. (Among scheduled instructions it takes part in their cycle, it can count their
      * delays, and after a seed write it reseeds the PRNG: dp_sfpu_exec, as the test above says.) */
     if (TT_OPCODE(w) == TT_OPC_SFPNOP) {
+        if (dp->reference) return false;
         sfpu_take_cycle(&dp->sched, in->cycle);
         return true;
     }
     unsigned i = sfp_slot(w);
     const sfp_op_t *o = &dp->sfp_decoded.op[i];
-    if (o->word != w) return false;
+    if (o->word != w) return false; /* (always under dp_set_reference, which keeps none) */
     lregs_t *s = &dp->sfpu;
     unsigned light = dp->sfp_decoded.light[i];
     switch (light) {

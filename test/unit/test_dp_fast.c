@@ -960,6 +960,29 @@ static void test_twin_sfpu_light(void **state) {
     assert_true(in_place > 200);
 }
 
+/* dp_set_reference drops every decoded Vector Unit word (datapath.c), and that alone keeps the
+ * light way (dp_sfpu_light, which does not test the reference path but for SFPNOP) from taking a
+ * kept word under it: a word kept on the fast side, then the reference path on: the light way
+ * refuses it and an SFPNOP, before and after the word runs there (the general path keeps none);
+ * off again, it takes both once the word is decoded anew. */
+static void test_sfpu_reference_keeps_none(void **state) {
+    tw_t *w = *state;
+    side_t *s = &w->s[0];
+    const uint32_t word = TT_OP_SFPADDI(0x3F80, 1, 2), words[] = {word, TT_OP_SFPNOP};
+    dpt_events(s->dp, &s->st, &s->env, &s->err, 1, word);
+    for (unsigned i = 0; i < 2; i++) {
+        cp_insn_t in = dpt_insn(&s->st, &s->env, &s->err, 1, words[i], 0);
+        assert_true(dp_sfpu_light(s->dp, &in));
+        dp_set_reference(s->dp, true);
+        assert_false(dp_sfpu_light(s->dp, &in));
+        dpt_events(s->dp, &s->st, &s->env, &s->err, 1, word);
+        assert_false(dp_sfpu_light(s->dp, &in));
+        dp_set_reference(s->dp, false);
+        dpt_events(s->dp, &s->st, &s->env, &s->err, 1, word);
+        assert_true(dp_sfpu_light(s->dp, &in));
+    }
+}
+
 /* SETRWC and INCRWC, which dp_exec runs without a context outside the reference path
  * (dp_rwc_apply): random words of random threads among SFPLOAD/SFPSTOREs that use the RWCs, a
  * quarter of the INCRWCs of Dst alone (its shortcut) and a quarter a bit from it; the RWCs of every
@@ -2299,6 +2322,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_twin_sfpu_plan, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_renew, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_sfpu_light, tw_setup, tw_teardown),
+        cmocka_unit_test_setup_teardown(test_sfpu_reference_keeps_none, tw_setup, tw_teardown),
         cmocka_unit_test_setup_teardown(test_twin_rwc, tw_setup, tw_teardown),
         cmocka_unit_test(test_mova2d_row),
         cmocka_unit_test_setup_teardown(test_twin_mova2d, tw_setup, tw_teardown),
