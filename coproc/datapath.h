@@ -3,7 +3,7 @@
  * seam"). What is modelled, and how exactly: docs/datapath.md.
  *
  * The contract:
- *  - The timing model (coproc/timing.c) calls dp_exec exactly once per datapath instruction, when
+ *  - The timing model (coproc/timing.c) calls dp_exec (or dp_exec_in) exactly once per datapath instruction, when
  *    it leaves the Wait Gate (dispatch): there Matrix Unit, SFPU and Packer instructions and the
  *    Miscellaneous Unit's ADC family (SETADC*, INCADC*, ADDRCR*) take effect.
  *  - Unpacker instructions (UNPACR, UNPACR_NOP) take effect in two events, as on silicon
