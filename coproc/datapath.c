@@ -179,6 +179,19 @@ static const uint8_t dp_kind_of[256] = {
 #undef TT_F
 #undef TT_VIEW
 };
+/* dp_exec_in's sfpu: the timing model passes its unit, so every Vector Unit opcode the datapath
+ * takes must be of kind DP_K_SFPU (a compile error names one that is not). */
+#define TT_VIEW(...)
+#define TT_F(...)
+#define TT_NOF
+#define TT_OP(opc, mnem, unit, ...)                                                                                    \
+    _Static_assert(TT_UNIT_##unit != TT_UNIT_SFPU || DP_KIND(opc, unit) == DP_K_SFPU,                                  \
+                   "dp_exec_in: " #mnem " is the Vector Unit's but not of kind DP_K_SFPU");
+#include "coproc/tt_ops.def"
+#undef TT_OP
+#undef TT_NOF
+#undef TT_F
+#undef TT_VIEW
 #undef DP_KIND
 #undef DP_ADC_OPC
 static const dp_unit_fn dp_kind_fn[DP_KINDS] = {
