@@ -202,6 +202,36 @@ static const unp_setup_t *unp_setup_of(dp_ctx_t *x, unpacker_t *up, unsigned u, 
     return s;
 }
 
+/* UNPACR's context (0 without OvrdThreadId) and, in *which_adc, the thread whose ADCs give X and Y
+ * (ContextADC), both ways (unpacr, dp_unpack_light; each refuses ContextADC 3 and unpacker 1's
+ * context past 1 itself); c: a context with thread t's ThreadConfig. */
+static inline unsigned unp_context(const unpacker_t *up, const dp_ctx_t *c, uint32_t w, unsigned t, unsigned u,
+                                   unsigned *which_adc) {
+    *which_adc = t;
+    if (!TT_UNPACR_OVRDTHREADID(w)) return 0;
+    unsigned ctx = TT_UNPACR_AUTOINCCONTEXTID(w) ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
+    *which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
+    return (ctx + THCFG_I(c, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
+}
+
+/* The first datum's index ((W ZDim + Z) YDim + Y) XDim + X (UNPACR_Regular.md), X and Y from
+ * ContextADC's Channel0, Z and W from the thread's. */
+static inline uint64_t unp_first(const unp_setup_t *s, const adc_ch_t *xy, const adc_ch_t *zw) {
+    return (((uint64_t)zw->w * s->zdim + zw->z) * s->ydim + xy->y) * s->xdim + xy->x;
+}
+
+/* The output position from the thread's Channel1, both ways: false, with *out the byte address,
+ * where that is not aligned to the output datum; else *out in datums, with the Dst context. */
+static inline bool unp_out_of(const unp_setup_t *s, const adc_ch_t *oc, uint32_t *out) {
+    uint32_t a = s->out_base + oc->y * s->ystride + oc->z * s->zstride + oc->w * s->wstride;
+    *out = a;
+    if (a % s->osize) return false;
+    a /= s->osize;
+    if (s->dst_cntx) a = s->dst_add ? a + s->dst_c : s->dst_c;
+    *out = a;
+    return true;
+}
+
 /* The counters for the next instruction, after UNPACR (both ways): the ContextCounter (ctx_next
  * the context used where it counts, else -1), the ADCs' Y and Z by AddrMode, SrcRow. */
 static inline void unp_step(dp_t *dp, const unp_setup_t *s, unsigned t, unsigned u, unsigned which_adc, unsigned am,
@@ -241,11 +271,8 @@ static void unpacr(dp_ctx_t *x) {
     if (TT_UNPACR_CFGCONTEXTCNTINC(w))
         return dp_fail(x, CP_ERR_UNSPECIFIED, "UNPACR with CfgContextCntInc (no Blackhole page says what it does)");
 
-    unsigned ctx = 0, which_adc = t;
+    unsigned which_adc, ctx = unp_context(up, x, w, t, u, &which_adc);
     if (multi) {
-        ctx = use_cnt ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
-        ctx = (ctx + THCFG_I(x, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
-        which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
         if (u == 1 && ctx >= 2) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: unpacker 1 with context %u", ctx);
         if (which_adc == 3) return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ContextADC 3");
     }
@@ -256,7 +283,7 @@ static void unpacr(dp_ctx_t *x) {
     uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
     if (xend < xy->x)
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR: ADC Channel1.X + 1 (%u) below Channel0.X (%u)", xend, xy->x);
-    uint64_t first = (((uint64_t)zw->w * zdim + zw->z) * ydim + xy->y) * xdim + xy->x;
+    uint64_t first = unp_first(s, xy, zw);
     uint32_t count = xend - xy->x;
     /* Compressed: the first datum is row start index (W ZDim + Z) YDim + Y, read from L1 when the
      * data moves; a whole row (X from 0 to XDim - 1) ends at the next index, otherwise X datums
@@ -281,17 +308,9 @@ static void unpacr(dp_ctx_t *x) {
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR from %s to %s %s (UNPACR_Regular.md: undefined)",
                        fmt_name(s->conv.in_fmt), fmt_name(s->conv.out_fmt), s->to_dst ? "in Dst" : "in Src");
 
-    const adc_ch_t *oc = &dp->adc[t][u].ch[1];
-    uint32_t out = s->out_base + oc->y * s->ystride + oc->z * s->zstride + oc->w * s->wstride;
-    if (out % s->osize)
+    uint32_t out;
+    if (!unp_out_of(s, &dp->adc[t][u].ch[1], &out))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR output byte address 0x%x not aligned to its datum", out);
-    out /= s->osize;
-    if (s->dst_cntx) {
-        if (s->dst_add)
-            out += s->dst_c;
-        else
-            out = s->dst_c;
-    }
 
     if (s->uncompressed && (s->transpose || s->tileize) && (s->bfp ? datums % 128 : datums % 16))
         return dp_fail(x, CP_ERR_UNDEFINED, "UNPACR transpose/tileize from L1 0x%llx, not 16-byte aligned",
@@ -593,13 +612,8 @@ bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
     unpacker_t *up = &dp->unp[u];
     if (up->jobs_n == UNP_JOBS) return false;
     bool multi = TT_UNPACR_OVRDTHREADID(w), use_cnt = TT_UNPACR_AUTOINCCONTEXTID(w);
-    unsigned ctx = 0, which_adc = t;
-    if (multi) {
-        ctx = use_cnt ? up->ctx_counter[t] : TT_UNPACR_CFGCONTEXTID(w);
-        ctx = (ctx + THCFG_I(&(dp_ctx_t){.thcfg = in->st->thdcfg[t]}, UNPACK_MISC_CFG_CfgContextOffset_0, u)) & 7;
-        which_adc = TT_UNPACR_ADDRCNTCONTEXTID(w);
-        if (which_adc == 3) return false;
-    }
+    unsigned which_adc, ctx = unp_context(up, &(dp_ctx_t){.thcfg = in->st->thdcfg[t]}, w, t, u, &which_adc);
+    if (which_adc == 3) return false;
     /* (The kept setup first: where it does not allow the light way, whatever the key, no more.) */
     const unp_setup_t *s = &up->setup[ctx & 1];
     if (!s->light) return false;
@@ -613,16 +627,11 @@ bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
     uint32_t xend = dp->adc[which_adc][u].ch[1].x + 1;
     if ((xend - xy->x) % FMT_ROW) return false;
     uint32_t rows = (xend - xy->x) / FMT_ROW;
-    uint64_t first = (((uint64_t)zw->w * s->zdim + zw->z) * s->ydim + xy->y) * s->xdim + xy->x;
     /* (unpacr's FIFO wrap of the first datum left out: a wrapped one is past the limit, refused
      * below.) */
-    uint64_t datums = s->in_addr + first * s->size;
-    const adc_ch_t *oc = &dp->adc[t][u].ch[1];
-    uint32_t out = s->out_base + oc->y * s->ystride + oc->z * s->zstride + oc->w * s->wstride;
-    if (out % s->osize) return false;
-    out /= s->osize;
-    if (s->dst_cntx) out = s->dst_add ? out + s->dst_c : s->dst_c;
-    if (!rows || (out & 15)) return false;
+    uint64_t datums = s->in_addr + unp_first(s, xy, zw) * s->size;
+    uint32_t out;
+    if (!unp_out_of(s, &dp->adc[t][u].ch[1], &out) || !rows || (out & 15)) return false;
     /* unpacr_data's rows at once: in L1, no FIFO wrap before the last row, consecutive Src rows. */
     uint64_t end = datums + (uint64_t)rows * FMT_ROW * s->size;
     int r0 = src_row_at(u, up->src_row[t], s->ovrd, out / 16);
@@ -632,7 +641,11 @@ bool dp_unpack_light(dp_t *dp, const cp_insn_t *in) {
 
     unp_job_t *j = &up->jobs[(up->jobs_head + up->jobs_n++) % UNP_JOBS];
     bool flip = TT_UNPACR_SETDATVALID(w);
-    j->kind = UNP_JOB_LIGHT, j->flip = flip, j->datums = datums, j->count = rows, j->out = (uint32_t)r0;
+    j->kind = UNP_JOB_LIGHT;
+    j->flip = flip;
+    j->datums = datums;
+    j->count = rows;
+    j->out = (uint32_t)r0;
     j->s.conv = s->conv;
     up->light_runs++;
     unp_step(dp, s, t, u, which_adc, TT_UNPACR_ADDRMODE(w), multi && use_cnt ? (int)ctx : -1, flip);
