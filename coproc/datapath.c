@@ -202,14 +202,24 @@ bool dp_handles(const tt_op_t *op) { return op && dp_kind_of[op->opcode] != DP_K
 
 void dp_exec(dp_t *dp, const cp_insn_t *in) { dp_exec_in(dp, in, false); }
 
+/* dp_exec_in's general way: the instruction's context made, what SFPLOADMACRO scheduled for the
+ * cycles up to this one first (coproc/sfpu_macro.c), then its kind's function. Out of line, called
+ * in tail position: dp_exec_in's frame holds no context. */
+static __attribute__((noinline)) void dp_exec_ctx(dp_t *dp, const cp_insn_t *in, unsigned k) {
+    dp_ctx_t x;
+    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
+    if (dp->sched.n && k != DP_K_SFPU) dp_sfpu_catch_up(&x);
+    dp_kind_fn[k](&x);
+}
+
 void dp_exec_in(dp_t *dp, const cp_insn_t *in, bool sfpu) {
     dp->executed++;
     unsigned k = sfpu ? DP_K_SFPU : dp_kind_of[TT_OPCODE(in->word)];
     if (!sfpu && (k == DP_K_NONE || in->thread >= DP_THREADS)) return;
-    if (k == DP_K_SFPU && dp_sfpu_light(dp, in)) return;
     /* SETRWC and INCRWC read their word and their thread's RWCs, nothing else: no context made
      * for them, where nothing SFPLOADMACRO scheduled is due first (not under dp_set_reference). */
     if (k == DP_K_RWC && !dp->sched.n && !dp->reference) return dp_rwc_apply(dp, in->thread, in->word);
+    if (k == DP_K_SFPU && dp_sfpu_light(dp, in)) return;
     /* An eight-row MOVA2D whose setup is kept (coproc/fpu.c): no context made for it here either
      * (the light way makes one only to make a plan again; the word tested here first, so that the
      * Matrix Unit's other instructions make no call). */
@@ -220,11 +230,7 @@ void dp_exec_in(dp_t *dp, const cp_insn_t *in, bool sfpu) {
     /* An UNPACR whose setup is kept and whose rows go to Src at once, an UNPACR_NOP
      * (coproc/unpack.c): likewise. */
     if (k == DP_K_UNPACK && dp_unpack_light(dp, in)) return;
-    dp_ctx_t x;
-    dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
-    /* What SFPLOADMACRO scheduled for the cycles up to this one happens first (coproc/sfpu_macro.c). */
-    if (dp->sched.n && k != DP_K_SFPU) dp_sfpu_catch_up(&x);
-    dp_kind_fn[k](&x);
+    dp_exec_ctx(dp, in, k);
 }
 
 void dp_set_reference(dp_t *dp, bool on) {
