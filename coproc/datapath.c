@@ -210,6 +210,7 @@ static __attribute__((noinline)) void dp_exec_ctx(dp_t *dp, const cp_insn_t *in,
     dp_ctx_init(&x, dp, in, in->thread, st_state_id(in->st, in->thread));
     if (dp->sched.n && k != DP_K_SFPU) dp_sfpu_catch_up(&x);
     dp_kind_fn[k](&x);
+    sfp_gate_renew(dp);
 }
 
 void dp_exec_in(dp_t *dp, const cp_insn_t *in, bool sfpu) {
@@ -253,4 +254,7 @@ const adc_t *dp_adc(const dp_t *dp, unsigned t, unsigned unit) { return &dp->adc
 src_regs_t *dp_srca_mut(dp_t *dp) { return &dp->srca; }
 src_regs_t *dp_srcb_mut(dp_t *dp) { return &dp->srcb; }
 dst_regs_t *dp_dst_mut(dp_t *dp) { return &dp->dst; }
-lregs_t *dp_lregs_mut(dp_t *dp) { return &dp->sfpu; }
+lregs_t *dp_lregs_mut(dp_t *dp) {
+    dp->sfp_gate = SFP_GATE_SHUT;
+    return &dp->sfpu;
+}

@@ -290,7 +290,17 @@ struct dp {
     unpacker_t unp[2];
     packer_t pack;
     uint8_t fpu_srca_row; /* the last SrcA row an FPU instruction started at (SHIFTXA.md) */
+    /* dp_sfpu_light's first test (nothing scheduled, the PRNG following its seed) as one compare
+     * with the state's count of seed writes: sfpu.prng_seeds where sched.n is 0, else SFP_GATE_SHUT,
+     * which no 32-bit count equals. Renewed (sfp_gate_renew) where either may change: after
+     * dp_exec's general way (dp_sfpu_exec, dp_sfpu_catch_up run there alone; at power-on its zero
+     * is sfpu_reset's prng_seeds), and shut by dp_lregs_mut (a writer from outside: the next Vector
+     * Unit word goes the general way). */
+    uint64_t sfp_gate;
 };
+
+#define SFP_GATE_SHUT ((uint64_t)1 << 32)
+static inline void sfp_gate_renew(dp_t *dp) { dp->sfp_gate = dp->sched.n ? SFP_GATE_SHUT : dp->sfpu.prng_seeds; }
 
 /* One instruction's context: the datapath, the instruction as the timing model hands it over
  * (coproc/insn.h: the architectural state, the tile, the word, the thread, where errors go), and

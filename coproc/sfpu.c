@@ -477,7 +477,7 @@ static __attribute__((noinline)) void sfp_light_regs(dp_t *dp, const cp_insn_t *
  * sfp_load_block, sfp_store_block at sfp_plan_addr, sfpu_exec), and it takes the Vector Unit's
  * cycle as dp_sfpu_exec does. */
 bool dp_sfpu_light(dp_t *dp, const cp_insn_t *in) {
-    if (dp->sched.n || dp->sfpu.prng_seeds != in->st->prng_seed_writes) return false;
+    if (dp->sfp_gate != in->st->prng_seed_writes) return false; /* (sched.n, prng_seeds: dp_t.sfp_gate) */
     uint32_t w = in->word;
     /* SFPNOP (SFPNOP.md: no effect): all dp_sfpu_exec would do is take the Vector Unit's cycle,
      * kept or not. (Among scheduled instructions it takes part in their cycle, it can count their

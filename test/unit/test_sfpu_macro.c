@@ -438,6 +438,25 @@ static void test_prng_seed_nop(void **state) {
         assert_int_equal(dp_lregs(f->dp)->r[2][l], ref_prng_next(want[l]));
 }
 
+/* A Vector Unit state written from outside (dp_lregs_mut) goes the general way at its next word,
+ * which follows the seed register again: an SFPNOP's light way (dp_sfpu_light, which tests the
+ * PRNG's seed count in dp_t.sfp_gate) does not take it. Here the state's count put back before the
+ * seed write: the SFPNOP reseeds, and LReg[2] reads the PRNG as seeded afresh. */
+static void test_prng_seed_lregs_mut(void **state) {
+    dpf_t *f = *state;
+    uint32_t want[LANES];
+    assert_true(st_cfg_write(&f->st, 186 * 4, 0x1234567u));
+    dpf_ex(f, TT_OP_SFPNOP, 0);
+    dpf_ex(f, TT_OP_SFPMOV(0, 9, 1, 8), 1);
+    ref_seed(0x1234567u, want);
+    assert_int_equal(dp_lregs(f->dp)->r[1][5], want[5]);
+    dp_lregs_mut(f->dp)->prng_seeds--;
+    dpf_ex(f, TT_OP_SFPNOP, 2);
+    assert_int_equal(dp_lregs(f->dp)->prng_seeds, f->st.prng_seed_writes);
+    for (unsigned l = 0; l < LANES; l++)
+        assert_int_equal(dp_lregs(f->dp)->prng[l], want[l]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_config_written, dpf_setup, dpf_teardown),
@@ -461,6 +480,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_refused, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_prng_seed, dpf_setup, dpf_teardown),
         cmocka_unit_test_setup_teardown(test_prng_seed_nop, dpf_setup, dpf_teardown),
+        cmocka_unit_test_setup_teardown(test_prng_seed_lregs_mut, dpf_setup, dpf_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
