@@ -441,6 +441,20 @@ static inline void tile_pos_step(packer_t *p, unsigned per_plane) {
     p->tile_pos = (uint8_t)(p->tile_pos + 1);
     if (p->tile_pos == per_plane) p->tile_pos = 0;
 }
+/* Four rows' steps at once (a light PACR's): the sum where none of them lands on per_plane, 0
+ * where the fourth does and none before (per_plane and the position are 8 bits: the sum below 256
+ * there), else step by step. */
+static inline void tile_pos_step4(packer_t *p, unsigned per_plane) {
+    unsigned to = p->tile_pos + 4u;
+    if (to < per_plane) {
+        p->tile_pos = (uint8_t)to;
+    } else if (to == per_plane) {
+        p->tile_pos = 0;
+    } else {
+        for (unsigned i = 0; i < 4; i++)
+            tile_pos_step(p, per_plane);
+    }
+}
 void dp_pack_exec(dp_ctx_t *x) {
     pack_exec(x);
     if (dp_env(x)->l1_written) written_flush(x);
@@ -634,11 +648,13 @@ bool dp_pack_light(dp_t *dp, const cp_insn_t *in) {
     uint32_t at = p->data_addr, len = 4 * FMT_ROW * 2;
     if ((start_row & 3) || p->buf_n || (last && p->ebuf_n) || (uint64_t)at + len > env->l1_size) return false;
     dp_dst_row_t b = dp_dst_row_of(&dp->dst, cs->remap, false, start_row, false);
-    if (!(b.valid[0] && b.valid[1] && b.valid[2] && b.valid[3])) return false;
+    _Static_assert(sizeof(bool) == 1, "a row's valid bit a byte");
+    uint32_t valid4; /* the four rows' valid bytes (bool: 0 or 1) as one word */
+    memcpy(&valid4, b.valid, sizeof valid4);
+    if (valid4 != 0x01010101u) return false;
     fmt_pack_rows16(&cs->c, b.hi, (fmt_cell16_t *)(env->l1 + at), 4);
     p->data_addr = at + len;
-    for (unsigned i = 0; i < 4; i++)
-        tile_pos_step(p, cs->per_plane);
+    tile_pos_step4(p, cs->per_plane);
     if (last) p->needs_new_addr = p->exp_needs_new_addr = true;
     unsigned am = TT_PACR_ADDRMODE(w);
     if ((cs->adc_plain >> am) & 1)
