@@ -87,23 +87,12 @@ static void storereg_loadreg(const cp_insn_t *in, uint32_t *g) {
         g[gi] = v;
 }
 
-void thcon_exec(const cp_insn_t *in) {
-    uint32_t word = in->word, *g = in->st->gpr[in->thread];
-    thcon_dmareg_t d = thcon_dmareg(word);
+/* The *DMAREG arithmetic (thcon_exec's six opcodes of it): its operands and result GPR from the
+ * word (thcon_dmareg), decoded here only, not for the Scalar Unit's other instructions. */
+static void dmareg_exec(const cp_insn_t *in, uint32_t *g) {
+    thcon_dmareg_t d = thcon_dmareg(in->word);
     uint32_t av = g[d.a];
-
     switch (in->op->opcode) {
-    case TT_OPC_SETDMAREG:
-        if (TT_SETDMAREG_SETSIGNALSMODE(word)) {
-            setdmareg_special(g, word);
-        } else {
-            /* SETDMAREG.md (immediate): the 16-bit NewValue goes to 16-bit half ResultHalfReg
-             * of the GPR file: GPR ResultHalfReg>>1, high half if odd. */
-            unsigned half = TT_SETDMAREG_REGINDEX16B(word), sh = 16 * (half & 1);
-            uint32_t v = TT_SETDMAREG_NEWVALUE(word);
-            g[half >> 1] = (g[half >> 1] & ~(0xFFFFu << sh)) | (v << sh);
-        }
-        break;
     case TT_OPC_ADDDMAREG: g[d.r] = av + opb(g, &d); break;
     case TT_OPC_SUBDMAREG: g[d.r] = av - opb(g, &d); break;
     case TT_OPC_MULDMAREG: /* MULDMAREG.md: 16b x 16b -> 32b unsigned */
@@ -143,6 +132,30 @@ void thcon_exec(const cp_insn_t *in) {
             cp_fail(in, CP_ERR_UNDEFINED, "CMPDMAREG mode %u is undefined", d.mode);
         break;
     }
+    default: break; /* (thcon_exec sends the six alone) */
+    }
+}
+
+void thcon_exec(const cp_insn_t *in) {
+    uint32_t word = in->word, *g = in->st->gpr[in->thread];
+    switch (in->op->opcode) {
+    case TT_OPC_SETDMAREG:
+        if (TT_SETDMAREG_SETSIGNALSMODE(word)) {
+            setdmareg_special(g, word);
+        } else {
+            /* SETDMAREG.md (immediate): the 16-bit NewValue goes to 16-bit half ResultHalfReg
+             * of the GPR file: GPR ResultHalfReg>>1, high half if odd. */
+            unsigned half = TT_SETDMAREG_REGINDEX16B(word), sh = 16 * (half & 1);
+            uint32_t v = TT_SETDMAREG_NEWVALUE(word);
+            g[half >> 1] = (g[half >> 1] & ~(0xFFFFu << sh)) | (v << sh);
+        }
+        break;
+    case TT_OPC_ADDDMAREG:
+    case TT_OPC_SUBDMAREG:
+    case TT_OPC_MULDMAREG:
+    case TT_OPC_BITWOPDMAREG:
+    case TT_OPC_SHIFTDMAREG:
+    case TT_OPC_CMPDMAREG: dmareg_exec(in, g); break;
     case TT_OPC_STOREREG:
     case TT_OPC_LOADREG: storereg_loadreg(in, g); break;
     case TT_OPC_DMANOP:
