@@ -228,6 +228,8 @@ typedef struct {
     uint8_t sp_lo;       /* DEST_SP_BASE & 3 */
     bool dst32;          /* the Dst32b view */
     bool remap, swizzle; /* DEST_ACCESS_CFG of the key's thread's Config bank (dp_ctx_t's) */
+    uint8_t vd;          /* the word's VD (its sfp_op_t's, beside the rest) */
+    bool flat16;         /* Mod0 BF16 without remap: the 16-bit Dst rows as they are (the light way's inline form) */
 } sfp_plan_t;
 /* The light way's form of a kept word (coproc/sfpu.c dp_sfpu_light), from its decoding alone: an
  * SFPADDI whose operands allow the in-place form (sfpu_addi_word_in_place) and whose Imm16 is

@@ -115,7 +115,9 @@ static void sfp_plan_make(const dp_ctx_t *x, sfp_plan_t *p, const sfp_cfg_t *c, 
                       .sp_lo = (uint8_t)(c->sp_base & 3),
                       .dst32 = dst32,
                       .remap = x->remap,
-                      .swizzle = x->swizzle};
+                      .swizzle = x->swizzle,
+                      .vd = (uint8_t)o->vd,
+                      .flat16 = mod0 == FMT_MOD0_BF16 && !x->remap};
 }
 /* sfp_addr for a planned word (not INT32_ALL): the same sum, the word's and Config's constant part
  * added up once; math_off: MATH_Offset (sfp_cfg_t's, whose key holds). */
@@ -387,12 +389,13 @@ void dp_sfpu_exec(dp_ctx_t *x) {
     sfpu_take_cycle(q, x->in->cycle);
 }
 
-/* A planned SFPLOAD's (load) or SFPSTORE's block at addr in Mod0 mod0, Dst seen as plan p says
- * (dst32: the Dst32b view). Inlined with constants for the light way's BF16 form, and out of line
- * for the other modes (sfp_light_block), so that sfp_light_mem's frame stays small. */
-static inline __attribute__((always_inline)) void sfp_plan_block(dp_t *dp, const sfp_plan_t *p, unsigned mod0,
+/* A planned SFPLOAD's (load) or SFPSTORE's block at addr in Mod0 mod0, Dst seen as its plan says
+ * (remap, swizzle; dst32: the Dst32b view). Inlined with constants for the light way's form of
+ * BF16 without remap (sfp_plan_t.flat16), and out of line for the others (sfp_light_block), so
+ * that sfp_light_mem's frame stays small. */
+static inline __attribute__((always_inline)) void sfp_plan_block(dp_t *dp, bool remap, bool swizzle, unsigned mod0,
                                                                  bool dst32, unsigned vd, unsigned addr, bool load) {
-    dp_dst_row_t d = dp_dst_row_of(&dp->dst, p->remap, p->swizzle, addr & ~3u, dst32);
+    dp_dst_row_t d = dp_dst_row_of(&dp->dst, remap, swizzle, addr & ~3u, dst32);
     if (load)
         sfp_load_block(d, &dp->sfpu, vd, mod0, addr);
     else
@@ -400,7 +403,7 @@ static inline __attribute__((always_inline)) void sfp_plan_block(dp_t *dp, const
 }
 static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_plan_t *p, unsigned vd, unsigned addr,
                                                       bool load) {
-    sfp_plan_block(dp, p, p->mod0, p->dst32, vd, addr, load);
+    sfp_plan_block(dp, p->remap, p->swizzle, p->mod0, p->dst32, vd, addr, load);
 }
 
 static bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i);
@@ -423,9 +426,9 @@ static __attribute__((noinline)) bool sfp_light_renew(dp_t *dp, const cp_insn_t 
 /* A kept SFPLOAD (load) or SFPSTORE at entry i of dp's decoded words on the light way
  * (dp_sfpu_light): false if its plan does not hold (made for what sfp_cfg_t holds: its epoch; with
  * sfp_cfg_t's key missing on thread t, sfp_light_renew reads it anew first) or a lane is not plain
- * (lanes_plain); else its block at its address (BF16,
- * the kernels' mode, here: its Dst view is 16-bit; the others in sfp_light_block), its section of
- * zeros and its cycle. One for each, apart from dp_sfpu_light's tests (as sfp_light_regs), given
+ * (lanes_plain); else its block at its address (BF16 without remap, the kernels' form, here: its
+ * Dst view is 16-bit, its rows as they are; the others in sfp_light_block), its section of zeros
+ * and its cycle. One for each, apart from dp_sfpu_light's tests (as sfp_light_regs), given
  * only the entry's index: the plan is read here. */
 static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const cp_insn_t *in, unsigned i, bool load) {
     const sfp_plan_t *p = &dp->sfp_decoded.plan[i];
@@ -434,9 +437,9 @@ static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const 
     if (p->epoch != dp->sfp_epoch || !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false)) return false;
     if (!dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0)) return sfp_light_renew(dp, in, i, load);
     rwc_t *r = &dp->rwc[t];
-    unsigned addr = sfp_plan_addr(p, r, dp->sfp_cfg.math_off), vd = dp->sfp_decoded.op[i].vd;
-    if (p->mod0 == FMT_MOD0_BF16) /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
-        sfp_plan_block(dp, p, FMT_MOD0_BF16, false, vd, addr, load);
+    unsigned addr = sfp_plan_addr(p, r, dp->sfp_cfg.math_off), vd = p->vd;
+    if (p->flat16) /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
+        sfp_plan_block(dp, false, false, FMT_MOD0_BF16, false, vd, addr, load);
     else
         sfp_light_block(dp, p, vd, addr, load);
     /* The plan's section of zeros (dp_apply_addr_mod_zero) would only mask the counters to their
