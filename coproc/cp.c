@@ -297,8 +297,11 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp,
      * idle end does, with no store otherwise.) */
     bool idle = all_idle(cp);
     if (idle) cp_go_idle(cp);
-    /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = (err ? cp_status_of(cp, idle) : idle ? CP_CYCLE_IDLE : 0) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    /* Nothing changed but the counts: the cycles until a time is reached will do the same. The
+     * FIFOs' bits read as the byte they fit in (cp.h): the caller's test of the marks above them
+     * (CP_CYCLE_IDLE, CP_CYCLE_QUIET) is then known false on the way that sets neither. */
+    unsigned freed = (uint8_t)cp->fifo_freed;
+    unsigned s = (err ? cp_status_of(cp, idle) : idle ? CP_CYCLE_IDLE : 0) | freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && !idle) {
         cp->quiet_until = cp_quiet_end(cp);
         if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;
