@@ -149,16 +149,19 @@ static __attribute__((noinline)) unsigned idle_threads_tm(const cp_t *cp, unsign
     return idle;
 }
 
+/* cp_idle_threads' first part for thread t: its frontend and gate idle (t a constant: no multiply). */
+static inline __attribute__((always_inline)) unsigned idle_fe_gate(const cp_t *cp, unsigned mask, unsigned t) {
+    return (mask & 1u << t) && fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active ? 1u << t : 0;
+}
+
 unsigned cp_idle_threads(const cp_t *cp, unsigned mask) {
     /* thread_idle's frontend and gate first, for all (no call: the commonest answer, a thread
-     * still with words queued, needs no registers saved), then the model's part */
-    unsigned maybe = 0;
-    for (unsigned m = mask & ((1u << CP_THREADS) - 1); m; m &= m - 1) {
-        unsigned t = (unsigned)__builtin_ctz(m);
-        if (fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active) maybe |= 1u << t;
-    }
+     * still with words queued, needs no registers saved), each thread's at its own offsets, then
+     * the model's part */
+    unsigned maybe = idle_fe_gate(cp, mask, 0) | idle_fe_gate(cp, mask, 1) | idle_fe_gate(cp, mask, 2);
     return maybe ? idle_threads_tm(cp, maybe) : 0;
 }
+_Static_assert(CP_THREADS == 3, "cp_idle_threads asks each thread");
 
 static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
     /* cp_thread_idle of every thread, the frontends and gates of all first (no calls), threads 2
