@@ -270,8 +270,9 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
     /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
      * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
      * can give them something else to do (cp_t.fe_awake). The replay expander's step may be
-     * done already, with the gate's take (GATE_FED). */
-    if (cp->fe_awake & (1u << t)) {
+     * done already, with the gate's take (GATE_FED): then they are stepped without a look at
+     * cp_t.fe_awake (their step as the reference path's; they are awake then anyway, gate.c). */
+    if (gate == GATE_FED || (cp->fe_awake & (1u << t))) {
         unsigned did = gate == GATE_FED ? fe_step_fed(fe) : fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
