@@ -149,16 +149,19 @@ static __attribute__((noinline)) unsigned idle_threads_tm(const cp_t *cp, unsign
     return idle;
 }
 
+/* cp_idle_threads' first part for thread t: its frontend and gate idle (t a constant: no multiply). */
+static inline __attribute__((always_inline)) unsigned idle_fe_gate(const cp_t *cp, unsigned mask, unsigned t) {
+    return (mask & 1u << t) && fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active ? 1u << t : 0;
+}
+
 unsigned cp_idle_threads(const cp_t *cp, unsigned mask) {
     /* thread_idle's frontend and gate first, for all (no call: the commonest answer, a thread
-     * still with words queued, needs no registers saved), then the model's part */
-    unsigned maybe = 0;
-    for (unsigned m = mask & ((1u << CP_THREADS) - 1); m; m &= m - 1) {
-        unsigned t = (unsigned)__builtin_ctz(m);
-        if (fe_idle(&cp->fe[t]) && !cp->gate[t].wait.active) maybe |= 1u << t;
-    }
+     * still with words queued, needs no registers saved), each thread's at its own offsets, then
+     * the model's part */
+    unsigned maybe = idle_fe_gate(cp, mask, 0) | idle_fe_gate(cp, mask, 1) | idle_fe_gate(cp, mask, 2);
     return maybe ? idle_threads_tm(cp, maybe) : 0;
 }
+_Static_assert(CP_THREADS == 3, "cp_idle_threads asks each thread");
 
 static inline __attribute__((always_inline)) bool all_idle(const cp_t *cp) {
     /* cp_thread_idle of every thread, the frontends and gates of all first (no calls), threads 2
@@ -267,8 +270,9 @@ static inline __attribute__((always_inline)) bool cp_thread_step(cp_t *cp, unsig
     /* The expanders, unless they would do again what they did last cycle: nothing. After a cycle
      * in which neither changed anything (fe_replay_step, fe_mop_step), only a push or the gate
      * can give them something else to do (cp_t.fe_awake). The replay expander's step may be
-     * done already, with the gate's take (GATE_FED). */
-    if (cp->fe_awake & (1u << t)) {
+     * done already, with the gate's take (GATE_FED): then they are stepped without a look at
+     * cp_t.fe_awake (their step as the reference path's; they are awake then anyway, gate.c). */
+    if (gate == GATE_FED || (cp->fe_awake & (1u << t))) {
         unsigned did = gate == GATE_FED ? fe_step_fed(fe) : fe_step(fe);
         quiet = false;
         /* A FIFO with fewer words than before: FIFO#1 only loses words here, FIFO#2 nets the
@@ -297,8 +301,11 @@ static inline __attribute__((always_inline)) unsigned cp_cycle_step_as(cp_t *cp,
      * idle end does, with no store otherwise.) */
     bool idle = all_idle(cp);
     if (idle) cp_go_idle(cp);
-    /* Nothing changed but the counts: the cycles until a time is reached will do the same. */
-    unsigned s = (err ? cp_status_of(cp, idle) : idle ? CP_CYCLE_IDLE : 0) | cp->fifo_freed << CP_CYCLE_FREED_SHIFT;
+    /* Nothing changed but the counts: the cycles until a time is reached will do the same. The
+     * FIFOs' bits read as the byte they fit in (cp.h): the caller's test of the marks above them
+     * (CP_CYCLE_IDLE, CP_CYCLE_QUIET) is then known false on the way that sets neither. */
+    unsigned freed = (uint8_t)cp->fifo_freed;
+    unsigned s = (err ? cp_status_of(cp, idle) : idle ? CP_CYCLE_IDLE : 0) | freed << CP_CYCLE_FREED_SHIFT;
     if (quiet && !idle) {
         cp->quiet_until = cp_quiet_end(cp);
         if (cp_now(cp) < cp->quiet_until) s |= CP_CYCLE_QUIET;

@@ -76,14 +76,19 @@ unsigned cp_idle_threads(const cp_t *cp, unsigned mask);
  * reset; only those can have been full and not be any more) shifted by CP_CYCLE_FREED_SHIFT
  * (within CP_CYCLE_FREED; without any, the cycle freed no FIFO), each kept until a push finds its
  * FIFO full (cp_fifo_seen_full); and CP_CYCLE_QUIET when the cycles after it are a quiet
- * stretch's (cp_quiet_left). */
+ * stretch's (cp_quiet_left). The FIFOs' bits are the status's lowest (a shift of 0: a full cycle's
+ * status is cp_t.fifo_freed as it is, and the caller's shift down is none), the other marks above
+ * the eight bits a caller may keep the FIFOs' bits in (tile_t.block_wake, a byte): a caller's
+ * byte of FIFO bits ANDed with the status shifted down finds no mark. */
 enum {
-    CP_CYCLE_IDLE = 1u << 0,
-    CP_CYCLE_FAILED = 1u << 1,
-    CP_CYCLE_QUIET = 1u << 3,
-    CP_CYCLE_FREED_SHIFT = 8,
-    CP_CYCLE_FREED = ((1u << 2 * CP_THREADS) - 1) << CP_CYCLE_FREED_SHIFT
+    CP_CYCLE_FREED_SHIFT = 0,
+    CP_CYCLE_FREED = ((1u << 2 * CP_THREADS) - 1) << CP_CYCLE_FREED_SHIFT,
+    CP_CYCLE_IDLE = 1u << 8,
+    CP_CYCLE_FAILED = 1u << 9,
+    CP_CYCLE_QUIET = 1u << 11
 };
+_Static_assert(((CP_CYCLE_IDLE | CP_CYCLE_FAILED | CP_CYCLE_QUIET) & 0xFFu) == 0 && (CP_CYCLE_FREED & ~0xFFu) == 0,
+               "the marks above a byte of FIFO bits");
 unsigned cp_cycle(cp_t *cp);
 /* cp_cycle for a caller whose coprocessor is never on the reference path (cp_set_stepwise): the
  * tile's fast path. It does not ask. */

@@ -335,9 +335,14 @@ static inline __attribute__((always_inline)) unsigned gate_pass_as(cp_t *cp, uns
     if (!tm_issue(cp->tm, op, w, fifo_peek_org(in), t)) return gate_full(cp, t);
     /* the issue's note, after the unit took it (nothing there reads it) */
     issue_note(cp, t, w);
-    if (cp->fe[t].rp.mode == RP_REPLAY && (cp->fe_awake & (1u << t))) {
+    if (cp->fe[t].rp.mode == RP_REPLAY) {
         /* The replay expander's step of this cycle (cp_thread_step, after this) would refill the
-         * slot: in one with the take (fe_take_replayed). */
+         * slot: in one with the take (fe_take_replayed). cp_thread_step then steps the expanders
+         * without asking cp_t.fe_awake, as the reference path steps them. They are awake here
+         * anyway: asleep, the replay expander found FIFO#3 full in the cycle they were last
+         * stepped (replaying, it pushes whenever there is room), so the gate held its head then
+         * (as below), and a held head is taken only by the full step, which wakes them
+         * (test_cp_shortcuts' pass_leaves_stuck checks it). */
         fe_take_replayed(&cp->fe[t]);
         return GATE_FED;
     }

@@ -260,12 +260,22 @@ static void refusals_match(cp_t *ref, const cp_t *fast, refusal_seen_t *seen, ui
  * gate.c. Its premise, checked before every cycle of the fast twin: a gate that may pass its head
  * through gate_pass (nothing held, nothing latched, a word at the head) while its thread's
  * expanders are taken as stuck leaves them stuck when it takes the word: with one word fewer in
- * FIFO#3 they still do nothing (fe_step). *seen counts the cycles it was asked. */
+ * FIFO#3 they still do nothing (fe_step). *seen counts the cycles it was asked. And such a gate
+ * of a replaying thread (gate_pass's fed take, which cp_thread_step follows with the expanders'
+ * step without asking cp_t.fe_awake) finds them awake; replay_passes counts those. */
+static uint64_t replay_passes; /* (over the tests that ask) */
 static void pass_leaves_stuck(const cp_t *fast, uint64_t *seen, uint64_t cycle) {
     for (unsigned t = 0; t < CP_THREADS; t++) {
         const gate_t *g = &fast->gate[t];
         const fe_thread_t *fe = &fast->fe[t];
-        if (g->held || g->wait.active || fifo_empty(&fe->fifo3) || (fast->fe_awake & (1u << t))) continue;
+        if (g->held || g->wait.active || fifo_empty(&fe->fifo3)) continue;
+        if (fe->rp.mode == RP_REPLAY) {
+            if (!(fast->fe_awake & (1u << t)))
+                fail_msg("cycle %llu, thread %u: a replaying thread's gate may pass its head, its expanders asleep",
+                         (unsigned long long)cycle, t);
+            replay_passes++;
+        }
+        if (fast->fe_awake & (1u << t)) continue;
         fe_thread_t after = *fe;
         fifo_pop(&after.fifo3);
         if (fe_step(&after))
@@ -449,6 +459,7 @@ static void random_runs_match(void **state) {
     assert_true(refusals.stood[0] > 100); /* (an unpacker's queue fills in unpacker_queue_full) */
     assert_true(stuck > 10); /* gates passed heads with their expanders stuck (rare: FIFO#3 holds two words) */
     assert_true(dormant_seen > 10000); /* threads skipped as dormant (dormant_holds) */
+    assert_true(replay_passes > 10);   /* replaying threads' heads passable (pass_leaves_stuck) */
 }
 
 static void random_runs_match_whole_thread(void **state) {
@@ -663,9 +674,10 @@ static void mop_recorded_by_replay(void **state) {
  * next word (the take then with two words in FIFO#3, not one). Every cycle as the reference's,
  * and every cycle's issued words (the issue log), and the held words' and stalls' origins (each
  * word pushed from a pc of its own: a fed slot keeps the REPLAY's origin). fed counts the fast
- * twin's cycles in which the way applies (a replayed head issued with the expanders awake), by
- * the number of words in FIFO#3 before the take: whether the gate took it is not seen here (with
- * the way off, mop_stuck_until_replay_takes' count of marks fails). */
+ * twin's cycles in which the way applies (a replayed head issued; the expanders awake then,
+ * which pass_leaves_stuck checks before every cycle: the frozen head is held, then taken by the
+ * full step), by the number of words in FIFO#3 before the take: whether the gate took it is not
+ * seen here (with the way off, mop_stuck_until_replay_takes' count of marks fails). */
 static void replay_take_refills(void **state) {
     (void)state;
     cp_t *ref = cp_new(), *fast = cp_new();
@@ -679,10 +691,12 @@ static void replay_take_refills(void **state) {
         assert_true(cp_push_from(fast, 0, rec[i], false, (cp_origin_t){.pc = 0x100 + 4 * i, .core = 3}));
     }
     unsigned fed[3] = {0};
+    uint64_t passes = 0;
     for (unsigned c = 0; c < 60; c++) {
         const fe_thread_t *fe = &fast->fe[0];
         const gate_t *g = &fast->gate[0];
-        bool may = !g->held && !g->wait.active && fe->rp.mode == RP_REPLAY && (fast->fe_awake & 1u);
+        pass_leaves_stuck(fast, &passes, c);
+        bool may = !g->held && !g->wait.active && fe->rp.mode == RP_REPLAY;
         unsigned n = fe->fifo3.count, issued = (unsigned)cp_stats(fast, 0)->issued;
         cp_cycle(ref);
         cp_cycle(fast);
