@@ -532,7 +532,9 @@ bool hart_step(hart_t *h) {
             le_write(h->ldm + (a_ - HART_LDM_BASE), (size), v_);                                                       \
         } else {                                                                                                       \
             SHARED_ACCESS(a_, size);                                                                                   \
-            mem_res_t r_ = mem_store(h, a_, (size), v_);                                                               \
+            /* a `sw` of a Tensix instruction: a .ttinsn's push (env_ttinsn), without the device map */                \
+            mem_res_t r_ =                                                                                             \
+                (size) == 4 && a_ == HART_TTINSN_ADDR ? env_ttinsn(h->env, h, v_) : mem_store(h, a_, (size), v_);      \
             if (r_ != MEM_OK) LEAVE(stop_mem(h, r_, a_));                                                              \
         }                                                                                                              \
     } while (0)

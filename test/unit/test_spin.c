@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "coproc/tt_fields.h"
 #include "tile/tile.h"
 #include "test/unit/rv_enc.h"
 
@@ -1124,6 +1125,103 @@ static void skipped_trisc_sees_semaphores(void **state) {
 #undef LI
 #undef DELAY
 
+/* A hart's `sw` of a Tensix instruction to INSTRN_BUF (0xFFE40000 exactly) takes the .ttinsn's way
+ * in the fast dispatcher (core/exec.c STORE: env_ttinsn, not the device map); every other store
+ * to the push windows goes through the map (mem_store). TRISC1 and TRISC2 loop pushing SEMWAIT
+ * (held while their semaphore is zero), 40 NOPs (their FIFOs fill: the pushes block) and SEMGET
+ * (at INSTRN_BUF + 4: the map's way); BRISC pushes NOPs after the MOP expanders of threads 1
+ * and 2 (INSTRN1_BUF, INSTRN2_BUF), blocking on their full FIFO#2; TRISC0 posts the semaphores
+ * every ~300 cycles. Three ways (the reference cycle by cycle, the fast path in batches without
+ * and with the idle fast-forward) must agree on the harts, L1 (each round's mcycle) and every
+ * thread's pushes (count, last word, high waters). */
+#define PUSH_END  2000u
+#define LI(rd, v) lui(rd, ((v) + 0x800u) >> 12), addi(rd, rd, (int32_t)((v) << 20) >> 20)
+#define DELAY     addi(T2, ZERO, 150), addi(T2, T2, -1), bne(T2, ZERO, -4) /* ~300 cycles */
+static void stored_pusher(tile_t *t, uint32_t at, uint32_t sem_sel, uint32_t out) {
+    const uint32_t p[] = {
+        LI(A0, 0xFFE40000u), /* INSTRN_BUF: its own thread */
+        LI(T0, TT_OP_SEMINIT(2, 0, sem_sel)),
+        sw(T0, A0, 0),
+        LI(T0, TT_OP_SEMWAIT(0x1FF, sem_sel, 1)), /* STALL_ON_ZERO */
+        LI(T1, TT_OP_SEMGET(sem_sel)),
+        lui(A2, 0x02000), /* NOP */
+        csrrs(A1, MCYCLE, ZERO),
+        sw(A1, ZERO, (int32_t)out), /* when each round began */
+        sw(T0, A0, 0),              /* SEMWAIT: holds the NOPs */
+        addi(T2, ZERO, 40),
+        sw(A2, A0, 0), /* blocks once the FIFO is full */
+        addi(T2, T2, -1),
+        bne(T2, ZERO, -8),
+        sw(T1, A0, 4), /* SEMGET, through the map */
+        beq(ZERO, ZERO, -32),
+    };
+    put(t, at, p, sizeof p / sizeof p[0]);
+}
+static void stored_pushes_are_ttinsn_pushes(void **state) {
+    (void)state;
+    tile_t *t[3];
+    for (int way = 0; way < 3; way++) {
+        t[way] = new_tile(way);
+        const uint32_t br[] = {
+            LI(A0, 0xFFE50000u), /* INSTRN1_BUF */
+            LI(A1, 0xFFE60000u), /* INSTRN2_BUF */
+            lui(A2, 0x02000),    /* NOP */
+            addi(T2, ZERO, 60),  sw(A2, A0, 0), sw(A2, A1, 0), addi(T2, T2, -1), bne(T2, ZERO, -12), beq(ZERO, ZERO, 0),
+        };
+        put(t[way], 0x1000, br, sizeof br / sizeof br[0]);
+        const uint32_t t0[] = {
+            LI(A1, 0xFFE80034u), /* semaphore 5's window word */
+            LI(A2, 0xFFE80038u), /* semaphore 6's */
+            DELAY,
+            sw(ZERO, A1, 0), /* posts */
+            sw(ZERO, A2, 0),
+            DELAY,
+            sw(ZERO, A2, 0),
+            sw(ZERO, A1, 0),
+            DELAY,
+            sw(ZERO, A1, 0),
+            sw(ZERO, A2, 0),
+            beq(ZERO, ZERO, 0),
+        };
+        put(t[way], 0x3000, t0, sizeof t0 / sizeof t0[0]);
+        stored_pusher(t[way], 0x4000, 1u << 5, OUT);
+        stored_pusher(t[way], 0x5000, 1u << 6, OUT + 4);
+        tile_start_core(t[way], CORE_BRISC, 0x1000);
+        tile_start_core(t[way], CORE_TRISC0, 0x3000);
+        tile_start_core(t[way], CORE_TRISC1, 0x4000);
+        tile_start_core(t[way], CORE_TRISC2, 0x5000);
+    }
+    while (t[0]->cycle < PUSH_END)
+        tile_cycle(t[0]);
+    run_for(t[1], PUSH_END, 97);
+    run_for(t[2], PUSH_END, 89);
+    assert_same(t);
+    for (int way = 1; way < 3; way++)
+        for (unsigned th = 0; th < CP_THREADS; th++) {
+            const cp_stats_t *a = cp_stats(t[0]->cp, th), *b = cp_stats(t[way]->cp, th);
+            assert_int_equal(a->pushed, b->pushed);
+            assert_int_equal(a->last_pushed, b->last_pushed);
+            assert_int_equal(a->fifo_high_water, b->fifo_high_water);
+            assert_int_equal(a->fifo2_high_water, b->fifo2_high_water);
+        }
+    for (int way = 0; way < 3; way++) {
+        for (int c = CORE_TRISC1; c <= CORE_TRISC2; c++) {
+            assert_true(t[way]->hart[c].stall_cycles > 1000); /* its pushes blocked, every round */
+            assert_true(t[way]->hart[c].instret > 4 * 40 * 3);
+        }
+        const hart_t *br = &t[way]->hart[CORE_BRISC];
+        assert_int_equal(br->pc, 0x1000 + 4 * 6); /* blocked on a full FIFO#2, some of its pushes in */
+        assert_true(br->instret > 6 + 4 * 4 && br->stall_cycles > 1000);
+        assert_int_equal(cp_stats(t[way]->cp, 0)->pushed, 0);
+        for (unsigned th = 1; th < CP_THREADS; th++) /* four rounds of 42 pushes and more */
+            assert_true(cp_stats(t[way]->cp, th)->pushed > 4 * 42);
+    }
+    for (int way = 0; way < 3; way++)
+        tile_destroy(t[way]);
+}
+#undef LI
+#undef DELAY
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(touches_only_by_others),
@@ -1149,6 +1247,7 @@ int main(void) {
         cmocka_unit_test(skipped_hart_sees_noc_counter),
         cmocka_unit_test(skipped_hart_sees_outstanding_cleared),
         cmocka_unit_test(skipped_trisc_sees_semaphores),
+        cmocka_unit_test(stored_pushes_are_ttinsn_pushes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
