@@ -74,7 +74,8 @@ typedef struct {
      * datums, rows as they lie in L1 (no tileize, no upsampling), into Src as they are (no Dst, no
      * column shift, no transpose), nothing refused. */
     bool light;
-    uint8_t bits, size, osize, up_zeros, col_shift, forced_exp, ctx_count;
+    uint8_t bits, size, osize_log2, up_zeros, col_shift, forced_exp,
+        ctx_count; /* osize_log2: of the output's bytes a datum */
     uint32_t xdim, ydim, zdim, in_addr, rs_addr, exp_addr, row_stride;
     uint32_t out_base, ystride, zstride, wstride, dst_c, src_base;
     uint64_t limit, fifo;
@@ -142,7 +143,7 @@ typedef struct {
     fmt_pack_mode_t c;
     pack_stages_t stages;
     bool acc, bfp, edge_mode;
-    uint8_t out_bytes, bpd, xmask, per_plane;
+    uint8_t out_bytes, bpd_log2, xmask, per_plane; /* bpd_log2: log2 of the input's bytes a datum */
     uint16_t ds;
     uint16_t edge[16]; /* PCK_EDGE_OFFSET_SEC0_mask of the row set mapping at tile_pos & 15 */
     bool edge_full;    /* every one of them 0xFFFF (nothing masked at any position) */
