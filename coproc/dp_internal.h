@@ -24,9 +24,9 @@
 
 /* The key of a setup decoded from Config and ThreadConfig and kept (PACR's, UNPACR's, SFPLOAD's
  * and SFPSTORE's, MOVA2D's): every input such a decoding can read, the same for each, so that a kept setup
- * cannot miss one. Config's generation (cfg_gen: every write of Config bumps it, st_cfg_w), the
- * thread and its ThreadConfig's generation (thdcfg_gen[t], bumped by st_thdcfg_w), and what of
- * the instruction word the setup depends on (`extra`, the caller's, below 256; 0 for none). The
+ * cannot miss one. The thread and its generation (thdcfg_gen[t]: bumped by every write of its
+ * ThreadConfig, st_thdcfg_w, and of Config, st_cfg_w, so that it covers Config's cfg_gen too), and
+ * what of the instruction word the setup depends on (`extra`, the caller's, below 256; 0 for none). The
  * Config bank read is the thread's StateID (dp_exec, sfpu_macro.c: st_state_id), a word of its
  * ThreadConfig, so the thread and thdcfg_gen cover it. dp_key_set keeps it, dp_key_hit compares
  * (dp_ctx_t's, below). The keys live together in dp_t.keys, one for each cache (dp_key_id_t), so
@@ -35,7 +35,7 @@
  * thdcfg_gen_m[t]), so that a setup missing its key can tell that it holds still but for those
  * words, and read again what it reads of them (dp_key_near_at). */
 typedef struct {
-    uint64_t gen, tgen;     /* cfg_gen, thdcfg_gen[t] */
+    uint64_t tgen;          /* thdcfg_gen[t] (which moves with cfg_gen: coproc/state.h) */
     uint64_t gen_m, tgen_m; /* cfg_gen_m, thdcfg_gen_m[t] (dp_key_near_at) */
     uint32_t tag;           /* DP_KEY_KEPT | extra << 8 | thread; 0: nothing kept */
 } dp_key_t;
@@ -74,7 +74,8 @@ typedef struct {
      * datums, rows as they lie in L1 (no tileize, no upsampling), into Src as they are (no Dst, no
      * column shift, no transpose), nothing refused. */
     bool light;
-    uint8_t bits, size, osize, up_zeros, col_shift, forced_exp, ctx_count;
+    uint8_t bits, size, osize_log2, up_zeros, col_shift, forced_exp,
+        ctx_count; /* osize_log2: of the output's bytes a datum */
     uint32_t xdim, ydim, zdim, in_addr, rs_addr, exp_addr, row_stride;
     uint32_t out_base, ystride, zstride, wstride, dst_c, src_base;
     uint64_t limit, fifo;
@@ -142,7 +143,7 @@ typedef struct {
     fmt_pack_mode_t c;
     pack_stages_t stages;
     bool acc, bfp, edge_mode;
-    uint8_t out_bytes, bpd, xmask, per_plane;
+    uint8_t out_bytes, bpd_log2, xmask, per_plane; /* bpd_log2: log2 of the input's bytes a datum */
     uint16_t ds;
     uint16_t edge[16]; /* PCK_EDGE_OFFSET_SEC0_mask of the row set mapping at tile_pos & 15 */
     bool edge_full;    /* every one of them 0xFFFF (nothing masked at any position) */
@@ -375,8 +376,7 @@ static inline void dp_ctx_thread(dp_ctx_t *x, unsigned t, unsigned bank) {
 /* Cache id's setup kept with this instruction's inputs and extra as its key (nothing kept under
  * dp_set_reference: tag 0). */
 static inline void dp_key_set(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {
-    x->dp->keys[id] = (dp_key_t){.gen = x->st->cfg_gen,
-                                 .tgen = x->st->thdcfg_gen[x->t],
+    x->dp->keys[id] = (dp_key_t){.tgen = x->st->thdcfg_gen[x->t],
                                  .gen_m = x->st->cfg_gen_m,
                                  .tgen_m = x->st->thdcfg_gen_m[x->t],
                                  .tag = x->dp->reference ? 0 : DP_KEY_KEPT | extra << 8 | x->t};
@@ -396,7 +396,7 @@ static inline void dp_key_drop(const dp_ctx_t *x, dp_key_id_t id) { x->dp->keys[
 /* Whether cache id's kept setup is this instruction's: every input of its key the same. */
 static inline bool dp_key_hit_at(const dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id, unsigned extra) {
     const dp_key_t *k = &dp->keys[id];
-    return k->tag == (DP_KEY_KEPT | extra << 8 | t) && k->gen == st->cfg_gen && k->tgen == st->thdcfg_gen[t];
+    return k->tag == (DP_KEY_KEPT | extra << 8 | t) && k->tgen == st->thdcfg_gen[t];
 }
 /* Whether cache id's kept setup is this instruction's but for the words kernels write once a tile
  * (coproc/state.h st_cfg_tile_word, st_thdcfg_tile_word: no Config or ThreadConfig word else was
@@ -409,7 +409,6 @@ static inline bool dp_key_near_at(const dp_t *dp, const cp_state_t *st, unsigned
 }
 /* Cache id's key, near (dp_key_near_at), made this instruction's: its setup brought up to date. */
 static inline void dp_key_renew(dp_t *dp, const cp_state_t *st, unsigned t, dp_key_id_t id) {
-    dp->keys[id].gen = st->cfg_gen;
     dp->keys[id].tgen = st->thdcfg_gen[t];
 }
 static inline bool dp_key_hit(const dp_ctx_t *x, dp_key_id_t id, unsigned extra) {

@@ -289,11 +289,12 @@ static bool pack_setup(dp_ctx_t *x, pack_setup_t *s) {
         return false;
     }
 
-    /* The input address generator's fields (packer 0): bytes a datum and the X bits within them. */
+    /* The input address generator's fields (packer 0): bytes a datum (4, 2 or 1: as a shift, so that
+     * pack_in_addr divides by them without a division) and the X bits within them. */
     switch (CFG(x, THCON_SEC0_REG1_In_data_format) & 3) {
-    case 0: s->bpd = 4, s->xmask = 3; break;
-    case 1: s->bpd = 2, s->xmask = 7; break;
-    default: s->bpd = 1, s->xmask = 15; break;
+    case 0: s->bpd_log2 = 2, s->xmask = 3; break;
+    case 1: s->bpd_log2 = 1, s->xmask = 7; break;
+    default: s->bpd_log2 = 0, s->xmask = 15; break;
     }
     s->base0 = CFG(x, PCK0_ADDR_BASE_REG_0_Base);
     s->xstride0 = CFG(x, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 15;
@@ -368,7 +369,7 @@ static inline uint32_t pack_in_addr(const pack_setup_t *cs, const adc_t *adc) {
     const adc_ch_t *a0 = &adc->ch[0];
     uint32_t addr =
         cs->base0 + a0->x * cs->xstride0 + a0->y * cs->ystride0 + a0->z * cs->zstride0 + a0->w * cs->wstride0;
-    addr = ((addr / cs->bpd) & ~cs->xmask) + (a0->x & cs->xmask);
+    addr = ((addr >> cs->bpd_log2) & ~cs->xmask) + (a0->x & cs->xmask);
     return (addr + (cs->dest_offset << 4)) & 0x3FFF;
 }
 

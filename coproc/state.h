@@ -51,8 +51,11 @@ typedef struct {
     /* ThreadConfig, const to its readers the same way: st_thdcfg_w below is its one writer, and
      * counts the write in thread t's thdcfg_gen (UNPACR's kept setup, coproc/unpack.c). */
     const uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
-    /* ThreadConfig[t]'s generation: bumped by every word of it written and by st_reset and
-     * st_copy, never set back. */
+    /* Thread t's generation of what it reads of the configuration: bumped by every word of
+     * ThreadConfig[t] written, by every word of Config written (st_cfg_w bumps every thread's, as
+     * it bumps cfg_gen), and by st_reset and st_copy, never set back. So where it is unchanged,
+     * cfg_gen is too: a kept setup's key compares this one number (coproc/dp_internal.h
+     * dp_key_hit_at). */
     uint64_t thdcfg_gen[CP_THREADS];
     /* The same two generations less the words kernels write once a tile to move their buffers
      * (st_cfg_tile_word, st_thdcfg_tile_word), of which the kept setups (MOVA2D's,
@@ -99,11 +102,13 @@ static inline bool st_thdcfg_tile_word(unsigned idx) {
 }
 
 /* Config word idx (< CP_CFG_WORDS) of bank (0 or 1) to val: the one way to write Config (it casts
- * cfg's const away; every cp_state_t is allocated, see cfg), counted in cfg_gen (and, but for a
- * tile's word, cfg_gen_m) first. A raw store, no global-register mirroring: st_cfg_store below is
- * the Tensix-side write. */
+ * cfg's const away; every cp_state_t is allocated, see cfg), counted in cfg_gen and every thread's
+ * thdcfg_gen (and, but for a tile's word, cfg_gen_m) first. A raw store, no global-register
+ * mirroring: st_cfg_store below is the Tensix-side write. */
 static inline void st_cfg_w(cp_state_t *st, unsigned bank, unsigned idx, uint32_t val) {
     st->cfg_gen++;
+    for (unsigned t = 0; t < CP_THREADS; t++)
+        st->thdcfg_gen[t]++;
     st->cfg_gen_m += !st_cfg_tile_word(idx);
     ((uint32_t *)st->cfg[bank & 1u])[idx] = val;
 }

@@ -150,9 +150,9 @@ static void unp_setup(const dp_ctx_t *x, unsigned u, bool multi, unsigned ctx, u
         .late_fail = (uint8_t)late,
         .bits = (uint8_t)bits,
         .size = (uint8_t)(bits / 8),
-        .osize = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 4
-                 : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 2
-                                                                                        : 1,
+        .osize_log2 = (out_fmt == FMT_FP32 || out_fmt == FMT_TF32 || out_fmt == FMT_INT32)   ? 2
+                      : (out_fmt == FMT_FP16 || out_fmt == FMT_BF16 || out_fmt == FMT_INT16) ? 1
+                                                                                             : 0,
         .up_zeros = (uint8_t)up_zeros,
         .col_shift = (uint8_t)col_shift,
         .forced_exp =
@@ -221,12 +221,13 @@ static inline uint64_t unp_first(const unp_setup_t *s, const adc_ch_t *xy, const
 }
 
 /* The output position from the thread's Channel1, both ways: false, with *out the byte address,
- * where that is not aligned to the output datum; else *out in datums, with the Dst context. */
+ * where that is not aligned to the output datum; else *out in datums, with the Dst context. The
+ * datum's bytes (4, 2 or 1) as a shift: no division. */
 static inline bool unp_out_of(const unp_setup_t *s, const adc_ch_t *oc, uint32_t *out) {
     uint32_t a = s->out_base + oc->y * s->ystride + oc->z * s->zstride + oc->w * s->wstride;
     *out = a;
-    if (a % s->osize) return false;
-    a /= s->osize;
+    if (a & ((1u << s->osize_log2) - 1)) return false;
+    a >>= s->osize_log2;
     if (s->dst_cntx) a = s->dst_add ? a + s->dst_c : s->dst_c;
     *out = a;
     return true;

@@ -123,6 +123,12 @@ void env_l1_written(void *env, uint32_t addr, unsigned size) {
     t->progress++;
     t->l1_writes++; /* tile_watch_changed */
     if (addr >= TILE_L1_SIZE || !size) return;
+    /* One page, the common case (a PACR's 128 bytes, a NoC packet's, a host word): the loop's
+     * first turn without its clipping. */
+    if (size <= 0x1000u - (addr & 0xFFFu)) {
+        if (t->pd_pages[addr >> 12]) hart_pd_invalidate(&t->hart[0], addr, size);
+        return;
+    }
     if (size > TILE_L1_SIZE - addr) size = TILE_L1_SIZE - addr;
     /* Only the pages that ever held decoded code can hold records (a packer's or the NoC's
      * kilobytes of data are never code). */

@@ -74,7 +74,8 @@ static void test_field_get_set(void **state) {
 /* The words a tile's writes move only cfg_gen / thdcfg_gen in (state.h st_cfg_tile_word,
  * st_thdcfg_tile_word) are the named fields' words, and MATH_Offset's and CfgContextOffset's words
  * hold no other field;
- * every other word moves both generations, and reset and copy bump all. */
+ * every other word moves both generations, and reset and copy bump all. A Config write moves every
+ * thread's thdcfg_gen too. */
 static void test_tile_words(void **state) {
     (void)state;
     assert_int_equal(ST_CFG_PACK_L1_WORD, cfg_fields[CFG_THCON_SEC0_REG1_L1_Dest_addr].word);
@@ -102,9 +103,12 @@ static void test_tile_words(void **state) {
     st_reset(st);
     unsigned tile = 0;
     for (unsigned i = 0; i < CP_CFG_WORDS; i++) {
-        uint64_t g = st->cfg_gen, m = st->cfg_gen_m;
+        uint64_t g = st->cfg_gen, m = st->cfg_gen_m, tg[CP_THREADS];
+        memcpy(tg, st->thdcfg_gen, sizeof tg);
         st_cfg_w(st, i % 2, i, 1);
         assert_int_equal(st->cfg_gen, g + 1);
+        for (unsigned t = 0; t < CP_THREADS; t++) /* (the kept setups' keys compare thdcfg_gen alone) */
+            assert_int_equal(st->thdcfg_gen[t], tg[t] + 1);
         bool t = i == 69 || (i >= 76 && i < 84) || (i >= 124 && i < 132) || (i >= 180 && i < 184);
         assert_int_equal(st->cfg_gen_m, m + !t);
         tile += t;

@@ -221,6 +221,34 @@ static void test_to_dst32(void **state) {
     assert_int_equal(srca(f, 0, 0), src_tf32(0x3F800000u));
 }
 
+/* The output address (UNP0_ADDR_BASE_REG_1 and Channel1's strides, in bytes) must be a whole number
+ * of output datums: 4 bytes for FP32/TF32/INT32, 2 for FP16/BF16/INT16, 1 for the rest; else UNPACR
+ * refuses it (unpack.c unp_out_of, where the division by the datum's bytes is a shift since dp43).
+ * Each misaligned by one byte and by two, then one datum on: the row lands one datum further. */
+static void test_out_alignment(void **state) {
+    fx_t *f = *state;
+    static const unsigned fmts[3] = {FMT_FP32, FMT_BF16, FMT_INT8}, outs[3] = {FMT_TF32, FMT_BF16, FMT_INT8};
+    static const unsigned osize[3] = {4, 2, 1};
+    for (unsigned i = 0; i < 3; i++) {
+        for (unsigned off = 1; off < osize[i]; off++) {
+            unp0(f, fmts[i], outs[i], 16, 1, 0x9000, 16, osize[i]);
+            FX_CFG(f, UNP0_ADDR_BASE_REG_1_Base, 64 * osize[i] + off);
+            f->err = (cp_error_t){0};
+            assert_int_equal(fx_run(f, 0, UNPACR0), CP_ERR_UNDEFINED);
+            if (!strstr(f->err.what, "not aligned")) fail_msg("%u, +%u: %s", fmts[i], off, f->err.what);
+        }
+        f->err = (cp_error_t){0};
+        unp0(f, fmts[i], outs[i], 16, 1, 0x9000, 16, osize[i]);
+        FX_CFG(f, UNP0_ADDR_BASE_REG_1_Base, 64 * osize[i] + osize[i]);
+        memset(f->l1 + 0x9000, 0, 64);
+        f->l1[0x9000] = 0x40; /* datum 0's top byte (its last byte for the wider formats) */
+        if (osize[i] > 1) f->l1[0x9000] = 0, f->l1[0x9000 + osize[i] - 1] = 0x40;
+        fx_ex(f, UNPACR0);
+        assert_int_not_equal(srca(f, 0, 1), 0); /* datum 0 at column 1 */
+        assert_int_equal(srca(f, 0, 2), 0);
+    }
+}
+
 /* Haloize_mode transposes within 16 rows (Row and Col swapped); Tileize_mode takes 16 datums a
  * row from RowStride = Shift_amount_cntx[0] << 4 | [1] << 8 | [2] << 12 bytes apart, and needs a
  * 16-byte aligned start (as transposition does). */
@@ -329,6 +357,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fp8, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_integers_to_src, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_to_dst32, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_out_alignment, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_transpose_tileize, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_src_rows, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_compressed, fx_setup, fx_teardown),
