@@ -401,9 +401,14 @@ static inline __attribute__((always_inline)) void sfp_plan_block(dp_t *dp, bool 
     else
         sfp_store_block(d, &dp->sfpu, vd, mod0, addr);
 }
-static __attribute__((noinline)) void sfp_light_block(dp_t *dp, const sfp_plan_t *p, unsigned vd, unsigned addr,
-                                                      bool load) {
-    sfp_plan_block(dp, p->remap, p->swizzle, p->mod0, p->dst32, vd, addr, load);
+/* The out of line form also takes the Vector Unit's cycle (at cycle) and answers sfp_light_mem's
+ * true, so that sfp_light_mem calls it in tail position and its common way keeps nothing across a
+ * call (no frame). */
+static __attribute__((noinline)) bool sfp_light_block(dp_t *dp, const sfp_plan_t *p, unsigned addr, bool load,
+                                                      uint64_t cycle) {
+    sfp_plan_block(dp, p->remap, p->swizzle, p->mod0, p->dst32, p->vd, addr, load);
+    sfpu_take_cycle(&dp->sched, cycle);
+    return true;
 }
 
 static bool sfp_light_load(dp_t *dp, const cp_insn_t *in, unsigned i);
@@ -437,11 +442,10 @@ static inline __attribute__((always_inline)) bool sfp_light_mem(dp_t *dp, const 
     if (p->epoch != dp->sfp_epoch || !lanes_plain(s, load ? SFP_LOAD_SLOW : SFP_STORE_SLOW, false)) return false;
     if (!dp_key_hit_at(dp, in->st, t, DP_KEY_SFP, 0)) return sfp_light_renew(dp, in, i, load);
     rwc_t *r = &dp->rwc[t];
-    unsigned addr = sfp_plan_addr(p, r, dp->sfp_cfg.math_off), vd = p->vd;
-    if (p->flat16) /* not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32) */
-        sfp_plan_block(dp, false, false, FMT_MOD0_BF16, false, vd, addr, load);
-    else
-        sfp_light_block(dp, p, vd, addr, load);
+    unsigned addr = sfp_plan_addr(p, r, dp->sfp_cfg.math_off);
+    if (!p->flat16) return sfp_light_block(dp, p, addr, load, in->cycle);
+    /* Not the Dst32b view (fmt_sfpload_reads_dst32, fmt_sfpstore_writes_dst32): */
+    sfp_plan_block(dp, false, false, FMT_MOD0_BF16, false, p->vd, addr, load);
     /* The plan's section of zeros (dp_apply_addr_mod_zero) would only mask the counters to their
      * widths, which every writer of them keeps (test_dp_fast's twins check it after every word):
      * nothing to do. */

@@ -578,6 +578,10 @@ static void tw_compare(tw_t *w, uint32_t word) {
         for (unsigned u = 0; u < ADC_UNITS; u++)
             if (memcmp(dp_adc(a->dp, t, u), dp_adc(b->dp, t, u), sizeof(adc_t))) fail_msg("0x%08x: ADCs differ", word);
     }
+    /* The Vector Unit's next free cycle: every way of a word takes its cycle (sfpu_take_cycle). */
+    if (a->dp->sched.next != b->dp->sched.next)
+        fail_msg("0x%08x: the Vector Unit's next cycle %llu fast, %llu general", word,
+                 (unsigned long long)a->dp->sched.next, (unsigned long long)b->dp->sched.next);
     if (a->dp->fpu_srca_row != b->dp->fpu_srca_row)
         fail_msg("0x%08x: SHIFTXA's SrcA row %u fast, %u general", word, a->dp->fpu_srca_row, b->dp->fpu_srca_row);
     if (st_differs(&a->st, &b->st)) fail_msg("0x%08x: architectural state differs", word);
