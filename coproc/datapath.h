@@ -74,7 +74,10 @@ const dst_regs_t *dp_dst(const dp_t *dp);
 const lregs_t *dp_lregs(const dp_t *dp);
 const rwc_t *dp_rwc(const dp_t *dp, unsigned t);
 const adc_t *dp_adc(const dp_t *dp, unsigned t, unsigned unit);
-/* Write access for the unit tests, which build their inputs in the register files directly. */
+/* Write access for the unit tests, which build their inputs in the register files directly. A
+ * pointer from dp_lregs_mut is for writes before the next instruction: the call shuts the Vector
+ * Unit's light way until a word goes the general way (dp_t.sfp_gate); a write through a pointer
+ * kept past later instructions would not. */
 src_regs_t *dp_srca_mut(dp_t *dp);
 src_regs_t *dp_srcb_mut(dp_t *dp);
 dst_regs_t *dp_dst_mut(dp_t *dp);

@@ -58,8 +58,8 @@ static void src_row_to_dst(dp_ctx_t *x, const uint32_t src[SRC_COLS], fmt_style_
 }
 
 /* MOVA2D's eight-row form without UseDst32bLo, kept (mova2d_plan_t): every Config and ThreadConfig
- * field mova2d below reads for it, keyed by cfg_gen, the thread and its thdcfg_gen (dp_key_t, which
- * covers the thread's Config bank; where only a tile's words were written since, dp_key_near_at,
+ * field mova2d below reads for it, keyed by the thread and its thdcfg_gen (dp_key_t: Config's writes
+ * move it too, and it covers the thread's Config bank; where only a tile's words were written since, dp_key_near_at,
  * the light way reads MATH_Offset again) and the word. Not under dp_set_reference (dp_key_set keeps no
  * key there). */
 static void mova2d_plan_make(dp_ctx_t *x) {

@@ -39,17 +39,17 @@ typedef struct {
 typedef struct {
     uint32_t gpr[CP_THREADS][CP_NUM_GPRS];
     /* Config, const to its readers: nothing writes a word except through st_cfg_w below, which
-     * counts the write in cfg_gen (its cast of the const is defined only for allocated storage:
-     * every cp_state_t, and every struct holding one, is allocated, never a defined object, as
+     * counts the write in cfg_gen and in every thread's thdcfg_gen (its cast of the const is defined only for allocated
+     * storage: every cp_state_t, and every struct holding one, is allocated, never a defined object, as
      * scripts/check_const_members.py checks in make format-check), so that whoever keeps something decoded from Config
      * (PACR's, UNPACR's, SFPLOAD/SFPSTORE's and MOVA2D's setups: pack.c, unpack.c, sfpu.c, fpu.c) knows it current
-     * while cfg_gen is unchanged. */
+     * while its thread's thdcfg_gen is unchanged (below). */
     const uint32_t cfg[2][CP_CFG_WORDS];
     /* Config's generation: bumped by every word written (changed or not) and by st_reset, never
      * set back; 64 bits, so it does not wrap in any run. */
     uint64_t cfg_gen;
     /* ThreadConfig, const to its readers the same way: st_thdcfg_w below is its one writer, and
-     * counts the write in thread t's thdcfg_gen (UNPACR's kept setup, coproc/unpack.c). */
+     * counts the write in thread t's thdcfg_gen (below). */
     const uint16_t thdcfg[CP_THREADS][CP_THDCFG_WORDS];
     /* Thread t's generation of what it reads of the configuration: bumped by every word of
      * ThreadConfig[t] written, by every word of Config written (st_cfg_w bumps every thread's, as
