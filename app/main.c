@@ -99,7 +99,7 @@ static int check_outputs(const run_opts_t *o, const trace_opts_t *tro, const ui_
         ins[ni++] = (outputs_file_t){NAME(o->elf[c] ? "--%s" : "cores.%s", what[c]), cfg->cores[c]};
         ins[ni++] = (outputs_file_t){NAME("firmware.%s", what[c]), cfg->firmware[c]};
         for (int l = 0; l < cfg->nlaunches; l++)
-            if (cfg->launches[l].kernel[c]) /* (a NULL path is skipped: not named, as a run names 80) */
+            if (cfg->launches[l].kernel[c]) /* (a core the launch leaves empty: no path to check, no name made) */
                 ins[ni++] = (outputs_file_t){kernel_name(names[nn++], l, what[c]), cfg->launches[l].kernel[c]};
     }
     for (int i = 0; i < cfg->nhost; i++) {

@@ -52,15 +52,13 @@ static const char *path_of(char *buf, size_t n, const char *parent, const char *
     return join4(buf, n, parent, *parent ? "." : "", key, "");
 }
 
-/* "parent[i]" into buf. */
-static const char *index_of(char *buf, size_t n, const char *parent, int i) {
+/* "parent[i]" into buf (i an array's index: a count of the entries before it). */
+static const char *index_of(char *buf, size_t n, const char *parent, unsigned i) {
     char num[12], *d = num + sizeof num;
-    unsigned u = i < 0 ? 0u - (unsigned)i : (unsigned)i;
     *--d = 0;
     do
-        *--d = (char)('0' + u % 10);
-    while (u /= 10);
-    if (i < 0) *--d = '-';
+        *--d = (char)('0' + i % 10);
+    while (i /= 10);
     return join4(buf, n, parent, "[", d, "]");
 }
 
